@@ -1,0 +1,1 @@
+"""Cloth Lab's model: pure numpy + numba, no Qt, no OpenGL."""

@@ -1,0 +1,173 @@
+"""Edits as data. Each record knows its inverse; `apply_edit` carries one out on a simulation.
+
+Three records cover every edit: links cut or restored, a pin set (added, moved or removed),
+and a setting changed (ball moved or toggled, any parameter). Undo is `apply_edit(inverse)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.solver import Simulation
+from sim.topology import Topology
+
+Vec3 = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class CutLinks:
+    links: tuple[int, ...]  # link indices, all live before a cut (all dead before a restore)
+    restore: bool = False
+
+    def inverse(self) -> CutLinks:
+        return CutLinks(self.links, not self.restore)
+
+    @property
+    def text(self) -> str:
+        noun = "link" if len(self.links) == 1 else "links"
+        return f"{'Restore' if self.restore else 'Cut'} {len(self.links)} {noun}"
+
+
+@dataclass(frozen=True)
+class SetPin:
+    particle: int
+    anchor: Vec3 | None  # None: not pinned
+    previous: Vec3 | None
+
+    def inverse(self) -> SetPin:
+        return SetPin(self.particle, self.previous, self.anchor)
+
+    @property
+    def text(self) -> str:
+        if self.previous is None:
+            return "Add pin"
+        return "Remove pin" if self.anchor is None else "Move pin"
+
+
+@dataclass(frozen=True)
+class SetSetting:
+    key: str
+    value: Any
+    previous: Any
+
+    def inverse(self) -> SetSetting:
+        return SetSetting(self.key, self.previous, self.value)
+
+    @property
+    def text(self) -> str:
+        if self.key == "ball_center":
+            return "Move ball"
+        return f"Set {self.key.replace('_', ' ')}"
+
+
+Edit = CutLinks | SetPin | SetSetting
+
+
+# --- constructors that read the current simulation ----------------------------------------
+
+
+def cut(sim: Simulation, links: np.ndarray | list[int]) -> CutLinks:
+    """A cut of those of `links` that are still live (sorted, unique)."""
+    candidates = np.unique(np.asarray(links, dtype=np.int64))
+    live = candidates[sim.state.link_alive[candidates]]
+    return CutLinks(tuple(int(k) for k in live))
+
+
+def add_pin(sim: Simulation, particle: int, anchor: Vec3 | None = None) -> SetPin:
+    """Pin a particle where it is now (or at `anchor`)."""
+    where = anchor if anchor is not None else tuple(float(v) for v in sim.state.x[particle])
+    return SetPin(particle, where, sim.pins.get(particle))
+
+
+def remove_pin(sim: Simulation, particle: int) -> SetPin:
+    return SetPin(particle, None, sim.pins.get(particle))
+
+
+def move_pin(sim: Simulation, particle: int, anchor: Vec3) -> SetPin:
+    return SetPin(particle, tuple(float(v) for v in anchor), sim.pins.get(particle))
+
+
+def move_ball(sim: Simulation, center: Vec3) -> SetSetting:
+    return set_setting(sim, "ball_center", tuple(float(v) for v in center))
+
+
+def set_setting(sim: Simulation, key: str, value: Any) -> SetSetting:
+    return SetSetting(key, value, getattr(sim.settings, key))
+
+
+# --- pure functions and the one place edits touch a simulation -----------------------------
+
+
+def with_links(link_alive: np.ndarray, links: tuple[int, ...], alive: bool) -> np.ndarray:
+    """A new live-link mask with `links` set to `alive`."""
+    result = link_alive.copy()
+    result[list(links)] = alive
+    return result
+
+
+def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:
+    result = dict(pins)
+    if anchor is None:
+        result.pop(particle, None)
+    else:
+        result[particle] = anchor
+    return result
+
+
+def apply_edit(sim: Simulation, edit: Edit) -> None:
+    if isinstance(edit, CutLinks):
+        sim.set_link_alive(with_links(sim.state.link_alive, edit.links, edit.restore))
+    elif isinstance(edit, SetPin):
+        sim.set_pins(with_pin(sim.pins, edit.particle, edit.anchor))
+    elif isinstance(edit, SetSetting):
+        sim.settings = sim.settings.with_value(edit.key, edit.value)
+    else:
+        raise TypeError(f"not an edit: {edit!r}")
+
+
+# --- which links to cut --------------------------------------------------------------------
+
+
+def seam_links(topology: Topology, sheet: int = 0) -> np.ndarray:
+    """The model's seam cut: every link crossing the vertical line between the sheet's middle
+    columns (cols//2 − 1 and cols//2, 0-based; columns 7 and 8 of 15 counted from 1)."""
+    grid = topology.sheets[sheet]
+    left = grid.cols // 2 - 1
+    links = (
+        topology.links[grid.first_link : grid.first_link + grid.link_count] - grid.first_particle
+    )
+    col_a = links[:, 0] % grid.cols
+    col_b = links[:, 1] % grid.cols
+    crossing = np.minimum(col_a, col_b) == left
+    crossing &= np.maximum(col_a, col_b) == left + 1
+    return np.flatnonzero(crossing) + grid.first_link
+
+
+def links_crossing_stroke(
+    screen: np.ndarray,  # (N, 2) float64, projected particle positions; NaN if not visible
+    links: np.ndarray,  # (M, 2) int32
+    link_alive: np.ndarray,  # (M,) bool
+    stroke: np.ndarray,  # (K, 2) float64, the stroke polyline in the same screen space
+) -> np.ndarray:
+    """Indices of the live links whose on-screen segment properly crosses the stroke."""
+    stroke = np.asarray(stroke, dtype=np.float64).reshape(-1, 2)
+    if len(stroke) < 2 or len(links) == 0:
+        return np.zeros(0, dtype=np.int64)
+    p = screen[links[:, 0]][:, None, :]  # (M, 1, 2)
+    r = screen[links[:, 1]][:, None, :] - p
+    q = stroke[None, :-1, :]  # (1, K−1, 2)
+    s = stroke[None, 1:, :] - q
+    denominator = _cross(r, s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        along_link = _cross(q - p, s) / denominator
+        along_stroke = _cross(q - p, r) / denominator
+    hit = (denominator != 0) & (along_link >= 0) & (along_link <= 1)
+    hit &= (along_stroke >= 0) & (along_stroke <= 1)
+    return np.flatnonzero(hit.any(axis=1) & link_alive)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]

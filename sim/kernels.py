@@ -1,0 +1,243 @@
+"""Numba kernels of the classic position-based model. Flat arrays in, arrays updated in place.
+
+fastmath is limited to flags that keep NaN and infinity semantics (no `nnan`/`ninf`), so a
+blow-up stays visible to the checks that look for it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def predict(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    x_prev: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64, 0 for pinned or grabbed particles
+    damping: float,
+    gravity: float,
+    wind: float,
+    t: float,
+    dt: float,
+) -> None:
+    """Verlet: x_new = x + (x − x_prev)·damping + a·Δt², with gusting wind along +z."""
+    dt2 = dt * dt
+    for i in range(x.shape[0]):
+        if inv_mass[i] == 0.0:
+            continue
+        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
+        px, py, pz = x[i, 0], x[i, 1], x[i, 2]
+        x[i, 0] = px + (px - x_prev[i, 0]) * damping
+        x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
+        x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
+        x_prev[i, 0] = px
+        x_prev[i, 1] = py
+        x_prev[i, 2] = pz
+
+
+@njit(cache=True, nogil=True)
+def place_pins(
+    x: np.ndarray,  # (N, 3) float64
+    pin_index: np.ndarray,  # (P,) int32
+    pin_anchor: np.ndarray,  # (P, 3) float64
+) -> None:
+    for p in range(pin_index.shape[0]):
+        i = pin_index[p]
+        x[i, 0] = pin_anchor[p, 0]
+        x[i, 1] = pin_anchor[p, 1]
+        x[i, 2] = pin_anchor[p, 2]
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_links(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    link_a: np.ndarray,  # (L,) int32, live links only
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    stiffness: float,
+) -> None:
+    """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
+    shared by inverse mass."""
+    for k in range(link_a.shape[0]):
+        i = link_a[k]
+        j = link_b[k]
+        wi = inv_mass[i]
+        wj = inv_mass[j]
+        w = wi + wj
+        if w == 0.0:
+            continue
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if length == 0.0:
+            continue
+        s = (length - rest[k]) * stiffness / (length * w)
+        si = s * wi
+        sj = s * wj
+        x[i, 0] += dx * si
+        x[i, 1] += dy * si
+        x[i, 2] += dz * si
+        x[j, 0] -= dx * sj
+        x[j, 1] -= dy * sj
+        x[j, 2] -= dz * sj
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def collide(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    ball_on: bool,
+    ball_center: np.ndarray,  # (3,) float64
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+) -> None:
+    """Push free particles out of the ball onto its surface, and up onto the floor."""
+    r2 = ball_radius * ball_radius
+    for i in range(x.shape[0]):
+        if inv_mass[i] == 0.0:
+            continue
+        if ball_on:
+            dx = x[i, 0] - ball_center[0]
+            dy = x[i, 1] - ball_center[1]
+            dz = x[i, 2] - ball_center[2]
+            d2 = dx * dx + dy * dy + dz * dz
+            if d2 < r2 and d2 > 0.0:
+                scale = ball_radius / math.sqrt(d2)
+                x[i, 0] = ball_center[0] + dx * scale
+                x[i, 1] = ball_center[1] + dy * scale
+                x[i, 2] = ball_center[2] + dz * scale
+        if floor_on and x[i, 1] < floor_y:
+            x[i, 1] = floor_y
+
+
+@njit(cache=True, nogil=True)
+def step_classic(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64
+    pin_index: np.ndarray,  # (P,) int32, pins and the grabbed particle
+    pin_anchor: np.ndarray,  # (P, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    passes: int,
+    stiffness: float,
+    damping: float,
+    gravity: float,
+    wind: float,
+    t: float,
+    dt: float,
+    ball_on: bool,
+    ball_center: np.ndarray,  # (3,) float64
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+) -> None:
+    """One Δt of the seed's model: predict, then `passes` × (links, then ball and floor)."""
+    for p in range(pin_index.shape[0]):  # a dragged pin's motion shows up as its velocity
+        i = pin_index[p]
+        for k in range(3):
+            x_prev[i, k] = x[i, k]
+    predict(x, x_prev, inv_mass, damping, gravity, wind, t, dt)
+    place_pins(x, pin_index, pin_anchor)
+    for _ in range(passes):
+        project_links(x, inv_mass, link_a, link_b, rest, stiffness)
+        collide(x, inv_mass, ball_on, ball_center, ball_radius, floor_on, floor_y)
+
+
+@njit(cache=True, nogil=True)
+def mean_speed(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    dt: float,
+) -> float:
+    n = x.shape[0]
+    if n == 0:
+        return 0.0
+    total = 0.0
+    for i in range(n):
+        dx = x[i, 0] - x_prev[i, 0]
+        dy = x[i, 1] - x_prev[i, 1]
+        dz = x[i, 2] - x_prev[i, 2]
+        total += math.sqrt(dx * dx + dy * dy + dz * dz)
+    return total / (n * dt)
+
+
+@njit(cache=True, nogil=True)
+def max_strain(
+    x: np.ndarray,  # (N, 3) float64
+    link_a: np.ndarray,  # (L,) int32, live links only
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+) -> float:
+    """max (L − rest)/rest over the given links; 0 when there are none."""
+    worst = -np.inf
+    for k in range(link_a.shape[0]):
+        i = link_a[k]
+        j = link_b[k]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        strain = (math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]) / rest[k]
+        if strain > worst:
+            worst = strain
+    return worst if link_a.shape[0] > 0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def link_strains(
+    x: np.ndarray,  # (N, 3) float64
+    links: np.ndarray,  # (M, 2) int32
+    rest: np.ndarray,  # (M,) float64
+    out: np.ndarray,  # (M,) float64, written
+) -> None:
+    for k in range(links.shape[0]):
+        i = links[k, 0]
+        j = links[k, 1]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        out[k] = (math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]) / rest[k]
+
+
+_RING = np.array([1, 3, 2, 6, 4, 5], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def cells_volume(
+    x: np.ndarray,  # (N, 3) float64
+    cells: np.ndarray,  # (C, 8) int32, corner k at bits (x, y, z) of k
+) -> float:
+    """Sum of six tetrahedra per hexahedral cell, all sharing the diagonal from corner 0 to 7."""
+    total = 0.0
+    for c in range(cells.shape[0]):
+        p0 = cells[c, 0]
+        p7 = cells[c, 7]
+        for t in range(6):
+            # the ring of corners around the 0–7 diagonal: 1, 3, 2, 6, 4, 5 (right-handed)
+            a = cells[c, _RING[t]]
+            b = cells[c, _RING[(t + 1) % 6]]
+            total += _tet_volume(x, p0, a, b, p7)
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tet_volume(x: np.ndarray, p: int, a: int, b: int, q: int) -> float:
+    ax = x[a, 0] - x[p, 0]
+    ay = x[a, 1] - x[p, 1]
+    az = x[a, 2] - x[p, 2]
+    bx = x[b, 0] - x[p, 0]
+    by = x[b, 1] - x[p, 1]
+    bz = x[b, 2] - x[p, 2]
+    cx = x[q, 0] - x[p, 0]
+    cy = x[q, 1] - x[p, 1]
+    cz = x[q, 2] - x[p, 2]
+    return (ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)) / 6.0

@@ -1,0 +1,432 @@
+"""Scenes as data: the versioned JSON file format, its validation, migration and atomic save,
+and the bridge between a scene and a running Simulation.
+
+A scene describes how to build the model (bodies, pins, ball, floor, wind, solver settings), the
+edits made to it (cuts, moved pins) and where the camera looks. It never stores positions: a
+loaded scene starts at rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from sim.parameters import PARAMETERS, Settings
+from sim.solver import Simulation
+from sim.topology import Topology, TopologyBuilder
+
+FORMAT = "clothlab-scene"
+SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 8 * 1024 * 1024  # checked before parsing
+MAX_DEPTH = 16
+MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
+MAX_BODIES = 8
+MAX_LIST = 2_000_000
+
+Finite = Annotated[float, Field(allow_inf_nan=False, ge=-1e4, le=1e4)]
+# JSON has arrays, not tuples: accept a list here and let strict validation check its items.
+Vec3 = Annotated[
+    tuple[Finite, Finite, Finite],
+    BeforeValidator(lambda v: tuple(v) if isinstance(v, list) else v),
+]
+
+
+class SceneError(ValueError):
+    """A scene that cannot be read; the message is one line naming the file and field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _limit(key: str) -> dict[str, float]:
+    p = PARAMETERS[key]
+    return {"ge": p.minimum, "le": p.maximum}
+
+
+class SheetSpec(_Strict):
+    kind: Literal["sheet"] = "sheet"
+    cols: int = Field(15, ge=2, le=512)
+    rows: int = Field(11, ge=2, le=512)
+    spacing: float = Field(0.2, gt=0.0, le=10.0, allow_inf_nan=False)
+    top_center: Vec3 = (0.0, 1.0, 0.0)
+    horizontal: bool = False  # lie in the x–z plane instead of hanging in x–y
+
+
+class BlockSpec(_Strict):
+    kind: Literal["block"] = "block"
+    cubes: int = Field(4, ge=1, le=32)
+    side: float = Field(0.2, gt=0.0, le=10.0, allow_inf_nan=False)
+    min_corner: Vec3 = (-0.4, -0.6, -0.4)
+
+
+Body = Annotated[SheetSpec | BlockSpec, Field(discriminator="kind")]
+
+
+class PinSpec(_Strict):
+    particle: int = Field(ge=0)
+    anchor: Vec3
+
+
+class BallSpec(_Strict):
+    enabled: bool = False
+    center: Vec3 = (0.0, -0.6, 0.0)
+    radius: float = Field(0.5, **_limit("ball_radius"), allow_inf_nan=False)
+
+
+class FloorSpec(_Strict):
+    enabled: bool = True
+    y: float = Field(-1.6, **_limit("floor_y"), allow_inf_nan=False)
+
+
+class WindSpec(_Strict):
+    strength: float = Field(0.0, **_limit("wind"), allow_inf_nan=False)
+
+
+class SolverSpec(_Strict):
+    passes: int = Field(8, **_limit("passes"))
+    stiffness: float = Field(1.0, **_limit("stiffness"), allow_inf_nan=False)
+    damping: float = Field(0.994, **_limit("damping"), allow_inf_nan=False)
+    gravity: float = Field(9.8, **_limit("gravity"), allow_inf_nan=False)
+    dt: float = Field(1.0 / 120.0, **_limit("dt"), allow_inf_nan=False)
+
+
+class CameraSpec(_Strict):
+    target: Vec3 = (0.0, 0.0, 0.0)
+    distance: float = Field(5.5, gt=0.05, le=1e3, allow_inf_nan=False)
+    yaw: float = Field(0.0, ge=-360.0, le=360.0, allow_inf_nan=False)  # degrees about +y
+    pitch: float = Field(10.0, ge=-89.0, le=89.0, allow_inf_nan=False)  # degrees above horizon
+
+
+class Scene(_Strict):
+    format: Literal["clothlab-scene"] = FORMAT
+    schema_version: Literal[1] = SCHEMA_VERSION
+    name: str = Field("Untitled", max_length=200)
+    description: str = Field("", max_length=2000)
+    bodies: list[Body] = Field(default_factory=lambda: [SheetSpec()], max_length=MAX_BODIES)
+    pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
+    ball: BallSpec = BallSpec()
+    floor: FloorSpec = FloorSpec()
+    wind: WindSpec = WindSpec()
+    solver: SolverSpec = SolverSpec()
+    cuts: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
+    camera: CameraSpec = CameraSpec()
+
+    @model_validator(mode="after")
+    def _indices_in_range(self) -> Scene:
+        particles, links = body_counts(self.bodies)
+        if particles > MAX_PARTICLES:
+            raise ValueError(f"bodies have {particles} particles, more than {MAX_PARTICLES}")
+        for k, pin in enumerate(self.pins):
+            if pin.particle >= particles:
+                raise ValueError(f"pins.{k}.particle {pin.particle} is not below {particles}")
+        if len({p.particle for p in self.pins}) != len(self.pins):
+            raise ValueError("pins: a particle is pinned twice")
+        for k, link in enumerate(self.cuts):
+            if link >= links:
+                raise ValueError(f"cuts.{k}: link {link} is not below {links}")
+        if len(set(self.cuts)) != len(self.cuts):
+            raise ValueError("cuts: a link is listed twice")
+        return self
+
+
+def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
+    """(particles, links) the bodies will build, computed without building them."""
+    particles = links = 0
+    for body in bodies:
+        if isinstance(body, SheetSpec):
+            c, r = body.cols, body.rows
+            particles += c * r
+            links += (c - 1) * r + c * (r - 1) + 2 * (c - 1) * (r - 1)
+        else:
+            n = body.cubes
+            particles += (n + 1) ** 3
+            links += 3 * n * (n + 1) ** 2 + 6 * n * n * (n + 1) + 4 * n**3
+    return particles, links
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise SceneError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str) -> float:
+    raise SceneError(f"{name} is not a finite number")
+
+
+def _depth(value: Any, limit: int) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            break
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+    return deepest
+
+
+def _field_path(location: tuple[Any, ...]) -> str:
+    # pydantic puts the discriminator's tag in the path ("bodies.0.sheet.cols"); drop it
+    parts = [str(p) for p in location if p not in ("sheet", "block") or location[0] != "bodies"]
+    return ".".join(parts)
+
+
+def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
+    """Validate a scene document; raises SceneError with one line naming source and field."""
+    if len(text) > MAX_FILE_BYTES:
+        raise SceneError(f"{source}: file is larger than {MAX_FILE_BYTES // 1024**2} MiB")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise SceneError(f"{source}: not UTF-8 text (byte {error.start})") from None
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except SceneError as error:
+        raise SceneError(f"{source}: {error}") from None
+    except RecursionError:
+        raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as error:
+        raise SceneError(f"{source}: not valid JSON: {error.msg} at line {error.lineno}") from None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels")
+    if not isinstance(data, dict):
+        raise SceneError(f"{source}: top level must be an object")
+    data = migrate(data, source)
+    try:
+        return Scene.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        message = first["msg"].removeprefix("Value error, ")
+        where = _field_path(first["loc"])
+        raise SceneError(f"{source}: {where + ': ' if where else ''}{message}") from None
+
+
+def load_scene(path: str | os.PathLike[str]) -> Scene:
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SceneError(f"{path}: file is larger than {MAX_FILE_BYTES // 1024**2} MiB")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise SceneError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SceneError(f"{path}: is a folder, not a scene file") from None
+    except OSError as error:
+        raise SceneError(f"{path}: cannot read: {error.strerror}") from None
+    return parse_scene(raw, str(path))
+
+
+# --- migration -----------------------------------------------------------------------------
+
+
+def _from_version_0(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 files held one sheet under "sheet" and the solver settings at the top level."""
+    data = dict(data)
+    if "sheet" in data:
+        data["bodies"] = [{"kind": "sheet", **data.pop("sheet")}]
+    solver = {k: data.pop(k) for k in ("passes", "stiffness", "damping", "gravity") if k in data}
+    if solver:
+        data["solver"] = {**data.get("solver", {}), **solver}
+    data["schema_version"] = 1
+    return data
+
+
+MIGRATIONS = {0: _from_version_0}  # version → function lifting it to version + 1
+
+
+def migrate(data: dict[str, Any], source: str = "scene") -> dict[str, Any]:
+    if data.get("format") != FORMAT:
+        raise SceneError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SceneError(f"{source}: schema_version: expected an integer")
+    if version > SCHEMA_VERSION:
+        raise SceneError(
+            f"{source}: schema_version: {version} is newer than this Cloth Lab "
+            f"(reads up to {SCHEMA_VERSION})"
+        )
+    while version < SCHEMA_VERSION:
+        if version not in MIGRATIONS:
+            raise SceneError(f"{source}: schema_version: {version} is not a known version")
+        data = MIGRATIONS[version](data)
+        version = data["schema_version"]
+    return data
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def scene_json(scene: Scene) -> str:
+    return json.dumps(scene.model_dump(mode="json"), indent=2) + "\n"
+
+
+def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
+    """Write atomically: a temporary file in the same folder, flushed, then renamed over."""
+    write_atomically(Path(path), scene_json(scene).encode("utf-8"))
+
+
+def write_atomically(path: Path, payload: bytes) -> None:
+    folder = path.resolve().parent
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    try:  # make the rename itself durable
+        directory = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+# --- scene ⇄ simulation ----------------------------------------------------------------------
+
+
+def build_topology(scene: Scene) -> Topology:
+    builder = TopologyBuilder()
+    for body in scene.bodies:
+        if isinstance(body, SheetSpec):
+            builder.add_sheet(body.cols, body.rows, body.spacing, body.top_center, body.horizontal)
+        else:
+            builder.add_block(body.cubes, body.side, body.min_corner)
+    return builder.build()
+
+
+def scene_settings(scene: Scene) -> Settings:
+    s = scene.solver
+    return Settings(
+        passes=s.passes, stiffness=s.stiffness, damping=s.damping, gravity=s.gravity, dt=s.dt,
+        wind=scene.wind.strength,
+        ball=scene.ball.enabled, ball_center=scene.ball.center, ball_radius=scene.ball.radius,
+        floor=scene.floor.enabled, floor_y=scene.floor.y,
+    )  # fmt: skip
+
+
+def build_simulation(scene: Scene) -> Simulation:
+    topology = build_topology(scene)
+    alive = np.ones(topology.link_count, dtype=bool)
+    alive[scene.cuts] = False
+    pins = {p.particle: p.anchor for p in scene.pins}
+    return Simulation(topology, scene_settings(scene), pins, alive)
+
+
+def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = None) -> Scene:
+    """The scene as it stands now: `scene`'s bodies with `sim`'s cuts, pins and settings."""
+    s = sim.settings
+    return scene.model_copy(
+        update={
+            "pins": [PinSpec(particle=i, anchor=a) for i, a in sorted(sim.pins.items())],
+            "cuts": [int(k) for k in np.flatnonzero(~sim.state.link_alive)],
+            "ball": BallSpec(enabled=s.ball, center=s.ball_center, radius=s.ball_radius),
+            "floor": FloorSpec(enabled=s.floor, y=s.floor_y),
+            "wind": WindSpec(strength=s.wind),
+            "solver": SolverSpec(
+                passes=s.passes, stiffness=s.stiffness, damping=s.damping, gravity=s.gravity,
+                dt=s.dt,
+            ),
+            "camera": camera or scene.camera,
+        }
+    )  # fmt: skip
+
+
+# --- whole-scene transforms used by `clothlab run --set` ------------------------------------
+
+
+def _first_sheet(scene: Scene) -> tuple[int, int, SheetSpec]:
+    """(body index, first particle, spec) of the scene's first sheet."""
+    first = 0
+    for k, body in enumerate(scene.bodies):
+        if isinstance(body, SheetSpec):
+            return k, first, body
+        first += body_counts([body])[0]
+    raise SceneError(f"{scene.name}: the scene has no sheet")
+
+
+def resize_sheet(scene: Scene, cols: int | None = None, rows: int | None = None) -> Scene:
+    """The scene with its first sheet resized. Pins keep their place relative to the nearest
+    edges (a top-right corner pin stays on the top-right corner), anchors keep their offset
+    from the pinned particle's rest position."""
+    body_index, first, old = _first_sheet(scene)
+    new = SheetSpec.model_validate(
+        {**old.model_dump(), "cols": cols or old.cols, "rows": rows or old.rows}
+    )
+    if scene.cuts and (new.cols, new.rows) != (old.cols, old.rows):
+        raise SceneError("cols/rows: cannot resize a sheet that has cuts")
+    rest_old = build_topology(scene.model_copy(update={"bodies": [old], "pins": []}))
+    rest_new = build_topology(scene.model_copy(update={"bodies": [new], "pins": []}))
+    shift = new.cols * new.rows - old.cols * old.rows
+
+    def remap(line: int, old_count: int, new_count: int) -> int:
+        if line < old_count / 2:
+            return min(line, new_count - 1)
+        return max(new_count - (old_count - line), 0)
+
+    pins = []
+    for pin in scene.pins:
+        local = pin.particle - first
+        if 0 <= local < old.cols * old.rows:
+            row, col = divmod(local, old.cols)
+            target = remap(row, old.rows, new.rows) * new.cols + remap(col, old.cols, new.cols)
+            offset = np.asarray(pin.anchor) - rest_old.rest_positions[local]
+            anchor = tuple(float(v) for v in rest_new.rest_positions[target] + offset)
+            pins.append(PinSpec(particle=first + target, anchor=anchor))
+        elif local >= old.cols * old.rows:
+            pins.append(PinSpec(particle=pin.particle + shift, anchor=pin.anchor))
+        else:
+            pins.append(pin)
+    unique = {p.particle: p for p in pins}  # a shrink may land two pins on one particle
+    bodies = list(scene.bodies)
+    bodies[body_index] = new
+    return Scene.model_validate(
+        {**scene.model_dump(), "bodies": [b.model_dump() for b in bodies],
+         "pins": [p.model_dump() for p in unique.values()]}
+    )  # fmt: skip
+
+
+def shift_right_pins(scene: Scene, shift: float) -> Scene:
+    """The scene with the anchors of the first sheet's right-hand column pins moved `shift`
+    units left of their rest position (the seed's "shifted pins")."""
+    _, first, sheet = _first_sheet(scene)
+    rest = build_topology(scene.model_copy(update={"bodies": [sheet], "pins": []}))
+    pins = []
+    for pin in scene.pins:
+        local = pin.particle - first
+        if 0 <= local < sheet.cols * sheet.rows and local % sheet.cols == sheet.cols - 1:
+            x = float(rest.rest_positions[local, 0]) - shift
+            pin = PinSpec(particle=pin.particle, anchor=(x, pin.anchor[1], pin.anchor[2]))
+        pins.append(pin)
+    return scene.model_copy(update={"pins": pins})

@@ -1,0 +1,70 @@
+"""Immutable copies of the model's state, the only thing that crosses from the solver thread."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.parameters import Settings
+from sim.solver import Readouts, Simulation
+from sim.topology import Topology
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    frame: int  # increases by one per snapshot taken from a simulation
+    steps: int  # model steps taken
+    topology: Topology  # shared, never mutated
+    x: np.ndarray  # (N, 3) float64, read-only copy
+    x_prev: np.ndarray  # (N, 3) float64, read-only copy
+    link_alive: np.ndarray  # (M,) bool, read-only copy
+    face_alive: np.ndarray  # (F,) bool, read-only copy
+    pin_index: np.ndarray  # (P,) int32, read-only copy
+    pin_anchor: np.ndarray  # (P, 3) float64, read-only copy
+    grabbed: int | None
+    settings: Settings
+    readouts: Readouts
+    checksum: int  # crc32 of positions and masks, to prove a frame was not torn
+
+    @property
+    def t(self) -> float:
+        return self.readouts.t
+
+    def verify(self) -> bool:
+        return checksum(self.x, self.link_alive, self.face_alive) == self.checksum
+
+
+def checksum(x: np.ndarray, link_alive: np.ndarray, face_alive: np.ndarray) -> int:
+    crc = zlib.crc32(np.ascontiguousarray(x).data)
+    crc = zlib.crc32(np.ascontiguousarray(link_alive).data, crc)
+    return zlib.crc32(np.ascontiguousarray(face_alive).data, crc)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    copy = np.array(array, copy=True)
+    copy.flags.writeable = False
+    return copy
+
+
+def take_snapshot(sim: Simulation, frame: int) -> Snapshot:
+    state = sim.state
+    x = _frozen(state.x)
+    link_alive = _frozen(state.link_alive)
+    face_alive = _frozen(state.face_alive)
+    return Snapshot(
+        frame=frame,
+        steps=state.steps,
+        topology=sim.topology,
+        x=x,
+        x_prev=_frozen(state.x_prev),
+        link_alive=link_alive,
+        face_alive=face_alive,
+        pin_index=_frozen(state.pin_index),
+        pin_anchor=_frozen(state.pin_anchor),
+        grabbed=sim.grabbed,
+        settings=sim.settings,
+        readouts=sim.readouts(),
+        checksum=checksum(x, link_alive, face_alive),
+    )

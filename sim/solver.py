@@ -1,0 +1,157 @@
+"""The time-step controller: owns topology, state and settings and advances them by Δt."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim import kernels
+from sim.parameters import Settings
+from sim.state import State, faces_alive, pin_arrays
+from sim.topology import Topology
+
+
+@dataclass(frozen=True)
+class Readouts:
+    t: float  # model time, s
+    sag: float  # units; NaN without a sheet
+    volume: float  # units³; NaN without a block
+    motion: float  # mean particle speed, units/s
+    max_stretch: float  # max (L − rest)/rest over live links
+    links: int  # live links
+
+    CSV_COLUMNS = ("step", "t", "sag", "volume", "motion", "max_stretch", "links")
+
+
+class Simulation:
+    """Classic position-based cloth: predict, then passes over links with ball and floor."""
+
+    def __init__(
+        self,
+        topology: Topology,
+        settings: Settings | None = None,
+        pins: dict[int, tuple[float, float, float]] | None = None,
+        link_alive: np.ndarray | None = None,
+    ) -> None:
+        self.topology = topology
+        self.settings = settings or Settings()
+        self.state = State.at_rest(topology)
+        if link_alive is not None:
+            self.state.link_alive = np.asarray(link_alive, dtype=bool).copy()
+        self._grab: tuple[int, np.ndarray] | None = None
+        self.set_pins(pins or {})
+        self._rebuild_links()
+
+    # --- topology and pins -------------------------------------------------------------
+
+    def set_link_alive(self, link_alive: np.ndarray) -> None:
+        """Replace the live-link mask (cuts and their undo); faces follow their links."""
+        self.state.link_alive = link_alive
+        self._rebuild_links()
+
+    def set_pins(self, pins: dict[int, tuple[float, float, float]]) -> None:
+        """Replace all pins; a newly pinned particle jumps to its anchor at the next step."""
+        self.state.pin_index, self.state.pin_anchor = pin_arrays(pins)
+        self._rebuild_constraints()
+
+    @property
+    def pins(self) -> dict[int, tuple[float, float, float]]:
+        return self.state.pins
+
+    def _rebuild_links(self) -> None:
+        # Compact live links once per edit, so the hot loop has no branch on the mask.
+        live = np.flatnonzero(self.state.link_alive)
+        links = self.topology.links[live]
+        self._link_a = np.ascontiguousarray(links[:, 0])
+        self._link_b = np.ascontiguousarray(links[:, 1])
+        self._rest = np.ascontiguousarray(self.topology.rest_lengths[live])
+        self.state.face_alive = faces_alive(self.state.link_alive, self.topology.face_links)
+
+    def _rebuild_constraints(self) -> None:
+        index, anchor = self.state.pin_index, self.state.pin_anchor
+        if self._grab is not None and self._grab[0] not in set(index.tolist()):
+            index = np.append(index, np.int32(self._grab[0])).astype(np.int32)
+            anchor = np.vstack([anchor, self._grab[1]])
+        self._fixed_index = index
+        self._fixed_anchor = np.ascontiguousarray(anchor, dtype=np.float64).reshape(-1, 3)
+        self._inv_mass = np.ones(self.topology.particle_count)
+        self._inv_mass[index] = 0.0
+
+    # --- grab ----------------------------------------------------------------------------
+
+    def grab(self, particle: int, target: tuple[float, float, float] | np.ndarray) -> None:
+        """Hold a particle at the target (pinned there) until `release`."""
+        self._grab = (int(particle), np.asarray(target, dtype=np.float64).copy())
+        self._rebuild_constraints()
+
+    def move_grab(self, target: tuple[float, float, float] | np.ndarray) -> None:
+        if self._grab is not None:
+            self.grab(self._grab[0], target)
+
+    def release(self) -> None:
+        """Let go; the particle keeps the pointer's last velocity (x − x_prev)."""
+        self._grab = None
+        self._rebuild_constraints()
+
+    @property
+    def grabbed(self) -> int | None:
+        return None if self._grab is None else self._grab[0]
+
+    # --- stepping ------------------------------------------------------------------------
+
+    def step(self, count: int = 1) -> None:
+        s = self.settings
+        ball_center = np.asarray(s.ball_center, dtype=np.float64)
+        state = self.state
+        for _ in range(count):
+            kernels.step_classic(
+                state.x, state.x_prev, self._inv_mass,
+                self._fixed_index, self._fixed_anchor,
+                self._link_a, self._link_b, self._rest,
+                s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+                s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
+            )  # fmt: skip
+            state.steps += 1
+            state.t += s.dt
+
+    @property
+    def live_link_count(self) -> int:
+        return len(self._rest)
+
+    def link_projections_per_step(self) -> int:
+        return len(self._rest) * self.settings.passes
+
+    # --- readouts --------------------------------------------------------------------------
+
+    def readouts(self) -> Readouts:
+        x = self.state.x
+        return Readouts(
+            t=self.state.t,
+            sag=self.sag(),
+            volume=self.volume(),
+            motion=kernels.mean_speed(x, self.state.x_prev, self.settings.dt),
+            max_stretch=kernels.max_strain(x, self._link_a, self._link_b, self._rest),
+            links=self.live_link_count,
+        )
+
+    def sag(self) -> float:
+        """Distance from the line through the first sheet's top corners to its lowest top-edge
+        particle."""
+        if not self.topology.sheets:
+            return math.nan
+        sheet = self.topology.sheets[0]
+        top = self.state.x[sheet.first_particle : sheet.first_particle + sheet.cols]
+        a, b = top[0], top[-1]
+        lowest = top[np.argmin(top[:, 1])]
+        axis = b - a
+        length = np.linalg.norm(axis)
+        if length == 0.0:
+            return float(np.linalg.norm(lowest - a))
+        return float(np.linalg.norm(np.cross(lowest - a, axis)) / length)
+
+    def volume(self) -> float:
+        if not self.topology.blocks:
+            return math.nan
+        return float(sum(kernels.cells_volume(self.state.x, b.cells) for b in self.topology.blocks))

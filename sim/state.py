@@ -1,0 +1,53 @@
+"""The model's changing state: positions, live links and faces, pins, model time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim.topology import Topology
+
+
+@dataclass
+class State:
+    x: np.ndarray  # (N, 3) float64, positions
+    x_prev: np.ndarray  # (N, 3) float64, positions one step ago (Verlet velocity = x − x_prev)
+    link_alive: np.ndarray  # (M,) bool
+    face_alive: np.ndarray  # (F,) bool, False once any of the face's six links is gone
+    pin_index: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))  # (P,) int32
+    pin_anchor: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (P, 3) float64
+    t: float = 0.0  # model time, s
+    steps: int = 0
+
+    @classmethod
+    def at_rest(cls, topology: Topology) -> State:
+        x = topology.rest_positions.copy()
+        return cls(
+            x=x,
+            x_prev=x.copy(),
+            link_alive=np.ones(topology.link_count, dtype=bool),
+            face_alive=np.ones(topology.face_count, dtype=bool),
+        )
+
+    @property
+    def pins(self) -> dict[int, tuple[float, float, float]]:
+        return {
+            int(i): (float(a[0]), float(a[1]), float(a[2]))
+            for i, a in zip(self.pin_index, self.pin_anchor, strict=True)
+        }
+
+
+def faces_alive(link_alive: np.ndarray, face_links: np.ndarray) -> np.ndarray:
+    """(F,) bool: a face lives while all six of its links do."""
+    if len(face_links) == 0:
+        return np.zeros(0, dtype=bool)
+    return link_alive[face_links].all(axis=1)
+
+
+def pin_arrays(pins: dict[int, tuple[float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) int32 particles in ascending order and their (P, 3) float64 anchors."""
+    order = sorted(pins)
+    index = np.array(order, dtype=np.int32)
+    anchor = np.array([pins[i] for i in order], dtype=np.float64).reshape(-1, 3)
+    return index, anchor

@@ -1,0 +1,266 @@
+"""Particles, links and faces of the bodies in a scene: what is connected to what, at rest.
+
+Topology never changes while the model runs; cuts only flip the live-link mask in the state.
+Link order is fixed and documented because scene files store cuts as link indices.
+
+Sheet links come in families: all across links (row-major), then all down links, then the
+diagonals from top-left to bottom-right, then the diagonals from top-right to bottom-left.
+Gauss–Seidel over this order is what the classic model does (and it is cache-friendly).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class SheetGrid:
+    """Where a sheet's particles, links and faces sit in the scene-wide arrays."""
+
+    first_particle: int
+    first_link: int
+    first_face: int
+    cols: int
+    rows: int
+    spacing: float
+
+    def particle(self, row: int, col: int) -> int:
+        return self.first_particle + row * self.cols + col
+
+    @property
+    def particle_count(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def link_count(self) -> int:
+        return sheet_link_count(self.cols, self.rows)
+
+    @property
+    def face_count(self) -> int:
+        return (self.cols - 1) * (self.rows - 1)
+
+
+@dataclass(frozen=True)
+class BlockGrid:
+    """A soft block of cubes × cubes × cubes small cubes; cells lists each cube's 8 corners."""
+
+    first_particle: int
+    cubes: int
+    side: float
+    cells: np.ndarray = field(repr=False)  # (cubes³, 8) int32, corner k = bits (x, y, z) of k
+
+    @property
+    def particle_count(self) -> int:
+        return (self.cubes + 1) ** 3
+
+
+@dataclass(frozen=True)
+class Topology:
+    rest_positions: np.ndarray  # (N, 3) float64
+    links: np.ndarray  # (M, 2) int32, particle indices
+    rest_lengths: np.ndarray  # (M,) float64
+    faces: np.ndarray  # (F, 4) int32, quad corners in order around the quad
+    face_links: np.ndarray  # (F, 6) int32, the quad's four sides and two diagonals
+    sheets: tuple[SheetGrid, ...] = ()
+    blocks: tuple[BlockGrid, ...] = ()
+
+    @property
+    def particle_count(self) -> int:
+        return len(self.rest_positions)
+
+    @property
+    def link_count(self) -> int:
+        return len(self.links)
+
+    @property
+    def face_count(self) -> int:
+        return len(self.faces)
+
+
+def sheet_link_count(cols: int, rows: int) -> int:
+    return (cols - 1) * rows + cols * (rows - 1) + 2 * (cols - 1) * (rows - 1)
+
+
+def sheet_positions(
+    cols: int, rows: int, spacing: float, top_center: tuple[float, float, float], horizontal: bool
+) -> np.ndarray:
+    """Row-major from the top-left. A vertical sheet hangs in the x–y plane; a horizontal one
+    lies in the x–z plane with row 0 at the far (−z) edge."""
+    col = np.arange(cols, dtype=np.float64) - (cols - 1) / 2.0
+    row = np.arange(rows, dtype=np.float64)
+    u, v = np.meshgrid(col * spacing, row * spacing)  # (rows, cols) each
+    positions = np.zeros((rows, cols, 3))
+    positions[..., 0] = u
+    if horizontal:
+        positions[..., 2] = v - (rows - 1) * spacing / 2.0
+    else:
+        positions[..., 1] = -v
+    return (positions + np.asarray(top_center, dtype=np.float64)).reshape(-1, 3)
+
+
+def _sheet_links(cols: int, rows: int) -> np.ndarray:
+    index = np.arange(cols * rows, dtype=np.int32).reshape(rows, cols)
+    across = np.stack([index[:, :-1], index[:, 1:]], axis=-1).reshape(-1, 2)
+    down = np.stack([index[:-1, :], index[1:, :]], axis=-1).reshape(-1, 2)
+    falling = np.stack([index[:-1, :-1], index[1:, 1:]], axis=-1).reshape(-1, 2)
+    rising = np.stack([index[:-1, 1:], index[1:, :-1]], axis=-1).reshape(-1, 2)
+    return np.concatenate([across, down, falling, rising]).astype(np.int32)
+
+
+def _sheet_faces(cols: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    index = np.arange(cols * rows, dtype=np.int32).reshape(rows, cols)
+    faces = np.stack(
+        [index[:-1, :-1], index[:-1, 1:], index[1:, 1:], index[1:, :-1]], axis=-1
+    ).reshape(-1, 4)
+    n_across = (cols - 1) * rows
+    n_down = cols * (rows - 1)
+    n_square = (cols - 1) * (rows - 1)
+    r, c = np.divmod(np.arange(n_square, dtype=np.int32), cols - 1)
+    top = r * (cols - 1) + c
+    bottom = (r + 1) * (cols - 1) + c
+    left = n_across + r * cols + c
+    right = left + 1
+    falling = n_across + n_down + r * (cols - 1) + c
+    rising = falling + n_square
+    face_links = np.stack([top, bottom, left, right, falling, rising], axis=-1).astype(np.int32)
+    return faces, face_links
+
+
+def _block_parts(cubes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Links (edges, face diagonals, body diagonals), surface faces and cells of a cube lattice."""
+    n = cubes + 1
+    index = np.arange(n**3, dtype=np.int32).reshape(n, n, n)  # [ix, iy, iz]
+    links: list[tuple[int, int]] = []
+    offsets = [
+        (1, 0, 0), (0, 1, 0), (0, 0, 1),  # edges
+        (1, 1, 0), (1, -1, 0), (1, 0, 1), (1, 0, -1), (0, 1, 1), (0, 1, -1),  # face diagonals
+        (1, 1, 1), (1, 1, -1), (1, -1, 1), (1, -1, -1),  # body diagonals
+    ]  # fmt: skip
+    for dx, dy, dz in offsets:
+        for ix in range(n):
+            for iy in range(n):
+                for iz in range(n):
+                    jx, jy, jz = ix + dx, iy + dy, iz + dz
+                    if 0 <= jx < n and 0 <= jy < n and 0 <= jz < n:
+                        links.append((index[ix, iy, iz], index[jx, jy, jz]))
+    link_array = np.array(links, dtype=np.int32)
+    lookup = {(int(a), int(b)): k for k, (a, b) in enumerate(link_array)}
+    lookup.update({(b, a): k for (a, b), k in list(lookup.items())})
+
+    cells = np.array(
+        [
+            [index[ix + (k & 1), iy + ((k >> 1) & 1), iz + ((k >> 2) & 1)] for k in range(8)]
+            for ix in range(cubes)
+            for iy in range(cubes)
+            for iz in range(cubes)
+        ],
+        dtype=np.int32,
+    )
+
+    faces, face_links = [], []
+    for axis in range(3):
+        for side in (0, cubes):
+            for a in range(cubes):
+                for b in range(cubes):
+                    corners = []
+                    for da, db in ((0, 0), (1, 0), (1, 1), (0, 1)):
+                        coordinate = [0, 0, 0]
+                        coordinate[axis] = side
+                        coordinate[(axis + 1) % 3] = a + da
+                        coordinate[(axis + 2) % 3] = b + db
+                        corners.append(int(index[tuple(coordinate)]))
+                    if side == 0:  # outward winding on both sides of the block
+                        corners.reverse()
+                    q0, q1, q2, q3 = corners
+                    pairs = [(q0, q1), (q3, q2), (q0, q3), (q1, q2), (q0, q2), (q1, q3)]
+                    faces.append(corners)
+                    face_links.append([lookup[p] for p in pairs])
+    return (
+        link_array,
+        np.array(faces, dtype=np.int32),
+        np.array(face_links, dtype=np.int32),
+        cells,
+        index,
+    )
+
+
+def block_positions(cubes: int, side: float, min_corner: tuple[float, float, float]) -> np.ndarray:
+    n = cubes + 1
+    grid = np.stack(np.meshgrid(*(np.arange(n) * side,) * 3, indexing="ij"), axis=-1)
+    return grid.reshape(-1, 3) + np.asarray(min_corner, dtype=np.float64)
+
+
+class TopologyBuilder:
+    """Concatenates bodies into the scene-wide arrays, offsetting their indices."""
+
+    def __init__(self) -> None:
+        self._positions: list[np.ndarray] = []
+        self._links: list[np.ndarray] = []
+        self._faces: list[np.ndarray] = []
+        self._face_links: list[np.ndarray] = []
+        self._sheets: list[SheetGrid] = []
+        self._blocks: list[BlockGrid] = []
+        self._n_particles = 0
+        self._n_links = 0
+        self._n_faces = 0
+
+    def add_sheet(
+        self,
+        cols: int,
+        rows: int,
+        spacing: float,
+        top_center: tuple[float, float, float] = (0.0, 1.0, 0.0),
+        horizontal: bool = False,
+    ) -> SheetGrid:
+        grid = SheetGrid(self._n_particles, self._n_links, self._n_faces, cols, rows, spacing)
+        faces, face_links = _sheet_faces(cols, rows)
+        self._append(
+            sheet_positions(cols, rows, spacing, top_center, horizontal),
+            _sheet_links(cols, rows),
+            faces,
+            face_links,
+        )
+        self._sheets.append(grid)
+        return grid
+
+    def add_block(
+        self, cubes: int, side: float, min_corner: tuple[float, float, float]
+    ) -> BlockGrid:
+        links, faces, face_links, cells, _ = _block_parts(cubes)
+        grid = BlockGrid(self._n_particles, cubes, side, cells + self._n_particles)
+        self._append(block_positions(cubes, side, min_corner), links, faces, face_links)
+        self._blocks.append(grid)
+        return grid
+
+    def _append(
+        self, positions: np.ndarray, links: np.ndarray, faces: np.ndarray, face_links: np.ndarray
+    ) -> None:
+        self._positions.append(positions)
+        self._links.append(links + self._n_particles)
+        self._faces.append(faces + self._n_particles)
+        self._face_links.append(face_links + self._n_links)
+        self._n_particles += len(positions)
+        self._n_links += len(links)
+        self._n_faces += len(faces)
+
+    def build(self) -> Topology:
+        positions = _concat(self._positions, (0, 3), np.float64)
+        links = _concat(self._links, (0, 2), np.int32)
+        rest = np.linalg.norm(positions[links[:, 1]] - positions[links[:, 0]], axis=1)
+        return Topology(
+            rest_positions=positions,
+            links=links,
+            rest_lengths=rest,
+            faces=_concat(self._faces, (0, 4), np.int32),
+            face_links=_concat(self._face_links, (0, 6), np.int32),
+            sheets=tuple(self._sheets),
+            blocks=tuple(self._blocks),
+        )
+
+
+def _concat(parts: list[np.ndarray], empty_shape: tuple[int, int], dtype: type) -> np.ndarray:
+    if not parts:
+        return np.zeros(empty_shape, dtype=dtype)
+    return np.ascontiguousarray(np.concatenate(parts), dtype=dtype)
