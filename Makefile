@@ -1,0 +1,39 @@
+# Two entry points, each doing all of its own set-up on a fresh Debian machine with Python 3.11:
+#   make run    — launch Cloth Lab on the default scene
+#   make test   — run the whole test suite (under Xvfb for the OpenGL tests)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# Qt's xcb platform plugin, Mesa's software OpenGL and the virtual X server for tests.
+DEBIAN_PACKAGES := xvfb xauth libgl1-mesa-dri libegl1 libxkbcommon-x11-0 libxcb-cursor0 \
+	libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 \
+	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3 libfontconfig1
+
+.PHONY: run test debian bench lint
+
+run: $(STAMP)
+	$(BIN)/clothlab $(ARGS)
+
+test: debian $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/clothlab bench --grid 15x11 --grid 64x64 --grid 128x128 --grid 256x256
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Installs only what is missing; needs root (as on CI) or sudo.
+debian:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	fi

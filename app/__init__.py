@@ -1,0 +1,1 @@
+"""Cloth Lab's wiring: entry point and CLI, controller, solver thread, undo commands."""

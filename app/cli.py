@@ -1,0 +1,341 @@
+"""Headless command line: run a scene and print its readouts, list presets, benchmark.
+
+Every input problem ends in exit status 2 and one line on stderr that names the file or the
+option; nothing is written unless the whole run succeeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sim.parameters import PARAMETERS
+from sim.scene import (
+    Scene,
+    SceneError,
+    build_simulation,
+    capture_scene,
+    resize_sheet,
+    scene_json,
+    shift_right_pins,
+    write_atomically,
+)
+
+EXIT_BAD_INPUT = 2
+SCENE_KEYS = {"cols": (2, 512), "rows": (2, 512), "pin_shift": (-100.0, 100.0)}
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message is the one line shown to the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and a second line
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="clothlab", description="Cloth Lab, headless.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = commands.add_parser("run", help="run a scene and print its final readouts")
+    run.add_argument("scene", help="preset name or scene file path")
+    run.add_argument("--steps", type=int, default=600, help="steps of 1/120 s (default 600)")
+    run.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}",
+    )  # fmt: skip
+    run.add_argument("--seam", action="store_true", help="apply the seam cut before step 0")
+    run.add_argument("--csv", type=Path, help="write readouts per step to this CSV file")
+    run.add_argument("--save", type=Path, help="save the scene as it stands at the end")
+    run.add_argument("--positions", type=Path, help="save final positions as (N, 3) .npy")
+
+    commands.add_parser("scenes", help="list the built-in scenes")
+
+    bench = commands.add_parser("bench", help="measure solver speed")
+    bench.add_argument(
+        "--grid", action="append", default=[], metavar="COLSxROWS",
+        help="sheet size (repeatable; default 15x11 64x64 128x128 256x256)",
+    )  # fmt: skip
+    bench.add_argument("--passes", type=int, default=8)
+    bench.add_argument("--repeats", type=int, default=5, help="timed runs per grid (median)")
+    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    try:
+        args = build_parser().parse_args(list(argv))
+        return {"run": run_command, "scenes": scenes_command, "bench": bench_command}[args.command](
+            args
+        )
+    except (UsageError, SceneError) as error:
+        print(f"clothlab: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+# --- run -------------------------------------------------------------------------------------
+
+
+def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float]]:
+    """Split --set pairs into solver/world settings and scene reshapes (cols, rows, pin_shift)."""
+    settings: dict[str, object] = {}
+    reshapes: dict[str, float] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        key = key.strip()
+        if not equals:
+            raise UsageError(f"--set {pair}: expected KEY=VALUE")
+        try:
+            if key in PARAMETERS:
+                settings[key] = PARAMETERS[key].parse(text)
+            elif key in SCENE_KEYS:
+                reshapes[key] = _parse_scene_key(key, text)
+            else:
+                known = ", ".join([*PARAMETERS, *SCENE_KEYS])
+                raise UsageError(f"--set {key}: unknown setting (known: {known})")
+        except ValueError as error:
+            raise UsageError(f"--set {key}: {error}") from None
+    return settings, reshapes
+
+
+def _parse_scene_key(key: str, text: str) -> float:
+    low, high = SCENE_KEYS[key]
+    value: float = int(text) if isinstance(low, int) else float(text)
+    if not low <= value <= high:  # also rejects NaN
+        raise ValueError(f"{value} is outside {low}…{high}")
+    return value
+
+
+def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
+    if "cols" in reshapes or "rows" in reshapes:
+        cols, rows = reshapes.get("cols"), reshapes.get("rows")
+        scene = resize_sheet(scene, int(cols) if cols else None, int(rows) if rows else None)
+    if "pin_shift" in reshapes:
+        scene = shift_right_pins(scene, reshapes["pin_shift"])
+    return scene
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from sim import edits
+    from sim.presets import resolve_scene
+
+    if args.steps < 0:
+        raise UsageError(f"--steps: {args.steps} is negative")
+    for option in ("csv", "save", "positions"):
+        _check_writable(getattr(args, option), f"--{option}")
+    settings, reshapes = parse_settings(args.set)
+    scene, _ = resolve_scene(args.scene)
+    scene = reshape_scene(scene, reshapes)
+    sim = build_simulation(scene)
+    for key, value in settings.items():
+        sim.settings = sim.settings.with_value(key, value)
+    if args.seam:
+        if not sim.topology.sheets:
+            raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
+        edits.apply_edit(sim, edits.cut(sim, edits.seam_links(sim.topology)))
+
+    rows = [_csv_row(sim)]
+    for _ in range(args.steps):
+        sim.step()
+        if args.csv:
+            rows.append(_csv_row(sim))
+    readouts = sim.readouts()
+    if not np.isfinite(sim.state.x).all():
+        print("clothlab: warning: positions are not finite (the model blew up)", file=sys.stderr)
+
+    if args.csv:
+        write_atomically(args.csv, _csv_text(rows).encode())
+    if args.positions:
+        buffer = io.BytesIO()
+        np.save(buffer, np.ascontiguousarray(sim.state.x, dtype=np.float64), allow_pickle=False)
+        write_atomically(args.positions, buffer.getvalue())
+    if args.save:
+        write_atomically(args.save, scene_json(capture_scene(scene, sim)).encode())
+
+    print(f"scene        {scene.name}")
+    print(f"steps        {sim.state.steps}")
+    print(f"t            {readouts.t:.6f} s")
+    print(f"sag          {_number(readouts.sag)}")
+    print(f"volume       {_number(readouts.volume)}")
+    print(f"motion       {_number(readouts.motion)}")
+    print(f"max_stretch  {_number(readouts.max_stretch)}")
+    print(f"links        {readouts.links}")
+    return 0
+
+
+def _check_writable(path: Path | None, option: str) -> None:
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a folder")
+    if not path.resolve().parent.is_dir():
+        raise UsageError(f"{option} {path}: folder {path.parent} does not exist")
+
+
+def _csv_row(sim) -> list[object]:
+    r = sim.readouts()
+    volume = "" if math.isnan(r.volume) else repr(r.volume)
+    sag = "" if math.isnan(r.sag) else repr(r.sag)
+    return [sim.state.steps, repr(r.t), sag, volume, repr(r.motion), repr(r.max_stretch), r.links]
+
+
+def _csv_text(rows: list[list[object]]) -> str:
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(["step", "t", "sag", "volume", "motion", "max_stretch", "links"])
+    writer.writerows(rows)
+    return stream.getvalue()
+
+
+def _number(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.6g}"
+
+
+# --- scenes ----------------------------------------------------------------------------------
+
+
+def scenes_command(args: argparse.Namespace) -> int:
+    from sim.presets import load_preset, preset_names
+
+    names = preset_names()
+    width = max(map(len, names))
+    for name in names:
+        scene = load_preset(name)
+        print(f"{name:<{width}}  {scene.description}")
+    return 0
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def _parse_grid(text: str) -> tuple[int, int]:
+    cols, _, rows = text.lower().partition("x")
+    try:
+        size = int(cols), int(rows)
+    except ValueError:
+        raise UsageError(f"--grid {text}: expected COLSxROWS, e.g. 64x64") from None
+    if not all(2 <= n <= 512 for n in size):
+        raise UsageError(f"--grid {text}: cols and rows must be within 2…512")
+    return size
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    grids = [_parse_grid(g) for g in args.grid] or [(15, 11), (64, 64), (128, 128), (256, 256)]
+    if not 1 <= args.passes <= 200:
+        raise UsageError(f"--passes: {args.passes} is outside 1…200")
+    if not 1 <= args.repeats <= 100:
+        raise UsageError(f"--repeats: {args.repeats} is outside 1…100")
+
+    report = {
+        "passes": args.passes,
+        "jit": jit_start_times(),
+        "grids": [bench_grid(cols, rows, args.passes, args.repeats) for cols, rows in grids],
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        _print_bench(report)
+    return 0
+
+
+def bench_grid(cols: int, rows: int, passes: int, repeats: int) -> dict[str, object]:
+    """Steps/s and link projections/s for a sheet pinned at its top corners (median of runs)."""
+    from sim.solver import Simulation
+    from sim.topology import TopologyBuilder
+
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, 0.2)
+    topology = builder.build()
+    corners = (0, cols - 1)
+    sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in corners})
+    sim.settings = sim.settings.with_value("passes", passes)
+
+    first = time.perf_counter()
+    sim.step()  # compiles or loads the cached machine code
+    first_step = time.perf_counter() - first
+    # Enough steps per timed run for ~0.3 s of work, judged from a short probe.
+    probe = time.perf_counter()
+    sim.step(10)
+    per_step = max((time.perf_counter() - probe) / 10, 1e-7)
+    steps = max(10, int(0.3 / per_step))
+    rates = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        sim.step(steps)
+        rates.append(steps / (time.perf_counter() - started))
+    steps_per_second = statistics.median(rates)
+    return {
+        "grid": f"{cols}x{rows}",
+        "particles": topology.particle_count,
+        "links": topology.link_count,
+        "first_step_seconds": first_step,
+        "steps_per_second": steps_per_second,
+        "link_projections_per_second": steps_per_second * sim.link_projections_per_step(),
+        "realtime_factor": steps_per_second * sim.settings.dt,
+        "runs": repeats,
+        "steps_per_run": steps,
+    }
+
+
+_FIRST_STEP_PROBE = """
+import time
+started = time.perf_counter()
+from sim.presets import load_preset
+from sim.scene import build_simulation
+sim = build_simulation(load_preset("hanging-sheet"))
+imported = time.perf_counter()
+sim.step()
+sim.readouts()
+print(imported - started, time.perf_counter() - imported)
+"""
+
+
+def jit_start_times() -> dict[str, float]:
+    """Import and first-step seconds in fresh processes: with an empty numba cache (every
+    kernel compiled) and again with the cache it left (machine code loaded from disk)."""
+    import os
+    import subprocess
+    import tempfile
+
+    root = str(Path(__file__).resolve().parent.parent)
+    times: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="clothlab-jit-") as cache:
+        for label in ("cold", "warm"):
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": root}
+            output = subprocess.run(
+                [sys.executable, "-c", _FIRST_STEP_PROBE],
+                env=env, capture_output=True, text=True, check=True, cwd=root,
+            ).stdout  # fmt: skip
+            imported, first_step = (float(v) for v in output.split())
+            times[f"{label}_import_seconds"] = imported
+            times[f"{label}_first_step_seconds"] = first_step
+    return times
+
+
+def _print_bench(report: dict) -> None:
+    jit = report["jit"]
+    print(
+        f"passes {report['passes']}; start-up (import + first step): "
+        f"cold JIT {jit['cold_import_seconds']:.2f} + {jit['cold_first_step_seconds']:.2f} s, "
+        f"warm cache {jit['warm_import_seconds']:.2f} + {jit['warm_first_step_seconds']:.2f} s"
+    )
+    print(
+        f"{'grid':>9} {'links':>8} {'first step':>11} {'steps/s':>10} {'M proj/s':>9} {'× real':>7}"
+    )
+    for r in report["grids"]:
+        print(
+            f"{r['grid']:>9} {r['links']:>8} {r['first_step_seconds']:>10.3f}s "
+            f"{r['steps_per_second']:>10.1f} {r['link_projections_per_second'] / 1e6:>9.1f} "
+            f"{r['realtime_factor']:>7.2f}"
+        )

@@ -1,0 +1,163 @@
+"""The headless command line, run as a user runs it: in a subprocess, reading its output."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.presets import preset_names
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def clothlab(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.main", *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+
+
+def readouts(stdout: str) -> dict[str, str]:
+    return dict(line.split(None, 1) for line in stdout.splitlines() if line.strip())
+
+
+def test_scenes_lists_every_preset_one_line_each():
+    result = clothlab("scenes")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == preset_names()
+    assert lines[0].startswith("hanging-sheet")
+
+
+def test_run_writes_csv_positions_and_scene(tmp_path):
+    table, positions, saved = tmp_path / "r.csv", tmp_path / "x.npy", tmp_path / "s.json"
+    result = clothlab(
+        "run", "hanging-sheet", "--steps", "30", "--seam", "--set", "passes=4",
+        "--csv", str(table), "--positions", str(positions), "--save", str(saved),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    values = readouts(result.stdout)
+    assert values["steps"] == "30"
+    assert values["links"] == str(584 - 31)
+
+    rows = list(csv.reader(table.open()))
+    assert rows[0] == ["step", "t", "sag", "volume", "motion", "max_stretch", "links"]
+    assert len(rows) == 1 + 31  # row 0 is the initial state
+    assert rows[1][0] == "0" and rows[1][6] == "553"  # the seam cut is already in row 0
+    assert rows[1][3] == ""  # no block, no volume
+    assert float(rows[-1][1]) == pytest.approx(30 / 120)
+
+    x = np.load(positions, allow_pickle=False)
+    assert x.shape == (165, 3) and x.dtype == np.float64
+    assert np.allclose(x[0], [-1.4, 1.0, 0.0]) and np.allclose(x[14], [1.4, 1.0, 0.0])
+
+    scene = json.loads(saved.read_text())
+    assert len(scene["cuts"]) == 31 and scene["solver"]["passes"] == 4
+
+
+def test_saved_scene_runs_to_the_same_positions(tmp_path):
+    first, again = tmp_path / "a.npy", tmp_path / "b.npy"
+    saved = tmp_path / "edited.json"
+    assert clothlab("run", "hanging-sheet", "--seam", "--steps", "0", "--save", str(saved),
+                    "--set", "wind=3").returncode == 0  # fmt: skip
+    assert clothlab("run", "hanging-sheet", "--seam", "--steps", "50", "--set", "wind=3",
+                    "--positions", str(first)).returncode == 0  # fmt: skip
+    assert clothlab("run", str(saved), "--steps", "50", "--positions", str(again)).returncode == 0
+    assert np.array_equal(np.load(first), np.load(again))
+
+
+def test_soft_block_reports_volume():
+    values = readouts(clothlab("run", "soft-block", "--steps", "1").stdout)
+    assert float(values["volume"]) == pytest.approx(0.512, rel=1e-3)
+    assert values["sag"] == "-"
+
+
+def test_resize_and_pin_shift_keep_corner_pins(tmp_path):
+    positions = tmp_path / "x.npy"
+    result = clothlab(
+        "run", "hanging-sheet", "--steps", "5", "--set", "cols=9", "--set", "rows=4",
+        "--set", "pin_shift=0.2", "--positions", str(positions),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    x = np.load(positions)
+    assert x.shape == (36, 3)
+    assert np.allclose(x[0], [-0.8, 1.0, 0.0]) and np.allclose(x[8], [0.6, 1.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["run", "no-such-scene"], "no-such-scene"),
+        (["run", "missing/file.json"], "missing/file.json"),
+        (["run", "hanging-sheet", "--set", "passes=zero"], "passes"),
+        (["run", "hanging-sheet", "--set", "stiffness=2"], "stiffness"),
+        (["run", "hanging-sheet", "--set", "gravity=nan"], "gravity"),
+        (["run", "hanging-sheet", "--set", "colour=red"], "colour"),
+        (["run", "hanging-sheet", "--set", "ball"], "ball"),
+        (["run", "hanging-sheet", "--set", "ball=maybe"], "ball"),
+        (["run", "hanging-sheet", "--set", "cols=1"], "cols"),
+        (["run", "hanging-sheet", "--steps", "-1"], "--steps"),
+        (["run", "hanging-sheet", "--steps", "many"], "--steps"),
+        (["run", "soft-block", "--seam"], "--seam"),
+        (["bench", "--grid", "12by4"], "--grid"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, names):
+    result = clothlab(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert names in result.stderr
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"{", b"\x00\xff\xfe binary", b'{"format": "clothlab-scene", "schema_version": 1, '
+     b'"bodies": [{"kind": "sheet", "cols": "15"}]}', b"[1, 2, 3]"],
+)  # fmt: skip
+def test_corrupt_file_names_the_file_and_writes_nothing(tmp_path, content):
+    scene = tmp_path / "bad.json"
+    scene.write_bytes(content)
+    out = tmp_path / "out.csv"
+    result = clothlab("run", str(scene), "--csv", str(out), "--save", str(tmp_path / "s.json"))
+    assert result.returncode == 2
+    assert str(scene) in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not (tmp_path / "s.json").exists()
+
+
+def test_invalid_field_is_named_by_path(tmp_path):
+    scene = tmp_path / "bad.json"
+    scene.write_text('{"format": "clothlab-scene", "schema_version": 1, "solver": {"passes": 0}}')
+    result = clothlab("run", str(scene))
+    assert result.returncode == 2 and "solver.passes" in result.stderr
+
+
+def test_output_into_missing_folder_is_refused_before_running(tmp_path):
+    result = clothlab("run", "hanging-sheet", "--csv", str(tmp_path / "nope" / "r.csv"))
+    assert result.returncode == 2 and "does not exist" in result.stderr
+
+
+def test_bench_json_reports_warm_rates():
+    result = clothlab("bench", "--grid", "8x6", "--repeats", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    (grid,) = report["grids"]
+    assert grid["grid"] == "8x6" and grid["links"] == 7 * 6 + 8 * 5 + 2 * 7 * 5
+    assert grid["steps_per_second"] > 0 and grid["link_projections_per_second"] > 0
+    assert report["jit"]["warm_first_step_seconds"] > 0
+
+
+def test_headless_commands_import_no_qt():
+    code = (
+        "import sys; from app import main; main.main(['scenes']);"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'OpenGL', 'pyqtgraph')];"
+        "assert not bad, bad"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
