@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.fabrics import FABRICS
 from sim.parameters import PARAMETERS
 from sim.scene import (
     Scene,
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--steps", type=int, default=600, help="steps of 1/120 s (default 600)")
     run.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
-        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
     )  # fmt: skip
     run.add_argument("--seam", action="store_true", help="apply the seam cut before step 0")
     run.add_argument("--csv", type=Path, help="write readouts per step to this CSV file")
@@ -70,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--passes", type=int, default=8)
     bench.add_argument("--repeats", type=int, default=5, help="timed runs per grid (median)")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    bench.add_argument(
+        "--options", action="store_true",
+        help="also measure each option beyond the classic model, one at a time",
+    )  # fmt: skip
     return parser
 
 
@@ -99,10 +104,14 @@ def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float
         try:
             if key in PARAMETERS:
                 settings[key] = PARAMETERS[key].parse(text)
+            elif key == "fabric":
+                if text not in FABRICS:
+                    raise ValueError(f"unknown fabric {text!r} (fabrics: {', '.join(FABRICS)})")
+                settings.update(FABRICS[text])
             elif key in SCENE_KEYS:
                 reshapes[key] = _parse_scene_key(key, text)
             else:
-                known = ", ".join([*PARAMETERS, *SCENE_KEYS])
+                known = ", ".join([*PARAMETERS, *SCENE_KEYS, "fabric"])
                 raise UsageError(f"--set {key}: unknown setting (known: {known})")
         except ValueError as error:
             raise UsageError(f"--set {key}: {error}") from None
@@ -240,7 +249,11 @@ def bench_command(args: argparse.Namespace) -> int:
     report = {
         "passes": args.passes,
         "jit": jit_start_times(),
-        "grids": [bench_grid(cols, rows, args.passes, args.repeats) for cols, rows in grids],
+        "grids": [
+            bench_grid(cols, rows, args.passes, args.repeats, option, settings)
+            for cols, rows in grids
+            for option, settings in (BENCH_OPTIONS.items() if args.options else [("classic", {})])
+        ],
     }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -249,7 +262,28 @@ def bench_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_grid(cols: int, rows: int, passes: int, repeats: int) -> dict[str, object]:
+# Each option beyond the classic model on its own, as `clothlab bench --options` runs them.
+BENCH_OPTIONS: dict[str, dict[str, object]] = {
+    "classic": {},
+    "xpbd": {"xpbd": True},
+    "substeps=4": {"xpbd": True, "substeps": 4},
+    "tethers": {"tethers": True},
+    "bending": {"bending": True},
+    "friction": {"friction_static": 0.5, "friction_kinetic": 0.4},
+    "aerodynamic": {"aerodynamic": True, "wind": 5.0},
+    "tearing": {"tearing": True},
+    "self_collision": {"self_collision": True},
+}
+
+
+def bench_grid(
+    cols: int,
+    rows: int,
+    passes: int,
+    repeats: int,
+    option: str = "classic",
+    settings: dict[str, object] | None = None,
+) -> dict[str, object]:
     """Steps/s and link projections/s for a sheet pinned at its top corners (median of runs)."""
     from sim.solver import Simulation
     from sim.topology import TopologyBuilder
@@ -260,6 +294,8 @@ def bench_grid(cols: int, rows: int, passes: int, repeats: int) -> dict[str, obj
     corners = (0, cols - 1)
     sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in corners})
     sim.settings = sim.settings.with_value("passes", passes)
+    for key, value in (settings or {}).items():
+        sim.settings = sim.settings.with_value(key, value)
 
     first = time.perf_counter()
     sim.step()  # compiles or loads the cached machine code
@@ -277,6 +313,7 @@ def bench_grid(cols: int, rows: int, passes: int, repeats: int) -> dict[str, obj
     steps_per_second = statistics.median(rates)
     return {
         "grid": f"{cols}x{rows}",
+        "option": option,
         "particles": topology.particle_count,
         "links": topology.link_count,
         "first_step_seconds": first_step,
@@ -330,12 +367,11 @@ def _print_bench(report: dict) -> None:
         f"cold JIT {jit['cold_import_seconds']:.2f} + {jit['cold_first_step_seconds']:.2f} s, "
         f"warm cache {jit['warm_import_seconds']:.2f} + {jit['warm_first_step_seconds']:.2f} s"
     )
-    print(
-        f"{'grid':>9} {'links':>8} {'first step':>11} {'steps/s':>10} {'M proj/s':>9} {'× real':>7}"
-    )
+    header = ("grid", "option", "links", "first step", "steps/s", "M proj/s", "× real")
+    print("{:>9} {:>14} {:>8} {:>11} {:>10} {:>9} {:>7}".format(*header))
     for r in report["grids"]:
         print(
-            f"{r['grid']:>9} {r['links']:>8} {r['first_step_seconds']:>10.3f}s "
+            f"{r['grid']:>9} {r['option']:>14} {r['links']:>8} {r['first_step_seconds']:>10.3f}s "
             f"{r['steps_per_second']:>10.1f} {r['link_projections_per_second'] / 1e6:>9.1f} "
             f"{r['realtime_factor']:>7.2f}"
         )

@@ -20,6 +20,7 @@ class Parameter:
     step: float
     tooltip: str
     kind: type = float  # float, int or bool
+    group: str = "Classic model"  # "Beyond classic" settings are off (classic) by default
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value; raises ValueError with a one-line reason."""
@@ -76,7 +77,87 @@ _DECLARED = (
     Parameter("floor", "Floor", "", 0, 1, 1, "Keep every particle above the floor.", bool),
     Parameter("floor_y", "Floor height", "units", -100.0, 100.0, 0.05, "Height of the floor (y)."),
 )  # fmt: skip
-PARAMETERS: dict[str, Parameter] = {p.key: p for p in _DECLARED}
+
+_BEYOND = "Beyond classic"
+_EXTENSIONS = (
+    Parameter(
+        "xpbd", "XPBD", "", 0, 1, 1,
+        "Extended PBD: links get a compliance instead of a stiffness factor, so their "
+        "stretch no longer depends on passes or time step.", bool, _BEYOND,
+    ),
+    Parameter(
+        "compliance", "Link compliance", "units/force", 0.0, 1e-1, 1e-6,
+        "XPBD: inverse stiffness of every link (0 = inextensible).", float, _BEYOND,
+    ),
+    Parameter(
+        "substeps", "Substeps", "", 1, 64, 1,
+        "Steps of Δt/substeps each, every one a full predict and passes.", int, _BEYOND,
+    ),
+    Parameter(
+        "tethers", "Tethers", "", 0, 1, 1,
+        "Long-range attachments: no particle may get further from a pin than its distance "
+        "along the cloth at rest.", bool, _BEYOND,
+    ),
+    Parameter(
+        "bending", "Bending", "", 0, 1, 1,
+        "Skip-one links across and down the sheet resist folding.", bool, _BEYOND,
+    ),
+    Parameter(
+        "bend_compliance", "Bend compliance", "units/force", 0.0, 10.0, 1e-3,
+        "Inverse stiffness of the bending links (0 = rigid).", float, _BEYOND,
+    ),
+    Parameter(
+        "friction_static", "Static friction", "", 0.0, 2.0, 0.01,
+        "Coulomb static coefficient on the ball and the floor (0 = classic, none).",
+        float, _BEYOND,
+    ),
+    Parameter(
+        "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01,
+        "Coulomb kinetic coefficient on the ball and the floor.", float, _BEYOND,
+    ),
+    Parameter(
+        "aerodynamic", "Aerodynamic wind", "", 0, 1, 1,
+        "Wind as air moving at `wind` units/s, pressing on each triangle by its normal and "
+        "its own motion, instead of a uniform push.", bool, _BEYOND,
+    ),
+    Parameter(
+        "wind_yaw", "Wind heading", "°", -180.0, 180.0, 1.0,
+        "Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x.",
+        float, _BEYOND,
+    ),
+    Parameter(
+        "drag", "Drag", "1/units", 0.0, 10.0, 0.01,
+        "Aerodynamic pressure coefficient along the triangle normal (per unit area, mass 1).",
+        float, _BEYOND,
+    ),
+    Parameter(
+        "lift", "Lift", "1/units", 0.0, 10.0, 0.01,
+        "Aerodynamic coefficient across the flow, in the plane of the triangle.",
+        float, _BEYOND,
+    ),
+    Parameter(
+        "tearing", "Tearing", "", 0, 1, 1,
+        "A link breaks when stretched past the tear ratio.", bool, _BEYOND,
+    ),
+    Parameter(
+        "tear_ratio", "Tear ratio", "× rest", 1.05, 20.0, 0.05,
+        "Length, in rest lengths, at which a link tears.", float, _BEYOND,
+    ),
+    Parameter(
+        "volume_constraint", "Keep volume", "", 0, 1, 1,
+        "Every tetrahedron of the soft block keeps its rest volume.", bool, _BEYOND,
+    ),
+    Parameter(
+        "self_collision", "Self-collision", "", 0, 1, 1,
+        "Particles keep at least the collision distance apart (unless closer at rest).",
+        bool, _BEYOND,
+    ),
+    Parameter(
+        "collision_distance", "Collision distance", "units", 0.005, 1.0, 0.005,
+        "Minimum distance between particles under self-collision.", float, _BEYOND,
+    ),
+)  # fmt: skip
+PARAMETERS: dict[str, Parameter] = {p.key: p for p in (*_DECLARED, *_EXTENSIONS)}
 
 
 @dataclass(frozen=True)
@@ -94,6 +175,33 @@ class Settings:
     ball_radius: float = 0.5
     floor: bool = True
     floor_y: float = -1.6
+    # Beyond the classic model; every default leaves the seed's model exactly as it is.
+    xpbd: bool = False
+    compliance: float = 1e-5
+    substeps: int = 1
+    tethers: bool = False
+    bending: bool = False
+    bend_compliance: float = 0.05
+    friction_static: float = 0.0
+    friction_kinetic: float = 0.0
+    aerodynamic: bool = False
+    wind_yaw: float = 0.0
+    drag: float = 0.5
+    lift: float = 0.1
+    tearing: bool = False
+    tear_ratio: float = 2.2
+    volume_constraint: bool = False
+    self_collision: bool = False
+    collision_distance: float = 0.08
+
+    @property
+    def is_classic(self) -> bool:
+        """True when only the seed's model is switched on (the fast classic kernel applies)."""
+        return not (
+            self.xpbd or self.substeps > 1 or self.tethers or self.bending or self.aerodynamic
+            or self.tearing or self.volume_constraint or self.self_collision
+            or self.friction_static > 0.0 or self.friction_kinetic > 0.0
+        )  # fmt: skip
 
     def with_value(self, key: str, value: Any) -> Settings:
         """A copy with one setting changed, range-checked where the setting is declared."""

@@ -47,6 +47,10 @@ Vec3 = Annotated[
 class SceneError(ValueError):
     """A scene that cannot be read; the message is one line naming the file and field."""
 
+    def __init__(self, message: str) -> None:
+        # Field names come from the file: escape line breaks and other control characters.
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
@@ -94,6 +98,10 @@ class FloorSpec(_Strict):
 
 class WindSpec(_Strict):
     strength: float = Field(0.0, **_limit("wind"), allow_inf_nan=False)
+    aerodynamic: bool = False
+    yaw: float = Field(0.0, **_limit("wind_yaw"), allow_inf_nan=False)
+    drag: float = Field(0.5, **_limit("drag"), allow_inf_nan=False)
+    lift: float = Field(0.1, **_limit("lift"), allow_inf_nan=False)
 
 
 class SolverSpec(_Strict):
@@ -102,6 +110,24 @@ class SolverSpec(_Strict):
     damping: float = Field(0.994, **_limit("damping"), allow_inf_nan=False)
     gravity: float = Field(9.8, **_limit("gravity"), allow_inf_nan=False)
     dt: float = Field(1.0 / 120.0, **_limit("dt"), allow_inf_nan=False)
+    xpbd: bool = False
+    compliance: float = Field(1e-5, **_limit("compliance"), allow_inf_nan=False)
+    substeps: int = Field(1, **_limit("substeps"))
+
+
+class FabricSpec(_Strict):
+    """Options beyond the classic model; the defaults are the classic model."""
+
+    tethers: bool = False
+    bending: bool = False
+    bend_compliance: float = Field(0.05, **_limit("bend_compliance"), allow_inf_nan=False)
+    tearing: bool = False
+    tear_ratio: float = Field(2.2, **_limit("tear_ratio"), allow_inf_nan=False)
+    friction_static: float = Field(0.0, **_limit("friction_static"), allow_inf_nan=False)
+    friction_kinetic: float = Field(0.0, **_limit("friction_kinetic"), allow_inf_nan=False)
+    volume_constraint: bool = False
+    self_collision: bool = False
+    collision_distance: float = Field(0.08, **_limit("collision_distance"), allow_inf_nan=False)
 
 
 class CameraSpec(_Strict):
@@ -122,6 +148,7 @@ class Scene(_Strict):
     floor: FloorSpec = FloorSpec()
     wind: WindSpec = WindSpec()
     solver: SolverSpec = SolverSpec()
+    fabric: FabricSpec = FabricSpec()
     cuts: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
 
@@ -212,6 +239,8 @@ def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
         raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as error:
         raise SceneError(f"{source}: not valid JSON: {error.msg} at line {error.lineno}") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits
+        raise SceneError(f"{source}: a number has too many digits") from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels")
     if not isinstance(data, dict):
@@ -249,9 +278,14 @@ def _from_version_0(data: dict[str, Any]) -> dict[str, Any]:
     """Version 0 files held one sheet under "sheet" and the solver settings at the top level."""
     data = dict(data)
     if "sheet" in data:
-        data["bodies"] = [{"kind": "sheet", **data.pop("sheet")}]
+        sheet = data.pop("sheet")
+        if not isinstance(sheet, dict):
+            raise SceneError("sheet: expected an object (schema_version 0)")
+        data["bodies"] = [{"kind": "sheet", **sheet}]
     solver = {k: data.pop(k) for k in ("passes", "stiffness", "damping", "gravity") if k in data}
     if solver:
+        if not isinstance(data.get("solver", {}), dict):
+            raise SceneError("solver: expected an object")
         data["solver"] = {**data.get("solver", {}), **solver}
     data["schema_version"] = 1
     return data
@@ -274,7 +308,10 @@ def migrate(data: dict[str, Any], source: str = "scene") -> dict[str, Any]:
     while version < SCHEMA_VERSION:
         if version not in MIGRATIONS:
             raise SceneError(f"{source}: schema_version: {version} is not a known version")
-        data = MIGRATIONS[version](data)
+        try:
+            data = MIGRATIONS[version](data)
+        except SceneError as error:
+            raise SceneError(f"{source}: {error}") from None
         version = data["schema_version"]
     return data
 
@@ -326,14 +363,38 @@ def build_topology(scene: Scene) -> Topology:
     return builder.build()
 
 
+# Where each setting lives in a scene file: Settings key → (section, field).
+SETTING_FIELDS: dict[str, tuple[str, str]] = {
+    **{key: ("solver", key) for key in ("passes", "stiffness", "damping", "gravity", "dt")},
+    **{key: ("solver", key) for key in ("xpbd", "compliance", "substeps")},
+    "wind": ("wind", "strength"),
+    "aerodynamic": ("wind", "aerodynamic"),
+    "wind_yaw": ("wind", "yaw"),
+    "drag": ("wind", "drag"),
+    "lift": ("wind", "lift"),
+    "ball": ("ball", "enabled"),
+    "ball_center": ("ball", "center"),
+    "ball_radius": ("ball", "radius"),
+    "floor": ("floor", "enabled"),
+    "floor_y": ("floor", "y"),
+    **{key: ("fabric", key) for key in FabricSpec.model_fields},
+}
+
+
 def scene_settings(scene: Scene) -> Settings:
-    s = scene.solver
     return Settings(
-        passes=s.passes, stiffness=s.stiffness, damping=s.damping, gravity=s.gravity, dt=s.dt,
-        wind=scene.wind.strength,
-        ball=scene.ball.enabled, ball_center=scene.ball.center, ball_radius=scene.ball.radius,
-        floor=scene.floor.enabled, floor_y=scene.floor.y,
-    )  # fmt: skip
+        **{
+            key: getattr(getattr(scene, section), name)
+            for key, (section, name) in SETTING_FIELDS.items()
+        }
+    )
+
+
+def _settings_sections(settings: Settings) -> dict[str, dict[str, Any]]:
+    sections: dict[str, dict[str, Any]] = {}
+    for key, (section, name) in SETTING_FIELDS.items():
+        sections.setdefault(section, {})[name] = getattr(settings, key)
+    return sections
 
 
 def build_simulation(scene: Scene) -> Simulation:
@@ -346,21 +407,13 @@ def build_simulation(scene: Scene) -> Simulation:
 
 def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = None) -> Scene:
     """The scene as it stands now: `scene`'s bodies with `sim`'s cuts, pins and settings."""
-    s = sim.settings
-    return scene.model_copy(
-        update={
-            "pins": [PinSpec(particle=i, anchor=a) for i, a in sorted(sim.pins.items())],
-            "cuts": [int(k) for k in np.flatnonzero(~sim.state.link_alive)],
-            "ball": BallSpec(enabled=s.ball, center=s.ball_center, radius=s.ball_radius),
-            "floor": FloorSpec(enabled=s.floor, y=s.floor_y),
-            "wind": WindSpec(strength=s.wind),
-            "solver": SolverSpec(
-                passes=s.passes, stiffness=s.stiffness, damping=s.damping, gravity=s.gravity,
-                dt=s.dt,
-            ),
-            "camera": camera or scene.camera,
-        }
-    )  # fmt: skip
+    data = scene.model_dump()
+    data.update(_settings_sections(sim.settings))
+    data["pins"] = [{"particle": i, "anchor": a} for i, a in sorted(sim.pins.items())]
+    data["cuts"] = [int(k) for k in np.flatnonzero(~sim.state.link_alive)]
+    if camera is not None:
+        data["camera"] = camera.model_dump()
+    return Scene.model_validate(data)
 
 
 # --- whole-scene transforms used by `clothlab run --set` ------------------------------------

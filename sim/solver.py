@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import kernels
+from sim.extended import ExtendedStepper
 from sim.parameters import Settings
 from sim.state import State, faces_alive, pin_arrays
 from sim.topology import Topology
@@ -41,6 +42,7 @@ class Simulation:
         if link_alive is not None:
             self.state.link_alive = np.asarray(link_alive, dtype=bool).copy()
         self._grab: tuple[int, np.ndarray] | None = None
+        self._extended: ExtendedStepper | None = None  # built on first non-classic step
         self.set_pins(pins or {})
         self._rebuild_links()
 
@@ -63,11 +65,13 @@ class Simulation:
     def _rebuild_links(self) -> None:
         # Compact live links once per edit, so the hot loop has no branch on the mask.
         live = np.flatnonzero(self.state.link_alive)
+        self._live = live  # (L,) int64, topology index of each compacted link
         links = self.topology.links[live]
         self._link_a = np.ascontiguousarray(links[:, 0])
         self._link_b = np.ascontiguousarray(links[:, 1])
         self._rest = np.ascontiguousarray(self.topology.rest_lengths[live])
         self.state.face_alive = faces_alive(self.state.link_alive, self.topology.face_links)
+        self._extended = None
 
     def _rebuild_constraints(self) -> None:
         index, anchor = self.state.pin_index, self.state.pin_anchor
@@ -78,6 +82,10 @@ class Simulation:
         self._fixed_anchor = np.ascontiguousarray(anchor, dtype=np.float64).reshape(-1, 3)
         self._inv_mass = np.ones(self.topology.particle_count)
         self._inv_mass[index] = 0.0
+        if self._extended is not None and not np.array_equal(
+            self.state.pin_index, self._extended_pins
+        ):
+            self._extended = None  # tethers follow the pins
 
     # --- grab ----------------------------------------------------------------------------
 
@@ -102,6 +110,12 @@ class Simulation:
     # --- stepping ------------------------------------------------------------------------
 
     def step(self, count: int = 1) -> None:
+        if not self.settings.is_classic:
+            for _ in range(count):
+                self._extended_stepper().step()
+                self.state.steps += 1
+                self.state.t += self.settings.dt
+            return
         s = self.settings
         ball_center = np.asarray(s.ball_center, dtype=np.float64)
         state = self.state
@@ -116,12 +130,24 @@ class Simulation:
             state.steps += 1
             state.t += s.dt
 
+    def _extended_stepper(self) -> ExtendedStepper:
+        if self._extended is None:
+            self._extended = ExtendedStepper(self)
+            self._extended_pins = self.state.pin_index.copy()
+        return self._extended
+
+    def _tear(self, compact: np.ndarray) -> None:
+        """Links torn inside a step: dead from now on, like a cut."""
+        alive = self.state.link_alive.copy()
+        alive[self._live[compact]] = False
+        self.set_link_alive(alive)
+
     @property
     def live_link_count(self) -> int:
         return len(self._rest)
 
     def link_projections_per_step(self) -> int:
-        return len(self._rest) * self.settings.passes
+        return len(self._rest) * self.settings.passes * self.settings.substeps
 
     # --- readouts --------------------------------------------------------------------------
 

@@ -1,0 +1,389 @@
+"""Kernels beyond the classic model: XPBD links, tethers, tetrahedral volume, self-contact,
+friction, aerodynamic wind and tearing. Each is a small function over flat arrays; the solver
+decides which run and in what order.
+
+XPBD (Macklin et al. 2016): a constraint C with compliance α keeps a Lagrange multiplier λ over
+the passes of one (sub)step; each visit adds Δλ = (−C − α̃λ) / (Σ w|∇C|² + α̃), α̃ = α/h².
+With α = 0 it is plain PBD at stiffness 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from sim.kernels import FASTMATH, _tet_volume
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def accelerate(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    acceleration: np.ndarray,  # (N, 3) float64
+    damping: float,
+    h: float,
+) -> None:
+    """Verlet predict with a per-particle acceleration (the classic predict, generalised)."""
+    h2 = h * h
+    for i in range(x.shape[0]):
+        if inv_mass[i] == 0.0:
+            continue
+        for k in range(3):
+            current = x[i, k]
+            x[i, k] = current + (current - x_prev[i, k]) * damping + acceleration[i, k] * h2
+            x_prev[i, k] = current
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def classic_acceleration(
+    x: np.ndarray,  # (N, 3) float64
+    gravity: float,
+    wind: float,
+    t: float,
+    out: np.ndarray,  # (N, 3) float64, written
+) -> None:
+    for i in range(x.shape[0]):
+        out[i, 0] = 0.0
+        out[i, 1] = -gravity
+        out[i, 2] = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def add_aerodynamic_forces(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    triangles: np.ndarray,  # (T, 3) int32, live triangles
+    air: np.ndarray,  # (3,) float64, air velocity before gusting, units/s
+    t: float,
+    h: float,
+    drag: float,
+    lift: float,
+    vertex_area: np.ndarray,  # (N,) float64, rest area each particle stands for (0: none)
+    out: np.ndarray,  # (N, 3) float64, accelerations, accumulated
+) -> None:
+    """Force on each triangle from the air's velocity v relative to it: a pressure
+    drag·A·(v·n)|v·n| along the normal and lift·A·|v·n| across, in the triangle's plane.
+    Edge-on (v·n = 0) gets nothing; facing the flow gets the most. A third goes to each
+    corner, divided by the rest area the corner stands for: the cloth's mass per area is
+    one particle per rest area, so a flat sheet facing the flow feels drag·v² whatever its
+    resolution."""
+    edge = np.empty((2, 3))
+    rel = np.empty(3)
+    for k in range(triangles.shape[0]):
+        a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
+        for d in range(3):
+            edge[0, d] = x[b, d] - x[a, d]
+            edge[1, d] = x[c, d] - x[a, d]
+            moved = x[a, d] + x[b, d] + x[c, d] - x_prev[a, d] - x_prev[b, d] - x_prev[c, d]
+            rel[d] = moved / (3.0 * h)  # the triangle's own velocity, subtracted below
+        nx = edge[0, 1] * edge[1, 2] - edge[0, 2] * edge[1, 1]
+        ny = edge[0, 2] * edge[1, 0] - edge[0, 0] * edge[1, 2]
+        nz = edge[0, 0] * edge[1, 1] - edge[0, 1] * edge[1, 0]
+        twice_area = math.sqrt(nx * nx + ny * ny + nz * nz)
+        if twice_area == 0.0:
+            continue
+        nx /= twice_area
+        ny /= twice_area
+        nz /= twice_area
+        gust = 0.6 + 0.4 * math.sin(2.0 * t + (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
+        for d in range(3):
+            rel[d] = air[d] * gust - rel[d]
+        normal_speed = rel[0] * nx + rel[1] * ny + rel[2] * nz
+        pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
+        across = lift * 0.5 * twice_area * abs(normal_speed)
+        fx = (pressure * nx + across * (rel[0] - normal_speed * nx)) / 3.0
+        fy = (pressure * ny + across * (rel[1] - normal_speed * ny)) / 3.0
+        fz = (pressure * nz + across * (rel[2] - normal_speed * nz)) / 3.0
+        for corner in (a, b, c):
+            if vertex_area[corner] > 0.0:
+                out[corner, 0] += fx / vertex_area[corner]
+                out[corner, 1] += fy / vertex_area[corner]
+                out[corner, 2] += fz / vertex_area[corner]
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_links_xpbd(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
+    compliance: float,
+    h: float,
+    stiffness: float,
+    tear_ratio: float,  # 0: no tearing
+    torn: np.ndarray,  # (L,) bool, set when a link tears
+) -> int:
+    """One pass over distance links. With compliance < 0 the classic stiffness rule applies
+    (so tearing can run with the classic solver). Returns how many links tore."""
+    alpha = compliance / (h * h)
+    tore = 0
+    for k in range(link_a.shape[0]):
+        if torn[k]:
+            continue
+        i = link_a[k]
+        j = link_b[k]
+        wi = inv_mass[i]
+        wj = inv_mass[j]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if tear_ratio > 0.0 and length > tear_ratio * rest[k]:
+            torn[k] = True
+            tore += 1
+            continue
+        w = wi + wj
+        if w == 0.0 or length == 0.0:
+            continue
+        error = length - rest[k]
+        if compliance < 0.0:
+            s = error * stiffness / (length * w)
+        else:
+            delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
+            lambdas[k] -= delta
+            s = delta / length
+        si = s * wi
+        sj = s * wj
+        x[i, 0] += dx * si
+        x[i, 1] += dy * si
+        x[i, 2] += dz * si
+        x[j, 0] -= dx * sj
+        x[j, 1] -= dy * sj
+        x[j, 2] -= dz * sj
+    return tore
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_tethers(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    particle: np.ndarray,  # (T,) int32
+    anchor: np.ndarray,  # (T,) int32, the pinned particle it is tethered to
+    length: np.ndarray,  # (T,) float64, distance along the cloth at rest
+) -> None:
+    """Unilateral: only a particle further from its pin than `length` is pulled back."""
+    for k in range(particle.shape[0]):
+        i = particle[k]
+        if inv_mass[i] == 0.0:
+            continue
+        p = anchor[k]
+        dx = x[i, 0] - x[p, 0]
+        dy = x[i, 1] - x[p, 1]
+        dz = x[i, 2] - x[p, 2]
+        distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if distance > length[k]:
+            scale = length[k] / distance
+            x[i, 0] = x[p, 0] + dx * scale
+            x[i, 1] = x[p, 1] + dy * scale
+            x[i, 2] = x[p, 2] + dz * scale
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_volumes(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    tets: np.ndarray,  # (T, 4) int32
+    rest_volume: np.ndarray,  # (T,) float64
+) -> None:
+    """Each tetrahedron back to its rest volume along the volume gradient (PBD, stiffness 1)."""
+    gradient = np.empty((4, 3))
+    for k in range(tets.shape[0]):
+        corners = tets[k]
+        p0 = corners[0]
+        a = (x[corners[1], 0] - x[p0, 0], x[corners[1], 1] - x[p0, 1], x[corners[1], 2] - x[p0, 2])
+        b = (x[corners[2], 0] - x[p0, 0], x[corners[2], 1] - x[p0, 1], x[corners[2], 2] - x[p0, 2])
+        c = (x[corners[3], 0] - x[p0, 0], x[corners[3], 1] - x[p0, 1], x[corners[3], 2] - x[p0, 2])
+        _cross_into(b, c, gradient, 1)  # ∂V/∂p1 = (b × c)/6, and so on round the corners
+        _cross_into(c, a, gradient, 2)
+        _cross_into(a, b, gradient, 3)
+        volume = (a[0] * gradient[1, 0] + a[1] * gradient[1, 1] + a[2] * gradient[1, 2]) / 6.0
+        denominator = 0.0
+        for d in range(3):
+            gradient[0, d] = -(gradient[1, d] + gradient[2, d] + gradient[3, d])
+        for m in range(4):
+            g = gradient[m]
+            denominator += inv_mass[corners[m]] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) / 36.0
+        if denominator == 0.0:
+            continue
+        s = -(volume - rest_volume[k]) / denominator / 6.0
+        for m in range(4):
+            w = inv_mass[corners[m]]
+            for d in range(3):
+                x[corners[m], d] += s * w * gradient[m, d]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cross_into(a, b, out, row):
+    out[row, 0] = a[1] * b[2] - a[2] * b[1]
+    out[row, 1] = a[2] * b[0] - a[0] * b[2]
+    out[row, 2] = a[0] * b[1] - a[1] * b[0]
+
+
+@njit(cache=True, nogil=True)
+def tet_volumes(x: np.ndarray, tets: np.ndarray) -> np.ndarray:
+    """(T,) float64 signed volumes of (T, 4) tetrahedra."""
+    out = np.empty(tets.shape[0])
+    for k in range(tets.shape[0]):
+        out[k] = _tet_volume(x, tets[k, 0], tets[k, 1], tets[k, 2], tets[k, 3])
+    return out
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def collide_with_friction(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    x_prev: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64
+    ball_on: bool,
+    ball_center: np.ndarray,  # (3,) float64
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+    static: float,
+    kinetic: float,
+) -> None:
+    """Ball and floor as in the classic model, then Coulomb friction on the contact: the
+    tangential motion of this step is cancelled if it is below static·penetration, else
+    shortened by kinetic·penetration (Müller et al., position-based friction)."""
+    for i in range(x.shape[0]):
+        if inv_mass[i] == 0.0:
+            continue
+        if ball_on:
+            dx = x[i, 0] - ball_center[0]
+            dy = x[i, 1] - ball_center[1]
+            dz = x[i, 2] - ball_center[2]
+            d2 = dx * dx + dy * dy + dz * dz
+            if d2 < ball_radius * ball_radius and d2 > 0.0:
+                distance = math.sqrt(d2)
+                nx, ny, nz = dx / distance, dy / distance, dz / distance
+                depth = ball_radius - distance
+                x[i, 0] += nx * depth
+                x[i, 1] += ny * depth
+                x[i, 2] += nz * depth
+                _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
+        if floor_on and x[i, 1] < floor_y:
+            depth = floor_y - x[i, 1]
+            x[i, 1] = floor_y
+            _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic):
+    mx = x[i, 0] - x_prev[i, 0]
+    my = x[i, 1] - x_prev[i, 1]
+    mz = x[i, 2] - x_prev[i, 2]
+    normal = mx * nx + my * ny + mz * nz
+    tx = mx - normal * nx
+    ty = my - normal * ny
+    tz = mz - normal * nz
+    slide = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if slide == 0.0:
+        return
+    # static: the contact holds; kinetic: the slide shortens by kinetic × penetration
+    keep = 0.0 if slide < static * depth else max(0.0, 1.0 - kinetic * depth / slide)
+    x[i, 0] -= tx * (1.0 - keep)
+    x[i, 1] -= ty * (1.0 - keep)
+    x[i, 2] -= tz * (1.0 - keep)
+
+
+# --- self-collision ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def find_close_pairs(
+    x: np.ndarray,  # (N, 3) float64
+    rest: np.ndarray,  # (N, 3) float64, rest positions
+    radius: float,
+    distance: float,
+    pairs: np.ndarray,  # (P, 2) int32, written; grown by the caller when full
+    targets: np.ndarray,  # (P,) float64, written: min(distance, rest distance)
+) -> int:
+    """Pairs (i < j) closer than `radius` now, found with a spatial hash of cell size
+    `radius`; each must end at least `distance` apart, or as far as it is at rest if that is
+    less. Returns the number found (may exceed len(pairs): then call again, larger)."""
+    n = x.shape[0]
+    mask = 1  # a power-of-two table: a bit mask instead of a division per lookup
+    while mask < 2 * n:
+        mask *= 2
+    counts = np.zeros(mask + 1, dtype=np.int64)
+    cells = np.empty((n, 3), dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        for d in range(3):
+            cells[i, d] = math.floor(x[i, d] / radius)
+        keys[i] = _cell_hash(cells[i, 0], cells[i, 1], cells[i, 2], mask - 1)
+        counts[keys[i] + 1] += 1
+    for b in range(mask):
+        counts[b + 1] += counts[b]
+    order = np.empty(n, dtype=np.int64)
+    fill = counts[:-1].copy()
+    for i in range(n):
+        order[fill[keys[i]]] = i
+        fill[keys[i]] += 1
+    found = 0
+    r2 = radius * radius
+    for i in range(n):
+        cx, cy, cz = cells[i, 0], cells[i, 1], cells[i, 2]
+        for ox in range(-1, 2):
+            for oy in range(-1, 2):
+                for oz in range(-1, 2):
+                    bucket = _cell_hash(cx + ox, cy + oy, cz + oz, mask - 1)
+                    for slot in range(counts[bucket], counts[bucket + 1]):
+                        j = order[slot]
+                        if j <= i:
+                            continue
+                        dx = x[j, 0] - x[i, 0]
+                        dy = x[j, 1] - x[i, 1]
+                        dz = x[j, 2] - x[i, 2]
+                        if dx * dx + dy * dy + dz * dz >= r2:
+                            continue
+                        if found < pairs.shape[0]:
+                            pairs[found, 0] = i
+                            pairs[found, 1] = j
+                            ex = rest[j, 0] - rest[i, 0]
+                            ey = rest[j, 1] - rest[i, 1]
+                            ez = rest[j, 2] - rest[i, 2]
+                            targets[found] = min(distance, math.sqrt(ex * ex + ey * ey + ez * ez))
+                        found += 1
+    return found
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cell_hash(ix: int, iy: int, iz: int, bits: int) -> int:
+    return ((ix * 73856093) ^ (iy * 19349663) ^ (iz * 83492791)) & bits
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_pairs(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    pairs: np.ndarray,  # (P, 2) int32
+    targets: np.ndarray,  # (P,) float64, minimum distance of each pair
+    count: int,
+) -> None:
+    """Push apart the pairs closer than their minimum distance (unilateral)."""
+    for k in range(count):
+        i = pairs[k, 0]
+        j = pairs[k, 1]
+        w = inv_mass[i] + inv_mass[j]
+        if w == 0.0:
+            continue
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        distance = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if distance >= targets[k] or distance == 0.0:
+            continue
+        s = (distance - targets[k]) / (distance * w)
+        si = s * inv_mass[i]
+        sj = s * inv_mass[j]
+        x[i, 0] += dx * si
+        x[i, 1] += dy * si
+        x[i, 2] += dz * si
+        x[j, 0] -= dx * sj
+        x[j, 1] -= dy * sj
+        x[j, 2] -= dz * sj
