@@ -1,0 +1,329 @@
+"""Options beyond the classic model, each proven with numbers against classic mode.
+
+Figures are printed (run with -s) and quoted in RESEARCH.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import constraints, edits
+from sim.extended import ExtendedStepper
+from sim.fabrics import FABRICS, apply_fabric
+from sim.parameters import PARAMETERS, Settings
+from sim.presets import load_preset
+from sim.scene import build_simulation, capture_scene, parse_scene, scene_json
+from sim.solver import Simulation
+from sim.topology import TopologyBuilder
+
+
+def configured(sim: Simulation, **settings) -> Simulation:
+    for key, value in settings.items():
+        sim.settings = sim.settings.with_value(key, value)
+    return sim
+
+
+def preset(name: str, **settings) -> Simulation:
+    return configured(build_simulation(load_preset(name)), **settings)
+
+
+def sheet(cols, rows, spacing=0.2, top=(0.0, 1.0, 0.0), horizontal=False, pins=(), **settings):
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, spacing, top, horizontal)
+    topology = builder.build()
+    anchors = {p: tuple(topology.rest_positions[p]) for p in pins}
+    return configured(Simulation(topology, pins=anchors), **settings)
+
+
+def settled_sag(**settings) -> float:
+    sim = preset("hanging-sheet", **settings)
+    sim.step(round(20.0 / sim.settings.dt))  # 20 s of model time
+    return sim.readouts().sag
+
+
+# --- classic mode is untouched --------------------------------------------------------------
+
+
+def test_defaults_are_the_classic_model():
+    assert Settings().is_classic
+    for name in ("hanging-sheet", "ball-start", "drop", "shifted-pins", "soft-block", "curtain"):
+        assert build_simulation(load_preset(name)).settings.is_classic, name
+
+
+@pytest.mark.parametrize("scene", ["ball-start", "soft-block"])
+def test_general_step_with_every_option_off_matches_the_classic_kernel(scene):
+    classic, general = preset(scene, wind=3.0), preset(scene, wind=3.0)
+    stepper = ExtendedStepper(general)
+    for _ in range(240):
+        classic.step()
+        stepper.step()
+        general.state.t += general.settings.dt
+    assert np.abs(classic.state.x - general.state.x).max() < 1e-9
+
+
+@pytest.mark.parametrize("key", [p.key for p in PARAMETERS.values() if p.group != "Classic model"])
+def test_every_option_is_declared_and_validated(key):
+    parameter = PARAMETERS[key]
+    assert parameter.tooltip and parameter.label
+    if parameter.kind is not bool:
+        with pytest.raises(ValueError):
+            parameter.check(parameter.maximum * 2 + 1)
+
+
+# --- 1. XPBD ----------------------------------------------------------------------------------
+
+
+def test_xpbd_sag_depends_on_neither_passes_nor_time_step():
+    xpbd = {"xpbd": True, "compliance": 1e-4}
+    base = settled_sag(**xpbd)
+    more_passes = settled_sag(passes=32, **xpbd)
+    finer_step = settled_sag(dt=1 / 240, **xpbd)
+    classic = settled_sag()
+    classic_passes = settled_sag(passes=32)
+    classic_step = settled_sag(dt=1 / 240)
+    print(f"\nXPBD sag {base:.4f}, 32 passes {more_passes:.4f}, dt/2 {finer_step:.4f}")
+    print(f"classic sag {classic:.4f}, 32 passes {classic_passes:.4f}, dt/2 {classic_step:.4f}")
+    assert abs(more_passes / base - 1) < 0.05
+    assert abs(finer_step / base - 1) < 0.05
+    assert classic_passes / classic < 0.5 and classic_step / classic < 0.5  # classic: not so
+
+
+def test_xpbd_with_zero_compliance_is_stiffer_than_with_compliance():
+    assert settled_sag(xpbd=True, compliance=0.0) < settled_sag(xpbd=True, compliance=1e-3) / 10
+
+
+# --- 2. Tethers -------------------------------------------------------------------------------
+
+
+def test_tethers_hold_a_128_sheet_that_classic_stretches_by_hundreds_of_percent():
+    stretch = {}
+    for tethered in (False, True):
+        sim = sheet(128, 128, pins=(0, 127), tethers=tethered, floor=False)
+        sim.step(300)
+        stretch[tethered] = sim.readouts().max_stretch
+    print(f"\n128×128 max stretch: classic {stretch[False]:.0%}, tethers {stretch[True]:.3%}")
+    assert stretch[False] > 0.5
+    assert stretch[True] < 0.10
+
+
+def test_tethers_follow_cuts_by_the_path_along_the_cloth():
+    sim = preset("hanging-sheet", tethers=True)
+    edits.apply_edit(sim, edits.cut(sim, edits.seam_links(sim.topology)))
+    sim.step(600)
+    assert np.isfinite(sim.state.x).all()
+    assert sim.readouts().max_stretch < 0.05
+
+
+# --- 3. Bending -------------------------------------------------------------------------------
+
+
+def clamped_droop(**settings) -> float:
+    """A 15 × 11 sheet held flat by two rows along one edge; how far its free edge falls."""
+    sim = sheet(15, 11, horizontal=True, pins=range(30), floor=False, **settings)
+    sim.step(1200)
+    return float(1.0 - sim.state.x[:, 1].min())
+
+
+def test_bending_makes_a_held_sheet_droop_less():
+    limp = clamped_droop()
+    stiff = clamped_droop(bending=True, bend_compliance=0.0)
+    print(f"\ndroop of a clamped sheet: classic {limp:.3f}, rigid bending links {stiff:.3f}")
+    assert limp - stiff > 0.1
+
+
+@pytest.mark.parametrize("fabric", sorted(FABRICS))
+def test_fabrics_run_stably(fabric):
+    sim = build_simulation(load_preset("hanging-sheet"))
+    sim.settings = apply_fabric(sim.settings, fabric)
+    sim.step(240)
+    assert np.isfinite(sim.state.x).all() and not sim.settings.is_classic
+
+
+def test_fabric_stiffness_orders_silk_below_denim_below_leather():
+    droop = {}
+    for fabric in ("silk", "denim", "leather"):
+        sim = sheet(15, 11, horizontal=True, pins=range(30), floor=False)
+        sim.settings = apply_fabric(sim.settings, fabric)
+        sim.step(1200)
+        droop[fabric] = float(1.0 - sim.state.x[:, 1].min())
+    print(f"\nclamped droop by fabric: {droop}")
+    assert droop["silk"] > droop["denim"] > droop["leather"]
+
+
+# --- 4. Friction ------------------------------------------------------------------------------
+
+
+def sliding_sheet(**settings) -> np.ndarray:
+    """A flat sheet just above the floor, moving along +x at 2 units/s; its mean x per step."""
+    sim = sheet(8, 8, top=(0.0, -1.55, 0.0), horizontal=True, **settings)
+    sim.state.x_prev[:, 0] -= 2.0 * sim.settings.dt
+    track = []
+    for _ in range(360):
+        sim.step()
+        track.append(sim.state.x[:, 0].mean())
+    return np.diff(track) / sim.settings.dt  # speed per step
+
+
+def test_friction_stops_a_sliding_sheet_and_classic_keeps_sliding():
+    with_friction = sliding_sheet(friction_static=0.5, friction_kinetic=0.5)
+    frictionless = sliding_sheet()
+    stopped = int(np.argmax(np.abs(with_friction) < 1e-6))
+    print(f"\nfriction 0.5 stops the sheet after {stopped / 120:.2f} s (2/(0.5·9.8) = 0.41 s);"
+          f" classic still moves at {frictionless[-1]:.2f} units/s after 3 s")  # fmt: skip
+    assert 0 < stopped / 120 < 0.6
+    assert np.abs(with_friction[stopped:]).max() < 1e-6
+    assert frictionless[-1] > 0.2
+
+
+# --- 5. Aerodynamic wind ----------------------------------------------------------------------
+
+
+def triangle_force(normal_angle_degrees: float) -> np.ndarray:
+    """Force on a lone triangle whose normal is turned away from the air flow (+z)."""
+    angle = np.radians(normal_angle_degrees)
+    # the triangle lies in the plane spanned by +y and (cos, 0, −sin): its normal turns by angle
+    u = np.array([np.cos(angle), 0.0, -np.sin(angle)])
+    v = np.array([0.0, 1.0, 0.0])
+    x = np.array([np.zeros(3), u * 0.2, v * 0.2])
+    out = np.zeros((3, 3))
+    area = np.full(3, 0.02 / 3)
+    triangles = np.array([[0, 1, 2]], dtype=np.int32)
+    air = np.array([0.0, 0.0, 5.0])
+    # t such that the gust factor is exactly 1: sin(2t + x̄) = 1
+    t = (np.pi / 2 - x[:, 0].mean()) / 2
+    constraints.add_aerodynamic_forces(x, x.copy(), triangles, air, t, 1 / 120, 1.0, 0.3, area, out)
+    return out.sum(axis=0)
+
+
+def test_aerodynamic_force_is_zero_edge_on_and_largest_facing_the_flow():
+    magnitudes = [np.linalg.norm(triangle_force(a)) for a in (0, 30, 60, 89.999, 90)]
+    print(f"\n|F| facing, 30°, 60°, edge-on: {magnitudes}")
+    assert magnitudes[0] == pytest.approx(3 * 25.0, rel=1e-9)  # drag·v² at each of 3 corners
+    assert magnitudes[0] > magnitudes[1] > magnitudes[2] > magnitudes[3]
+    assert magnitudes[4] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_flag_flaps_in_steady_aerodynamic_wind():
+    sim = preset("flag")
+    assert sim.settings.aerodynamic
+    tip = []
+    for _ in range(480):
+        sim.step()
+        tip.append(sim.state.x[20].copy())
+    spread = np.ptp(np.array(tip[240:]), axis=0)
+    print(f"\nflag tip range over 2 s: {spread}")
+    assert spread.max() > 0.1
+
+
+# --- 6. Tearing -------------------------------------------------------------------------------
+
+
+def pulled(pull: float, **settings) -> int:
+    """Live links after dragging the bottom-middle particle `pull` units down over 2 s."""
+    sim = preset("hanging-sheet", **settings)
+    particle = 10 * 15 + 7
+    target = sim.state.x[particle].copy()
+    sim.grab(particle, target)
+    for _ in range(240):
+        target[1] -= pull / 240
+        sim.move_grab(target)
+        sim.step()
+    return sim.live_link_count
+
+
+def test_pulling_hard_tears_links_and_not_pulling_tears_none():
+    torn = 584 - pulled(2.4, tearing=True)
+    print(f"\npulling 2.4 units tore {torn} links")
+    assert torn > 0
+    assert pulled(0.0, tearing=True) == 584
+    assert pulled(2.4) == 584  # classic: no tearing
+
+
+def test_torn_faces_vanish():
+    sim = preset("hanging-sheet", tearing=True)
+    particle = 10 * 15 + 7
+    target = sim.state.x[particle].copy()
+    sim.grab(particle, target)
+    for _ in range(240):
+        target[1] -= 0.01
+        sim.move_grab(target)
+        sim.step()
+    dead = ~sim.state.link_alive
+    assert dead.any()
+    assert np.array_equal(~sim.state.face_alive, dead[sim.topology.face_links].any(axis=1))
+
+
+# --- 7. Volume --------------------------------------------------------------------------------
+
+
+def squashed_volume(**settings) -> float:
+    """The soft block dropped on the floor, its top layer then pressed 0.2 down and held."""
+    sim = preset("soft-block", xpbd=True, compliance=1e-3, **settings)
+    sim.step(240)
+    rest = sim.topology.rest_positions
+    top = np.flatnonzero(np.isclose(rest[:, 1], rest[:, 1].max()))
+    anchors = {int(i): tuple(sim.state.x[i]) for i in top}
+    for _ in range(120):
+        anchors = {i: (a[0], a[1] - 0.2 / 120, a[2]) for i, a in anchors.items()}
+        sim.set_pins(anchors)
+        sim.step()
+    sim.step(120)
+    return sim.volume()
+
+
+def test_volume_constraint_keeps_a_squashed_block_within_3_percent():
+    kept = squashed_volume(volume_constraint=True) / 0.512 - 1
+    lost = squashed_volume() / 0.512 - 1
+    print(f"\nsquashed block volume change: with constraint {kept:+.2%}, without {lost:+.2%}")
+    assert abs(kept) < 0.03
+    assert lost < -0.03
+
+
+# --- 8. Self-collision ------------------------------------------------------------------------
+
+
+def crumpled(**settings) -> tuple[float, float]:
+    """A leaning sheet dropped on the floor folds onto itself. Returns the closest distance
+    between particles that are at least the collision distance apart at rest, and that
+    distance."""
+    sim = sheet(15, 11, top=(0.0, 0.0, 0.0), floor_y=-1.0, friction_static=0.5,
+                friction_kinetic=0.5, **settings)  # fmt: skip
+    rows = np.arange(sim.topology.particle_count) // 15
+    sim.state.x[:, 2] = 0.012 * rows**2
+    sim.state.x_prev[:] = sim.state.x
+    sim.step(720)
+    x, rest = sim.state.x, sim.topology.rest_positions
+    h = sim.settings.collision_distance
+    distance = np.linalg.norm(x[:, None] - x[None], axis=2)
+    apart_at_rest = np.linalg.norm(rest[:, None] - rest[None], axis=2) >= h
+    return float(distance[apart_at_rest].min()), h
+
+
+def test_self_collision_keeps_a_folded_sheet_apart():
+    closest, h = crumpled(self_collision=True)
+    passing, _ = crumpled()
+    print(
+        f"\nclosest non-neighbours: self-collision {closest:.4f} (h = {h}), without {passing:.4f}"
+    )
+    assert closest >= 0.95 * h  # tolerance: 5 % of the collision distance
+    assert passing < 0.5 * h
+
+
+# --- settings travel with the scene ----------------------------------------------------------
+
+
+def test_every_option_round_trips_through_a_scene_file():
+    sim = preset("hanging-sheet")
+    changed = {
+        "xpbd": True, "compliance": 2e-4, "substeps": 3, "tethers": True, "bending": True,
+        "bend_compliance": 0.01, "friction_static": 0.6, "friction_kinetic": 0.4,
+        "aerodynamic": True, "wind_yaw": 45.0, "drag": 0.8, "lift": 0.2, "tearing": True,
+        "tear_ratio": 3.0, "volume_constraint": True, "self_collision": True,
+        "collision_distance": 0.05,
+    }  # fmt: skip
+    configured(sim, **changed)
+    loaded = build_simulation(
+        parse_scene(scene_json(capture_scene(load_preset("hanging-sheet"), sim)))
+    )
+    assert loaded.settings == sim.settings
