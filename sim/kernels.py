@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
 
@@ -241,3 +241,90 @@ def _tet_volume(x: np.ndarray, p: int, a: int, b: int, q: int) -> float:
     cy = x[q, 1] - x[p, 1]
     cz = x[q, 2] - x[p, 2]
     return (ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)) / 6.0
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
+def step_parallel(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64
+    pin_index: np.ndarray,  # (P,) int32
+    pin_anchor: np.ndarray,  # (P, 3) float64
+    link_a: np.ndarray,  # (L,) int32, in colour order
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
+    passes: int,
+    stiffness: float,
+    damping: float,
+    gravity: float,
+    wind: float,
+    t: float,
+    dt: float,
+    ball_on: bool,
+    ball_center: np.ndarray,  # (3,) float64
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+) -> None:
+    """step_classic on the thread pool: within a colour no two links share a particle, so
+    the threads split it without locks; colours follow each other as in Gauss–Seidel."""
+    n = x.shape[0]
+    dt2 = dt * dt
+    for p in range(pin_index.shape[0]):
+        i = pin_index[p]
+        for k in range(3):
+            x_prev[i, k] = x[i, k]
+    for i in prange(n):
+        if inv_mass[i] == 0.0:
+            continue
+        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
+        px, py, pz = x[i, 0], x[i, 1], x[i, 2]
+        x[i, 0] = px + (px - x_prev[i, 0]) * damping
+        x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
+        x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
+        x_prev[i, 0] = px
+        x_prev[i, 1] = py
+        x_prev[i, 2] = pz
+    place_pins(x, pin_index, pin_anchor)
+    r2 = ball_radius * ball_radius
+    for _ in range(passes):
+        for c in range(colour_start.shape[0] - 1):
+            for k in prange(colour_start[c], colour_start[c + 1]):
+                i = link_a[k]
+                j = link_b[k]
+                wi = inv_mass[i]
+                wj = inv_mass[j]
+                w = wi + wj
+                if w == 0.0:
+                    continue
+                dx = x[j, 0] - x[i, 0]
+                dy = x[j, 1] - x[i, 1]
+                dz = x[j, 2] - x[i, 2]
+                length = math.sqrt(dx * dx + dy * dy + dz * dz)
+                if length == 0.0:
+                    continue
+                s = (length - rest[k]) * stiffness / (length * w)
+                si = s * wi
+                sj = s * wj
+                x[i, 0] += dx * si
+                x[i, 1] += dy * si
+                x[i, 2] += dz * si
+                x[j, 0] -= dx * sj
+                x[j, 1] -= dy * sj
+                x[j, 2] -= dz * sj
+        for i in prange(n):
+            if inv_mass[i] == 0.0:
+                continue
+            if ball_on:
+                dx = x[i, 0] - ball_center[0]
+                dy = x[i, 1] - ball_center[1]
+                dz = x[i, 2] - ball_center[2]
+                d2 = dx * dx + dy * dy + dz * dz
+                if d2 < r2 and d2 > 0.0:
+                    scale = ball_radius / math.sqrt(d2)
+                    x[i, 0] = ball_center[0] + dx * scale
+                    x[i, 1] = ball_center[1] + dy * scale
+                    x[i, 2] = ball_center[2] + dz * scale
+            if floor_on and x[i, 1] < floor_y:
+                x[i, 1] = floor_y

@@ -21,6 +21,7 @@ class Parameter:
     tooltip: str
     kind: type = float  # float, int or bool
     group: str = "Classic model"  # "Beyond classic" settings are off (classic) by default
+    choices: tuple[str, ...] = ()  # an int setting with named values 0, 1, …
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value; raises ValueError with a one-line reason."""
@@ -71,6 +72,13 @@ _DECLARED = (
     Parameter(
         "dt", "Time step", "s", 1e-4, 0.05, 1e-4,
         "Model time advanced per step (1/120 s in the classic model).",
+    ),
+    Parameter(
+        "solver_mode", "Link order", "", 0, 3, 1,
+        "Order of the Gauss–Seidel passes: automatic (classic order on small sheets, colour "
+        "order on two threads from 20 000 links), the classic family order, or independent "
+        "sets (colours) on one or two threads.", int, "Classic model",
+        ("automatic", "classic order", "colour order", "colour order, 2 threads"),
     ),
     Parameter("ball", "Ball", "", 0, 1, 1, "Collide free particles with the ball.", bool),
     Parameter("ball_radius", "Ball radius", "units", 0.01, 10.0, 0.01, "Radius of the ball."),
@@ -170,6 +178,7 @@ class Settings:
     gravity: float = 9.8
     wind: float = 0.0
     dt: float = 1.0 / 120.0
+    solver_mode: int = 0  # sim.ordering: automatic, classic order, colour order, 2 threads
     ball: bool = False
     ball_center: tuple[float, float, float] = (0.0, -0.6, 0.0)
     ball_radius: float = 0.5

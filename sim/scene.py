@@ -110,6 +110,7 @@ class SolverSpec(_Strict):
     damping: float = Field(0.994, **_limit("damping"), allow_inf_nan=False)
     gravity: float = Field(9.8, **_limit("gravity"), allow_inf_nan=False)
     dt: float = Field(1.0 / 120.0, **_limit("dt"), allow_inf_nan=False)
+    solver_mode: int = Field(0, **_limit("solver_mode"))
     xpbd: bool = False
     compliance: float = Field(1e-5, **_limit("compliance"), allow_inf_nan=False)
     substeps: int = Field(1, **_limit("substeps"))
@@ -366,7 +367,7 @@ def build_topology(scene: Scene) -> Topology:
 # Where each setting lives in a scene file: Settings key → (section, field).
 SETTING_FIELDS: dict[str, tuple[str, str]] = {
     **{key: ("solver", key) for key in ("passes", "stiffness", "damping", "gravity", "dt")},
-    **{key: ("solver", key) for key in ("xpbd", "compliance", "substeps")},
+    **{key: ("solver", key) for key in ("solver_mode", "xpbd", "compliance", "substeps")},
     "wind": ("wind", "strength"),
     "aerodynamic": ("wind", "aerodynamic"),
     "wind_yaw": ("wind", "yaw"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import kernels
+from sim import kernels, ordering
 from sim.extended import ExtendedStepper
 from sim.parameters import Settings
 from sim.state import State, faces_alive, pin_arrays
@@ -65,8 +65,16 @@ class Simulation:
     def _rebuild_links(self) -> None:
         # Compact live links once per edit, so the hot loop has no branch on the mask.
         live = np.flatnonzero(self.state.link_alive)
-        self._live = live  # (L,) int64, topology index of each compacted link
+        coloured, self._parallel = ordering.resolve_mode(self.settings.solver_mode, len(live))
         links = self.topology.links[live]
+        self._colour_start = np.array([0, len(live)], dtype=np.int64)  # (C + 1,) int64
+        if coloured:
+            order, self._colour_start = ordering.colour_order(
+                links[:, 0], links[:, 1], self.topology.particle_count
+            )
+            live, links = live[order], links[order]
+        self._layout = (self.settings.solver_mode, coloured)
+        self._live = live  # (L,) int64, topology index of each compacted link
         self._link_a = np.ascontiguousarray(links[:, 0])
         self._link_b = np.ascontiguousarray(links[:, 1])
         self._rest = np.ascontiguousarray(self.topology.rest_lengths[live])
@@ -117,16 +125,27 @@ class Simulation:
                 self.state.t += self.settings.dt
             return
         s = self.settings
+        if self._layout[0] != s.solver_mode:
+            self._rebuild_links()
         ball_center = np.asarray(s.ball_center, dtype=np.float64)
         state = self.state
         for _ in range(count):
-            kernels.step_classic(
-                state.x, state.x_prev, self._inv_mass,
-                self._fixed_index, self._fixed_anchor,
-                self._link_a, self._link_b, self._rest,
-                s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
-                s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
-            )  # fmt: skip
+            if self._parallel:
+                kernels.step_parallel(
+                    state.x, state.x_prev, self._inv_mass,
+                    self._fixed_index, self._fixed_anchor,
+                    self._link_a, self._link_b, self._rest, self._colour_start,
+                    s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+                    s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
+                )  # fmt: skip
+            else:
+                kernels.step_classic(
+                    state.x, state.x_prev, self._inv_mass,
+                    self._fixed_index, self._fixed_anchor,
+                    self._link_a, self._link_b, self._rest,
+                    s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+                    s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
+                )  # fmt: skip
             state.steps += 1
             state.t += s.dt
 
