@@ -1,0 +1,40 @@
+"""Helpers for the headless model tests: a plain module (not a conftest) so that its name
+cannot clash with the conftest files of tests/app and tests/ui."""
+
+import numpy as np
+
+from sim.parameters import Settings
+from sim.solver import Simulation
+from sim.topology import Topology, TopologyBuilder
+
+
+def sheet_topology(cols, rows, spacing=0.2, top_center=(0.0, 1.0, 0.0), horizontal=False):
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, spacing, top_center, horizontal)
+    return builder.build()
+
+
+def block_topology(cubes=4, side=0.2, min_corner=(-0.4, -0.6, -0.4)):
+    builder = TopologyBuilder()
+    builder.add_block(cubes, side, min_corner)
+    return builder.build()
+
+
+def lone_particles(positions):
+    """Free particles with no links at all: pure predict, nothing else moves them."""
+    positions = np.asarray(positions, dtype=np.float64).reshape(-1, 3)
+    return Topology(
+        rest_positions=positions,
+        links=np.zeros((0, 2), np.int32),
+        rest_lengths=np.zeros(0),
+        faces=np.zeros((0, 4), np.int32),
+        face_links=np.zeros((0, 6), np.int32),
+    )
+
+
+def hanging_sheet(cols=4, rows=3, **settings):
+    """A small sheet hanging from its two top corners, pinned where they rest."""
+    topology = sheet_topology(cols, rows)
+    x = topology.rest_positions
+    pins = {0: tuple(float(v) for v in x[0]), cols - 1: tuple(float(v) for v in x[cols - 1])}
+    return Simulation(topology, Settings(**settings), pins=pins)

@@ -1,0 +1,114 @@
+"""Readout definitions on hand-made configurations: sag, volume, max stretch, links."""
+
+import math
+
+import numpy as np
+import pytest
+from sim_helpers import block_topology, sheet_topology
+
+from sim.edits import apply_edit, cut, seam_links
+from sim.solver import Simulation
+
+
+def _distance_to_line(point, a, b):
+    # independent of the solver's cross-product form: subtract the projection
+    u = (b - a) / np.linalg.norm(b - a)
+    offset = point - a
+    return float(np.linalg.norm(offset - offset.dot(u) * u))
+
+
+def test_sag_is_distance_from_corner_line_to_lowest_top_edge_particle_in_3d():
+    sim = Simulation(sheet_topology(5, 3))
+    top = np.array(
+        [
+            [0.0, 0.0, 0.0],  # left corner
+            [0.3, -0.2, 0.4],
+            [0.5, -0.5, 0.2],
+            [0.8, -0.9, -0.3],  # the lowest of the top edge (not the middle one)
+            [1.0, 0.6, 0.5],  # right corner, higher and out of plane
+        ]
+    )
+    sim.state.x[:5] = top
+    sim.state.x[5:, 1] = -5.0  # lower rows do not count, however low
+    expected = _distance_to_line(top[3], top[0], top[4])
+    # by hand: |p|² − (p·b)²/|b|² = 1.54 − 0.11²/1.61
+    assert expected == pytest.approx(math.sqrt(1.54 - 0.11**2 / 1.61), rel=1e-12)
+    assert sim.sag() == pytest.approx(expected, rel=1e-12)
+    assert sim.readouts().sag == sim.sag()
+
+
+def test_sag_of_the_rest_sheet_is_zero_and_of_a_dropped_middle_is_the_drop():
+    sim = Simulation(sheet_topology(5, 3))
+    assert sim.sag() == 0.0
+    sim.state.x[2, 1] -= 0.37
+    assert sim.sag() == pytest.approx(0.37, rel=1e-12)
+
+
+def test_sag_is_nan_without_a_sheet_and_volume_nan_without_a_block():
+    assert math.isnan(Simulation(block_topology()).sag())
+    assert math.isnan(Simulation(sheet_topology(3, 2)).volume())
+
+
+@pytest.mark.parametrize("scale", [0.5, 1.0, 1.7, 3.0])
+def test_volume_of_a_scaled_block_is_0_512_s_cubed(scale):
+    sim = Simulation(block_topology())
+    sim.state.x[:] = sim.topology.rest_positions * scale
+    assert sim.volume() == pytest.approx(0.512 * scale**3, rel=1e-12)
+
+
+@pytest.mark.parametrize("shear", [0.3, -1.0, 2.5])
+def test_a_sheared_block_keeps_its_volume(shear):
+    sim = Simulation(block_topology())
+    x = sim.topology.rest_positions.copy()
+    x[:, 0] += shear * x[:, 1]
+    x[:, 2] += 0.5 * shear * x[:, 0]
+    sim.state.x[:] = x
+    assert sim.volume() == pytest.approx(0.512, rel=1e-12)
+
+
+def test_a_squashed_block_loses_volume_per_stretch_factors():
+    sim = Simulation(block_topology())
+    sim.state.x[:] = sim.topology.rest_positions * (1.2, 0.5, 1.0)
+    assert sim.volume() == pytest.approx(0.512 * 0.6, rel=1e-12)
+
+
+def test_a_unit_cube_with_its_far_corner_at_the_centre_has_volume_one_half():
+    sim = Simulation(block_topology(cubes=1, side=1.0, min_corner=(0.0, 0.0, 0.0)))
+    assert sim.volume() == pytest.approx(1.0, rel=1e-12)
+    sim.state.x[7] = (0.5, 0.5, 0.5)
+    # the six tetrahedra around the 0–7 diagonal become three pyramids with apex at the centre
+    # over the faces that meet at corner 0: 3 · (1/3 · 1 · 1/2)
+    assert sim.volume() == pytest.approx(0.5, rel=1e-12)
+
+
+def test_max_stretch_of_a_hand_stretched_link():
+    sim = Simulation(sheet_topology(2, 2))  # links 0–1, 2–3, 0–2, 1–3, 0–3, 1–2
+    sim.state.x[1, 0] += 0.1  # across link 0–1: 0.2 → 0.3
+    assert sim.readouts().max_stretch == pytest.approx(0.5, rel=1e-12)
+
+
+def test_max_stretch_of_a_compressed_sheet_is_negative_and_zero_at_rest():
+    sim = Simulation(sheet_topology(3, 3))
+    assert sim.readouts().max_stretch == pytest.approx(0.0, abs=1e-15)
+    sim.state.x[:] = sim.topology.rest_positions * 0.9
+    assert sim.readouts().max_stretch == pytest.approx(-0.1, rel=1e-12)
+
+
+def test_max_stretch_ignores_cut_links():
+    sim = Simulation(sheet_topology(2, 2))
+    sim.state.x[1, 0] += 0.1
+    apply_edit(sim, cut(sim, [0]))
+    remaining = np.linalg.norm(sim.state.x[[2, 0, 1, 0, 1]] - sim.state.x[[3, 2, 3, 3, 2]], axis=1)
+    rest = sim.topology.rest_lengths[1:]
+    strains = (remaining - rest) / rest
+    assert sim.readouts().max_stretch == pytest.approx(strains.max(), rel=1e-12)
+    assert sim.readouts().max_stretch < 0.5
+
+
+def test_links_readout_counts_live_links_after_cuts():
+    sim = Simulation(sheet_topology(15, 11))
+    assert sim.readouts().links == 584
+    apply_edit(sim, cut(sim, seam_links(sim.topology)))
+    assert sim.readouts().links == 584 - 31
+    apply_edit(sim, cut(sim, [0, 1, 2, *seam_links(sim.topology)[:3].tolist()]))
+    assert sim.readouts().links == 584 - 31 - 3
