@@ -1,0 +1,268 @@
+"""Mesh preparation: normals, index buffers, colours and fixed shapes, without OpenGL."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim import edits
+from sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
+from sim.snapshot import take_snapshot
+from sim.state import faces_alive
+from sim.topology import TopologyBuilder
+from ui import meshes
+
+
+def sheet(cols: int = 5, rows: int = 4, horizontal: bool = False):
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, 0.2, (0.0, 1.0, 0.0), horizontal)
+    return builder.build()
+
+
+def normals_of(x: np.ndarray, faces: np.ndarray, alive: np.ndarray) -> np.ndarray:
+    out = np.full((len(x), 3), 7.0)  # garbage: the kernel must overwrite everything
+    meshes.compute_vertex_normals(x, faces, alive, out)
+    return out
+
+
+def triangle_normals(x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    triangles = x[indices.reshape(-1, 3)]
+    return np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
+
+
+# --- normals -----------------------------------------------------------------------------
+
+
+def test_flat_hanging_sheet_has_unit_normals_along_z() -> None:
+    topology = sheet()
+    normals = normals_of(topology.rest_positions, topology.faces, np.ones(12, bool))
+    np.testing.assert_allclose(np.abs(normals), np.tile([0.0, 0.0, 1.0], (20, 1)), atol=1e-12)
+    # one consistent side: the quads wind clockwise seen from +z
+    np.testing.assert_allclose(normals[:, 2], -1.0)
+
+
+def test_flat_horizontal_sheet_has_unit_normals_along_y() -> None:
+    topology = sheet(horizontal=True)
+    normals = normals_of(topology.rest_positions, topology.faces, np.ones(12, bool))
+    np.testing.assert_allclose(np.linalg.norm(normals, axis=1), 1.0)
+    np.testing.assert_allclose(np.abs(normals[:, 1]), 1.0)
+
+
+def test_normals_are_area_weighted() -> None:
+    x = np.array(
+        [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 2], [0, 1, 2]], dtype=np.float64
+    )
+    faces = np.array([[0, 1, 2, 3], [3, 0, 4, 5]], dtype=np.int32)
+    # face 0: unit square in the x–y plane, normal +z; face 1: 1 × 2 in the y–z plane, −x
+    normals = normals_of(x, faces, np.array([True, True]))
+    np.testing.assert_allclose(normals[0], np.array([-2.0, 0.0, 1.0]) / math.sqrt(5.0))
+    np.testing.assert_allclose(normals[1], [0.0, 0.0, 1.0])
+    np.testing.assert_allclose(normals[4], [-1.0, 0.0, 0.0])
+
+
+def test_dead_faces_do_not_contribute_to_normals() -> None:
+    x = np.array(
+        [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 2], [0, 1, 2]], dtype=np.float64
+    )
+    faces = np.array([[0, 1, 2, 3], [3, 0, 4, 5]], dtype=np.int32)
+    normals = normals_of(x, faces, np.array([True, False]))
+    np.testing.assert_allclose(normals[0], [0.0, 0.0, 1.0])
+    np.testing.assert_allclose(normals[4], [0.0, 0.0, 0.0])  # touches no live face
+
+
+def test_crumpled_sheet_normals_are_unit_length() -> None:
+    topology = sheet(9, 7)
+    rng = np.random.default_rng(5)
+    x = topology.rest_positions + rng.normal(scale=0.05, size=topology.rest_positions.shape)
+    normals = normals_of(x, topology.faces, np.ones(topology.face_count, bool))
+    np.testing.assert_allclose(np.linalg.norm(normals, axis=1), 1.0)
+
+
+# --- triangles ---------------------------------------------------------------------------
+
+
+def test_index_count_is_six_per_live_face() -> None:
+    topology = sheet(6, 5)
+    alive = np.ones(topology.face_count, bool)
+    alive[[0, 3, 7]] = False
+    indices = np.zeros(6 * topology.face_count, np.uint32)
+    count = meshes.fill_triangle_indices(topology.faces, alive, indices)
+    assert count == 6 * (topology.face_count - 3) == 6 * int(alive.sum())
+
+
+def test_face_with_a_dead_link_produces_no_triangles() -> None:
+    topology = sheet(5, 4)
+    link_alive = np.ones(topology.link_count, bool)
+    victim = 5  # row 1, col 1
+    link_alive[topology.face_links[victim, 4]] = False  # its falling diagonal only
+    alive = faces_alive(link_alive, topology.face_links)
+    assert not alive[victim] and alive.sum() == topology.face_count - 1
+    indices = np.zeros(6 * topology.face_count, np.uint32)
+    count = meshes.fill_triangle_indices(topology.faces, alive, indices)
+    assert count == 6 * (topology.face_count - 1)
+    triangles = {frozenset(t) for t in indices[:count].reshape(-1, 3).tolist()}
+    quad = topology.faces[victim].tolist()
+    assert frozenset([quad[0], quad[1], quad[2]]) not in triangles
+    assert frozenset([quad[0], quad[2], quad[3]]) not in triangles
+
+
+def test_triangles_keep_the_quad_winding() -> None:
+    topology = sheet(4, 3)
+    indices = np.zeros(6 * topology.face_count, np.uint32)
+    count = meshes.fill_triangle_indices(
+        topology.faces, np.ones(topology.face_count, bool), indices
+    )
+    normals = triangle_normals(topology.rest_positions, indices[:count])
+    assert (normals[:, 2] < 0).all()  # the same side as the vertex normals
+    assert set(indices[:count].tolist()) == set(range(topology.particle_count))
+
+
+# --- strain colours ---------------------------------------------------------------------
+
+
+def test_strain_colours_run_from_blue_to_red() -> None:
+    strains = np.array([-0.2, 0.0, 0.05, 0.10, 0.5])
+    colors = np.zeros((5, 3), np.float32)
+    meshes.strain_colors(strains, colors)
+    relaxed, zero, half, full, beyond = colors
+    np.testing.assert_array_equal(relaxed, zero)  # compression reads as relaxed
+    assert zero[2] > zero[0] + 0.4  # blue
+    assert full[0] > 0.9 and full[1] < 0.25 and full[2] < 0.2  # red
+    np.testing.assert_array_equal(beyond, full)
+    assert zero[0] < half[0] <= full[0]
+
+
+def test_vertex_max_strain_takes_the_worst_live_link() -> None:
+    links = np.array([[0, 1], [1, 2], [2, 3]], np.int32)
+    strains = np.array([0.01, 0.08, -0.03])
+    out = np.full(4, 9.0)
+    meshes.vertex_max_strain(links, np.array([True, True, True]), strains, out)
+    np.testing.assert_allclose(out, [0.01, 0.08, 0.08, 0.0])
+    meshes.vertex_max_strain(links, np.array([True, False, True]), strains, out)
+    np.testing.assert_allclose(out, [0.01, 0.01, 0.0, 0.0])
+
+
+# --- per-topology buffers -----------------------------------------------------------------
+
+
+def small_simulation():
+    scene = Scene(
+        bodies=[SheetSpec(cols=6, rows=5), BlockSpec(cubes=2, min_corner=(2.0, 0.0, 0.0))],
+        pins=[{"particle": 0, "anchor": (-0.5, 1.0, 0.0)}, {"particle": 5, "anchor": (0.5, 1, 0)}],
+    )
+    return build_simulation(scene)
+
+
+def test_body_mesh_update_fills_buffers_in_place() -> None:
+    sim = small_simulation()
+    mesh = meshes.BodyMesh(sim.topology)
+    buffers = (mesh.dynamic, mesh.indices, mesh.lines, mesh.normals, mesh.strains)
+    for frame in range(3):
+        sim.step(5)
+        snapshot = take_snapshot(sim, frame)
+        mesh.update(snapshot, stretch_colors=frame == 1, wireframe=frame > 0)
+        assert all(
+            a is b
+            for a, b in zip(
+                buffers,
+                (mesh.dynamic, mesh.indices, mesh.lines, mesh.normals, mesh.strains),
+                strict=True,
+            )
+        )
+        np.testing.assert_allclose(mesh.dynamic[:, :3], snapshot.x, rtol=1e-6, atol=1e-6)
+        assert mesh.index_count == 6 * sim.topology.face_count
+    assert mesh.indices_changed is False  # no cut happened since the first update
+
+
+def test_body_mesh_cut_rebuilds_indices() -> None:
+    sim = small_simulation()
+    mesh = meshes.BodyMesh(sim.topology)
+    mesh.update(take_snapshot(sim, 0), False, False)
+    edits.apply_edit(sim, edits.cut(sim, sim.topology.face_links[7]))
+    snapshot = take_snapshot(sim, 1)
+    mesh.update(snapshot, False, False)
+    assert mesh.indices_changed
+    assert mesh.index_count == 6 * int(snapshot.face_alive.sum())
+    assert mesh.index_count < 6 * sim.topology.face_count
+
+
+def test_wireframe_lines_and_wires() -> None:
+    sim = small_simulation()
+    mesh = meshes.BodyMesh(sim.topology)
+    snapshot = take_snapshot(sim, 0)
+    mesh.update(snapshot, stretch_colors=False, wireframe=True)
+    assert mesh.link_range == (0, 2 * sim.topology.link_count)
+    first, count = mesh.wire_range
+    assert count == 2 * len(snapshot.pin_anchor)
+    wires = mesh.lines[first : first + count, :3].reshape(-1, 2, 3)
+    np.testing.assert_allclose(wires[:, 0], snapshot.pin_anchor)
+    np.testing.assert_allclose(wires[:, 1] - wires[:, 0], [[0, meshes.WIRE_HEIGHT, 0]] * 2)
+    mesh.update(snapshot, stretch_colors=False, wireframe=False)
+    assert mesh.link_range == (0, 0)
+
+
+def test_stretch_colours_tint_vertices() -> None:
+    sim = small_simulation()
+    mesh = meshes.BodyMesh(sim.topology)
+    sim.state.x[7, 1] -= 0.2  # stretch the links at particle 7 by far more than 10 %
+    mesh.update(take_snapshot(sim, 0), stretch_colors=True, wireframe=False)
+    red = mesh.dynamic[7, 6:9]
+    assert red[0] > 0.9 and red[2] < 0.2
+    calm = mesh.dynamic[29, 6:9]  # far corner of the sheet, untouched
+    assert calm[2] > calm[0]
+
+
+def test_static_attributes_tell_sheet_from_block() -> None:
+    sim = small_simulation()
+    attributes = meshes.static_attributes(sim.topology)
+    block_start = sim.topology.blocks[0].first_particle
+    np.testing.assert_allclose(attributes[:block_start, 3:6], [meshes.CLOTH_COLOR] * block_start)
+    np.testing.assert_allclose(attributes[block_start:, 0:3], [meshes.BLOCK_COLOR] * 27)
+    assert (attributes[block_start:, 6:10] == -1.0).all()  # no weave, no hem
+    grid = sim.topology.sheets[0]
+    border = np.minimum(attributes[: grid.particle_count, 8], attributes[: grid.particle_count, 9])
+    on_edge = border.reshape(grid.rows, grid.cols) == 0.0
+    expected = np.zeros((grid.rows, grid.cols), bool)
+    expected[[0, -1], :] = True
+    expected[:, [0, -1]] = True
+    np.testing.assert_array_equal(on_edge, expected)
+
+
+# --- fixed shapes ------------------------------------------------------------------------
+
+
+def test_uv_sphere_is_a_closed_outward_unit_sphere() -> None:
+    positions, indices = meshes.uv_sphere(24, 16)
+    np.testing.assert_allclose(np.linalg.norm(positions, axis=1), 1.0)
+    assert len(indices) % 3 == 0 and indices.dtype == np.uint32
+    normals = triangle_normals(positions, indices)
+    centres = positions[indices.reshape(-1, 3)].mean(axis=1)
+    assert (np.einsum("ij,ij->i", normals, centres) > 0).all()
+    # the triangles' projected areas cover the sphere's surface (≈ 4π for a fine mesh)
+    assert 0.5 * np.linalg.norm(normals, axis=1).sum() == pytest.approx(4 * math.pi, rel=0.03)
+
+
+def test_cube_faces_point_outwards() -> None:
+    positions, normals, indices = meshes.cube(0.5)
+    assert len(indices) == 36
+    np.testing.assert_allclose(np.abs(positions), 0.5)
+    winding = triangle_normals(positions, indices)
+    corner_normals = normals[indices.reshape(-1, 3)[:, 0]]
+    assert (np.einsum("ij,ij->i", winding, corner_normals) > 0).all()
+
+
+def test_floor_quad_faces_up() -> None:
+    positions, indices = meshes.floor_quad(10.0)
+    assert (positions[:, 1] == 0).all()
+    assert (triangle_normals(positions.astype(np.float64), indices)[:, 1] > 0).all()
+
+
+def test_pack_surface_layout() -> None:
+    positions, normals, _ = meshes.cube()
+    vertices = meshes.pack_surface(positions, normals, (0.1, 0.2, 0.3))
+    assert vertices.shape == (24, meshes.SURFACE_FLOATS) and vertices.dtype == np.float32
+    np.testing.assert_allclose(vertices[:, 0:3], positions)
+    np.testing.assert_allclose(vertices[:, 3:6], normals)
+    np.testing.assert_allclose(vertices[:, 9:12], [[0.1, 0.2, 0.3]] * 24, rtol=1e-6)

@@ -1,0 +1,1 @@
+"""Qt widgets of Cloth Lab: main window, OpenGL viewport, docks."""

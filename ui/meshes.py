@@ -1,0 +1,405 @@
+"""Mesh preparation for the viewport, free of Qt and OpenGL so it can be tested on its own.
+
+`BodyMesh` owns CPU-side buffers sized once per topology; `BodyMesh.update(snapshot, …)`
+refills them in place through numba kernels, so drawing a frame allocates nothing big. The
+viewport uploads the buffers with `glBufferSubData`.
+
+Vertex layouts (float32, interleaved), split by how often they change:
+
+* dynamic, every frame — position (3), normal (3), stretch colour (3): `DYNAMIC_FLOATS`.
+* static, once per topology — front colour (3), back colour (3), fabric (4): `STATIC_FLOATS`.
+  "Front" is the side the normal points to: the outside of a block, and the −z side of a
+  hanging sheet (its quads wind clockwise seen from +z), so a sheet's main fabric colour is
+  its back colour, the side the default camera sees. Fabric is (u, v) rest coordinates in
+  model units for the weave, then the rest distances to the nearest left/right and top/bottom
+  border in hem widths; −1 everywhere for solids (no weave, no hem).
+* line vertex: position (3), colour (3) — `LINE_FLOATS`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from sim.kernels import link_strains
+from sim.snapshot import Snapshot
+from sim.topology import Topology
+
+DYNAMIC_FLOATS = 9
+STATIC_FLOATS = 10
+SURFACE_FLOATS = DYNAMIC_FLOATS + STATIC_FLOATS  # fixed shapes keep both in one buffer
+LINE_FLOATS = 6
+
+STRAIN_FULL_RED = 0.10  # stretch (L − rest)/rest drawn fully red
+
+# Colours are sRGB in 0…1. The fabric is warm so it stands out from the blue backdrop and the
+# pale-blue ball; the reverse side is paler, as woven cloth usually is.
+CLOTH_COLOR = (0.86, 0.36, 0.27)
+CLOTH_REVERSE_COLOR = (0.93, 0.72, 0.55)
+BLOCK_COLOR = (0.36, 0.78, 0.56)
+BLOCK_INSIDE_COLOR = (0.20, 0.42, 0.32)
+BALL_COLOR = (0.56, 0.72, 1.0)  # 0x8fb8ff, the three.js demo's sphere
+WIRE_COLOR = (0.78, 0.80, 0.86)
+LINK_COLOR = (0.80, 0.86, 0.96)
+PIN_COLOR = (1.0, 0.84, 0.30)
+GRAB_COLOR = (1.0, 1.0, 1.0)
+WIRE_HEIGHT = 0.9  # how far the cosmetic wires rise above each pin, model units
+HEM_WIDTH = 0.05  # model units, at most 40 % of a cell
+
+
+# --- kernels ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def compute_vertex_normals(
+    x: np.ndarray,  # (N, 3) float64
+    faces: np.ndarray,  # (F, 4) int32
+    face_alive: np.ndarray,  # (F,) bool
+    normals: np.ndarray,  # (N, 3) float32 or float64, written
+) -> None:
+    """Area-weighted unit normals from live faces; (0, 0, 0) where no live face touches.
+
+    The cross product of a quad's diagonals is twice its (vector) area, so summing it gives
+    each face a weight proportional to its area without a separate normalisation."""
+    normals[:] = 0.0
+    for f in range(faces.shape[0]):
+        if not face_alive[f]:
+            continue
+        a = faces[f, 0]
+        b = faces[f, 1]
+        c = faces[f, 2]
+        d = faces[f, 3]
+        px = x[c, 0] - x[a, 0]
+        py = x[c, 1] - x[a, 1]
+        pz = x[c, 2] - x[a, 2]
+        qx = x[d, 0] - x[b, 0]
+        qy = x[d, 1] - x[b, 1]
+        qz = x[d, 2] - x[b, 2]
+        nx = py * qz - pz * qy
+        ny = pz * qx - px * qz
+        nz = px * qy - py * qx
+        for corner in range(4):
+            i = faces[f, corner]
+            normals[i, 0] += nx
+            normals[i, 1] += ny
+            normals[i, 2] += nz
+    for i in range(normals.shape[0]):
+        length = math.sqrt(normals[i, 0] ** 2 + normals[i, 1] ** 2 + normals[i, 2] ** 2)
+        if length > 0.0:
+            normals[i, 0] /= length
+            normals[i, 1] /= length
+            normals[i, 2] /= length
+
+
+@njit(cache=True, nogil=True)
+def fill_triangle_indices(
+    faces: np.ndarray,  # (F, 4) int32
+    face_alive: np.ndarray,  # (F,) bool
+    indices: np.ndarray,  # (≥ 6F,) uint32, written
+) -> int:
+    """Two triangles (a, b, c), (a, c, d) per live quad, keeping the quad's winding.
+    Returns the number of indices written (6 × live faces)."""
+    count = 0
+    for f in range(faces.shape[0]):
+        if not face_alive[f]:
+            continue
+        indices[count + 0] = faces[f, 0]
+        indices[count + 1] = faces[f, 1]
+        indices[count + 2] = faces[f, 2]
+        indices[count + 3] = faces[f, 0]
+        indices[count + 4] = faces[f, 2]
+        indices[count + 5] = faces[f, 3]
+        count += 6
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strain_rgb(strain: float) -> tuple[float, float, float]:
+    # cool blue (relaxed) → warm yellow (half-way) → red (STRAIN_FULL_RED and beyond)
+    t = strain / STRAIN_FULL_RED
+    t = min(max(t, 0.0), 1.0)
+    if t < 0.5:
+        s = t * 2.0
+        return 0.30 + 0.65 * s, 0.55 + 0.30 * s, 0.95 - 0.60 * s
+    s = (t - 0.5) * 2.0
+    return 0.95, 0.85 - 0.67 * s, 0.35 - 0.23 * s
+
+
+@njit(cache=True, nogil=True)
+def strain_colors(
+    strains: np.ndarray,  # (M,) float64
+    colors: np.ndarray,  # (M, 3) float32, written
+) -> None:
+    for k in range(strains.shape[0]):
+        r, g, b = _strain_rgb(strains[k])
+        colors[k, 0] = r
+        colors[k, 1] = g
+        colors[k, 2] = b
+
+
+@njit(cache=True, nogil=True)
+def vertex_max_strain(
+    links: np.ndarray,  # (M, 2) int32
+    link_alive: np.ndarray,  # (M,) bool
+    strains: np.ndarray,  # (M,) float64
+    out: np.ndarray,  # (N,) float64, written: max strain of the live links at each particle
+) -> None:
+    out[:] = 0.0  # compression shows as relaxed
+    for k in range(links.shape[0]):
+        if not link_alive[k]:
+            continue
+        s = strains[k]
+        i = links[k, 0]
+        j = links[k, 1]
+        if s > out[i]:
+            out[i] = s
+        if s > out[j]:
+            out[j] = s
+
+
+@njit(cache=True, nogil=True)
+def fill_dynamic_vertices(
+    x: np.ndarray,  # (N, 3) float64
+    normals: np.ndarray,  # (N, 3) float64
+    vertex_strain: np.ndarray,  # (N,) float64, read only when use_strain
+    use_strain: bool,
+    out: np.ndarray,  # (N, DYNAMIC_FLOATS) float32, written
+) -> None:
+    """Position, normal and (when use_strain) stretch colour of every particle."""
+    for i in range(x.shape[0]):
+        for k in range(3):
+            out[i, k] = x[i, k]
+            out[i, 3 + k] = normals[i, k]
+        if use_strain:
+            r, g, b = _strain_rgb(vertex_strain[i])
+            out[i, 6] = r
+            out[i, 7] = g
+            out[i, 8] = b
+
+
+@njit(cache=True, nogil=True)
+def fill_link_lines(
+    x: np.ndarray,  # (N, 3) float64
+    links: np.ndarray,  # (M, 2) int32
+    link_alive: np.ndarray,  # (M,) bool
+    selection: np.ndarray,  # (K,) int32, which links to consider
+    strains: np.ndarray,  # (M,) float64, read only when use_strain
+    use_strain: bool,
+    color: np.ndarray,  # (3,) float32, used when not use_strain
+    out: np.ndarray,  # (≥ start + 2K, LINE_FLOATS) float32, written from row `start`
+    start: int,
+) -> int:
+    """Two line vertices per live selected link; returns the row after the last one written."""
+    row = start
+    for s in range(selection.shape[0]):
+        k = selection[s]
+        if not link_alive[k]:
+            continue
+        if use_strain:
+            r, g, b = _strain_rgb(strains[k])
+        else:
+            r, g, b = color[0], color[1], color[2]
+        for end in range(2):
+            i = links[k, end]
+            out[row, 0] = x[i, 0]
+            out[row, 1] = x[i, 1]
+            out[row, 2] = x[i, 2]
+            out[row, 3] = r
+            out[row, 4] = g
+            out[row, 5] = b
+            row += 1
+    return row
+
+
+@njit(cache=True, nogil=True)
+def fill_wires(
+    anchors: np.ndarray,  # (P, 3) float64
+    height: float,
+    color: np.ndarray,  # (3,) float32
+    out: np.ndarray,  # (≥ start + 2P, LINE_FLOATS) float32, written from row `start`
+    start: int,
+) -> int:
+    """A vertical segment from each anchor up by `height`; returns the next free row."""
+    row = start
+    for p in range(anchors.shape[0]):
+        for end in range(2):
+            out[row, 0] = anchors[p, 0]
+            out[row, 1] = anchors[p, 1] + height * end
+            out[row, 2] = anchors[p, 2]
+            out[row, 3] = color[0]
+            out[row, 4] = color[1]
+            out[row, 5] = color[2]
+            row += 1
+    return row
+
+
+# --- per-topology buffers --------------------------------------------------------------------
+
+
+def static_attributes(topology: Topology) -> np.ndarray:
+    """(N, STATIC_FLOATS) float32: base colours per side and fabric coordinates per particle.
+    Sheets get fabric colours, a weave and a hem; blocks a solid colour."""
+    n = topology.particle_count
+    attributes = np.zeros((n, STATIC_FLOATS), dtype=np.float32)
+    attributes[:, 0:3] = CLOTH_REVERSE_COLOR
+    attributes[:, 3:6] = CLOTH_COLOR
+    for grid in topology.sheets:
+        span = slice(grid.first_particle, grid.first_particle + grid.particle_count)
+        row, col = np.divmod(np.arange(grid.particle_count), grid.cols)
+        hem = min(HEM_WIDTH, 0.4 * grid.spacing)
+        # Distances to the nearest side and top/bottom edge separately: each is linear within
+        # a face, so their minimum in the fragment shader gives square hem corners.
+        attributes[span, 6] = col * grid.spacing
+        attributes[span, 7] = row * grid.spacing
+        attributes[span, 8] = np.minimum(col, grid.cols - 1 - col) * grid.spacing / hem
+        attributes[span, 9] = np.minimum(row, grid.rows - 1 - row) * grid.spacing / hem
+    for block in topology.blocks:
+        span = slice(block.first_particle, block.first_particle + block.particle_count)
+        attributes[span, 0:3] = BLOCK_COLOR  # the outward side of a block face is its front
+        attributes[span, 3:6] = BLOCK_INSIDE_COLOR  # seen only through cuts
+        attributes[span, 6:10] = -1.0  # not fabric
+    return attributes
+
+
+class BodyMesh:
+    """CPU-side buffers for the bodies of one topology, refilled in place every frame.
+
+    `static` (N, STATIC_FLOATS) is fixed for the topology. After `update`: `dynamic`
+    (N, DYNAMIC_FLOATS) holds every particle as a vertex, `indices[:index_count]` the live
+    triangles (`indices_changed` says whether they differ from the last update), and
+    `lines[:line_count]` line vertices in the ranges `link_range` (wireframe) and
+    `wire_range` (first row, row count).
+    """
+
+    def __init__(self, topology: Topology) -> None:
+        self.topology = topology
+        n, m, f = topology.particle_count, topology.link_count, topology.face_count
+        self.static = static_attributes(topology)  # (N, STATIC_FLOATS) float32
+        self.dynamic = np.zeros((n, DYNAMIC_FLOATS), dtype=np.float32)
+        self.all_links = np.arange(m, dtype=np.int32)  # (M,) selection for the wireframe
+        self.normals = np.zeros((n, 3), dtype=np.float64)  # (N, 3) float64
+        self.strains = np.zeros(m, dtype=np.float64)  # (M,) float64
+        self.vertex_strain = np.zeros(n, dtype=np.float64)  # (N,) float64
+        self.indices = np.zeros(6 * f, dtype=np.uint32)  # (6F,) uint32
+        self.index_count = 0
+        self.face_alive = np.zeros(f, dtype=bool)  # (F,) the mask `indices` was built from
+        self._indices_valid = False
+        self.indices_changed = True
+        self.lines = np.zeros((0, LINE_FLOATS), dtype=np.float32)
+        self._reserve_lines(pin_count=8)
+        self.line_count = 0
+        self.link_range = (0, 0)
+        self.wire_range = (0, 0)
+        self._link_color = np.asarray(LINK_COLOR, dtype=np.float32)
+        self._wire_color = np.asarray(WIRE_COLOR, dtype=np.float32)
+
+    def _reserve_lines(self, pin_count: int) -> None:
+        rows = 2 * (self.topology.link_count + pin_count)
+        if rows > len(self.lines):
+            # Grows rarely (more pins than ever before); the viewport re-creates its buffer.
+            self.lines = np.zeros((rows, LINE_FLOATS), dtype=np.float32)
+
+    def update(self, snapshot: Snapshot, stretch_colors: bool, wireframe: bool) -> None:
+        topology = self.topology
+        x = snapshot.x
+        compute_vertex_normals(x, topology.faces, snapshot.face_alive, self.normals)
+        if stretch_colors:
+            link_strains(x, topology.links, topology.rest_lengths, self.strains)
+            vertex_max_strain(topology.links, snapshot.link_alive, self.strains, self.vertex_strain)
+        fill_dynamic_vertices(x, self.normals, self.vertex_strain, stretch_colors, self.dynamic)
+
+        # Faces only change on cuts; rebuild (and re-upload) indices only then.
+        self.indices_changed = not self._indices_valid or not np.array_equal(
+            self.face_alive, snapshot.face_alive
+        )
+        if self.indices_changed:
+            self.face_alive[:] = snapshot.face_alive
+            self.index_count = fill_triangle_indices(topology.faces, self.face_alive, self.indices)
+            self._indices_valid = True
+
+        anchors = np.asarray(snapshot.pin_anchor, dtype=np.float64).reshape(-1, 3)
+        self._reserve_lines(len(anchors))
+        row = 0
+        if wireframe:
+            row = fill_link_lines(
+                x, topology.links, snapshot.link_alive, self.all_links, self.strains,
+                stretch_colors, self._link_color, self.lines, row,
+            )  # fmt: skip
+        self.link_range = (0, row)
+        end = fill_wires(anchors, WIRE_HEIGHT, self._wire_color, self.lines, row)
+        self.wire_range = (row, end - row)
+        self.line_count = end
+
+
+# --- fixed shapes ----------------------------------------------------------------------------
+
+
+def pack_surface(
+    positions: np.ndarray,  # (V, 3)
+    normals: np.ndarray,  # (V, 3)
+    color: tuple[float, float, float],
+    back_color: tuple[float, float, float] | None = None,
+) -> np.ndarray:
+    """(V, SURFACE_FLOATS) float32 vertices of a one-colour solid: the dynamic layout followed
+    by the static one, no stretch colour, no fabric."""
+    vertices = np.zeros((len(positions), SURFACE_FLOATS), dtype=np.float32)
+    vertices[:, 0:3] = positions
+    vertices[:, 3:6] = normals
+    vertices[:, 9:12] = color
+    vertices[:, 12:15] = back_color if back_color is not None else color
+    vertices[:, 15:19] = -1.0  # not fabric
+    return vertices
+
+
+def uv_sphere(segments: int = 48, rings: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """Unit sphere: (V, 3) float64 positions (which are also the normals) and (T·3,) uint32
+    indices wound counter-clockwise seen from outside."""
+    theta = np.linspace(0.0, np.pi, rings + 1)  # from the north pole (+y) down
+    phi = np.linspace(0.0, 2.0 * np.pi, segments + 1)  # seam duplicated for clean wrapping
+    t, p = np.meshgrid(theta, phi, indexing="ij")  # (rings+1, segments+1)
+    positions = np.stack([np.sin(t) * np.sin(p), np.cos(t), np.sin(t) * np.cos(p)], axis=-1)
+    positions = positions.reshape(-1, 3)
+    row = segments + 1
+    r, s = np.meshgrid(np.arange(rings), np.arange(segments), indexing="ij")
+    a = (r * row + s).ravel()
+    b = a + row  # next ring down
+    triangles = np.stack([a, b, b + 1, a, b + 1, a + 1], axis=-1).reshape(-1, 3)
+    # The pole rows have one degenerate triangle per quad; drop them.
+    keep = ~(
+        ((r.ravel() == 0)[:, None] & (np.arange(2) == 1))
+        | ((r.ravel() == rings - 1)[:, None] & (np.arange(2) == 0))
+    ).reshape(-1)
+    triangles = triangles[keep]
+    return positions, triangles.astype(np.uint32).ravel()
+
+
+def cube(half: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Axis-aligned cube with flat faces: (24, 3) positions, (24, 3) normals, (36,) uint32
+    indices wound counter-clockwise seen from outside."""
+    positions, normals, indices = [], [], []
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            normal = np.zeros(3)
+            normal[axis] = sign
+            u = np.zeros(3)
+            u[(axis + 1) % 3] = 1.0
+            v = np.zeros(3)
+            v[(axis + 2) % 3] = 1.0
+            if sign < 0:
+                u, v = v, u  # keep (u × v) pointing outwards
+            base = len(positions)
+            for du, dv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+                positions.append((normal + du * u + dv * v) * half)
+                normals.append(normal)
+            indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+    return np.array(positions), np.array(normals), np.array(indices, dtype=np.uint32)
+
+
+def floor_quad(half_size: float = 100.0) -> tuple[np.ndarray, np.ndarray]:
+    """A square in the x–z plane at y = 0 (the shader lifts it to the floor height):
+    (4, 3) float32 positions and (6,) uint32 indices facing up."""
+    h = half_size
+    positions = np.array([[-h, 0, -h], [-h, 0, h], [h, 0, h], [h, 0, -h]], dtype=np.float32)
+    return positions, np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
