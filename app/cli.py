@@ -33,6 +33,7 @@ from sim.scene import (
 )
 
 EXIT_BAD_INPUT = 2
+EXIT_UNSTABLE = 3  # the model blew up; nothing is written
 SCENE_KEYS = {"cols": (2, 512), "rows": (2, 512), "pin_shift": (-100.0, 100.0)}
 
 
@@ -156,12 +157,12 @@ def run_command(args: argparse.Namespace) -> int:
 
     rows = [_csv_row(sim)]
     for _ in range(args.steps):
-        sim.step()
+        if sim.step() == 0:
+            print(f"clothlab: error: {sim.instability.message}", file=sys.stderr)
+            return EXIT_UNSTABLE
         if args.csv:
             rows.append(_csv_row(sim))
     readouts = sim.readouts()
-    if not np.isfinite(sim.state.x).all():
-        print("clothlab: warning: positions are not finite (the model blew up)", file=sys.stderr)
 
     if args.csv:
         write_atomically(args.csv, _csv_text(rows).encode())

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.kernels import FASTMATH, _tet_volume
+from sim.kernels import FASTMATH, HEALTHY, MAX_SPEED, _tet_volume, particle_health
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -25,16 +25,26 @@ def accelerate(
     acceleration: np.ndarray,  # (N, 3) float64
     damping: float,
     h: float,
-) -> None:
-    """Verlet predict with a per-particle acceleration (the classic predict, generalised)."""
+) -> int:
+    """Verlet predict with a per-particle acceleration (the classic predict, generalised).
+    Returns the health of the state it found, as kernels.predict does."""
     h2 = h * h
+    max_step = MAX_SPEED * h
+    health = HEALTHY
     for i in range(x.shape[0]):
         if inv_mass[i] == 0.0:
             continue
+        if health == HEALTHY:
+            health = particle_health(
+                x[i, 0], x[i, 1], x[i, 2],
+                x[i, 0] - x_prev[i, 0], x[i, 1] - x_prev[i, 1], x[i, 2] - x_prev[i, 2],
+                max_step,
+            )  # fmt: skip
         for k in range(3):
             current = x[i, k]
             x[i, k] = current + (current - x_prev[i, k]) * damping + acceleration[i, k] * h2
             x_prev[i, k] = current
+    return health
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)

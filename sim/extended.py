@@ -49,7 +49,8 @@ class ExtendedStepper:
         self._bend_lambdas = np.zeros(len(self._bend_rest))
         self._bend_torn = np.zeros(len(self._bend_rest), dtype=bool)
 
-    def step(self) -> None:
+    def step(self) -> int:
+        """One Δt; returns kernels.HEALTHY, or the problem the predict found (and stops)."""
         sim, s, state = self.sim, self.sim.settings, self.sim.state
         x, x_prev, inv_mass = state.x, state.x_prev, sim._inv_mass
         h = s.dt / s.substeps
@@ -80,7 +81,9 @@ class ExtendedStepper:
                 constraints.classic_acceleration(x, s.gravity, s.wind, t, self._acceleration)
             fixed = sim._fixed_index
             x_prev[fixed] = x[fixed]
-            constraints.accelerate(x, x_prev, inv_mass, self._acceleration, damping, h)
+            health = constraints.accelerate(x, x_prev, inv_mass, self._acceleration, damping, h)
+            if health != kernels.HEALTHY:
+                return health
             kernels.place_pins(x, fixed, sim._fixed_anchor)
             pair_count = self._find_pairs() if s.self_collision else 0
             self._lambdas[:] = 0.0
@@ -117,6 +120,7 @@ class ExtendedStepper:
                     )
         if torn:
             sim._tear(np.flatnonzero(self._torn))
+        return kernels.HEALTHY
 
     def _find_pairs(self) -> int:
         sim, s = self.sim, self.sim.settings

@@ -13,6 +13,26 @@ from numba import njit, prange
 
 FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
 
+# Health of the state, checked by the predict loops as they read each particle (no extra pass).
+HEALTHY, NOT_FINITE, TOO_FAR, TOO_FAST = 0, 1, 2, 3
+MAX_COORDINATE = 1e6  # units: nothing in a scene is anywhere near this
+MAX_SPEED = 1e4  # units/s: ~700× the free-fall terminal speed of the classic model
+
+
+@njit(cache=True, nogil=True, inline="always")
+def particle_health(
+    px: float, py: float, pz: float, vx: float, vy: float, vz: float, max_step: float
+) -> int:
+    """HEALTHY, or why not: position (px, py, pz), last step's displacement (vx, vy, vz).
+    Written as `not (a < b)` so that NaN fails every test."""
+    if not (abs(px) + abs(py) + abs(pz) + abs(vx) + abs(vy) + abs(vz) < np.inf):
+        return NOT_FINITE
+    if not (abs(px) < MAX_COORDINATE and abs(py) < MAX_COORDINATE and abs(pz) < MAX_COORDINATE):
+        return TOO_FAR
+    if not (vx * vx + vy * vy + vz * vz < max_step * max_step):
+        return TOO_FAST
+    return HEALTHY
+
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def predict(
@@ -24,20 +44,28 @@ def predict(
     wind: float,
     t: float,
     dt: float,
-) -> None:
-    """Verlet: x_new = x + (x − x_prev)·damping + a·Δt², with gusting wind along +z."""
+) -> int:
+    """Verlet: x_new = x + (x − x_prev)·damping + a·Δt², with gusting wind along +z.
+    Returns the health of the state it found (HEALTHY or the first problem)."""
     dt2 = dt * dt
+    max_step = MAX_SPEED * dt
+    health = HEALTHY
     for i in range(x.shape[0]):
         if inv_mass[i] == 0.0:
             continue
-        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
         px, py, pz = x[i, 0], x[i, 1], x[i, 2]
+        if health == HEALTHY:
+            health = particle_health(
+                px, py, pz, px - x_prev[i, 0], py - x_prev[i, 1], pz - x_prev[i, 2], max_step
+            )
+        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + px))
         x[i, 0] = px + (px - x_prev[i, 0]) * damping
         x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
         x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
         x_prev[i, 0] = px
         x_prev[i, 1] = py
         x_prev[i, 2] = pz
+    return health
 
 
 @njit(cache=True, nogil=True)
@@ -140,17 +168,21 @@ def step_classic(
     ball_radius: float,
     floor_on: bool,
     floor_y: float,
-) -> None:
-    """One Δt of the seed's model: predict, then `passes` × (links, then ball and floor)."""
+) -> int:
+    """One Δt of the seed's model: predict, then `passes` × (links, then ball and floor).
+    Returns the health the predict found; the caller restores a good state if it is bad."""
     for p in range(pin_index.shape[0]):  # a dragged pin's motion shows up as its velocity
         i = pin_index[p]
         for k in range(3):
             x_prev[i, k] = x[i, k]
-    predict(x, x_prev, inv_mass, damping, gravity, wind, t, dt)
+    health = predict(x, x_prev, inv_mass, damping, gravity, wind, t, dt)
+    if health != HEALTHY:
+        return health
     place_pins(x, pin_index, pin_anchor)
     for _ in range(passes):
         project_links(x, inv_mass, link_a, link_b, rest, stiffness)
         collide(x, inv_mass, ball_on, ball_center, ball_radius, floor_on, floor_y)
+    return HEALTHY
 
 
 @njit(cache=True, nogil=True)
@@ -266,26 +298,34 @@ def step_parallel(
     ball_radius: float,
     floor_on: bool,
     floor_y: float,
-) -> None:
+) -> int:
     """step_classic on the thread pool: within a colour no two links share a particle, so
     the threads split it without locks; colours follow each other as in Gauss–Seidel."""
     n = x.shape[0]
     dt2 = dt * dt
+    max_step = MAX_SPEED * dt
     for p in range(pin_index.shape[0]):
         i = pin_index[p]
         for k in range(3):
             x_prev[i, k] = x[i, k]
+    health = np.zeros(n, dtype=np.int8)  # per particle: threads must not share a flag
     for i in prange(n):
         if inv_mass[i] == 0.0:
             continue
-        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
         px, py, pz = x[i, 0], x[i, 1], x[i, 2]
+        health[i] = particle_health(
+            px, py, pz, px - x_prev[i, 0], py - x_prev[i, 1], pz - x_prev[i, 2], max_step
+        )
+        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + px))
         x[i, 0] = px + (px - x_prev[i, 0]) * damping
         x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
         x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
         x_prev[i, 0] = px
         x_prev[i, 1] = py
         x_prev[i, 2] = pz
+    worst = health.max()
+    if worst != HEALTHY:
+        return worst
     place_pins(x, pin_index, pin_anchor)
     r2 = ball_radius * ball_radius
     for _ in range(passes):
@@ -328,3 +368,4 @@ def step_parallel(
                     x[i, 2] = ball_center[2] + dz * scale
             if floor_on and x[i, 1] < floor_y:
                 x[i, 1] = floor_y
+    return HEALTHY

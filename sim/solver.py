@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,46 @@ class Readouts:
     CSV_COLUMNS = ("step", "t", "sag", "volume", "motion", "max_stretch", "links")
 
 
+GOOD_STATE_EVERY = 30  # steps between the states kept for recovery (a quarter second)
+
+_HEALTH_TEXT = {
+    kernels.NOT_FINITE: "positions became NaN or infinite",
+    kernels.TOO_FAR: f"a particle flew beyond {kernels.MAX_COORDINATE:g} units",
+    kernels.TOO_FAST: f"a particle moved faster than {kernels.MAX_SPEED:g} units/s",
+}
+
+
+@dataclass(frozen=True)
+class Instability:
+    """A blow-up caught by the step: when, what, and the step restored."""
+
+    step: int
+    health: int  # kernels.NOT_FINITE, TOO_FAR or TOO_FAST
+    restored_step: int
+    advice: str
+
+    @property
+    def message(self) -> str:
+        what = _HEALTH_TEXT.get(self.health, "the state became invalid")
+        return (
+            f"The model became unstable at step {self.step}: {what}. Restored step "
+            f"{self.restored_step}. Likely cause: {self.advice}"
+        )
+
+
+def likely_cause(s: Settings) -> str:
+    """The setting most likely to blame, and what to change (checked in order of likelihood)."""
+    if s.dt > 1.0 / 60.0:
+        return f"a long time step ({s.dt:.4g} s); try 1/120 s or more substeps."
+    if abs(s.wind) > 50.0 or s.gravity > 50.0:
+        return "very strong wind or gravity; lower them or take a shorter time step."
+    if s.damping > 0.9995:
+        return "almost no damping; lower damping below 0.999."
+    if s.xpbd and s.compliance == 0.0 and s.passes < 4:
+        return "rigid XPBD links with few passes; raise the passes or the compliance."
+    return "a sudden large edit (a pin or the ball moved far in one step); undo it or reset."
+
+
 class Simulation:
     """Classic position-based cloth: predict, then passes over links with ball and floor."""
 
@@ -43,6 +84,9 @@ class Simulation:
             self.state.link_alive = np.asarray(link_alive, dtype=bool).copy()
         self._grab: tuple[int, np.ndarray] | None = None
         self._extended: ExtendedStepper | None = None  # built on first non-classic step
+        # (steps, t, x, x_prev) of recent finite states, to fall back on after a blow-up
+        self._good_states: deque[tuple[int, float, np.ndarray, np.ndarray]] = deque(maxlen=4)
+        self.instability: Instability | None = None  # the latest blow-up, if any
         self.set_pins(pins or {})
         self._rebuild_links()
 
@@ -117,37 +161,57 @@ class Simulation:
 
     # --- stepping ------------------------------------------------------------------------
 
-    def step(self, count: int = 1) -> None:
-        if not self.settings.is_classic:
-            for _ in range(count):
-                self._extended_stepper().step()
-                self.state.steps += 1
-                self.state.t += self.settings.dt
-            return
+    def step(self, count: int = 1) -> int:
+        """Advance `count` steps. Returns how many were taken: fewer when the model blew up,
+        in which case the last good state is back in place and `instability` says why."""
         s = self.settings
-        if self._layout[0] != s.solver_mode:
+        if s.is_classic and self._layout[0] != s.solver_mode:
             self._rebuild_links()
-        ball_center = np.asarray(s.ball_center, dtype=np.float64)
+        for taken in range(count):
+            health = self._step_once()
+            if health != kernels.HEALTHY:
+                self._recover(health)
+                return taken
+            self.state.steps += 1
+            self.state.t += s.dt
+            if self.state.steps % GOOD_STATE_EVERY == 0:
+                self._remember_good_state()
+        return count
+
+    def _step_once(self) -> int:
+        s, state = self.settings, self.state
+        if not s.is_classic:
+            return self._extended_stepper().step()
+        kernel = kernels.step_parallel if self._parallel else kernels.step_classic
+        colours = (self._colour_start,) if self._parallel else ()
+        return kernel(
+            state.x, state.x_prev, self._inv_mass,
+            self._fixed_index, self._fixed_anchor,
+            self._link_a, self._link_b, self._rest, *colours,
+            s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+            s.ball, np.asarray(s.ball_center, dtype=np.float64), s.ball_radius, s.floor, s.floor_y,
+        )  # fmt: skip
+
+    # --- instability guard ---------------------------------------------------------------
+
+    def _remember_good_state(self) -> None:
         state = self.state
-        for _ in range(count):
-            if self._parallel:
-                kernels.step_parallel(
-                    state.x, state.x_prev, self._inv_mass,
-                    self._fixed_index, self._fixed_anchor,
-                    self._link_a, self._link_b, self._rest, self._colour_start,
-                    s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
-                    s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
-                )  # fmt: skip
-            else:
-                kernels.step_classic(
-                    state.x, state.x_prev, self._inv_mass,
-                    self._fixed_index, self._fixed_anchor,
-                    self._link_a, self._link_b, self._rest,
-                    s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
-                    s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
-                )  # fmt: skip
-            state.steps += 1
-            state.t += s.dt
+        if np.isfinite(state.x).all() and np.isfinite(state.x_prev).all():
+            self._good_states.append((state.steps, state.t, state.x.copy(), state.x_prev.copy()))
+
+    def _recover(self, health: int) -> None:
+        """Put back the newest good state (the state at load if none was kept yet)."""
+        state = self.state
+        failed_at = state.steps
+        if self._good_states:
+            steps, t, x, x_prev = self._good_states[-1]
+        else:
+            steps, t, x, x_prev = 0, 0.0, self.topology.rest_positions, self.topology.rest_positions
+        state.x[:] = x
+        state.x_prev[:] = x_prev
+        state.steps, state.t = steps, t
+        kernels.place_pins(state.x, self._fixed_index, self._fixed_anchor)
+        self.instability = Instability(failed_at, health, steps, likely_cause(self.settings))
 
     def _extended_stepper(self) -> ExtendedStepper:
         if self._extended is None:
