@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QOffscreenSurface,
     QOpenGLContext,
+    QPainter,
     QSurfaceFormat,
     QWheelEvent,
 )
@@ -35,6 +36,7 @@ from sim.snapshot import Snapshot
 from sim.topology import Topology
 from ui import meshes
 from ui.camera import OrbitCamera
+from ui.interaction import Interaction, Tool
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +265,8 @@ class Viewport(QOpenGLWidget):
         self._stretch_colors = False
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
+        self.interaction = Interaction(self)
+        self.interaction.set_tool(Tool.GRAB)
         self._reset_gl_state()
 
     # --- public API ------------------------------------------------------------------------
@@ -347,14 +351,14 @@ class Viewport(QOpenGLWidget):
         event.accept()
 
     def _tool_press(self, event: QMouseEvent) -> bool:
-        """Hook for editing tools; return True when the press is theirs."""
-        return False
+        """The editing tools take the press when they find something to act on."""
+        return self.interaction.press(event)
 
     def _tool_move(self, event: QMouseEvent) -> None:
-        """Hook for editing tools (pointer moves without a camera drag)."""
+        self.interaction.move(event)
 
     def _tool_release(self, event: QMouseEvent) -> None:
-        """Hook for editing tools."""
+        self.interaction.release(event)
 
     def _begin_camera_drag(self, event: QMouseEvent) -> None:
         """Left or right drag orbits; middle drag, or any drag with Shift, pans."""
@@ -393,7 +397,7 @@ class Viewport(QOpenGLWidget):
     def _end_camera_drag(self, event: QMouseEvent) -> None:
         if event.button() == self._drag_button:
             self._drag_mode = None
-            self.unsetCursor()
+            self.interaction.set_tool(self.interaction.tool)  # the tool's cursor again
         event.accept()
 
     def _camera_moved(self) -> None:
@@ -488,6 +492,10 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
+        if self.interaction.stroke:
+            painter = QPainter(self)  # Qt restores its own GL state around the painter
+            self.interaction.paint_overlay(painter)
+            painter.end()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
 
