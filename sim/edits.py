@@ -161,7 +161,7 @@ def links_crossing_stroke(
     q = stroke[None, :-1, :]  # (1, K−1, 2)
     s = stroke[None, 1:, :] - q
     denominator = _cross(r, s)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         along_link = _cross(q - p, s) / denominator
         along_stroke = _cross(q - p, r) / denominator
     hit = (denominator != 0) & (along_link >= 0) & (along_link <= 1)

@@ -44,12 +44,21 @@ Vec3 = Annotated[
 ]
 
 
+MAX_MESSAGE = 400  # characters of a SceneError message
+
+
 class SceneError(ValueError):
     """A scene that cannot be read; the message is one line naming the file and field."""
 
     def __init__(self, message: str) -> None:
-        # Field names come from the file: escape line breaks and other control characters.
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
+        # Field names come from the file: escape line breaks and other control characters,
+        # and elide the middle of a message a megabyte-long key or value would blow up (the
+        # start names the file and field, the end says what is wrong).
+        line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        if len(line) > MAX_MESSAGE:
+            half = (MAX_MESSAGE - 1) // 2
+            line = f"{line[:half]}…{line[-half:]}"
+        super().__init__(line)
 
 
 class _Strict(BaseModel):
