@@ -1,0 +1,126 @@
+"""The desktop app: `clothlab [SCENE_OR_FILE] [--screenshot FILE.png] [--after SECONDS]`.
+
+Bad arguments and unreadable scene files end in one line on stderr and exit status 2, before
+any window opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+
+from sim.presets import DEFAULT_PRESET, resolve_scene
+from sim.scene import Scene, SceneError
+
+EXIT_BAD_INPUT = 2
+DEFAULT_AFTER_S = 2.0
+SCREENSHOT_SIZE = (1280, 800)
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message is the one line shown to the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse would print usage and a second line
+        raise UsageError(message)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and 0.0 <= value <= 3600.0):
+        raise argparse.ArgumentTypeError(f"{text} is outside 0…3600 s")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="clothlab", description="Cloth Lab, a desktop physics lab for cloth.")
+    parser.add_argument(
+        "scene", nargs="?", default=DEFAULT_PRESET,
+        help=f"preset name or scene file (default {DEFAULT_PRESET})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--screenshot", type=Path, metavar="FILE.png",
+        help="run, save an image of the whole window to FILE.png and exit",
+    )  # fmt: skip
+    parser.add_argument(
+        "--after", type=_seconds, default=DEFAULT_AFTER_S, metavar="SECONDS",
+        help=f"wall-clock seconds to run before --screenshot (default {DEFAULT_AFTER_S:g})",
+    )  # fmt: skip
+    return parser
+
+
+def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene, Path | None]:
+    """Arguments and the scene they name; raises UsageError with a one-line message."""
+    args = build_parser().parse_args(argv)
+    if args.screenshot is not None:
+        if args.screenshot.suffix.lower() != ".png":
+            raise UsageError(f"--screenshot: {args.screenshot} must end in .png")
+        if not args.screenshot.resolve().parent.is_dir():
+            raise UsageError(f"--screenshot: folder {args.screenshot.parent} does not exist")
+    elif "--after" in argv:
+        raise UsageError("--after only makes sense with --screenshot")
+    try:
+        scene, path = resolve_scene(args.scene)
+    except SceneError as error:
+        raise UsageError(str(error)) from None
+    return args, scene, path
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args, scene, path = parse(argv)
+    except UsageError as error:
+        print(f"clothlab: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return run(scene, path, args.screenshot, args.after)
+
+
+def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) -> int:
+    # Qt and pyqtgraph only now: argument errors above must not pay for (or need) a display.
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QSurfaceFormat
+    from PySide6.QtWidgets import QApplication
+
+    from app.controller import Controller
+    from ui.main_window import APPLICATION, ORGANIZATION, MainWindow
+    from ui.viewport import surface_format
+
+    QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APPLICATION)
+
+    controller = Controller()
+    window = MainWindow(controller, remember_layout=screenshot is None)
+    controller.load(scene, path)
+    if screenshot is not None:
+        window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    controller.set_running(True)
+
+    status = {"code": 0}
+    if screenshot is not None:
+
+        def capture() -> None:
+            if not window.save_screenshot(screenshot):
+                print(f"clothlab: error: cannot write {screenshot}", file=sys.stderr)
+                status["code"] = 1
+            window.close()
+
+        QTimer.singleShot(round(after * 1000), capture)
+    app.exec()
+    controller.shutdown()
+    return status["code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,148 @@
+"""The controller's document: edits applied to the scene, undo, save/open, reset."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.controller import Controller, scene_location, scene_with_edit
+from sim.edits import CutLinks, SetPin, SetSetting
+from sim.parameters import PARAMETERS
+from sim.presets import load_preset, preset_path
+from sim.scene import SceneError, load_scene, scene_settings
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def controller(qtbot):
+    controller = Controller()
+    controller.load(load_preset("hanging-sheet"))
+    yield controller
+    controller.shutdown()
+
+
+def test_every_declared_setting_has_a_home_in_the_document():
+    scene = load_preset("hanging-sheet")
+    for key in PARAMETERS:
+        value = getattr(scene_settings(scene), key)
+        new = (not value) if isinstance(value, bool) else value
+        if scene_location(scene, key) is not None:
+            edited = scene_with_edit(scene, SetSetting(key, new, value))
+            assert getattr(scene_settings(edited), key) == new
+
+
+def test_scene_with_edit_covers_settings_pins_and_cuts():
+    scene = load_preset("hanging-sheet")
+    scene = scene_with_edit(scene, SetSetting("ball_radius", 0.8, 0.5))
+    assert scene.ball.radius == 0.8
+    scene = scene_with_edit(scene, SetSetting("ball_center", (0.0, -1.0, 0.5), (0.0, -0.6, 0.0)))
+    assert scene.ball.center == (0.0, -1.0, 0.5)
+    scene = scene_with_edit(scene, SetPin(14, (1.0, 1.0, 0.0), (1.4, 1.0, 0.0)))
+    assert [(p.particle, p.anchor) for p in scene.pins] == [
+        (0, (-1.4, 1.0, 0.0)), (14, (1.0, 1.0, 0.0)),
+    ]  # fmt: skip
+    scene = scene_with_edit(scene, SetPin(7, (0.0, 1.0, 0.0), None))
+    assert [p.particle for p in scene.pins] == [0, 7, 14]
+    scene = scene_with_edit(scene, SetPin(0, None, (-1.4, 1.0, 0.0)))
+    assert [p.particle for p in scene.pins] == [7, 14]
+    scene = scene_with_edit(scene, CutLinks((5, 3)))
+    assert scene.cuts == [3, 5]
+    scene = scene_with_edit(scene, CutLinks((5,), restore=True))
+    assert scene.cuts == [3]
+
+
+def test_set_setting_is_undoable_and_marks_the_document(qtbot, controller):
+    controller.set_setting("wind", 4.0)
+    assert controller.scene.wind.strength == 4.0
+    assert not controller.undo_stack.isClean()
+    qtbot.waitUntil(
+        lambda: controller.latest is not None and controller.latest.settings.wind == 4.0,
+        timeout=WAIT_MS,
+    )
+    controller.undo_stack.undo()
+    assert controller.scene.wind.strength == 0.0
+    assert controller.undo_stack.isClean()
+    qtbot.waitUntil(lambda: controller.latest.settings.wind == 0.0, timeout=WAIT_MS)
+
+
+def test_quick_changes_of_one_setting_merge_into_one_command(controller):
+    for value in (1.0, 2.0, 3.0):
+        controller.set_setting("wind", value)
+    controller.set_setting("gravity", 5.0)
+    assert controller.undo_stack.count() == 2
+    controller.undo_stack.undo()
+    controller.undo_stack.undo()
+    assert controller.scene.wind.strength == 0.0
+    assert controller.scene.solver.gravity == 9.8
+
+
+def test_out_of_range_setting_is_refused(controller):
+    with pytest.raises(ValueError):
+        controller.set_setting("passes", 0)
+    with pytest.raises(KeyError):
+        controller.set_setting("no_such_setting", 1)
+    assert controller.undo_stack.count() == 0
+
+
+def test_same_value_pushes_nothing(controller):
+    controller.set_setting("gravity", 9.8)
+    assert controller.undo_stack.count() == 0
+
+
+def test_move_pin_is_undoable(controller):
+    controller.move_pin(14, (1.2, 1.1, 0.0))
+    assert {p.particle: p.anchor for p in controller.scene.pins}[14] == (1.2, 1.1, 0.0)
+    assert controller.undo_stack.undoText() == "Move pin"
+    controller.undo_stack.undo()
+    assert {p.particle: p.anchor for p in controller.scene.pins}[14] == (1.4, 1.0, 0.0)
+
+
+def test_save_and_open_round_trip(controller, tmp_path):
+    controller.set_setting("ball", True)
+    path = tmp_path / "scene.json"
+    controller.save(path)
+    assert controller.path == path
+    assert controller.undo_stack.isClean()
+    assert load_scene(path).ball.enabled
+    controller.new_from_preset("flag")
+    assert controller.path is None
+    assert controller.scene.name == "Flag"
+    controller.open(path)
+    assert controller.scene.ball.enabled
+    assert controller.path == path
+
+
+def test_save_without_a_path_asks_for_one(controller):
+    with pytest.raises(ValueError):
+        controller.save()
+
+
+def test_open_bad_file_raises_and_keeps_the_document(controller, tmp_path):
+    before = controller.scene
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    with pytest.raises(SceneError):
+        controller.open(bad)
+    assert controller.scene is before
+    with pytest.raises(SceneError):
+        controller.open(tmp_path / "missing.json")
+    assert controller.scene is before
+
+
+def test_open_preset_by_name(controller):
+    controller.open("soft-block")
+    assert controller.scene == load_scene(preset_path("soft-block"))
+    assert controller.path is None
+
+
+def test_reset_keeps_edits_and_starts_at_rest(qtbot, controller):
+    controller.set_setting("wind", 6.0)
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest is not None and controller.latest.t > 0.2,
+                    timeout=WAIT_MS)  # fmt: skip
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    controller.reset()
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    assert controller.latest.settings.wind == 6.0
+    assert controller.undo_stack.count() == 1

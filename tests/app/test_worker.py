@@ -1,0 +1,158 @@
+"""The solver thread: pause, single step, reset, edits between steps, whole frames only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.controller import Controller
+from sim.edits import SetPin, SetSetting
+from sim.presets import load_preset
+from sim.scene import resize_sheet
+from sim.snapshot import Snapshot
+
+WAIT_MS = 30_000  # the first run compiles the numba kernels
+
+
+@pytest.fixture
+def controller(qtbot):
+    controller = Controller()
+    yield controller
+    controller.shutdown()
+
+
+def load(qtbot, controller: Controller, name: str = "hanging-sheet") -> Snapshot:
+    scene = load_preset(name)
+    controller.load(scene)
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    return controller.latest
+
+
+def run_until(qtbot, controller: Controller, condition) -> None:
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest is not None and condition(controller.latest),
+                    timeout=WAIT_MS)  # fmt: skip
+
+
+def pause(qtbot, controller: Controller) -> Snapshot:
+    with qtbot.waitSignal(controller.running_changed, timeout=WAIT_MS):
+        controller.set_running(False)
+    # a snapshot posted before the pause may still be on its way; let it land
+    qtbot.wait(100)
+    return controller.latest
+
+
+def test_loading_posts_a_snapshot_at_rest(qtbot, controller):
+    snapshot = load(qtbot, controller)
+    assert snapshot.steps == 0
+    assert snapshot.t == 0.0
+    np.testing.assert_array_equal(snapshot.x, snapshot.topology.rest_positions)
+    assert not controller.running
+
+
+def test_running_advances_and_pause_stops(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.steps >= 10)
+    paused = pause(qtbot, controller)
+    assert not controller.running
+    qtbot.wait(300)
+    assert controller.latest.steps == paused.steps
+
+
+def test_single_step_advances_exactly_one_step(qtbot, controller):
+    first = load(qtbot, controller)
+    for expected in (1, 2, 3):
+        controller.step()
+        qtbot.waitUntil(lambda n=expected: controller.latest.steps == n, timeout=WAIT_MS)
+    qtbot.wait(200)
+    assert controller.latest.steps == first.steps + 3
+    assert controller.latest.t == pytest.approx(3 / 120)
+
+
+def test_step_is_ignored_while_running(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.steps > 0)
+    controller.step()  # must not raise or double-step; the clock owns stepping
+    paused = pause(qtbot, controller)
+    assert paused.steps > 0
+
+
+def test_reset_returns_to_time_zero_and_rest_positions(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.t > 0.2)
+    pause(qtbot, controller)
+    assert not np.array_equal(controller.latest.x, controller.latest.topology.rest_positions)
+    controller.reset()
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    snapshot = controller.latest
+    assert snapshot.t == 0.0
+    np.testing.assert_array_equal(snapshot.x, snapshot.topology.rest_positions)
+    np.testing.assert_array_equal(snapshot.x_prev, snapshot.topology.rest_positions)
+
+
+def test_reset_while_running_keeps_running_from_zero(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.t > 0.2)
+    controller.reset()
+    qtbot.waitUntil(lambda: controller.latest.t < 0.2, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: controller.latest.t > 0.05, timeout=WAIT_MS)
+    assert controller.running
+
+
+def test_setting_sent_while_running_is_applied_between_steps(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.steps > 0)
+    controller.apply_edit(SetSetting("wind", 12.0, 0.0))
+    qtbot.waitUntil(lambda: controller.latest.settings.wind == 12.0, timeout=WAIT_MS)
+    # the sheet now moves along +z, which gravity alone never does
+    qtbot.waitUntil(lambda: controller.latest.x[:, 2].max() > 0.01, timeout=WAIT_MS)
+
+
+def test_pin_edit_sent_while_running_moves_the_anchor(qtbot, controller):
+    load(qtbot, controller)
+    run_until(qtbot, controller, lambda s: s.steps > 0)
+    controller.apply_edit(SetPin(14, (1.0, 1.2, 0.0), (1.4, 1.0, 0.0)))
+    qtbot.waitUntil(lambda: np.allclose(controller.latest.x[14], (1.0, 1.2, 0.0)), timeout=WAIT_MS)
+    assert controller.latest.pin_index.tolist() == [0, 14]
+
+
+def test_edit_while_paused_posts_a_new_frame_without_stepping(qtbot, controller):
+    first = load(qtbot, controller)
+    controller.apply_edit(SetSetting("ball", True, False))
+    qtbot.waitUntil(lambda: controller.latest.settings.ball, timeout=WAIT_MS)
+    assert controller.latest.steps == first.steps
+    assert controller.latest.frame > first.frame
+
+
+def test_no_torn_frames_and_frame_ids_increase(qtbot, controller):
+    scene = resize_sheet(load_preset("hanging-sheet"), 48, 48)
+    controller.load(scene)
+    received: list[Snapshot] = []
+    controller.snapshot_changed.connect(received.append)
+    controller.set_speed(float("inf"))
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: len(received) >= 40, timeout=WAIT_MS)
+    pause(qtbot, controller)
+    frames = [s.frame for s in received]
+    assert frames == sorted(set(frames)), "frame ids must strictly increase"
+    assert all(s.verify() for s in received)
+    assert not received[-1].x.flags.writeable
+    assert received[-1].steps > received[0].steps
+
+
+def test_speed_factor_is_reported(qtbot, controller):
+    load(qtbot, controller)
+    reports: list[tuple[float, bool]] = []
+    controller.timing_changed.connect(lambda factor, behind: reports.append((factor, behind)))
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: any(factor > 0 for factor, _ in reports), timeout=WAIT_MS)
+
+
+def test_shutdown_stops_the_thread(qtbot):
+    controller = Controller()
+    load(qtbot, controller)
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps > 0, timeout=WAIT_MS)
+    controller.shutdown()
+    assert not controller._thread.isRunning()
+    controller.shutdown()  # twice is harmless

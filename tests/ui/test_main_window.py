@@ -1,0 +1,268 @@
+"""The main window: docks and their persistence, menus, title, bad files, GL failure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtWidgets import QDockWidget, QMessageBox
+from test_scene_model import find_value
+
+from app.controller import Controller
+from sim.presets import load_preset, preset_names, preset_path
+from sim.scene import load_scene
+from ui import main_window
+from ui.main_window import MainWindow, settings
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def make_window(qtbot, monkeypatch):
+    """Windows closed by this fixture, not by qtbot: pytest-qt closes its widgets before
+    fixtures finish, and a window with unsaved edits would ask whether to save them."""
+    made: list[MainWindow] = []
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
+    )
+
+    def make(scene: str = "hanging-sheet") -> MainWindow:
+        controller = Controller()
+        window = MainWindow(controller)
+        controller.load(load_preset(scene))
+        window.show()
+        qtbot.waitExposed(window)
+        made.append(window)
+        return window
+
+    yield make
+    for window in made:
+        window.close()
+        window.controller.shutdown()
+        window.deleteLater()
+
+
+@pytest.fixture
+def message_boxes(monkeypatch):
+    """Record message boxes instead of showing them (a modal box would block the test)."""
+    shown: list[tuple[str, str]] = []
+
+    def record(_parent, title, text, *args, **kwargs):
+        shown.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", record)
+    monkeypatch.setattr(QMessageBox, "critical", record)
+    return shown
+
+
+def test_docks_have_names_and_are_listed_in_view_panels(make_window):
+    window = make_window()
+    names = {dock.objectName() for dock in window.findChildren(QDockWidget)}
+    assert names == {"scene_dock", "parameters_dock", "readouts_dock"}
+    panel_texts = [action.text() for action in window.panels_menu.actions()]
+    assert panel_texts == ["Scene", "Parameters", "Readouts"]
+
+
+def test_menus_offer_the_documented_commands(make_window):
+    window = make_window()
+    menus = {
+        action.text().replace("&", ""): [a.text().replace("&", "") for a in action.menu().actions()]
+        for action in window.menuBar().actions()
+    }
+    assert list(menus) == ["File", "Edit", "View", "Simulation", "Help"]
+    for item in ("New from preset", "Open…", "Open recent", "Save", "Save As…",
+                 "Export readouts CSV…", "Save screenshot…", "Quit"):  # fmt: skip
+        assert item in menus["File"]
+    assert menus["Edit"][0].startswith("Undo") and menus["Edit"][1].startswith("Redo")
+    for item in ("Panels", "Reset layout", "Wireframe", "Stretch colours", "Reset camera"):
+        assert item in menus["View"]
+    for item in ("Play", "Step", "Reset", "Speed"):
+        assert item in menus["Simulation"]
+    assert menus["Help"] == ["Keyboard shortcuts", "About Cloth Lab"]
+    assert len(window.preset_menu.actions()) == len(preset_names())
+
+
+def test_shortcuts(make_window):
+    window = make_window()
+    keys = {a.text().replace("&", ""): a.shortcut().toString() for a in window.actions()}
+    assert keys["Play"] == "Space"
+    assert keys["Reset"] == "Ctrl+R"
+    assert window.action_step.shortcut().toString() == "."
+    assert window.step_shortcut.key().toString() == "Right"
+    rows = dict(window.shortcut_rows())
+    assert rows["Play"] == "Space"
+    assert rows["Step (in the 3D view)"] == "Right"
+
+
+def test_keys_drive_the_simulation(qtbot, make_window):
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    window.viewport.setFocus()
+    qtbot.keyClick(window.viewport, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: window.controller.latest.steps == 1, timeout=WAIT_MS)
+    qtbot.keyClick(window.viewport, Qt.Key.Key_Period)
+    qtbot.waitUntil(lambda: window.controller.latest.steps == 2, timeout=WAIT_MS)
+    with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
+        qtbot.keyClick(window.viewport, Qt.Key.Key_Space)
+    assert window.controller.running
+    # in the scene tree, Right still opens a group instead of stepping
+    with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
+        qtbot.keyClick(window.viewport, Qt.Key.Key_Space)
+    window.scene_dock.raise_()
+    tree = window.scene_panel.view
+    tree.setFocus()
+    tree.collapseAll()
+    tree.setCurrentIndex(window.scene_model.index(0, 0))
+    steps = window.controller.latest.steps
+    qtbot.keyClick(tree, Qt.Key.Key_Right)
+    assert tree.isExpanded(window.scene_model.index(0, 0))
+    qtbot.wait(200)
+    assert window.controller.latest.steps == steps
+
+
+def test_layout_round_trip(make_window):
+    window = make_window()
+    window.readouts_dock.hide()
+    window.scene_dock.setFloating(True)
+    window.save_layout()
+    window.controller.shutdown()
+    window.close()
+
+    again = make_window()
+    assert not again.readouts_dock.isVisible()
+    assert again.scene_dock.isFloating()
+    again.reset_layout()
+    assert again.readouts_dock.isVisible()
+    assert not again.scene_dock.isFloating()
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [QByteArray(b"\x00\xffnot a state at all" * 7), QByteArray(), "a string", 42],
+)
+def test_garbage_in_stored_layout_gives_the_default_layout(make_window, garbage):
+    stored = settings()
+    stored.setValue("window/state", garbage)
+    stored.setValue("window/geometry", garbage)
+    stored.sync()
+    window = make_window()
+    for dock in window.docks:
+        assert dock.isVisible()
+        assert not dock.isFloating()
+    assert window.dockWidgetArea(window.readouts_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+
+
+def test_title_follows_scene_and_undo_stack(qtbot, make_window):
+    window = make_window()
+    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+    assert not window.isWindowModified()
+    window.controller.set_setting("wind", 5.0)
+    assert window.isWindowModified()
+    assert window.action_undo.text().replace("&", "") == "Undo Set wind"
+    window.action_undo.trigger()
+    assert not window.isWindowModified()
+    assert window.controller.scene.wind.strength == 0.0
+
+
+def test_parameter_change_reaches_document_and_solver(qtbot, make_window):
+    window = make_window()
+    window.parameters_panel.editors["passes"].setValue(20)
+    assert window.controller.scene.solver.passes == 20
+    qtbot.waitUntil(
+        lambda: (
+            window.controller.latest is not None and window.controller.latest.settings.passes == 20
+        ),
+        timeout=WAIT_MS,
+    )
+    # the scene tree shows the same document
+    assert find_value(window.scene_model, ("setting", "passes")).data() == "20"
+
+
+def test_opening_a_corrupt_file_keeps_the_current_scene(make_window, message_boxes, tmp_path):
+    window = make_window()
+    before = window.controller.scene
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "clothlab-scene", "schema_version": 1, "bodies": [{"kind": ')
+    assert not window.open_path(bad)
+    assert window.controller.scene is before
+    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+    assert len(message_boxes) == 1
+    title, text = message_boxes[0]
+    assert title == "Cannot open scene"
+    assert "broken.json" in text and "\n" not in text
+
+
+def test_opening_a_good_file_adds_it_to_recent_files(make_window, message_boxes, tmp_path):
+    window = make_window()
+    good = tmp_path / "flag copy.json"
+    good.write_bytes(preset_path("flag").read_bytes())
+    assert window.open_path(good)
+    assert window.controller.path == good
+    assert window.recent_files() == [str(good.resolve())]
+    window._fill_recent_menu()
+    assert window.recent_menu.actions()[0].text() == "&1 flag copy.json"
+    assert not message_boxes
+
+
+def test_save_writes_the_edited_scene(make_window, tmp_path):
+    window = make_window()
+    window.controller.set_setting("ball", True)
+    path = tmp_path / "saved.json"
+    assert window._save_to(path)
+    assert not window.isWindowModified()
+    saved = load_scene(path)
+    assert saved.ball.enabled
+    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+
+
+def test_gl_failure_shows_a_message_instead_of_the_view(make_window):
+    window = make_window()
+    window.viewport.gl_failed.emit("no OpenGL 3.3 context")
+    assert window.central.currentWidget() is window.gl_message
+    assert "no OpenGL 3.3 context" in window.gl_message.text()
+
+
+def test_status_bar_reports_time_particles_and_links(qtbot, make_window):
+    window = make_window()
+    window.controller.set_running(True)
+    qtbot.waitUntil(
+        lambda: window.controller.latest is not None and window.controller.latest.t > 0.1,
+        timeout=WAIT_MS,
+    )
+    window._update_status()
+    assert window.count_label.text() == "165 particles · 584 links"
+    assert window.time_label.text().startswith("t = ")
+    qtbot.waitUntil(lambda: "real time" in window.factor_label.text(), timeout=WAIT_MS)
+
+
+def test_play_pause_and_speed_actions(qtbot, make_window):
+    window = make_window()
+    with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
+        window.action_play.trigger()
+    assert window.action_play.text() == "&Pause"
+    assert not window.action_step.isEnabled()
+    window.speed_actions[0.25].trigger()
+    assert window.controller.speed == 0.25
+    assert window.speed_box.currentText() == "¼×"
+    with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
+        window.action_play.trigger()
+    assert window.action_step.isEnabled()
+
+
+def test_window_image_shows_the_cloth(qtbot, make_window, tmp_path):
+    window = make_window()
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    qtbot.wait(300)
+    path = tmp_path / "shot.png"
+    assert window.save_screenshot(path)
+    assert Path(path).stat().st_size > 0
+
+
+def test_icons_exist_for_toolbar_actions():
+    for name in ("play", "pause", "step", "reset", "open", "save", "screenshot", "wireframe",
+                 "stretch", "reset-camera"):  # fmt: skip
+        assert (main_window.Path(__file__).parents[2] / "resources/icons" / f"{name}.svg").is_file()

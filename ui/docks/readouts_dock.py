@@ -1,0 +1,302 @@
+"""The Readouts panel: live plots of sag, volume, motion and max stretch against model time.
+
+Every snapshot that reaches the GUI adds one row to the history (the CSV export writes all of
+it); the plots show a scrolling window of the last seconds and redraw at most REDRAW_HZ times a
+second, so a fast solver cannot make the GUI spend its time on plotting. Redraws happen while a
+snapshot is being handed over, i.e. in the same event-loop pass that schedules the viewport's
+repaint: in a window with an OpenGL widget every flush composes the whole window, so one flush
+for both is much cheaper than two.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sim.snapshot import Snapshot
+from sim.solver import Readouts
+
+COLUMNS = Readouts.CSV_COLUMNS  # step, t, sag, volume, motion, max_stretch, links
+REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
+DEFAULT_WINDOW_S = 20
+MAX_ROWS = 1_000_000  # about 4.5 hours at 60 snapshots a second; then the oldest half goes
+
+
+@dataclass(frozen=True)
+class Series:
+    key: str
+    label: str
+    unit: str
+    scale: float  # plotted and shown value = readout · scale
+    colour: str
+    tooltip: str
+
+
+SERIES = (
+    Series("sag", "Sag", "units", 1.0, "#1f77b4",
+           "Distance from the line between the top corners down to the lowest top-edge particle."),
+    Series("volume", "Volume", "units³", 1.0, "#2ca02c",
+           "Volume of the soft block (64 cubes as six tetrahedra each); rest volume 0.512."),
+    Series("motion", "Motion", "units/s", 1.0, "#ff7f0e",
+           "Mean particle speed |x − x_prev| / Δt."),
+    Series("max_stretch", "Max stretch", "%", 100.0, "#d62728",
+           "Largest (L − rest) / rest over live links: the error the passes leave."),
+)  # fmt: skip
+
+
+class ReadoutHistory:
+    """Readout rows (COLUMNS) in model-time order; a jump back in time starts afresh."""
+
+    def __init__(self) -> None:
+        self._rows = np.zeros((1024, len(COLUMNS)))  # (capacity, 7) float64
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def rows(self) -> np.ndarray:
+        """(n, 7) float64 view of the recorded rows."""
+        return self._rows[: self._count]
+
+    def clear(self) -> None:
+        self._count = 0
+
+    def append(self, snapshot: Snapshot) -> bool:
+        """Record a snapshot's readouts; False if it adds nothing (same step as the last)."""
+        if self._count:
+            last_step = self._rows[self._count - 1, 0]
+            if snapshot.steps == last_step:
+                return False
+            if snapshot.steps < last_step:  # reset or a new scene
+                self.clear()
+        if self._count == len(self._rows):
+            self._grow()
+        r = snapshot.readouts
+        self._rows[self._count] = (
+            snapshot.steps,
+            r.t,
+            r.sag,
+            r.volume,
+            r.motion,
+            r.max_stretch,
+            r.links,
+        )
+        self._count += 1
+        return True
+
+    def _grow(self) -> None:
+        if len(self._rows) >= MAX_ROWS:
+            keep = self._count // 2
+            self._rows[:keep] = self._rows[self._count - keep : self._count]
+            self._count = keep
+            return
+        bigger = np.zeros((len(self._rows) * 2, len(COLUMNS)))
+        bigger[: self._count] = self._rows[: self._count]
+        self._rows = bigger
+
+    def window(self, seconds: float) -> np.ndarray:
+        """The rows of the last `seconds` of model time."""
+        rows = self.rows
+        if not len(rows):
+            return rows
+        start = np.searchsorted(rows[:, 1], rows[-1, 1] - seconds, side="left")
+        return rows[start:]
+
+    def write_csv(self, path: Path) -> None:
+        with Path(path).open("w", newline="", encoding="utf-8") as stream:
+            writer = csv.writer(stream, lineterminator="\n")
+            writer.writerow(COLUMNS)
+            for row in self.rows:
+                writer.writerow(_csv_cells(row))
+
+
+def _csv_cells(row: np.ndarray) -> list[str]:
+    # The same cells as `clothlab run --csv`: integers plain, NaN (no sheet/no block) empty.
+    step, links = int(row[0]), int(row[6])
+    values = ["" if math.isnan(v) else repr(float(v)) for v in row[1:6]]
+    return [str(step), *values, str(links)]
+
+
+class ReadoutsPanel(QWidget):
+    export_requested = Signal()  # the window asks for a file name and calls history.write_csv
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.history = ReadoutHistory()
+        self._dirty = False
+        self._frozen = False
+        self._last_redraw = -math.inf
+        self.value_labels: dict[str, QLabel] = {}
+        self.plots: dict[str, pg.PlotWidget] = {}
+        self._curves: dict[str, pg.PlotCurveItem] = {}
+        self._rows: dict[str, tuple[QLabel, QLabel, pg.PlotWidget]] = {}
+        self._grid_rows: dict[str, int] = {}
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(2)
+        layout.addLayout(self._build_controls())
+        grid = QGridLayout()
+        grid.setSpacing(2)
+        self._grid = grid
+        for row, series in enumerate(SERIES):
+            self._add_series(grid, row * 2, series)
+        self.plots[SERIES[-1].key].getPlotItem().setLabel("bottom", "model time (s)")
+        layout.addLayout(grid, 1)
+        self.links_label = QLabel("Links —")
+        self.links_label.setToolTip("Live links (cuts remove links).")
+        self.time_label = QLabel("t = 0.00 s")
+        footer = QHBoxLayout()
+        footer.addWidget(self.time_label)
+        footer.addStretch(1)
+        footer.addWidget(self.links_label)
+        layout.addLayout(footer)
+
+        # Changes that come without a snapshot (clear, window, unfreeze) redraw on their own.
+        self._redraw_timer = QTimer(self)
+        self._redraw_timer.setSingleShot(True)
+        self._redraw_timer.setInterval(0)
+        self._redraw_timer.timeout.connect(self.redraw)
+
+    def _build_controls(self) -> QHBoxLayout:
+        self.pause_button = QPushButton("Pause")
+        self.pause_button.setCheckable(True)
+        self.pause_button.setToolTip("Freeze the plots to look at them; recording goes on.")
+        self.pause_button.toggled.connect(self.set_frozen)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setToolTip("Forget the recorded readouts.")
+        self.clear_button.clicked.connect(self.clear)
+        self.export_button = QPushButton("Export CSV…")
+        self.export_button.setToolTip(f"Save every recorded row: {', '.join(COLUMNS)}.")
+        self.export_button.clicked.connect(self.export_requested)
+        self.window_box = QSpinBox()
+        self.window_box.setRange(2, 600)
+        self.window_box.setValue(DEFAULT_WINDOW_S)
+        self.window_box.setSuffix(" s")
+        self.window_box.setToolTip("Model time shown by the plots (2 … 600 s).")
+        self.window_box.valueChanged.connect(self._mark_dirty)
+        controls = QHBoxLayout()
+        for button in (self.pause_button, self.clear_button, self.export_button):
+            controls.addWidget(button)
+        controls.addStretch(1)
+        controls.addWidget(QLabel("Window"))
+        controls.addWidget(self.window_box)
+        return controls
+
+    def _add_series(self, grid: QGridLayout, row: int, series: Series) -> None:
+        name = QLabel(series.label)
+        name.setToolTip(series.tooltip)
+        value = QLabel("—")
+        value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        value.setToolTip(series.tooltip)
+        font = QFont(value.font())
+        font.setBold(True)
+        value.setFont(font)
+        value.setObjectName(f"readout_{series.key}")
+        background = self.palette().color(QPalette.ColorRole.Base)
+        plot = pg.PlotWidget(background=background)
+        plot.setObjectName(f"plot_{series.key}")
+        plot.setMinimumHeight(80)
+        plot.setToolTip(series.tooltip)
+        item = plot.getPlotItem()
+        item.showGrid(x=False, y=False)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.setLabel("left", units=None, text="")
+        item.getAxis("left").setWidth(48)
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
+        item.setMouseEnabled(x=False, y=False)
+        # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls QObject.property()
+        # for a missing property on every setData and paint, and PySide6 6.12 returns None
+        # from that without a reference, so a long run ends in "deallocating None".
+        curve = pg.PlotCurveItem(pen=pg.mkPen(series.colour, width=2))
+        item.addItem(curve)
+        grid.addWidget(name, row, 0)
+        grid.addWidget(value, row, 1)
+        grid.addWidget(plot, row + 1, 0, 1, 2)
+        grid.setRowStretch(row + 1, 1)
+        self.value_labels[series.key] = value
+        self.plots[series.key] = plot
+        self._curves[series.key] = curve
+        self._rows[series.key] = (name, value, plot)
+        self._grid_rows[series.key] = row + 1
+
+    # --- data ---------------------------------------------------------------------------------
+
+    def add_snapshot(self, snapshot: Snapshot) -> None:
+        if self.history.append(snapshot):
+            self._dirty = True
+            if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
+                self.redraw()
+
+    def clear(self) -> None:
+        self.history.clear()
+        for curve in self._curves.values():
+            curve.setData([], [])
+        self._mark_dirty()
+
+    def set_frozen(self, frozen: bool) -> None:
+        self._frozen = frozen
+        self.pause_button.setChecked(frozen)
+        self._mark_dirty()
+
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+        self._redraw_timer.start()
+
+    def _show_series(self, key: str, visible: bool) -> None:
+        """Only the readouts the scene has (no sag without a sheet, no volume without a block);
+        a hidden row gives its height to the others."""
+        for widget in self._rows[key]:
+            widget.setVisible(visible)
+        self._grid.setRowStretch(self._grid_rows[key], 1 if visible else 0)
+
+    def redraw(self) -> None:
+        """Update plots and numbers if anything changed since the last redraw."""
+        if not self._dirty or self._frozen:
+            return
+        self._dirty = False
+        self._last_redraw = time.perf_counter()
+        rows = self.history.window(self.window_box.value())
+        if not len(rows):
+            for label in self.value_labels.values():
+                label.setText("—")
+            return
+        t = rows[:, 1]
+        for column, series in enumerate(SERIES, start=2):
+            values = rows[:, column] * series.scale
+            has_data = not math.isnan(values[-1])
+            self._show_series(series.key, has_data)
+            if not has_data:
+                continue
+            self._curves[series.key].setData(t, values)
+            self.value_labels[series.key].setText(_number(values[-1], series.unit))
+        end = max(float(t[-1]), 1e-6)
+        start = max(0.0, end - self.window_box.value())
+        for plot in self.plots.values():
+            plot.setXRange(start, max(end, start + 1.0), padding=0)
+        self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
+        self.links_label.setText(f"Links {int(rows[-1, 6])}")
+
+
+def _number(value: float, unit: str) -> str:
+    return f"{value:.4g} {unit}"
