@@ -20,13 +20,14 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.worker import SolverWorker
 from sim import scene as scene_format
-from sim.edits import CutLinks, Edit, SetPin, SetSetting
+from sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
 from sim.parameters import PARAMETERS, Settings
 from sim.presets import load_preset, resolve_scene
 from sim.scene import (
     CameraSpec,
     PinSpec,
     Scene,
+    build_topology,
     save_scene,
     scene_settings,
 )
@@ -138,6 +139,7 @@ class Controller(QObject):
     running_changed = Signal(bool)
     speed_changed = Signal(float)
     load_failed = Signal(str)
+    instability_found = Signal(str)
 
     # Intents for the worker; connected across threads, so they arrive as queued calls.
     load_requested = Signal(object)
@@ -145,6 +147,9 @@ class Controller(QObject):
     running_requested = Signal(bool)
     step_requested = Signal()
     speed_requested = Signal(float)
+    grab_requested = Signal(int, object)
+    grab_move_requested = Signal(object)
+    release_requested = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -171,6 +176,10 @@ class Controller(QObject):
         self.running_requested.connect(worker.set_running)
         self.step_requested.connect(worker.step_once)
         self.speed_requested.connect(worker.set_speed)
+        self.grab_requested.connect(worker.grab)
+        self.grab_move_requested.connect(worker.move_grab)
+        self.release_requested.connect(worker.release)
+        worker.instability_found.connect(self.instability_found)
         worker.snapshot_ready.connect(self._take_snapshot)
         worker.timing_changed.connect(self.timing_changed)
         worker.running_changed.connect(self._on_running_changed)
@@ -254,9 +263,48 @@ class Controller(QObject):
             self.push_edit(SetSetting(key, value, previous))
 
     def move_pin(self, particle: int, anchor: tuple[float, float, float] | None) -> None:
+        """Pin, move or (anchor None) unpin a particle: one undoable edit."""
         previous = next((p.anchor for p in self.scene.pins if p.particle == particle), None)
+        if anchor is not None:
+            anchor = tuple(float(v) for v in anchor)
         if anchor != previous:
             self.push_edit(SetPin(particle, anchor, previous))
+
+    def preview(self, edit: Edit) -> None:
+        """Show an edit in progress (a pin or the ball being dragged) without recording it;
+        the drag's end records one undoable edit from where it began."""
+        self.edit_requested.emit(edit)
+
+    def preview_pin(self, particle: int, anchor: object) -> None:
+        self.preview(SetPin(particle, tuple(float(v) for v in anchor), None))
+
+    def preview_ball(self, centre: object) -> None:
+        value = tuple(float(v) for v in centre)
+        self.preview(SetSetting("ball_center", value, value))
+
+    def cut(self, links: object) -> None:
+        """Cut the links of a stroke (those still live): one undoable edit."""
+        cut = set(self.scene.cuts)
+        live = tuple(sorted(int(k) for k in set(map(int, links)) - cut))
+        if live:
+            self.push_edit(CutLinks(live))
+
+    def seam_cut(self) -> None:
+        """The model's own seam cut of the first sheet."""
+        topology = build_topology(self.scene)
+        if topology.sheets:
+            self.cut(seam_links(topology))
+
+    # --- grab (not an edit: it changes only the running state) -------------------------------
+
+    def grab(self, particle: int, target: object) -> None:
+        self.grab_requested.emit(particle, tuple(float(v) for v in target))
+
+    def move_grab(self, target: object) -> None:
+        self.grab_move_requested.emit(tuple(float(v) for v in target))
+
+    def release_grab(self) -> None:
+        self.release_requested.emit()
 
     # --- simulation --------------------------------------------------------------------------
 

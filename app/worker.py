@@ -57,6 +57,7 @@ class SolverWorker(QObject):
     timing_changed = Signal(float, bool)  # real-time factor, cannot keep up
     running_changed = Signal(bool)
     load_failed = Signal(str)  # one-line reason a scene could not be built
+    instability_found = Signal(str)  # the model blew up: paused, last good state restored
 
     def __init__(self) -> None:
         super().__init__()
@@ -123,7 +124,7 @@ class SolverWorker(QObject):
     def step_once(self) -> None:
         """One Δt; only while paused (while running the clock owns stepping)."""
         if self._sim is not None and not self._running:
-            self._sim.step(1)
+            self._take_steps(1)
             self._dirty = True
             self._publish(force=True)
 
@@ -133,6 +134,25 @@ class SolverWorker(QObject):
         self._speed = speed if speed > 0 else AS_FAST_AS_POSSIBLE
         self._reset_clock()
         self._apply_interval()
+
+    @Slot(int, object)
+    def grab(self, particle: int, target: object) -> None:
+        """Hold a particle at the pointer (not an edit: nothing to undo or save)."""
+        if self._sim is not None and 0 <= particle < self._sim.topology.particle_count:
+            self._sim.grab(particle, target)
+            self._dirty = True
+
+    @Slot(object)
+    def move_grab(self, target: object) -> None:
+        if self._sim is not None:
+            self._sim.move_grab(target)
+            self._dirty = True
+            self._publish(force=not self._running)
+
+    @Slot()
+    def release(self) -> None:
+        if self._sim is not None:
+            self._sim.release()
 
     @Slot(object)
     def apply_edit(self, edit: Edit) -> None:
@@ -194,7 +214,8 @@ class SolverWorker(QObject):
         deadline = time.perf_counter() + STEP_BUDGET_S
         steps = 0
         while fastest or self._debt >= dt:
-            sim.step(1)
+            if not self._take_steps(1):
+                break
             steps += 1
             self._debt -= dt
             if time.perf_counter() > deadline:
@@ -205,6 +226,19 @@ class SolverWorker(QObject):
         self._debt = max(self._debt, 0.0)
         self._window_model_time += steps * dt
         self._dirty = self._dirty or steps > 0
+
+    def _take_steps(self, count: int) -> bool:
+        """Step; on a blow-up (the simulation has already restored a good state) pause and
+        tell the user why. False when the steps were not all taken."""
+        sim = self._sim
+        assert sim is not None
+        if sim.step(count) == count:
+            return True
+        self.set_running(False)
+        self._debt = 0.0
+        self._dirty = True
+        self.instability_found.emit(sim.instability.message)
+        return False
 
     def _report_timing(self, now: float) -> None:
         wall = now - self._window_start

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QToolBar,
+    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -38,6 +39,7 @@ from ui.docks.parameters_dock import ParametersPanel
 from ui.docks.readouts_dock import ReadoutsPanel
 from ui.docks.scene_dock import ScenePanel
 from ui.icons import icon
+from ui.interaction import TOOL_HINTS, Tool
 from ui.scene_model import SceneModel
 from ui.viewport import Viewport
 
@@ -142,12 +144,16 @@ class MainWindow(QMainWindow):
         )
         self.scene_dock = self._dock("Scene", "scene_dock", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", "readouts_dock", self.readouts_panel, right)
+        self.history_view = QUndoView(self.controller.undo_stack)
+        self.history_view.setEmptyLabel("Scene as loaded")
+        self.history_dock = self._dock("History", "history_dock", self.history_view, left)
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)
+        self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.parameters_dock.raise_()
         self.resizeDocks(
             [self.parameters_dock, self.readouts_dock], [330, 340], Qt.Orientation.Horizontal
         )
-        self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock)
+        self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock)
 
     def _action(
         self,
@@ -207,7 +213,14 @@ class MainWindow(QMainWindow):
         self.action_undo = c.undo_stack.createUndoAction(self, "&Undo")
         self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
         self.action_redo = c.undo_stack.createRedoAction(self, "&Redo")
-        self.action_redo.setShortcuts(QKeySequence.StandardKey.Redo)
+        self.action_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.action_seam = self._action(
+            "Seam &cut", c.seam_cut, None, "seam", "Cut the sheet top to bottom down its middle"
+        )
+        self.action_ball = self._action(
+            "&Ball", self._toggle_ball, "Shift+B", "ball", "Switch the ball on or off", True
+        )
+        self._build_tool_actions()
         self.action_play = self._action(
             "&Play", c.toggle_running, "Space", "play", "Run or pause the simulation"
         )
@@ -258,6 +271,27 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _checked=False, s=speed: c.set_speed(s))
             self.speed_actions[speed] = action
 
+    def _build_tool_actions(self) -> None:
+        self.tool_group = QActionGroup(self)
+        self.tool_actions: dict[Tool, QAction] = {}
+        for tool, text, key in (
+            (Tool.GRAB, "&Grab", "G"),
+            (Tool.PIN, "&Pin", "P"),
+            (Tool.CUT, "&Cut", "C"),
+            (Tool.BALL, "&Ball tool", "B"),
+        ):
+            action = self._action(
+                text,
+                lambda on, t=tool: on and self.viewport.interaction.set_tool(t),
+                key,
+                tool.value,
+                TOOL_HINTS[tool],
+                True,
+            )
+            self.tool_group.addAction(action)
+            self.tool_actions[tool] = action
+        self.tool_actions[Tool.GRAB].setChecked(True)
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
@@ -282,6 +316,10 @@ class MainWindow(QMainWindow):
         edit_menu = bar.addMenu("&Edit")
         edit_menu.addAction(self.action_undo)
         edit_menu.addAction(self.action_redo)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.action_seam)
+        tools_menu = edit_menu.addMenu("&Tool")
+        tools_menu.addActions(self.tool_group.actions())
 
         view_menu = bar.addMenu("&View")
         self.panels_menu = view_menu.addMenu("&Panels")
@@ -297,6 +335,8 @@ class MainWindow(QMainWindow):
         simulation_menu.addAction(self.action_play)
         simulation_menu.addAction(self.action_step)
         simulation_menu.addAction(self.action_reset)
+        simulation_menu.addSeparator()
+        simulation_menu.addAction(self.action_ball)
         speed_menu = simulation_menu.addMenu("S&peed")
         speed_menu.addActions(self.speed_group.actions())
 
@@ -323,6 +363,9 @@ class MainWindow(QMainWindow):
         )
         toolbar.addWidget(self.speed_box)
         toolbar.addSeparator()
+        toolbar.addActions(self.tool_group.actions())
+        toolbar.addActions([self.action_ball, self.action_seam])
+        toolbar.addSeparator()
         toolbar.addActions([self.action_wireframe, self.action_stretch, self.action_reset_camera])
         toolbar.addSeparator()
         toolbar.addAction(self.action_screenshot)
@@ -331,6 +374,10 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
+        self.tool_label = QLabel(TOOL_HINTS[Tool.GRAB])
+        self.tool_label.setObjectName("tool_label")
+        self.tool_label.setContentsMargins(6, 0, 6, 0)
+        bar.addWidget(self.tool_label, 1)
         self.state_label = QLabel("Paused")
         self.time_label = QLabel("t = 0.00 s")
         self.factor_label = QLabel("—")
@@ -365,10 +412,24 @@ class MainWindow(QMainWindow):
         self.scene_model.pin_edit_requested.connect(c.move_pin)
         self.parameters_panel.setting_edit_requested.connect(self._request_setting)
         self.readouts_panel.export_requested.connect(self.export_readouts)
+        c.instability_found.connect(self._show_instability)
+        tools = self.viewport.interaction
+        tools.tool_changed.connect(self._show_tool)
+        tools.grab_requested.connect(c.grab)
+        tools.grab_move_requested.connect(c.move_grab)
+        tools.release_requested.connect(c.release_grab)
+        tools.pin_toggle_requested.connect(c.move_pin)
+        tools.pin_move_requested.connect(c.preview_pin)
+        tools.pin_move_finished.connect(self._finish_pin_move)
+        tools.cut_requested.connect(c.cut)
+        tools.ball_move_requested.connect(c.preview_ball)
+        tools.ball_move_finished.connect(self._finish_ball_move)
 
     # --- showing the controller's state -----------------------------------------------------------
 
     def _show_scene(self, scene: Scene) -> None:
+        self.viewport.interaction.cancel()
+        self.action_ball.setChecked(scene.ball.enabled)
         self.scene_model.set_scene(scene)
         self.parameters_panel.set_settings(self.controller.settings)
         self.readouts_panel.clear()
@@ -379,6 +440,7 @@ class MainWindow(QMainWindow):
     def _show_edit(self, scene: Scene, _edit: object) -> None:
         self.scene_model.update_from_scene(scene)
         self.parameters_panel.set_settings(self.controller.settings)
+        self.action_ball.setChecked(self.controller.settings.ball)
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
         # Everything a snapshot changes is updated here, so one window flush shows it all.
@@ -410,6 +472,24 @@ class MainWindow(QMainWindow):
         if speed in self.speed_actions:
             self.speed_actions[speed].setChecked(True)
             self.speed_box.setCurrentIndex([s for s, _ in SPEEDS].index(speed))
+
+    def _show_tool(self, tool: Tool) -> None:
+        self.tool_actions[tool].setChecked(True)
+        self.tool_label.setText(TOOL_HINTS[tool])
+
+    def _show_instability(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+        self._error("The model became unstable", message)
+
+    def _finish_pin_move(self, particle: int, _start: object, end: object) -> None:
+        self.controller.move_pin(particle, end)
+
+    def _finish_ball_move(self, _start: object, end: object) -> None:
+        self.controller.set_setting("ball_center", end)
+
+    def _toggle_ball(self, on: bool) -> None:
+        if on != self.controller.settings.ball:
+            self.controller.set_setting("ball", on)
 
     def _show_load_failure(self, message: str) -> None:
         self._error("Cannot build the scene", message)

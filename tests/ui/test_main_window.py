@@ -60,9 +60,9 @@ def message_boxes(monkeypatch):
 def test_docks_have_names_and_are_listed_in_view_panels(make_window):
     window = make_window()
     names = {dock.objectName() for dock in window.findChildren(QDockWidget)}
-    assert names == {"scene_dock", "parameters_dock", "readouts_dock"}
+    assert names == {"scene_dock", "parameters_dock", "readouts_dock", "history_dock"}
     panel_texts = [action.text() for action in window.panels_menu.actions()]
-    assert panel_texts == ["Scene", "Parameters", "Readouts"]
+    assert panel_texts == ["Scene", "Parameters", "Readouts", "History"]
 
 
 def test_menus_offer_the_documented_commands(make_window):

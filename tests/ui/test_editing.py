@@ -1,0 +1,201 @@
+"""Editing through the real viewport with real mouse events: grab, cut, pin drag, ball,
+undo/redo, seam cut, save and load."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+
+from app.controller import Controller
+from sim.edits import links_crossing_stroke
+from sim.presets import load_preset
+from sim.scene import load_scene
+from ui.interaction import Tool
+from ui.main_window import MainWindow
+
+WAIT_MS = 30_000
+LEFT = Qt.MouseButton.LeftButton
+NO_MODIFIER = Qt.KeyboardModifier.NoModifier
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    """The real window on hanging-sheet, paused at t = 0 so the cloth stays where it is drawn."""
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
+    )
+    controller = Controller()
+    made = MainWindow(controller)
+    controller.set_running(False)
+    controller.load(load_preset("hanging-sheet"))
+    made.resize(1200, 800)
+    made.show()
+    qtbot.waitExposed(made)
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    yield made
+    made.close()
+    controller.shutdown()
+    made.deleteLater()
+
+
+def screen_point(window: MainWindow, point: np.ndarray) -> QPoint:
+    x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
+    return QPoint(round(x), round(y))
+
+
+def drag(viewport, points: list[QPoint]) -> None:
+    QTest.mousePress(viewport, LEFT, NO_MODIFIER, points[0])
+    for point in points[1:]:
+        QTest.mouseMove(viewport, point)
+    QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, points[-1])
+
+
+def test_grab_pulls_a_particle_toward_the_pointer(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    particle = 10 * 15 + 7  # bottom middle
+    start = controller.latest.x[particle].copy()
+    press = screen_point(window, start)
+    target = press + QPoint(0, 80)
+    controller.set_running(True)
+    QTest.mousePress(viewport, LEFT, NO_MODIFIER, press)
+    for step in range(1, 9):
+        QTest.mouseMove(viewport, press + QPoint(0, 10 * step))
+    qtbot.waitUntil(lambda: controller.latest.grabbed == particle, timeout=WAIT_MS)
+    wanted = viewport.ray(target.x(), target.y())
+    qtbot.waitUntil(
+        lambda: controller.latest.x[particle][1] < start[1] - 0.3, timeout=WAIT_MS
+    )  # pulled well down, toward the pointer
+    origin, direction = wanted
+    held = controller.latest.x[particle]
+    miss = np.linalg.norm(np.cross(held - origin, direction))  # distance from the pointer's ray
+    assert miss < 0.05
+    QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, target)
+    qtbot.waitUntil(lambda: controller.latest.grabbed is None, timeout=WAIT_MS)
+
+
+def test_a_cut_stroke_removes_what_the_pure_function_says_and_undo_redo_restore_it(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    window.tool_actions[Tool.CUT].trigger()
+    assert viewport.interaction.tool is Tool.CUT
+    snapshot = controller.latest
+    top = screen_point(window, (snapshot.x[6] + snapshot.x[7]) / 2) + QPoint(0, -40)
+    bottom = screen_point(window, (snapshot.x[160] + snapshot.x[161]) / 2) + QPoint(0, 40)
+    stroke = [top + (bottom - top) * (k / 10) for k in range(11)]
+    expected = links_crossing_stroke(
+        viewport.project(snapshot.x),
+        snapshot.topology.links,
+        snapshot.link_alive,
+        np.array([(p.x(), p.y()) for p in stroke], dtype=float),
+    )
+    assert len(expected) >= 31  # at least the seam: 11 across, 20 diagonals
+    drag(viewport, stroke)
+    assert controller.undo_stack.count() == 1
+    assert controller.undo_stack.undoText() == f"Cut {len(expected)} links"
+    qtbot.waitUntil(
+        lambda: controller.latest.readouts.links == 584 - len(expected), timeout=WAIT_MS
+    )
+    assert sorted(controller.scene.cuts) == sorted(int(k) for k in expected)
+    assert not controller.latest.face_alive.all()
+
+    window.action_undo.trigger()
+    qtbot.waitUntil(lambda: controller.latest.readouts.links == 584, timeout=WAIT_MS)
+    assert controller.latest.face_alive.all()
+    window.action_redo.trigger()
+    qtbot.waitUntil(
+        lambda: controller.latest.readouts.links == 584 - len(expected), timeout=WAIT_MS
+    )
+
+
+def test_dragging_a_pin_moves_its_anchor_as_one_undo_entry(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    window.tool_actions[Tool.PIN].trigger()
+    anchor = np.array(controller.scene.pins[1].anchor)  # the top-right pin, particle 14
+    start = screen_point(window, anchor)
+    drag(viewport, [start + QPoint(-6 * k, 4 * k) for k in range(11)])
+    assert controller.undo_stack.count() == 1
+    assert controller.undo_stack.undoText() == "Move pin"
+    moved = dict((p.particle, np.array(p.anchor)) for p in controller.scene.pins)[14]
+    assert moved[0] < anchor[0] - 0.2 and moved[1] < anchor[1]
+
+    def anchor_in_solver() -> np.ndarray:
+        latest = controller.latest
+        return latest.pin_anchor[list(latest.pin_index).index(14)]
+
+    qtbot.waitUntil(lambda: np.allclose(anchor_in_solver(), moved), timeout=WAIT_MS)
+    window.action_undo.trigger()
+    restored = dict((p.particle, np.array(p.anchor)) for p in controller.scene.pins)[14]
+    assert np.allclose(restored, anchor)
+
+
+def test_clicking_pins_and_unpins_a_particle(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    window.tool_actions[Tool.PIN].trigger()
+    particle = 5 * 15 + 3
+    point = screen_point(window, controller.latest.x[particle])
+    QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point)
+    assert controller.undo_stack.undoText() == "Add pin"
+    assert particle in {p.particle for p in controller.scene.pins}
+    qtbot.waitUntil(lambda: particle in controller.latest.pin_index, timeout=WAIT_MS)
+    QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point)
+    assert controller.undo_stack.undoText() == "Remove pin"
+    assert particle not in {p.particle for p in controller.scene.pins}
+
+
+def test_ball_toggle_and_drag_are_undoable(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    window.action_ball.trigger()
+    assert controller.settings.ball and controller.undo_stack.undoText() == "Set ball"
+    window.tool_actions[Tool.BALL].trigger()
+    centre = np.array(controller.settings.ball_center)
+    qtbot.waitUntil(lambda: controller.latest.settings.ball, timeout=WAIT_MS)
+    start = screen_point(window, centre)
+    drag(viewport, [start + QPoint(8 * k, 0) for k in range(11)])
+    assert controller.undo_stack.undoText() == "Move ball"
+    assert controller.settings.ball_center[0] > centre[0] + 0.2
+    window.action_undo.trigger()
+    assert np.allclose(controller.settings.ball_center, centre)
+
+
+def test_seam_cut_action_cuts_31_links(qtbot, window):
+    window.action_seam.trigger()
+    controller = window.controller
+    assert controller.undo_stack.undoText() == "Cut 31 links"
+    qtbot.waitUntil(lambda: controller.latest.readouts.links == 553, timeout=WAIT_MS)
+
+
+def test_right_drag_orbits_in_every_tool(qtbot, window):
+    viewport = window.viewport
+    for tool in Tool:
+        window.tool_actions[tool].trigger()
+        before = viewport.camera_spec().yaw
+        centre = QPoint(viewport.width() // 2, viewport.height() // 2)
+        QTest.mousePress(viewport, Qt.MouseButton.RightButton, NO_MODIFIER, centre)
+        QTest.mouseMove(viewport, centre + QPoint(60, 0))
+        QTest.mouseRelease(
+            viewport, Qt.MouseButton.RightButton, NO_MODIFIER, centre + QPoint(60, 0)
+        )
+        assert viewport.camera_spec().yaw != before
+    assert window.controller.undo_stack.count() == 0
+
+
+def test_save_then_load_gives_the_same_scene(qtbot, window, tmp_path):
+    controller = window.controller
+    window.action_seam.trigger()
+    controller.move_pin(5 * 15 + 3, (0.1, 0.2, 0.3))
+    controller.set_setting("wind", 2.5)
+    controller.set_setting("ball", True)
+    path = tmp_path / "edited.json"
+    controller.save(path, window.viewport.camera_spec())
+    assert controller.undo_stack.isClean() and not window.isWindowModified()
+    loaded = load_scene(path)
+    assert loaded == controller.scene
+    assert len(loaded.cuts) == 31 and loaded.wind.strength == 2.5 and loaded.ball.enabled
+    fresh = Controller()
+    try:
+        fresh.open(path)
+        assert fresh.scene == controller.scene
+    finally:
+        fresh.shutdown()
