@@ -107,6 +107,14 @@ def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) 
     window.show()
     controller.set_running(True)
 
+    autosaver = None  # the screenshot mode neither autosaves nor asks about recovery
+    if screenshot is None:
+        from app.autosave import Autosaver, offer_recovery
+
+        autosaver = Autosaver(controller, window.viewport.camera_spec)
+        autosaver.failed.connect(lambda message: window.statusBar().showMessage(message, 10_000))
+        QTimer.singleShot(0, lambda: offer_recovery(window, autosaver))
+
     status = {"code": 0}
     if screenshot is not None:
 
@@ -118,6 +126,8 @@ def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) 
 
         QTimer.singleShot(round(after * 1000), capture)
     app.exec()
+    if autosaver is not None:
+        autosaver.finish()  # a clean exit: nothing is left to recover
     controller.shutdown()
     return status["code"]
 

@@ -1,5 +1,5 @@
-"""Shared fixtures: every test gets its own settings folder, so no test reads or writes the
-user's real Cloth Lab settings (dock layout, recent files) or another test's."""
+"""Shared fixtures: every test gets its own settings and data folders, so no test reads or writes
+the user's real Cloth Lab settings (dock layout, recent files), autosaves, or another test's."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 def isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     folder = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))  # autosaves
     # Only when a Qt test has imported Qt already: the sim tests must stay free of it.
     if "PySide6.QtCore" in sys.modules:
         from PySide6.QtCore import QSettings

@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
             "Seam &cut", c.seam_cut, None, "seam", "Cut the sheet top to bottom down its middle"
         )
         self.action_ball = self._action(
-            "&Ball", self._toggle_ball, "Shift+B", "ball", "Switch the ball on or off", True
+            "&Ball", self._toggle_ball, "Shift+B", "ball-switch", "Switch the ball on or off", True
         )
         self._build_tool_actions()
         self.action_play = self._action(

@@ -8,7 +8,7 @@ import math
 import sys
 
 import pytest
-from PySide6.QtWidgets import QCheckBox, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
 from sim.parameters import PARAMETERS, Settings
 from sim.presets import load_preset
@@ -24,6 +24,9 @@ def test_every_declared_parameter_has_a_widget_of_its_kind(qtbot):
     assert set(panel.editors) == set(PARAMETERS)
     for key, parameter in PARAMETERS.items():
         expected = {bool: QCheckBox, int: QSpinBox, float: FloatEditor}[parameter.kind]
+        if parameter.choices:
+            expected = QComboBox
+            assert panel.editors[key].count() == len(parameter.choices)
         assert isinstance(panel.editors[key], expected), key
         tooltip = panel.editors[key].toolTip()
         assert parameter.tooltip in tooltip

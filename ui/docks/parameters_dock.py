@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -129,6 +130,11 @@ class ParametersPanel(QWidget):
             check_box = QCheckBox(self)
             check_box.toggled.connect(lambda on: self.setting_edit_requested.emit(key, on))
             return check_box
+        if parameter.choices:  # an int setting whose values have names
+            combo_box = QComboBox(self)
+            combo_box.addItems(list(parameter.choices))
+            combo_box.activated.connect(lambda v: self.setting_edit_requested.emit(key, v))
+            return combo_box
         if parameter.kind is int:
             spin_box = QSpinBox(self)
             spin_box.setRange(int(parameter.minimum), int(parameter.maximum))
@@ -155,6 +161,8 @@ class ParametersPanel(QWidget):
             editor.setChecked(bool(value))
         elif isinstance(editor, QSpinBox):
             editor.setValue(int(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentIndex(int(value))
         editor.blockSignals(False)
 
 

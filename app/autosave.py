@@ -1,0 +1,333 @@
+"""Autosave and crash recovery.
+
+While the document has unsaved changes, an Autosaver writes it every 60 s to a recovery file of
+its own in the data folder (``$XDG_DATA_HOME/ClothLab/Cloth Lab/recovery`` on Linux). A save,
+an undo back to the saved state, opening another document or a clean exit removes the file, so
+a file left behind means a run that ended without asking: the next launch offers to recover it.
+
+Each running Cloth Lab has its own file (``autosave-<pid>-<start>.json``) guarded by a
+QLockFile, so a second window's autosave is never offered, overwritten or deleted by the first;
+a lock whose process is gone (crashed, killed) is stale and frees the file for recovery.
+
+The recovery file is JSON::
+
+    {"format": "clothlab-recovery", "version": 1,
+     "saved_at": "2025-01-31T14:05:09+01:00",   # ISO 8601 with the local offset
+     "path": "/home/me/scenes/curtain.json",    # where Save writes, or null (never saved)
+     "scene": {...}}                            # the document, camera included (scene format)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, write_atomically
+from ui.main_window import APPLICATION, ORGANIZATION  # the folder names QSettings uses
+
+if TYPE_CHECKING:
+    from app.controller import Controller
+
+FORMAT = "clothlab-recovery"
+VERSION = 1
+DEFAULT_INTERVAL_S = 60.0
+INTERVAL_ENV = "CLOTHLAB_AUTOSAVE_SECONDS"  # a shorter interval, for tests and the curious
+# Answer the startup question without asking (tests); unset means ask.
+CHOICE_ENV = "CLOTHLAB_RECOVERY"
+CHOICES = ("recover", "discard")
+PREFIX = "autosave-"
+
+
+def recovery_folder() -> Path:
+    """Where recovery files live; follows XDG_DATA_HOME on Linux, so tests stay isolated."""
+    data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(data) / ORGANIZATION / APPLICATION / "recovery"
+
+
+def autosave_interval() -> float:
+    """Seconds between autosaves: CLOTHLAB_AUTOSAVE_SECONDS if set and sensible, else 60."""
+    text = os.environ.get(INTERVAL_ENV)
+    if not text:
+        return DEFAULT_INTERVAL_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0.01 <= value <= 86_400):
+        _warn(f"{INTERVAL_ENV}={text!r} is not a number of seconds; autosaving every 60 s")
+        return DEFAULT_INTERVAL_S
+    return value
+
+
+def _warn(message: str) -> None:
+    print(f"clothlab: warning: {message}", file=sys.stderr)
+
+
+def _lock_path(file: Path) -> Path:
+    return file.with_suffix(".lock")
+
+
+def _new_lock(file: Path) -> QLockFile:
+    lock = QLockFile(str(_lock_path(file)))
+    lock.setStaleLockTime(0)  # stale only when its process is gone, never because it is old
+    return lock
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """A recovery file left by a run that did not end cleanly."""
+
+    file: Path
+    scene: Scene
+    path: Path | None  # the document's own file, where Save writes
+    saved_at: datetime
+
+    @property
+    def name(self) -> str:
+        return self.scene.name or (self.path.stem if self.path else "Untitled")
+
+    @property
+    def when(self) -> str:
+        local = self.saved_at.astimezone()
+        if local.date() == datetime.now().astimezone().date():
+            return f"{local:%H:%M} today"
+        return f"{local:%Y-%m-%d %H:%M}"
+
+
+def recovery_payload(scene: Scene, path: Path | None, saved_at: datetime | None = None) -> bytes:
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "saved_at": (saved_at or datetime.now()).astimezone().isoformat(timespec="seconds"),
+        "path": str(path.resolve()) if path is not None else None,
+        "scene": scene.model_dump(mode="json"),
+    }
+    return (json.dumps(document, indent=1) + "\n").encode("utf-8")
+
+
+def read_recovery(file: Path) -> Recovery:
+    """Parse a recovery file; raises ValueError (or OSError) with a short reason."""
+    with file.open("rb") as stream:
+        raw = stream.read(MAX_FILE_BYTES * 2 + 1)
+    if len(raw) > MAX_FILE_BYTES * 2:
+        raise ValueError("file is too large")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"format: expected {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise ValueError(f"version: expected {VERSION}, got {data.get('version')!r}")
+    if set(data) != {"format", "version", "saved_at", "path", "scene"}:
+        raise ValueError("expected the keys format, version, saved_at, path, scene")
+    path = data["path"]
+    if path is not None and (not isinstance(path, str) or not path or "\0" in path):
+        raise ValueError("path: expected a file name or null")
+    if not isinstance(data["saved_at"], str):
+        raise ValueError("saved_at: expected an ISO 8601 time")
+    try:
+        saved_at = datetime.fromisoformat(data["saved_at"])
+    except ValueError:
+        raise ValueError("saved_at: expected an ISO 8601 time") from None
+    if saved_at.tzinfo is None:
+        saved_at = saved_at.astimezone()
+    # The scene section goes through the scene file's own validation (and its messages).
+    scene = parse_scene(json.dumps(data["scene"]), "scene")
+    return Recovery(file, scene, Path(path) if path is not None else None, saved_at)
+
+
+def _remove(file: Path) -> None:
+    file.unlink(missing_ok=True)
+    _lock_path(file).unlink(missing_ok=True)
+
+
+class Autosaver(QObject):
+    """Writes the controller's document to this run's recovery file every `interval_s` while
+    it has unsaved changes, and removes the file as soon as there are none."""
+
+    saved = Signal(object)  # Path: the recovery file was written
+    failed = Signal(str)  # one line: the recovery file could not be written
+
+    def __init__(
+        self,
+        controller: Controller,
+        camera: Callable[[], CameraSpec] | None = None,
+        interval_s: float | None = None,
+        folder: Path | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.camera = camera
+        self.folder = folder if folder is not None else recovery_folder()
+        started = time.time_ns() // 1_000_000
+        self.file = self.folder / f"{PREFIX}{os.getpid()}-{started}.json"
+        self._lock = _new_lock(self.file)
+        self._written: bytes | None = None  # the document last written, without its time
+        self.ticks = 0
+        self._failing = False  # warn once per run of failed writes, not every minute
+        self._timer = QTimer(self)
+        self._timer.setInterval(round(1000 * (interval_s or autosave_interval())))
+        self._timer.timeout.connect(self.autosave)
+        self._timer.start()
+        controller.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def document(self) -> tuple[Scene, Path | None]:
+        scene = self.controller.scene
+        if self.camera is not None:
+            scene = scene.model_copy(update={"camera": self.camera()})
+        return scene, self.controller.path
+
+    def autosave(self) -> bool:
+        """Write the recovery file now if there are unsaved changes; True if it was written."""
+        self.ticks += 1
+        if self.controller.undo_stack.isClean():
+            self.remove()
+            return False
+        scene, path = self.document()
+        unchanged = recovery_payload(scene, path, datetime.fromtimestamp(0))
+        if unchanged == self._written and self.file.exists():
+            return False  # nothing new since the last autosave: keep its time
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if not self._lock.isLocked() and not self._lock.tryLock(0):
+                raise OSError(f"cannot lock {_lock_path(self.file)}")
+            write_atomically(self.file, recovery_payload(scene, path))
+        except OSError as error:
+            message = f"autosave to {self.file} failed: {error.strerror or error}"
+            if not self._failing:
+                _warn(message)
+            self._failing = True
+            self.failed.emit(message)
+            return False
+        self._failing = False
+        self._written = unchanged
+        self.saved.emit(self.file)
+        return True
+
+    def remove(self) -> None:
+        """Remove this run's recovery file (nothing unsaved is left to recover)."""
+        self._written = None
+        if self.file.exists():
+            self.file.unlink(missing_ok=True)
+        if self._lock.isLocked():
+            self._lock.unlock()  # removes the lock file
+
+    def finish(self) -> None:
+        """A clean exit: stop autosaving and remove the recovery file."""
+        self._timer.stop()
+        self.remove()
+
+    def _clean_changed(self, *_: object) -> None:
+        if self.controller.undo_stack.isClean():
+            self.remove()
+
+    # --- recovery --------------------------------------------------------------------------------
+
+    def pending_recovery(self) -> Recovery | None:
+        """The newest recovery file left by a run that has ended, or None. Never raises: an
+        unreadable one is reported in one line on stderr and renamed to *.corrupt."""
+        try:
+            candidates = sorted(
+                self.folder.glob(f"{PREFIX}*.json"),
+                key=lambda f: f.stat().st_mtime if f.exists() else 0.0,
+                reverse=True,
+            )
+        except OSError:
+            return None
+        for file in candidates:
+            if file == self.file or not self._orphaned(file):
+                continue
+            try:
+                return read_recovery(file)
+            except (OSError, ValueError, RecursionError) as error:
+                self._set_aside(file, str(error) or type(error).__name__)
+        return None
+
+    @staticmethod
+    def _orphaned(file: Path) -> bool:
+        """True if no running Cloth Lab owns `file` (its lock is free or stale)."""
+        lock = _new_lock(file)
+        if not lock.tryLock(0):
+            return False
+        lock.unlock()
+        return True
+
+    @staticmethod
+    def _set_aside(file: Path, reason: str) -> None:
+        reason = " ".join(reason.split())[:300]
+        aside = file.with_name(f"{file.name}.corrupt")
+        try:
+            os.replace(file, aside)
+        except OSError as error:
+            _warn(f"unreadable recovery file {file} ({reason}); cannot move it: {error.strerror}")
+            return
+        _lock_path(file).unlink(missing_ok=True)
+        _warn(f"unreadable recovery file {file} ({reason}); moved to {aside.name}")
+
+    def recover(self, recovery: Recovery) -> None:
+        """Make the recovered scene the document, with unsaved changes and its own path."""
+        self.controller.load(recovery.scene, recovery.path)
+        # Qt's documented way to mark a document "restored from a backup file": the clean
+        # index becomes -1, so the title shows [*] and no undo makes it clean until a save.
+        self.controller.undo_stack.resetClean()
+        if self.autosave():  # ours holds it now, so the old file can go
+            _remove(recovery.file)
+
+    def discard(self, recovery: Recovery) -> None:
+        _remove(recovery.file)
+
+
+def offer_recovery(window: QWidget, autosaver: Autosaver) -> str | None:
+    """Ask whether to recover the newest crashed run's document: 'recover', 'discard', 'keep'
+    (the box was closed: ask again next launch) or None (nothing to recover).
+    CLOTHLAB_RECOVERY=recover|discard answers without asking."""
+    recovery = autosaver.pending_recovery()
+    if recovery is None:
+        return None
+    choice = os.environ.get(CHOICE_ENV, "")
+    if choice and choice not in CHOICES:
+        _warn(f"{CHOICE_ENV}={choice!r} is not one of {', '.join(CHOICES)}; asking")
+    if choice not in CHOICES:
+        choice = ask(window, recovery)
+    if choice == "recover":
+        autosaver.recover(recovery)
+    elif choice == "discard":
+        autosaver.discard(recovery)
+    return choice
+
+
+def ask(window: QWidget, recovery: Recovery) -> str:
+    box = QMessageBox(window)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Recover unsaved changes")
+    box.setText(f"Recover unsaved changes to “{recovery.name}” from {recovery.when}?")
+    box.setInformativeText(
+        "Cloth Lab did not close normally last time. "
+        + (f"Saving will write to {recovery.path}." if recovery.path else "It was never saved.")
+    )
+    recover = box.addButton("Recover", QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton(QMessageBox.StandardButton.Discard)
+    box.setDefaultButton(recover)
+    box.setObjectName("recovery_box")
+    box.exec()
+    clicked = box.clickedButton()
+    return "recover" if clicked is recover else "discard" if clicked is discard else "keep"
