@@ -23,7 +23,8 @@ from sim.solver import Simulation
 
 AS_FAST_AS_POSSIBLE = math.inf
 TICK_MS = 8  # pacing timer; 1× needs one 1/120 s step per tick on average
-STEP_BUDGET_S = 0.012  # wall time one tick may spend stepping before yielding to queued calls
+STEP_BUDGET_S = 0.005  # wall time one tick may spend stepping: leaves the GUI (and a software
+# OpenGL renderer) most of a core even when the solver cannot keep up
 MAX_CATCH_UP_S = 0.1  # after a stall (JIT compile, a suspended laptop) do not try to catch up
 SNAPSHOT_INTERVAL_S = 1.0 / 60.0  # more would only be dropped by the GUI
 TIMING_WINDOW_S = 0.5  # real-time factor is averaged over this much wall time

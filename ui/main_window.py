@@ -60,6 +60,7 @@ SPEEDS: tuple[tuple[float, str], ...] = (
     (math.inf, "As fast as possible"),
 )
 STATUS_HZ = 4
+FRAME_HZ = 30  # most frames drawn per second
 SCENE_FILTER = "Cloth Lab scenes (*.json);;All files (*)"
 WARNING_STYLE = "color: #c62828; font-weight: bold;"
 
@@ -105,6 +106,11 @@ class MainWindow(QMainWindow):
         self._status_timer.setInterval(1000)
         self._status_timer.timeout.connect(self._update_status)
         self._status_timer.start()
+        self._pending_snapshot: Snapshot | None = None
+        self._frame_clock = QTimer(self)
+        self._frame_clock.setInterval(round(1000 / FRAME_HZ))
+        self._frame_clock.timeout.connect(self._present)
+        self._frame_clock.start()
         self._show_scene(controller.scene)
         self.viewport.setFocus()  # so Space, '.' and Right work from the start
 
@@ -443,6 +449,14 @@ class MainWindow(QMainWindow):
         self.action_ball.setChecked(self.controller.settings.ball)
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
+        self._pending_snapshot = snapshot  # drawn by the frame clock, newest first
+
+    def _present(self) -> None:
+        """Show the newest snapshot, at most FRAME_HZ times a second. Drawing on every
+        snapshot would let repaints (slow with software OpenGL) crowd out timers and input."""
+        snapshot, self._pending_snapshot = self._pending_snapshot, None
+        if snapshot is None:
+            return
         # Everything a snapshot changes is updated here, so one window flush shows it all.
         self.viewport.show_snapshot(snapshot)
         self.readouts_panel.add_snapshot(snapshot)

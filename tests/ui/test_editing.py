@@ -34,7 +34,7 @@ def window(qtbot, monkeypatch):
     made.resize(1200, 800)
     made.show()
     qtbot.waitExposed(made)
-    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: made.viewport.snapshot() is not None, timeout=WAIT_MS)
     yield made
     made.close()
     controller.shutdown()
@@ -138,7 +138,7 @@ def test_clicking_pins_and_unpins_a_particle(qtbot, window):
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point)
     assert controller.undo_stack.undoText() == "Add pin"
     assert particle in {p.particle for p in controller.scene.pins}
-    qtbot.waitUntil(lambda: particle in controller.latest.pin_index, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: particle in viewport.snapshot().pin_index, timeout=WAIT_MS)
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point)
     assert controller.undo_stack.undoText() == "Remove pin"
     assert particle not in {p.particle for p in controller.scene.pins}
@@ -150,7 +150,7 @@ def test_ball_toggle_and_drag_are_undoable(qtbot, window):
     assert controller.settings.ball and controller.undo_stack.undoText() == "Set ball"
     window.tool_actions[Tool.BALL].trigger()
     centre = np.array(controller.settings.ball_center)
-    qtbot.waitUntil(lambda: controller.latest.settings.ball, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: viewport.snapshot().settings.ball, timeout=WAIT_MS)  # as drawn
     start = screen_point(window, centre)
     drag(viewport, [start + QPoint(8 * k, 0) for k in range(11)])
     assert controller.undo_stack.undoText() == "Move ball"

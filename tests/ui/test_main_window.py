@@ -112,6 +112,7 @@ def test_keys_drive_the_simulation(qtbot, make_window):
     # in the scene tree, Right still opens a group instead of stepping
     with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
         qtbot.keyClick(window.viewport, Qt.Key.Key_Space)
+    qtbot.wait(200)  # a snapshot posted just before the pause may still be on its way
     window.scene_dock.raise_()
     tree = window.scene_panel.view
     tree.setFocus()
