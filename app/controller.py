@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.worker import SolverWorker
-from sim import scene as scene_format
 from sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
 from sim.parameters import PARAMETERS, Settings
 from sim.presets import load_preset, resolve_scene
 from sim.scene import (
+    SETTING_FIELDS,
     CameraSpec,
     PinSpec,
     Scene,
@@ -39,37 +37,10 @@ _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same ke
 
 # --- the document: a Scene with edits applied ------------------------------------------------
 
-_NESTED_KEYS = {  # Settings field → (Scene section, field) where the names differ
-    "wind": ("wind", "strength"),
-    "ball": ("ball", "enabled"),
-    "ball_radius": ("ball", "radius"),
-    "ball_center": ("ball", "center"),
-    "floor": ("floor", "enabled"),
-    "floor_y": ("floor", "y"),
-}
-
-
-def scene_location(scene: Scene, key: str) -> tuple[str, str] | None:
-    """(section, field) of the Scene that stores the setting `key`, or None if the scene
-    format has no place for it (then the controller keeps it as an override)."""
-    # sim.scene declares the mapping once it stores settings beyond the classic ones.
-    declared = getattr(scene_format, "SETTING_FIELDS", None) or _NESTED_KEYS
-    if key in declared:
-        return declared[key]
-    for section in type(scene).model_fields:
-        value = getattr(scene, section)
-        if isinstance(value, BaseModel) and key in type(value).model_fields:
-            return section, key
-    return None
-
 
 def scene_with_setting(scene: Scene, key: str, value: Any) -> Scene:
-    """The scene with one setting (a Settings field name) replaced; KeyError if the scene
-    format cannot store it."""
-    location = scene_location(scene, key)
-    if location is None:
-        raise KeyError(key)
-    section, field = location
+    """The scene with one setting (a Settings field name) replaced."""
+    section, field = SETTING_FIELDS[key]
     updated = getattr(scene, section).model_copy(update={field: value})
     return scene.model_copy(update={section: updated})
 
@@ -155,8 +126,6 @@ class Controller(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.scene: Scene = Scene()
-        # Settings the scene format has no place for yet: applied to the simulation, not saved.
-        self.overrides: dict[str, Any] = {}
         self.path: Path | None = None
         self.latest: Snapshot | None = None
         self.running = False
@@ -190,7 +159,6 @@ class Controller(QObject):
     def load(self, scene: Scene, path: Path | None = None) -> None:
         """Make `scene` the document (from `path`, or None for a preset or a new scene)."""
         self.scene = scene
-        self.overrides = {}
         self.path = path
         self.undo_stack.clear()
         self.undo_stack.setClean()
@@ -236,15 +204,11 @@ class Controller(QObject):
     @property
     def settings(self) -> Settings:
         """The document's settings, as the simulation has them once queued edits land."""
-        return replace(scene_settings(self.scene), **self.overrides)
+        return scene_settings(self.scene)
 
     def apply_edit(self, edit: Edit) -> None:
         """Apply without touching the undo stack (commands call this from redo/undo)."""
-        try:
-            self.scene = scene_with_edit(self.scene, edit)
-        except KeyError:
-            assert isinstance(edit, SetSetting)
-            self.overrides[edit.key] = edit.value
+        self.scene = scene_with_edit(self.scene, edit)
         self.edit_requested.emit(edit)
         self.scene_edited.emit(self.scene, edit)
 
@@ -321,8 +285,6 @@ class Controller(QObject):
     def reset(self) -> None:
         """Back to t = 0 and rest positions; edits on the undo stack stay applied."""
         self.load_requested.emit(self.scene)
-        for key, value in self.overrides.items():  # queued after the load, so applied to it
-            self.edit_requested.emit(SetSetting(key, value, value))
 
     def set_speed(self, speed: float) -> None:
         self.speed = speed

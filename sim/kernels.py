@@ -34,6 +34,47 @@ def particle_health(
     return HEALTHY
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _predict_particle(
+    x: np.ndarray, x_prev: np.ndarray, i: int, damping: float, gravity: float, gust: float,
+    dt2: float,
+) -> None:  # fmt: skip
+    px, py, pz = x[i, 0], x[i, 1], x[i, 2]
+    x[i, 0] = px + (px - x_prev[i, 0]) * damping
+    x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
+    x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
+    x_prev[i, 0] = px
+    x_prev[i, 1] = py
+    x_prev[i, 2] = pz
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _project_link(
+    x: np.ndarray, inv_mass: np.ndarray, i: int, j: int, rest: float, stiffness: float
+) -> None:
+    """Move both ends along the link by (L − rest)·stiffness, shared by inverse mass."""
+    wi = inv_mass[i]
+    wj = inv_mass[j]
+    w = wi + wj
+    if w == 0.0:
+        return
+    dx = x[j, 0] - x[i, 0]
+    dy = x[j, 1] - x[i, 1]
+    dz = x[j, 2] - x[i, 2]
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if length == 0.0:
+        return
+    s = (length - rest) * stiffness / (length * w)
+    si = s * wi
+    sj = s * wj
+    x[i, 0] += dx * si
+    x[i, 1] += dy * si
+    x[i, 2] += dz * si
+    x[j, 0] -= dx * sj
+    x[j, 1] -= dy * sj
+    x[j, 2] -= dz * sj
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def predict(
     x: np.ndarray,  # (N, 3) float64, updated in place
@@ -59,12 +100,7 @@ def predict(
                 px, py, pz, px - x_prev[i, 0], py - x_prev[i, 1], pz - x_prev[i, 2], max_step
             )
         gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + px))
-        x[i, 0] = px + (px - x_prev[i, 0]) * damping
-        x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
-        x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
-        x_prev[i, 0] = px
-        x_prev[i, 1] = py
-        x_prev[i, 2] = pz
+        _predict_particle(x, x_prev, i, damping, gravity, gust, dt2)
     return health
 
 
@@ -93,28 +129,7 @@ def project_links(
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
     for k in range(link_a.shape[0]):
-        i = link_a[k]
-        j = link_b[k]
-        wi = inv_mass[i]
-        wj = inv_mass[j]
-        w = wi + wj
-        if w == 0.0:
-            continue
-        dx = x[j, 0] - x[i, 0]
-        dy = x[j, 1] - x[i, 1]
-        dz = x[j, 2] - x[i, 2]
-        length = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if length == 0.0:
-            continue
-        s = (length - rest[k]) * stiffness / (length * w)
-        si = s * wi
-        sj = s * wj
-        x[i, 0] += dx * si
-        x[i, 1] += dy * si
-        x[i, 2] += dz * si
-        x[j, 0] -= dx * sj
-        x[j, 1] -= dy * sj
-        x[j, 2] -= dz * sj
+        _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -317,12 +332,7 @@ def step_parallel(
             px, py, pz, px - x_prev[i, 0], py - x_prev[i, 1], pz - x_prev[i, 2], max_step
         )
         gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + px))
-        x[i, 0] = px + (px - x_prev[i, 0]) * damping
-        x[i, 1] = py + (py - x_prev[i, 1]) * damping - gravity * dt2
-        x[i, 2] = pz + (pz - x_prev[i, 2]) * damping + gust * dt2
-        x_prev[i, 0] = px
-        x_prev[i, 1] = py
-        x_prev[i, 2] = pz
+        _predict_particle(x, x_prev, i, damping, gravity, gust, dt2)
     worst = health.max()
     if worst != HEALTHY:
         return worst
@@ -331,28 +341,7 @@ def step_parallel(
     for _ in range(passes):
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
-                i = link_a[k]
-                j = link_b[k]
-                wi = inv_mass[i]
-                wj = inv_mass[j]
-                w = wi + wj
-                if w == 0.0:
-                    continue
-                dx = x[j, 0] - x[i, 0]
-                dy = x[j, 1] - x[i, 1]
-                dz = x[j, 2] - x[i, 2]
-                length = math.sqrt(dx * dx + dy * dy + dz * dz)
-                if length == 0.0:
-                    continue
-                s = (length - rest[k]) * stiffness / (length * w)
-                si = s * wi
-                sj = s * wj
-                x[i, 0] += dx * si
-                x[i, 1] += dy * si
-                x[i, 2] += dz * si
-                x[j, 0] -= dx * sj
-                x[j, 1] -= dy * sj
-                x[j, 2] -= dz * sj
+                _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness)
         for i in prange(n):
             if inv_mass[i] == 0.0:
                 continue

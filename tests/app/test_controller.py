@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.controller import Controller, scene_location, scene_with_edit
+from app.controller import Controller, scene_with_edit
 from sim.edits import CutLinks, SetPin, SetSetting
 from sim.parameters import PARAMETERS
 from sim.presets import load_preset, preset_path
@@ -23,12 +23,16 @@ def controller(qtbot):
 
 def test_every_declared_setting_has_a_home_in_the_document():
     scene = load_preset("hanging-sheet")
-    for key in PARAMETERS:
+    for key, parameter in PARAMETERS.items():
         value = getattr(scene_settings(scene), key)
-        new = (not value) if isinstance(value, bool) else value
-        if scene_location(scene, key) is not None:
-            edited = scene_with_edit(scene, SetSetting(key, new, value))
-            assert getattr(scene_settings(edited), key) == new
+        if parameter.kind is bool:
+            new = not value
+        else:
+            new = parameter.kind(
+                parameter.maximum if value != parameter.maximum else parameter.minimum
+            )
+        edited = scene_with_edit(scene, SetSetting(key, new, value))
+        assert getattr(scene_settings(edited), key) == new, key
 
 
 def test_scene_with_edit_covers_settings_pins_and_cuts():
