@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="run, save an image of the whole window to FILE.png and exit",
     )  # fmt: skip
     parser.add_argument(
+        "--reset-settings", action="store_true",
+        help="forget the stored window layout, view options and recent files, then start",
+    )  # fmt: skip
+    parser.add_argument(
         "--after", type=_seconds, default=DEFAULT_AFTER_S, metavar="SECONDS",
         help=f"wall-clock seconds to run before --screenshot (default {DEFAULT_AFTER_S:g})",
     )  # fmt: skip
@@ -85,10 +89,16 @@ def main(argv: list[str]) -> int:
     except UsageError as error:
         print(f"clothlab: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return run(scene, path, args.screenshot, args.after)
+    return run(scene, path, args.screenshot, args.after, args.reset_settings)
 
 
-def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) -> int:
+def run(
+    scene: Scene,
+    path: Path | None,
+    screenshot: Path | None,
+    after: float,
+    reset_settings: bool = False,
+) -> int:
     # Qt and pyqtgraph only now: argument errors above must not pay for (or need) a display.
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     from PySide6.QtCore import QTimer
@@ -96,7 +106,7 @@ def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) 
     from PySide6.QtWidgets import QApplication
 
     from app.controller import Controller
-    from ui.main_window import APPLICATION, ORGANIZATION, MainWindow
+    from ui.main_window import APPLICATION, ORGANIZATION, MainWindow, settings
     from ui.viewport import surface_format
 
     QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context
@@ -104,6 +114,9 @@ def run(scene: Scene, path: Path | None, screenshot: Path | None, after: float) 
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
+    if reset_settings:
+        settings().clear()
+        print("clothlab: stored settings cleared; starting with the defaults", file=sys.stderr)
 
     controller = Controller()
     window = MainWindow(controller, remember_layout=screenshot is None)

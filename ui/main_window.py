@@ -8,6 +8,7 @@ snapshots, timing); it never touches the simulation.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -639,6 +640,10 @@ class MainWindow(QMainWindow):
             ok = False
         if not ok:
             self.reset_layout()
+            if geometry is not None or state is not None:  # stored, but unreadable
+                warning = "the stored window layout could not be read; using the default layout"
+                print(f"clothlab: warning: {warning}", file=sys.stderr)
+                self.statusBar().showMessage(warning.capitalize(), 10_000)
         return ok
 
     def save_layout(self) -> None:

@@ -267,3 +267,35 @@ def test_icons_exist_for_toolbar_actions():
     for name in ("play", "pause", "step", "reset", "open", "save", "screenshot", "wireframe",
                  "stretch", "reset-camera"):  # fmt: skip
         assert (main_window.Path(__file__).parents[2] / "resources/icons" / f"{name}.svg").is_file()
+
+
+def test_unreadable_stored_layout_warns_once_and_uses_the_default(make_window, capfd):
+    stored = settings()
+    stored.setValue("window/geometry", QByteArray(b"\x00garbage"))
+    stored.setValue("window/state", QByteArray(b"not a dock state"))
+    stored.sync()
+    window = make_window()
+    warnings = [line for line in capfd.readouterr().err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "layout" in warnings[0]
+    assert all(not dock.isFloating() for dock in window.docks)
+
+
+def test_reset_settings_clears_what_was_stored(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    ini = tmp_path / "ClothLab" / "Cloth Lab.conf"
+    ini.parent.mkdir(parents=True)
+    ini.write_text("[General]\nrecent_files=/nowhere/a.json\n")
+    shot = tmp_path / "shot.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "app.gui", "--reset-settings", "--screenshot", str(shot),
+         "--after", "0.5"],
+        env=env, capture_output=True, text=True, timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "settings cleared" in result.stderr and shot.exists()
+    assert "recent_files" not in ini.read_text()
