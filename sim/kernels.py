@@ -143,22 +143,35 @@ def collide(
     floor_y: float,
 ) -> None:
     """Push free particles out of the ball onto its surface, and up onto the floor."""
-    r2 = ball_radius * ball_radius
     for i in range(x.shape[0]):
-        if inv_mass[i] == 0.0:
-            continue
-        if ball_on:
-            dx = x[i, 0] - ball_center[0]
-            dy = x[i, 1] - ball_center[1]
-            dz = x[i, 2] - ball_center[2]
-            d2 = dx * dx + dy * dy + dz * dz
-            if d2 < r2 and d2 > 0.0:
-                scale = ball_radius / math.sqrt(d2)
-                x[i, 0] = ball_center[0] + dx * scale
-                x[i, 1] = ball_center[1] + dy * scale
-                x[i, 2] = ball_center[2] + dz * scale
-        if floor_on and x[i, 1] < floor_y:
-            x[i, 1] = floor_y
+        _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _collide_particle(
+    x: np.ndarray,
+    inv_mass: np.ndarray,
+    i: int,
+    ball_on: bool,
+    ball_center: np.ndarray,
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+) -> None:
+    if inv_mass[i] == 0.0:
+        return
+    if ball_on:
+        dx = x[i, 0] - ball_center[0]
+        dy = x[i, 1] - ball_center[1]
+        dz = x[i, 2] - ball_center[2]
+        d2 = dx * dx + dy * dy + dz * dz
+        if d2 < ball_radius * ball_radius and d2 > 0.0:
+            scale = ball_radius / math.sqrt(d2)
+            x[i, 0] = ball_center[0] + dx * scale
+            x[i, 1] = ball_center[1] + dy * scale
+            x[i, 2] = ball_center[2] + dz * scale
+    if floor_on and x[i, 1] < floor_y:
+        x[i, 1] = floor_y
 
 
 @njit(cache=True, nogil=True)
@@ -337,24 +350,10 @@ def step_parallel(
     if worst != HEALTHY:
         return worst
     place_pins(x, pin_index, pin_anchor)
-    r2 = ball_radius * ball_radius
     for _ in range(passes):
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
                 _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness)
         for i in prange(n):
-            if inv_mass[i] == 0.0:
-                continue
-            if ball_on:
-                dx = x[i, 0] - ball_center[0]
-                dy = x[i, 1] - ball_center[1]
-                dz = x[i, 2] - ball_center[2]
-                d2 = dx * dx + dy * dy + dz * dz
-                if d2 < r2 and d2 > 0.0:
-                    scale = ball_radius / math.sqrt(d2)
-                    x[i, 0] = ball_center[0] + dx * scale
-                    x[i, 1] = ball_center[1] + dy * scale
-                    x[i, 2] = ball_center[2] + dz * scale
-            if floor_on and x[i, 1] < floor_y:
-                x[i, 1] = floor_y
+            _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
     return HEALTHY
