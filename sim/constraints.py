@@ -14,7 +14,14 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.kernels import FASTMATH, HEALTHY, MAX_SPEED, _tet_volume, particle_health
+from sim.kernels import (
+    FASTMATH,
+    HEALTHY,
+    MAX_SPEED,
+    _tet_volume,
+    move_link_ends,
+    particle_health,
+)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -157,14 +164,7 @@ def project_links_xpbd(
             delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
             s = delta / length
-        si = s * wi
-        sj = s * wj
-        x[i, 0] += dx * si
-        x[i, 1] += dy * si
-        x[i, 2] += dz * si
-        x[j, 0] -= dx * sj
-        x[j, 1] -= dy * sj
-        x[j, 2] -= dz * sj
+        move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
     return tore
 
 
@@ -389,11 +389,4 @@ def project_pairs(
         if distance >= targets[k] or distance == 0.0:
             continue
         s = (distance - targets[k]) / (distance * w)
-        si = s * inv_mass[i]
-        sj = s * inv_mass[j]
-        x[i, 0] += dx * si
-        x[i, 1] += dy * si
-        x[i, 2] += dz * si
-        x[j, 0] -= dx * sj
-        x[j, 1] -= dy * sj
-        x[j, 2] -= dz * sj
+        move_link_ends(x, i, j, dx, dy, dz, s * inv_mass[i], s * inv_mass[j])

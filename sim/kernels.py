@@ -65,8 +65,15 @@ def _project_link(
     if length == 0.0:
         return
     s = (length - rest) * stiffness / (length * w)
-    si = s * wi
-    sj = s * wj
+    move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def move_link_ends(
+    x: np.ndarray, i: int, j: int, dx: float, dy: float, dz: float, si: float, sj: float
+) -> None:
+    """i moves by si and j by −sj along the link direction (dx, dy, dz) = x_j − x_i: the
+    last step of every distance-like constraint."""
     x[i, 0] += dx * si
     x[i, 1] += dy * si
     x[i, 2] += dz * si

@@ -165,10 +165,12 @@ class Simulation:
         """Advance `count` steps. Returns how many were taken: fewer when the model blew up,
         in which case the last good state is back in place and `instability` says why."""
         s = self.settings
-        if s.is_classic and self._layout[0] != s.solver_mode:
+        classic = s.is_classic
+        if classic and self._layout[0] != s.solver_mode:
             self._rebuild_links()
+        ball_center = np.asarray(s.ball_center, dtype=np.float64)  # once, not per step
         for taken in range(count):
-            health = self._step_once()
+            health = self._step_once(ball_center) if classic else self._extended_stepper().step()
             if health != kernels.HEALTHY:
                 self._recover(health)
                 return taken
@@ -178,10 +180,9 @@ class Simulation:
                 self._remember_good_state()
         return count
 
-    def _step_once(self) -> int:
+    def _step_once(self, ball_center: np.ndarray) -> int:
+        """One step of the classic model, in the link order the solver mode chose."""
         s, state = self.settings, self.state
-        if not s.is_classic:
-            return self._extended_stepper().step()
         kernel = kernels.step_parallel if self._parallel else kernels.step_classic
         colours = (self._colour_start,) if self._parallel else ()
         return kernel(
@@ -189,7 +190,7 @@ class Simulation:
             self._fixed_index, self._fixed_anchor,
             self._link_a, self._link_b, self._rest, *colours,
             s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
-            s.ball, np.asarray(s.ball_center, dtype=np.float64), s.ball_radius, s.floor, s.floor_y,
+            s.ball, ball_center, s.ball_radius, s.floor, s.floor_y,
         )  # fmt: skip
 
     # --- instability guard ---------------------------------------------------------------
