@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, write_atomically
-from ui.main_window import APPLICATION, ORGANIZATION  # the folder names QSettings uses
+from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, write_atomically
+from clothlab.ui.main_window import APPLICATION, ORGANIZATION  # the folder names QSettings uses
 
 if TYPE_CHECKING:
-    from app.controller import Controller
+    from clothlab.app.controller import Controller
 
 FORMAT = "clothlab-recovery"
 VERSION = 1

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.fabrics import FABRICS
-from sim.parameters import PARAMETERS
-from sim.scene import (
+from clothlab.sim.fabrics import FABRICS
+from clothlab.sim.parameters import PARAMETERS
+from clothlab.sim.scene import (
     Scene,
     SceneError,
     build_simulation,
@@ -137,8 +137,8 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from sim import edits
-    from sim.presets import resolve_scene
+    from clothlab.sim import edits
+    from clothlab.sim.presets import resolve_scene
 
     if args.steps < 0:
         raise UsageError(f"--steps: {args.steps} is negative")
@@ -216,7 +216,7 @@ def _number(value: float) -> str:
 
 
 def scenes_command(args: argparse.Namespace) -> int:
-    from sim.presets import load_preset, preset_names
+    from clothlab.sim.presets import load_preset, preset_names
 
     names = preset_names()
     width = max(map(len, names))
@@ -286,8 +286,8 @@ def bench_grid(
     settings: dict[str, object] | None = None,
 ) -> dict[str, object]:
     """Steps/s and link projections/s for a sheet pinned at its top corners (median of runs)."""
-    from sim.solver import Simulation
-    from sim.topology import TopologyBuilder
+    from clothlab.sim.solver import Simulation
+    from clothlab.sim.topology import TopologyBuilder
 
     builder = TopologyBuilder()
     builder.add_sheet(cols, rows, 0.2)
@@ -329,8 +329,8 @@ def bench_grid(
 _FIRST_STEP_PROBE = """
 import time
 started = time.perf_counter()
-from sim.presets import load_preset
-from sim.scene import build_simulation
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation
 sim = build_simulation(load_preset("hanging-sheet"))
 imported = time.perf_counter()
 sim.step()
@@ -346,14 +346,13 @@ def jit_start_times() -> dict[str, float]:
     import subprocess
     import tempfile
 
-    root = str(Path(__file__).resolve().parent.parent)
     times: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="clothlab-jit-") as cache:
         for label in ("cold", "warm"):
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": root}
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
             output = subprocess.run(
                 [sys.executable, "-c", _FIRST_STEP_PROBE],
-                env=env, capture_output=True, text=True, check=True, cwd=root,
+                env=env, capture_output=True, text=True, check=True, cwd=cache,
             ).stdout  # fmt: skip
             imported, first_step = (float(v) for v in output.split())
             times[f"{label}_import_seconds"] = imported

@@ -16,11 +16,11 @@ from typing import Any
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.worker import SolverWorker
-from sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
-from sim.parameters import PARAMETERS, Settings
-from sim.presets import load_preset, resolve_scene
-from sim.scene import (
+from clothlab.app.worker import SolverWorker
+from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
+from clothlab.sim.parameters import PARAMETERS, Settings
+from clothlab.sim.presets import load_preset, resolve_scene
+from clothlab.sim.scene import (
     SETTING_FIELDS,
     CameraSpec,
     PinSpec,
@@ -29,7 +29,7 @@ from sim.scene import (
     save_scene,
     scene_settings,
 )
-from sim.snapshot import Snapshot
+from clothlab.sim.snapshot import Snapshot
 
 MERGE_WINDOW_S = 1.5  # changes of one setting closer together than this undo as one
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge

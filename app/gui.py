@@ -18,8 +18,8 @@ from pathlib import Path
 # link projections/s on 256 × 256), so only the app sets this, before numba starts OpenMP.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from sim.presets import DEFAULT_PRESET, resolve_scene
-from sim.scene import Scene, SceneError
+from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene
+from clothlab.sim.scene import Scene, SceneError
 
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0
@@ -105,9 +105,9 @@ def run(
     from PySide6.QtGui import QSurfaceFormat
     from PySide6.QtWidgets import QApplication
 
-    from app.controller import Controller
-    from ui.main_window import APPLICATION, ORGANIZATION, MainWindow, settings
-    from ui.viewport import surface_format
+    from clothlab.app.controller import Controller
+    from clothlab.ui.main_window import APPLICATION, ORGANIZATION, MainWindow, settings
+    from clothlab.ui.viewport import surface_format
 
     QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -128,7 +128,7 @@ def run(
 
     autosaver = None  # the screenshot mode neither autosaves nor asks about recovery
     if screenshot is None:
-        from app.autosave import Autosaver, offer_recovery
+        from clothlab.app.autosave import Autosaver, offer_recovery
 
         autosaver = Autosaver(controller, window.viewport.camera_spec)
         autosaver.failed.connect(lambda message: window.statusBar().showMessage(message, 10_000))

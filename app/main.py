@@ -13,10 +13,10 @@ HEADLESS_COMMANDS = ("run", "scenes", "bench")
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in HEADLESS_COMMANDS:
-        from app import cli
+        from clothlab.app import cli
 
         return cli.main(argv)
-    from app import gui
+    from clothlab.app import gui
 
     return gui.main(argv)
 

@@ -16,10 +16,10 @@ import time
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from sim.edits import Edit, apply_edit
-from sim.scene import Scene, build_simulation
-from sim.snapshot import Snapshot, take_snapshot
-from sim.solver import Simulation
+from clothlab.sim.edits import Edit, apply_edit
+from clothlab.sim.scene import Scene, build_simulation
+from clothlab.sim.snapshot import Snapshot, take_snapshot
+from clothlab.sim.solver import Simulation
 
 AS_FAST_AS_POSSIBLE = math.inf
 TICK_MS = 8  # pacing timer; 1× needs one 1/120 s step per tick on average

@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim import ordering
-from sim.solver import Simulation
-from sim.topology import TopologyBuilder
+from clothlab.sim import ordering
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import TopologyBuilder
 
 HERE = Path(__file__).resolve().parent
 PASSES = 8

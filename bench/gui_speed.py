@@ -18,11 +18,11 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtGui import QSurfaceFormat  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.controller import Controller  # noqa: E402
-from sim.presets import load_preset  # noqa: E402
-from sim.scene import resize_sheet  # noqa: E402
-from ui.main_window import MainWindow  # noqa: E402
-from ui.viewport import surface_format  # noqa: E402
+from clothlab.app.controller import Controller  # noqa: E402
+from clothlab.sim.presets import load_preset  # noqa: E402
+from clothlab.sim.scene import resize_sheet  # noqa: E402
+from clothlab.ui.main_window import MainWindow  # noqa: E402
+from clothlab.ui.viewport import surface_format  # noqa: E402
 
 MEASURE_S = 6.0
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.kernels import (
+from clothlab.sim.kernels import (
     FASTMATH,
     HEALTHY,
     MAX_SPEED,

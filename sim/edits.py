@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.solver import Simulation
-from sim.topology import Topology
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import Topology
 
 Vec3 = tuple[float, float, float]
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim import constraints, kernels
+from clothlab.sim import constraints, kernels
 
 if TYPE_CHECKING:
-    from sim.solver import Simulation
+    from clothlab.sim.solver import Simulation
 
 # Pairs are found once per substep, before the passes move particles: search wider than the
 # collision distance so that pairs closing in during the passes are already known.

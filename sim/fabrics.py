@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.parameters import Settings
+from clothlab.sim.parameters import Settings
 
 FABRICS: dict[str, dict[str, Any]] = {
     # light and stretchy, folds at nothing, little air resistance lost to damping

@@ -1,32 +1,43 @@
-"""Built-in scenes: JSON files in resources/scenes, loaded like any user file."""
+"""Built-in scenes: JSON files in resources/scenes (package data), parsed like any user file."""
 
 from __future__ import annotations
 
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from sim.scene import Scene, SceneError, load_scene
+from clothlab.resources import resource
+from clothlab.sim.scene import Scene, SceneError, load_scene, parse_scene
 
-PRESET_DIR = Path(__file__).resolve().parent.parent / "resources" / "scenes"
 DEFAULT_PRESET = "hanging-sheet"
+_SCENES = resource("scenes")
 
 
 def preset_names() -> list[str]:
     """Presets in menu order: the default first, then alphabetical."""
-    names = sorted(p.stem for p in PRESET_DIR.glob("*.json"))
+    names = sorted(
+        p.name.removesuffix(".json") for p in _SCENES.iterdir() if p.name.endswith(".json")
+    )
     return sorted(names, key=lambda n: n != DEFAULT_PRESET)
 
 
-def preset_path(name: str) -> Path:
-    return PRESET_DIR / f"{name}.json"
+def is_preset(name: str) -> bool:
+    return "/" not in name and (_SCENES / f"{name}.json").is_file()
+
+
+def preset_path(name: str) -> Traversable:
+    """The preset's file in the package (read it with read_bytes or read_text)."""
+    return _SCENES / f"{name}.json"
 
 
 def load_preset(name: str) -> Scene:
-    return load_scene(preset_path(name))
+    if not is_preset(name):
+        raise SceneError(f"{name}: no such preset (presets: {', '.join(preset_names())})")
+    return parse_scene(preset_path(name).read_bytes(), f"preset {name}")
 
 
 def resolve_scene(name_or_path: str) -> tuple[Scene, Path | None]:
     """A preset by name, or a scene file by path; the path is None for presets."""
-    if preset_path(name_or_path).is_file() and "/" not in name_or_path:
+    if is_preset(name_or_path):
         return load_preset(name_or_path), None
     path = Path(name_or_path)
     if not path.exists() and path.suffix == "" and "/" not in name_or_path:

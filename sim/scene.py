@@ -24,9 +24,9 @@ from pydantic import (
     model_validator,
 )
 
-from sim.parameters import PARAMETERS, Settings
-from sim.solver import Simulation
-from sim.topology import Topology, TopologyBuilder
+from clothlab.sim.parameters import PARAMETERS, Settings
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import Topology, TopologyBuilder
 
 FORMAT = "clothlab-scene"
 SCHEMA_VERSION = 1

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.parameters import Settings
-from sim.solver import Readouts, Simulation
-from sim.topology import Topology
+from clothlab.sim.parameters import Settings
+from clothlab.sim.solver import Readouts, Simulation
+from clothlab.sim.topology import Topology
 
 
 @dataclass(frozen=True)

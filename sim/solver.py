@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim import kernels, ordering
-from sim.extended import ExtendedStepper
-from sim.parameters import Settings
-from sim.state import State, faces_alive, pin_arrays
-from sim.topology import Topology
+from clothlab.sim import kernels, ordering
+from clothlab.sim.extended import ExtendedStepper
+from clothlab.sim.parameters import Settings
+from clothlab.sim.state import State, faces_alive, pin_arrays
+from clothlab.sim.topology import Topology
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from PySide6.QtGui import QIcon
 
-ICON_DIR = Path(__file__).resolve().parent.parent / "resources" / "icons"
+from clothlab.resources import resource
+
+ICON_DIR = resource("icons")
 
 
 @cache

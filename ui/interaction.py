@@ -14,9 +14,9 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from sim.edits import links_crossing_stroke
-from sim.snapshot import Snapshot
-from ui import picking
+from clothlab.sim.edits import links_crossing_stroke
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui import picking
 
 PICK_RADIUS_PX = 14.0  # how close on screen a pin or particle must be to the pointer
 CLICK_SLOP_PX = 4.0  # a press and release closer than this is a click, not a drag

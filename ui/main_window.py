@@ -33,19 +33,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sim.presets import preset_names, preset_path
-from sim.scene import Scene, SceneError, load_scene
-from sim.snapshot import Snapshot
-from ui.docks.parameters_dock import ParametersPanel
-from ui.docks.readouts_dock import ReadoutsPanel
-from ui.docks.scene_dock import ScenePanel
-from ui.icons import icon
-from ui.interaction import TOOL_HINTS, Tool
-from ui.scene_model import SceneModel
-from ui.viewport import Viewport
+from clothlab.sim.presets import load_preset, preset_names
+from clothlab.sim.scene import Scene, SceneError
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.docks.parameters_dock import ParametersPanel
+from clothlab.ui.docks.readouts_dock import ReadoutsPanel
+from clothlab.ui.docks.scene_dock import ScenePanel
+from clothlab.ui.icons import icon
+from clothlab.ui.interaction import TOOL_HINTS, Tool
+from clothlab.ui.scene_model import SceneModel
+from clothlab.ui.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from app.controller import Controller
+    from clothlab.app.controller import Controller
 
 ORGANIZATION = "ClothLab"
 APPLICATION = "Cloth Lab"
@@ -779,7 +779,7 @@ class ShortcutsDialog(QDialog):
 
 def _preset_title(name: str) -> str:
     try:
-        return load_scene(preset_path(name)).name
+        return load_preset(name).name
     except SceneError:
         return name
 

@@ -23,9 +23,9 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.kernels import link_strains
-from sim.snapshot import Snapshot
-from sim.topology import Topology
+from clothlab.sim.kernels import link_strains
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.topology import Topology
 
 DYNAMIC_FLOATS = 9
 STATIC_FLOATS = 10

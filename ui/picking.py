@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.snapshot import Snapshot
+from clothlab.sim.snapshot import Snapshot
 
 
 def ray_triangles(

@@ -14,9 +14,9 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
-from sim import scene as scene_format
-from sim.parameters import PARAMETERS, Parameter
-from sim.scene import BlockSpec, Scene, SheetSpec, body_counts, scene_settings
+from clothlab.sim import scene as scene_format
+from clothlab.sim.parameters import PARAMETERS, Parameter
+from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, body_counts, scene_settings
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
 #                                               | ("pin", particle, axis)

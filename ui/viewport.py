@@ -15,7 +15,7 @@ import contextlib
 import ctypes
 import functools
 import logging
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 import numpy as np
 from OpenGL import GL
@@ -31,16 +31,17 @@ from PySide6.QtGui import (
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
-from sim.scene import CameraSpec
-from sim.snapshot import Snapshot
-from sim.topology import Topology
-from ui import meshes
-from ui.camera import OrbitCamera
-from ui.interaction import Interaction, Tool
+from clothlab.resources import resource
+from clothlab.sim.scene import CameraSpec
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.topology import Topology
+from clothlab.ui import meshes
+from clothlab.ui.camera import OrbitCamera
+from clothlab.ui.interaction import Interaction, Tool
 
 log = logging.getLogger(__name__)
 
-SHADER_DIR = Path(__file__).resolve().parent.parent / "resources" / "shaders"
+SHADER_DIR = resource("shaders")
 
 # Backdrop in the spirit of the three.js demo (0x0b1020), a little lighter towards the horizon.
 BACKGROUND_TOP = (0.043, 0.063, 0.125)
@@ -216,7 +217,7 @@ class _Mesh:
             GL.glDeleteBuffers(1, [self.ebo])
 
 
-def _compile(kind: int, path: Path) -> int:
+def _compile(kind: int, path: Traversable) -> int:
     try:
         source = path.read_text(encoding="utf-8")
     except OSError as error:

@@ -17,12 +17,12 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from app import autosave
-from app.autosave import Autosaver, offer_recovery, read_recovery, recovery_folder
-from app.controller import Controller
-from sim.presets import load_preset
-from sim.scene import load_scene
-from ui.main_window import MainWindow
+from clothlab.app import autosave
+from clothlab.app.autosave import Autosaver, offer_recovery, read_recovery, recovery_folder
+from clothlab.app.controller import Controller
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import load_scene
+from clothlab.ui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_MS = 30_000
@@ -260,8 +260,8 @@ EDIT_AND_WAIT = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
-    from ui.main_window import MainWindow
-    from app import gui
+    from clothlab.ui.main_window import MainWindow
+    from clothlab.app import gui
 
     show = MainWindow.show
 
@@ -281,8 +281,8 @@ REPORT_AND_CLOSE = textwrap.dedent(
     import json, sys
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMessageBox
-    from ui.main_window import MainWindow
-    from app import autosave, gui
+    from clothlab.ui.main_window import MainWindow
+    from clothlab.app import autosave, gui
 
     QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Discard
     show = MainWindow.show

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.controller import Controller, scene_with_edit
-from sim.edits import CutLinks, SetPin, SetSetting
-from sim.parameters import PARAMETERS
-from sim.presets import load_preset, preset_path
-from sim.scene import SceneError, load_scene, scene_settings
+from clothlab.app.controller import Controller, scene_with_edit
+from clothlab.sim.edits import CutLinks, SetPin, SetSetting
+from clothlab.sim.parameters import PARAMETERS
+from clothlab.sim.presets import load_preset, preset_path
+from clothlab.sim.scene import SceneError, load_scene, scene_settings
 
 WAIT_MS = 30_000
 

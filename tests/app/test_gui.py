@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app import gui
+from clothlab.app import gui
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,7 @@ def test_screenshot_mode_saves_the_window(qapp, tmp_path):
     env = {**os.environ, "PYQTGRAPH_QT_LIB": "PySide6"}
     env.pop("QT_QPA_PLATFORM", None)  # the real platform: the viewport needs OpenGL
     result = subprocess.run(
-        [sys.executable, "-m", "app.gui", "hanging-sheet", "--screenshot", str(shot),
+        [sys.executable, "-m", "clothlab.app.gui", "hanging-sheet", "--screenshot", str(shot),
          "--after", "1"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
     )  # fmt: skip

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.controller import Controller
-from sim.edits import SetPin, SetSetting
-from sim.presets import load_preset
-from sim.scene import resize_sheet
-from sim.snapshot import Snapshot
+from clothlab.app.controller import Controller
+from clothlab.sim.edits import SetPin, SetSetting
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import resize_sheet
+from clothlab.sim.snapshot import Snapshot
 
 WAIT_MS = 30_000  # the first run compiles the numba kernels
 

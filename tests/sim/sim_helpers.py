@@ -3,9 +3,9 @@ cannot clash with the conftest files of tests/app and tests/ui."""
 
 import numpy as np
 
-from sim.parameters import Settings
-from sim.solver import Simulation
-from sim.topology import Topology, TopologyBuilder
+from clothlab.sim.parameters import Settings
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import Topology, TopologyBuilder
 
 
 def sheet_topology(cols, rows, spacing=0.2, top_center=(0.0, 1.0, 0.0), horizontal=False):

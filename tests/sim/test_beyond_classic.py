@@ -8,14 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import constraints, edits
-from sim.extended import ExtendedStepper
-from sim.fabrics import FABRICS, apply_fabric
-from sim.parameters import PARAMETERS, Settings
-from sim.presets import load_preset
-from sim.scene import build_simulation, capture_scene, parse_scene, scene_json
-from sim.solver import Simulation
-from sim.topology import TopologyBuilder
+from clothlab.sim import constraints, edits
+from clothlab.sim.extended import ExtendedStepper
+from clothlab.sim.fabrics import FABRICS, apply_fabric
+from clothlab.sim.parameters import PARAMETERS, Settings
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation, capture_scene, parse_scene, scene_json
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import TopologyBuilder
 
 
 def configured(sim: Simulation, **settings) -> Simulation:

@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.presets import preset_names
+from clothlab.sim.presets import preset_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def clothlab(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app.main", *args],
+        [sys.executable, "-m", "clothlab.app.main", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )  # fmt: skip
 

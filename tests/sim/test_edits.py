@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_helpers import hanging_sheet, sheet_topology
 
-from sim.edits import (
+from clothlab.sim.edits import (
     CutLinks,
     SetPin,
     SetSetting,
@@ -20,8 +20,8 @@ from sim.edits import (
     seam_links,
     set_setting,
 )
-from sim.solver import Simulation
-from sim.topology import TopologyBuilder
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import TopologyBuilder
 
 
 def snapshot(sim):

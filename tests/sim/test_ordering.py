@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import ordering
-from sim.presets import load_preset
-from sim.scene import build_simulation
-from sim.solver import Simulation
-from sim.topology import TopologyBuilder
+from clothlab.sim import ordering
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import TopologyBuilder
 
 
 def corner_pinned(cols: int, rows: int, mode: int) -> Simulation:

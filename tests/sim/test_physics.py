@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from sim_helpers import hanging_sheet, lone_particles, sheet_topology
 
-from sim.edits import apply_edit, move_pin
-from sim.parameters import Settings
-from sim.presets import load_preset
-from sim.scene import build_simulation
-from sim.solver import Simulation
+from clothlab.sim.edits import apply_edit, move_pin
+from clothlab.sim.parameters import Settings
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation
+from clothlab.sim.solver import Simulation
 
 DT = 1.0 / 120.0
 G = 9.8

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from sim_helpers import block_topology, sheet_topology
 
-from sim.edits import apply_edit, cut, seam_links
-from sim.solver import Simulation
+from clothlab.sim.edits import apply_edit, cut, seam_links
+from clothlab.sim.solver import Simulation
 
 
 def _distance_to_line(point, a, b):

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sim.presets import preset_names, preset_path
-from sim.scene import (
+from clothlab.sim.presets import preset_names, preset_path
+from clothlab.sim.scene import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_LIST,

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sim_helpers import hanging_sheet
 
-from sim import kernels
-from sim.parameters import Settings
-from sim.presets import load_preset
-from sim.scene import Scene, build_simulation, capture_scene, parse_scene, scene_json
-from sim.solver import GOOD_STATE_EVERY, Simulation
+from clothlab.sim import kernels
+from clothlab.sim.parameters import Settings
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import Scene, build_simulation, capture_scene, parse_scene, scene_json
+from clothlab.sim.solver import GOOD_STATE_EVERY, Simulation
 
 PATHS = {
     "classic": {},
@@ -240,7 +240,7 @@ def test_the_cli_exits_3_with_one_line_and_saves_nothing_when_the_model_blows_up
     # 10⁴ units/s near step 2000
     saved, table = tmp_path / "end.json", tmp_path / "readouts.csv"
     result = subprocess.run(
-        [sys.executable, "-m", "app.main", "run", "drop", "--steps", "3000",
+        [sys.executable, "-m", "clothlab.app.main", "run", "drop", "--steps", "3000",
          "--set", "floor=off", "--set", "dt=0.05", "--set", "gravity=100", "--set", "damping=1",
          "--save", str(saved), "--csv", str(table)],
         capture_output=True, text=True, cwd=ROOT, timeout=300,

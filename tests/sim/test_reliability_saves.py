@@ -22,8 +22,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.presets import load_preset
-from sim.scene import Scene, body_counts, parse_scene, save_scene, scene_json, write_atomically
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import (
+    Scene,
+    body_counts,
+    parse_scene,
+    save_scene,
+    scene_json,
+    write_atomically,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIALS = 200
@@ -31,7 +38,7 @@ MAX_DELAY = 0.05  # s
 
 SAVER = r"""
 import os, sys
-from sim.scene import load_scene, save_scene
+from clothlab.sim.scene import load_scene, save_scene
 old, new, target = load_scene(sys.argv[1]), load_scene(sys.argv[2]), sys.argv[3]
 for line in sys.stdin:
     command, _, argument = line.strip().partition(" ")

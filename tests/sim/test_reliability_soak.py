@@ -28,10 +28,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from sim import edits
-from sim.presets import load_preset
-from sim.scene import build_simulation, capture_scene, parse_scene, scene_json
-from sim.state import faces_alive
+from clothlab.sim import edits
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation, capture_scene, parse_scene, scene_json
+from clothlab.sim.state import faces_alive
 
 SCENE = load_preset("hanging-sheet")
 totals = {"steps": 0, "edits": 0, "undos": 0, "redos": 0, "instabilities": 0}

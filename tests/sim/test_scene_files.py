@@ -9,9 +9,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sim.edits import add_pin, apply_edit, cut, move_ball, move_pin, seam_links, set_setting
-from sim.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
-from sim.scene import (
+from clothlab.sim.edits import (
+    add_pin,
+    apply_edit,
+    cut,
+    move_ball,
+    move_pin,
+    seam_links,
+    set_setting,
+)
+from clothlab.sim.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
+from clothlab.sim.scene import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     Scene,

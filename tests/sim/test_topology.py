@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_helpers import block_topology, sheet_topology
 
-from sim.scene import BlockSpec, SheetSpec, body_counts, build_topology
-from sim.scene import Scene as SceneModel
-from sim.solver import Simulation
-from sim.topology import TopologyBuilder, sheet_link_count
+from clothlab.sim.scene import BlockSpec, SheetSpec, body_counts, build_topology
+from clothlab.sim.scene import Scene as SceneModel
+from clothlab.sim.solver import Simulation
+from clothlab.sim.topology import TopologyBuilder, sheet_link_count
 
 
 def test_classic_sheet_has_165_particles_584_links_140_faces():

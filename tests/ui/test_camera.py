@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from sim.scene import CameraSpec
-from ui.camera import MIN_ASPECT, MIN_DISTANCE, OrbitCamera
+from clothlab.sim.scene import CameraSpec
+from clothlab.ui.camera import MIN_ASPECT, MIN_DISTANCE, OrbitCamera
 
 VIEWS = [
     CameraSpec(),

@@ -10,12 +10,12 @@ import sys
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
-from sim.parameters import PARAMETERS, Settings
-from sim.presets import load_preset
-from sim.scene import build_simulation
-from sim.snapshot import take_snapshot
-from ui.docks.parameters_dock import FloatEditor, ParametersPanel
-from ui.docks.readouts_dock import COLUMNS, ReadoutsPanel
+from clothlab.sim.parameters import PARAMETERS, Settings
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation
+from clothlab.sim.snapshot import take_snapshot
+from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
+from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel
 
 
 def test_every_declared_parameter_has_a_widget_of_its_kind(qtbot):

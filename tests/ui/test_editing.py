@@ -9,12 +9,12 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
-from app.controller import Controller
-from sim.edits import links_crossing_stroke
-from sim.presets import load_preset
-from sim.scene import load_scene
-from ui.interaction import Tool
-from ui.main_window import MainWindow
+from clothlab.app.controller import Controller
+from clothlab.sim.edits import links_crossing_stroke
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import load_scene
+from clothlab.ui.interaction import Tool
+from clothlab.ui.main_window import MainWindow
 
 WAIT_MS = 30_000
 LEFT = Qt.MouseButton.LeftButton

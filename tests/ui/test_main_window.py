@@ -9,11 +9,11 @@ from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 from test_scene_model import find_value
 
-from app.controller import Controller
-from sim.presets import load_preset, preset_names, preset_path
-from sim.scene import load_scene
-from ui import main_window
-from ui.main_window import MainWindow, settings
+from clothlab.app.controller import Controller
+from clothlab.sim.presets import load_preset, preset_names, preset_path
+from clothlab.sim.scene import load_scene
+from clothlab.ui import main_window
+from clothlab.ui.main_window import MainWindow, settings
 
 WAIT_MS = 30_000
 
@@ -291,7 +291,7 @@ def test_reset_settings_clears_what_was_stored(tmp_path):
     ini.write_text("[General]\nrecent_files=/nowhere/a.json\n")
     shot = tmp_path / "shot.png"
     result = subprocess.run(
-        [sys.executable, "-m", "app.gui", "--reset-settings", "--screenshot", str(shot),
+        [sys.executable, "-m", "clothlab.app.gui", "--reset-settings", "--screenshot", str(shot),
          "--after", "0.5"],
         env=env, capture_output=True, text=True, timeout=300,
         cwd=Path(__file__).resolve().parents[2],

@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from sim import edits
-from sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
-from sim.snapshot import take_snapshot
-from sim.state import faces_alive
-from sim.topology import TopologyBuilder
-from ui import meshes
+from clothlab.sim import edits
+from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
+from clothlab.sim.snapshot import take_snapshot
+from clothlab.sim.state import faces_alive
+from clothlab.sim.topology import TopologyBuilder
+from clothlab.ui import meshes
 
 
 def sheet(cols: int = 5, rows: int = 4, horizontal: bool = False):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.presets import load_preset
-from sim.scene import build_simulation
-from sim.snapshot import take_snapshot
-from ui import picking
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_simulation
+from clothlab.sim.snapshot import take_snapshot
+from clothlab.ui import picking
 
 
 def sheet_snapshot():

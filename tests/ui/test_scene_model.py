@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from sim.presets import load_preset
-from ui.scene_model import ADDRESS_ROLE, SceneModel
+from clothlab.sim.presets import load_preset
+from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel
 
 
 def find_value(model: SceneModel, address):

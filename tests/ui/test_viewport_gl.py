@@ -7,12 +7,12 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QWheelEvent
 
-from sim import edits
-from sim.presets import load_preset
-from sim.scene import CameraSpec, build_simulation
-from sim.snapshot import Snapshot, take_snapshot
-from ui import viewport as viewport_module
-from ui.viewport import Viewport
+from clothlab.sim import edits
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import CameraSpec, build_simulation
+from clothlab.sim.snapshot import Snapshot, take_snapshot
+from clothlab.ui import viewport as viewport_module
+from clothlab.ui.viewport import Viewport
 
 pytestmark = pytest.mark.gl
 

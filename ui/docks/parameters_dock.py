@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sim.parameters import PARAMETERS, Parameter, Settings
-from ui.docks.scene_dock import decimals_for
-from ui.scene_model import tooltip_for
+from clothlab.sim.parameters import PARAMETERS, Parameter, Settings
+from clothlab.ui.docks.scene_dock import decimals_for
+from clothlab.ui.scene_model import tooltip_for
 
 
 class FloatEditor(QWidget):

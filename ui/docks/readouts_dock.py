@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sim.snapshot import Snapshot
-from sim.solver import Readouts
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.solver import Readouts
 
 COLUMNS = Readouts.CSV_COLUMNS  # step, t, sag, volume, motion, max_stretch, links
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms

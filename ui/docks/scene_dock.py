@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sim.parameters import Parameter
-from ui.scene_model import ADDRESS_ROLE, SceneModel, parameter_for
+from clothlab.sim.parameters import Parameter
+from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel, parameter_for
 
 Index = QModelIndex | QPersistentModelIndex
 
