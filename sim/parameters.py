@@ -1,13 +1,20 @@
-"""Settings of the solver and the world, with the metadata that widgets and the CLI read.
+"""Every setting of the solver and the world, declared once.
 
-Every setting is declared once here (label, unit, range, step, tooltip); the Parameters dock
-builds its widgets from this table and `clothlab run --set` validates against it.
+One row per setting: key, label, unit, range, step, default, tooltip, where it lives in a scene
+file (section and field) and whether it belongs to the seed's classic model. `Settings` (what
+the kernels read), the scene file's section schemas and defaults (sim.scene), `clothlab run
+--set`, the Parameters panel and the Scene panel are all derived from this table: adding an
+option is one row here plus its kernel.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+import math
+from dataclasses import dataclass, field, fields, make_dataclass, replace
 from typing import Any
+
+Vec3 = tuple[float, float, float]
+COORDINATE_LIMIT = 1e4  # what scene files accept for a position
 
 
 @dataclass(frozen=True)
@@ -18,10 +25,22 @@ class Parameter:
     minimum: float
     maximum: float
     step: float
+    default: Any
     tooltip: str
-    kind: type = float  # float, int or bool
-    group: str = "Classic model"  # "Beyond classic" settings are off (classic) by default
+    section: str  # the scene file's section that stores it
+    field: str = ""  # its name in that section; the key when empty
+    kind: type = float  # float, int, bool, or tuple (a position, no slider)
+    classic: bool = True  # part of the seed's model; False: an option beyond it
+    switches_option: bool = False  # a value other than the default turns the option on
     choices: tuple[str, ...] = ()  # an int setting with named values 0, 1, …
+
+    @property
+    def name_in_section(self) -> str:
+        return self.field or self.key
+
+    @property
+    def group(self) -> str:
+        return "Classic model" if self.classic else "Beyond classic"
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value; raises ValueError with a one-line reason."""
@@ -32,6 +51,10 @@ class Parameter:
             if lowered in ("off", "false", "0", "no"):
                 return False
             raise ValueError(f"expected on/off, got {text!r}")
+        if self.kind is tuple:
+            return self.check(tuple(float(v) for v in text.split(",")))
+        if self.choices and text in self.choices:
+            return self.choices.index(text)
         try:
             value = self.kind(text)
         except ValueError:
@@ -41,8 +64,26 @@ class Parameter:
         return self.check(value)
 
     def check(self, value: Any) -> Any:
+        """The value in this setting's type; raises ValueError outside the range (and NaN)."""
         if self.kind is bool:
+            if not isinstance(value, (bool, int)) or value not in (0, 1):
+                raise ValueError(f"expected on/off, got {value!r}")
             return bool(value)
+        if self.kind is tuple:
+            value = tuple(float(v) for v in value)
+            if len(value) != 3 or not all(
+                math.isfinite(v) and abs(v) <= self.maximum for v in value
+            ):
+                raise ValueError(f"expected three finite numbers within ±{self.maximum:g}")
+            return value
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        if self.kind is int:
+            if isinstance(value, bool) or int(value) != value:
+                raise ValueError(f"expected an integer, got {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
         if not (self.minimum <= value <= self.maximum):  # also rejects NaN
             raise ValueError(
                 f"{value} is outside {self.minimum:g}…{self.maximum:g} {self.unit}".rstrip()
@@ -50,174 +91,183 @@ class Parameter:
         return value
 
 
-_DECLARED = (
+_BEYOND = {"classic": False}
+_OPTION = {"classic": False, "switches_option": True}
+_TABLE = (
+    # --- the seed's model -------------------------------------------------------------------
     Parameter(
-        "passes", "Solver passes", "", 1, 200, 1,
-        "Gauss–Seidel passes over every link per step; more passes leave less stretch.", int,
+        "passes", "Solver passes", "", 1, 200, 1, 8,
+        "Gauss–Seidel passes over every link per step; more passes leave less stretch.",
+        "solver", kind=int,
     ),
     Parameter(
-        "stiffness", "Stiffness", "", 0.0, 1.0, 0.01,
+        "stiffness", "Stiffness", "", 0.0, 1.0, 0.01, 1.0,
         "Fraction of each link's length error corrected per visit "
-        "(a solver setting, not a fabric property).",
+        "(a solver setting, not a fabric property).", "solver",
     ),
     Parameter(
-        "damping", "Damping", "", 0.0, 1.0, 0.001,
+        "damping", "Damping", "", 0.0, 1.0, 0.001, 0.994,
         "Fraction of the last step's motion kept by the Verlet predict (0.994 classic).",
-    ),
-    Parameter("gravity", "Gravity", "units/s²", 0.0, 100.0, 0.1, "Downward acceleration (−y)."),
-    Parameter(
-        "wind", "Wind", "units/s²", -100.0, 100.0, 0.1,
-        "Gusting acceleration along +z: wind·(0.6 + 0.4·sin(2t + x)).",
+        "solver",
     ),
     Parameter(
-        "dt", "Time step", "s", 1e-4, 0.05, 1e-4,
-        "Model time advanced per step (1/120 s in the classic model).",
+        "gravity", "Gravity", "units/s²", 0.0, 100.0, 0.1, 9.8, "Downward acceleration (−y).",
+        "solver",
     ),
     Parameter(
-        "solver_mode", "Link order", "", 0, 3, 1,
+        "wind", "Wind", "units/s²", -100.0, 100.0, 0.1, 0.0,
+        "Gusting acceleration along +z: wind·(0.6 + 0.4·sin(2t + x)).", "wind", "strength",
+    ),
+    Parameter(
+        "dt", "Time step", "s", 1e-4, 0.05, 1e-4, 1.0 / 120.0,
+        "Model time advanced per step (1/120 s in the classic model).", "solver",
+    ),
+    Parameter(
+        "solver_mode", "Link order", "", 0, 3, 1, 0,
         "Order of the Gauss–Seidel passes: automatic (classic order on small sheets, colour "
         "order on two threads from 20 000 links), the classic family order, or independent "
-        "sets (colours) on one or two threads.", int, "Classic model",
-        ("automatic", "classic order", "colour order", "colour order, 2 threads"),
+        "sets (colours) on one or two threads.", "solver", kind=int,
+        choices=("automatic", "classic order", "colour order", "colour order, 2 threads"),
     ),
-    Parameter("ball", "Ball", "", 0, 1, 1, "Collide free particles with the ball.", bool),
-    Parameter("ball_radius", "Ball radius", "units", 0.01, 10.0, 0.01, "Radius of the ball."),
-    Parameter("floor", "Floor", "", 0, 1, 1, "Keep every particle above the floor.", bool),
-    Parameter("floor_y", "Floor height", "units", -100.0, 100.0, 0.05, "Height of the floor (y)."),
-)  # fmt: skip
-
-_BEYOND = "Beyond classic"
-_EXTENSIONS = (
     Parameter(
-        "xpbd", "XPBD", "", 0, 1, 1,
+        "ball", "Ball", "", 0, 1, 1, False, "Collide free particles with the ball.", "ball",
+        "enabled", kind=bool,
+    ),
+    Parameter(
+        "ball_center", "Ball centre", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
+        (0.0, -0.6, 0.0), "Centre of the ball.", "ball", "center", kind=tuple,
+    ),
+    Parameter(
+        "ball_radius", "Ball radius", "units", 0.01, 10.0, 0.01, 0.5, "Radius of the ball.",
+        "ball", "radius",
+    ),
+    Parameter(
+        "floor", "Floor", "", 0, 1, 1, True, "Keep every particle above the floor.", "floor",
+        "enabled", kind=bool,
+    ),
+    Parameter(
+        "floor_y", "Floor height", "units", -100.0, 100.0, 0.05, -1.6,
+        "Height of the floor (y).", "floor", "y",
+    ),
+    # --- beyond the classic model: every default leaves the seed's model as it is -----------
+    Parameter(
+        "xpbd", "XPBD", "", 0, 1, 1, False,
         "Extended PBD: links get a compliance instead of a stiffness factor, so their "
-        "stretch no longer depends on passes or time step.", bool, _BEYOND,
+        "stretch no longer depends on passes or time step.", "solver", kind=bool, **_OPTION,
     ),
     Parameter(
-        "compliance", "Link compliance", "units/force", 0.0, 1e-1, 1e-6,
-        "XPBD: inverse stiffness of every link (0 = inextensible).", float, _BEYOND,
+        "compliance", "Link compliance", "units/force", 0.0, 1e-1, 1e-6, 1e-5,
+        "XPBD: inverse stiffness of every link (0 = inextensible).", "solver", **_BEYOND,
     ),
     Parameter(
-        "substeps", "Substeps", "", 1, 64, 1,
-        "Steps of Δt/substeps each, every one a full predict and passes.", int, _BEYOND,
+        "substeps", "Substeps", "", 1, 64, 1, 1,
+        "Steps of Δt/substeps each, every one a full predict and passes.", "solver",
+        kind=int, **_OPTION,
     ),
     Parameter(
-        "tethers", "Tethers", "", 0, 1, 1,
+        "tethers", "Tethers", "", 0, 1, 1, False,
         "Long-range attachments: no particle may get further from a pin than its distance "
-        "along the cloth at rest.", bool, _BEYOND,
+        "along the cloth at rest.", "fabric", kind=bool, **_OPTION,
     ),
     Parameter(
-        "bending", "Bending", "", 0, 1, 1,
-        "Skip-one links across and down the sheet resist folding.", bool, _BEYOND,
+        "bending", "Bending", "", 0, 1, 1, False,
+        "Skip-one links across and down the sheet resist folding.", "fabric", kind=bool,
+        **_OPTION,
     ),
     Parameter(
-        "bend_compliance", "Bend compliance", "units/force", 0.0, 10.0, 1e-3,
-        "Inverse stiffness of the bending links (0 = rigid).", float, _BEYOND,
+        "bend_compliance", "Bend compliance", "units/force", 0.0, 10.0, 1e-3, 0.05,
+        "Inverse stiffness of the bending links (0 = rigid).", "fabric", **_BEYOND,
     ),
     Parameter(
-        "friction_static", "Static friction", "", 0.0, 2.0, 0.01,
+        "friction_static", "Static friction", "", 0.0, 2.0, 0.01, 0.0,
         "Coulomb static coefficient on the ball and the floor (0 = classic, none).",
-        float, _BEYOND,
+        "fabric", **_OPTION,
     ),
     Parameter(
-        "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01,
-        "Coulomb kinetic coefficient on the ball and the floor.", float, _BEYOND,
+        "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01, 0.0,
+        "Coulomb kinetic coefficient on the ball and the floor.", "fabric", **_OPTION,
     ),
     Parameter(
-        "aerodynamic", "Aerodynamic wind", "", 0, 1, 1,
+        "aerodynamic", "Aerodynamic wind", "", 0, 1, 1, False,
         "Wind as air moving at `wind` units/s, pressing on each triangle by its normal and "
-        "its own motion, instead of a uniform push.", bool, _BEYOND,
+        "its own motion, instead of a uniform push.", "wind", kind=bool, **_OPTION,
     ),
     Parameter(
-        "wind_yaw", "Wind heading", "°", -180.0, 180.0, 1.0,
-        "Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x.",
-        float, _BEYOND,
+        "wind_yaw", "Wind heading", "°", -180.0, 180.0, 1.0, 0.0,
+        "Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x.", "wind",
+        "yaw", **_BEYOND,
     ),
     Parameter(
-        "drag", "Drag", "1/units", 0.0, 10.0, 0.01,
+        "drag", "Drag", "1/units", 0.0, 10.0, 0.01, 0.5,
         "Aerodynamic pressure coefficient along the triangle normal (per unit area, mass 1).",
-        float, _BEYOND,
+        "wind", **_BEYOND,
     ),
     Parameter(
-        "lift", "Lift", "1/units", 0.0, 10.0, 0.01,
-        "Aerodynamic coefficient across the flow, in the plane of the triangle.",
-        float, _BEYOND,
+        "lift", "Lift", "1/units", 0.0, 10.0, 0.01, 0.1,
+        "Aerodynamic coefficient across the flow, in the plane of the triangle.", "wind",
+        **_BEYOND,
     ),
     Parameter(
-        "tearing", "Tearing", "", 0, 1, 1,
-        "A link breaks when stretched past the tear ratio.", bool, _BEYOND,
+        "tearing", "Tearing", "", 0, 1, 1, False,
+        "A link breaks when stretched past the tear ratio.", "fabric", kind=bool, **_OPTION,
     ),
     Parameter(
-        "tear_ratio", "Tear ratio", "× rest", 1.05, 20.0, 0.05,
-        "Length, in rest lengths, at which a link tears.", float, _BEYOND,
+        "tear_ratio", "Tear ratio", "× rest", 1.05, 20.0, 0.05, 2.2,
+        "Length, in rest lengths, at which a link tears.", "fabric", **_BEYOND,
     ),
     Parameter(
-        "volume_constraint", "Keep volume", "", 0, 1, 1,
-        "Every tetrahedron of the soft block keeps its rest volume.", bool, _BEYOND,
+        "volume_constraint", "Keep volume", "", 0, 1, 1, False,
+        "Every tetrahedron of the soft block keeps its rest volume.", "fabric", kind=bool,
+        **_OPTION,
     ),
     Parameter(
-        "self_collision", "Self-collision", "", 0, 1, 1,
+        "self_collision", "Self-collision", "", 0, 1, 1, False,
         "Particles keep at least the collision distance apart (unless closer at rest).",
-        bool, _BEYOND,
+        "fabric", kind=bool, **_OPTION,
     ),
     Parameter(
-        "collision_distance", "Collision distance", "units", 0.005, 1.0, 0.005,
-        "Minimum distance between particles under self-collision.", float, _BEYOND,
+        "collision_distance", "Collision distance", "units", 0.005, 1.0, 0.005, 0.08,
+        "Minimum distance between particles under self-collision.", "fabric", **_BEYOND,
     ),
 )  # fmt: skip
-PARAMETERS: dict[str, Parameter] = {p.key: p for p in (*_DECLARED, *_EXTENSIONS)}
+
+SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
+# The scalar settings: one widget each in the Parameters panel, and `--set KEY=VALUE`.
+PARAMETERS: dict[str, Parameter] = {k: p for k, p in SETTINGS_TABLE.items() if p.kind is not tuple}
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(p.section for p in _TABLE))
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything the step kernel reads besides positions and topology."""
+def section_parameters(section: str) -> list[Parameter]:
+    """The settings a scene-file section stores, in table order."""
+    return [p for p in _TABLE if p.section == section]
 
-    passes: int = 8
-    stiffness: float = 1.0
-    damping: float = 0.994
-    gravity: float = 9.8
-    wind: float = 0.0
-    dt: float = 1.0 / 120.0
-    solver_mode: int = 0  # sim.ordering: automatic, classic order, colour order, 2 threads
-    ball: bool = False
-    ball_center: tuple[float, float, float] = (0.0, -0.6, 0.0)
-    ball_radius: float = 0.5
-    floor: bool = True
-    floor_y: float = -1.6
-    # Beyond the classic model; every default leaves the seed's model exactly as it is.
-    xpbd: bool = False
-    compliance: float = 1e-5
-    substeps: int = 1
-    tethers: bool = False
-    bending: bool = False
-    bend_compliance: float = 0.05
-    friction_static: float = 0.0
-    friction_kinetic: float = 0.0
-    aerodynamic: bool = False
-    wind_yaw: float = 0.0
-    drag: float = 0.5
-    lift: float = 0.1
-    tearing: bool = False
-    tear_ratio: float = 2.2
-    volume_constraint: bool = False
-    self_collision: bool = False
-    collision_distance: float = 0.08
 
-    @property
-    def is_classic(self) -> bool:
-        """True when only the seed's model is switched on (the fast classic kernel applies)."""
-        return not (
-            self.xpbd or self.substeps > 1 or self.tethers or self.bending or self.aerodynamic
-            or self.tearing or self.volume_constraint or self.self_collision
-            or self.friction_static > 0.0 or self.friction_kinetic > 0.0
-        )  # fmt: skip
+def _is_classic(settings: Any) -> bool:
+    """True when only the seed's model is switched on (the fast classic kernel applies)."""
+    return all(getattr(settings, p.key) == p.default for p in _TABLE if p.switches_option)
 
-    def with_value(self, key: str, value: Any) -> Settings:
-        """A copy with one setting changed, range-checked where the setting is declared."""
-        if key not in {f.name for f in fields(self)}:
-            raise KeyError(key)
-        if key in PARAMETERS:
-            value = PARAMETERS[key].check(value)
-        if key == "ball_center":
-            value = tuple(float(v) for v in value)
-        return replace(self, **{key: value})
+
+def _with_value(settings: Any, key: str, value: Any) -> Any:
+    """A copy with one setting changed, type- and range-checked against the table."""
+    if key not in SETTINGS_TABLE:
+        raise KeyError(key)
+    return replace(settings, **{key: SETTINGS_TABLE[key].check(value)})
+
+
+def _as_dict(settings: Any) -> dict[str, Any]:
+    return {f.name: getattr(settings, f.name) for f in fields(settings)}
+
+
+Settings = make_dataclass(
+    "Settings",
+    [(p.key, p.kind, field(default=p.default)) for p in _TABLE],
+    frozen=True,
+    namespace={
+        "__doc__": "Everything the kernels read besides positions and topology; one field per "
+        "row of the settings table, with its default.",
+        "__module__": __name__,
+        "is_classic": property(_is_classic),
+        "with_value": _with_value,
+        "as_dict": _as_dict,
+    },
+)

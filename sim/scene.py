@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -21,22 +20,31 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    create_model,
     model_validator,
 )
 
-from clothlab.sim.parameters import PARAMETERS, Settings
+from clothlab.sim.files import write_atomically
+from clothlab.sim.parameters import (
+    COORDINATE_LIMIT,
+    SECTIONS,
+    SETTINGS_TABLE,
+    Parameter,
+    Settings,
+    section_parameters,
+)
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology, TopologyBuilder
 
 FORMAT = "clothlab-scene"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: torn links are kept apart from cuts ("tears")
 MAX_FILE_BYTES = 8 * 1024 * 1024  # checked before parsing
 MAX_DEPTH = 16
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
 MAX_LIST = 2_000_000
 
-Finite = Annotated[float, Field(allow_inf_nan=False, ge=-1e4, le=1e4)]
+Finite = Annotated[float, Field(allow_inf_nan=False, ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT)]
 # JSON has arrays, not tuples: accept a list here and let strict validation check its items.
 Vec3 = Annotated[
     tuple[Finite, Finite, Finite],
@@ -65,11 +73,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-def _limit(key: str) -> dict[str, float]:
-    p = PARAMETERS[key]
-    return {"ge": p.minimum, "le": p.maximum}
-
-
 class SheetSpec(_Strict):
     kind: Literal["sheet"] = "sheet"
     cols: int = Field(15, ge=2, le=512)
@@ -94,50 +97,30 @@ class PinSpec(_Strict):
     anchor: Vec3
 
 
-class BallSpec(_Strict):
-    enabled: bool = False
-    center: Vec3 = (0.0, -0.6, 0.0)
-    radius: float = Field(0.5, **_limit("ball_radius"), allow_inf_nan=False)
+def _section_field(parameter: Parameter) -> tuple[Any, Any]:
+    """The pydantic field of one setting: its type, default and range from the table."""
+    if parameter.kind is tuple:
+        return Vec3, parameter.default
+    if parameter.kind is bool:
+        return bool, parameter.default
+    limits = {"ge": parameter.minimum, "le": parameter.maximum}
+    if parameter.kind is int:
+        return int, Field(parameter.default, **limits)
+    return float, Field(parameter.default, **limits, allow_inf_nan=False)
 
 
-class FloorSpec(_Strict):
-    enabled: bool = True
-    y: float = Field(-1.6, **_limit("floor_y"), allow_inf_nan=False)
+def _section_model(section: str) -> type[_Strict]:
+    fields = {p.name_in_section: _section_field(p) for p in section_parameters(section)}
+    return create_model(f"{section.title()}Spec", __base__=_Strict, **fields)
 
 
-class WindSpec(_Strict):
-    strength: float = Field(0.0, **_limit("wind"), allow_inf_nan=False)
-    aerodynamic: bool = False
-    yaw: float = Field(0.0, **_limit("wind_yaw"), allow_inf_nan=False)
-    drag: float = Field(0.5, **_limit("drag"), allow_inf_nan=False)
-    lift: float = Field(0.1, **_limit("lift"), allow_inf_nan=False)
-
-
-class SolverSpec(_Strict):
-    passes: int = Field(8, **_limit("passes"))
-    stiffness: float = Field(1.0, **_limit("stiffness"), allow_inf_nan=False)
-    damping: float = Field(0.994, **_limit("damping"), allow_inf_nan=False)
-    gravity: float = Field(9.8, **_limit("gravity"), allow_inf_nan=False)
-    dt: float = Field(1.0 / 120.0, **_limit("dt"), allow_inf_nan=False)
-    solver_mode: int = Field(0, **_limit("solver_mode"))
-    xpbd: bool = False
-    compliance: float = Field(1e-5, **_limit("compliance"), allow_inf_nan=False)
-    substeps: int = Field(1, **_limit("substeps"))
-
-
-class FabricSpec(_Strict):
-    """Options beyond the classic model; the defaults are the classic model."""
-
-    tethers: bool = False
-    bending: bool = False
-    bend_compliance: float = Field(0.05, **_limit("bend_compliance"), allow_inf_nan=False)
-    tearing: bool = False
-    tear_ratio: float = Field(2.2, **_limit("tear_ratio"), allow_inf_nan=False)
-    friction_static: float = Field(0.0, **_limit("friction_static"), allow_inf_nan=False)
-    friction_kinetic: float = Field(0.0, **_limit("friction_kinetic"), allow_inf_nan=False)
-    volume_constraint: bool = False
-    self_collision: bool = False
-    collision_distance: float = Field(0.08, **_limit("collision_distance"), allow_inf_nan=False)
+# One model per section of the settings table: solver, wind, ball, floor, fabric.
+SECTION_MODELS: dict[str, type[_Strict]] = {name: _section_model(name) for name in SECTIONS}
+SolverSpec = SECTION_MODELS["solver"]
+WindSpec = SECTION_MODELS["wind"]
+BallSpec = SECTION_MODELS["ball"]
+FloorSpec = SECTION_MODELS["floor"]
+FabricSpec = SECTION_MODELS["fabric"]
 
 
 class CameraSpec(_Strict):
@@ -149,7 +132,7 @@ class CameraSpec(_Strict):
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     name: str = Field("Untitled", max_length=200)
     description: str = Field("", max_length=2000)
     bodies: list[Body] = Field(default_factory=lambda: [SheetSpec()], max_length=MAX_BODIES)
@@ -160,6 +143,9 @@ class Scene(_Strict):
     solver: SolverSpec = SolverSpec()
     fabric: FabricSpec = FabricSpec()
     cuts: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
+    # Links the model tore while it ran (the tearing option): dead like cuts, but not undone
+    # with them, and cleared by a reset.
+    tears: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
 
     @model_validator(mode="after")
@@ -172,11 +158,15 @@ class Scene(_Strict):
                 raise ValueError(f"pins.{k}.particle {pin.particle} is not below {particles}")
         if len({p.particle for p in self.pins}) != len(self.pins):
             raise ValueError("pins: a particle is pinned twice")
-        for k, link in enumerate(self.cuts):
-            if link >= links:
-                raise ValueError(f"cuts.{k}: link {link} is not below {links}")
-        if len(set(self.cuts)) != len(self.cuts):
-            raise ValueError("cuts: a link is listed twice")
+        for name in ("cuts", "tears"):
+            listed = getattr(self, name)
+            for k, link in enumerate(listed):
+                if link >= links:
+                    raise ValueError(f"{name}.{k}: link {link} is not below {links}")
+            if len(set(listed)) != len(listed):
+                raise ValueError(f"{name}: a link is listed twice")
+        if set(self.cuts) & set(self.tears):
+            raise ValueError("tears: a link is both cut and torn")
         return self
 
 
@@ -301,7 +291,13 @@ def _from_version_0(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS = {0: _from_version_0}  # version → function lifting it to version + 1
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 files had no "tears": everything dead was a cut."""
+    return {**data, "schema_version": 2}
+
+
+# version → function lifting it to version + 1
+MIGRATIONS = {0: _from_version_0, 1: _from_version_1}
 
 
 def migrate(data: dict[str, Any], source: str = "scene") -> dict[str, Any]:
@@ -338,28 +334,6 @@ def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
     write_atomically(Path(path), scene_json(scene).encode("utf-8"))
 
 
-def write_atomically(path: Path, payload: bytes) -> None:
-    folder = path.resolve().parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable
-        directory = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
-
-
 # --- scene ⇄ simulation ----------------------------------------------------------------------
 
 
@@ -373,57 +347,46 @@ def build_topology(scene: Scene) -> Topology:
     return builder.build()
 
 
-# Where each setting lives in a scene file: Settings key → (section, field).
-SETTING_FIELDS: dict[str, tuple[str, str]] = {
-    **{key: ("solver", key) for key in ("passes", "stiffness", "damping", "gravity", "dt")},
-    **{key: ("solver", key) for key in ("solver_mode", "xpbd", "compliance", "substeps")},
-    "wind": ("wind", "strength"),
-    "aerodynamic": ("wind", "aerodynamic"),
-    "wind_yaw": ("wind", "yaw"),
-    "drag": ("wind", "drag"),
-    "lift": ("wind", "lift"),
-    "ball": ("ball", "enabled"),
-    "ball_center": ("ball", "center"),
-    "ball_radius": ("ball", "radius"),
-    "floor": ("floor", "enabled"),
-    "floor_y": ("floor", "y"),
-    **{key: ("fabric", key) for key in FabricSpec.model_fields},
-}
-
-
 def scene_settings(scene: Scene) -> Settings:
+    """The settings a scene stores, read through the settings table."""
     return Settings(
         **{
-            key: getattr(getattr(scene, section), name)
-            for key, (section, name) in SETTING_FIELDS.items()
+            key: getattr(getattr(scene, p.section), p.name_in_section)
+            for key, p in SETTINGS_TABLE.items()
         }
     )
 
 
-def _settings_sections(settings: Settings) -> dict[str, dict[str, Any]]:
+def with_settings(scene: Scene, changes: dict[str, Any]) -> Scene:
+    """The scene with settings (Settings keys) replaced, each range-checked by the table."""
     sections: dict[str, dict[str, Any]] = {}
-    for key, (section, name) in SETTING_FIELDS.items():
-        sections.setdefault(section, {})[name] = getattr(settings, key)
-    return sections
+    for key, value in changes.items():
+        p = SETTINGS_TABLE[key]
+        sections.setdefault(p.section, {})[p.name_in_section] = p.check(value)
+    return scene.model_copy(
+        update={
+            name: getattr(scene, name).model_copy(update=update)
+            for name, update in sections.items()
+        }
+    )
+
+
+def with_setting(scene: Scene, key: str, value: Any) -> Scene:
+    return with_settings(scene, {key: value})
 
 
 def build_simulation(scene: Scene) -> Simulation:
     topology = build_topology(scene)
-    alive = np.ones(topology.link_count, dtype=bool)
-    alive[scene.cuts] = False
     pins = {p.particle: p.anchor for p in scene.pins}
-    return Simulation(topology, scene_settings(scene), pins, alive)
+    return Simulation(topology, scene_settings(scene), pins, scene.cuts, scene.tears)
 
 
 def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = None) -> Scene:
-    """The scene as it stands now: `scene`'s bodies with `sim`'s cuts, pins and settings."""
-    data = scene.model_dump()
-    data.update(_settings_sections(sim.settings))
-    data["pins"] = [{"particle": i, "anchor": a} for i, a in sorted(sim.pins.items())]
-    data["cuts"] = [int(k) for k in np.flatnonzero(~sim.state.link_alive)]
+    """The scene as it stands now: `scene` with `sim`'s tears, and the camera if given."""
+    update: dict[str, Any] = {"tears": sorted(sim.torn)}
     if camera is not None:
-        data["camera"] = camera.model_dump()
-    return Scene.model_validate(data)
+        update["camera"] = camera
+    return scene.model_copy(update=update)
 
 
 # --- whole-scene transforms used by `clothlab run --set` ------------------------------------

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from clothlab.sim.parameters import Settings
-from clothlab.sim.solver import Readouts, Simulation
+from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology
 
 
 @dataclass(frozen=True)
 class Snapshot:
     frame: int  # increases by one per snapshot taken from a simulation
+    load: int  # which Load of the solver thread this state descends from (1, 2, …)
     steps: int  # model steps taken
     topology: Topology  # shared, never mutated
     x: np.ndarray  # (N, 3) float64, read-only copy
@@ -23,9 +24,10 @@ class Snapshot:
     face_alive: np.ndarray  # (F,) bool, read-only copy
     pin_index: np.ndarray  # (P,) int32, read-only copy
     pin_anchor: np.ndarray  # (P, 3) float64, read-only copy
+    torn: tuple[int, ...]  # links torn since the load, ascending
     grabbed: int | None
-    settings: Settings
-    readouts: Readouts
+    settings: Any  # sim.parameters.Settings
+    readouts: Any  # sim.readouts.Readouts
     checksum: int  # crc32 of positions and masks, to prove a frame was not torn
 
     @property
@@ -48,13 +50,14 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return copy
 
 
-def take_snapshot(sim: Simulation, frame: int) -> Snapshot:
+def take_snapshot(sim: Simulation, frame: int, load: int = 0) -> Snapshot:
     state = sim.state
     x = _frozen(state.x)
     link_alive = _frozen(state.link_alive)
     face_alive = _frozen(state.face_alive)
     return Snapshot(
         frame=frame,
+        load=load,
         steps=state.steps,
         topology=sim.topology,
         x=x,
@@ -63,6 +66,7 @@ def take_snapshot(sim: Simulation, frame: int) -> Snapshot:
         face_alive=face_alive,
         pin_index=_frozen(state.pin_index),
         pin_anchor=_frozen(state.pin_anchor),
+        torn=tuple(sim.torn),
         grabbed=sim.grabbed,
         settings=sim.settings,
         readouts=sim.readouts(),

@@ -14,14 +14,12 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
-from clothlab.sim import scene as scene_format
-from clothlab.sim.parameters import PARAMETERS, Parameter
+from clothlab.sim.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
 from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, body_counts, scene_settings
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
 #                                               | ("pin", particle, axis)
 UNIT_ROLE = Qt.ItemDataRole.UserRole + 2
-COORDINATE_LIMIT = 1e4  # what scene files accept for a position
 AXES = "xyz"
 
 Address = tuple[Any, ...]
@@ -31,8 +29,9 @@ Index = QModelIndex | QPersistentModelIndex
 def coordinate_parameter(label: str) -> Parameter:
     """Metadata for a position coordinate, so editors treat it like a declared setting."""
     return Parameter(
-        label, label, "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05, f"{label} (units)."
-    )
+        label, label, "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05, 0.0,
+        f"{label} (units).", "",
+    )  # fmt: skip
 
 
 def parameter_for(address: Address) -> Parameter:
@@ -61,31 +60,26 @@ def tooltip_for(parameter: Parameter) -> str:
 
 
 SHORT_LABELS = {"ball": "On", "floor": "On", "wind": "Strength"}  # the group says the rest
-_CLASSIC_SECTIONS = {  # where settings live in a scene file without sim.scene.SETTING_FIELDS
-    "ball": ("ball", "ball_radius"),
-    "floor": ("floor", "floor_y"),
-    "wind": ("wind",),
-    "solver": ("passes", "stiffness", "damping", "gravity", "dt"),
-}
 
 
 def section_keys(section: str) -> list[str]:
-    """Declared settings stored in this section of a scene file, in declaration order."""
-    declared = getattr(scene_format, "SETTING_FIELDS", None)
-    if declared is None:
-        return list(_CLASSIC_SECTIONS.get(section, ()))
-    return [key for key in PARAMETERS if declared.get(key, ("",))[0] == section]
+    """The scalar settings stored in this section of a scene file, in table order."""
+    return [p.key for p in section_parameters(section) if p.key in PARAMETERS]
 
 
-def value_at(scene: Scene, address: Address) -> Any:
-    """The document's value for an address."""
+def value_at(
+    scene: Scene, address: Address, settings: Any = None, anchors: dict | None = None
+) -> Any:
+    """The document's value for an address. `settings` and `anchors` (particle → anchor) are
+    the scene's, when the caller has them at hand: derived once, not once per value."""
     if address[0] == "setting":
-        return getattr(scene_settings(scene), address[1])
+        return getattr(settings or scene_settings(scene), address[1])
     if address[0] == "ball_center":
         return float(scene.ball.center[address[1]])
     if address[0] == "pin":
-        pins = {p.particle: p.anchor for p in scene.pins}
-        return float(pins[address[1]][address[2]])
+        if anchors is None:
+            anchors = {p.particle: p.anchor for p in scene.pins}
+        return float(anchors[address[1]][address[2]])
     raise KeyError(address)
 
 
@@ -122,8 +116,7 @@ class SceneModel(QStandardItemModel):
         self._add_settings(self._group("Floor", "Nothing goes below the floor."), "floor")
         self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
         self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
-        if section_keys("fabric"):
-            self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
+        self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
         self._build_pins(scene)
         self.update_from_scene(scene)
 
@@ -206,8 +199,10 @@ class SceneModel(QStandardItemModel):
             self._scene = scene
             if old_pins != [p.particle for p in scene.pins] or self._pins_group is None:
                 self._build_pins(scene)
+            settings = scene_settings(scene)
+            anchors = {p.particle: p.anchor for p in scene.pins}
             for address, item in self._values.items():
-                self._show(item, value_at(scene, address))
+                self._show(item, value_at(scene, address, settings, anchors))
             self._show_pin_summaries(scene)
         finally:
             self._syncing = False

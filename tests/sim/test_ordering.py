@@ -56,7 +56,7 @@ def test_automatic_mode_keeps_small_sheets_in_classic_order_on_one_thread():
     assert ordering.resolve_mode(ordering.AUTOMATIC, 260_610) == (True, True)
     assert ordering.resolve_mode(ordering.CLASSIC_ORDER, 260_610) == (False, False)
     sim = build_simulation(load_preset("hanging-sheet"))
-    assert np.array_equal(sim._live, np.arange(584))  # the seed's order, untouched
+    assert np.array_equal(sim.links.live, np.arange(584))  # the seed's order, untouched
 
 
 def test_two_threads_compute_exactly_what_colour_order_computes_on_one():

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from sim_helpers import hanging_sheet
 
 from clothlab.sim import kernels
+from clothlab.sim.guard import GOOD_STATE_EVERY
 from clothlab.sim.parameters import Settings
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import Scene, build_simulation, capture_scene, parse_scene, scene_json
-from clothlab.sim.solver import GOOD_STATE_EVERY, Simulation
+from clothlab.sim.solver import Simulation
 
 PATHS = {
     "classic": {},

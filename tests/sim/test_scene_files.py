@@ -3,15 +3,17 @@ save, and a fuzz test of the parser."""
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from clothlab.sim import readouts
+from clothlab.sim.commands import apply_to_document, apply_to_simulation
 from clothlab.sim.edits import (
     add_pin,
-    apply_edit,
     cut,
     move_ball,
     move_pin,
@@ -77,7 +79,7 @@ def test_classic_presets_have_the_classic_numbers():
     assert sim.settings.gravity == 9.8
     block = build_simulation(load_preset("soft-block"))
     assert block.topology.particle_count == 125
-    assert block.volume() == pytest.approx(0.512, rel=1e-12)
+    assert readouts.volume(block) == pytest.approx(0.512, rel=1e-12)
     assert load_preset("ball-start").ball.enabled
     drop = load_preset("drop")
     assert drop.ball.enabled and not drop.pins and drop.bodies[0].horizontal
@@ -117,8 +119,9 @@ def test_round_trip_after_edits_reproduces_masks_pins_and_settings(tmp_path):
         set_setting(sim, "floor_y", -2.0),
         set_setting(sim, "ball_radius", 0.45),
         set_setting(sim, "dt", 0.005),
-    ):
-        apply_edit(sim, edit)
+    ):  # as the app does: each edit goes to the document and to the simulation
+        apply_to_simulation(sim, edit)
+        scene = apply_to_document(scene, edit)
     captured = capture_scene(scene, sim)
     path = tmp_path / "edited.json"
     save_scene(captured, path)
@@ -137,15 +140,16 @@ def test_round_trip_after_edits_reproduces_masks_pins_and_settings(tmp_path):
 
 
 def test_a_saved_scene_runs_the_same_as_the_edited_simulation_from_rest(tmp_path):
-    scene = load_preset("shifted-pins")
+    original = scene = load_preset("shifted-pins")
     sim = build_simulation(scene)
-    apply_edit(sim, cut(sim, seam_links(sim.topology)))
-    apply_edit(sim, set_setting(sim, "wind", 3.0))
+    for edit in (cut(sim, seam_links(sim.topology)), set_setting(sim, "wind", 3.0)):
+        apply_to_simulation(sim, edit)
+        scene = apply_to_document(scene, edit)
     path = tmp_path / "a.json"
     save_scene(capture_scene(scene, sim), path)
-    fresh = build_simulation(scene)
-    apply_edit(fresh, cut(fresh, seam_links(fresh.topology)))
-    apply_edit(fresh, set_setting(fresh, "wind", 3.0))
+    fresh = build_simulation(original)
+    apply_to_simulation(fresh, cut(fresh, seam_links(fresh.topology)))
+    apply_to_simulation(fresh, set_setting(fresh, "wind", 3.0))
     loaded = build_simulation(load_scene(path))
     fresh.step(60)
     loaded.step(60)
@@ -356,7 +360,7 @@ def test_wrong_format_string(tmp_path):
 
 
 def test_newer_schema_version(tmp_path):
-    expect_error(tmp_path, edited(lambda d: d.update(schema_version=2)), "schema_version", "newer")
+    expect_error(tmp_path, edited(lambda d: d.update(schema_version=3)), "schema_version", "newer")
 
 
 @pytest.mark.parametrize("version", ["1", 1.0, None, True, -1])
@@ -400,7 +404,7 @@ def test_migration_from_schema_version_0(tmp_path):
         "stiffness": 0.5,
     }
     scene = load_scene(_write(tmp_path, old))
-    assert scene.schema_version == 1
+    assert scene.schema_version == 2
     assert scene.bodies[0].cols == 7 and scene.bodies[0].rows == 5
     assert scene.bodies[0].spacing == 0.25
     assert scene.solver.passes == 4 and scene.solver.stiffness == 0.5
@@ -408,7 +412,7 @@ def test_migration_from_schema_version_0(tmp_path):
     assert sim.topology.particle_count == 35 and sim.settings.passes == 4
     # and it saves as the current version
     save_scene(scene, tmp_path / "new.json")
-    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == 1
+    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == 2
 
 
 def test_migration_example_from_the_brief():
@@ -511,3 +515,21 @@ def test_fuzzed_scene_text_is_a_scene_or_a_one_line_scene_error(mutations):
         assert "\n" not in message and "\r" not in message
     else:
         assert isinstance(result, Scene)
+
+
+# --- version 1 files (the presets as they were) migrate forward ------------------------------
+
+V1_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v1").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", V1_PRESETS, ids=lambda p: p.stem)
+def test_every_version_1_preset_migrates_to_the_current_preset(path):
+    assert json.loads(path.read_text())["schema_version"] == 1
+    migrated = load_scene(path)
+    assert migrated.schema_version == 2
+    assert migrated.tears == []
+    assert migrated == load_preset(path.stem)
+
+
+def test_there_is_a_version_1_fixture_for_every_preset():
+    assert [p.stem for p in V1_PRESETS] == sorted(preset_names())

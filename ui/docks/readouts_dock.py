@@ -10,13 +10,9 @@ for both is much cheaper than two.
 
 from __future__ import annotations
 
-import csv
 import math
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
@@ -30,109 +26,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
+from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.solver import Readouts
 
-COLUMNS = Readouts.CSV_COLUMNS  # step, t, sag, volume, motion, max_stretch, links
+COLUMNS = CSV_COLUMNS  # step, t, then every readout
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
 DEFAULT_WINDOW_S = 20
-MAX_ROWS = 1_000_000  # about 4.5 hours at 60 snapshots a second; then the oldest half goes
-
-
-@dataclass(frozen=True)
-class Series:
-    key: str
-    label: str
-    unit: str
-    scale: float  # plotted and shown value = readout · scale
-    colour: str
-    tooltip: str
-
-
-SERIES = (
-    Series("sag", "Sag", "units", 1.0, "#1f77b4",
-           "Distance from the line between the top corners down to the lowest top-edge particle."),
-    Series("volume", "Volume", "units³", 1.0, "#2ca02c",
-           "Volume of the soft block (64 cubes as six tetrahedra each); rest volume 0.512."),
-    Series("motion", "Motion", "units/s", 1.0, "#ff7f0e",
-           "Mean particle speed |x − x_prev| / Δt."),
-    Series("max_stretch", "Max stretch", "%", 100.0, "#d62728",
-           "Largest (L − rest) / rest over live links: the error the passes leave."),
-)  # fmt: skip
-
-
-class ReadoutHistory:
-    """Readout rows (COLUMNS) in model-time order; a jump back in time starts afresh."""
-
-    def __init__(self) -> None:
-        self._rows = np.zeros((1024, len(COLUMNS)))  # (capacity, 7) float64
-        self._count = 0
-
-    def __len__(self) -> int:
-        return self._count
-
-    @property
-    def rows(self) -> np.ndarray:
-        """(n, 7) float64 view of the recorded rows."""
-        return self._rows[: self._count]
-
-    def clear(self) -> None:
-        self._count = 0
-
-    def append(self, snapshot: Snapshot) -> bool:
-        """Record a snapshot's readouts; False if it adds nothing (same step as the last)."""
-        if self._count:
-            last_step = self._rows[self._count - 1, 0]
-            if snapshot.steps == last_step:
-                return False
-            if snapshot.steps < last_step:  # reset or a new scene
-                self.clear()
-        if self._count == len(self._rows):
-            self._grow()
-        r = snapshot.readouts
-        self._rows[self._count] = (
-            snapshot.steps,
-            r.t,
-            r.sag,
-            r.volume,
-            r.motion,
-            r.max_stretch,
-            r.links,
-        )
-        self._count += 1
-        return True
-
-    def _grow(self) -> None:
-        if len(self._rows) >= MAX_ROWS:
-            keep = self._count // 2
-            self._rows[:keep] = self._rows[self._count - keep : self._count]
-            self._count = keep
-            return
-        bigger = np.zeros((len(self._rows) * 2, len(COLUMNS)))
-        bigger[: self._count] = self._rows[: self._count]
-        self._rows = bigger
-
-    def window(self, seconds: float) -> np.ndarray:
-        """The rows of the last `seconds` of model time."""
-        rows = self.rows
-        if not len(rows):
-            return rows
-        start = np.searchsorted(rows[:, 1], rows[-1, 1] - seconds, side="left")
-        return rows[start:]
-
-    def write_csv(self, path: Path) -> None:
-        with Path(path).open("w", newline="", encoding="utf-8") as stream:
-            writer = csv.writer(stream, lineterminator="\n")
-            writer.writerow(COLUMNS)
-            for row in self.rows:
-                writer.writerow(_csv_cells(row))
-
-
-def _csv_cells(row: np.ndarray) -> list[str]:
-    # The same cells as `clothlab run --csv`: integers plain, NaN (no sheet/no block) empty.
-    step, links = int(row[0]), int(row[6])
-    values = ["" if math.isnan(v) else repr(float(v)) for v in row[1:6]]
-    return [str(step), *values, str(links)]
+COLOURS = ("#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+SERIES: tuple[Readout, ...] = tuple(r for r in READOUTS if r.plotted)
 
 
 class ReadoutsPanel(QWidget):
@@ -201,7 +103,7 @@ class ReadoutsPanel(QWidget):
         controls.addWidget(self.window_box)
         return controls
 
-    def _add_series(self, grid: QGridLayout, row: int, series: Series) -> None:
+    def _add_series(self, grid: QGridLayout, row: int, series: Readout) -> None:
         name = QLabel(series.label)
         name.setToolTip(series.tooltip)
         value = QLabel("—")
@@ -228,7 +130,8 @@ class ReadoutsPanel(QWidget):
         # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls QObject.property()
         # for a missing property on every setData and paint, and PySide6 6.12 returns None
         # from that without a reference, so a long run ends in "deallocating None".
-        curve = pg.PlotCurveItem(pen=pg.mkPen(series.colour, width=2))
+        colour = COLOURS[SERIES.index(series) % len(COLOURS)]
+        curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2))
         item.addItem(curve)
         grid.addWidget(name, row, 0)
         grid.addWidget(value, row, 1)
@@ -240,10 +143,21 @@ class ReadoutsPanel(QWidget):
         self._rows[series.key] = (name, value, plot)
         self._grid_rows[series.key] = row + 1
 
+    # --- the panel protocol (ui.panels) -------------------------------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        self.clear()
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        pass
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        self.add_snapshot(snapshot)
+
     # --- data ---------------------------------------------------------------------------------
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
-        if self.history.append(snapshot):
+        if self.history.append(snapshot.steps, snapshot.readouts):
             self._dirty = True
             if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
                 self.redraw()
@@ -282,20 +196,21 @@ class ReadoutsPanel(QWidget):
                 label.setText("—")
             return
         t = rows[:, 1]
-        for column, series in enumerate(SERIES, start=2):
-            values = rows[:, column] * series.scale
+        for series in SERIES:
+            values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
             has_data = not math.isnan(values[-1])
             self._show_series(series.key, has_data)
             if not has_data:
                 continue
             self._curves[series.key].setData(t, values)
-            self.value_labels[series.key].setText(_number(values[-1], series.unit))
+            unit = series.shown_unit or series.unit
+            self.value_labels[series.key].setText(_number(values[-1], unit))
         end = max(float(t[-1]), 1e-6)
         start = max(0.0, end - self.window_box.value())
         for plot in self.plots.values():
             plot.setXRange(start, max(end, start + 1.0), padding=0)
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
-        self.links_label.setText(f"Links {int(rows[-1, 6])}")
+        self.links_label.setText(f"Links {int(rows[-1, COLUMNS.index('links')])}")
 
 
 def _number(value: float, unit: str) -> str:

@@ -1,0 +1,83 @@
+"""The arrays the kernels read besides positions, built by pure functions.
+
+They are derived from the topology and the state and rebuilt only when what they depend on
+changes: `LinkArrays` when links are cut, torn or restored (or the link order changes),
+`FixedArrays` when pins or the grab change. Nothing here runs in the inner loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clothlab.sim import ordering
+from clothlab.sim.topology import Topology
+
+
+@dataclass(frozen=True)
+class LinkArrays:
+    """The live links, compacted so the hot loop has no branch on a mask, in solver order."""
+
+    live: np.ndarray  # (L,) int64, topology index of each compacted link
+    a: np.ndarray  # (L,) int32, first particle
+    b: np.ndarray  # (L,) int32, second particle
+    rest: np.ndarray  # (L,) float64, rest length
+    colour_start: np.ndarray  # (C + 1,) int64, where each independent set begins
+    coloured: bool  # in colour order (independent sets) rather than the classic family order
+    parallel: bool  # the two-thread kernel applies
+    solver_mode: int  # the setting these were built for (ordering.AUTOMATIC, …)
+
+    @property
+    def count(self) -> int:
+        return len(self.rest)
+
+
+@dataclass(frozen=True)
+class FixedArrays:
+    """Particles held in place: pins, and the grabbed particle while it is held."""
+
+    index: np.ndarray  # (P,) int32, pins in ascending order, then the grabbed particle
+    anchor: np.ndarray  # (P, 3) float64, where each sits
+    inv_mass: np.ndarray  # (N,) float64, 0 for held particles, 1 otherwise
+
+
+def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) -> LinkArrays:
+    live = np.flatnonzero(link_alive)
+    coloured, parallel = ordering.resolve_mode(solver_mode, len(live))
+    links = topology.links[live]
+    colour_start = np.array([0, len(live)], dtype=np.int64)
+    if coloured:
+        order, colour_start = ordering.colour_order(
+            links[:, 0], links[:, 1], topology.particle_count
+        )
+        live, links = live[order], links[order]
+    return LinkArrays(
+        live=live,
+        a=np.ascontiguousarray(links[:, 0]),
+        b=np.ascontiguousarray(links[:, 1]),
+        rest=np.ascontiguousarray(topology.rest_lengths[live]),
+        colour_start=colour_start,
+        coloured=coloured,
+        parallel=parallel,
+        solver_mode=solver_mode,
+    )
+
+
+def build_fixed(
+    particle_count: int,
+    pin_index: np.ndarray,  # (P,) int32
+    pin_anchor: np.ndarray,  # (P, 3) float64
+    grab: tuple[int, np.ndarray] | None,  # (particle, target) while a particle is held
+) -> FixedArrays:
+    index, anchor = pin_index, pin_anchor
+    if grab is not None and grab[0] not in set(pin_index.tolist()):
+        index = np.append(pin_index, np.int32(grab[0])).astype(np.int32)
+        anchor = np.vstack([pin_anchor, grab[1]])
+    inv_mass = np.ones(particle_count)
+    inv_mass[index] = 0.0
+    return FixedArrays(
+        index=np.ascontiguousarray(index, dtype=np.int32),
+        anchor=np.ascontiguousarray(anchor, dtype=np.float64).reshape(-1, 3),
+        inv_mass=inv_mass,
+    )

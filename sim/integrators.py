@@ -1,0 +1,108 @@
+"""Integrators: how one Δt is taken.
+
+`ClassicIntegrator` is the seed's model in fused kernels (predict, passes over links with ball
+and floor after each), on one or two threads. `ExtendedIntegrator` takes substeps, forces
+(aerodynamic wind) and loops over constraint sets (sim.constraint_sets) for every option beyond
+the classic model; with every option off it computes what the classic one does.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from clothlab.sim import constraints, kernels
+from clothlab.sim.arrays import FixedArrays, LinkArrays
+from clothlab.sim.constraint_sets import (
+    Model,
+    Substep,
+    constraint_sets,
+    live_triangles,
+    vertex_areas,
+)
+from clothlab.sim.state import State
+
+
+class ClassicIntegrator:
+    def __init__(self) -> None:
+        self._ball: tuple[tuple[float, float, float], np.ndarray] | None = None
+
+    def step(self, state: State, s: Any, links: LinkArrays, fixed: FixedArrays) -> int:
+        """One step; returns the health the predict found (kernels.HEALTHY or a problem)."""
+        if self._ball is None or self._ball[0] is not s.ball_center:  # no allocation per step
+            self._ball = (s.ball_center, np.asarray(s.ball_center, dtype=np.float64))
+        kernel = kernels.step_parallel if links.parallel else kernels.step_classic
+        colours = (links.colour_start,) if links.parallel else ()
+        return kernel(
+            state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
+            links.a, links.b, links.rest, *colours,
+            s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+            s.ball, self._ball[1], s.ball_radius,
+            s.floor, s.floor_y,
+        )  # fmt: skip
+
+
+class ExtendedIntegrator:
+    """Substeps of predict + passes over the enabled constraint sets; each set is rebuilt
+    lazily when something it depends on changed."""
+
+    def __init__(self, particle_count: int) -> None:
+        self.sets = constraint_sets()
+        self.links_set = self.sets[0]
+        self._stale = set(range(len(self.sets)))  # sets to build before they next run
+        self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
+        self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
+        self._vertex_area = np.zeros(particle_count)  # (N,) float64
+
+    def invalidate(self, what: str) -> None:
+        """Links or pins changed: the sets that depend on them rebuild before they next run."""
+        self._stale |= {k for k, c in enumerate(self.sets) if what in c.depends_on}
+        if what == "links":
+            self._triangles = None
+
+    def step(self, state: State, s: Any, fixed: FixedArrays, model: Model) -> int:
+        active = [c for c in self.sets if c.enabled(s)]
+        for k, c in enumerate(self.sets):
+            if k in self._stale and c in active:
+                c.build(model)
+                self._stale.discard(k)
+        if s.aerodynamic and self._triangles is None:
+            self._triangles = live_triangles(model)
+            self._vertex_area = vertex_areas(model.topology, self._triangles)
+        x, x_prev = state.x, state.x_prev
+        h = s.dt / s.substeps
+        sub = Substep(x, x_prev, fixed.inv_mass, s, h, np.asarray(s.ball_center, np.float64))
+        damping = s.damping ** (1.0 / s.substeps)
+        for k in range(s.substeps):
+            self._accelerations(x, x_prev, s, state.t + k * h, h)
+            x_prev[fixed.index] = x[fixed.index]  # a dragged pin's motion is not a velocity
+            health = constraints.accelerate(
+                x, x_prev, fixed.inv_mass, self._acceleration, damping, h
+            )
+            if health != kernels.HEALTHY:
+                return health
+            kernels.place_pins(x, fixed.index, fixed.anchor)
+            for c in active:
+                c.begin(sub)
+            for _ in range(s.passes):
+                for c in active:
+                    c.project(sub)
+        return kernels.HEALTHY
+
+    def take_torn(self) -> np.ndarray:
+        """Topology indices of links torn by the last steps (the caller marks them dead)."""
+        return self.links_set.take_torn()
+
+    def _accelerations(self, x: np.ndarray, x_prev: np.ndarray, s: Any, t: float, h: float) -> None:
+        if not s.aerodynamic:
+            constraints.classic_acceleration(x, s.gravity, s.wind, t, self._acceleration)
+            return
+        constraints.classic_acceleration(x, s.gravity, 0.0, t, self._acceleration)
+        yaw = math.radians(s.wind_yaw)
+        air = np.array([s.wind * math.sin(yaw), 0.0, s.wind * math.cos(yaw)])
+        constraints.add_aerodynamic_forces(
+            x, x_prev, self._triangles, air, t, h, s.drag, s.lift, self._vertex_area,
+            self._acceleration,
+        )  # fmt: skip

@@ -1,0 +1,215 @@
+"""What the model shows about itself, declared once.
+
+Each readout is one row of `READOUTS`: key, label, unit, the factor the panels show it with,
+when it applies, and the function that measures it on a simulation. The `Readouts` record, the
+Qt-free `ReadoutHistory`, the CSV written by `clothlab run --csv` and by the app, and the
+Readouts panel are all derived from the table: adding a readout is one row plus one function.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, make_dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clothlab.sim import kernels
+from clothlab.sim.files import write_atomically
+
+if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
+    from clothlab.sim.solver import Simulation
+    from clothlab.sim.topology import Topology
+
+
+@dataclass(frozen=True)
+class Readout:
+    key: str
+    label: str
+    unit: str  # of the value as measured (and as written to CSV)
+    measure: Callable[[Simulation], float]
+    tooltip: str
+    shown_unit: str = ""  # the panels' unit, when they scale the value (e.g. %)
+    shown_scale: float = 1.0
+    applies: Callable[[Topology], bool] = lambda _topology: True
+    plotted: bool = True
+    integer: bool = False
+
+
+def sag(sim: Simulation) -> float:
+    """Distance from the line through the first sheet's top corners to its lowest top-edge
+    particle; NaN without a sheet."""
+    if not sim.topology.sheets:
+        return math.nan
+    sheet = sim.topology.sheets[0]
+    top = sim.state.x[sheet.first_particle : sheet.first_particle + sheet.cols]
+    a, b = top[0], top[-1]
+    lowest = top[np.argmin(top[:, 1])]
+    axis = b - a
+    length = np.linalg.norm(axis)
+    if length == 0.0:
+        return float(np.linalg.norm(lowest - a))
+    return float(np.linalg.norm(np.cross(lowest - a, axis)) / length)
+
+
+def volume(sim: Simulation) -> float:
+    """The soft blocks' volume, six tetrahedra per cube; NaN without a block."""
+    if not sim.topology.blocks:
+        return math.nan
+    return float(sum(kernels.cells_volume(sim.state.x, b.cells) for b in sim.topology.blocks))
+
+
+def motion(sim: Simulation) -> float:
+    """Mean particle speed. x_prev is one substep back, so the gap is over Δt / substeps."""
+    s = sim.settings
+    return kernels.mean_speed(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
+
+
+def max_stretch(sim: Simulation) -> float:
+    links = sim.links
+    return kernels.max_strain(sim.state.x, links.a, links.b, links.rest)
+
+
+def live_links(sim: Simulation) -> float:
+    return sim.links.count
+
+
+READOUTS: tuple[Readout, ...] = (
+    Readout(
+        "sag", "Sag", "units", sag,
+        "Distance from the line between the top corners down to the lowest top-edge particle.",
+        applies=lambda topology: bool(topology.sheets),
+    ),
+    Readout(
+        "volume", "Volume", "units³", volume,
+        "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512.",
+        applies=lambda topology: bool(topology.blocks),
+    ),
+    Readout("motion", "Motion", "units/s", motion, "Mean particle speed |x − x_prev| / Δt."),
+    Readout(
+        "max_stretch", "Max stretch", "", max_stretch,
+        "Largest (L − rest) / rest over live links: the error the passes leave.",
+        shown_unit="%", shown_scale=100.0,
+    ),
+    Readout(
+        "links", "Links", "", live_links, "Live links (cuts and tears remove links).",
+        plotted=False, integer=True,
+    ),
+)  # fmt: skip
+READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
+# Every CSV (the CLI's and the app's) has these columns: the step, model time, the readouts.
+CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
+
+Readouts = make_dataclass(
+    "Readouts",
+    [("t", float), *((r.key, int if r.integer else float) for r in READOUTS)],
+    frozen=True,
+    namespace={"__doc__": "The readouts at one moment (model time t, s).", "__module__": __name__},
+)
+
+
+def measure(sim: Simulation) -> Any:
+    """Every readout of the simulation as it stands."""
+    values = {r.key: r.measure(sim) for r in READOUTS}
+    return Readouts(t=sim.state.t, **{r.key: _typed(r, values[r.key]) for r in READOUTS})
+
+
+def _typed(readout: Readout, value: float) -> float:
+    return int(value) if readout.integer else float(value)
+
+
+# --- rows and CSV ----------------------------------------------------------------------------
+
+
+def row(steps: int, readouts: Any) -> tuple[float, ...]:
+    """One CSV_COLUMNS row as floats (NaN for a readout that does not apply)."""
+    return (float(steps), float(readouts.t), *(float(getattr(readouts, k)) for k in READOUT_KEYS))
+
+
+def csv_cells(values: Iterable[float]) -> list[str]:
+    """Text cells of a row: integers plain, floats round-trip exact, NaN empty."""
+    integer_columns = {"step"} | {r.key for r in READOUTS if r.integer}
+    cells = []
+    for column, value in zip(CSV_COLUMNS, values, strict=True):
+        if math.isnan(value):
+            cells.append("")
+        elif column in integer_columns:
+            cells.append(str(int(value)))
+        else:
+            cells.append(repr(float(value)))
+    return cells
+
+
+def csv_text(rows: Iterable[Iterable[float]]) -> str:
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(csv_cells(r) for r in rows)
+    return stream.getvalue()
+
+
+MAX_ROWS = 1_000_000  # about 4.5 hours at 60 rows a second; then the oldest half goes
+
+
+class ReadoutHistory:
+    """Readout rows (CSV_COLUMNS) in model-time order; a jump back in time starts afresh."""
+
+    def __init__(self) -> None:
+        self._rows = np.zeros((1024, len(CSV_COLUMNS)))  # (capacity, columns) float64
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def rows(self) -> np.ndarray:
+        """(n, columns) float64 view of the recorded rows."""
+        return self._rows[: self._count]
+
+    def column(self, key: str) -> np.ndarray:
+        return self.rows[:, CSV_COLUMNS.index(key)]
+
+    def clear(self) -> None:
+        self._count = 0
+
+    def append(self, steps: int, readouts: Any) -> bool:
+        """Record one moment; False if it adds nothing (the same step as the last)."""
+        if self._count:
+            last_step = self._rows[self._count - 1, 0]
+            if steps == last_step:
+                return False
+            if steps < last_step:  # reset or a new scene
+                self.clear()
+        if self._count == len(self._rows):
+            self._grow()
+        self._rows[self._count] = row(steps, readouts)
+        self._count += 1
+        return True
+
+    def _grow(self) -> None:
+        if len(self._rows) >= MAX_ROWS:
+            keep = self._count // 2
+            self._rows[:keep] = self._rows[self._count - keep : self._count]
+            self._count = keep
+            return
+        bigger = np.zeros((len(self._rows) * 2, len(CSV_COLUMNS)))
+        bigger[: self._count] = self._rows[: self._count]
+        self._rows = bigger
+
+    def window(self, seconds: float) -> np.ndarray:
+        """The rows of the last `seconds` of model time."""
+        rows = self.rows
+        if not len(rows):
+            return rows
+        start = np.searchsorted(rows[:, 1], rows[-1, 1] - seconds, side="left")
+        return rows[start:]
+
+    def csv_text(self) -> str:
+        return csv_text(self.rows)
+
+    def write_csv(self, path: Path) -> None:
+        write_atomically(Path(path), self.csv_text().encode("utf-8"))
