@@ -7,7 +7,6 @@ option; nothing is written unless the whole run succeeds.
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import json
 import math
@@ -19,17 +18,20 @@ from pathlib import Path
 
 import numpy as np
 
+from clothlab.sim import readouts
 from clothlab.sim.fabrics import FABRICS
+from clothlab.sim.files import write_atomically
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import (
     Scene,
     SceneError,
     build_simulation,
+    build_topology,
     capture_scene,
     resize_sheet,
     scene_json,
     shift_right_pins,
-    write_atomically,
+    with_settings,
 )
 
 EXIT_BAD_INPUT = 2
@@ -137,7 +139,8 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from clothlab.sim import edits
+    from clothlab.sim.commands import apply_to_document
+    from clothlab.sim.edits import CutLinks, seam_links
     from clothlab.sim.presets import resolve_scene
 
     if args.steps < 0:
@@ -146,26 +149,27 @@ def run_command(args: argparse.Namespace) -> int:
         _check_writable(getattr(args, option), f"--{option}")
     settings, reshapes = parse_settings(args.set)
     scene, _ = resolve_scene(args.scene)
-    scene = reshape_scene(scene, reshapes)
-    sim = build_simulation(scene)
-    for key, value in settings.items():
-        sim.settings = sim.settings.with_value(key, value)
+    # --set and --seam edit the document, as the app's panels and menus do, before step 0.
+    scene = with_settings(reshape_scene(scene, reshapes), settings)
     if args.seam:
-        if not sim.topology.sheets:
+        topology = build_topology(scene)
+        if not topology.sheets:
             raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
-        edits.apply_edit(sim, edits.cut(sim, edits.seam_links(sim.topology)))
+        live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
+        scene = apply_to_document(scene, CutLinks(tuple(live)))
+    sim = build_simulation(scene)
 
-    rows = [_csv_row(sim)]
+    rows = [readouts.row(sim.state.steps, sim.readouts())]
     for _ in range(args.steps):
         if sim.step() == 0:
             print(f"clothlab: error: {sim.instability.message}", file=sys.stderr)
             return EXIT_UNSTABLE
         if args.csv:
-            rows.append(_csv_row(sim))
-    readouts = sim.readouts()
+            rows.append(readouts.row(sim.state.steps, sim.readouts()))
+    final = sim.readouts()
 
     if args.csv:
-        write_atomically(args.csv, _csv_text(rows).encode())
+        write_atomically(args.csv, readouts.csv_text(rows).encode())
     if args.positions:
         buffer = io.BytesIO()
         np.save(buffer, np.ascontiguousarray(sim.state.x, dtype=np.float64), allow_pickle=False)
@@ -175,12 +179,11 @@ def run_command(args: argparse.Namespace) -> int:
 
     print(f"scene        {scene.name}")
     print(f"steps        {sim.state.steps}")
-    print(f"t            {readouts.t:.6f} s")
-    print(f"sag          {_number(readouts.sag)}")
-    print(f"volume       {_number(readouts.volume)}")
-    print(f"motion       {_number(readouts.motion)}")
-    print(f"max_stretch  {_number(readouts.max_stretch)}")
-    print(f"links        {readouts.links}")
+    print(f"t            {final.t:.6f} s")
+    for readout in readouts.READOUTS:
+        value = getattr(final, readout.key)
+        text = str(value) if readout.integer else _number(value)
+        print(f"{readout.key:<12} {text}")
     return 0
 
 
@@ -191,21 +194,6 @@ def _check_writable(path: Path | None, option: str) -> None:
         raise UsageError(f"{option} {path}: is a folder")
     if not path.resolve().parent.is_dir():
         raise UsageError(f"{option} {path}: folder {path.parent} does not exist")
-
-
-def _csv_row(sim) -> list[object]:
-    r = sim.readouts()
-    volume = "" if math.isnan(r.volume) else repr(r.volume)
-    sag = "" if math.isnan(r.sag) else repr(r.sag)
-    return [sim.state.steps, repr(r.t), sag, volume, repr(r.motion), repr(r.max_stretch), r.links]
-
-
-def _csv_text(rows: list[list[object]]) -> str:
-    stream = io.StringIO()
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(["step", "t", "sag", "volume", "motion", "max_stretch", "links"])
-    writer.writerows(rows)
-    return stream.getvalue()
 
 
 def _number(value: float) -> str:

@@ -1,14 +1,15 @@
 """The controller: owns the document (the current Scene and its path), the solver thread and
 the undo stack, and is the one place the GUI asks for changes.
 
-The document is the scene as loaded plus every edit on the undo stack; edits are applied to it
-here (pure functions on the pydantic model) and sent to the worker as queued calls, so saving
-never has to read the simulation across threads.
+Every request becomes a command (sim.commands). A command that edits the document is applied
+to it here by `apply_to_document` and pushed on the undo stack; every command goes to the
+solver thread on one queue. So saving never has to read the simulation across threads: the
+document is the scene as loaded plus the edits, and the tears the model reports in its
+snapshots.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -17,50 +18,30 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.worker import SolverWorker
-from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
-from clothlab.sim.parameters import PARAMETERS, Settings
-from clothlab.sim.presets import load_preset, resolve_scene
-from clothlab.sim.scene import (
-    SETTING_FIELDS,
-    CameraSpec,
-    PinSpec,
-    Scene,
-    build_topology,
-    save_scene,
-    scene_settings,
+from clothlab.sim.commands import (
+    Command,
+    GrabMove,
+    GrabRelease,
+    GrabStart,
+    Load,
+    Pause,
+    Run,
+    SetSpeed,
+    Stamped,
+    Step,
+    apply_to_document,
+    validate,
 )
+from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
+from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
+from clothlab.sim.presets import load_preset, resolve_scene
+from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
+from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
 
 MERGE_WINDOW_S = 1.5  # changes of one setting closer together than this undo as one
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
-
-
-# --- the document: a Scene with edits applied ------------------------------------------------
-
-
-def scene_with_setting(scene: Scene, key: str, value: Any) -> Scene:
-    """The scene with one setting (a Settings field name) replaced."""
-    section, field = SETTING_FIELDS[key]
-    updated = getattr(scene, section).model_copy(update={field: value})
-    return scene.model_copy(update={section: updated})
-
-
-def scene_with_edit(scene: Scene, edit: Edit) -> Scene:
-    if isinstance(edit, SetSetting):
-        return scene_with_setting(scene, edit.key, edit.value)
-    if isinstance(edit, SetPin):
-        pins = [p for p in scene.pins if p.particle != edit.particle]
-        if edit.anchor is not None:
-            pins.append(PinSpec(particle=edit.particle, anchor=tuple(edit.anchor)))
-        return scene.model_copy(update={"pins": sorted(pins, key=lambda p: p.particle)})
-    if isinstance(edit, CutLinks):
-        cuts = set(scene.cuts)
-        cuts = cuts - set(edit.links) if edit.restore else cuts | set(edit.links)
-        return scene.model_copy(update={"cuts": sorted(cuts)})
-    raise TypeError(f"not an edit: {edit!r}")
-
-
-# --- undo ----------------------------------------------------------------------------------
+_APPLY_NOW = 0  # stamp: apply at the worker's current step (the journal records which)
 
 
 class EditCommand(QUndoCommand):
@@ -96,14 +77,11 @@ class EditCommand(QUndoCommand):
         return True
 
 
-# --- the controller --------------------------------------------------------------------------
-
-
 class Controller(QObject):
     """Document, solver thread and undo stack. Create one per window; call shutdown() once."""
 
     scene_loaded = Signal(object)  # Scene: a new document (new bodies): rebuild views
-    scene_edited = Signal(object, object)  # Scene, Edit: the document after an edit or undo
+    scene_edited = Signal(object, object)  # Scene, Command: the document after an edit or undo
     path_changed = Signal(object)  # Path | None
     snapshot_changed = Signal(object)  # the newest Snapshot
     timing_changed = Signal(float, bool)  # real-time factor, cannot keep up
@@ -111,16 +89,7 @@ class Controller(QObject):
     speed_changed = Signal(float)
     load_failed = Signal(str)
     instability_found = Signal(str)
-
-    # Intents for the worker; connected across threads, so they arrive as queued calls.
-    load_requested = Signal(object)
-    edit_requested = Signal(object)
-    running_requested = Signal(bool)
-    step_requested = Signal()
-    speed_requested = Signal(float)
-    grab_requested = Signal(int, object)
-    grab_move_requested = Signal(object)
-    release_requested = Signal()
+    commands_posted = Signal()  # to the worker, across threads: drain the command queue
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -130,6 +99,9 @@ class Controller(QObject):
         self.latest: Snapshot | None = None
         self.running = False
         self.speed = 1.0
+        self.journal: list[Stamped] = []  # what the worker applied since the last load
+        self._loads = 0  # Load commands sent; snapshots of older loads are ignored
+        self._counts = body_counts(self.scene.bodies)  # (particles, links) of the document
         self._thread = QThread()
         self._thread.setObjectName("solver")
         self.worker = SolverWorker()
@@ -140,19 +112,18 @@ class Controller(QObject):
 
     def _connect_worker(self) -> None:
         worker = self.worker
-        self.load_requested.connect(worker.load_scene)
-        self.edit_requested.connect(worker.apply_edit)
-        self.running_requested.connect(worker.set_running)
-        self.step_requested.connect(worker.step_once)
-        self.speed_requested.connect(worker.set_speed)
-        self.grab_requested.connect(worker.grab)
-        self.grab_move_requested.connect(worker.move_grab)
-        self.release_requested.connect(worker.release)
+        self.commands_posted.connect(worker.drain)
+        worker.command_applied.connect(self._record)
         worker.instability_found.connect(self.instability_found)
         worker.snapshot_ready.connect(self._take_snapshot)
         worker.timing_changed.connect(self.timing_changed)
         worker.running_changed.connect(self._on_running_changed)
         worker.load_failed.connect(self.load_failed)
+
+    def send(self, command: Command) -> None:
+        """Queue a command for the solver thread (the document is not touched)."""
+        self.worker.queue.put(Stamped(_APPLY_NOW, command))
+        self.commands_posted.emit()
 
     # --- documents ---------------------------------------------------------------------------
 
@@ -163,9 +134,14 @@ class Controller(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.latest = None
-        self.load_requested.emit(scene)
+        self._start(scene)
         self.scene_loaded.emit(scene)
         self.path_changed.emit(path)
+
+    def _start(self, scene: Scene) -> None:
+        self._loads += 1
+        self._counts = body_counts(scene.bodies)
+        self.send(Load(scene))
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name or a scene file; raises SceneError and keeps the document."""
@@ -198,30 +174,26 @@ class Controller(QObject):
     # --- edits -------------------------------------------------------------------------------
 
     def push_edit(self, edit: Edit) -> None:
-        """An undoable edit."""
+        """An undoable edit; raises CommandError (a ValueError) if it does not fit the model."""
+        validate(edit, *self._counts)
         self.undo_stack.push(EditCommand(self, edit))
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> Any:
         """The document's settings, as the simulation has them once queued edits land."""
-        return scene_settings(self.scene)
+        return settings_of(self.scene)
 
     def apply_edit(self, edit: Edit) -> None:
         """Apply without touching the undo stack (commands call this from redo/undo)."""
-        self.scene = scene_with_edit(self.scene, edit)
-        self.edit_requested.emit(edit)
+        self.scene = apply_to_document(self.scene, edit)
+        self.send(edit)
         self.scene_edited.emit(self.scene, edit)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""
-        if key in PARAMETERS:
-            value = PARAMETERS[key].check(value)
-        elif key == "ball_center":
-            value = tuple(float(v) for v in value)
-            if not all(math.isfinite(v) and abs(v) <= 1e4 for v in value):
-                raise ValueError("ball centre must be finite and within ±10000")
-        else:
+        if key not in SETTINGS_TABLE:
             raise KeyError(key)
+        value = SETTINGS_TABLE[key].check(value)
         previous = getattr(self.settings, key)
         if value != previous:
             self.push_edit(SetSetting(key, value, previous))
@@ -234,22 +206,21 @@ class Controller(QObject):
         if anchor != previous:
             self.push_edit(SetPin(particle, anchor, previous))
 
-    def preview(self, edit: Edit) -> None:
-        """Show an edit in progress (a pin or the ball being dragged) without recording it;
-        the drag's end records one undoable edit from where it began."""
-        self.edit_requested.emit(edit)
-
     def preview_pin(self, particle: int, anchor: object) -> None:
-        self.preview(SetPin(particle, tuple(float(v) for v in anchor), None))
+        """Show a pin being dragged without recording it; the drag's end records one
+        undoable edit from where it began."""
+        edit = SetPin(particle, tuple(float(v) for v in anchor), None)
+        validate(edit, *self._counts)
+        self.send(edit)
 
     def preview_ball(self, centre: object) -> None:
-        value = tuple(float(v) for v in centre)
-        self.preview(SetSetting("ball_center", value, value))
+        value = SETTINGS_TABLE["ball_center"].check(centre)
+        self.send(SetSetting("ball_center", value, value))
 
     def cut(self, links: object) -> None:
-        """Cut the links of a stroke (those still live): one undoable edit."""
-        cut = set(self.scene.cuts)
-        live = tuple(sorted(int(k) for k in set(map(int, links)) - cut))
+        """Cut the links of a stroke that are still live: one undoable edit."""
+        dead = set(self.scene.cuts) | set(self.scene.tears)
+        live = tuple(sorted({int(k) for k in links} - dead))
         if live:
             self.push_edit(CutLinks(live))
 
@@ -262,33 +233,39 @@ class Controller(QObject):
     # --- grab (not an edit: it changes only the running state) -------------------------------
 
     def grab(self, particle: int, target: object) -> None:
-        self.grab_requested.emit(particle, tuple(float(v) for v in target))
+        command = GrabStart(int(particle), tuple(float(v) for v in target))
+        validate(command, *self._counts)
+        self.send(command)
 
     def move_grab(self, target: object) -> None:
-        self.grab_move_requested.emit(tuple(float(v) for v in target))
+        command = GrabMove(tuple(float(v) for v in target))
+        validate(command, *self._counts)
+        self.send(command)
 
     def release_grab(self) -> None:
-        self.release_requested.emit()
+        self.send(GrabRelease())
 
     # --- simulation --------------------------------------------------------------------------
 
     def set_running(self, running: bool) -> None:
-        self.running_requested.emit(running)
+        self.send(Run() if running else Pause())
 
     def toggle_running(self) -> None:
         self.set_running(not self.running)
 
     def step(self) -> None:
         """One step; the worker ignores it while running."""
-        self.step_requested.emit()
+        self.send(Step())
 
     def reset(self) -> None:
-        """Back to t = 0 and rest positions; edits on the undo stack stay applied."""
-        self.load_requested.emit(self.scene)
+        """Back to t = 0 and rest positions; edits on the undo stack stay applied, what the
+        model tore is whole again."""
+        self.scene = self.scene.model_copy(update={"tears": []})
+        self._start(self.scene)
 
     def set_speed(self, speed: float) -> None:
         self.speed = speed
-        self.speed_requested.emit(speed)
+        self.send(SetSpeed(speed))
         self.speed_changed.emit(speed)
 
     def shutdown(self) -> None:
@@ -304,9 +281,20 @@ class Controller(QObject):
     @Slot()
     def _take_snapshot(self) -> None:
         snapshot = self.worker.take_snapshot()
-        if snapshot is not None:
-            self.latest = snapshot
-            self.snapshot_changed.emit(snapshot)
+        if snapshot is None or snapshot.load != self._loads:
+            return  # a frame of a scene the document no longer is
+        self.latest = snapshot
+        cuts = set(self.scene.cuts)  # a link cut while it tore counts as cut
+        tears = [k for k in snapshot.torn if k not in cuts]
+        if tears != self.scene.tears:
+            self.scene = self.scene.model_copy(update={"tears": tears})
+        self.snapshot_changed.emit(snapshot)
+
+    @Slot(object)
+    def _record(self, stamped: Stamped) -> None:
+        if isinstance(stamped.command, Load):
+            self.journal.clear()
+        self.journal.append(stamped)
 
     @Slot(bool)
     def _on_running_changed(self, running: bool) -> None:

@@ -1,11 +1,13 @@
 """The solver thread: a worker object that owns the Simulation and steps it in model time paced
 to the wall clock.
 
-Everything that changes the simulation arrives as a queued call (a signal connected across
-threads) and so runs between steps, never during one. The only thing that leaves the worker is
-an immutable Snapshot, handed over through a one-slot mailbox: the worker emits
-`snapshot_ready` only when the mailbox was empty, so however fast it steps, the GUI event queue
-holds at most one pending notification and the GUI always takes the newest frame.
+Everything that changes the simulation is a command (sim.commands) put on one queue, the
+`CommandQueue`; a queued signal wakes the worker, which applies each command between steps at
+the step it was stamped for (or the next one) and records the step it used in its journal, so
+the journal replays the run bit for bit. The only thing that leaves the worker is an immutable
+Snapshot, handed over through a one-slot mailbox: the worker emits `snapshot_ready` only when
+the mailbox was empty, so however fast it steps, the GUI event queue holds at most one pending
+notification and the GUI always takes the newest frame.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from clothlab.sim.edits import Edit, apply_edit
-from clothlab.sim.scene import Scene, build_simulation
+from clothlab.sim.commands import (
+    CommandError,
+    Load,
+    Pause,
+    Run,
+    SetSpeed,
+    Stamped,
+    Step,
+    apply_to_simulation,
+    validate,
+)
+from clothlab.sim.scene import build_simulation
 from clothlab.sim.snapshot import Snapshot, take_snapshot
 from clothlab.sim.solver import Simulation
 
@@ -51,20 +64,44 @@ class SnapshotMailbox:
         return snapshot
 
 
+class CommandQueue:
+    """Stamped commands from any thread to the worker, in the order they were put."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: deque[Stamped] = deque()
+
+    def put(self, item: Stamped) -> None:
+        with self._lock:
+            self._items.append(item)
+
+    def take_due(self, steps: int) -> list[Stamped]:
+        """The commands at the head of the queue stamped for `steps` or earlier."""
+        due = []
+        with self._lock:
+            while self._items and self._items[0].step <= steps:
+                due.append(self._items.popleft())
+        return due
+
+
 class SolverWorker(QObject):
-    """Owns the Simulation; lives in the solver thread. Call its slots through queued signals."""
+    """Owns the Simulation; lives in the solver thread. Put commands on `queue`, then emit a
+    signal connected to `drain`."""
 
     snapshot_ready = Signal()  # the mailbox holds a snapshot: call take_snapshot()
+    command_applied = Signal(object)  # Stamped: a command and the step it was applied at
     timing_changed = Signal(float, bool)  # real-time factor, cannot keep up
     running_changed = Signal(bool)
     load_failed = Signal(str)  # one-line reason a scene could not be built
+    command_failed = Signal(str)  # one-line reason a command was refused
     instability_found = Signal(str)  # the model blew up: paused, last good state restored
 
     def __init__(self) -> None:
         super().__init__()
         self.mailbox = SnapshotMailbox()
+        self.queue = CommandQueue()
         self._sim: Simulation | None = None
-        self._scene: Scene | None = None
+        self._loads = 0  # Load commands taken; snapshots carry it
         self._timer: QTimer | None = None
         self._running = False
         self._speed = 1.0
@@ -96,72 +133,56 @@ class SolverWorker(QObject):
 
     # --- commands --------------------------------------------------------------------------
 
-    @Slot(object)
-    def load_scene(self, scene: Scene) -> None:
-        """Build a fresh simulation; keeps the previous one if the scene cannot be built."""
-        try:
-            sim = build_simulation(scene)
-        except (ValueError, IndexError, MemoryError) as error:
-            self.load_failed.emit(f"{scene.name}: {error}".splitlines()[0])
-            return
-        self._scene, self._sim = scene, sim
-        self._restart_pacing()
-
     @Slot()
-    def reset(self) -> None:
-        """Back to t = 0 and rest positions with the scene last loaded."""
-        if self._scene is not None:
-            self.load_scene(self._scene)
+    def drain(self) -> None:
+        """Apply every command that is due now."""
+        steps = self._sim.state.steps if self._sim is not None else 0
+        for item in self.queue.take_due(steps):
+            self._apply(item.command)
+        self._publish(force=not self._running)
 
-    @Slot(bool)
-    def set_running(self, running: bool) -> None:
+    def _apply(self, command: object) -> None:
+        sim = self._sim
+        if isinstance(command, Load):
+            self._load(command)
+        elif isinstance(command, (Run, Pause)):
+            self._set_running(isinstance(command, Run))
+        elif isinstance(command, SetSpeed):
+            self._speed = command.speed if command.speed > 0 else AS_FAST_AS_POSSIBLE
+            self._reset_clock()
+            self._apply_interval()
+        elif sim is None:
+            return
+        elif isinstance(command, Step):
+            if not self._running:
+                self._take_steps(command.count)
+        else:
+            try:
+                validate(command, sim.topology.particle_count, sim.topology.link_count)
+            except CommandError as error:
+                self.command_failed.emit(str(error))
+                return
+            apply_to_simulation(sim, command)
+        self._dirty = True
+        steps = self._sim.state.steps if self._sim is not None else 0
+        self.command_applied.emit(Stamped(steps, command))
+
+    def _load(self, command: Load) -> None:
+        """Build a fresh simulation; keeps the previous one if the scene cannot be built."""
+        self._loads += 1
+        try:
+            self._sim = build_simulation(command.scene)
+        except (ValueError, IndexError, MemoryError) as error:
+            self.load_failed.emit(f"{command.scene.name}: {error}".splitlines()[0])
+            return
+        self._reset_clock()
+
+    def _set_running(self, running: bool) -> None:
         if running != self._running:
             self._running = running
             self._reset_clock()
             self.running_changed.emit(running)
             self.timing_changed.emit(0.0, False)
-
-    @Slot()
-    def step_once(self) -> None:
-        """One Δt; only while paused (while running the clock owns stepping)."""
-        if self._sim is not None and not self._running:
-            self._take_steps(1)
-            self._dirty = True
-            self._publish(force=True)
-
-    @Slot(float)
-    def set_speed(self, speed: float) -> None:
-        """Model seconds per wall second; math.inf for as fast as possible."""
-        self._speed = speed if speed > 0 else AS_FAST_AS_POSSIBLE
-        self._reset_clock()
-        self._apply_interval()
-
-    @Slot(int, object)
-    def grab(self, particle: int, target: object) -> None:
-        """Hold a particle at the pointer (not an edit: nothing to undo or save)."""
-        if self._sim is not None and 0 <= particle < self._sim.topology.particle_count:
-            self._sim.grab(particle, target)
-            self._dirty = True
-
-    @Slot(object)
-    def move_grab(self, target: object) -> None:
-        if self._sim is not None:
-            self._sim.move_grab(target)
-            self._dirty = True
-            self._publish(force=not self._running)
-
-    @Slot()
-    def release(self) -> None:
-        if self._sim is not None:
-            self._sim.release()
-
-    @Slot(object)
-    def apply_edit(self, edit: Edit) -> None:
-        if self._sim is None:
-            return
-        apply_edit(self._sim, edit)
-        self._dirty = True
-        self._publish(force=not self._running)
 
     # --- reading (any thread) ---------------------------------------------------------------
 
@@ -182,11 +203,6 @@ class SolverWorker(QObject):
     def _apply_interval(self) -> None:
         if self._timer is not None:
             self._timer.setInterval(0 if math.isinf(self._speed) else TICK_MS)
-
-    def _restart_pacing(self) -> None:
-        self._dirty = True
-        self._reset_clock()
-        self._publish(force=True)
 
     def _reset_clock(self) -> None:
         now = time.perf_counter()
@@ -214,7 +230,7 @@ class SolverWorker(QObject):
             self._debt += elapsed * self._speed
         deadline = time.perf_counter() + STEP_BUDGET_S
         steps = 0
-        while fastest or self._debt >= dt:
+        while self._running and (fastest or self._debt >= dt):
             if not self._take_steps(1):
                 break
             steps += 1
@@ -229,17 +245,23 @@ class SolverWorker(QObject):
         self._dirty = self._dirty or steps > 0
 
     def _take_steps(self, count: int) -> bool:
-        """Step; on a blow-up (the simulation has already restored a good state) pause and
-        tell the user why. False when the steps were not all taken."""
+        """Step, applying on the way the commands stamped for a later step. False when not all
+        steps were taken: a Load replaced the simulation, or it blew up (it has restored a
+        good state already; pause and tell the user why)."""
         sim = self._sim
         assert sim is not None
-        if sim.step(count) == count:
-            return True
-        self.set_running(False)
-        self._debt = 0.0
         self._dirty = True
-        self.instability_found.emit(sim.instability.message)
-        return False
+        for _ in range(count):
+            for item in self.queue.take_due(sim.state.steps):
+                self._apply(item.command)
+            if self._sim is not sim:
+                return False
+            if sim.step(1) == 0:
+                self._set_running(False)
+                self._debt = 0.0
+                self.instability_found.emit(sim.instability.message)
+                return False
+        return True
 
     def _report_timing(self, now: float) -> None:
         wall = now - self._window_start
@@ -261,5 +283,5 @@ class SolverWorker(QObject):
         self._frame += 1
         self._last_snapshot = now
         self._dirty = False
-        if self.mailbox.post(take_snapshot(self._sim, self._frame)):
+        if self.mailbox.post(take_snapshot(self._sim, self._frame, self._loads)):
             self.snapshot_ready.emit()

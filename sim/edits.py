@@ -1,7 +1,8 @@
-"""Edits as data. Each record knows its inverse; `apply_edit` carries one out on a simulation.
+"""Edits as data: the commands that change the document, each knowing its inverse.
 
 Three records cover every edit: links cut or restored, a pin set (added, moved or removed),
-and a setting changed (ball moved or toggled, any parameter). Undo is `apply_edit(inverse)`.
+and a setting changed (ball moved or toggled, any parameter). Undo applies the inverse. Where
+commands are applied, and the commands that are not edits, are in sim.commands.
 """
 
 from __future__ import annotations
@@ -98,16 +99,6 @@ def set_setting(sim: Simulation, key: str, value: Any) -> SetSetting:
     return SetSetting(key, value, getattr(sim.settings, key))
 
 
-# --- pure functions and the one place edits touch a simulation -----------------------------
-
-
-def with_links(link_alive: np.ndarray, links: tuple[int, ...], alive: bool) -> np.ndarray:
-    """A new live-link mask with `links` set to `alive`."""
-    result = link_alive.copy()
-    result[list(links)] = alive
-    return result
-
-
 def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:
     result = dict(pins)
     if anchor is None:
@@ -115,17 +106,6 @@ def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[
     else:
         result[particle] = anchor
     return result
-
-
-def apply_edit(sim: Simulation, edit: Edit) -> None:
-    if isinstance(edit, CutLinks):
-        sim.set_link_alive(with_links(sim.state.link_alive, edit.links, edit.restore))
-    elif isinstance(edit, SetPin):
-        sim.set_pins(with_pin(sim.pins, edit.particle, edit.anchor))
-    elif isinstance(edit, SetSetting):
-        sim.settings = sim.settings.with_value(edit.key, edit.value)
-    else:
-        raise TypeError(f"not an edit: {edit!r}")
 
 
 # --- which links to cut --------------------------------------------------------------------

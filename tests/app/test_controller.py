@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from qt_helpers import WAIT_MS
 
-from clothlab.app.controller import Controller, scene_with_edit
+from clothlab.app.controller import Controller
+from clothlab.sim.commands import apply_to_document
 from clothlab.sim.edits import CutLinks, SetPin, SetSetting
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.presets import load_preset, preset_path
 from clothlab.sim.scene import SceneError, load_scene, scene_settings
 
-WAIT_MS = 30_000
-
 
 @pytest.fixture
-def controller(qtbot):
-    controller = Controller()
-    controller.load(load_preset("hanging-sheet"))
-    yield controller
-    controller.shutdown()
+def controller(make_controller) -> Controller:
+    return make_controller("hanging-sheet")
 
 
 def test_every_declared_setting_has_a_home_in_the_document():
@@ -31,27 +28,27 @@ def test_every_declared_setting_has_a_home_in_the_document():
             new = parameter.kind(
                 parameter.maximum if value != parameter.maximum else parameter.minimum
             )
-        edited = scene_with_edit(scene, SetSetting(key, new, value))
+        edited = apply_to_document(scene, SetSetting(key, new, value))
         assert getattr(scene_settings(edited), key) == new, key
 
 
-def test_scene_with_edit_covers_settings_pins_and_cuts():
+def test_apply_to_document_covers_settings_pins_and_cuts():
     scene = load_preset("hanging-sheet")
-    scene = scene_with_edit(scene, SetSetting("ball_radius", 0.8, 0.5))
+    scene = apply_to_document(scene, SetSetting("ball_radius", 0.8, 0.5))
     assert scene.ball.radius == 0.8
-    scene = scene_with_edit(scene, SetSetting("ball_center", (0.0, -1.0, 0.5), (0.0, -0.6, 0.0)))
+    scene = apply_to_document(scene, SetSetting("ball_center", (0.0, -1.0, 0.5), (0.0, -0.6, 0.0)))
     assert scene.ball.center == (0.0, -1.0, 0.5)
-    scene = scene_with_edit(scene, SetPin(14, (1.0, 1.0, 0.0), (1.4, 1.0, 0.0)))
+    scene = apply_to_document(scene, SetPin(14, (1.0, 1.0, 0.0), (1.4, 1.0, 0.0)))
     assert [(p.particle, p.anchor) for p in scene.pins] == [
         (0, (-1.4, 1.0, 0.0)), (14, (1.0, 1.0, 0.0)),
     ]  # fmt: skip
-    scene = scene_with_edit(scene, SetPin(7, (0.0, 1.0, 0.0), None))
+    scene = apply_to_document(scene, SetPin(7, (0.0, 1.0, 0.0), None))
     assert [p.particle for p in scene.pins] == [0, 7, 14]
-    scene = scene_with_edit(scene, SetPin(0, None, (-1.4, 1.0, 0.0)))
+    scene = apply_to_document(scene, SetPin(0, None, (-1.4, 1.0, 0.0)))
     assert [p.particle for p in scene.pins] == [7, 14]
-    scene = scene_with_edit(scene, CutLinks((5, 3)))
+    scene = apply_to_document(scene, CutLinks((5, 3)))
     assert scene.cuts == [3, 5]
-    scene = scene_with_edit(scene, CutLinks((5,), restore=True))
+    scene = apply_to_document(scene, CutLinks((5,), restore=True))
     assert scene.cuts == [3]
 
 

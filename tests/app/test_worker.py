@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
 from clothlab.sim.edits import SetPin, SetSetting
@@ -11,14 +12,11 @@ from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import resize_sheet
 from clothlab.sim.snapshot import Snapshot
 
-WAIT_MS = 30_000  # the first run compiles the numba kernels
-
 
 @pytest.fixture
-def controller(qtbot):
-    controller = Controller()
-    yield controller
-    controller.shutdown()
+def controller(make_controller) -> Controller:
+    """A controller with no scene yet: the tests load their own."""
+    return make_controller()
 
 
 def load(qtbot, controller: Controller, name: str = "hanging-sheet") -> Snapshot:
@@ -46,7 +44,10 @@ def test_loading_posts_a_snapshot_at_rest(qtbot, controller):
     snapshot = load(qtbot, controller)
     assert snapshot.steps == 0
     assert snapshot.t == 0.0
-    np.testing.assert_array_equal(snapshot.x, snapshot.topology.rest_positions)
+    free = np.ones(len(snapshot.x), dtype=bool)
+    free[snapshot.pin_index] = False
+    np.testing.assert_array_equal(snapshot.x[free], snapshot.topology.rest_positions[free])
+    np.testing.assert_array_equal(snapshot.x[snapshot.pin_index], snapshot.pin_anchor)  # exactly
     assert not controller.running
 
 
@@ -86,8 +87,11 @@ def test_reset_returns_to_time_zero_and_rest_positions(qtbot, controller):
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     snapshot = controller.latest
     assert snapshot.t == 0.0
-    np.testing.assert_array_equal(snapshot.x, snapshot.topology.rest_positions)
-    np.testing.assert_array_equal(snapshot.x_prev, snapshot.topology.rest_positions)
+    free = np.ones(len(snapshot.x), dtype=bool)
+    free[snapshot.pin_index] = False
+    np.testing.assert_array_equal(snapshot.x[free], snapshot.topology.rest_positions[free])
+    np.testing.assert_array_equal(snapshot.x[snapshot.pin_index], snapshot.pin_anchor)  # exactly
+    np.testing.assert_array_equal(snapshot.x_prev, snapshot.x)  # at rest
 
 
 def test_reset_while_running_keeps_running_from_zero(qtbot, controller):

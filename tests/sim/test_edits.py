@@ -6,12 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_helpers import hanging_sheet, sheet_topology
 
+from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.edits import (
     CutLinks,
     SetPin,
     SetSetting,
     add_pin,
-    apply_edit,
     cut,
     links_crossing_stroke,
     move_ball,
@@ -49,7 +49,7 @@ def test_seam_cut_removes_31_links_and_10_faces_on_15_by_11():
     sim = Simulation(sheet_topology(15, 11))
     edit = cut(sim, seam_links(sim.topology))
     assert len(edit.links) == 31
-    apply_edit(sim, edit)
+    apply_to_simulation(sim, edit)
     assert sim.state.link_alive.sum() == 584 - 31
     assert sim.state.face_alive.sum() == 140 - 10
     assert edit.text == "Cut 31 links"
@@ -71,7 +71,7 @@ def test_seam_cut_counts_follow_the_formula(cols, rows):
     sim = Simulation(sheet_topology(cols, rows))
     links = seam_links(sim.topology)
     assert len(links) == rows + 2 * (rows - 1)
-    apply_edit(sim, cut(sim, links))
+    apply_to_simulation(sim, cut(sim, links))
     assert sim.state.face_alive.sum() == (cols - 1) * (rows - 1) - (rows - 1)
     # the two halves are no longer linked to each other
     left = cols // 2 - 1
@@ -91,7 +91,7 @@ def test_seam_of_a_second_sheet_indexes_into_that_sheet():
 
 def test_cut_keeps_only_live_links_sorted_unique():
     sim = Simulation(sheet_topology(4, 3))
-    apply_edit(sim, cut(sim, [5]))
+    apply_to_simulation(sim, cut(sim, [5]))
     assert cut(sim, [7, 5, 3, 7]).links == (3, 7)
 
 
@@ -128,14 +128,14 @@ def test_each_edits_inverse_restores_exactly(make_edit):
     sim.step(30)
     before = snapshot(sim)
     edit = make_edit(sim)
-    apply_edit(sim, edit)
+    apply_to_simulation(sim, edit)
     changed = snapshot(sim)
     assert not all(
         np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
         for a, b in zip(before, changed, strict=True)
     )
     sim.step(5)
-    apply_edit(sim, edit.inverse())
+    apply_to_simulation(sim, edit.inverse())
     assert_same(snapshot(sim), before)
     assert edit.inverse().inverse() == edit
 
@@ -144,10 +144,10 @@ def test_a_removed_pin_lets_the_particle_fall_and_its_undo_puts_it_back():
     sim = hanging_sheet(4, 3)
     anchor = sim.pins[3]
     edit = remove_pin(sim, 3)
-    apply_edit(sim, edit)
+    apply_to_simulation(sim, edit)
     sim.step(60)
     assert sim.state.x[3, 1] < anchor[1] - 0.05
-    apply_edit(sim, edit.inverse())
+    apply_to_simulation(sim, edit.inverse())
     sim.step()
     assert tuple(sim.state.x[3]) == anchor
 
@@ -155,11 +155,11 @@ def test_a_removed_pin_lets_the_particle_fall_and_its_undo_puts_it_back():
 def test_apply_edit_rejects_non_edits_and_out_of_range_settings():
     sim = hanging_sheet(4, 3)
     with pytest.raises(TypeError):
-        apply_edit(sim, "cut everything")
+        apply_to_simulation(sim, "cut everything")
     with pytest.raises(ValueError):
-        apply_edit(sim, SetSetting("stiffness", 1.5, 1.0))
+        apply_to_simulation(sim, SetSetting("stiffness", 1.5, 1.0))
     with pytest.raises(KeyError):
-        apply_edit(sim, SetSetting("colour", 1, 0))
+        apply_to_simulation(sim, SetSetting("colour", 1, 0))
 
 
 cut_sets = st.lists(st.integers(0, 54), max_size=20)  # 5 × 4 sheet: 16 + 15 + 2·12 = 55 links
@@ -177,15 +177,15 @@ def test_edits_then_inverses_in_reverse_order_restore_the_state(first, second, p
     applied = []
     for links in (first, second):
         edit = cut(sim, links)
-        apply_edit(sim, edit)
+        apply_to_simulation(sim, edit)
         applied.append(edit)
     for particle, anchor in pins:
         edit = remove_pin(sim, particle) if anchor is None else move_pin(sim, particle, anchor)
-        apply_edit(sim, edit)
+        apply_to_simulation(sim, edit)
         applied.append(edit)
     sim.step(2)
     for edit in reversed(applied):
-        apply_edit(sim, edit.inverse())
+        apply_to_simulation(sim, edit.inverse())
     assert_same(snapshot(sim), before)
 
 
@@ -193,11 +193,11 @@ def test_edits_then_inverses_in_reverse_order_restore_the_state(first, second, p
 @settings(max_examples=40, deadline=None)
 def test_edit_then_inverse_is_the_identity(links, particle):
     sim = hanging_sheet(5, 4)
-    apply_edit(sim, cut(sim, [0, 50, 54]))
+    apply_to_simulation(sim, cut(sim, [0, 50, 54]))
     for edit in (cut(sim, links), add_pin(sim, particle), remove_pin(sim, particle)):
         before = snapshot(sim)
-        apply_edit(sim, edit)
-        apply_edit(sim, edit.inverse())
+        apply_to_simulation(sim, edit)
+        apply_to_simulation(sim, edit.inverse())
         assert_same(snapshot(sim), before)
 
 
@@ -301,7 +301,7 @@ def test_a_stroke_cut_applied_removes_the_faces_it_crossed():
     stroke = [[x, 1.5], [x, 0.15]]  # the top part only: rows 0 … 4 (y 1.0 … 0.2)
     links = links_crossing_stroke(screen, sim.topology.links, sim.state.link_alive, stroke)
     edit = cut(sim, links)
-    apply_edit(sim, edit)
+    apply_to_simulation(sim, edit)
     assert edit.text == "Cut 13 links"  # 5 across + 2 · 4 diagonals
     # four squares lose their diagonals, the fifth (rows 4–5) its top side
     assert sim.state.face_alive.sum() == 140 - 5

@@ -29,6 +29,7 @@ from hypothesis.stateful import (
 )
 
 from clothlab.sim import edits
+from clothlab.sim.commands import apply_to_document, apply_to_simulation
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_simulation, capture_scene, parse_scene, scene_json
 from clothlab.sim.state import faces_alive
@@ -52,6 +53,7 @@ class Soak(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.sim = build_simulation(SCENE)
+        self.scene = SCENE  # the document: every edit goes to it and to the simulation
         self.rest_xy = self.sim.topology.rest_positions[:, :2].copy()  # the cut "screen"
         self.undo_stack: list[tuple[edits.Edit, str, str]] = []  # edit, hash before, after
         self.redo_stack: list[tuple[edits.Edit, str, str]] = []
@@ -59,9 +61,13 @@ class Soak(RuleBasedStateMachine):
 
     # --- helpers ---------------------------------------------------------------------------
 
+    def apply(self, edit: edits.Edit) -> None:
+        apply_to_simulation(self.sim, edit)
+        self.scene = apply_to_document(self.scene, edit)
+
     def do(self, edit: edits.Edit) -> None:
         before = state_hash(self.sim)
-        edits.apply_edit(self.sim, edit)
+        self.apply(edit)
         self.undo_stack.append((edit, before, state_hash(self.sim)))
         self.redo_stack.clear()
         self.pins_settled &= not isinstance(edit, edits.SetPin)
@@ -122,7 +128,7 @@ class Soak(RuleBasedStateMachine):
     def undo(self) -> None:
         edit, before, after = self.undo_stack.pop()
         assert state_hash(self.sim) == after
-        edits.apply_edit(self.sim, edit.inverse())
+        self.apply(edit.inverse())
         assert state_hash(self.sim) == before
         self.redo_stack.append((edit, before, after))
         self.pins_settled &= not isinstance(edit, edits.SetPin)
@@ -133,7 +139,7 @@ class Soak(RuleBasedStateMachine):
     def redo(self) -> None:
         edit, before, after = self.redo_stack.pop()
         assert state_hash(self.sim) == before
-        edits.apply_edit(self.sim, edit)
+        self.apply(edit)
         assert state_hash(self.sim) == after
         self.undo_stack.append((edit, before, after))
         self.pins_settled &= not isinstance(edit, edits.SetPin)
@@ -144,14 +150,14 @@ class Soak(RuleBasedStateMachine):
     def undo_then_redo(self) -> None:
         start = state_hash(self.sim)
         edit, _, _ = self.undo_stack[-1]
-        edits.apply_edit(self.sim, edit.inverse())
-        edits.apply_edit(self.sim, edit)
+        self.apply(edit.inverse())
+        self.apply(edit)
         assert state_hash(self.sim) == start
 
     @rule()
     def save_and_reload(self) -> None:
         sim = self.sim
-        again = build_simulation(parse_scene(scene_json(capture_scene(SCENE, sim))))
+        again = build_simulation(parse_scene(scene_json(capture_scene(self.scene, sim))))
         assert np.array_equal(again.state.link_alive, sim.state.link_alive)
         assert again.pins == sim.pins and again.settings == sim.settings
 
@@ -167,12 +173,12 @@ class Soak(RuleBasedStateMachine):
         n = sim.topology.particle_count
         assert sim.topology.links.min() >= 0 and sim.topology.links.max() < n
         live = np.flatnonzero(sim.state.link_alive)
-        assert np.array_equal(np.sort(sim._live), live)
+        assert np.array_equal(np.sort(sim.links.live), live)
         assert sim.live_link_count == len(live)
-        for ends in (sim._link_a, sim._link_b):
+        for ends in (sim.links.a, sim.links.b):
             assert len(ends) == 0 or (ends.min() >= 0 and ends.max() < n)
-        assert np.array_equal(sim._link_a, sim.topology.links[sim._live, 0])
-        assert np.array_equal(sim._link_b, sim.topology.links[sim._live, 1])
+        assert np.array_equal(sim.links.a, sim.topology.links[sim.links.live, 0])
+        assert np.array_equal(sim.links.b, sim.topology.links[sim.links.live, 1])
         face_alive = faces_alive(sim.state.link_alive, sim.topology.face_links)
         assert np.array_equal(sim.state.face_alive, face_alive)
 

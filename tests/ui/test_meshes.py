@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim import edits
+from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
 from clothlab.sim.snapshot import take_snapshot
 from clothlab.sim.state import faces_alive
@@ -180,7 +181,7 @@ def test_body_mesh_cut_rebuilds_indices() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
     mesh.update(take_snapshot(sim, 0), False, False)
-    edits.apply_edit(sim, edits.cut(sim, sim.topology.face_links[7]))
+    apply_to_simulation(sim, edits.cut(sim, sim.topology.face_links[7]))
     snapshot = take_snapshot(sim, 1)
     mesh.update(snapshot, False, False)
     assert mesh.indices_changed

@@ -1,0 +1,194 @@
+"""Every user action as a command record, and the two places commands are carried out.
+
+Edits (sim.edits: cut, pin, setting) change the document and the simulation; the other
+commands steer the simulation (grab) or the solver thread (load, run, pause, step, speed).
+`apply_to_document` is the one function that changes a scene by a command,
+`apply_to_simulation` the one that changes a simulation. A run is a list of `Stamped` commands:
+each carries the step it was applied at, so replaying the list from the same scene applies
+every command at the same step and reproduces the positions bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, with_pin
+from clothlab.sim.parameters import SETTINGS_TABLE, Vec3
+from clothlab.sim.scene import PinSpec, Scene, build_simulation, with_setting
+from clothlab.sim.solver import Simulation
+
+
+@dataclass(frozen=True)
+class GrabStart:
+    particle: int
+    target: Vec3
+
+
+@dataclass(frozen=True)
+class GrabMove:
+    target: Vec3
+
+
+@dataclass(frozen=True)
+class GrabRelease:
+    pass
+
+
+@dataclass(frozen=True)
+class Load:
+    """Start afresh from a scene at step 0 (opening a file, a preset, or Reset)."""
+
+    scene: Scene
+
+
+@dataclass(frozen=True)
+class Run:
+    pass
+
+
+@dataclass(frozen=True)
+class Pause:
+    pass
+
+
+@dataclass(frozen=True)
+class Step:
+    """Advance this many steps while paused."""
+
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class SetSpeed:
+    speed: float  # model seconds per wall second; math.inf for as fast as possible
+
+
+Command = Edit | GrabStart | GrabMove | GrabRelease | Load | Run | Pause | Step | SetSpeed
+WORKER_COMMANDS = (Load, Run, Pause, Step, SetSpeed)  # carried out by the solver thread
+
+
+@dataclass(frozen=True)
+class Stamped:
+    step: int  # apply when the simulation has taken this many steps (or later, if past)
+    command: Command
+
+
+class CommandError(ValueError):
+    """A command that does not fit the model it is meant for; the message is one line."""
+
+
+# --- the document ----------------------------------------------------------------------------
+
+
+def apply_to_document(scene: Scene, command: Command) -> Scene:
+    """The document after a command; commands that do not edit it leave it as it is."""
+    if isinstance(command, SetSetting):
+        return with_setting(scene, command.key, command.value)
+    if isinstance(command, SetPin):
+        anchors = {p.particle: p.anchor for p in scene.pins}
+        pins = with_pin(anchors, command.particle, command.anchor)
+        specs = [PinSpec(particle=i, anchor=a) for i, a in sorted(pins.items())]
+        return scene.model_copy(update={"pins": specs})
+    if isinstance(command, CutLinks):
+        cuts = set(scene.cuts)
+        cuts = cuts - set(command.links) if command.restore else cuts | set(command.links)
+        return scene.model_copy(update={"cuts": sorted(cuts)})
+    if isinstance(command, Load):
+        return command.scene
+    return scene
+
+
+# --- the simulation --------------------------------------------------------------------------
+
+
+def apply_to_simulation(sim: Simulation, command: Command) -> None:
+    """Carry out a command on a simulation. Load, run, pause, step and speed belong to the
+    solver thread (app.worker) and do nothing here."""
+    if isinstance(command, CutLinks):
+        sim.set_cut(command.links, not command.restore)
+    elif isinstance(command, SetPin):
+        sim.set_pins(with_pin(sim.pins, command.particle, command.anchor))
+    elif isinstance(command, SetSetting):
+        sim.settings = sim.settings.with_value(command.key, command.value)
+    elif isinstance(command, GrabStart):
+        sim.grab(command.particle, command.target)
+    elif isinstance(command, GrabMove):
+        sim.move_grab(command.target)
+    elif isinstance(command, GrabRelease):
+        sim.release()
+    elif not isinstance(command, WORKER_COMMANDS):
+        raise TypeError(f"not a command: {command!r}")
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def validate(command: Command, particles: int, links: int) -> None:
+    """Raise CommandError unless the command fits a model of that many particles and links:
+    indices in range, finite coordinates, settings of their declared type and range."""
+    if isinstance(command, CutLinks):
+        _indices(command.links, links, "link")
+    elif isinstance(command, SetPin):
+        _indices((command.particle,), particles, "particle")
+        if command.anchor is not None:
+            _point(command.anchor, "anchor")
+    elif isinstance(command, SetSetting):
+        if command.key not in SETTINGS_TABLE:
+            raise CommandError(f"{command.key}: unknown setting")
+        try:
+            SETTINGS_TABLE[command.key].check(command.value)
+        except (TypeError, ValueError) as error:
+            raise CommandError(f"{command.key}: {error}") from None
+    elif isinstance(command, GrabStart):
+        _indices((command.particle,), particles, "particle")
+        _point(command.target, "grab target")
+    elif isinstance(command, GrabMove):
+        _point(command.target, "grab target")
+    elif isinstance(command, Step) and not (isinstance(command.count, int) and command.count >= 0):
+        raise CommandError(f"step: {command.count!r} is not a count of steps")
+
+
+def _indices(values: Any, limit: int, what: str) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise CommandError(f"{what} {value!r} is not an index")
+        if not 0 <= value < limit:
+            raise CommandError(f"{what} {value} is not within 0…{limit - 1}")
+
+
+def _point(values: Any, what: str) -> None:
+    if len(values) != 3 or not all(
+        isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(v) for v in values
+    ):
+        raise CommandError(f"{what} must be three finite numbers")
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def replay(journal: list[Stamped], steps: int) -> Simulation:
+    """Rebuild a run from its journal (a Load first, then stamped commands) up to `steps`
+    steps: every command is applied when the simulation has taken exactly the steps it was
+    stamped with, as the solver thread did, so the positions come out bit for bit the same."""
+    if not journal or not isinstance(journal[0].command, Load):
+        raise CommandError("a journal starts with a Load")
+    sim = build_simulation(journal[0].command.scene)
+    for item in journal[1:]:
+        if isinstance(item.command, Load):
+            raise CommandError("a journal holds one Load")
+        _advance_to(sim, item.step)
+        apply_to_simulation(sim, item.command)
+    _advance_to(sim, steps)
+    return sim
+
+
+def _advance_to(sim: Simulation, step: int) -> None:
+    if step < sim.state.steps:
+        raise CommandError(f"journal goes back in time: step {step} after {sim.state.steps}")
+    count = step - sim.state.steps
+    if sim.step(count) != count:
+        raise CommandError(f"the model blew up replaying step {sim.state.steps}")

@@ -1,0 +1,109 @@
+"""One command path: what the worker applied, at which step, replays bit for bit; tears are part
+of the document and never come back with an undo."""
+
+from __future__ import annotations
+
+import numpy as np
+from qt_helpers import WAIT_MS
+
+from clothlab.sim.commands import GrabMove, GrabStart, Load, replay
+from clothlab.sim.edits import seam_links
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import build_topology, parse_scene, scene_json, with_settings
+
+
+def run_for(qtbot, controller, steps: int) -> None:
+    target = controller.latest.steps + steps
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps >= target, timeout=WAIT_MS)
+
+
+def paused_state(qtbot, controller):
+    """Pause, then read the worker's own simulation (still, once paused)."""
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    qtbot.wait(50)  # the last snapshot and journal entries land
+    return controller.worker.simulation
+
+
+def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_controller):
+    controller = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    run_for(qtbot, controller, 20)
+    controller.grab(160, (0.5, -1.0, 0.6))
+    for k in range(10):
+        controller.move_grab((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k))
+        qtbot.wait(15)
+    controller.release_grab()
+    run_for(qtbot, controller, 10)
+    controller.seam_cut()
+    run_for(qtbot, controller, 30)
+    live = paused_state(qtbot, controller)
+
+    journal = list(controller.journal)
+    kinds = [type(item.command).__name__ for item in journal]
+    assert kinds[0] == "Load" and "GrabStart" in kinds and "CutLinks" in kinds
+    assert kinds.count("GrabMove") == 10
+    steps = [item.step for item in journal]
+    assert steps == sorted(steps) and len(set(steps)) > 3  # applied between steps, over time
+    for _ in range(2):  # twice: nothing in a replay depends on the one before
+        again = replay(journal, live.state.steps)
+        assert np.array_equal(again.state.x, live.state.x)
+        assert np.array_equal(again.state.x_prev, live.state.x_prev)
+        assert np.array_equal(again.state.link_alive, live.state.link_alive)
+
+
+def test_replay_refuses_a_journal_without_a_load():
+    import pytest
+
+    from clothlab.sim.commands import CommandError, Stamped
+
+    with pytest.raises(CommandError, match="starts with a Load"):
+        replay([Stamped(0, GrabMove((0.0, 0.0, 0.0)))], 10)
+    scene = load_preset("hanging-sheet")
+    with pytest.raises(CommandError, match="back in time"):
+        replay([Stamped(0, Load(scene)), Stamped(5, GrabStart(3, (0, 0, 0))),
+                Stamped(2, GrabMove((0, 1, 0)))], 10)  # fmt: skip
+
+
+def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
+    qtbot, make_controller, tmp_path
+):
+    controller = make_controller("tear-lab")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    # Pull the middle of the bottom edge hard down so the seam tears.
+    scene = controller.scene
+    sheet = build_topology(scene).sheets[0]
+    seam = set(seam_links(build_topology(scene)).tolist())
+    bottom_middle = sheet.particle(sheet.rows - 1, sheet.cols // 2)
+    controller.set_running(True)
+    controller.grab(bottom_middle, (0.0, -60.0, 0.0))
+    qtbot.waitUntil(lambda: bool(set(controller.latest.torn) & seam), timeout=WAIT_MS)
+    controller.release_grab()
+    paused_state(qtbot, controller)
+    torn = set(controller.scene.tears)
+    assert torn & seam, "the pull tore links on the seam"
+
+    controller.seam_cut()
+    cut = controller.undo_stack.command(0)
+    assert not set(cut.edit.links) & torn  # only live links are cut
+    controller.undo_stack.undo()
+    qtbot.wait(100)
+    sim = controller.worker.simulation
+    assert not sim.state.link_alive[sorted(torn)].any(), "undo must not revive torn links"
+    assert set(controller.scene.tears) >= torn
+
+    path = controller.save(tmp_path / "torn.json")
+    saved = parse_scene(path.read_text())
+    assert set(saved.tears) == set(controller.scene.tears) and not saved.cuts
+
+
+def test_a_scene_setting_and_the_same_set_value_give_one_simulation():
+    """`--set KEY=VALUE` edits the document like the file does (solver_mode included)."""
+    from clothlab.app import cli
+
+    settings, _ = cli.parse_settings(["xpbd=1", "solver_mode=2"])
+    scene = with_settings(load_preset("hanging-sheet"), settings)
+    from_file = parse_scene(scene_json(scene))
+    assert from_file.solver.solver_mode == 2 and from_file.solver.xpbd
+    assert from_file == scene
