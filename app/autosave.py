@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, write_atomically
-from clothlab.ui.main_window import APPLICATION, ORGANIZATION  # the folder names QSettings uses
+from clothlab.sim.files import write_atomically
+from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene
+from clothlab.ui.preferences import APPLICATION, ORGANIZATION  # the folder names QSettings uses
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller

@@ -106,7 +106,8 @@ def run(
     from PySide6.QtWidgets import QApplication
 
     from clothlab.app.controller import Controller
-    from clothlab.ui.main_window import APPLICATION, ORGANIZATION, MainWindow, settings
+    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.preferences import APPLICATION, ORGANIZATION, settings
     from clothlab.ui.viewport import surface_format
 
     QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context

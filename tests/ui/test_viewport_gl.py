@@ -8,10 +8,11 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QWheelEvent
 
 from clothlab.sim import edits
+from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import CameraSpec, build_simulation
 from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.ui import viewport as viewport_module
+from clothlab.ui import gl as gl_module
 from clothlab.ui.viewport import Viewport
 
 pytestmark = pytest.mark.gl
@@ -117,7 +118,7 @@ def test_cut_faces_vanish(qtbot, viewport, hanging) -> None:
     image = render(qtbot, viewport, take_snapshot(sim, 1))
     assert is_cloth(rgb_at(image, where))
 
-    edits.apply_edit(sim, edits.cut(sim, topology.face_links[block].ravel()))
+    apply_to_simulation(sim, edits.cut(sim, topology.face_links[block].ravel()))
     snapshot = take_snapshot(sim, 2)
     assert not snapshot.face_alive[block].any()
     image = render(qtbot, viewport, snapshot)
@@ -224,7 +225,7 @@ def test_topology_change_rebuilds_buffers(qtbot, viewport) -> None:
 
 
 def test_shader_failure_is_reported_not_raised(qtbot, monkeypatch, tmp_path) -> None:
-    monkeypatch.setattr(viewport_module, "SHADER_DIR", tmp_path)  # no shaders there
+    monkeypatch.setattr(gl_module, "SHADER_DIR", tmp_path)  # no shaders there
     widget = Viewport()
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.gl_failed, timeout=20_000) as blocker:

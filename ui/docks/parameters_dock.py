@@ -1,8 +1,8 @@
 """The Parameters panel: one widget per declared setting, generated from PARAMETERS.
 
 int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as
-`setting_edit_requested`; the document's answer comes back through `set_settings`, which never
-re-emits.
+`setting_edit_requested`; the document's answer comes back through `show_scene` / `show_edit`
+(a ui.panels.Panel) or `set_settings`, none of which re-emits.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.parameters import PARAMETERS, Parameter, Settings
+from clothlab.sim.scene import Scene, scene_settings
+from clothlab.sim.snapshot import Snapshot
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.scene_model import tooltip_for
 
@@ -145,6 +147,17 @@ class ParametersPanel(QWidget):
         editor = FloatEditor(parameter, self)
         editor.value_changed.connect(lambda v: self.setting_edit_requested.emit(key, v))
         return editor
+
+    # --- Panel: the settings follow the document, not the frames ------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        self.set_settings(scene_settings(scene))
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        self.set_settings(scene_settings(scene))
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        pass
 
     def set_settings(self, settings: Settings) -> None:
         """Show the document's settings; emits nothing."""

@@ -1,4 +1,5 @@
-"""The Scene panel: a tree view on the SceneModel with range-aware editors."""
+"""The Scene panel: a tree view on the SceneModel with range-aware editors; as a
+ui.panels.Panel it hands the document to the model."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.parameters import Parameter
+from clothlab.sim.scene import Scene
+from clothlab.sim.snapshot import Snapshot
 from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel, parameter_for
 
 Index = QModelIndex | QPersistentModelIndex
@@ -90,6 +93,17 @@ class ScenePanel(QWidget):
         layout.addWidget(self.view)
         model.modelReset.connect(self._expand)
         model.rowsInserted.connect(self._expand)
+
+    # --- Panel -----------------------------------------------------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        self.model.set_scene(scene)
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        self.model.update_from_scene(scene)
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        pass  # the tree shows the document; frames change nothing in it
 
     def _expand(self, *_: Any) -> None:
         # Groups open, pins closed: a curtain has dozens of pins with three rows each.

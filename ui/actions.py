@@ -1,0 +1,292 @@
+"""Every action of the main window, declared once as a row of ACTIONS, and the QActions, menus
+and toolbar built from the table.
+
+A row says what the action reads and does for the user (text, shortcuts, icon, tip, checkable),
+which menu it sits in and where on the toolbar; what it calls is the window's business. Rows are
+in menu order: a menu appears at its first row, a submenu at its first row inside it, and the
+shortcuts dialog lists actions in the same order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QMenuBar, QToolBar, QWidget
+
+from clothlab.sim.presets import load_preset, preset_names
+from clothlab.sim.scene import SceneError
+from clothlab.ui.icons import icon
+from clothlab.ui.interaction import TOOL_HINTS, Tool
+
+Key = QKeySequence.StandardKey | str
+StandardKey = QKeySequence.StandardKey
+
+SPEEDS: tuple[tuple[float, str], ...] = (
+    (0.25, "¼×"),
+    (0.5, "½×"),
+    (1.0, "1×"),
+    (2.0, "2×"),
+    (4.0, "4×"),
+    (math.inf, "As fast as possible"),
+)
+SPEED_BOX_PLACE = 23  # the speed box sits on the toolbar right after Reset
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    name: str  # the window's attribute is action_<name>; grouped rows go in dicts by value
+    text: str
+    menu: str  # menu path: "&Edit/&Tool" is the Tool submenu of the Edit menu
+    keys: tuple[Key, ...] = ()
+    icon: str = ""
+    tip: str = ""  # the status tip; the tooltip too, with the shortcut (else the text is)
+    checkable: bool = False
+    toolbar: int = 0  # place on the toolbar, 0 for none; a new tens digit starts a new section
+    separator: bool = False  # a line above this row in its menu
+    group: str = ""  # rows of one group are exclusive (one tool, one speed at a time)
+    value: Any = None  # what a grouped row stands for: its Tool or speed
+    every_binding: bool = False  # a standard key brings all the platform's bindings for it
+    remembered_as: str = ""  # a view option kept between runs under this name (ui.preferences)
+
+
+@dataclass(frozen=True)
+class SubmenuRow:
+    """A submenu the window fills itself (presets, recent files, panels)."""
+
+    name: str
+    text: str
+    menu: str
+    separator: bool = False
+
+
+TOOL_KEYS = ((Tool.GRAB, "&Grab", "G"), (Tool.PIN, "&Pin", "P"), (Tool.CUT, "&Cut", "C"),
+             (Tool.BALL, "&Ball tool", "B"))  # fmt: skip
+
+ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
+    SubmenuRow("preset", "&New from preset", "&File"),
+    ActionRow("open", "&Open…", "&File", (StandardKey.Open,), "open", "Open a scene file",
+              toolbar=10),
+    SubmenuRow("recent", "Open &recent", "&File"),
+    ActionRow("save", "&Save", "&File", (StandardKey.Save,), "save", "Save the scene",
+              toolbar=11, separator=True),
+    ActionRow("save_as", "Save &As…", "&File", (StandardKey.SaveAs,),
+              tip="Save the scene to a new file"),
+    ActionRow("export_csv", "&Export readouts CSV…", "&File",
+              tip="Save the recorded readouts as CSV", separator=True),
+    ActionRow("screenshot", "Save scree&nshot…", "&File", ("Ctrl+Shift+P",), "screenshot",
+              "Save an image of the window", toolbar=50),
+    ActionRow("quit", "&Quit", "&File", (StandardKey.Quit,), tip="Quit Cloth Lab",
+              separator=True),
+    ActionRow("undo", "&Undo", "&Edit", (StandardKey.Undo,), every_binding=True),
+    ActionRow("redo", "&Redo", "&Edit", ("Ctrl+Shift+Z", "Ctrl+Y")),
+    ActionRow("seam", "Seam &cut", "&Edit", (), "seam",
+              "Cut the sheet top to bottom down its middle", toolbar=35, separator=True),
+    *(
+        ActionRow(f"tool_{tool.value}", text, "&Edit/&Tool", (key,), tool.value, TOOL_HINTS[tool],
+                  checkable=True, toolbar=30 + place, group="tool", value=tool)
+        for place, (tool, text, key) in enumerate(TOOL_KEYS)
+    ),
+    SubmenuRow("panels", "&Panels", "&View"),
+    ActionRow("reset_layout", "Reset &layout", "&View",
+              tip="Put the panels back where they started"),
+    ActionRow("wireframe", "&Wireframe", "&View", ("W",), "wireframe", "Draw the links",
+              checkable=True, toolbar=40, separator=True, remembered_as="wireframe"),
+    ActionRow("stretch", "&Stretch colours", "&View", ("S",), "stretch",
+              "Colour the links by strain", checkable=True, toolbar=41,
+              remembered_as="stretch_colors"),
+    ActionRow("reset_camera", "Reset &camera", "&View", ("Home",), "reset-camera",
+              "Look at the scene from its own camera", toolbar=42),
+    ActionRow("play", "&Play", "&Simulation", ("Space",), "play", "Run or pause the simulation",
+              toolbar=20),
+    ActionRow("step", "S&tep", "&Simulation", (".",), "step",
+              "Advance one step of 1/120 s while paused", toolbar=21),
+    ActionRow("reset", "&Reset", "&Simulation", ("Ctrl+R",), "reset",
+              "Back to t = 0 with the scene as loaded", toolbar=22),
+    ActionRow("ball", "&Ball", "&Simulation", ("Shift+B",), "ball-switch",
+              "Switch the ball on or off", checkable=True, toolbar=34, separator=True),
+    *(
+        ActionRow(f"speed_{place}", label, "&Simulation/S&peed", checkable=True, group="speed",
+                  value=speed)
+        for place, (speed, label) in enumerate(SPEEDS)
+    ),
+    ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),
+              tip="List the keyboard shortcuts"),
+    ActionRow("about", "&About Cloth Lab", "&Help"),
+)  # fmt: skip
+
+
+def action_rows() -> list[ActionRow]:
+    return [row for row in ACTIONS if isinstance(row, ActionRow)]
+
+
+def make_actions(window: QMainWindow, made: Mapping[str, QAction]) -> dict[str, QAction]:
+    """One QAction per row, by name. Actions in `made` (the undo stack's, whose text follows the
+    stack) only get their shortcuts. All are added to the window, so their shortcuts work while
+    the menu bar is hidden, too."""
+    actions: dict[str, QAction] = {}
+    groups: dict[str, QActionGroup] = {}
+    for row in action_rows():
+        action = made[row.name] if row.name in made else _new_action(window, row)
+        action.setShortcuts(_shortcuts(row))
+        if row.name not in made:
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            tip = row.tip or row.text.replace("&", "").rstrip("…")
+            action.setToolTip(tip + (f" ({keys})" if keys else ""))
+        if row.group:
+            if row.group not in groups:
+                groups[row.group] = QActionGroup(window)
+            groups[row.group].addAction(action)
+        window.addAction(action)
+        actions[row.name] = action
+    return actions
+
+
+def _shortcuts(row: ActionRow) -> list[QKeySequence]:
+    if row.every_binding:
+        return [s for key in row.keys for s in QKeySequence.keyBindings(key)]
+    return [QKeySequence(key) for key in row.keys]
+
+
+def _new_action(window: QMainWindow, row: ActionRow) -> QAction:
+    action = QAction(row.text, window)
+    if row.icon:
+        action.setIcon(icon(row.icon))
+    action.setCheckable(row.checkable)
+    action.setStatusTip(row.tip)
+    return action
+
+
+def grouped(actions: Mapping[str, QAction], group: str) -> dict[Any, QAction]:
+    """The actions of one group by the value their rows stand for."""
+    return {row.value: actions[row.name] for row in action_rows() if row.group == group}
+
+
+def remembered(actions: Mapping[str, QAction]) -> dict[str, QAction]:
+    """The view options kept between runs, by the name they are stored under."""
+    return {row.remembered_as: actions[row.name] for row in action_rows() if row.remembered_as}
+
+
+def connect_actions(
+    actions: Mapping[str, QAction], slots: Mapping[str, Callable[..., Any]]
+) -> None:
+    """Connect each row to the slot named after it, or after its group. A grouped row passes
+    its value when chosen, another checkable row its new state; the others call it bare."""
+    for row in action_rows():
+        action, slot = actions[row.name], slots.get(row.group or row.name)
+        if slot is None:
+            continue  # made elsewhere, with its own connections (undo, redo)
+        if row.group:
+            action.triggered.connect(lambda _checked=False, call=slot, v=row.value: call(v))
+        elif row.checkable:
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(lambda _checked=False, call=slot: call())
+
+
+def show_running(actions: Mapping[str, QAction], running: bool) -> None:
+    """Play turns into Pause while the simulation runs; Step works only while it is paused."""
+    verb = "Pause" if running else "Play"
+    play = actions["play"]
+    play.setText(f"&{verb}")
+    play.setIcon(icon(verb.lower()))
+    play.setToolTip(f"{verb} (Space)")
+    actions["step"].setEnabled(not running)
+
+
+def build_menus(bar: QMenuBar, actions: Mapping[str, QAction]) -> dict[str, QMenu]:
+    """Fill the menu bar from the table; returns the submenus the window fills, by name."""
+    menus: dict[str, QMenu] = {}
+
+    def menu_at(path: str) -> QMenu:
+        if path not in menus:
+            parent, _, title = path.rpartition("/")
+            menus[path] = menu_at(parent).addMenu(title) if parent else bar.addMenu(title)
+        return menus[path]
+
+    to_fill: dict[str, QMenu] = {}
+    for row in ACTIONS:
+        menu = menu_at(row.menu)
+        if row.separator:
+            menu.addSeparator()
+        if isinstance(row, SubmenuRow):
+            to_fill[row.name] = menu_at(f"{row.menu}/{row.text}")
+        else:
+            menu.addAction(actions[row.name])
+    return to_fill
+
+
+def build_toolbar(
+    window: QMainWindow, actions: Mapping[str, QAction], widgets: Mapping[int, QWidget]
+) -> QToolBar:
+    """The main toolbar: rows with a toolbar place, and `widgets` at theirs."""
+    toolbar = QToolBar("Main toolbar", window)
+    toolbar.setObjectName("main_toolbar")
+    toolbar.setMovable(False)
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+    places: dict[int, QAction | QWidget] = {
+        row.toolbar: actions[row.name] for row in action_rows() if row.toolbar
+    }
+    places.update(widgets)
+    section = None
+    for place in sorted(places):
+        if section is not None and place // 10 != section:
+            toolbar.addSeparator()
+        section = place // 10
+        item = places[place]
+        if isinstance(item, QWidget):
+            toolbar.addWidget(item)
+        else:
+            toolbar.addAction(item)
+    window.addToolBar(toolbar)
+    return toolbar
+
+
+def make_speed_box(chosen: Callable[[float], None]) -> QComboBox:
+    """The toolbar's speed chooser, with the same speeds as the Speed menu; the window shows
+    the current one with setCurrentIndex(speed_index(speed))."""
+    box = QComboBox()
+    box.setObjectName("speed_box")
+    box.setToolTip("Model seconds per wall-clock second")
+    for value, label in SPEEDS:
+        box.addItem(label, value)
+    box.activated.connect(lambda index: chosen(box.itemData(index)))
+    return box
+
+
+def speed_index(speed: float) -> int:
+    return [value for value, _ in SPEEDS].index(speed)
+
+
+def fill_preset_menu(menu: QMenu, chosen: Callable[[str], None]) -> None:
+    for name in preset_names():
+        action = menu.addAction(_preset_title(name))
+        action.setStatusTip(f"Start a new scene from the {name} preset")
+        action.triggered.connect(lambda _checked=False, preset=name: chosen(preset))
+
+
+def fill_recent_menu(
+    menu: QMenu, files: list[str], chosen: Callable[[str], None], clear: Callable[[], None]
+) -> None:
+    """The files numbered 1 … 0 (keys that pick them while the menu is open), then Clear."""
+    menu.clear()
+    for number, file in enumerate(files, start=1):
+        action = menu.addAction(f"&{number % 10} {Path(file).name}")
+        action.setStatusTip(file)
+        action.triggered.connect(lambda _checked=False, path=file: chosen(path))
+    if not files:
+        menu.addAction("No recent files").setEnabled(False)
+    menu.addSeparator()
+    menu.addAction("Clear menu", clear)
+
+
+def _preset_title(name: str) -> str:
+    try:
+        return load_preset(name).name
+    except SceneError:
+        return name

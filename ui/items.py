@@ -1,0 +1,488 @@
+"""The things the viewport draws, one small class each, in the spirit of pyqtgraph's GL items.
+
+Every item follows `Item`: `create(programs)` once per GL context, `upload(snapshot, options)`
+every frame, which touches the GPU only when the item's own inputs changed, `draw(frame)`, and
+`release()` before the context goes. `scene_items()` returns them wired together in draw
+order: background, floor, shadows, bodies, ball, pin markers, grab marker, lines. The viewport
+uploads every item before drawing any, because shadows are cast by items drawn after them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from OpenGL import GL
+
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.topology import Topology
+from clothlab.ui import meshes
+from clothlab.ui.gl import Layout, Mesh, Program, line_width
+
+# Backdrop in the spirit of the three.js demo (0x0b1020), a little lighter towards the horizon.
+BACKGROUND_TOP = (0.043, 0.063, 0.125)
+BACKGROUND_HORIZON = (0.105, 0.140, 0.245)
+# Towards the key light: above, in front (+z, where the default camera is) and to the right.
+KEY_DIRECTION = np.array([0.45, 0.80, 0.55]) / np.linalg.norm([0.45, 0.80, 0.55])
+FILL_DIRECTION = np.array([-0.6, 0.25, -0.75]) / np.linalg.norm([-0.6, 0.25, -0.75])
+PIN_MARKER_SIZE = 0.07  # model units, edge of the cube drawn at each pin
+GRAB_MARKER_RADIUS = 0.05
+CHECKER_CELL = 0.5
+FLOOR_HALF_SIZE = 100.0
+LINE_LIFT = 0.008  # model units towards the eye, so lines on the cloth stay visible
+SHADOW_STRENGTH = 0.38
+FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
+MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
+
+# Attribute layouts of the vertex buffers; locations match the shaders.
+DYNAMIC_LAYOUT: Layout = ((0, 3, 0), (1, 3, 3), (2, 3, 6))  # position, normal, stretch colour
+STATIC_LAYOUT: Layout = ((3, 3, 0), (4, 3, 3), (5, 4, 6))  # front, back, fabric
+SOLID_LAYOUT: Layout = DYNAMIC_LAYOUT + tuple(
+    (location, size, offset + meshes.DYNAMIC_FLOATS) for location, size, offset in STATIC_LAYOUT
+)
+LINE_LAYOUT: Layout = ((0, 3, 0), (1, 3, 3))
+POSITION_LAYOUT: Layout = ((0, 3, 0),)
+
+PROGRAM_NAMES = ("background", "floor", "surface", "shadow", "lines")
+Programs = Mapping[str, Program]
+_IDENTITY = np.eye(4)
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """How the viewport shows a snapshot, independent of the camera."""
+
+    wireframe: bool = False  # the links as lines instead of the filled surface
+    stretch_colors: bool = False  # colour by stretch instead of the fabric's colours
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """What every item needs to draw one frame."""
+
+    view_projection: np.ndarray  # (4, 4) float64, row-major
+    eye: np.ndarray  # (3,) float64, world position of the camera
+    size_px: tuple[int, int]  # framebuffer (width, height) in device pixels
+    ratio: float  # device pixels per logical pixel
+
+
+class Item(Protocol):
+    def create(self, programs: Programs) -> None:
+        """Make the item's GL objects; called once per context, with it current."""
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        """Bring GPU data up to date; a no-op unless this item's inputs changed. None: there
+        is nothing to show yet."""
+
+    def draw(self, frame: Frame) -> None:
+        """Draw what the last upload holds."""
+
+    def release(self) -> None:
+        """Delete the item's GL objects; the context is current."""
+
+
+class ShadowCaster(Protocol):
+    def cast_shadow(self, program: Program) -> None: ...
+
+
+def scene_items() -> list[Item]:
+    """Fresh items for one GL context, in draw order."""
+    bodies, ball = Bodies(), Ball()
+    shadows = Shadows([bodies, ball])
+    return [Background(), Floor(), shadows, bodies, ball, PinMarkers(), GrabMarker(), Lines(bodies)]
+
+
+def translate_scale(position: np.ndarray | Sequence[float], scale: float) -> np.ndarray:
+    """(4, 4) float64 model matrix: uniform scale, then translation to `position`."""
+    model = np.diag([scale, scale, scale, 1.0])
+    model[:3, 3] = position
+    return model
+
+
+def pin_marker_size(topology: Topology) -> float:
+    # No bigger than half a cell, so a pinned row stays a row of markers.
+    spacings = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+    return min([PIN_MARKER_SIZE] + [0.5 * s for s in spacings])
+
+
+def _use_lit(program: Program, frame: Frame, stretch: float, shine: tuple[float, float]) -> None:
+    program.use()
+    program.set_matrix("u_view_projection", frame.view_projection)
+    program.set_vec("u_eye", *frame.eye)
+    program.set_vec("u_key_direction", *KEY_DIRECTION)
+    program.set_vec("u_fill_direction", *FILL_DIRECTION)
+    program.set_vec("u_tint", 0.0, 0.0, 0.0, 0.0)
+    program.set_vec("u_stretch", stretch)
+    program.set_vec("u_shininess", shine[0])
+    program.set_vec("u_specular", shine[1])
+
+
+def _solid(
+    positions: np.ndarray,  # (V, 3)
+    normals: np.ndarray,  # (V, 3)
+    indices: np.ndarray,  # (T·3,) uint32
+    color: tuple[float, float, float],
+) -> Mesh:
+    vertices = meshes.pack_surface(positions, normals, color)
+    return Mesh([(vertices, SOLID_LAYOUT, False)], indices)
+
+
+def _floor_height(snapshot: Snapshot | None) -> float | None:
+    """The floor's y, or None when there is no floor to draw."""
+    if snapshot is None or not snapshot.settings.floor:
+        return None
+    return float(snapshot.settings.floor_y)
+
+
+class Background:
+    """A vertical gradient behind everything; depends on nothing but the constants."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["background"]
+        # Core profiles draw nothing without a bound vertex array, even attribute-free.
+        self._mesh = Mesh([])
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        pass
+
+    def draw(self, frame: Frame) -> None:
+        if self._mesh is None:
+            return
+        GL.glDisable(GL.GL_DEPTH_TEST)  # behind everything without writing depth
+        program = self._program
+        program.use()
+        program.set_vec("u_top_color", *BACKGROUND_TOP)
+        program.set_vec("u_horizon_color", *BACKGROUND_HORIZON)
+        GL.glBindVertexArray(self._mesh.vao)
+        GL.glDrawArrays(GL.GL_TRIANGLES, 0, 3)
+        GL.glEnable(GL.GL_DEPTH_TEST)
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class Floor:
+    """A checkered plane at the floor height, fading into the backdrop; a fixed quad."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+        self._floor_y: float | None = None
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["floor"]
+        positions, indices = meshes.floor_quad(FLOOR_HALF_SIZE)
+        self._mesh = Mesh([(positions, POSITION_LAYOUT, False)], indices)
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        self._floor_y = _floor_height(snapshot)  # a uniform: nothing to re-upload
+
+    def draw(self, frame: Frame) -> None:
+        if self._floor_y is None or self._mesh is None:
+            return
+        program = self._program
+        program.use()
+        program.set_matrix("u_view_projection", frame.view_projection)
+        program.set_vec("u_floor_y", self._floor_y)
+        program.set_vec("u_eye", *frame.eye)
+        program.set_vec("u_cell", CHECKER_CELL)
+        program.set_vec("u_viewport_size", *frame.size_px)
+        program.set_vec("u_top_color", *BACKGROUND_TOP)
+        program.set_vec("u_horizon_color", *BACKGROUND_HORIZON)
+        program.set_vec("u_key_direction", *KEY_DIRECTION)
+        self._mesh.draw_elements()
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class Shadows:
+    """Planar shadows of `casters` on the floor, flattened along the key light. Owns no
+    buffers: each caster draws its own geometry with the shadow program."""
+
+    def __init__(self, casters: Sequence[ShadowCaster]) -> None:
+        self._casters = tuple(casters)
+        self._floor_y: float | None = None
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["shadow"]
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        self._floor_y = _floor_height(snapshot)
+
+    def draw(self, frame: Frame) -> None:
+        if self._floor_y is None:
+            return
+        program = self._program
+        program.use()
+        program.set_matrix("u_view_projection", frame.view_projection)
+        program.set_vec("u_key_direction", *KEY_DIRECTION)
+        program.set_vec("u_floor_y", self._floor_y)
+        program.set_vec("u_strength", SHADOW_STRENGTH)
+        GL.glEnable(GL.GL_BLEND)
+        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        GL.glDepthMask(GL.GL_FALSE)
+        # The stencil lets each floor pixel darken once, however many layers cast onto it.
+        GL.glEnable(GL.GL_STENCIL_TEST)
+        GL.glStencilFunc(GL.GL_EQUAL, 0, 0xFF)
+        GL.glStencilOp(GL.GL_KEEP, GL.GL_KEEP, GL.GL_INCR)
+        for caster in self._casters:
+            caster.cast_shadow(program)
+        GL.glDisable(GL.GL_STENCIL_TEST)
+        GL.glDepthMask(GL.GL_TRUE)
+        GL.glDisable(GL.GL_BLEND)
+
+    def release(self) -> None:
+        pass
+
+
+class Bodies:
+    """Sheets and blocks: every particle a vertex, the live faces as triangles.
+
+    Buffers are made once per topology; vertices are re-uploaded only for a new snapshot or
+    new view options, indices only when faces were cut. `mesh` and `revision` (bumped on
+    every refill) let `Lines` follow without filling anything twice."""
+
+    def __init__(self) -> None:
+        self.mesh: meshes.BodyMesh | None = None
+        self.revision = 0
+        self._gl: Mesh | None = None
+        self._snapshot: Snapshot | None = None
+        self._options = ViewOptions()
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["surface"]
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        if snapshot is None:
+            self._snapshot = None
+            return
+        if self.mesh is None or snapshot.topology is not self.mesh.topology:
+            self._rebuild(snapshot.topology)
+        elif snapshot is self._snapshot and options == self._options:
+            return  # a repaint for the camera: the buffers already hold this frame
+        mesh, body = self.mesh, self._gl
+        assert mesh is not None and body is not None
+        mesh.update(snapshot, options.stretch_colors, options.wireframe)
+        body.update_vertices(mesh.dynamic)
+        if mesh.indices_changed:
+            body.update_indices(mesh.indices, mesh.index_count)
+        self._snapshot, self._options = snapshot, options
+        self.revision += 1
+
+    def _rebuild(self, topology: Topology) -> None:
+        if self._gl is not None:
+            self._gl.delete()
+        mesh = self.mesh = meshes.BodyMesh(topology)
+        self._gl = Mesh(
+            [(mesh.dynamic, DYNAMIC_LAYOUT, True), (mesh.static, STATIC_LAYOUT, False)],
+            mesh.indices,
+            dynamic_indices=True,
+        )
+        self._gl.index_count = 0  # until the first update says which faces live
+
+    def _surface_shown(self) -> bool:
+        return self._gl is not None and self._snapshot is not None and not self._options.wireframe
+
+    def draw(self, frame: Frame) -> None:
+        if not self._surface_shown():
+            return
+        assert self._gl is not None
+        _use_lit(self._program, frame, 1.0 if self._options.stretch_colors else 0.0, FABRIC_SHINE)
+        self._program.set_matrix("u_model", _IDENTITY)
+        self._gl.draw_elements()
+
+    def cast_shadow(self, program: Program) -> None:
+        if self._surface_shown():
+            assert self._gl is not None
+            program.set_matrix("u_model", _IDENTITY)
+            self._gl.draw_elements()
+
+    def release(self) -> None:
+        if self._gl is not None:
+            self._gl.delete()
+            self._gl = None
+
+
+class Ball:
+    """The collision ball: a fixed unit sphere placed by its model matrix, which is rebuilt
+    only when the ball is switched, moved or resized."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+        self._placement: tuple[tuple[float, ...], float] | None = None  # (centre, radius)
+        self._model: np.ndarray | None = None  # (4, 4) float64, None while there is no ball
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["surface"]
+        positions, indices = meshes.uv_sphere()
+        self._mesh = _solid(positions, positions, indices, meshes.BALL_COLOR)
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        settings = None if snapshot is None else snapshot.settings
+        placement = None
+        if settings is not None and settings.ball:
+            placement = (tuple(settings.ball_center), float(settings.ball_radius))
+        if placement != self._placement:
+            self._placement = placement
+            self._model = None if placement is None else translate_scale(*placement)
+
+    def draw(self, frame: Frame) -> None:
+        if self._model is None or self._mesh is None:
+            return
+        _use_lit(self._program, frame, 0.0, MARKER_SHINE)
+        self._program.set_matrix("u_model", self._model)
+        self._mesh.draw_elements()
+
+    def cast_shadow(self, program: Program) -> None:
+        if self._model is not None and self._mesh is not None:
+            program.set_matrix("u_model", self._model)
+            self._mesh.draw_elements()
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class PinMarkers:
+    """A small cube at every pin anchor; the model matrices are rebuilt only when the anchors
+    or the topology (which sets the marker size) change."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+        self._topology: Topology | None = None
+        self._size = PIN_MARKER_SIZE
+        self._anchors: np.ndarray | None = None  # (P, 3) float64, the anchors of `_models`
+        self._models: list[np.ndarray] = []  # P × (4, 4) float64
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["surface"]
+        positions, normals, indices = meshes.cube(0.5)
+        self._mesh = _solid(positions, normals, indices, meshes.PIN_COLOR)
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        if snapshot is None:
+            self._anchors, self._models = None, []
+            return
+        anchors = np.asarray(snapshot.pin_anchor).reshape(-1, 3)
+        if snapshot.topology is not self._topology:
+            self._topology = snapshot.topology
+            self._size = pin_marker_size(snapshot.topology)
+        elif self._anchors is not None and np.array_equal(anchors, self._anchors):
+            return
+        self._anchors = anchors  # a read-only snapshot copy: safe to keep
+        self._models = [translate_scale(anchor, self._size) for anchor in anchors]
+
+    def draw(self, frame: Frame) -> None:
+        if not self._models or self._mesh is None:
+            return
+        _use_lit(self._program, frame, 0.0, MARKER_SHINE)
+        for model in self._models:
+            self._program.set_matrix("u_model", model)
+            self._mesh.draw_elements()
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class GrabMarker:
+    """A white bead on the particle being dragged; follows it on every new snapshot."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+        self._snapshot: Snapshot | None = None
+        self._model: np.ndarray | None = None  # (4, 4) float64, None while nothing is held
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["surface"]
+        # Its own copy of the ball's sphere (tinted when drawn): ~150 kB buys independence.
+        positions, indices = meshes.uv_sphere()
+        self._mesh = _solid(positions, positions, indices, meshes.BALL_COLOR)
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        if snapshot is self._snapshot:
+            return
+        self._snapshot = snapshot
+        held = None if snapshot is None else snapshot.grabbed
+        if held is None or not 0 <= held < len(snapshot.x):
+            self._model = None
+        else:
+            self._model = translate_scale(snapshot.x[held], GRAB_MARKER_RADIUS)
+
+    def draw(self, frame: Frame) -> None:
+        if self._model is None or self._mesh is None:
+            return
+        _use_lit(self._program, frame, 0.0, MARKER_SHINE)
+        self._program.set_vec("u_tint", *meshes.GRAB_COLOR, 0.8)
+        self._program.set_matrix("u_model", self._model)
+        self._mesh.draw_elements()
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class Lines:
+    """Wireframe links (lifted towards the eye) and the cosmetic wires above the pins.
+
+    The vertices come from the `Bodies` item's mesh, so they are re-uploaded exactly when it
+    refilled them (its `revision` moved); the buffer is re-made for a new topology or when
+    more pins than ever before outgrew it."""
+
+    def __init__(self, bodies: Bodies) -> None:
+        self._bodies = bodies
+        self._gl: Mesh | None = None
+        self._mesh: meshes.BodyMesh | None = None  # the mesh `_gl` was sized for
+        self._revision = -1
+        self._shown = False
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["lines"]
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        mesh = self._bodies.mesh
+        self._shown = snapshot is not None and mesh is not None
+        if mesh is None or self._bodies.revision == self._revision:
+            return
+        outgrown = self._gl is not None and mesh.lines.nbytes != self._gl.vertex_bytes[0]
+        if self._gl is None or mesh is not self._mesh or outgrown:
+            if self._gl is not None:
+                self._gl.delete()
+            self._gl = Mesh([(mesh.lines, LINE_LAYOUT, True)])  # uploads the lines as well
+            self._mesh = mesh
+        elif mesh.line_count:
+            self._gl.update_vertices(mesh.lines[: mesh.line_count])
+        self._revision = self._bodies.revision
+
+    def draw(self, frame: Frame) -> None:
+        mesh, lines = self._mesh, self._gl
+        if not self._shown or mesh is None or lines is None:
+            return
+        program = self._program
+        program.use()
+        program.set_matrix("u_view_projection", frame.view_projection)
+        program.set_vec("u_eye", *frame.eye)
+        program.set_vec("u_lift", LINE_LIFT)
+        line_width(1.0 * frame.ratio)
+        lines.draw_arrays(GL.GL_LINES, *mesh.link_range)
+        program.set_vec("u_lift", 0.0)
+        line_width(1.5 * frame.ratio)
+        lines.draw_arrays(GL.GL_LINES, *mesh.wire_range)
+        line_width(1.0)
+
+    def release(self) -> None:
+        if self._gl is not None:
+            self._gl.delete()
+            self._gl = None

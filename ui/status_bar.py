@@ -1,0 +1,95 @@
+"""The main window's status bar: the tool's hint on the left; running state, model time,
+real-time factor, frames drawn per second and particle / link counts on the right.
+
+It is a ui.panels.Panel for the snapshots: their numbers are shown at most STATUS_HZ times a
+second, since text that changes faster cannot be read and every change costs a repaint.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+
+from clothlab.sim.scene import Scene
+from clothlab.sim.snapshot import Snapshot
+
+STATUS_HZ = 4
+WARNING_STYLE = "color: #c62828; font-weight: bold;"
+
+
+class StatusBar(QStatusBar):
+    def __init__(self, tool_hint: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.fps = 0.0
+        self._frames_drawn = 0
+        self._fps_clock = time.perf_counter()
+        self._last_update = -math.inf
+        self.tool_label = self._label(tool_hint)
+        self.tool_label.setObjectName("tool_label")
+        self.addWidget(self.tool_label, 1)
+        self.state_label = self._label("Paused")
+        self.time_label = self._label("t = 0.00 s")
+        self.factor_label = self._label(
+            "—", "Model seconds per wall-clock second (real-time factor)"
+        )
+        self.fps_label = self._label("— fps", "Frames drawn by the viewport per second")
+        self.count_label = self._label("", "Particles and live links")
+        for label in (self.state_label, self.time_label, self.factor_label, self.fps_label):
+            self.addPermanentWidget(label)
+        self.addPermanentWidget(self.count_label)
+
+    def _label(self, text: str, tooltip: str = "") -> QLabel:
+        label = QLabel(text)
+        label.setToolTip(tooltip)
+        label.setContentsMargins(6, 0, 6, 0)
+        return label
+
+    # --- Panel ------------------------------------------------------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        pass  # the next snapshot brings the new counts
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        pass
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        if time.perf_counter() - self._last_update >= 1.0 / STATUS_HZ:
+            self.show_numbers(snapshot)
+
+    # --- what the window reports --------------------------------------------------------------
+
+    def count_frame(self, _frame: int) -> None:
+        self._frames_drawn += 1
+
+    def show_numbers(self, snapshot: Snapshot | None) -> None:
+        """Frames per second (once a second has gone by), and the snapshot's time and counts."""
+        now = time.perf_counter()
+        self._last_update = now
+        elapsed = now - self._fps_clock
+        if elapsed >= 1.0:
+            self.fps = self._frames_drawn / elapsed
+            self._frames_drawn = 0
+            self._fps_clock = now
+            self.fps_label.setText(f"{self.fps:.0f} fps")
+        if snapshot is not None:
+            self.time_label.setText(f"t = {snapshot.t:.2f} s")
+            particles = snapshot.topology.particle_count
+            self.count_label.setText(f"{particles} particles · {snapshot.readouts.links} links")
+
+    def show_running(self, running: bool) -> None:
+        self.state_label.setText("Running" if running else "Paused")
+        if not running:
+            self.show_timing(0.0, False, running=False)
+
+    def show_timing(self, factor: float, behind: bool, running: bool) -> None:
+        if not running:
+            self.factor_label.setText("— × real time")
+        else:
+            lagging = " — can't keep up" if behind else ""
+            self.factor_label.setText(f"{factor:.2f}× real time{lagging}")
+        self.factor_label.setStyleSheet(WARNING_STYLE if behind else "")
+
+    def show_tool(self, hint: str) -> None:
+        self.tool_label.setText(hint)
