@@ -23,9 +23,12 @@ test: debian $(STAMP)
 bench: $(STAMP)
 	$(BIN)/clothlab bench --grid 15x11 --grid 64x64 --grid 128x128 --grid 256x256
 
-$(STAMP): pyproject.toml
+# setuptools >= 70.1 builds wheels by itself (no `wheel` package): tests/test_wheel.py builds with
+# --no-build-isolation, that is with this venv's setuptools, and a new Python 3.11 venv has 65.x.
+# The Makefile is a prerequisite so that a venv made before such a line changed gets it too.
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --upgrade pip 'setuptools>=70.1'
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

@@ -1,12 +1,21 @@
 """Shared fixtures: every test gets its own settings and data folders, so no test reads or writes
-the user's real Cloth Lab settings (dock layout, recent files), autosaves, or another test's."""
+the user's real Cloth Lab settings (dock layout, recent files), autosaves, or another test's;
+and the Qt tests make their controllers and windows one way (`make_controller`, `make_window`).
+
+The Qt fixtures import Qt only when a test asks for them: the sim tests must stay free of it."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from clothlab.app.controller import Controller
+    from clothlab.ui.main_window import MainWindow
 
 # pyqtgraph picks its Qt binding at import time; make it the one the app uses.
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -24,6 +33,75 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
         for settings_format in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
             QSettings.setPath(settings_format, QSettings.Scope.UserScope, str(folder))
     return folder
+
+
+# --- controllers and windows -------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_controller(qtbot) -> Iterator[Callable[..., Controller]]:
+    """make_controller() gives a controller with no scene; make_controller("flag") one with that
+    preset loaded. Each is shut down (its solver thread stopped) when the test ends."""
+    from clothlab.app.controller import Controller
+    from clothlab.sim.presets import load_preset
+
+    made: list[Controller] = []
+
+    def make(scene: str | None = None) -> Controller:
+        controller = Controller()
+        made.append(controller)
+        if scene is not None:
+            controller.load(load_preset(scene))
+        return controller
+
+    yield make
+    for controller in made:
+        controller.shutdown()
+
+
+@pytest.fixture
+def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., MainWindow]]:
+    """make_window(scene="hanging-sheet", *, size=None, paused=False): the real main window on
+    its own controller with a preset loaded, shown and exposed. `paused` tells the solver to stay
+    paused before the scene loads; `size` is (width, height).
+
+    Windows are closed by this fixture, not by qtbot: pytest-qt closes its widgets before
+    fixtures finish, and a window with unsaved edits would ask whether to save them (this
+    fixture answers Discard)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from clothlab.app.controller import Controller
+    from clothlab.sim.presets import load_preset
+    from clothlab.ui.main_window import MainWindow
+
+    made: list[MainWindow] = []
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
+    )
+
+    def make(
+        scene: str = "hanging-sheet",
+        *,
+        size: tuple[int, int] | None = None,
+        paused: bool = False,
+    ) -> MainWindow:
+        controller = Controller()
+        window = MainWindow(controller)
+        made.append(window)
+        if paused:
+            controller.set_running(False)
+        controller.load(load_preset(scene))
+        if size is not None:
+            window.resize(*size)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    yield make
+    for window in made:
+        window.close()
+        window.controller.shutdown()
+        window.deleteLater()
 
 
 # --- slow tests --------------------------------------------------------------------------------

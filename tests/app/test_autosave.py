@@ -16,41 +16,19 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
+from qt_helpers import WAIT_MS
 
 from clothlab.app import autosave
 from clothlab.app.autosave import Autosaver, offer_recovery, read_recovery, recovery_folder
 from clothlab.app.controller import Controller
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import load_scene
-from clothlab.ui.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
-WAIT_MS = 30_000
 TICK_S = 0.05
 
-
-@pytest.fixture
-def make_window(qtbot, monkeypatch):
-    """A real window and controller, closed (answering Discard) and shut down by the fixture."""
-    made: list[MainWindow] = []
-    monkeypatch.setattr(
-        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
-    )
-
-    def make() -> MainWindow:
-        controller = Controller()
-        window = MainWindow(controller)
-        controller.load(load_preset("hanging-sheet"))
-        window.show()
-        qtbot.waitExposed(window)
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        window.close()
-        window.controller.shutdown()
-        window.deleteLater()
+# make_window (a real window and controller on hanging-sheet, closed answering Discard and shut
+# down after the test): tests/conftest.py
 
 
 def autosave_files(folder: Path) -> list[Path]:

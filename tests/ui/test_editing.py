@@ -7,38 +7,24 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
 from clothlab.sim.edits import links_crossing_stroke
-from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import load_scene
 from clothlab.ui.interaction import Tool
 from clothlab.ui.main_window import MainWindow
 
-WAIT_MS = 30_000
 LEFT = Qt.MouseButton.LeftButton
 NO_MODIFIER = Qt.KeyboardModifier.NoModifier
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):
+def window(qtbot, make_window) -> MainWindow:
     """The real window on hanging-sheet, paused at t = 0 so the cloth stays where it is drawn."""
-    monkeypatch.setattr(
-        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
-    )
-    controller = Controller()
-    made = MainWindow(controller)
-    controller.set_running(False)
-    controller.load(load_preset("hanging-sheet"))
-    made.resize(1200, 800)
-    made.show()
-    qtbot.waitExposed(made)
+    made = make_window("hanging-sheet", size=(1200, 800), paused=True)
     qtbot.waitUntil(lambda: made.viewport.snapshot() is not None, timeout=WAIT_MS)
-    yield made
-    made.close()
-    controller.shutdown()
-    made.deleteLater()
+    return made
 
 
 def screen_point(window: MainWindow, point: np.ndarray) -> QPoint:

@@ -7,40 +7,15 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QDockWidget, QMessageBox
+from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
-from clothlab.app.controller import Controller
-from clothlab.sim.presets import load_preset, preset_names, preset_path
+from clothlab.sim.presets import preset_names, preset_path
 from clothlab.sim.scene import load_scene
 from clothlab.ui import main_window
-from clothlab.ui.main_window import MainWindow, settings
+from clothlab.ui.main_window import settings
 
-WAIT_MS = 30_000
-
-
-@pytest.fixture
-def make_window(qtbot, monkeypatch):
-    """Windows closed by this fixture, not by qtbot: pytest-qt closes its widgets before
-    fixtures finish, and a window with unsaved edits would ask whether to save them."""
-    made: list[MainWindow] = []
-    monkeypatch.setattr(
-        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
-    )
-
-    def make(scene: str = "hanging-sheet") -> MainWindow:
-        controller = Controller()
-        window = MainWindow(controller)
-        controller.load(load_preset(scene))
-        window.show()
-        qtbot.waitExposed(window)
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        window.close()
-        window.controller.shutdown()
-        window.deleteLater()
+# make_window (a shown window on a preset, closed and shut down after the test): tests/conftest.py
 
 
 @pytest.fixture
