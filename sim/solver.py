@@ -124,8 +124,9 @@ class Simulation:
         s, state = self.settings, self.state
         if self.links.solver_mode != s.solver_mode:
             self._update_links()
+        classic = s.is_classic  # once per call: settings change only between calls
         for taken in range(count):
-            if s.is_classic:
+            if classic:
                 health = self._classic.step(state, s, self.links, self.fixed)
             else:
                 health = self._extended_step()
