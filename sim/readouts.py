@@ -74,6 +74,13 @@ def max_stretch(sim: Simulation) -> float:
     return kernels.max_strain(sim.state.x, links.a, links.b, links.rest)
 
 
+def kinetic_energy(sim: Simulation) -> float:
+    """½ Σ m v² with mass 1 per particle, v over the last substep as for motion."""
+    s = sim.settings
+    v = (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
+    return 0.5 * float(np.einsum("ij,ij->", v, v))
+
+
 def live_links(sim: Simulation) -> float:
     return sim.links.count
 
@@ -94,6 +101,10 @@ READOUTS: tuple[Readout, ...] = (
         "max_stretch", "Max stretch", "", max_stretch,
         "Largest (L − rest) / rest over live links: the error the passes leave.",
         shown_unit="%", shown_scale=100.0,
+    ),
+    Readout(
+        "kinetic_energy", "Kinetic energy", "mass·units²/s²", kinetic_energy,
+        "½ Σ m v² over all particles, mass 1 each.", plotted=False,
     ),
     Readout(
         "links", "Links", "", live_links, "Live links (cuts and tears remove links).",

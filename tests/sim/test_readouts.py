@@ -4,11 +4,12 @@ import math
 
 import numpy as np
 import pytest
-from sim_helpers import block_topology, sheet_topology
+from sim_helpers import block_topology, lone_particles, sheet_topology
 
 from clothlab.sim import readouts
 from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.edits import cut, seam_links
+from clothlab.sim.parameters import Settings
 from clothlab.sim.solver import Simulation
 
 
@@ -114,3 +115,22 @@ def test_links_readout_counts_live_links_after_cuts():
     assert sim.readouts().links == 584 - 31
     apply_to_simulation(sim, cut(sim, [0, 1, 2, *seam_links(sim.topology)[:3].tolist()]))
     assert sim.readouts().links == 584 - 31 - 3
+
+
+def test_kinetic_energy_of_free_particles_tends_to_the_terminal_value():
+    """½·v² per particle of mass 1, with v → g·Δt/(1 − damping) = 13.61 units/s."""
+    sim = Simulation(lone_particles([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]), Settings(floor=False))
+    assert sim.readouts().kinetic_energy == 0.0
+    sim.step(4000)
+    terminal = 9.8 / 120.0 / (1.0 - 0.994)
+    assert sim.readouts().kinetic_energy == pytest.approx(2 * 0.5 * terminal**2, rel=2e-6)
+
+
+def test_kinetic_energy_counts_the_substep_velocity():
+    settings = Settings(floor=False, substeps=4, damping=1.0, gravity=0.0)
+    sim = Simulation(lone_particles([0.0, 0.0, 0.0]), settings)
+    sim.state.x_prev[0] = (-3.0 * sim.settings.dt / 4, 0.0, 0.0)  # 3 units/s along +x
+    assert sim.readouts().kinetic_energy == pytest.approx(0.5 * 9.0, rel=1e-12)
+    sim.step(10)
+    assert sim.readouts().kinetic_energy == pytest.approx(0.5 * 9.0, rel=1e-9)
+    assert sim.readouts().motion == pytest.approx(3.0, rel=1e-9)
