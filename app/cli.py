@@ -177,13 +177,13 @@ def run_command(args: argparse.Namespace) -> int:
     if args.save:
         write_atomically(args.save, scene_json(capture_scene(scene, sim)).encode())
 
-    print(f"scene        {scene.name}")
-    print(f"steps        {sim.state.steps}")
-    print(f"t            {final.t:.6f} s")
+    lines = [("scene", scene.name), ("steps", str(sim.state.steps)), ("t", f"{final.t:.6f} s")]
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
-        text = str(value) if readout.integer else _number(value)
-        print(f"{readout.key:<12} {text}")
+        lines.append((readout.key, str(value) if readout.integer else _number(value)))
+    width = max(len(name) for name, _ in lines)
+    for name, text in lines:
+        print(f"{name:<{width}}  {text}")
     return 0
 
 
