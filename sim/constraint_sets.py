@@ -24,6 +24,10 @@ LINKS, PINS = "links", "pins"  # what can invalidate a constraint set
 # Pairs are found once per substep, before the passes move particles: search wider than the
 # collision distance so that pairs closing in during the passes are already known.
 PAIR_SEARCH_MARGIN = 1.5
+# The automatic collision distance, as a fraction of the finest rest spacing (the rest-distance
+# rule): far enough apart to keep layers from passing, near enough that neighbours at rest are
+# not pairs.
+AUTO_COLLISION_FRACTION = 0.4
 # Corners around each cell's 0–7 diagonal, as in kernels.cells_volume: six tetrahedra a cell.
 _RING = (1, 3, 2, 6, 4, 5)
 
@@ -89,6 +93,10 @@ class LinkSet(ConstraintSet):
             s.tear_ratio if s.tearing else 0.0, self.torn,
         )  # fmt: skip
 
+    def lambdas_for(self, links: LinkArrays) -> bool:
+        """Whether `lambdas` holds the multipliers of these links (built, not stale)."""
+        return getattr(self, "links", None) is links
+
     def take_torn(self) -> np.ndarray:
         """Topology indices of the links torn since the last call."""
         if not self.tore:
@@ -151,12 +159,17 @@ class SelfContactSet(ConstraintSet):
     def build(self, model: Model) -> None:
         n = model.topology.particle_count
         self.rest_positions = model.topology.rest_positions
+        rest = model.topology.rest_lengths
+        self.spacing = float(rest[rest > 0].min()) if (rest > 0).any() else 0.2
         self.pairs = np.zeros((4 * n + 16, 2), dtype=np.int32)  # (P, 2) int32, grows
         self.targets = np.zeros(len(self.pairs))  # (P,) float64
         self.count = 0
 
+    def distance(self, s: Any) -> float:
+        return s.collision_distance or AUTO_COLLISION_FRACTION * self.spacing
+
     def begin(self, sub: Substep) -> None:
-        distance = sub.settings.collision_distance
+        distance = self.distance(sub.settings)
         while True:
             self.count = constraints.find_close_pairs(
                 sub.x, self.rest_positions, PAIR_SEARCH_MARGIN * distance, distance,

@@ -80,13 +80,20 @@ def add_aerodynamic_forces(
     lift: float,
     vertex_area: np.ndarray,  # (N,) float64, rest area each particle stands for (0: none)
     out: np.ndarray,  # (N, 3) float64, accelerations, accumulated
+    stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v of each particle, accumulated
 ) -> None:
     """Force on each triangle from the air's velocity v relative to it: a pressure
     drag·A·(v·n)|v·n| along the normal and lift·A·|v·n| across, in the triangle's plane.
     Edge-on (v·n = 0) gets nothing; facing the flow gets the most. A third goes to each
     corner, divided by the rest area the corner stands for: the cloth's mass per area is
     one particle per rest area, so a flat sheet facing the flow feels drag·v² whatever its
-    resolution."""
+    resolution.
+
+    The force grows with the square of the speed, so applied explicitly it overshoots once
+    drag·speed·h is of order one. `stiffness` collects how fast each corner's acceleration
+    falls as its own velocity rises (the triangle moves at the mean of its corners): the
+    predict (`accelerate_implicit`) solves for the new velocity with it, which is stable at
+    any drag and leaves the steady state, e.g. the terminal speed, as it is."""
     edge = np.empty((2, 3))
     rel = np.empty(3)
     for k in range(triangles.shape[0]):
@@ -114,11 +121,85 @@ def add_aerodynamic_forces(
         fx = (pressure * nx + across * (rel[0] - normal_speed * nx)) / 3.0
         fy = (pressure * ny + across * (rel[1] - normal_speed * ny)) / 3.0
         fz = (pressure * nz + across * (rel[2] - normal_speed * nz)) / 3.0
+        # ∂(pressure·n)/∂v_corner = −2·drag·A·|v·n|·n nᵀ / 3 (a corner is a third of v);
+        # the lift's pull along the plane counts as −lift·A·|v·n|·(I − n nᵀ) / 3.
+        along = 2.0 * drag * 0.5 * twice_area * abs(normal_speed) / 9.0
+        plane = across / 9.0
+        normal = (nx, ny, nz)
         for corner in (a, b, c):
-            if vertex_area[corner] > 0.0:
-                out[corner, 0] += fx / vertex_area[corner]
-                out[corner, 1] += fy / vertex_area[corner]
-                out[corner, 2] += fz / vertex_area[corner]
+            area = vertex_area[corner]
+            if area > 0.0:
+                out[corner, 0] += fx / area
+                out[corner, 1] += fy / area
+                out[corner, 2] += fz / area
+                for i in range(3):
+                    stiffness[corner, i, i] += plane / area
+                    for j in range(3):
+                        stiffness[corner, i, j] += (along - plane) * normal[i] * normal[j] / area
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def accelerate_implicit(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    acceleration: np.ndarray,  # (N, 3) float64, at the current velocity
+    stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v (symmetric, positive semi-definite)
+    damping: float,
+    h: float,
+) -> int:
+    """Verlet predict with velocity-dependent forces taken implicitly: the new velocity u
+    solves (I + h·K)·u = damping·v + h·a + h·K·v (linearised backward Euler), where v is the
+    last step's velocity. With K = 0 this is `accelerate`. Returns the state's health."""
+    max_step = MAX_SPEED * h
+    health = HEALTHY
+    rhs = np.empty(3)
+    system = np.empty((3, 3))
+    for i in range(x.shape[0]):
+        if inv_mass[i] == 0.0:
+            continue
+        v0 = (x[i, 0] - x_prev[i, 0]) / h
+        v1 = (x[i, 1] - x_prev[i, 1]) / h
+        v2 = (x[i, 2] - x_prev[i, 2]) / h
+        if health == HEALTHY:
+            health = particle_health(x[i, 0], x[i, 1], x[i, 2], v0 * h, v1 * h, v2 * h, max_step)
+        for r in range(3):
+            kv = stiffness[i, r, 0] * v0 + stiffness[i, r, 1] * v1 + stiffness[i, r, 2] * v2
+            rhs[r] = damping * (v0, v1, v2)[r] + h * (acceleration[i, r] + kv)
+            for c in range(3):
+                system[r, c] = h * stiffness[i, r, c] + (1.0 if r == c else 0.0)
+        u0, u1, u2 = _solve3(system, rhs)
+        for r in range(3):
+            x_prev[i, r] = x[i, r]
+        x[i, 0] += u0 * h
+        x[i, 1] += u1 * h
+        x[i, 2] += u2 * h
+    return health
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """Cramer's rule for a 3 × 3 system (here I + h·K: never singular, K ⪰ 0)."""
+    c00 = m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1]
+    c01 = m[1, 2] * m[2, 0] - m[1, 0] * m[2, 2]
+    c02 = m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]
+    det = m[0, 0] * c00 + m[0, 1] * c01 + m[0, 2] * c02
+    u0 = (
+        b[0] * c00
+        + m[0, 1] * (m[1, 2] * b[2] - b[1] * m[2, 2])
+        + m[0, 2] * (b[1] * m[2, 1] - m[1, 1] * b[2])
+    ) / det
+    u1 = (
+        m[0, 0] * (b[1] * m[2, 2] - m[1, 2] * b[2])
+        + b[0] * c01
+        + m[0, 2] * (m[1, 0] * b[2] - b[1] * m[2, 0])
+    ) / det
+    u2 = (
+        m[0, 0] * (m[1, 1] * b[2] - b[1] * m[2, 1])
+        + m[0, 1] * (b[1] * m[2, 0] - m[1, 0] * b[2])
+        + b[0] * c02
+    ) / det
+    return u0, u1, u2
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -390,3 +471,29 @@ def project_pairs(
             continue
         s = (distance - targets[k]) / (distance * w)
         move_link_ends(x, i, j, dx, dy, dz, s * inv_mass[i], s * inv_mass[j])
+
+
+@njit(cache=True, nogil=True)
+def max_link_residual(
+    x: np.ndarray,  # (N, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    lambdas: np.ndarray,  # (L,) float64 XPBD multipliers, or (0,) for none
+    alpha: float,  # compliance / h²
+) -> float:
+    """max |C + α̃·λ| / rest over the links, C = L − rest: how far the positions are from
+    what the solver is solving for (the compliance law under XPBD, rest length otherwise)."""
+    worst = 0.0
+    with_lambdas = lambdas.shape[0] == link_a.shape[0]
+    for k in range(link_a.shape[0]):
+        i = link_a[k]
+        j = link_b[k]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        residual = math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]
+        if with_lambdas:
+            residual += alpha * lambdas[k]
+        worst = max(worst, abs(residual) / rest[k])
+    return worst

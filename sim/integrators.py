@@ -22,6 +22,7 @@ from clothlab.sim.constraint_sets import (
     live_triangles,
     vertex_areas,
 )
+from clothlab.sim.parameters import damping_per_step
 from clothlab.sim.state import State
 
 
@@ -38,7 +39,8 @@ class ClassicIntegrator:
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
             links.a, links.b, links.rest, *colours,
-            s.passes, s.stiffness, s.damping, s.gravity, s.wind, state.t, s.dt,
+            s.passes, s.stiffness, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
+            state.t, s.dt,
             s.ball, self._ball[1], s.ball_radius,
             s.floor, s.floor_y,
         )  # fmt: skip
@@ -55,6 +57,7 @@ class ExtendedIntegrator:
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
         self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
         self._vertex_area = np.zeros(particle_count)  # (N,) float64
+        self._drag_stiffness = np.zeros((particle_count, 3, 3))  # (N, 3, 3) float64, −∂a/∂v
 
     def invalidate(self, what: str) -> None:
         """Links or pins changed: the sets that depend on them rebuild before they next run."""
@@ -74,13 +77,19 @@ class ExtendedIntegrator:
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, np.asarray(s.ball_center, np.float64))
-        damping = s.damping ** (1.0 / s.substeps)
+        damping = damping_per_step(s.damping, h)
         for k in range(s.substeps):
             self._accelerations(x, x_prev, s, state.t + k * h, h)
             x_prev[fixed.index] = x[fixed.index]  # a dragged pin's motion is not a velocity
-            health = constraints.accelerate(
-                x, x_prev, fixed.inv_mass, self._acceleration, damping, h
-            )
+            if s.aerodynamic:  # drag grows with speed²: solved for implicitly, stable at any drag
+                health = constraints.accelerate_implicit(
+                    x, x_prev, fixed.inv_mass, self._acceleration, self._drag_stiffness,
+                    damping, h,
+                )  # fmt: skip
+            else:
+                health = constraints.accelerate(
+                    x, x_prev, fixed.inv_mass, self._acceleration, damping, h
+                )
             if health != kernels.HEALTHY:
                 return health
             kernels.place_pins(x, fixed.index, fixed.anchor)
@@ -100,9 +109,10 @@ class ExtendedIntegrator:
             constraints.classic_acceleration(x, s.gravity, s.wind, t, self._acceleration)
             return
         constraints.classic_acceleration(x, s.gravity, 0.0, t, self._acceleration)
+        self._drag_stiffness[:] = 0.0
         yaw = math.radians(s.wind_yaw)
         air = np.array([s.wind * math.sin(yaw), 0.0, s.wind * math.cos(yaw)])
         constraints.add_aerodynamic_forces(
             x, x_prev, self._triangles, air, t, h, s.drag, s.lift, self._vertex_area,
-            self._acceleration,
+            self._acceleration, self._drag_stiffness,
         )  # fmt: skip

@@ -81,6 +81,10 @@ def kinetic_energy(sim: Simulation) -> float:
     return 0.5 * float(np.einsum("ij,ij->", v, v))
 
 
+def residual(sim: Simulation) -> float:
+    return sim.link_residual()
+
+
 def live_links(sim: Simulation) -> float:
     return sim.links.count
 
@@ -101,6 +105,12 @@ READOUTS: tuple[Readout, ...] = (
         "max_stretch", "Max stretch", "", max_stretch,
         "Largest (L − rest) / rest over live links: the error the passes leave.",
         shown_unit="%", shown_scale=100.0,
+    ),
+    Readout(
+        "residual", "Residual", "", residual,
+        "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
+        "max |L − rest| / rest with the classic rule. More passes or substeps lower it.",
+        shown_unit="%", shown_scale=100.0, plotted=False,
     ),
     Readout(
         "kinetic_energy", "Kinetic energy", "mass·units²/s²", kinetic_energy,

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim import kernels
+from clothlab.sim import constraints, kernels
 from clothlab.sim.arrays import FixedArrays, LinkArrays, build_fixed, build_links
 from clothlab.sim.constraint_sets import LINKS, PINS, Model
 from clothlab.sim.guard import GoodStates, Instability, likely_cause
@@ -161,6 +161,18 @@ class Simulation:
         state.steps, state.t = good.steps, good.t
         kernels.place_pins(state.x, self.fixed.index, self.fixed.anchor)
         self.instability = Instability(failed_at, health, good.steps, likely_cause(self.settings))
+
+    def link_residual(self) -> float:
+        """The solver's own measure of convergence: max |C + α̃·λ| / rest over live links after
+        the last step (XPBD's multipliers where it ran; rest lengths for the classic rule)."""
+        s, links = self.settings, self.links
+        lambdas, alpha = np.zeros(0), 0.0
+        if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
+            lambdas = self._extended.links_set.lambdas
+            alpha = s.compliance / (s.dt / s.substeps) ** 2
+        return constraints.max_link_residual(
+            self.state.x, links.a, links.b, links.rest, lambdas, alpha
+        )
 
     @property
     def live_link_count(self) -> int:

@@ -5,12 +5,15 @@ Figures are printed (run with -s) and quoted in RESEARCH.md.
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pytest
 
 from clothlab.sim import constraints, edits, readouts
 from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.constraint_sets import Model
+from clothlab.sim.constraint_sets import AUTO_COLLISION_FRACTION, Model, SelfContactSet
 from clothlab.sim.fabrics import FABRICS, apply_fabric
 from clothlab.sim.integrators import ExtendedIntegrator
 from clothlab.sim.parameters import PARAMETERS, Settings
@@ -145,6 +148,34 @@ def test_fabrics_run_stably(fabric):
     assert np.isfinite(sim.state.x).all() and not sim.settings.is_classic
 
 
+@pytest.mark.parametrize("fabric", sorted(FABRICS))
+def test_every_fabric_is_converged_on_the_default_sheet(fabric):
+    """XPBD's compliance law holds once converged: each fabric's settled stretch is within
+    2.5 % of the same fabric solved with 64 substeps of 4 passes."""
+    stretch = {}
+    for name, override in (("fabric", {}), ("converged", {"substeps": 64, "passes": 4})):
+        scene = with_settings(load_preset("hanging-sheet"), {**FABRICS[fabric], **override})
+        sim = build_simulation(scene)
+        sim.step(600)
+        stretch[name] = sim.readouts().max_stretch
+    print(f"\n{fabric}: settled max stretch {stretch}")
+    assert stretch["fabric"] == pytest.approx(stretch["converged"], rel=0.025, abs=1e-4)
+
+
+def test_the_residual_readout_says_how_far_the_solver_is_from_converged():
+    classic = preset("hanging-sheet")
+    classic.step(300)
+    r = classic.readouts()
+    assert r.residual == pytest.approx(r.max_stretch, rel=1e-12)  # the classic target: rest
+    residuals = []
+    for passes in (1, 4, 16):
+        sim = preset("hanging-sheet", xpbd=True, compliance=1e-6, passes=passes)
+        sim.step(300)
+        residuals.append(sim.readouts().residual)
+    print(f"\nXPBD residual at 1, 4, 16 passes: {residuals}")
+    assert residuals[0] > residuals[1] > residuals[2]
+
+
 def test_fabric_stiffness_orders_silk_below_denim_below_leather():
     droop = {}
     for fabric in ("silk", "denim", "leather"):
@@ -197,7 +228,10 @@ def triangle_force(normal_angle_degrees: float) -> np.ndarray:
     air = np.array([0.0, 0.0, 5.0])
     # t such that the gust factor is exactly 1: sin(2t + x̄) = 1
     t = (np.pi / 2 - x[:, 0].mean()) / 2
-    constraints.add_aerodynamic_forces(x, x.copy(), triangles, air, t, 1 / 120, 1.0, 0.3, area, out)
+    stiffness = np.zeros((3, 3, 3))
+    constraints.add_aerodynamic_forces(
+        x, x.copy(), triangles, air, t, 1 / 120, 1.0, 0.3, area, out, stiffness
+    )
     return out.sum(axis=0)
 
 
@@ -219,6 +253,28 @@ def test_flag_flaps_in_steady_aerodynamic_wind():
     spread = np.ptp(np.array(tip[240:]), axis=0)
     print(f"\nflag tip range over 2 s: {spread}")
     assert spread.max() > 0.1
+
+
+@pytest.mark.parametrize("drag", [0.25, 1.0, 10.0])
+def test_a_falling_sheet_reaches_the_terminal_speed_root_g_over_drag(drag):
+    """Facing the flow, a sheet of mass 1 per rest area falls at √(g/drag) once drag·v² = g;
+    the implicit drag keeps that steady state exact, even where explicit drag diverged."""
+    sim = sheet(6, 6, horizontal=True, floor=False, damping=1.0, aerodynamic=True, drag=drag,
+                lift=0.0)  # fmt: skip
+    sim.step(1200)
+    assert sim.readouts().motion == pytest.approx(math.sqrt(9.8 / drag), rel=1e-6)
+
+
+def test_aerodynamic_wind_stays_stable_over_its_whole_allowed_range():
+    """Today's failure (exit 3 at step 12) and every corner of wind, drag, lift and heading."""
+    failures = []
+    for wind, drag, lift, yaw in itertools.product((-100.0, 100.0), (0.01, 5.0, 10.0),
+                                                   (0.0, 10.0), (0.0, 70.0)):  # fmt: skip
+        sim = preset("hanging-sheet", aerodynamic=True, wind=wind, drag=drag, lift=lift,
+                     wind_yaw=yaw)  # fmt: skip
+        if sim.step(240) != 240 or not np.isfinite(sim.state.x).all():
+            failures.append((wind, drag, lift, yaw))
+    assert failures == []
 
 
 # --- 6. Tearing -------------------------------------------------------------------------------
@@ -299,7 +355,7 @@ def crumpled(**settings) -> tuple[float, float]:
     sim.state.x_prev[:] = sim.state.x
     sim.step(720)
     x, rest = sim.state.x, sim.topology.rest_positions
-    h = sim.settings.collision_distance
+    h = sim.settings.collision_distance or AUTO_COLLISION_FRACTION * 0.2  # automatic: 0.08
     distance = np.linalg.norm(x[:, None] - x[None], axis=2)
     apart_at_rest = np.linalg.norm(rest[:, None] - rest[None], axis=2) >= h
     return float(distance[apart_at_rest].min()), h
@@ -313,6 +369,17 @@ def test_self_collision_keeps_a_folded_sheet_apart():
     )
     assert closest >= 0.95 * h  # tolerance: 5 % of the collision distance
     assert passing < 0.5 * h
+
+
+def test_the_automatic_collision_distance_follows_the_rest_spacing():
+    """0 (the default) means 0.4 × the finest rest spacing: a sheet of the same size at a finer
+    resolution keeps particles the same fraction of a cell apart, not several cells."""
+    for cols, rows, spacing in ((15, 11, 0.2), (57, 41, 0.05)):
+        sim = sheet(cols, rows, spacing=spacing, self_collision=True)
+        sim.step(1)
+        contact = next(c for c in sim._extended.sets if isinstance(c, SelfContactSet))
+        assert contact.distance(sim.settings) == pytest.approx(0.4 * spacing, rel=1e-12)
+    assert contact.distance(sim.settings.with_value("collision_distance", 0.03)) == 0.03
 
 
 # --- settings travel with the scene ----------------------------------------------------------

@@ -252,3 +252,14 @@ def test_readouts_have_no_nan_for_a_sheet_and_volume_nan_without_block():
     assert math.isnan(readouts.volume)
     assert all(math.isfinite(v) for v in (readouts.sag, readouts.motion, readouts.max_stretch))
     assert readouts.links == 584
+
+
+@pytest.mark.parametrize("dt", [1 / 480, 1 / 240, 1 / 120, 1 / 60])
+def test_damping_is_per_1_120_s_so_the_terminal_speed_does_not_depend_on_the_time_step(dt):
+    """v ← d^(Δt·120)·v + g·Δt tends to g·Δt / (1 − d^(Δt·120)), 13.61 units/s at 1/120 s and
+    within 0.5 % of it at other steps (the limit for Δt → 0 is g / (120·ln(1/d)) = 13.57)."""
+    sim = Simulation(lone_particles([0.0, 0.0, 0.0]), Settings(floor=False, dt=dt))
+    sim.step(round(60 / dt))  # 60 s of model time
+    expected = G * dt / (1.0 - DAMPING ** (dt * 120))
+    assert sim.readouts().motion == pytest.approx(expected, rel=1e-6)
+    assert sim.readouts().motion == pytest.approx(G * DT / (1.0 - DAMPING), rel=5e-3)
