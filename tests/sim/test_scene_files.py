@@ -31,7 +31,6 @@ from clothlab.sim.scene import (
     load_scene,
     parse_scene,
     save_scene,
-    with_setting,
 )
 
 PRESETS = [
@@ -524,16 +523,37 @@ V1_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v1").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", V1_PRESETS, ids=lambda p: p.stem)
-def test_every_version_1_preset_migrates_to_the_current_preset(path):
-    assert json.loads(path.read_text())["schema_version"] == 1
+def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
+    old = json.loads(path.read_text())
+    assert old["schema_version"] == 1
     migrated = load_scene(path)
-    assert migrated.schema_version == 2
-    assert migrated.tears == []
-    # Migration keeps every value; the presets themselves moved to the automatic collision
-    # distance (0), which is the 0.08 they had on their 0.2 grids.
-    assert migrated.fabric.collision_distance == 0.08
-    assert with_setting(migrated, "collision_distance", 0.0) == load_preset(path.stem)
+    assert migrated.schema_version == 2 and migrated.tears == []
+    new = migrated.model_dump(mode="json")
+    for key, value in old.items():
+        if key != "schema_version":
+            assert new[key] == value, key
+    # and it saves as version 2, loading back equal
+    assert parse_scene(json.dumps(new)) == migrated
 
 
 def test_there_is_a_version_1_fixture_for_every_preset():
     assert [p.stem for p in V1_PRESETS] == sorted(preset_names())
+
+
+def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():
+    """180 × 130 cloth of 30 × 22 segments, top row pinned, sphere r 32 at (0, −28, 0), floor
+    −120, gravity 1400, damping 0.985 and 6 iterations per 1/60 s frame (seed 004)."""
+    scene = load_preset("curtain")
+    sheet = scene.bodies[0]
+    assert (sheet.cols, sheet.rows, sheet.spacing) == (31, 23, 0.1)
+    assert sheet.spacing * 60 == pytest.approx(180 / 30)
+    assert [p.particle for p in scene.pins] == list(range(31))  # the whole top row
+    assert all(p.anchor[1] == pytest.approx(105 / 60) for p in scene.pins)
+    assert scene.ball.enabled and scene.ball.radius == pytest.approx(32 / 60)
+    assert scene.ball.center == pytest.approx((0.0, -28 / 60, 0.0))
+    assert scene.floor.y == pytest.approx(-120 / 60)
+    solver = scene.solver
+    assert solver.gravity == pytest.approx(1400 / 60) and solver.passes == 6
+    assert solver.dt == pytest.approx(1 / 60)
+    assert solver.damping ** (solver.dt * 120) == pytest.approx(0.985)  # per 1/60 s frame
+    assert "three.js" in scene.description and "1/60" in scene.description
