@@ -233,12 +233,13 @@ class Controller(QObject):
     # --- grab (not an edit: it changes only the running state) -------------------------------
 
     def grab(self, particle: int, target: object) -> None:
-        command = GrabStart(int(particle), tuple(float(v) for v in target))
+        # Paused, nothing steps: the particle goes to the pointer at once so the grab shows.
+        command = GrabStart(int(particle), tuple(float(v) for v in target), not self.running)
         validate(command, *self._counts)
         self.send(command)
 
     def move_grab(self, target: object) -> None:
-        command = GrabMove(tuple(float(v) for v in target))
+        command = GrabMove(tuple(float(v) for v in target), not self.running)
         validate(command, *self._counts)
         self.send(command)
 

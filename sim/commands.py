@@ -26,11 +26,13 @@ from clothlab.sim.solver import Simulation
 class GrabStart:
     particle: int
     target: Vec3
+    place: bool = False  # put the particle there now (the solver is paused), not at a step
 
 
 @dataclass(frozen=True)
 class GrabMove:
     target: Vec3
+    place: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,9 +117,9 @@ def apply_to_simulation(sim: Simulation, command: Command) -> None:
     elif isinstance(command, SetSetting):
         sim.settings = sim.settings.with_value(command.key, command.value)
     elif isinstance(command, GrabStart):
-        sim.grab(command.particle, command.target)
+        sim.grab(command.particle, command.target, command.place)
     elif isinstance(command, GrabMove):
-        sim.move_grab(command.target)
+        sim.move_grab(command.target, command.place)
     elif isinstance(command, GrabRelease):
         sim.release()
     elif not isinstance(command, WORKER_COMMANDS):

@@ -108,9 +108,9 @@ _TABLE = (
         "solver", kind=int,
     ),
     Parameter(
-        "stiffness", "Stiffness", "", 0.0, 1.0, 0.01, 1.0,
-        "Fraction of each link's length error corrected per visit "
-        "(a solver setting, not a fabric property).", "solver",
+        "stiffness", "Stiffness", "", 0.01, 1.0, 0.01, 1.0,
+        "Fraction of each link's length error corrected per visit (a solver setting, not a "
+        "fabric property). At 0 no link would act at all, so it starts at 0.01.", "solver",
     ),
     Parameter(
         "damping", "Damping", "", 0.0, 1.0, 0.001, 0.994,

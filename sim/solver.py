@@ -92,14 +92,34 @@ class Simulation:
     def pins(self) -> dict[int, Vec3]:
         return self.state.pins
 
-    def grab(self, particle: int, target: Vec3 | np.ndarray) -> None:
-        """Hold a particle at the target (pinned there) until `release`."""
-        self._grab = (int(particle), np.asarray(target, dtype=np.float64).copy())
+    def grab(self, particle: int, target: Vec3 | np.ndarray, place: bool = False) -> None:
+        """Hold a particle at the target (pinned there) until `release`. The target is kept
+        where the model lets particles be: above the floor, outside the ball. `place` puts
+        the particle there at once and at rest (while paused), instead of at the next step."""
+        where = self.allowed_position(np.asarray(target, dtype=np.float64))
+        self._grab = (int(particle), where)
         self._update_fixed()
+        if place:
+            self.state.x[particle] = where
+            self.state.x_prev[particle] = where
 
-    def move_grab(self, target: Vec3 | np.ndarray) -> None:
+    def move_grab(self, target: Vec3 | np.ndarray, place: bool = False) -> None:
         if self._grab is not None:
-            self.grab(self._grab[0], target)
+            self.grab(self._grab[0], target, place)
+
+    def allowed_position(self, point: np.ndarray) -> np.ndarray:
+        """(3,) float64: the point pushed out of the ball onto its surface and up onto the
+        floor, as the collision pass treats a free particle."""
+        s = self.settings
+        point = point.copy()
+        if s.ball:
+            offset = point - np.asarray(s.ball_center)
+            distance = float(np.linalg.norm(offset))
+            if 0.0 < distance < s.ball_radius:
+                point = np.asarray(s.ball_center) + offset * (s.ball_radius / distance)
+        if s.floor and point[1] < s.floor_y:
+            point[1] = s.floor_y
+        return point
 
     def release(self) -> None:
         """Let go; the particle keeps the pointer's last velocity (x − x_prev)."""

@@ -281,8 +281,9 @@ def test_aerodynamic_wind_stays_stable_over_its_whole_allowed_range():
 
 
 def pulled(pull: float, **settings) -> int:
-    """Live links after dragging the bottom-middle particle `pull` units down over 2 s."""
-    sim = preset("hanging-sheet", **settings)
+    """Live links after dragging the bottom-middle particle `pull` units down over 2 s (no
+    floor: a grab is held above it)."""
+    sim = preset("hanging-sheet", floor=False, **settings)
     particle = 10 * 15 + 7
     target = sim.state.x[particle].copy()
     sim.grab(particle, target)
@@ -302,7 +303,7 @@ def test_pulling_hard_tears_links_and_not_pulling_tears_none():
 
 
 def test_torn_faces_vanish():
-    sim = preset("hanging-sheet", tearing=True)
+    sim = preset("hanging-sheet", tearing=True, floor=False)
     particle = 10 * 15 + 7
     target = sim.state.x[particle].copy()
     sim.grab(particle, target)
