@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 
+import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from clothlab.sim.commands import (
@@ -30,8 +31,9 @@ from clothlab.sim.commands import (
     apply_to_simulation,
     validate,
 )
+from clothlab.sim.readouts import CSV_COLUMNS, record_stride, row
 from clothlab.sim.scene import build_simulation
-from clothlab.sim.snapshot import Snapshot, take_snapshot
+from clothlab.sim.snapshot import Snapshot, merged, take_snapshot
 from clothlab.sim.solver import Simulation
 
 AS_FAST_AS_POSSIBLE = math.inf
@@ -52,10 +54,11 @@ class SnapshotMailbox:
         self._snapshot: Snapshot | None = None
 
     def post(self, snapshot: Snapshot) -> bool:
-        """Replace the content; True if the slot was empty (the reader needs waking)."""
+        """Replace the content, keeping the readout rows of a snapshot not taken yet; True
+        if the slot was empty (the reader needs waking)."""
         with self._lock:
             was_empty = self._snapshot is None
-            self._snapshot = snapshot
+            self._snapshot = snapshot if was_empty else merged(self._snapshot, snapshot)
         return was_empty
 
     def take(self) -> Snapshot | None:
@@ -102,6 +105,7 @@ class SolverWorker(QObject):
         self.queue = CommandQueue()
         self._sim: Simulation | None = None
         self._loads = 0  # Load commands taken; snapshots carry it
+        self._rows: list[tuple[float, ...]] = []  # readout rows since the last snapshot
         self._timer: QTimer | None = None
         self._running = False
         self._speed = 1.0
@@ -175,7 +179,15 @@ class SolverWorker(QObject):
         except (ValueError, IndexError, MemoryError) as error:
             self.load_failed.emit(f"{command.scene.name}: {error}".splitlines()[0])
             return
+        self._rows = []
+        self._record()  # the row of step 0
         self._reset_clock()
+
+    def _record(self) -> None:
+        sim = self._sim
+        assert sim is not None
+        if sim.state.steps % record_stride(sim.links.count) == 0:
+            self._rows.append(row(sim.state.steps, sim.readouts()))
 
     def _set_running(self, running: bool) -> None:
         if running != self._running:
@@ -261,6 +273,7 @@ class SolverWorker(QObject):
                 self._debt = 0.0
                 self.instability_found.emit(sim.instability.message)
                 return False
+            self._record()
         return True
 
     def _report_timing(self, now: float) -> None:
@@ -283,5 +296,7 @@ class SolverWorker(QObject):
         self._frame += 1
         self._last_snapshot = now
         self._dirty = False
-        if self.mailbox.post(take_snapshot(self._sim, self._frame, self._loads)):
+        rows = np.array(self._rows).reshape(len(self._rows), len(CSV_COLUMNS))
+        self._rows = []
+        if self.mailbox.post(take_snapshot(self._sim, self._frame, self._loads, rows)):
             self.snapshot_ready.emit()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from clothlab.sim.readouts import CSV_COLUMNS
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology
 
@@ -28,6 +29,8 @@ class Snapshot:
     grabbed: int | None
     settings: Any  # sim.parameters.Settings
     readouts: Any  # sim.readouts.Readouts
+    rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
+    # snapshot (sim.readouts.CSV_COLUMNS, every record_stride steps from step 0)
     checksum: int  # crc32 of positions and masks, to prove a frame was not torn
 
     @property
@@ -50,7 +53,9 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return copy
 
 
-def take_snapshot(sim: Simulation, frame: int, load: int = 0) -> Snapshot:
+def take_snapshot(
+    sim: Simulation, frame: int, load: int = 0, rows: np.ndarray | None = None
+) -> Snapshot:
     state = sim.state
     x = _frozen(state.x)
     link_alive = _frozen(state.link_alive)
@@ -70,5 +75,13 @@ def take_snapshot(sim: Simulation, frame: int, load: int = 0) -> Snapshot:
         grabbed=sim.grabbed,
         settings=sim.settings,
         readouts=sim.readouts(),
+        rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         checksum=checksum(x, link_alive, face_alive),
     )
+
+
+def merged(older: Snapshot, newer: Snapshot) -> Snapshot:
+    """`newer`, carrying also the rows of an `older` snapshot nobody took."""
+    if older.load != newer.load or not len(older.rows):
+        return newer
+    return replace(newer, rows=_frozen(np.concatenate([older.rows, newer.rows])))

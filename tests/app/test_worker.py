@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from qt_helpers import WAIT_MS
@@ -160,3 +162,22 @@ def test_shutdown_stops_the_thread(qtbot):
     controller.shutdown()
     assert not controller._thread.isRunning()
     controller.shutdown()  # twice is harmless
+
+
+def test_the_readout_history_has_every_step_from_zero_whatever_the_frame_rate(qtbot, controller):
+    """soft-block gave 29 CSV rows for 605 steps, none for step 0: the GUI recorded only the
+    snapshots it happened to draw. Rows now come from the solver, one per step."""
+    from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory
+
+    history = ReadoutHistory()
+    controller.snapshot_changed.connect(lambda s: history.extend(s.rows))
+    load(qtbot, controller, "soft-block")
+    controller.set_speed(math.inf)
+    run_until(qtbot, controller, lambda s: s.steps >= 600)
+    last = pause(qtbot, controller).steps
+    steps = history.column("step")
+    assert steps[0] == 0
+    assert np.array_equal(steps, np.arange(last + 1))
+    assert history.rows.shape[1] == len(CSV_COLUMNS)
+    volume = history.column("volume")
+    assert volume[0] == pytest.approx(0.512) and np.isfinite(volume).all()
