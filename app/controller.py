@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from clothlab.app.worker import SolverWorker
+from clothlab.app.worker import APPLY_NOW, SolverWorker
 from clothlab.sim.commands import (
     Command,
     GrabMove,
@@ -35,13 +35,13 @@ from clothlab.sim.commands import (
 from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
+from clothlab.sim.recording import Recording, from_journal
 from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
 from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
 
 MERGE_WINDOW_S = 1.5  # changes of one setting closer together than this undo as one
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
-_APPLY_NOW = 0  # stamp: apply at the worker's current step (the journal records which)
 
 
 class EditCommand(QUndoCommand):
@@ -122,7 +122,7 @@ class Controller(QObject):
 
     def send(self, command: Command) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
-        self.worker.queue.put(Stamped(_APPLY_NOW, command))
+        self.worker.queue.put(Stamped(APPLY_NOW, command))
         self.commands_posted.emit()
 
     # --- documents ---------------------------------------------------------------------------
@@ -142,6 +142,27 @@ class Controller(QObject):
         self._loads += 1
         self._counts = body_counts(scene.bodies)
         self.send(Load(scene))
+
+    # --- recordings ----------------------------------------------------------------------------
+
+    def record(self) -> None:
+        """Start a recording: back to step 0 of the document; everything applied from now on
+        is journalled (the journal always runs from the last load)."""
+        self.reset()
+
+    def recording(self) -> Recording:
+        """The run since the last load or reset, as a recording up to the newest frame."""
+        steps = self.latest.steps if self.latest is not None else 0
+        return from_journal(list(self.journal), steps)
+
+    def play(self, recording: Recording) -> None:
+        """Replay a recording: its scene becomes the document and every command goes to the
+        worker stamped with its step, so running (or stepping) reproduces the run bit for
+        bit; pause, step and speed work as usual, and so does anything the user does."""
+        self.load(recording.scene, None)
+        for item in recording.commands:
+            self.worker.queue.put(item)
+        self.commands_posted.emit()
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name or a scene file; raises SceneError and keeps the document."""

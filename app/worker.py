@@ -37,6 +37,8 @@ from clothlab.sim.snapshot import Snapshot, merged, take_snapshot
 from clothlab.sim.solver import Simulation
 
 AS_FAST_AS_POSSIBLE = math.inf
+# The stamp of a live command: apply at the current step (the journal records which).
+APPLY_NOW = -1
 TICK_MS = 8  # pacing timer; 1× needs one 1/120 s step per tick on average
 STEP_BUDGET_S = 0.005  # wall time one tick may spend stepping: leaves the GUI (and a software
 # OpenGL renderer) most of a core even when the solver cannot keep up
@@ -68,23 +70,39 @@ class SnapshotMailbox:
 
 
 class CommandQueue:
-    """Stamped commands from any thread to the worker, in the order they were put."""
+    """Stamped commands from any thread to the worker. Commands stamped APPLY_NOW come out in
+    the order they were put; the others (a replay's) wait for their step. A Load drops the
+    waiting commands put before it: they belonged to the scene it replaces."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._items: deque[Stamped] = deque()
+        self._now: deque[tuple[int, Stamped]] = deque()
+        self._scheduled: deque[tuple[int, Stamped]] = deque()  # in step order
+        self._count = 0
 
     def put(self, item: Stamped) -> None:
         with self._lock:
-            self._items.append(item)
+            self._count += 1
+            (self._now if item.step == APPLY_NOW else self._scheduled).append((self._count, item))
 
     def take_due(self, steps: int) -> list[Stamped]:
-        """The commands at the head of the queue stamped for `steps` or earlier."""
+        """Every command to apply now: the immediate ones, then those stamped for `steps` or
+        earlier."""
         due = []
         with self._lock:
-            while self._items and self._items[0].step <= steps:
-                due.append(self._items.popleft())
+            while self._now:
+                order, item = self._now.popleft()
+                due.append(item)
+                if isinstance(item.command, Load):
+                    self._scheduled = deque(e for e in self._scheduled if e[0] > order)
+                    steps = 0  # what follows is due against the new scene's steps
+            while self._scheduled and self._scheduled[0][1].step <= steps:
+                due.append(self._scheduled.popleft()[1])
         return due
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._now) + len(self._scheduled)
 
 
 class SolverWorker(QObject):

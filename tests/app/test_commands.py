@@ -3,6 +3,8 @@ of the document and never come back with an undo."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from qt_helpers import WAIT_MS
 
@@ -107,3 +109,62 @@ def test_a_scene_setting_and_the_same_set_value_give_one_simulation():
     from_file = parse_scene(scene_json(scene))
     assert from_file.solver.solver_mode == 2 and from_file.solver.xpbd
     assert from_file == scene
+
+
+def test_a_recording_saved_and_played_in_the_app_equals_the_headless_replay(
+    qtbot, make_controller, tmp_path
+):
+    from clothlab.sim.recording import load_recording, save_recording
+
+    controller = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    controller.record()
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    run_for(qtbot, controller, 15)
+    controller.grab(150, (-0.5, -1.2, 0.5))
+    for k in range(6):
+        controller.move_grab((-0.5 - 0.05 * k, -1.2, 0.5))
+        qtbot.wait(15)
+    controller.release_grab()
+    controller.set_setting("wind", 4.0)
+    run_for(qtbot, controller, 20)
+    paused_state(qtbot, controller)
+    path = tmp_path / "run.clothlab-recording.json"
+    save_recording(controller.recording(), path)
+
+    recording = load_recording(path)
+    assert recording == controller.recording()  # the file holds it exactly
+    player = make_controller()
+    player.play(recording)
+    player.set_speed(math.inf)
+    player.set_running(True)
+    qtbot.waitUntil(lambda: player.latest is not None and player.latest.steps >= recording.steps,
+                    timeout=WAIT_MS)  # fmt: skip
+    played = paused_state(qtbot, player)
+    headless = replay(recording.journal, played.state.steps)
+    assert np.array_equal(played.state.x, headless.state.x)
+    assert np.array_equal(played.state.x_prev, headless.state.x_prev)
+    assert played.settings.wind == 4.0
+
+
+def test_a_bad_recording_gives_one_line_naming_the_field(tmp_path):
+    import json
+
+    import pytest
+
+    from clothlab.sim.recording import Recording, parse_recording, recording_json
+    from clothlab.sim.scene import SceneError
+
+    good = json.loads(recording_json(Recording(load_preset("hanging-sheet"), (), 10)))
+    cases = {
+        "particle": {"step": 3, "type": "grab_start", "particle": 9999, "target": [0, 0, 0]},
+        "comes after": {"step": 1, "type": "pause"},
+        "past the run": {"step": 11, "type": "run"},
+        "type": {"step": 3, "type": "teleport"},
+    }
+    for fragment, command in cases.items():
+        commands = [{"step": 2, "type": "run"}, command]
+        text = json.dumps({**good, "commands": commands})
+        with pytest.raises(SceneError, match=fragment) as caught:
+            parse_recording(text, "bad.json")
+        assert "\n" not in str(caught.value) and str(caught.value).startswith("bad.json")
