@@ -87,11 +87,18 @@ class LinkSet(ConstraintSet):
 
     def project(self, sub: Substep) -> None:
         s, links = sub.settings, self.links
-        self.tore += constraints.project_links_xpbd(
-            sub.x, sub.inv_mass, links.a, links.b, links.rest, self.lambdas,
-            s.compliance if s.xpbd else -1.0, sub.h, s.stiffness,
-            s.tear_ratio if s.tearing else 0.0, self.torn,
-        )  # fmt: skip
+        compliance = s.compliance if s.xpbd else -1.0
+        tear_ratio = s.tear_ratio if s.tearing else 0.0
+        if links.parallel:  # colour order on two threads, as the classic kernel chose
+            self.tore += constraints.project_links_xpbd_parallel(
+                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.colour_start,
+                self.lambdas, compliance, sub.h, s.stiffness, tear_ratio, self.torn,
+            )  # fmt: skip
+        else:
+            self.tore += constraints.project_links_xpbd(
+                sub.x, sub.inv_mass, links.a, links.b, links.rest, self.lambdas,
+                compliance, sub.h, s.stiffness, tear_ratio, self.torn,
+            )  # fmt: skip
 
     def lambdas_for(self, links: LinkArrays) -> bool:
         """Whether `lambdas` holds the multipliers of these links (built, not stale)."""
@@ -188,6 +195,11 @@ class SelfContactSet(ConstraintSet):
 class ContactSet(ConstraintSet):
     """Ball and floor, after every pass; with Coulomb friction when a coefficient is set."""
 
+    depends_on = frozenset({LINKS})  # whether the threads are worth it follows the links
+
+    def build(self, model: Model) -> None:
+        self.parallel = model.links.parallel
+
     def project(self, sub: Substep) -> None:
         s = sub.settings
         if s.friction_static > 0.0 or s.friction_kinetic > 0.0:
@@ -196,9 +208,8 @@ class ContactSet(ConstraintSet):
                 s.floor, s.floor_y, s.friction_static, s.friction_kinetic,
             )  # fmt: skip
         else:
-            kernels.collide(
-                sub.x, sub.inv_mass, s.ball, sub.ball_center, s.ball_radius, s.floor, s.floor_y
-            )
+            collide = kernels.collide_parallel if self.parallel else kernels.collide
+            collide(sub.x, sub.inv_mass, s.ball, sub.ball_center, s.ball_radius, s.floor, s.floor_y)
 
 
 def constraint_sets() -> list[ConstraintSet]:

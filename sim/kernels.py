@@ -154,6 +154,21 @@ def collide(
         _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
+def collide_parallel(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    ball_on: bool,
+    ball_center: np.ndarray,  # (3,) float64
+    ball_radius: float,
+    floor_on: bool,
+    floor_y: float,
+) -> None:
+    """collide on the thread pool: each particle is its own."""
+    for i in prange(x.shape[0]):
+        _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _collide_particle(
     x: np.ndarray,

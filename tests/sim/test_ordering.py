@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sim_helpers import sheet_topology
 
 from clothlab.sim import ordering
+from clothlab.sim.parameters import Settings
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_simulation
 from clothlab.sim.solver import Simulation
@@ -83,3 +85,20 @@ def test_colour_order_settles_to_the_same_physics_as_classic_order():
         assert stretch[mode] == pytest.approx(stretch[ordering.CLASSIC_ORDER], rel=0.05)
         # the residual error is spread differently: the sag differs more, but not in kind
         assert sag[mode] == pytest.approx(sag[ordering.CLASSIC_ORDER], rel=0.25)
+
+
+@pytest.mark.parametrize(
+    "options", [{"xpbd": True}, {"tearing": True, "tear_ratio": 1.3}], ids=["xpbd", "tearing"]
+)
+def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(options):
+    """Within a colour no two links share a particle: the threads change nothing but speed."""
+    topology = sheet_topology(40, 40, 2.8 / 39)
+    pins = {0: tuple(topology.rest_positions[0]), 39: tuple(topology.rest_positions[39])}
+    final = {}
+    for mode in (ordering.COLOUR_ORDER, ordering.TWO_THREADS):
+        sim = Simulation(topology, Settings(solver_mode=mode, **options), pins)
+        assert sim.links.parallel == (mode == ordering.TWO_THREADS)
+        sim.step(60)
+        final[mode] = (sim.state.x.copy(), sim.torn)
+    assert np.array_equal(final[ordering.COLOUR_ORDER][0], final[ordering.TWO_THREADS][0])
+    assert final[ordering.COLOUR_ORDER][1] == final[ordering.TWO_THREADS][1]
