@@ -74,7 +74,7 @@ def test_editing_a_value_requests_the_change(qtbot):
     assert blocker.args == ["ball", True]
     with qtbot.waitSignal(model.setting_edit_requested) as blocker:
         model.setData(find_value(model, ("ball_center", 1)), -0.2)
-    assert blocker.args == ["ball_center", (0.0, -0.2, 0.0)]
+    assert blocker.args == ["ball_center", (0.0, -0.2, 0.75)]  # the preset ball: in front
     with qtbot.waitSignal(model.pin_edit_requested) as blocker:
         model.setData(find_value(model, ("pin", 14, 0)), 1.0)
     assert blocker.args == [14, (1.0, 1.0, 0.0)]
