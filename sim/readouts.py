@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, make_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,9 +35,21 @@ class Readout:
     tooltip: str
     shown_unit: str = ""  # the panels' unit, when they scale the value (e.g. %)
     shown_scale: float = 1.0
-    applies: Callable[[Topology], bool] = lambda _topology: True
+    # whether it means anything for a scene: (topology, pinned particle indices) → bool
+    applies: Callable[[Topology, Collection[int]], bool] = lambda _topology, _pins: True
     plotted: bool = True
     integer: bool = False
+
+
+def hangs_from_top_corners(topology: Topology, pins: Collection[int]) -> bool:
+    """Sag is about the first sheet hanging from its two top corners with its top edge free
+    between them (a top edge pinned all along cannot sag)."""
+    if not topology.sheets:
+        return False
+    sheet = topology.sheets[0]
+    top = set(range(sheet.first_particle, sheet.first_particle + sheet.cols))
+    pinned = top & set(pins)
+    return {min(top), max(top)} <= pinned and pinned != top
 
 
 def sag(sim: Simulation) -> float:
@@ -93,12 +105,12 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "sag", "Sag", "units", sag,
         "Distance from the line between the top corners down to the lowest top-edge particle.",
-        applies=lambda topology: bool(topology.sheets),
+        applies=hangs_from_top_corners,
     ),
     Readout(
         "volume", "Volume", "units³", volume,
         "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512.",
-        applies=lambda topology: bool(topology.blocks),
+        applies=lambda topology, _pins: bool(topology.blocks),
     ),
     Readout("motion", "Motion", "units/s", motion, "Mean particle speed |x − x_prev| / Δt."),
     Readout(
@@ -199,17 +211,26 @@ class ReadoutHistory:
 
     def append(self, steps: int, readouts: Any) -> bool:
         """Record one moment; False if it adds nothing (the same step as the last)."""
-        if self._count:
-            last_step = self._rows[self._count - 1, 0]
-            if steps == last_step:
-                return False
-            if steps < last_step:  # reset or a new scene
-                self.clear()
-        if self._count == len(self._rows):
-            self._grow()
-        self._rows[self._count] = row(steps, readouts)
-        self._count += 1
-        return True
+        return self.extend(np.array([row(steps, readouts)]))
+
+    def extend(self, rows: np.ndarray) -> bool:
+        """Record (k, columns) rows in step order; a row at or before the last step recorded
+        starts afresh if it goes back (a reset or a new scene), is skipped if it repeats.
+        False if nothing was added."""
+        added = False
+        for values in rows:
+            if self._count:
+                last_step = self._rows[self._count - 1, 0]
+                if values[0] == last_step:
+                    continue
+                if values[0] < last_step:
+                    self.clear()
+            if self._count == len(self._rows):
+                self._grow()
+            self._rows[self._count] = values
+            self._count += 1
+            added = True
+        return added
 
     def _grow(self) -> None:
         if len(self._rows) >= MAX_ROWS:
@@ -234,3 +255,13 @@ class ReadoutHistory:
 
     def write_csv(self, path: Path) -> None:
         write_atomically(Path(path), self.csv_text().encode("utf-8"))
+
+
+# Readouts are recorded every `record_stride` steps from step 0: every step up to this many
+# live links, then sparser, so that measuring stays a small part of a step (each readout is
+# a pass over the particles or links; a step is `passes` of them).
+RECORD_EVERY_STEP_UP_TO_LINKS = 20_000
+
+
+def record_stride(link_count: int) -> int:
+    return max(1, -(-link_count // RECORD_EVERY_STEP_UP_TO_LINKS))

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QMenuBar, QToolBar, QWidget
 
 from clothlab.sim.presets import load_preset, preset_names
 from clothlab.sim.scene import SceneError
+from clothlab.ui import dialogs
 from clothlab.ui.icons import icon
 from clothlab.ui.interaction import TOOL_HINTS, Tool
 
@@ -69,23 +70,33 @@ TOOL_KEYS = ((Tool.GRAB, "&Grab", "G"), (Tool.PIN, "&Pin", "P"), (Tool.CUT, "&Cu
              (Tool.BALL, "&Ball tool", "B"))  # fmt: skip
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
-    SubmenuRow("preset", "&New from preset", "&File"),
+    ActionRow("new", "&New", "&File", (StandardKey.New,),
+              tip="Start a blank scene: one default sheet, no pins"),
+    SubmenuRow("preset", "New &from preset", "&File"),
     ActionRow("open", "&Open…", "&File", (StandardKey.Open,), "open", "Open a scene file",
               toolbar=10),
     SubmenuRow("recent", "Open &recent", "&File"),
+    ActionRow("open_questions", "Open &question set…", "&File",
+              tip="Open a question set file: a teacher's own questions"),
     ActionRow("save", "&Save", "&File", (StandardKey.Save,), "save", "Save the scene",
               toolbar=11, separator=True),
     ActionRow("save_as", "Save &As…", "&File", (StandardKey.SaveAs,),
               tip="Save the scene to a new file"),
+    ActionRow("revert", "Re&vert", "&File",
+              tip="Load the scene's file again, dropping the changes since it was saved"),
+    ActionRow("close", "&Close", "&File", (StandardKey.Close,),
+              tip="Close the scene and start from a blank one"),
     ActionRow("export_csv", "&Export readouts CSV…", "&File",
               tip="Save the recorded readouts as CSV", separator=True),
-    ActionRow("screenshot", "Save scree&nshot…", "&File", ("Ctrl+Shift+P",), "screenshot",
+    ActionRow("export_positions", "Export &positions…", "&File",
+              tip="Save the particle positions of the frame shown as an (N, 3) .npy array"),
+    ActionRow("screenshot", "Save screens&hot…", "&File", ("Ctrl+Shift+P",), "screenshot",
               "Save an image of the window", toolbar=50),
     ActionRow("quit", "&Quit", "&File", (StandardKey.Quit,), tip="Quit Cloth Lab",
               separator=True),
     ActionRow("undo", "&Undo", "&Edit", (StandardKey.Undo,), every_binding=True),
     ActionRow("redo", "&Redo", "&Edit", ("Ctrl+Shift+Z", "Ctrl+Y")),
-    ActionRow("seam", "Seam &cut", "&Edit", (), "seam",
+    ActionRow("seam", "Seam &cut", "&Edit", ("X",), "seam",
               "Cut the sheet top to bottom down its middle", toolbar=35, separator=True),
     *(
         ActionRow(f"tool_{tool.value}", text, "&Edit/&Tool", (key,), tool.value, TOOL_HINTS[tool],
@@ -115,9 +126,15 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
                   value=speed)
         for place, (speed, label) in enumerate(SPEEDS)
     ),
+    ActionRow("questions", "&Questions", "&Help",
+              tip="The lab's questions: predict, run and watch, then read why"),
     ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),
               tip="List the keyboard shortcuts"),
-    ActionRow("about", "&About Cloth Lab", "&Help"),
+    ActionRow("readme", "&User guide (README)", "&Help", separator=True,
+              tip="Open README.md: using the app, the command line, the scenes"),
+    ActionRow("research", "&Model notes (RESEARCH)", "&Help",
+              tip="Open RESEARCH.md: the model's equations, measured figures and limits"),
+    ActionRow("about", "&About Cloth Lab", "&Help", separator=True),
 )  # fmt: skip
 
 
@@ -128,15 +145,22 @@ def action_rows() -> list[ActionRow]:
 def make_actions(window: QMainWindow, made: Mapping[str, QAction]) -> dict[str, QAction]:
     """One QAction per row, by name. Actions in `made` (the undo stack's, whose text follows the
     stack) only get their shortcuts. All are added to the window, so their shortcuts work while
-    the menu bar is hidden, too."""
+    the menu bar is hidden, too.
+
+    An action has the row's own keys; the extra bindings a platform has for a standard key
+    (`every_binding`: F14 and the Undo key besides Ctrl+Z) work as window shortcuts that
+    trigger it, so menus, tooltips and the shortcuts list show only the keys people type."""
     actions: dict[str, QAction] = {}
     groups: dict[str, QActionGroup] = {}
     for row in action_rows():
         action = made[row.name] if row.name in made else _new_action(window, row)
         action.setShortcuts(_shortcuts(row))
+        for key in _extra_bindings(row):
+            extra = QShortcut(key, window)
+            extra.activated.connect(action.trigger)
         if row.name not in made:
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            tip = row.tip or row.text.replace("&", "").rstrip("…")
+            tip = row.tip or base_text(row)
             action.setToolTip(tip + (f" ({keys})" if keys else ""))
         if row.group:
             if row.group not in groups:
@@ -148,9 +172,21 @@ def make_actions(window: QMainWindow, made: Mapping[str, QAction]) -> dict[str, 
 
 
 def _shortcuts(row: ActionRow) -> list[QKeySequence]:
-    if row.every_binding:
-        return [s for key in row.keys for s in QKeySequence.keyBindings(key)]
     return [QKeySequence(key) for key in row.keys]
+
+
+def _extra_bindings(row: ActionRow) -> list[QKeySequence]:
+    """The platform's other bindings of a row's standard keys, when the row asks for them."""
+    if not row.every_binding:
+        return []
+    own = _shortcuts(row)
+    every = [s for key in row.keys for s in QKeySequence.keyBindings(key)]
+    return [s for s in every if s not in own]
+
+
+def base_text(row: ActionRow) -> str:
+    """The row's text as a list shows it: no mnemonic, no ellipsis ("Undo", "Open")."""
+    return row.text.replace("&", "").rstrip("…")
 
 
 def _new_action(window: QMainWindow, row: ActionRow) -> QAction:
@@ -290,3 +326,12 @@ def _preset_title(name: str) -> str:
         return load_preset(name).name
     except SceneError:
         return name
+
+
+def shortcut_rows(made: Mapping[str, QAction], others: list[QAction]) -> list[tuple[str, str]]:
+    """The table's actions by their own names ("Undo", not "Undo Set ball"), then any other
+    action of the window by its text."""
+    named = [(base_text(row), made[row.name]) for row in action_rows()]
+    listed = {id(action) for _, action in named}
+    rest = [(a.text().replace("&", ""), a) for a in others if id(a) not in listed]
+    return dialogs.shortcut_rows([*named, *rest])

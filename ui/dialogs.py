@@ -1,16 +1,20 @@
-"""The main window's dialogs and messages: its file commands (open, save, export, screenshot) with
-their file choosers, the unsaved-changes question and the recent-files list they keep; the
-keyboard shortcuts table, About, and the text shown when OpenGL is missing."""
+"""The main window's dialogs and messages: its file commands (new, open, revert, close, save,
+export, screenshot) with their file choosers, the unsaved-changes question and the recent-files
+list they keep; the keyboard shortcuts table, the documentation, About, and the text shown when
+OpenGL is missing."""
 
 from __future__ import annotations
 
 import html
+import importlib.metadata
+import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+import numpy as np
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.scene import CameraSpec, SceneError
+from clothlab.sim.files import describe, write_atomically
+from clothlab.sim.scene import CameraSpec, Scene, SceneError
 from clothlab.ui import preferences
 from clothlab.ui.preferences import APPLICATION
 
@@ -35,6 +40,11 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
 SCENE_FILTER = "Cloth Lab scenes (*.json);;All files (*)"
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
 PNG_FILTER = "PNG images (*.png)"
+NPY_FILTER = "NumPy arrays (*.npy)"
+# The documents Help opens. A checkout has them next to the packages' folders; a wheel does not
+# install them, so Help then says where they are.
+DOCUMENTS = {"readme": "README.md", "research": "RESEARCH.md"}
+CHECKOUT = Path(__file__).resolve().parents[1]
 # What the mouse and the 3D view do, listed after the actions' own shortcuts.
 VIEW_SHORTCUTS = (
     ("Step (in the 3D view)", "Right"),
@@ -43,10 +53,10 @@ VIEW_SHORTCUTS = (
     ("Zoom", "Mouse wheel"),
 )
 ABOUT_TEXT = (
-    f"<h3>{APPLICATION}</h3><p>A desktop physics lab for cloth: position-based dynamics (Verlet "
-    "predict, Gauss–Seidel link passes), live readouts, editable scenes.</p><p>Model time "
-    "advances in steps of 1/120 s on a solver thread; the window draws the newest finished "
-    "frame.</p>"
+    f"<h3>{APPLICATION} {{version}}</h3><p>A desktop physics lab for cloth: position-based "
+    "dynamics (Verlet predict, Gauss–Seidel link passes), live readouts, editable scenes.</p>"
+    "<p>Model time advances in steps of 1/120 s on a solver thread; the window draws the newest "
+    "finished frame.</p>"
 )
 
 
@@ -85,6 +95,28 @@ class SceneFiles:
         if self.confirm_discard():
             self.controller.new_from_preset(name)
 
+    def new(self) -> None:
+        """A blank document: the default sheet (15 × 11, no pins), no file yet. Close does the
+        same: the window always shows a scene."""
+        if self.confirm_discard():
+            self.controller.load(Scene(), None)
+
+    def revert(self) -> bool:
+        """Load the document's file again; with unsaved changes, only if the user agrees to
+        drop them. False if there is no file, the user declined, or the file cannot be read."""
+        path = self.controller.path
+        if path is None:
+            return False
+        if not self.controller.undo_stack.isClean():
+            buttons = QMessageBox.StandardButton
+            answer = QMessageBox.question(
+                self.window, "Revert", f"Drop the changes and load {path.name} again?",
+                buttons.Discard | buttons.Cancel, buttons.Cancel,
+            )  # fmt: skip
+            if answer != buttons.Discard:
+                return False
+        return self.open_path(path)
+
     def open_dialog(self) -> None:
         if not self.confirm_discard():
             return
@@ -120,7 +152,7 @@ class SceneFiles:
         try:
             saved = self.controller.save(path, camera=self.camera())
         except (OSError, ValueError) as error:
-            show_error(self.window, "Cannot save scene", f"{path}: {error}")
+            show_error(self.window, "Cannot save scene", f"{path}: {describe(error)}")
             return False
         preferences.add_recent_file(saved)
         self.window.statusBar().showMessage(f"Saved {saved}", 4000)
@@ -135,9 +167,30 @@ class SceneFiles:
         try:
             history.write_csv(path)
         except OSError as error:
-            show_error(self.window, "Cannot export readouts", f"{path}: {error.strerror}")
+            show_error(self.window, "Cannot export readouts", f"{path}: {describe(error)}")
             return
         self.window.statusBar().showMessage(f"Exported {len(history)} rows to {path}", 4000)
+
+    def export_positions(self) -> None:
+        """The positions of the newest frame as an (N, 3) float64 .npy in particle order, as
+        `clothlab run --positions` writes them."""
+        snapshot = self.controller.latest
+        if snapshot is None:
+            show_error(self.window, "Cannot export positions", "No frame has been computed yet.")
+            return
+        suggestion = self._folder() / f"{slug(self.controller.title_name)}-positions.npy"
+        path = self._ask_save_path("Export positions", suggestion, NPY_FILTER)
+        if path is None:
+            return
+        if not path.suffix:
+            path = path.with_suffix(".npy")
+        try:
+            write_positions(path, snapshot.x)
+        except OSError as error:
+            show_error(self.window, "Cannot export positions", f"{path}: {describe(error)}")
+            return
+        message = f"Exported {len(snapshot.x)} positions at t = {snapshot.t:.2f} s to {path}"
+        self.window.statusBar().showMessage(message, 4000)
 
     def save_screenshot_dialog(self) -> None:
         suggestion = Path.home() / f"{slug(self.controller.title_name)}.png"
@@ -154,6 +207,13 @@ class SceneFiles:
         return Path(path) if path else None
 
 
+def write_positions(path: Path, x: np.ndarray) -> None:
+    """(N, 3) float64 positions to a .npy file, written atomically."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(x, dtype=np.float64), allow_pickle=False)
+    write_atomically(Path(path), buffer.getvalue())
+
+
 def slug(name: str) -> str:
     """A file name stem from a scene name: "Hanging sheet" → "hanging-sheet"."""
     text = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
@@ -164,8 +224,41 @@ def show_error(parent: QWidget, title: str, message: str) -> None:
     QMessageBox.warning(parent, title, message)
 
 
+def version() -> str:
+    try:
+        return importlib.metadata.version("clothlab")
+    except importlib.metadata.PackageNotFoundError:  # run from a folder, not installed
+        return "(version unknown)"
+
+
+def about_text() -> str:
+    return ABOUT_TEXT.format(version=html.escape(version()))
+
+
 def show_about(parent: QWidget) -> None:
-    QMessageBox.about(parent, f"About {APPLICATION}", ABOUT_TEXT)
+    QMessageBox.about(parent, f"About {APPLICATION}", about_text())
+
+
+def document_path(name: str) -> Path | None:
+    """Where the document Help entry `name` ("readme", "research") is, if this is a checkout."""
+    path = CHECKOUT / DOCUMENTS[name]
+    return path if path.is_file() else None
+
+
+def open_document(parent: QWidget, name: str) -> bool:
+    """Open a document with the desktop's viewer; where it is not installed, say where it is."""
+    path = document_path(name)
+    if path is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+        return True
+    file = DOCUMENTS[name]
+    where = (
+        f"{path} could not be opened: no program for it is set up."
+        if path is not None
+        else f"{file} is not installed with the package: it is at the top of Cloth Lab's source "
+        "repository (README.md is the user guide, RESEARCH.md the model notes)."
+    )
+    QMessageBox.information(parent, file, where)
+    return False
 
 
 def gl_failure_label() -> QLabel:
@@ -188,14 +281,15 @@ def gl_failure_text(reason: str) -> str:
     )
 
 
-def shortcut_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
-    """(what, keys) for every action with a shortcut, then what the mouse does."""
+def shortcut_rows(actions: Iterable[tuple[str, QAction]]) -> list[tuple[str, str]]:
+    """(what, keys) for every (name, action) with a shortcut, then what the mouse does. The name
+    is the action's own ("Undo"), not what its text says at the moment ("Undo Set ball")."""
     rows = []
-    for action in actions:
+    for name, action in actions:
         native = QKeySequence.SequenceFormat.NativeText
         keys = ", ".join(s.toString(native) for s in action.shortcuts())
         if keys:
-            rows.append((action.text().replace("&", ""), keys))
+            rows.append((name, keys))
     return [*rows, *VIEW_SHORTCUTS]
 
 
@@ -218,3 +312,16 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(table)
         layout.addWidget(buttons)
         self.resize(520, 520)
+
+
+def window_title(scene_name: str, path: Path | None) -> str:
+    """The window's title, e.g. "Cloth Lab — edited.json (Hanging sheet)[*]": the document's
+    file, and the scene's name where it says more than the file name does; the scene's name
+    alone until there is a file. Qt shows the [*] as * while there are unsaved changes."""
+    if path is None:
+        document = scene_name or "Untitled"
+    elif not scene_name or slug(scene_name) == slug(path.stem):
+        document = path.name
+    else:
+        document = f"{path.name} ({scene_name})"
+    return f"{APPLICATION} — {document}[*]"

@@ -9,6 +9,7 @@ uploads every item before drawing any, because shadows are cast by items drawn a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -33,6 +34,12 @@ CHECKER_CELL = 0.5
 FLOOR_HALF_SIZE = 100.0
 LINE_LIFT = 0.008  # model units towards the eye, so lines on the cloth stay visible
 SHADOW_STRENGTH = 0.38
+FLOOR_DEPTH_OFFSET = (1.0, 4.0)  # glPolygonOffset (slope factor, units) pushing the floor back
+BACK_FACE_DEPTH_OFFSET = (0.5, 1.0)  # less than the floor's: cloth still lies above the floor
+# Drawn ball radius = collision radius minus the depth at which the flat faces of cloth lying on
+# it cut the sphere (see ball_drawn_radius); the slack allows for faces stretched over it.
+BALL_STRETCH_SLACK = 1.15
+BALL_MIN_DRAWN_FRACTION = 0.75
 FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
 MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
 
@@ -99,6 +106,20 @@ def translate_scale(position: np.ndarray | Sequence[float], scale: float) -> np.
     model = np.diag([scale, scale, scale, 1.0])
     model[:3, 3] = position
     return model
+
+
+def ball_drawn_radius(radius: float, topology: Topology) -> float:
+    """How big the ball is drawn. Particles rest on the collision sphere, but the flat faces
+    between them are chords: the middle of a square face of side s with its corners on a
+    sphere of radius R lies R − √(R² − s²/2) inside it, and a ball drawn at full size would
+    show through there. Drawn that much smaller (for the largest cell, with slack for
+    stretch), it stays under the cloth; never below BALL_MIN_DRAWN_FRACTION of its size."""
+    cells = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+    if not cells:
+        return radius
+    half_diagonal_squared = 0.5 * (max(cells) * BALL_STRETCH_SLACK) ** 2
+    depth = radius - math.sqrt(max(radius * radius - half_diagonal_squared, 0.0))
+    return max(radius - depth, BALL_MIN_DRAWN_FRACTION * radius)
 
 
 def pin_marker_size(topology: Topology) -> float:
@@ -196,7 +217,13 @@ class Floor:
         program.set_vec("u_top_color", *BACKGROUND_TOP)
         program.set_vec("u_horizon_color", *BACKGROUND_HORIZON)
         program.set_vec("u_key_direction", *KEY_DIRECTION)
+        # Cloth resting on the floor lies exactly at its height (the collision clamps it
+        # there): pushed back a little in depth, the floor never wins the depth test against
+        # it. The slope term covers grazing views, where the depth changes fast across a pixel.
+        GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
+        GL.glPolygonOffset(*FLOOR_DEPTH_OFFSET)
         self._mesh.draw_elements()
+        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
 
     def release(self) -> None:
         if self._mesh is not None:
@@ -228,7 +255,10 @@ class Shadows:
         program.set_vec("u_floor_y", self._floor_y)
         program.set_vec("u_strength", SHADOW_STRENGTH)
         GL.glEnable(GL.GL_BLEND)
-        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        # Darken the colour only: the framebuffer's alpha stays 1. Qt composes the widget's
+        # framebuffer with its alpha when it grabs the window (screenshots), so a shadow that
+        # lowered it would come out as a light patch over the window's background.
+        GL.glBlendFuncSeparate(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA, GL.GL_ZERO, GL.GL_ONE)
         GL.glDepthMask(GL.GL_FALSE)
         # The stencil lets each floor pixel darken once, however many layers cast onto it.
         GL.glEnable(GL.GL_STENCIL_TEST)
@@ -298,7 +328,20 @@ class Bodies:
         assert self._gl is not None
         _use_lit(self._program, frame, 1.0 if self._options.stretch_colors else 0.0, FABRIC_SHINE)
         self._program.set_matrix("u_model", _IDENTITY)
+        # Cloth folded onto itself on the floor lies in one plane, two layers deep (the classic
+        # model has no self-collision): drawn in one go the layers would fight for every pixel
+        # in stripes. The faces turned away from the eye go second, pushed back a little in
+        # depth, so one layer wins throughout; a single layer looks the same either way.
+        GL.glEnable(GL.GL_CULL_FACE)
+        GL.glCullFace(GL.GL_BACK)
         self._gl.draw_elements()
+        GL.glCullFace(GL.GL_FRONT)
+        GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
+        GL.glPolygonOffset(*BACK_FACE_DEPTH_OFFSET)
+        self._gl.draw_elements()
+        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
+        GL.glCullFace(GL.GL_BACK)
+        GL.glDisable(GL.GL_CULL_FACE)
 
     def cast_shadow(self, program: Program) -> None:
         if self._surface_shown():
@@ -314,7 +357,8 @@ class Bodies:
 
 class Ball:
     """The collision ball: a fixed unit sphere placed by its model matrix, which is rebuilt
-    only when the ball is switched, moved or resized."""
+    only when the ball is switched, moved or resized. It is drawn a little smaller than it
+    collides (`ball_drawn_radius`), so cloth lying on it hides it."""
 
     def __init__(self) -> None:
         self._mesh: Mesh | None = None
@@ -329,8 +373,9 @@ class Ball:
     def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
         settings = None if snapshot is None else snapshot.settings
         placement = None
-        if settings is not None and settings.ball:
-            placement = (tuple(settings.ball_center), float(settings.ball_radius))
+        if snapshot is not None and settings.ball:
+            radius = ball_drawn_radius(float(settings.ball_radius), snapshot.topology)
+            placement = (tuple(settings.ball_center), radius)
         if placement != self._placement:
             self._placement = placement
             self._model = None if placement is None else translate_scale(*placement)

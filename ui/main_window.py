@@ -9,25 +9,32 @@ and dialogs from ui.dialogs.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QShortcut
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QStackedWidget, QUndoView, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QMainWindow,
+    QStackedWidget,
+    QUndoView,
+    QWidget,
+)
 
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences
 from clothlab.ui.docks.parameters_dock import ParametersPanel
+from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.interaction import TOOL_HINTS, Tool
+from clothlab.ui.layout import WindowLayout
 from clothlab.ui.panels import Panel
-from clothlab.ui.preferences import APPLICATION, STATE_VERSION
 from clothlab.ui.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.scene_model import SceneModel
 from clothlab.ui.status_bar import StatusBar
@@ -38,7 +45,9 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
 
 DEFAULT_SIZE = (1280, 800)
 FRAME_HZ = 30  # most frames drawn per second
-LAYOUT_WARNING = "the stored window layout could not be read; using the default layout"
+# Set explicitly, so the side-by-side docks' minimum widths do not hold the window wide: it may
+# be made narrower, and ui.layout then puts the docks in one column of tabs.
+MINIMUM_SIZE = (640, 480)
 
 
 class MainWindow(QMainWindow):
@@ -51,7 +60,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.remember_layout = remember_layout
         self.setObjectName("main_window")
-        self.resize(*DEFAULT_SIZE)
+        self.setMinimumSize(*MINIMUM_SIZE)
         self.setDockNestingEnabled(True)
         self.real_time_factor, self.behind = 0.0, False
         self._build_central()
@@ -63,7 +72,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
-        self._default_state = self.saveState(STATE_VERSION)
+        self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
+        self.resize(*DEFAULT_SIZE)
         if remember_layout:
             self.restore_layout()
             for name, action in action_table.remembered(self._actions).items():
@@ -99,10 +109,6 @@ class MainWindow(QMainWindow):
         self.status = StatusBar(TOOL_HINTS[Tool.GRAB])
         self.setStatusBar(self.status)
         self.viewport.frame_drawn.connect(self.status.count_frame)
-        status = self.status
-        self.tool_label, self.state_label = status.tool_label, status.state_label
-        self.time_label, self.factor_label = status.time_label, status.factor_label
-        self.fps_label, self.count_label = status.fps_label, status.count_label
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -116,10 +122,11 @@ class MainWindow(QMainWindow):
         self.scene_panel = ScenePanel(self.scene_model)
         self.parameters_panel = ParametersPanel()
         self.readouts_panel = ReadoutsPanel()
+        self.questions_panel = QuestionsPanel()
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
-        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.status]
-        self.panels: list[Panel] = panels
+        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel]
+        self.panels: list[Panel] = [*panels, self.questions_panel, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
@@ -128,12 +135,15 @@ class MainWindow(QMainWindow):
         self.history_view = QUndoView(self.controller.undo_stack)
         self.history_view.setEmptyLabel("Scene as loaded")
         self.history_dock = self._dock("History", self.history_view, left)
+        self.questions_dock = self._dock("Questions", self.questions_panel, left)
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
+        self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.parameters_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
-        self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock)
+        self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
+                      self.questions_dock)  # fmt: skip
 
     def _build_actions(self) -> None:
         """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
@@ -157,13 +167,18 @@ class MainWindow(QMainWindow):
     def _action_slots(self) -> dict[str, Callable[..., Any]]:
         c, view, files = self.controller, self.viewport, self.files
         return {
-            "open": files.open_dialog, "save": files.save, "save_as": files.save_as,
-            "export_csv": files.export_readouts, "screenshot": files.save_screenshot_dialog,
+            "new": files.new, "open": files.open_dialog, "save": files.save,
+            "save_as": files.save_as, "revert": files.revert, "close": files.new,
+            "export_csv": files.export_readouts, "export_positions": files.export_positions,
+            "screenshot": files.save_screenshot_dialog,
             "quit": self.close, "seam": c.seam_cut, "ball": self._toggle_ball,
             "play": c.toggle_running, "step": c.step, "reset": c.reset,
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
             "reset_camera": view.reset_camera, "reset_layout": self.reset_layout,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
+            "questions": self.show_questions, "open_questions": self.open_question_set,
+            "readme": partial(self.show_document, "readme"),
+            "research": partial(self.show_document, "research"),
             "tool": view.interaction.set_tool, "speed": c.set_speed,
         }  # fmt: skip
 
@@ -192,6 +207,10 @@ class MainWindow(QMainWindow):
             (self.scene_model.pin_edit_requested, c.move_pin),
             (self.parameters_panel.setting_edit_requested, self._request_setting),
             (self.readouts_panel.export_requested, self.files.export_readouts),
+            (self.questions_panel.scene_requested, self._load_question_scene),
+            (self.questions_panel.run_requested, partial(c.set_running, True)),
+            (self.questions_panel.setting_edit_requested, self._request_setting),
+            (self.questions_panel.evidence_changed, self._point_at_evidence),
             (tools.tool_changed, self._show_tool), (tools.grab_requested, c.grab),
             (tools.grab_move_requested, c.move_grab), (tools.release_requested, c.release_grab),
             (tools.pin_toggle_requested, c.move_pin), (tools.pin_move_requested, c.preview_pin),
@@ -259,8 +278,9 @@ class MainWindow(QMainWindow):
         dialogs.show_error(self, "Cannot build the scene", message)
 
     def _update_title(self, *_: object) -> None:
-        self.setWindowTitle(f"{APPLICATION} — {self.controller.title_name}[*]")
+        self.setWindowTitle(dialogs.window_title(self.controller.scene.name, self.controller.path))
         self.setWindowModified(not self.controller.undo_stack.isClean())
+        self.action_revert.setEnabled(self.controller.path is not None)
 
     def show_gl_failure(self, reason: str) -> None:
         """No OpenGL: say so where the 3D view would be; panels and plots keep working."""
@@ -292,52 +312,59 @@ class MainWindow(QMainWindow):
     def _finish_ball_move(self, _start: object, end: object) -> None:
         self.controller.set_setting("ball_center", end)
 
-    # --- files: the commands and their dialogs are self.files'; these are for callers and tests ---
+    # --- questions: the panel asks, the window loads, runs and points -----------------------------
 
-    def open_path(self, path: str | Path) -> bool:
-        """Open a scene file; a bad file shows its one-line reason and keeps the current scene."""
-        return self.files.open_path(path)
+    def show_questions(self) -> None:
+        self.questions_dock.show()
+        self.questions_dock.raise_()
 
-    def save(self) -> bool:
-        return self.files.save()
+    def open_question_set(self) -> None:
+        self.show_questions()
+        self.questions_panel.open_set_dialog()
 
-    def save_as(self) -> bool:
-        return self.files.save_as()
+    def _load_question_scene(self, scene: Scene) -> None:
+        if self.files.confirm_discard():  # a question's scene is a new, unsaved document
+            self.controller.set_running(False)  # paused: the prediction comes first
+            self.controller.load(scene, None)
 
-    def _save_to(self, path: Path) -> bool:
-        return self.files.save_to(path)
+    def _point_at_evidence(self, key: str | None) -> None:
+        self.readouts_panel.highlight(key)
+        if key is not None:
+            self.readouts_dock.show()
+            self.readouts_dock.raise_()
+
+    # --- pictures ---------------------------------------------------------------------------------
 
     def save_screenshot(self, path: Path) -> bool:
         return self.window_image().save(str(path))
 
     def window_image(self) -> QImage:
         """The whole window as an image. Qt 6's QWidget.grab() renders QOpenGLWidget content
-        from its framebuffer object, so the 3D view is included (checked under Xvfb)."""
+        from its framebuffer object, so the 3D view is included as the screen shows it: the
+        viewport keeps the framebuffer opaque and paints its cut stroke into it (a test
+        compares the two under Xvfb)."""
         self._update_status()  # the numbers in the picture belong to the frame in it
         return self.grab().toImage()
 
-    # --- layout and recent files (stored by ui.preferences) ---------------------------------------
+    # --- layout (ui.layout) and recent files (ui.preferences) -------------------------------------
 
     def restore_layout(self) -> bool:
         """Restore the stored geometry and dock layout; anything unreadable → default layout."""
-        restored = preferences.restore_window(self)
-        if not restored:
-            self.reset_layout()
-            if preferences.layout_stored():  # stored, but unreadable
-                print(f"clothlab: warning: {LAYOUT_WARNING}", file=sys.stderr)
-                self.status.showMessage(LAYOUT_WARNING.capitalize(), 10_000)
-        return restored
+        return self.layout_keeper.restore()
 
     def save_layout(self) -> None:
         options = action_table.remembered(self._actions).items()
-        preferences.store_layout(self, {name: action.isChecked() for name, action in options})
+        self.layout_keeper.save({name: action.isChecked() for name, action in options})
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state, STATE_VERSION)
-        for dock in self.docks:
-            dock.setFloating(False)
-            dock.show()
-        self.parameters_dock.raise_()
+        self.layout_keeper.reset()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.layout_keeper.schedule()
+
+    def fit_docks(self) -> None:
+        self.layout_keeper.fit()
 
     def recent_files(self) -> list[str]:
         return preferences.recent_files()
@@ -352,10 +379,14 @@ class MainWindow(QMainWindow):
         dialogs.ShortcutsDialog(self.shortcut_rows(), self).exec()
 
     def shortcut_rows(self) -> list[tuple[str, str]]:
-        return dialogs.shortcut_rows(self.actions())
+        return action_table.shortcut_rows(self._actions, self.actions())
 
     def show_about(self) -> None:
         dialogs.show_about(self)
+
+    def show_document(self, name: str) -> bool:
+        """Open README.md ("readme") or RESEARCH.md ("research") from Help."""
+        return dialogs.open_document(self, name)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         if not self.files.confirm_discard():

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # only for the hints: the window is passed in, never built he
 
 ORGANIZATION = "ClothLab"
 APPLICATION = "Cloth Lab"
-STATE_VERSION = 1  # bump when docks are added or renamed, so old layouts are ignored
+STATE_VERSION = 2  # bump when docks are added or renamed, so old layouts are ignored
 MAX_RECENT = 10
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"

@@ -40,6 +40,17 @@ def parameter_for(address: Address) -> Parameter:
     return coordinate_parameter(f"{AXES[address[-1]]}")
 
 
+def choice_name(address: Address | None, value: Any) -> str | None:
+    """The name of a setting's value, for settings whose values are named (the table's
+    `choices`); None for every other value."""
+    if address is None or address[0] != "setting":
+        return None
+    choices = PARAMETERS[address[1]].choices
+    if choices and isinstance(value, int) and 0 <= value < len(choices):
+        return choices[value]
+    return None
+
+
 def format_value(value: Any, unit: str = "") -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -236,6 +247,9 @@ class SceneModel(QStandardItemModel):
         value = super().data(index, role)
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if role == Qt.ItemDataRole.DisplayRole and is_number:
+            choice = choice_name(super().data(index, ADDRESS_ROLE), value)
+            if choice is not None:
+                return choice  # "automatic", as the Parameters panel says, not "0"
             return format_value(value, super().data(index, UNIT_ROLE) or "")
         return value
 

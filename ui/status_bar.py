@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
@@ -26,8 +26,11 @@ class StatusBar(QStatusBar):
         self._frames_drawn = 0
         self._fps_clock = time.perf_counter()
         self._last_update = -math.inf
-        self.tool_label = self._label(tool_hint)
+        self.tool_label = self._label(tool_hint, tool_hint)
         self.tool_label.setObjectName("tool_label")
+        # The hint gives way in a narrow window (cut off at the right; the tooltip has it all)
+        # rather than holding the window wider than the screen or the 3D view wants.
+        self.tool_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.addWidget(self.tool_label, 1)
         self.state_label = self._label("Paused")
         self.time_label = self._label("t = 0.00 s")
@@ -93,3 +96,4 @@ class StatusBar(QStatusBar):
 
     def show_tool(self, hint: str) -> None:
         self.tool_label.setText(hint)
+        self.tool_label.setToolTip(hint)

@@ -19,6 +19,7 @@ import numpy as np
 from OpenGL import GL
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
@@ -265,11 +266,20 @@ class Viewport(QOpenGLWidget):
             self._fail(error)
             return
         if self.interaction.stroke:
-            painter = QPainter(self)  # Qt restores its own GL state around the painter
-            self.interaction.paint_overlay(painter)
-            painter.end()
+            self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
+
+    def _paint_overlay(self) -> None:
+        """The cut stroke, painted into the framebuffer itself. A QPainter on the widget would
+        do on screen, but while QWidget.grab() renders the window (screenshots) Qt redirects
+        such a painter to the grabbed image and then covers it with the framebuffer."""
+        ratio = self.devicePixelRatioF()
+        device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
+        device.setDevicePixelRatio(ratio)
+        painter = QPainter(device)  # Qt restores its own GL state around the painter
+        self.interaction.paint_overlay(painter)
+        painter.end()
 
     def _draw(self, snapshot: Snapshot | None) -> None:
         ratio = self.devicePixelRatioF()

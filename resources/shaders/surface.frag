@@ -41,6 +41,11 @@ void main() {
     vec3 n = length_n > 1e-8 ? v_normal / length_n : vec3(0.0, 1.0, 0.0);
     // The cloth is a single layer: light whichever side faces the eye.
     if (!gl_FrontFacing) n = -n;
+    // Where cloth is folded flat onto itself the vertex normals average over faces turned both
+    // ways and can point into the face: follow the face itself there, or the fold turns dark.
+    vec3 face = cross(dFdx(v_world), dFdy(v_world));
+    if (dot(face, u_eye - v_world) < 0.0) face = -face;
+    if (dot(n, face) < 0.0) n = -n;
     vec3 base = gl_FrontFacing ? v_front : v_back;
     base = mix(base, v_strain_color, u_stretch);
     base = mix(base, u_tint.rgb, u_tint.a);

@@ -35,9 +35,11 @@ def message_boxes(monkeypatch):
 def test_docks_have_names_and_are_listed_in_view_panels(make_window):
     window = make_window()
     names = {dock.objectName() for dock in window.findChildren(QDockWidget)}
-    assert names == {"scene_dock", "parameters_dock", "readouts_dock", "history_dock"}
+    assert names == {
+        "scene_dock", "parameters_dock", "readouts_dock", "history_dock", "questions_dock"
+    }  # fmt: skip
     panel_texts = [action.text() for action in window.panels_menu.actions()]
-    assert panel_texts == ["Scene", "Parameters", "Readouts", "History"]
+    assert panel_texts == ["Scene", "Parameters", "Readouts", "History", "Questions"]
 
 
 def test_menus_offer_the_documented_commands(make_window):
@@ -47,15 +49,18 @@ def test_menus_offer_the_documented_commands(make_window):
         for action in window.menuBar().actions()
     }
     assert list(menus) == ["File", "Edit", "View", "Simulation", "Help"]
-    for item in ("New from preset", "Open…", "Open recent", "Save", "Save As…",
-                 "Export readouts CSV…", "Save screenshot…", "Quit"):  # fmt: skip
+    for item in ("New", "New from preset", "Open…", "Open recent", "Save", "Save As…", "Revert",
+                 "Close", "Export readouts CSV…", "Export positions…", "Save screenshot…",
+                 "Quit"):  # fmt: skip
         assert item in menus["File"]
     assert menus["Edit"][0].startswith("Undo") and menus["Edit"][1].startswith("Redo")
     for item in ("Panels", "Reset layout", "Wireframe", "Stretch colours", "Reset camera"):
         assert item in menus["View"]
     for item in ("Play", "Step", "Reset", "Speed"):
         assert item in menus["Simulation"]
-    assert menus["Help"] == ["Keyboard shortcuts", "About Cloth Lab"]
+    for item in ("Keyboard shortcuts", "User guide (README)", "Model notes (RESEARCH)",
+                 "About Cloth Lab"):  # fmt: skip
+        assert item in menus["Help"]
     assert len(window.preset_menu.actions()) == len(preset_names())
 
 
@@ -163,7 +168,7 @@ def test_opening_a_corrupt_file_keeps_the_current_scene(make_window, message_box
     before = window.controller.scene
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "clothlab-scene", "schema_version": 1, "bodies": [{"kind": ')
-    assert not window.open_path(bad)
+    assert not window.files.open_path(bad)
     assert window.controller.scene is before
     assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
     assert len(message_boxes) == 1
@@ -176,7 +181,7 @@ def test_opening_a_good_file_adds_it_to_recent_files(make_window, message_boxes,
     window = make_window()
     good = tmp_path / "flag copy.json"
     good.write_bytes(preset_path("flag").read_bytes())
-    assert window.open_path(good)
+    assert window.files.open_path(good)
     assert window.controller.path == good
     assert window.recent_files() == [str(good.resolve())]
     window._fill_recent_menu()
@@ -188,11 +193,11 @@ def test_save_writes_the_edited_scene(make_window, tmp_path):
     window = make_window()
     window.controller.set_setting("ball", True)
     path = tmp_path / "saved.json"
-    assert window._save_to(path)
+    assert window.files.save_to(path)
     assert not window.isWindowModified()
     saved = load_scene(path)
     assert saved.ball.enabled
-    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+    assert window.windowTitle() == "Cloth Lab — saved.json (Hanging sheet)[*]"
 
 
 def test_gl_failure_shows_a_message_instead_of_the_view(make_window):
@@ -210,9 +215,9 @@ def test_status_bar_reports_time_particles_and_links(qtbot, make_window):
         timeout=WAIT_MS,
     )
     window._update_status()
-    assert window.count_label.text() == "165 particles · 584 links"
-    assert window.time_label.text().startswith("t = ")
-    qtbot.waitUntil(lambda: "real time" in window.factor_label.text(), timeout=WAIT_MS)
+    assert window.status.count_label.text() == "165 particles · 584 links"
+    assert window.status.time_label.text().startswith("t = ")
+    qtbot.waitUntil(lambda: "real time" in window.status.factor_label.text(), timeout=WAIT_MS)
 
 
 def test_play_pause_and_speed_actions(qtbot, make_window):

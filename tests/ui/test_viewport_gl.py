@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from OpenGL import GL
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QWheelEvent
 
 from clothlab.sim import edits
 from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import CameraSpec, build_simulation
+from clothlab.sim.scene import CameraSpec, build_simulation, with_setting
 from clothlab.sim.snapshot import Snapshot, take_snapshot
 from clothlab.ui import gl as gl_module
 from clothlab.ui.viewport import Viewport
@@ -237,3 +238,139 @@ def test_shader_failure_is_reported_not_raised(qtbot, monkeypatch, tmp_path) -> 
     scene = load_preset("hanging-sheet")
     widget.show_snapshot(take_snapshot(build_simulation(scene), 1))
     widget.grabFramebuffer()  # draws nothing, raises nothing
+
+
+# --- issue 16: what a new user saw -------------------------------------------------------------
+
+
+def face_centres_seen(viewport: Viewport, snapshot: Snapshot, faces: np.ndarray) -> np.ndarray:
+    """(K, 2) widget pixels of the centres of `faces` (indices), inside the view."""
+    centres = snapshot.x[snapshot.topology.faces[faces]].mean(axis=1)
+    screen = viewport.project(centres)
+    inside = np.isfinite(screen).all(axis=1)
+    inside &= (screen[:, 0] > 2) & (screen[:, 0] < WIDTH - 2)
+    inside &= (screen[:, 1] > 2) & (screen[:, 1] < HEIGHT - 2)
+    return screen[inside]
+
+
+def interior_faces(sim) -> np.ndarray:
+    """The faces of the first sheet away from its hem (which is drawn darker)."""
+    grid = sim.topology.sheets[0]
+    return np.array(
+        [r * (grid.cols - 1) + c for r in range(1, grid.rows - 2) for c in range(1, grid.cols - 2)]
+    )
+
+
+@pytest.mark.parametrize(
+    "camera",
+    [
+        CameraSpec(target=(0.0, -0.4, 0.0), distance=5.0, yaw=20.0, pitch=25.0),  # drop's own
+        CameraSpec(target=(0.0, -1.2, 0.0), distance=3.5, yaw=-30.0, pitch=70.0),  # high
+        CameraSpec(target=(0.0, -1.0, 0.0), distance=4.0, yaw=25.0, pitch=4.0),  # grazing
+    ],
+    ids=["scene", "high", "grazing"],
+)
+def test_cloth_resting_on_the_floor_is_drawn_over_it(qtbot, viewport, camera) -> None:
+    scene = load_preset("drop")
+    floor_y = scene.floor.y
+    sheet = scene.bodies[0].model_copy(update={"top_center": (0.0, floor_y, -1.0)})
+    scene = with_setting(scene.model_copy(update={"bodies": [sheet]}), "ball", False)
+    sim = build_simulation(scene)
+    snapshot = take_snapshot(sim, 1)
+    assert np.all(snapshot.x[:, 1] == floor_y)  # exactly where the floor collision keeps it
+    viewport.set_camera(camera)
+    image = render(qtbot, viewport, snapshot)
+    seen = [
+        rgb_at(image, point) for point in face_centres_seen(viewport, snapshot, interior_faces(sim))
+    ]
+    assert len(seen) > 50
+    cloth = [is_cloth(color) for color in seen]
+    assert all(cloth), f"{cloth.count(False)} of {len(seen)} face centres show the floor"
+
+
+BEHIND_THE_CURTAIN = CameraSpec(target=(0.0, -0.3, 0.0), distance=4.0, yaw=180.0, pitch=5.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "seconds", "camera"),
+    [
+        # the sheet draped over the ball, seen from a little above the scene's camera
+        ("drop", {}, 1.0, CameraSpec(target=(0.0, -0.4, 0.0), distance=5.0, yaw=20.0, pitch=50.0)),
+        # the curtain bulging over a ball in front of it, seen from behind
+        ("curtain", {"ball_center": (0.0, 0.4, 0.35), "ball_radius": 0.45}, 2.0,
+         BEHIND_THE_CURTAIN),
+    ],
+    ids=["drop", "curtain-from-behind"],
+)  # fmt: skip
+def test_the_ball_does_not_show_through_cloth_lying_on_it(
+    qtbot, viewport, name, changes, seconds, camera
+) -> None:
+    scene = load_preset(name)
+    for key, value in changes.items():
+        scene = with_setting(scene, key, value)
+    sim = build_simulation(scene)
+    sim.step(round(seconds / sim.settings.dt))
+    snapshot = take_snapshot(sim, 1)
+    viewport.set_camera(camera)
+    settings = snapshot.settings
+    centre, radius = np.asarray(settings.ball_center), settings.ball_radius
+    # Faces lying on the ball (every corner within 0.08 of it), on the side facing the eye and
+    # not seen edge-on: the cloth is in front of the ball there, so no ball at their centres.
+    corners = snapshot.x[snapshot.topology.faces]  # (F, 4, 3)
+    lying = (np.linalg.norm(corners - centre, axis=2) < radius + 0.08).all(axis=1)
+    middle = corners.mean(axis=1)
+    outward = (middle - centre) / np.linalg.norm(middle - centre, axis=1)[:, None]
+    to_eye = viewport.camera.eye() - middle
+    to_eye /= np.linalg.norm(to_eye, axis=1)[:, None]
+    facing = np.einsum("ij,ij->i", outward, to_eye) > 0.4
+    faces = np.flatnonzero(lying & facing & snapshot.face_alive)
+    image = render(qtbot, viewport, snapshot)
+    seen = [rgb_at(image, point) for point in face_centres_seen(viewport, snapshot, faces)]
+    assert len(seen) >= 8
+    ball = [is_ball(color) for color in seen]
+    assert not any(ball), f"the ball shows through {ball.count(True)} of {len(seen)} faces"
+
+
+def test_shadows_leave_the_framebuffer_opaque(qtbot, viewport, hanging) -> None:
+    """Qt composes the framebuffer with its alpha when it grabs the window (screenshots): a
+    shadow that lowered the alpha came out there as a light patch instead of a dark one."""
+    _, sim = hanging
+    # Looking down at the floor under the sheet, where its shadow and the ball's fall.
+    sim.settings = sim.settings.with_value("ball", True).with_value("ball_center", (0.5, -1.0, 0.8))
+    viewport.set_camera(CameraSpec(target=(0.0, -1.4, 0.5), distance=4.0, yaw=0.0, pitch=60.0))
+    image = render(qtbot, viewport, take_snapshot(sim, 1))
+    if viewport.format().samples() > 0:
+        pytest.skip("a multisampled framebuffer cannot be read back directly")
+    width, height = image.width(), image.height()
+    viewport.makeCurrent()
+    try:
+        GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, viewport.defaultFramebufferObject())
+        data = GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE)
+    finally:
+        viewport.doneCurrent()
+    alpha = np.frombuffer(data, np.uint8).reshape(height, width, 4)[..., 3]
+    assert alpha.min() == 255, f"{(alpha < 255).mean():.1%} of the pixels are not opaque"
+
+
+def test_cloth_folded_flat_on_the_floor_shows_one_layer_evenly(qtbot, viewport) -> None:
+    """At 6 s in `drop` the sheet lies on the floor with one column folded over (no
+    self-collision in the classic model): two layers in one plane. The fold shows one layer,
+    lit as the side it is, not stripes of both nor a dark band."""
+    scene = load_preset("drop")
+    sim = build_simulation(scene)
+    sim.step(round(6.0 / sim.settings.dt))
+    snapshot = take_snapshot(sim, 1)
+    corners = snapshot.x[snapshot.topology.faces]  # (F, 4, 3)
+    assert np.all(corners[..., 1] == scene.floor.y)
+    up = np.cross(corners[:, 2] - corners[:, 0], corners[:, 3] - corners[:, 1])[:, 1] > 0
+    folded = np.flatnonzero(up if up.sum() < len(up) / 2 else ~up)
+    assert 0 < len(folded) < len(up) / 4  # a fold, as this test expects of the scene
+    centre = snapshot.x.mean(axis=0)
+    viewport.set_camera(CameraSpec(target=tuple(centre), distance=3.0, yaw=20.0, pitch=50.0))
+    image = render(qtbot, viewport, snapshot)
+    grid = sim.topology.sheets[0]
+    inner = [f for f in folded if 0 < f // (grid.cols - 1) < grid.rows - 2]  # off the hem
+    seen = np.array([rgb_at(image, p) for p in face_centres_seen(viewport, snapshot, inner)])
+    assert len(seen) >= 5
+    assert seen.min(axis=0)[0] > 150, seen  # bright fabric, no dark band or floor
+    assert np.ptp(seen, axis=0).max() < 40, seen  # one layer throughout, not stripes

@@ -27,14 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
-from clothlab.sim.scene import Scene
+from clothlab.sim.scene import Scene, build_topology
 from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.topology import Topology
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
 DEFAULT_WINDOW_S = 20
 COLOURS = ("#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 SERIES: tuple[Readout, ...] = tuple(r for r in READOUTS if r.plotted)
+HIGHLIGHT = "#f0a000"  # the evidence a question points at
+HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; padding: 0 3px;"
 
 
 class ReadoutsPanel(QWidget):
@@ -51,6 +54,9 @@ class ReadoutsPanel(QWidget):
         self._curves: dict[str, pg.PlotCurveItem] = {}
         self._rows: dict[str, tuple[QLabel, QLabel, pg.PlotWidget]] = {}
         self._grid_rows: dict[str, int] = {}
+        self._topology: Topology | None = None  # the document's, for what applies to it
+        self.applies: dict[str, bool] = {series.key: True for series in SERIES}
+        self.highlighted: str | None = None  # the readout a question points at
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -146,10 +152,22 @@ class ReadoutsPanel(QWidget):
     # --- the panel protocol (ui.panels) -------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
+        self._topology = build_topology(scene)
+        self._show_what_applies(scene)
         self.clear()
 
     def show_edit(self, scene: Scene, command: object) -> None:
-        pass
+        self._show_what_applies(scene)  # pins come and go: sag needs the two top corners
+
+    def _show_what_applies(self, scene: Scene) -> None:
+        """Show only the readouts that mean something for the scene (the table's `applies`):
+        no volume without a block, no sag unless the first sheet hangs from its top corners."""
+        if self._topology is None:
+            return
+        pins = [pin.particle for pin in scene.pins]
+        for series in SERIES:
+            self.applies[series.key] = series.applies(self._topology, pins)
+            self._show_series(series.key, self.applies[series.key])
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         self.add_snapshot(snapshot)
@@ -157,7 +175,13 @@ class ReadoutsPanel(QWidget):
     # --- data ---------------------------------------------------------------------------------
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
-        if self.history.append(snapshot.steps, snapshot.readouts):
+        """Record the rows the solver measured since the last snapshot (every step, or every
+        few on big sheets: sim.readouts.record_stride), or the snapshot's own readouts."""
+        if len(snapshot.rows):
+            added = self.history.extend(snapshot.rows)
+        else:
+            added = self.history.append(snapshot.steps, snapshot.readouts)
+        if added:
             self._dirty = True
             if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
                 self.redraw()
@@ -171,11 +195,23 @@ class ReadoutsPanel(QWidget):
     def set_frozen(self, frozen: bool) -> None:
         self._frozen = frozen
         self.pause_button.setChecked(frozen)
+        self.pause_button.setText("Resume" if frozen else "Pause")
         self._mark_dirty()
 
     def _mark_dirty(self) -> None:
         self._dirty = True
         self._redraw_timer.start()
+
+    def highlight(self, key: str | None) -> None:
+        """Point at one readout: its name, value and plot (or, for "links", the links count);
+        None points at nothing. A question uses it to show where its evidence is."""
+        self.highlighted = key if key in self._rows or key == "links" else None
+        for name, (label, value, plot) in self._rows.items():
+            on = name == self.highlighted
+            label.setStyleSheet(HIGHLIGHT_STYLE if on else "")
+            value.setStyleSheet(HIGHLIGHT_STYLE if on else "")
+            plot.setStyleSheet(f"border: 3px solid {HIGHLIGHT};" if on else "")
+        self.links_label.setStyleSheet(HIGHLIGHT_STYLE if self.highlighted == "links" else "")
 
     def _show_series(self, key: str, visible: bool) -> None:
         """Only the readouts the scene has (no sag without a sheet, no volume without a block);
@@ -198,9 +234,9 @@ class ReadoutsPanel(QWidget):
         t = rows[:, 1]
         for series in SERIES:
             values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
-            has_data = not math.isnan(values[-1])
-            self._show_series(series.key, has_data)
-            if not has_data:
+            shown = self.applies[series.key] and not math.isnan(values[-1])
+            self._show_series(series.key, shown)
+            if not shown:
                 continue
             self._curves[series.key].setData(t, values)
             unit = series.shown_unit or series.unit

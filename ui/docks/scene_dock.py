@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDoubleSpinBox,
     QHeaderView,
     QSpinBox,
@@ -33,13 +34,18 @@ def decimals_for(parameter: Parameter) -> int:
 
 
 class ValueDelegate(QStyledItemDelegate):
-    """Spin boxes with the range, step and unit the value's metadata declares."""
+    """Spin boxes with the range, step and unit the value's metadata declares; a list of the
+    names for a setting whose values are named."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:  # noqa: N802
         address = index.data(ADDRESS_ROLE)
         if address is None:
             return super().createEditor(parent, option, index)
         parameter = parameter_for(address)
+        if parameter.choices:
+            combo_box = QComboBox(parent)
+            combo_box.addItems(list(parameter.choices))
+            return combo_box
         editor: QSpinBox | QDoubleSpinBox
         if parameter.kind is int:
             editor = QSpinBox(parent)
@@ -55,13 +61,17 @@ class ValueDelegate(QStyledItemDelegate):
         return editor
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:  # noqa: N802
-        if isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        if isinstance(editor, QComboBox):
+            editor.setCurrentIndex(int(index.data(Qt.ItemDataRole.EditRole)))
+        elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
             editor.setValue(index.data(Qt.ItemDataRole.EditRole))
         else:
             super().setEditorData(editor, index)
 
     def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:  # noqa: N802
-        if isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentIndex(), Qt.ItemDataRole.EditRole)
+        elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
             editor.interpretText()
             model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
         else:

@@ -1,0 +1,290 @@
+"""What a new user looked for or tripped over in the window (issue 16): the title, small
+windows, readouts that do not apply, menus and lists, and the missing file commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QMessageBox,
+    QStyleOptionViewItem,
+)
+from qt_helpers import WAIT_MS
+from test_scene_model import find_value
+
+from clothlab.sim.presets import load_preset, preset_path
+from clothlab.sim.readouts import READOUTS
+from clothlab.sim.scene import Scene, build_topology, load_scene
+from clothlab.ui import dialogs
+from clothlab.ui.dialogs import window_title
+from clothlab.ui.docks.readouts_dock import ReadoutsPanel
+from clothlab.ui.docks.scene_dock import ValueDelegate
+from clothlab.ui.scene_model import SceneModel
+
+LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+
+
+@pytest.fixture
+def save_dialog(monkeypatch):
+    """Answer the next file dialogs with the paths in the returned list, in order."""
+    answers: list[Path] = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(answers.pop(0)), "")
+    )
+    return answers
+
+
+@pytest.fixture
+def information(monkeypatch):
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "information", lambda _parent, title, text, *args: shown.append((title, text))
+    )
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda _parent, title, text, *args: shown.append((title, text))
+    )
+    return shown
+
+
+# --- 12: the title shows the file --------------------------------------------------------------
+
+
+def test_title_names_the_file_after_save_as(make_window, save_dialog, tmp_path):
+    window = make_window()
+    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"  # no file yet
+    save_dialog.append(tmp_path / "edited.json")
+    assert window.files.save_as()
+    assert window.windowTitle() == "Cloth Lab — edited.json (Hanging sheet)[*]"
+    assert not window.isWindowModified()
+    window.controller.set_setting("wind", 2.0)
+    assert window.isWindowModified()  # Qt shows the [*] as *
+
+
+def test_title_gives_the_scene_name_only_where_the_file_name_does_not_say_it():
+    assert window_title("Hanging sheet", None) == "Cloth Lab — Hanging sheet[*]"
+    assert window_title("Hanging sheet", Path("/x/hanging-sheet.json")) == (
+        "Cloth Lab — hanging-sheet.json[*]"
+    )
+    assert window_title("Drop on the ball", Path("/x/mine.json")) == (
+        "Cloth Lab — mine.json (Drop on the ball)[*]"
+    )
+    assert window_title("", Path("/x/mine.json")) == "Cloth Lab — mine.json[*]"
+
+
+# --- 14: small windows keep most of their width for the 3D view -----------------------------
+
+
+def test_a_small_window_keeps_half_its_width_for_the_3d_view(qtbot, make_window):
+    window = make_window(size=(800, 600))
+    assert window.width() == 800
+    qtbot.waitUntil(lambda: window.viewport.width() >= window.width() / 2, timeout=WAIT_MS)
+    # the readouts gave way as a tab of the left column, and are still there
+    assert window.dockWidgetArea(window.readouts_dock) == LEFT
+    assert window.readouts_dock in window.tabifiedDockWidgets(window.parameters_dock)
+    assert window.readouts_dock.toggleViewAction().isChecked()
+    # a wide window puts them back beside the view
+    window.resize(1800, 1000)
+    qtbot.waitUntil(lambda: window.dockWidgetArea(window.readouts_dock) == RIGHT, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.readouts_dock.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_default_window_keeps_the_readouts_beside_the_view(qtbot, make_window):
+    window = make_window(size=(1280, 800))
+    qtbot.wait(100)  # a fit of the docks would have run by now
+    assert window.dockWidgetArea(window.readouts_dock) == RIGHT
+    assert window.readouts_dock.isVisible()
+    assert window.viewport.width() >= 0.4 * window.width()
+
+
+def test_docks_the_user_widened_give_way_only_as_far_as_they_stay_usable(qtbot, make_window):
+    window = make_window(size=(1800, 1000))
+    qtbot.waitUntil(lambda: window.dockWidgetArea(window.readouts_dock) == RIGHT, timeout=WAIT_MS)
+    window.resizeDocks([window.readouts_dock], [800], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: window.readouts_dock.width() >= 700, timeout=WAIT_MS)
+    window.resize(1700, 1000)  # a resize: the view gets its share back from the wide dock
+    qtbot.waitUntil(lambda: window.viewport.width() >= 1700 - 1140, timeout=WAIT_MS)
+    assert window.readouts_dock.width() >= window.readouts_dock.minimumSizeHint().width()
+
+
+# --- 15: readouts that mean nothing for the scene are not shown ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scene", "sag", "volume"),
+    [("hanging-sheet", True, False), ("drop", False, False), ("flag", False, False),
+     ("soft-block", False, True), ("curtain", False, False), ("shifted-pins", True, False)],
+)  # fmt: skip
+def test_readouts_panel_shows_only_what_applies(qtbot, scene, sag, volume):
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    panel.show_scene(load_preset(scene))
+    assert panel.plots["sag"].isVisibleTo(panel) == sag
+    assert panel.plots["volume"].isVisibleTo(panel) == volume
+    assert panel.plots["motion"].isVisibleTo(panel)
+
+
+def test_sag_applies_only_while_both_top_corners_are_pinned(qtbot):
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    scene = load_preset("hanging-sheet")
+    panel.show_scene(scene)
+    assert panel.plots["sag"].isVisibleTo(panel)
+    one_pin = scene.model_copy(update={"pins": scene.pins[:1]})
+    panel.show_edit(one_pin, None)
+    assert not panel.plots["sag"].isVisibleTo(panel)
+    panel.show_edit(scene, None)
+    assert panel.plots["sag"].isVisibleTo(panel)
+
+
+def test_the_readout_table_says_what_applies():
+    sag = next(r for r in READOUTS if r.key == "sag")
+    hanging = load_preset("hanging-sheet")
+    topology = build_topology(hanging)
+    assert sag.applies(topology, [p.particle for p in hanging.pins])
+    assert not sag.applies(topology, [])
+    assert not sag.applies(topology, range(15))  # a top edge pinned all along cannot sag
+    assert not sag.applies(build_topology(load_preset("soft-block")), [0, 4])
+
+
+# --- 16: menus, lists and labels --------------------------------------------------------------
+
+
+def test_menus_and_the_shortcuts_list_show_the_primary_keys_and_base_names(make_window):
+    window = make_window()
+    window.controller.set_setting("ball", True)
+    assert window.action_undo.text().replace("&", "") == "Undo Set ball"
+    assert [s.toString() for s in window.action_undo.shortcuts()] == ["Ctrl+Z"]
+    rows = dict(window.shortcut_rows())
+    assert rows["Undo"] == "Ctrl+Z"
+    assert not [name for name in rows if name.startswith("Undo ")]
+    assert rows["Redo"] == "Ctrl+Shift+Z, Ctrl+Y"
+    # the platform's other bindings still undo, without being listed
+    others = set(QKeySequence.keyBindings(QKeySequence.StandardKey.Undo)[1:])
+    assert others <= {s.key() for s in window.findChildren(QShortcut)}
+
+
+def test_no_two_actions_share_a_key_and_seam_cut_has_one(make_window):
+    window = make_window()
+    assert window.action_seam.shortcut().toString() == "X"
+    keys = [s.toString() for a in window.actions() for s in a.shortcuts()]
+    assert len(keys) == len(set(keys)), sorted(keys)
+
+
+def test_scene_tree_names_choices_as_the_parameters_panel_does(qtbot):
+    model = SceneModel()
+    model.set_scene(load_preset("hanging-sheet"))
+    index = find_value(model, ("setting", "solver_mode"))
+    assert index.data() == "automatic"
+    delegate = ValueDelegate()
+    editor = delegate.createEditor(None, QStyleOptionViewItem(), index)
+    assert isinstance(editor, QComboBox) and editor.currentText() == "automatic"
+    delegate.setEditorData(editor, index)
+    requests: list[tuple[str, object]] = []
+    model.setting_edit_requested.connect(lambda key, value: requests.append((key, value)))
+    editor.setCurrentIndex(1)
+    delegate.setModelData(editor, model, index)
+    assert requests == [("solver_mode", 1)]
+    editor.deleteLater()
+
+
+def test_readouts_pause_button_says_resume_while_frozen(qtbot):
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    assert panel.pause_button.text() == "Pause"
+    panel.pause_button.click()
+    assert panel.pause_button.text() == "Resume"
+    panel.pause_button.click()
+    assert panel.pause_button.text() == "Pause"
+
+
+def test_about_gives_the_version():
+    import importlib.metadata
+
+    assert importlib.metadata.version("clothlab") in dialogs.about_text()
+
+
+def test_help_opens_the_docs_of_a_checkout(make_window, monkeypatch, information):
+    window = make_window()
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    assert window.show_document("readme")
+    assert window.show_document("research")
+    assert [Path(url.toLocalFile()).name for url in opened] == ["README.md", "RESEARCH.md"]
+    assert Path(opened[0].toLocalFile()).is_file()
+    assert not information
+
+
+def test_help_says_where_the_docs_are_when_they_are_not_installed(
+    make_window, monkeypatch, information, tmp_path
+):
+    window = make_window()
+    monkeypatch.setattr(dialogs, "CHECKOUT", tmp_path)  # as in a wheel: no docs beside it
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: pytest.fail("opened"))
+    assert not window.show_document("readme")
+    assert len(information) == 1
+    title, text = information[0]
+    assert "README.md" in title and "source repository" in text
+
+
+# --- the file commands a user looked for ----------------------------------------------------
+
+
+def test_new_and_close_start_a_blank_scene(make_window):
+    window = make_window("flag")
+    window.controller.set_setting("wind", 1.0)  # unsaved: the fixture answers Discard
+    for action in (window.action_new, window.action_close):
+        action.trigger()
+        scene = window.controller.scene
+        assert scene == Scene()
+        assert window.controller.path is None
+        assert len(scene.bodies) == 1 and not scene.pins
+        assert window.windowTitle() == "Cloth Lab — Untitled[*]"
+        assert not window.isWindowModified()
+    assert not window.action_revert.isEnabled()  # no file to go back to
+
+
+def test_revert_reloads_the_file_after_asking(make_window, monkeypatch, tmp_path):
+    window = make_window()
+    path = tmp_path / "flag copy.json"
+    path.write_bytes(preset_path("flag").read_bytes())
+    assert window.files.open_path(path)
+    assert window.action_revert.isEnabled()
+    wind = window.controller.scene.wind.strength
+    window.controller.set_setting("wind", wind + 1.0)
+
+    asked: list[str] = []
+
+    def answer(button):
+        def ask(_parent, title, text, *args, **kwargs):
+            asked.append(text)
+            return button
+
+        return ask
+
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Cancel))
+    window.action_revert.trigger()
+    assert window.controller.scene.wind.strength == wind + 1.0  # declined: nothing changed
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Discard))
+    window.action_revert.trigger()
+    assert len(asked) == 2 and "flag copy.json" in asked[0]
+    assert window.controller.scene == load_scene(path)
+    assert window.controller.path == path
+    assert not window.isWindowModified()
+    window.action_revert.trigger()  # nothing to lose: no question
+    assert len(asked) == 2
+
+
+def test_export_positions_writes_the_latest_frame(qtbot, make_window, save_dialog, tmp_path):
+    window = make_window(paused=True)
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    save_dialog.append(tmp_path / "positions")  # no suffix: .npy is added
+    window.action_export_positions.trigger()
+    saved = np.load(tmp_path / "positions.npy")
+    assert saved.dtype == np.float64 and saved.shape == (165, 3)
+    np.testing.assert_array_equal(saved, window.controller.latest.x)

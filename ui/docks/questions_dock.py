@@ -1,0 +1,648 @@
+"""The Questions panel: the lab's questions, one at a time — load its scene, predict, run and
+watch (the Readouts panel points at the evidence), then read the explanation and try a change.
+
+Nothing here locks the app: the panel only asks the window for things (a scene, a run, a setting,
+a readout to point at) by signals, and every tool keeps working while a question is open. Each
+"now try" is an ordinary setting change, so Undo reverts it.
+
+Answers are kept per question set (by its id) in the data folder, next to the autosave's
+recovery folder: ``$XDG_DATA_HOME/ClothLab/Cloth Lab/progress/<set id>.json`` on Linux::
+
+    {"format": "clothlab-progress", "version": 1, "set": "lab",
+     "answers": {"drop": {"prediction": "It slides off…", "matched": true,
+                          "time": "2025-01-31T14:05:09+01:00"}}}
+
+Only the latest answer to each question is kept. Writes are atomic (sim.files).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QRadioButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.files import write_atomically
+from clothlab.sim.parameters import SETTINGS_TABLE
+from clothlab.sim.questions import (
+    BUILTIN_SET,
+    Question,
+    QuestionSet,
+    QuestionSetError,
+    load_builtin_set,
+    load_question_set,
+)
+from clothlab.sim.scene import Scene, scene_settings
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.preferences import APPLICATION, ORGANIZATION
+
+PROGRESS_FORMAT = "clothlab-progress"
+PROGRESS_VERSION = 1
+QUESTION_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
+CSV_FILTER = "CSV files (*.csv);;All files (*)"
+CSV_HEADER = ("set", "question", "title", "prediction", "answer", "matched", "time")
+STAGES = ("start", "predict", "watch", "explained")
+MATCHED, MISSED = "✓", "✗"
+MATCHED_COLOUR, MISSED_COLOUR = "#2e7d32", "#c62828"
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+def progress_folder() -> Path:
+    """Where answers are kept; follows XDG_DATA_HOME on Linux, so tests stay isolated."""
+    data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(data) / ORGANIZATION / APPLICATION / "progress"
+
+
+@dataclass(frozen=True)
+class Answer:
+    prediction: str  # as the person saw it: the choice's words, or the number with its unit
+    matched: bool
+    time: str  # ISO 8601 with the local offset
+
+
+class ProgressStore:
+    """The latest answer to each question, one file per question set."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder if folder is not None else progress_folder()
+        self.warning = ""  # the last problem reading a file, for the panel to show
+
+    def file(self, set_id: str) -> Path:
+        return self.folder / f"{set_id}.json"
+
+    def answers(self, set_id: str) -> dict[str, Answer]:
+        """The stored answers; an unreadable file is moved aside (*.corrupt) and read as none."""
+        file = self.file(set_id)
+        if not file.exists():
+            return {}
+        try:
+            data = json.loads(file.read_bytes())
+            if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+                raise ValueError(f"format: expected {PROGRESS_FORMAT!r}")
+            if data.get("version") != PROGRESS_VERSION or data.get("set") != set_id:
+                raise ValueError("version or set does not match")
+            return {
+                str(question): Answer(str(a["prediction"]), bool(a["matched"]), str(a["time"]))
+                for question, a in dict(data["answers"]).items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
+            self._set_aside(file, str(error) or type(error).__name__)
+            return {}
+
+    def _set_aside(self, file: Path, reason: str) -> None:
+        aside = file.with_name(f"{file.name}.corrupt")
+        try:
+            os.replace(file, aside)
+        except OSError:
+            aside = file
+        self.warning = f"unreadable progress file {file} ({reason[:200]}); moved to {aside.name}"
+        print(f"clothlab: warning: {self.warning}", file=sys.stderr)
+
+    def record(self, set_id: str, question_id: str, answer: Answer) -> None:
+        answers = {**self.answers(set_id), question_id: answer}
+        self._write(set_id, answers)
+
+    def reset(self, set_id: str) -> None:
+        self.file(set_id).unlink(missing_ok=True)
+
+    def _write(self, set_id: str, answers: dict[str, Answer]) -> None:
+        document = {
+            "format": PROGRESS_FORMAT,
+            "version": PROGRESS_VERSION,
+            "set": set_id,
+            "answers": {q: a.__dict__ for q, a in answers.items()},
+        }
+        self.folder.mkdir(parents=True, exist_ok=True)
+        payload = (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+        write_atomically(self.file(set_id), payload)
+
+    def csv_text(self, question_set: QuestionSet) -> str:
+        """One row per question of the set, in its order; unanswered questions have blanks."""
+        answers = self.answers(question_set.id)
+        stream = io.StringIO()
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        for question in question_set.questions:
+            answer = answers.get(question.id)
+            matched = "" if answer is None else "yes" if answer.matched else "no"
+            writer.writerow((
+                question_set.id, question.id, question.title,
+                answer.prediction if answer else "", question.prediction.answer_text,
+                matched, answer.time if answer else "",
+            ))  # fmt: skip
+        return stream.getvalue()
+
+
+def now_text() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+# --- the panel -----------------------------------------------------------------------------------
+
+
+def _wrapped(text: str = "", object_name: str = "", rich: bool = False) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    # a set file's text is shown as written, even with a "<" in it
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if object_name:
+        label.setObjectName(object_name)
+    return label
+
+
+class QuestionsPanel(QWidget):
+    """A ui.panels.Panel; the window connects its requests to the controller and the readouts."""
+
+    scene_requested = Signal(object)  # Scene: load it, paused, as a new document
+    run_requested = Signal()
+    setting_edit_requested = Signal(str, object)  # a "now try": key, value (undoable)
+    evidence_changed = Signal(object)  # the readout key to point at, or None
+
+    def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store if store is not None else ProgressStore()
+        self.question_set: QuestionSet | None = None
+        self.index = 0
+        self.stage = "start"
+        self.prediction: int | float | None = None  # a choice's index, or a number
+        self._requested: Scene | None = None  # the scene asked for, until it is shown
+        self._settings: Any = None  # the document's settings, for the "now try" buttons
+        self.choice_buttons: list[QRadioButton] = []
+        self.now_try_buttons: list[QPushButton] = []
+        self._build()
+        self.set_question_set(load_builtin_set(BUILTIN_SET))
+
+    # --- construction ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        header = QHBoxLayout()
+        self.set_label = QLabel()
+        self.set_label.setObjectName("question_set_title")
+        font = self.set_label.font()
+        font.setBold(True)
+        self.set_label.setFont(font)
+        self.open_button = QPushButton("Open set…")
+        self.open_button.setToolTip("Open a question set file (a teacher's own questions)")
+        self.open_button.clicked.connect(self.open_set_dialog)
+        header.addWidget(self.set_label, 1)
+        header.addWidget(self.open_button)
+        layout.addLayout(header)
+
+        chooser = QHBoxLayout()
+        self.previous_button = QPushButton("◀")
+        self.previous_button.setToolTip("Previous question")
+        self.previous_button.setFixedWidth(32)
+        self.previous_button.clicked.connect(lambda: self.select(self.index - 1))
+        self.question_box = QComboBox()
+        self.question_box.setObjectName("question_box")
+        # long titles must not make the dock column wide: the box elides them instead
+        self.question_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.question_box.setMinimumContentsLength(12)
+        self.question_box.activated.connect(self.select)
+        self.next_button = QPushButton("▶")
+        self.next_button.setToolTip("Next question")
+        self.next_button.setFixedWidth(32)
+        self.next_button.clicked.connect(lambda: self.select(self.index + 1))
+        chooser.addWidget(self.previous_button)
+        chooser.addWidget(self.question_box, 1)
+        chooser.addWidget(self.next_button)
+        layout.addLayout(chooser)
+
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        content = QWidget()
+        body = QVBoxLayout(content)
+        body.setContentsMargins(2, 2, 2, 2)
+        self.title_label = _wrapped(object_name="question_title")
+        title_font = self.title_label.font()
+        title_font.setBold(True)
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.2)
+        self.title_label.setFont(title_font)
+        self.question_label = _wrapped(object_name="question_text")
+        self.scene_label = _wrapped()
+        scene_font = self.scene_label.font()
+        scene_font.setItalic(True)
+        self.scene_label.setFont(scene_font)
+        self.previous_answer_label = _wrapped()
+        self.start_button = QPushButton("Load the scene")
+        self.start_button.setToolTip("Open the question's scene, paused, ready for a prediction")
+        self.start_button.clicked.connect(self.start)
+        for widget in (self.title_label, self.question_label, self.scene_label,
+                       self.previous_answer_label, self.start_button):  # fmt: skip
+            body.addWidget(widget)
+
+        self.prediction_group = QGroupBox("1 · Your prediction")
+        prediction = QVBoxLayout(self.prediction_group)
+        self.choices_layout = QVBoxLayout()
+        self.choice_group = QButtonGroup(self)
+        self.choice_group.idClicked.connect(self._choice_made)
+        self.number_box = QDoubleSpinBox()
+        self.number_box.setObjectName("prediction_number")
+        self.number_box.setRange(-1e6, 1e6)
+        self.number_box.valueChanged.connect(self._number_made)
+        self.lock_button = QPushButton("Lock in my prediction")
+        self.lock_button.clicked.connect(self.lock_prediction)
+        prediction.addLayout(self.choices_layout)
+        prediction.addWidget(self.number_box)
+        prediction.addWidget(self.lock_button)
+        body.addWidget(self.prediction_group)
+
+        self.watch_group = QGroupBox("2 · Run it and watch")
+        watch = QVBoxLayout(self.watch_group)
+        self.watch_label = _wrapped(object_name="question_watch")
+        self.evidence_label = _wrapped(rich=True)
+        self.run_button = QPushButton("Run ▶")
+        self.run_button.setToolTip("Run the simulation (Space); every tool keeps working")
+        self.run_button.clicked.connect(self.run_requested)
+        self.explain_button = QPushButton("I have watched it: explain")
+        self.explain_button.clicked.connect(self.explain)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.explain_button, 1)
+        for widget in (self.watch_label, self.evidence_label):
+            watch.addWidget(widget)
+        watch.addLayout(buttons)
+        body.addWidget(self.watch_group)
+
+        self.explanation_group = QGroupBox("3 · Why")
+        explanation = QVBoxLayout(self.explanation_group)
+        self.verdict_label = _wrapped(object_name="question_verdict", rich=True)
+        self.explanation_label = _wrapped(object_name="question_explanation")
+        self.now_try_label = QLabel("Now try (one click; Undo takes it back):")
+        self.now_try_layout = QVBoxLayout()
+        for widget in (self.verdict_label, self.explanation_label, self.now_try_label):
+            explanation.addWidget(widget)
+        explanation.addLayout(self.now_try_layout)
+        body.addWidget(self.explanation_group)
+        body.addStretch(1)
+        self.scroll.setWidget(content)
+        layout.addWidget(self.scroll, 1)
+
+        self.progress_label = QLabel()
+        self.progress_label.setObjectName("question_progress")
+        layout.addWidget(self.progress_label)
+        footer = QHBoxLayout()
+        self.summary_button = QPushButton("Summary…")
+        self.summary_button.setToolTip("Every question with your prediction and the answer")
+        self.summary_button.clicked.connect(self.show_summary)
+        self.export_button = QPushButton("Export CSV…")
+        self.export_button.setToolTip(f"Save the answers as CSV: {', '.join(CSV_HEADER)}")
+        self.export_button.clicked.connect(self.export_dialog)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Forget the answers to this question set")
+        self.reset_button.clicked.connect(lambda: self.reset_progress(ask=True))
+        for button in (self.summary_button, self.export_button, self.reset_button):
+            footer.addWidget(button)
+        layout.addLayout(footer)
+
+    # --- the set and the question ----------------------------------------------------------------
+
+    @property
+    def question(self) -> Question:
+        assert self.question_set is not None
+        return self.question_set.questions[self.index]
+
+    def set_question_set(self, question_set: QuestionSet) -> None:
+        self.question_set = question_set
+        self.set_label.setText(question_set.title)
+        self.set_label.setToolTip(question_set.spec.description or question_set.source)
+        self.index = 0
+        self._refresh_list()
+        self.select(0)
+
+    def open_set(self, path: str | Path) -> bool:
+        """Open a set file; a bad file shows its one-line reason and keeps the current set."""
+        try:
+            question_set = load_question_set(path)
+        except QuestionSetError as error:
+            QMessageBox.warning(self, "Cannot open question set", str(error))
+            return False
+        self.set_question_set(question_set)
+        return True
+
+    def open_set_dialog(self) -> None:
+        folder = str(self.question_set.path.parent if self.question_set and self.question_set.path
+                     else Path.home())  # fmt: skip
+        path, _ = QFileDialog.getOpenFileName(self, "Open question set", folder, QUESTION_FILTER)
+        if path:
+            self.open_set(path)
+
+    def select(self, index: int) -> None:
+        """Show a question, from the beginning (its scene is loaded by Load the scene)."""
+        assert self.question_set is not None
+        self.index = max(0, min(index, len(self.question_set.questions) - 1))
+        self.question_box.setCurrentIndex(self.index)
+        question = self.question
+        self.title_label.setText(question.title)
+        self.question_label.setText(question.question)
+        scene = self.question_set.scenes[question.scene]
+        self.scene_label.setText(f"Scene: {scene.name}")
+        self._build_prediction(question)
+        self.watch_label.setText(question.watch)
+        self.explanation_label.setText(question.explanation)
+        self._build_now_try(question)
+        self._requested = None
+        self._set_stage("start")
+        self._show_previous_answer()
+        self.evidence_changed.emit(None)
+        self.previous_button.setEnabled(self.index > 0)
+        self.next_button.setEnabled(self.index < len(self.question_set.questions) - 1)
+
+    def _build_prediction(self, question: Question) -> None:
+        for button in self.choice_buttons:
+            self.choice_group.removeButton(button)
+            button.deleteLater()
+        self.choice_buttons = []
+        self.prediction = None
+        choices, number = question.prediction.choices, question.prediction.number
+        for k, choice in enumerate(choices or []):
+            button = QRadioButton(choice.text)
+            button.setObjectName(f"choice_{k}")
+            self.choice_group.addButton(button, k)
+            self.choices_layout.addWidget(button)
+            self.choice_buttons.append(button)
+        self.number_box.setVisible(number is not None)
+        if number is not None:
+            self.number_box.blockSignals(True)
+            self.number_box.setDecimals(number.decimals)
+            self.number_box.setSuffix(f" {number.unit}" if number.unit else "")
+            self.number_box.setValue(0.0)
+            self.number_box.blockSignals(False)
+
+    def _build_now_try(self, question: Question) -> None:
+        while self.now_try_layout.count():
+            item = self.now_try_layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.now_try_buttons = []
+        for k, suggestion in enumerate(question.now_try):
+            parameter = SETTINGS_TABLE[suggestion.setting]
+            button = QPushButton(suggestion.label)
+            button.setObjectName(f"now_try_{k}")
+            button.setToolTip(f"{parameter.label} → {_value_text(suggestion.value)}")
+            button.clicked.connect(lambda _checked=False, k=k: self.apply_now_try(k))
+            self.now_try_layout.addWidget(button)
+            if suggestion.note:
+                self.now_try_layout.addWidget(_wrapped(suggestion.note))
+            self.now_try_buttons.append(button)
+        self._show_now_try_state()
+
+    def _set_stage(self, stage: str) -> None:
+        self.stage = stage
+        step = STAGES.index(stage)
+        self.start_button.setText("Load the scene" if step == 0 else "Reload the scene")
+        self.prediction_group.setVisible(step >= 1)
+        for widget in (*self.choice_buttons, self.number_box):
+            widget.setEnabled(step == 1)
+        self.lock_button.setVisible(step == 1)
+        self.lock_button.setEnabled(step == 1 and self.prediction is not None)
+        self.watch_group.setVisible(step >= 2)
+        self.explain_button.setEnabled(step == 2)
+        self.explanation_group.setVisible(step >= 3)
+
+    # --- the steps of a question -----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Ask for the question's scene; the prediction opens when the scene arrives."""
+        assert self.question_set is not None
+        self._requested = self.question_set.scene_for(self.question)
+        self.scene_requested.emit(self._requested)
+
+    def choose(self, index: int) -> None:
+        """Pick a choice (as a click on its button does)."""
+        self.choice_buttons[index].setChecked(True)
+        self._choice_made(index)
+
+    def _choice_made(self, index: int) -> None:
+        self.prediction = index
+        self.lock_button.setEnabled(self.stage == "predict")
+
+    def enter_number(self, value: float) -> None:
+        self.number_box.setValue(value)
+        self._number_made(self.number_box.value())
+
+    def _number_made(self, value: float) -> None:
+        self.prediction = value
+        self.lock_button.setEnabled(self.stage == "predict")
+
+    def lock_prediction(self) -> None:
+        if self.stage != "predict" or self.prediction is None:
+            return
+        question = self.question
+        said = question.prediction.describe(self.prediction)
+        self.evidence_label.setText(
+            f"Your prediction: <b>{_escaped(said)}</b><br>The evidence is highlighted in the "
+            "Readouts panel."
+        )
+        self._set_stage("watch")
+        self.evidence_changed.emit(question.evidence)
+
+    def explain(self) -> None:
+        if self.stage != "watch" or self.prediction is None:
+            return
+        assert self.question_set is not None
+        question, prediction = self.question, self.question.prediction
+        matched = prediction.matches(self.prediction)
+        said = prediction.describe(self.prediction)
+        if matched:
+            verdict = f"{MATCHED} Your prediction matched: <b>{_escaped(said)}</b>"
+        else:
+            verdict = (
+                f"{MISSED} You predicted {_escaped(said)}<br>The model says: "
+                f"<b>{_escaped(prediction.answer_text)}</b>"
+            )
+        self.verdict_label.setText(verdict)
+        self.verdict_label.setStyleSheet(f"color: {MATCHED_COLOUR if matched else MISSED_COLOUR};")
+        self.store.record(self.question_set.id, question.id, Answer(said, matched, now_text()))
+        self._set_stage("explained")
+        self._refresh_list()
+        self._show_previous_answer()
+        self.scroll.ensureWidgetVisible(self.explanation_group)
+
+    def apply_now_try(self, index: int) -> None:
+        suggestion = self.question.now_try[index]
+        self.setting_edit_requested.emit(suggestion.setting, suggestion.value)
+
+    # --- progress --------------------------------------------------------------------------------
+
+    def answers(self) -> dict[str, Answer]:
+        assert self.question_set is not None
+        return self.store.answers(self.question_set.id)
+
+    def _refresh_list(self) -> None:
+        assert self.question_set is not None
+        answers = self.answers()
+        self.question_box.clear()
+        for k, question in enumerate(self.question_set.questions, start=1):
+            answer = answers.get(question.id)
+            mark = "" if answer is None else f"  {MATCHED if answer.matched else MISSED}"
+            self.question_box.addItem(f"{k}. {question.title}{mark}")
+        self.question_box.setCurrentIndex(self.index)
+        matched = sum(a.matched for q, a in answers.items() if q in self._question_ids())
+        answered = sum(q in answers for q in self._question_ids())
+        total = len(self.question_set.questions)
+        self.progress_label.setText(f"{answered} of {total} answered · {matched} matched")
+        if self.store.warning:
+            self.progress_label.setToolTip(self.store.warning)
+
+    def _question_ids(self) -> list[str]:
+        assert self.question_set is not None
+        return [q.id for q in self.question_set.questions]
+
+    def _show_previous_answer(self) -> None:
+        answer = self.answers().get(self.question.id)
+        self.previous_answer_label.setVisible(answer is not None and self.stage != "explained")
+        if answer is not None:
+            mark = MATCHED if answer.matched else MISSED
+            self.previous_answer_label.setText(
+                f"Answered {answer.time[:16].replace('T', ' ')}: {mark} {answer.prediction}"
+            )
+
+    def summary_rows(self) -> list[tuple[str, str, str, str, str]]:
+        """(question, your prediction, the answer, matched, time) for every question."""
+        assert self.question_set is not None
+        answers = self.answers()
+        rows = []
+        for k, question in enumerate(self.question_set.questions, start=1):
+            answer = answers.get(question.id)
+            mark = "" if answer is None else MATCHED if answer.matched else MISSED
+            rows.append((
+                f"{k}. {question.title}", answer.prediction if answer else "—",
+                question.prediction.answer_text if answer else "", mark,
+                answer.time[:16].replace("T", " ") if answer else "",
+            ))  # fmt: skip
+        return rows
+
+    def show_summary(self) -> None:
+        SummaryDialog(self.set_label.text(), self.summary_rows(), self).exec()
+
+    def export_csv(self, path: Path) -> None:
+        assert self.question_set is not None
+        write_atomically(Path(path), self.store.csv_text(self.question_set).encode("utf-8"))
+
+    def export_dialog(self) -> None:
+        assert self.question_set is not None
+        suggestion = str(Path.home() / f"{self.question_set.id}-answers.csv")
+        path, _ = QFileDialog.getSaveFileName(self, "Export answers", suggestion, CSV_FILTER)
+        if not path:
+            return
+        try:
+            self.export_csv(Path(path))
+        except OSError as error:
+            QMessageBox.warning(self, "Cannot export answers", f"{path}: {error.strerror}")
+
+    def reset_progress(self, ask: bool = True) -> None:
+        assert self.question_set is not None
+        if ask:
+            buttons = QMessageBox.StandardButton
+            answer = QMessageBox.question(
+                self, "Reset progress",
+                f"Forget every answer to “{self.question_set.title}”?",
+                buttons.Yes | buttons.No, buttons.No,
+            )  # fmt: skip
+            if answer != buttons.Yes:
+                return
+        self.store.reset(self.question_set.id)
+        self._refresh_list()
+        self._show_previous_answer()
+
+    # --- the panel protocol (ui.panels) ----------------------------------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        self._settings = scene_settings(scene)
+        self._show_now_try_state()
+        if self._requested is not None and scene == self._requested:
+            self._requested = None
+            self.choice_group.setExclusive(False)  # so a fresh start shows no choice
+            for button in self.choice_buttons:
+                button.setChecked(False)
+            self.choice_group.setExclusive(True)
+            self.prediction = None if self.question.prediction.choices else self.number_box.value()
+            self.evidence_changed.emit(None)
+            self._set_stage("predict")
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        self._settings = scene_settings(scene)
+        self._show_now_try_state()
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        pass
+
+    def _show_now_try_state(self) -> None:
+        """A suggestion the document already has is marked as applied."""
+        if self.question_set is None:
+            return
+        for button, suggestion in zip(self.now_try_buttons, self.question.now_try, strict=True):
+            applied = (
+                self._settings is not None
+                and getattr(self._settings, suggestion.setting) == suggestion.value
+            )
+            button.setText(f"{MATCHED} {suggestion.label}" if applied else suggestion.label)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class SummaryDialog(QDialog):
+    """Every question of the set with the latest prediction, the answer and when."""
+
+    def __init__(self, title: str, rows: list[tuple[str, ...]], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(f"Answers — {title}")
+        self.table = QTableWidget(len(rows), 5, self)
+        self.table.setHorizontalHeaderLabels(
+            ["Question", "Your prediction", "Answer", "Matched", "When"]
+        )
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        for row, cells in enumerate(rows):
+            for column, text in enumerate(cells):
+                self.table.setItem(row, column, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(buttons)
+        self.resize(900, 420)

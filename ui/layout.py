@@ -1,0 +1,171 @@
+"""The main window's layout: stored and restored (ui.preferences), put back to the default,
+and docks that give way to the 3D view in small windows.
+
+After a resize the 3D view keeps at least VIEW_SHARE of the window's width, or VIEW_WIDTH pixels
+where that is less; the dock columns get the rest, each narrowed no further than it stays
+usable. When two columns cannot both be usable, the right column's docks join the left one as
+tabs, and go back when the window is wide enough again.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QStyle
+
+from clothlab.ui import preferences
+from clothlab.ui.preferences import STATE_VERSION
+
+VIEW_SHARE = 0.5
+VIEW_WIDTH = 560
+USABLE_DOCK_WIDTH = 320  # a dock is narrowed no further than this (or its own minimum)
+SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+LAYOUT_WARNING = "the stored window layout could not be read; using the default layout"
+
+
+class WindowLayout:
+    def __init__(
+        self, window: QMainWindow, docks: tuple[QDockWidget, ...], first: QDockWidget,
+        status: QStatusBar,
+    ) -> None:  # fmt: skip
+        """Call once the docks are in their default places: that is the default layout."""
+        self.window, self.docks, self.first, self.status = window, docks, first, status
+        self.default_state = window.saveState(STATE_VERSION)
+        self.tabbed_right: list[QDockWidget] = []  # docks moved to the left column
+        self._timer = QTimer(window)  # resizes come in bursts: fit once after them
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.fit)
+
+    def restore(self) -> bool:
+        """The stored geometry and dock layout; anything unreadable → the default layout, and
+        one warning when something was stored."""
+        restored = preferences.restore_window(self.window)
+        if not restored:
+            self.reset()
+            if preferences.layout_stored():
+                print(f"clothlab: warning: {LAYOUT_WARNING}", file=sys.stderr)
+                self.status.showMessage(LAYOUT_WARNING.capitalize(), 10_000)
+        return restored
+
+    def save(self, view_options: dict[str, bool]) -> None:
+        """Remember the layout as the user made it: docks that only moved to the left column
+        because the window was small are stored where they were."""
+        moved = self.put_back()
+        preferences.store_layout(self.window, view_options)
+        if moved:
+            self.schedule()
+
+    def reset(self) -> None:
+        self.window.restoreState(self.default_state, STATE_VERSION)
+        self.forget()
+        for dock in self.docks:
+            dock.setFloating(False)
+            dock.show()
+        self.first.raise_()
+        self.schedule()
+
+    def schedule(self) -> None:
+        self._timer.start()
+
+    def forget(self) -> None:
+        """The layout was put back to its default: nothing was moved."""
+        self.tabbed_right = []
+
+    def put_back(self) -> list[QDockWidget]:
+        """Return the moved docks to the right column (before the layout is stored, so it is
+        stored as the user made it); the docks that were moved."""
+        moved = [dock for dock in self.tabbed_right if dock in self.columns().get(SIDES[0], [])]
+        if moved:
+            self._untab(moved)
+        return moved
+
+    def fit(self) -> None:
+        """Docks give way to the 3D view after a resize, so it keeps VIEW_SHARE of the window's
+        width (or VIEW_WIDTH, where that is less): the left and right dock columns are narrowed
+        in proportion, each no further than it stays usable (`_needed`). When the two columns
+        cannot both be usable in the room left, the right column's docks join the left one as
+        tabs, and they go back when the window is wide enough again. Floating docks, and docks
+        the user put elsewhere, are left alone."""
+        width = self.window.width()
+        room = max(width - VIEW_WIDTH, (1.0 - VIEW_SHARE) * width)
+        columns = self.columns()
+        left, right = (columns.get(side, []) for side in SIDES)
+        moved = [dock for dock in self.tabbed_right if dock in left]
+        stay = [dock for dock in left if dock not in moved]
+        separators = 2 * self.window.style().pixelMetric(
+            QStyle.PixelMetric.PM_DockWidgetSeparatorExtent
+        )
+        if not moved and left and right and _needed(left) + _needed(right) + separators > room:
+            self._tab_into(left, right)
+            self.schedule()  # narrow the column once the layout has the tabs
+            return
+        if moved and stay and _needed(stay) + _needed(moved) + separators <= room:
+            self._untab(moved)
+            self.schedule()
+            return
+        self.tabbed_right = moved
+        self._narrow(columns, room - separators)
+
+    def columns(self) -> dict[Qt.DockWidgetArea, list[QDockWidget]]:
+        """The docks shown (as a tab or not) in the left and right columns."""
+        columns: dict[Qt.DockWidgetArea, list[QDockWidget]] = {}
+        for dock in self.window.findChildren(QDockWidget):
+            area = self.window.dockWidgetArea(dock)
+            if area in SIDES and not dock.isFloating() and dock.toggleViewAction().isChecked():
+                columns.setdefault(area, []).append(dock)
+        return columns
+
+    def _tab_into(self, left: list[QDockWidget], right: list[QDockWidget]) -> None:
+        current = _on_top(left)
+        for dock in right:
+            self.window.tabifyDockWidget(current, dock)
+        current.raise_()
+        self.tabbed_right = list(right)
+
+    def _untab(self, moved: list[QDockWidget]) -> None:
+        first, *rest = moved
+        self.window.addDockWidget(SIDES[1], first)
+        for dock in rest:
+            self.window.tabifyDockWidget(first, dock)
+        first.raise_()
+        self.tabbed_right = []
+
+    def _narrow(self, columns: dict[Qt.DockWidgetArea, list[QDockWidget]], room: float) -> None:
+        widths = {side: _column_width(docks) for side, docks in columns.items()}
+        if not widths or sum(widths.values()) <= room:
+            return
+        # Shrink in proportion; a column that reaches its usable width stays there and the
+        # others share what is left.
+        targets = dict(widths)
+        free = set(widths)
+        for _ in columns:
+            budget = room - sum(targets[side] for side in widths if side not in free)
+            scale = budget / max(sum(widths[side] for side in free), 1)
+            for side in list(free):
+                floor = min(_needed(columns[side]), widths[side])
+                targets[side] = max(floor, round(widths[side] * scale))
+                if floor > widths[side] * scale:
+                    free.discard(side)
+        shown = [_on_top(columns[side]) for side in targets]
+        self.window.resizeDocks(shown, list(targets.values()), Qt.Orientation.Horizontal)
+
+
+def _needed(docks: list[QDockWidget]) -> int:
+    """How wide a column of docks must stay to be usable: its docks' minimum widths, and up to
+    USABLE_DOCK_WIDTH of what they would like (a scrolling form reports a tiny minimum)."""
+    return max(
+        max(dock.minimumSizeHint().width(), dock.minimumWidth(),
+            min(dock.sizeHint().width(), USABLE_DOCK_WIDTH))
+        for dock in docks
+    )  # fmt: skip
+
+
+def _on_top(docks: list[QDockWidget]) -> QDockWidget:
+    """The dock of a column one sees: a tab behind another counts as visible to Qt, but none of
+    it is on screen."""
+    return next((dock for dock in docks if not dock.visibleRegion().isEmpty()), docks[0])
+
+
+def _column_width(docks: list[QDockWidget]) -> int:
+    return _on_top(docks).width()
