@@ -10,7 +10,6 @@ snapshots.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,19 +39,19 @@ from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, s
 from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
 
-MERGE_WINDOW_S = 1.5  # changes of one setting closer together than this undo as one
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
 
 
 class EditCommand(QUndoCommand):
-    """One sim edit record; undo applies its inverse. Quick changes of one setting merge, so a
-    slider drag is one step in the Edit menu."""
+    """One sim edit record; undo applies its inverse. Changes of one setting within one gesture
+    (a slider drag, press to release) merge, so a whole drag is one step in the Edit menu and
+    two drags are two, however quick or slow."""
 
-    def __init__(self, controller: Controller, edit: Edit) -> None:
+    def __init__(self, controller: Controller, edit: Edit, gesture: int | None = None) -> None:
         super().__init__(edit.text)
         self._controller = controller
         self.edit = edit
-        self._stamp = time.monotonic()
+        self.gesture = gesture
 
     def redo(self) -> None:
         self._controller.apply_edit(self.edit)
@@ -68,11 +67,10 @@ class EditCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
         if not isinstance(other, EditCommand) or other.id() != self.id():
             return False
-        if other._stamp - self._stamp > MERGE_WINDOW_S:
+        if self.gesture is None or other.gesture != self.gesture:
             return False
         assert isinstance(self.edit, SetSetting) and isinstance(other.edit, SetSetting)
         self.edit = SetSetting(self.edit.key, other.edit.value, self.edit.previous)
-        self._stamp = other._stamp
         self.setObsolete(self.edit.value == self.edit.previous)
         return True
 
@@ -101,6 +99,8 @@ class Controller(QObject):
         self.speed = 1.0
         self.journal: list[Stamped] = []  # what the worker applied since the last load
         self._loads = 0  # Load commands sent; snapshots of older loads are ignored
+        self._gestures = 0  # gestures begun; the open one's number, or None
+        self._gesture: int | None = None
         self._counts = body_counts(self.scene.bodies)  # (particles, links) of the document
         self._thread = QThread()
         self._thread.setObjectName("solver")
@@ -197,7 +197,16 @@ class Controller(QObject):
     def push_edit(self, edit: Edit) -> None:
         """An undoable edit; raises CommandError (a ValueError) if it does not fit the model."""
         validate(edit, *self._counts)
-        self.undo_stack.push(EditCommand(self, edit))
+        self.undo_stack.push(EditCommand(self, edit, self._gesture))
+
+    def begin_gesture(self) -> None:
+        """A drag began (slider pressed): its changes of a setting undo as one, until
+        `end_gesture`."""
+        self._gestures += 1
+        self._gesture = self._gestures
+
+    def end_gesture(self) -> None:
+        self._gesture = None
 
     @property
     def settings(self) -> Any:

@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
             (self.scene_model.setting_edit_requested, self._request_setting),
             (self.scene_model.pin_edit_requested, c.move_pin),
             (self.parameters_panel.setting_edit_requested, self._request_setting),
+            (self.parameters_panel.drag_started, c.begin_gesture),
+            (self.parameters_panel.drag_finished, c.end_gesture),
             (self.readouts_panel.export_requested, self.files.export_readouts),
             (self.questions_panel.scene_requested, self._load_question_scene),
             (self.questions_panel.run_requested, partial(c.set_running, True)),

@@ -66,9 +66,11 @@ def test_set_setting_is_undoable_and_marks_the_document(qtbot, controller):
     qtbot.waitUntil(lambda: controller.latest.settings.wind == 0.0, timeout=WAIT_MS)
 
 
-def test_quick_changes_of_one_setting_merge_into_one_command(controller):
+def test_changes_of_one_setting_within_a_gesture_merge_into_one_command(controller):
+    controller.begin_gesture()
     for value in (1.0, 2.0, 3.0):
         controller.set_setting("wind", value)
+    controller.end_gesture()
     controller.set_setting("gravity", 5.0)
     assert controller.undo_stack.count() == 2
     controller.undo_stack.undo()
@@ -147,3 +149,24 @@ def test_reset_keeps_edits_and_starts_at_rest(qtbot, controller):
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     assert controller.latest.settings.wind == 6.0
     assert controller.undo_stack.count() == 1
+
+
+def test_two_drags_are_two_entries_and_one_slow_drag_is_one(qtbot, controller):
+    """Merging went by time: two drags 0.5 s apart became one entry, one drag with a 2 s pause
+    while held became two. Now a drag (press to release) is one entry, whatever the timing."""
+    for value in (1.0, 2.0):  # two quick drags
+        controller.begin_gesture()
+        controller.set_setting("wind", value)
+        controller.set_setting("wind", value + 0.5)
+        controller.end_gesture()
+        qtbot.wait(50)
+    assert controller.undo_stack.count() == 2
+    controller.begin_gesture()  # one slow drag
+    controller.set_setting("wind", 4.0)
+    qtbot.wait(2000)
+    controller.set_setting("wind", 5.0)
+    controller.end_gesture()
+    assert controller.undo_stack.count() == 3
+    controller.set_setting("wind", 6.0)  # typed, not dragged: an entry of its own
+    controller.set_setting("wind", 7.0)
+    assert controller.undo_stack.count() == 5

@@ -167,3 +167,38 @@ def test_plot_updates_keep_none_alive(qtbot):
         "the Qt binding loses references to None (PySide6 6.12.0 on Python 3.11 does): "
         "a long session would crash; install PySide6-Essentials < 6.12"
     )
+
+
+def test_a_slider_drag_is_one_undo_entry_and_two_drags_are_two(qtbot, make_window):
+    """Real mouse drags on the Wind slider of the Parameters panel."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    window = make_window(paused=True)
+    window.parameters_dock.raise_()
+    slider = window.parameters_panel.editors["wind"].slider
+    qtbot.waitExposed(slider)
+    stack = window.controller.undo_stack
+
+    def drag(to_x: list[int], hold_ms: int = 0) -> None:
+        y = slider.height() // 2
+        handle = QPoint(slider.width() // 2, y)  # wind 0 sits in the middle of −100…100
+        QTest.mousePress(slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, handle)
+        for x in to_x:
+            QTest.mouseMove(slider, QPoint(x, y), 20)
+            qtbot.wait(hold_ms // max(len(to_x), 1))
+        QTest.mouseRelease(
+            slider, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(to_x[-1], y)
+        )
+
+    middle = slider.width() // 2
+    drag([middle + 10, middle + 20, middle + 30])
+    assert stack.count() == 1
+    qtbot.wait(300)
+    window.parameters_panel.set_value("wind", 0.0)  # the handle back where the next drag starts
+    drag([middle - 10, middle - 20])
+    assert stack.count() == 2  # two drags, two entries, however close together
+    window.parameters_panel.set_value("wind", 0.0)
+    drag([middle + 15, middle + 25], hold_ms=2000)  # one slow drag with a long pause
+    assert stack.count() == 3
+    assert stack.text(2).startswith("Set wind")

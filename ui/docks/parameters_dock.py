@@ -37,6 +37,8 @@ class FloatEditor(QWidget):
     """A slider for dragging and a spin box for exact values, kept in step."""
 
     value_changed = Signal(float)
+    drag_started = Signal()
+    drag_finished = Signal()
 
     def __init__(self, parameter: Parameter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +59,8 @@ class FloatEditor(QWidget):
         layout.addWidget(self.slider, 1)
         layout.addWidget(self.spin_box)
         self.slider.valueChanged.connect(self._slider_moved)
+        self.slider.sliderPressed.connect(self.drag_started)
+        self.slider.sliderReleased.connect(self.drag_finished)
         self.spin_box.valueChanged.connect(self._spin_box_changed)
 
     def value(self) -> float:
@@ -91,6 +95,8 @@ class FloatEditor(QWidget):
 
 class ParametersPanel(QWidget):
     setting_edit_requested = Signal(str, object)  # Settings key, new value
+    drag_started = Signal()  # a slider was pressed: what follows until release undoes as one
+    drag_finished = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,6 +152,8 @@ class ParametersPanel(QWidget):
             return spin_box
         editor = FloatEditor(parameter, self)
         editor.value_changed.connect(lambda v: self.setting_edit_requested.emit(key, v))
+        editor.drag_started.connect(self.drag_started)
+        editor.drag_finished.connect(self.drag_finished)
         return editor
 
     # --- Panel: the settings follow the document, not the frames ------------------------------
