@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -33,8 +34,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from clothlab.sim.files import write_atomically
-from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene
+from clothlab.sim.files import FileTooLargeError, read_regular_file, write_atomically
+from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
 from clothlab.ui.preferences import APPLICATION, ORGANIZATION  # the folder names QSettings uses
 
 if TYPE_CHECKING:
@@ -107,22 +108,24 @@ class Recovery:
 
 
 def recovery_payload(scene: Scene, path: Path | None, saved_at: datetime | None = None) -> bytes:
-    document = {
+    header = {
         "format": FORMAT,
         "version": VERSION,
         "saved_at": (saved_at or datetime.now()).astimezone().isoformat(timespec="seconds"),
         "path": str(path.resolve()) if path is not None else None,
-        "scene": scene.model_dump(mode="json"),
     }
-    return (json.dumps(document, indent=1) + "\n").encode("utf-8")
+    # The scene as a scene file writes it (its long lists compact), so that every scene that
+    # can be saved can be recovered: indented, the largest one would be over twice the cap.
+    head = json.dumps(header, indent=1).removesuffix("\n}")
+    return f'{head},\n "scene": {scene_json(scene).rstrip()}\n}}\n'.encode()
 
 
 def read_recovery(file: Path) -> Recovery:
     """Parse a recovery file; raises ValueError (or OSError) with a short reason."""
-    with file.open("rb") as stream:
-        raw = stream.read(MAX_FILE_BYTES * 2 + 1)
-    if len(raw) > MAX_FILE_BYTES * 2:
-        raise ValueError("file is too large")
+    try:  # a regular file only, opened without blocking: a FIFO would hang every launch
+        raw = read_regular_file(file, MAX_FILE_BYTES * 2)
+    except FileTooLargeError:
+        raise ValueError("file is too large") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -149,8 +152,15 @@ def read_recovery(file: Path) -> Recovery:
     if saved_at.tzinfo is None:
         saved_at = saved_at.astimezone()
     # The scene section goes through the scene file's own validation (and its messages).
-    scene = parse_scene(json.dumps(data["scene"]), "scene")
+    scene = parse_scene(json.dumps(data["scene"], separators=(",", ":")), "scene")
     return Recovery(file, scene, Path(path) if path is not None else None, saved_at)
+
+
+def _is_regular(file: Path) -> bool:
+    try:
+        return stat.S_ISREG(file.stat().st_mode)
+    except OSError:
+        return False
 
 
 def _remove(file: Path) -> None:
@@ -255,8 +265,8 @@ class Autosaver(QObject):
         except OSError:
             return None
         for file in candidates:
-            if file == self.file or not self._orphaned(file):
-                continue
+            if file == self.file or not _is_regular(file) or not self._orphaned(file):
+                continue  # ours, not a file Cloth Lab wrote (a FIFO would block), or in use
             try:
                 return read_recovery(file)
             except (OSError, ValueError, RecursionError) as error:

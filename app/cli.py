@@ -1,28 +1,39 @@
 """Headless command line: run a scene and print its readouts, list presets, benchmark.
 
-Every input problem ends in exit status 2 and one line on stderr that names the file or the
-option; nothing is written unless the whole run succeeds.
+Every failure ends in exit status 2 and one line on stderr that names the file or the option
+(control characters escaped, a long line elided in the middle): bad input, and any file that
+cannot be read or written. Nothing is written unless the whole run succeeds, except that Ctrl+C
+stops a run with exit 130 and keeps the CSV rows of the steps it finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import csv
 import io
 import json
 import math
+import os
+import signal
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
+from clothlab.app import questions_cli
 from clothlab.sim import readouts
 from clothlab.sim.fabrics import FABRICS
-from clothlab.sim.files import write_atomically
+from clothlab.sim.files import AtomicFile, describe
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import (
+    MAX_MESSAGE,
     Scene,
     SceneError,
     build_simulation,
@@ -34,13 +45,35 @@ from clothlab.sim.scene import (
     with_settings,
 )
 
+if TYPE_CHECKING:
+    from clothlab.sim.solver import Simulation
+
 EXIT_BAD_INPUT = 2
 EXIT_UNSTABLE = 3  # the model blew up; nothing is written
+EXIT_INTERRUPTED = 130  # Ctrl+C: 128 + SIGINT, what a shell reports for a job it interrupted
+MAX_STEPS = 1_000_000_000  # some 100 days at 10⁴ steps/s: a typo, not a run
+PROGRESS_EVERY_S = 0.25
 SCENE_KEYS = {"cols": (2, 512), "rows": (2, 512), "pin_shift": (-100.0, 100.0)}
 
 
 class UsageError(Exception):
-    """Bad command-line input; the message is the one line shown to the user."""
+    """Bad command-line input, or a file that cannot be read or written; the message is the
+    one line shown to the user."""
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` as one line, as SceneError writes its messages: line breaks and other control
+    characters escaped, the middle of a long text elided (its start and end say the most)."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(line) > limit:
+        half = (limit - 1) // 2
+        line = f"{line[:half]}…{line[-half:]}"
+    return line
+
+
+def _fail(message: str) -> int:
+    print(f"clothlab: error: {one_line(message)}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--positions", type=Path, help="save final positions as (N, 3) .npy")
 
     commands.add_parser("scenes", help="list the built-in scenes")
+    questions_cli.add_parser(commands)
 
     bench = commands.add_parser("bench", help="measure solver speed")
     bench.add_argument(
@@ -84,12 +118,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     try:
         args = build_parser().parse_args(list(argv))
-        return {"run": run_command, "scenes": scenes_command, "bench": bench_command}[args.command](
-            args
-        )
+        command = {
+            "run": run_command, "scenes": scenes_command, "bench": bench_command,
+            "questions": questions_cli.questions_command,
+        }[args.command]  # fmt: skip
+        return command(args)
     except (UsageError, SceneError) as error:
-        print(f"clothlab: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(str(error))
+    except BrokenPipeError:  # whoever read stdout (`| head`) has gone
+        with contextlib.suppress(OSError):  # and Python's flush of stdout at exit must not fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail("standard output: the reader closed the pipe")
+    except OSError as error:  # any other file a command reads or writes: one line, no traceback
+        return _fail(f"{error.filename}: {describe(error)}" if error.filename else describe(error))
+    except KeyboardInterrupt:  # a second Ctrl+C during a run, or one before it started
+        print("clothlab: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 # --- run -------------------------------------------------------------------------------------
@@ -145,39 +189,72 @@ def run_command(args: argparse.Namespace) -> int:
 
     if args.steps < 0:
         raise UsageError(f"--steps: {args.steps} is negative")
-    for option in ("csv", "save", "positions"):
-        _check_writable(getattr(args, option), f"--{option}")
-    settings, reshapes = parse_settings(args.set)
-    scene, _ = resolve_scene(args.scene)
-    # --set and --seam edit the document, as the app's panels and menus do, before step 0.
-    scene = with_settings(reshape_scene(scene, reshapes), settings)
-    if args.seam:
-        topology = build_topology(scene)
-        if not topology.sheets:
-            raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
-        live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
-        scene = apply_to_document(scene, CutLinks(tuple(live)))
-    sim = build_simulation(scene)
+    if args.steps > MAX_STEPS:
+        raise UsageError(f"--steps: {args.steps} is more than {MAX_STEPS:_}")
+    outputs = Outputs()
+    try:
+        for option in ("csv", "positions", "save"):
+            outputs.open(option, getattr(args, option))
+        settings, reshapes = parse_settings(args.set)
+        with _reported(args.scene):  # a 300-character name is an OSError before it is a file
+            scene, _ = resolve_scene(args.scene)
+        # --set and --seam edit the document, as the app's panels and menus do, before step 0.
+        scene = with_settings(reshape_scene(scene, reshapes), settings)
+        if args.seam:
+            topology = build_topology(scene)
+            if not topology.sheets:
+                raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
+            live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
+            scene = apply_to_document(scene, CutLinks(tuple(live)))
+        sim = build_simulation(scene)
+        return _run(args, scene, sim, outputs)
+    finally:
+        outputs.discard()  # whatever was not committed
 
-    rows = [readouts.row(sim.state.steps, sim.readouts())]
-    for _ in range(args.steps):
-        if sim.step() == 0:
-            print(f"clothlab: error: {sim.instability.message}", file=sys.stderr)
-            return EXIT_UNSTABLE
-        if args.csv:
-            rows.append(readouts.row(sim.state.steps, sim.readouts()))
-    final = sim.readouts()
 
-    if args.csv:
-        write_atomically(args.csv, readouts.csv_text(rows).encode())
-    if args.positions:
-        buffer = io.BytesIO()
-        np.save(buffer, np.ascontiguousarray(sim.state.x, dtype=np.float64), allow_pickle=False)
-        write_atomically(args.positions, buffer.getvalue())
-    if args.save:
-        write_atomically(args.save, scene_json(capture_scene(scene, sim)).encode())
+def _run(args: argparse.Namespace, scene: Scene, sim: Simulation, outputs: Outputs) -> int:
+    table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
+    progress = Progress(args.steps)
+    with StopOnInterrupt() as stop:
+        if table:
+            table.add(readouts.row(sim.state.steps, sim.readouts()))
+        done = 0
+        try:
+            progress.show(0)
+            while done < args.steps and not stop.requested:
+                if sim.step() == 0:
+                    progress.clear()
+                    message = one_line(sim.instability.message)
+                    print(f"clothlab: error: {message}", file=sys.stderr)
+                    return EXIT_UNSTABLE
+                done += 1
+                if table:
+                    table.add(readouts.row(sim.state.steps, sim.readouts()))
+                progress.show(done)
+        finally:
+            progress.clear()  # before any message, so that it starts a line of its own
+        if done < args.steps:  # Ctrl+C: keep the rows of the steps that finished
+            kept = "nothing written"
+            if table:
+                outputs.commit("csv")
+                kept = f"{table.count} rows written to {args.csv}"
+            print(
+                f"clothlab: {one_line(f'interrupted after step {done} of {args.steps}; {kept}')}",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
+        final = sim.readouts()
+        if "positions" in outputs.files:
+            buffer = io.BytesIO()
+            x = np.ascontiguousarray(sim.state.x, dtype=np.float64)
+            np.save(buffer, x, allow_pickle=False)
+            outputs.write("positions", buffer.getvalue())
+        if "save" in outputs.files:
+            outputs.write("save", scene_json(capture_scene(scene, sim)).encode())
+        outputs.commit(*outputs.files)  # the renames, last: all outputs or none
 
-    lines = [("scene", scene.name), ("steps", str(sim.state.steps)), ("t", f"{final.t:.6f} s")]
+    lines = [("scene", one_line(scene.name)), ("steps", str(sim.state.steps))]
+    lines.append(("t", f"{final.t:.6f} s"))
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
         lines.append((readout.key, str(value) if readout.integer else _number(value)))
@@ -187,13 +264,155 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_writable(path: Path | None, option: str) -> None:
-    if path is None:
-        return
-    if path.is_dir():
-        raise UsageError(f"{option} {path}: is a folder")
-    if not path.resolve().parent.is_dir():
-        raise UsageError(f"{option} {path}: folder {path.parent} does not exist")
+@contextlib.contextmanager
+def _reported(path: object) -> Iterator[None]:
+    """An OSError inside becomes the one line `PATH: reason` (the user's path, not a temporary
+    file's, and no errno)."""
+    try:
+        yield
+    except OSError as error:
+        raise UsageError(f"{path}: {describe(error)}") from None
+
+
+def _is_standard_stream(target: Path) -> bool:
+    """True if `target` is the file this process's stdout or stderr already writes to (as
+    `--csv /dev/stdout > out.csv` makes it): the rename would leave those writing to nothing."""
+    try:
+        status = os.stat(target)
+    except OSError:
+        return False
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            if os.path.samestat(status, os.fstat(fd)):
+                return True
+    return False
+
+
+class Outputs:
+    """The run's output files. Each is opened as a temporary file beside its target before the
+    run starts, so a file that cannot be written is found before the work is done (and through
+    the same checks as every save: see sim/files.py); commit renames them over their targets."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, AtomicFile] = {}
+
+    def open(self, option: str, path: Path | None) -> None:
+        if path is None:
+            return
+        with _reported(path):
+            file = AtomicFile(path)
+        self.files[option] = file
+        if _is_standard_stream(file.target):
+            raise UsageError(f"{path}: is this command's standard output or error")
+
+    def path(self, option: str) -> Path:
+        return self.files[option].path
+
+    def write(self, option: str, data: bytes) -> None:
+        with _reported(self.path(option)):
+            self.files[option].write(data)
+
+    def commit(self, *options: str) -> None:
+        for option in options:
+            with _reported(self.path(option)):
+                self.files[option].commit()
+
+    def discard(self) -> None:
+        for file in self.files.values():
+            file.discard()
+
+
+class CsvRows:
+    """Readout rows streamed to the --csv file as they are made: the text of readouts.csv_text,
+    without keeping the rows (10⁶ steps kept as tuples were 849 MB)."""
+
+    def __init__(self, outputs: Outputs, option: str) -> None:
+        self.outputs, self.option = outputs, option
+        self.count = 0
+        self._writer = csv.writer(self, lineterminator="\n")
+        self._writer.writerow(readouts.CSV_COLUMNS)
+
+    def write(self, text: str) -> None:  # csv.writer's stream
+        self.outputs.write(self.option, text.encode())
+
+    def add(self, values: Iterable[float]) -> None:
+        self._writer.writerow(readouts.csv_cells(values))
+        self.count += 1
+
+
+class StopOnInterrupt:
+    """While inside, the first Ctrl+C (SIGINT) asks the run to stop after the step it is in, so
+    the CSV ends on a whole row; a second one interrupts at once (KeyboardInterrupt). Leaves a
+    SIGINT that was ignored (nohup) or handled by someone else as it was."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._installed = False
+
+    def __enter__(self) -> StopOnInterrupt:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+class Progress:
+    """A progress line on stderr, redrawn every PROGRESS_EVERY_S during a run (10⁷ steps are
+    ten minutes), only when stderr is a terminal: there a carriage return redraws one line, in a
+    log it would add hundreds."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        try:
+            self.enabled = total > 0 and self.stream.isatty()
+        except (AttributeError, ValueError):  # no stream, or a closed one
+            self.enabled = False
+        self.started = time.monotonic()
+        self._next = 0.0
+        self._shown = False
+
+    def show(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + PROGRESS_EVERY_S
+        text = f"step {done:_} of {self.total:_} ({100 * done / self.total:.1f} %)"
+        elapsed = now - self.started
+        if done and elapsed > 0:
+            rate = done / elapsed
+            text += f", {rate:_.0f} steps/s, {_duration((self.total - done) / rate)} left"
+        self.stream.write(f"\r{text}\x1b[K")  # back to the line's start, clear what is left
+        self.stream.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes = seconds / 60
+    if minutes < 60:
+        return f"{minutes:.0f} min"
+    return f"{minutes // 60:.0f} h {minutes % 60:.0f} min"
 
 
 def _number(value: float) -> str:
@@ -210,7 +429,7 @@ def scenes_command(args: argparse.Namespace) -> int:
     width = max(map(len, names))
     for name in names:
         scene = load_preset(name)
-        print(f"{name:<{width}}  {scene.description}")
+        print(f"{name:<{width}}  {one_line(scene.description, limit=10_000)}")
     return 0
 
 

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("run", "scenes", "bench")
+HEADLESS_COMMANDS = ("run", "scenes", "bench", "questions")
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in HEADLESS_COMMANDS:
-        from clothlab.app import cli
-
+        try:  # importing numpy, numba and pydantic takes ~0.7 s: Ctrl+C may land in it
+            from clothlab.app import cli
+        except KeyboardInterrupt:
+            print("clothlab: interrupted", file=sys.stderr)
+            return 130
         return cli.main(argv)
     from clothlab.app import gui
 

@@ -1,29 +1,346 @@
-"""Files the model writes: scenes, CSV, positions. Every write is atomic."""
+"""Files the model writes and reads: scenes, CSV, positions, recovery files.
+
+Every write is atomic: the bytes go to a temporary file beside the target, which is flushed,
+synced and renamed over it, so the target is always the old or the new complete file. A rename
+replaces whatever has the name, so before it the target is checked:
+
+* a symlink is followed: the file it names is updated and the link stays a link; the temporary
+  file goes in that file's folder, so a link to another file system works;
+* only regular files are replaced. A device, FIFO, socket or folder is refused in one line:
+  renaming over /dev/null as root would replace the system's /dev/null with a plain file;
+* a read-only file (no write bit at all, or none for this user) is refused. Root may write
+  anything, so for root the mode bits are all that says "do not";
+* the new file keeps the old one's mode and owner; a new file gets 0666 less the umask, as any
+  program's would (not mkstemp's 0600).
+
+Temporary files are called ``.NAME.PID.RANDOM.tmp`` (NAME shortened for long names, so a
+255-byte target name still leaves room). An exception or Ctrl+C removes its own; SIGKILL cannot
+be caught, so each save also removes those of the same target left by processes that are gone.
+
+Reads open regular files only, without blocking: opening a FIFO would wait for a writer forever.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import os
-import tempfile
+import re
+import secrets
+import stat
 from pathlib import Path
+from types import TracebackType
+
+CHUNK = 1 << 16  # bytes gathered before a write(2)
+TEMP_SUFFIX = ".tmp"
+_NAME_KEPT = 40  # bytes of the target's name a temporary file's name keeps whole
+_NAME_CUT = 24  # … and of a longer name, followed by a hash of all of it
 
 
-def write_atomically(path: Path, payload: bytes) -> None:
-    folder = path.resolve().parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+class FileRefusedError(OSError):
+    """A file Cloth Lab will not replace or read (what it is, or its mode, says not to).
+    str() is the one-line reason, e.g. "is a FIFO (named pipe), not a regular file"."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+class NotARegularFileError(FileRefusedError):
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        code = errno.EISDIR if kind == "a folder" else errno.EINVAL
+        super().__init__(code, f"is {kind}, not a regular file", os.fspath(path))
+        self.kind = kind
+
+
+class FileTooLargeError(FileRefusedError):
+    def __init__(self, path: str | os.PathLike[str], limit: int) -> None:
+        super().__init__(errno.EFBIG, f"is larger than {limit} bytes", os.fspath(path))
+        self.limit = limit
+
+
+def describe(error: BaseException) -> str:
+    """The reason an error gives, without its errno and file name: "No space left on device"."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What an st_mode describes, in words: "a regular file", "a FIFO (named pipe)", …"""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((kind for test, kind in _KINDS if test(mode)), "not a file")
+
+
+def _require_regular(status: os.stat_result, path: str | os.PathLike[str]) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise NotARegularFileError(path, file_kind(status.st_mode))
+
+
+def _writable(status: os.stat_result, path: str | os.PathLike[str], mode: int) -> bool:
+    if not status.st_mode & 0o222:
+        return False  # read-only for everyone, root included: root's writes ignore the bits
+    if not hasattr(os, "geteuid") or os.geteuid() == 0:
+        return True
+    effective = os.access in os.supports_effective_ids
+    return os.access(path, mode, effective_ids=effective)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def inspect_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+    """(the file a save to `path` replaces, its status, or None for a new file). Raises
+    FileRefusedError if saving there would destroy something else, OSError if it cannot be looked
+    at (a name too long, a symlink loop, no permission)."""
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable
-        directory = os.open(folder, os.O_RDONLY)
+        status: os.stat_result | None = os.stat(path)  # through symlinks, as a write would go
+    except FileNotFoundError:
+        status = None
+    target = Path(os.path.realpath(path))
+    if status is not None:
+        _require_regular(status, path)
+        try:
+            resolved = os.stat(target)
+        except FileNotFoundError:
+            resolved = None
+        # /dev/stdout and /proc/self/fd/N name open files, not names a rename can replace
+        same = resolved is not None and os.path.samestat(resolved, status)
+        if not same:
+            reason = "is not a file name that can be replaced"
+            raise FileRefusedError(errno.EINVAL, reason, str(path))
+        if not _writable(status, target, os.W_OK):
+            mode = stat.S_IMODE(status.st_mode)
+            raise FileRefusedError(errno.EACCES, f"is read-only (mode {mode:04o})", str(path))
+    folder = target.parent
+    try:
+        folder_status = os.stat(folder)
+    except FileNotFoundError:
+        raise FileRefusedError(errno.ENOENT, f"folder {folder} does not exist", str(path)) from None
+    if not stat.S_ISDIR(folder_status.st_mode):
+        raise FileRefusedError(errno.ENOTDIR, f"{folder} is not a folder", str(path))
+    if not _writable(folder_status, folder, os.W_OK | os.X_OK):
+        raise FileRefusedError(errno.EACCES, f"folder {folder} is read-only", str(path))
+    return target, status
+
+
+def _temp_prefix(name: str) -> str:
+    raw = os.fsencode(name)
+    if len(raw) > _NAME_KEPT:
+        # a cut through a multi-byte character is kept as surrogate escapes: the same bytes
+        name = os.fsdecode(raw[:_NAME_CUT]) + "~" + hashlib.sha256(raw).hexdigest()[:8]
+    return f".{name}."
+
+
+def _alive(pid: int) -> bool:
+    if os.name != "posix" or pid == os.getpid():
+        return True  # this process's own (another thread may be saving); elsewhere, keep it
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    except (OverflowError, ValueError):
+        return False  # no process can have that number
+    return True
+
+
+def remove_stale_temps(target: Path) -> list[str]:
+    """Remove temporary files of saves to `target` whose process is gone; their names."""
+    pattern = re.compile(re.escape(_temp_prefix(target.name)) + r"(\d+)\.[0-9a-f]{8}\.tmp")
+    removed = []
+    try:
+        with os.scandir(target.parent) as entries:
+            stale = [
+                entry.name
+                for entry in entries
+                if (found := pattern.fullmatch(entry.name))
+                and entry.is_file(follow_symlinks=False)
+                and not _alive(int(found.group(1)))
+            ]
+    except OSError:
+        return removed
+    for name in stale:
+        try:
+            os.unlink(target.parent / name)
+        except OSError:
+            continue
+        removed.append(name)
+    return removed
+
+
+def _copy_owner_and_mode(fd: int, status: os.stat_result) -> None:
+    now = os.fstat(fd)
+    if hasattr(os, "fchown") and (now.st_uid, now.st_gid) != (status.st_uid, status.st_gid):
+        try:
+            os.fchown(fd, status.st_uid, status.st_gid)
+        except PermissionError:  # only root gives files away; keep at least the group
+            with contextlib.suppress(PermissionError):
+                os.fchown(fd, -1, status.st_gid)
+    os.fchmod(fd, stat.S_IMODE(status.st_mode))  # after chown, which clears set-id bits
+
+
+def _write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable (where the system allows opening a folder)."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
     except OSError:
         return
     try:
-        os.fsync(directory)
+        os.fsync(handle)
+    except OSError:
+        pass
     finally:
-        os.close(directory)
+        os.close(handle)
+
+
+class AtomicFile:
+    """A file written beside its target and renamed over it on commit(); discard() (or an
+    exception inside `with`) removes it and leaves the target as it was.
+
+    Opening checks the target (see inspect_target) and creates the temporary file, so a file
+    that cannot be written is found before any work is done; commit() checks it again, as a
+    long run may have outlasted the file it was to replace."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.target, status = inspect_target(self.path)
+        prefix = _temp_prefix(self.target.name)
+        remove_stale_temps(self.target)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        while True:
+            name = f"{prefix}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+            self.temporary = self.target.parent / name
+            try:
+                self._fd = os.open(self.temporary, flags, 0o666)  # the kernel applies the umask
+                break
+            except FileExistsError:
+                continue
+        self._buffer = bytearray()
+        self._finished = False
+        try:
+            self._new_file_mode = stat.S_IMODE(os.fstat(self._fd).st_mode)
+            if status is not None:  # before any byte is written: a 0600 file stays private
+                _copy_owner_and_mode(self._fd, status)
+        except BaseException:
+            self.discard()
+            raise
+
+    def write(self, data: bytes | bytearray) -> None:
+        if self._finished:
+            raise ValueError(f"{self.path}: already committed or discarded")
+        if len(data) >= CHUNK:
+            self._drain()
+            _write_all(self._fd, data)
+            return
+        self._buffer += data
+        if len(self._buffer) >= CHUNK:
+            self._drain()
+
+    def _drain(self) -> None:
+        if self._buffer:
+            data = bytes(self._buffer)
+            self._buffer.clear()
+            _write_all(self._fd, data)
+
+    def commit(self) -> None:
+        """Flush, sync and rename over the target. Either way the temporary file is gone."""
+        if self._finished:
+            raise ValueError(f"{self.path}: already committed or discarded")
+        try:
+            self._drain()
+            target, status = inspect_target(self.path)
+            if target != self.target:
+                raise FileRefusedError(errno.EINVAL, "changed while it was written", str(self.path))
+            if status is not None:
+                _copy_owner_and_mode(self._fd, status)
+            else:
+                os.fchmod(self._fd, self._new_file_mode)
+            os.fsync(self._fd)
+            fd, self._fd = self._fd, -1
+            os.close(fd)
+            os.replace(self.temporary, self.target)
+        except BaseException:
+            self.discard()
+            raise
+        self._finished = True
+        _sync_folder(self.target.parent)
+
+    def discard(self) -> None:
+        """Remove the temporary file; the target is left as it was. Safe to call twice."""
+        self._finished = True
+        self._buffer.clear()
+        if self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):  # gone already (renamed), or it cannot be helped
+            os.unlink(self.temporary)
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def write_atomically(path: str | os.PathLike[str], payload: bytes) -> None:
+    """Replace the file at `path` (through symlinks) with `payload`, all or nothing. Raises
+    FileRefusedError for a target that must not be replaced, OSError if the write fails."""
+    with AtomicFile(path) as file:
+        file.write(payload)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them. Raises
+    FileNotFoundError, NotARegularFileError (without opening it: a FIFO would block),
+    FileTooLargeError (without reading it), or OSError."""
+    _require_regular(os.stat(path), path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        status = os.fstat(fd)  # what was opened, in case the name changed since the stat
+        _require_regular(status, path)
+        if status.st_size > limit:
+            raise FileTooLargeError(path, limit)
+        chunks = []
+        total = 0
+        while total <= limit:  # the file may grow while it is read
+            chunk = os.read(fd, min(max(status.st_size - total, 0) + CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise FileTooLargeError(path, limit)
+    return b"".join(chunks)

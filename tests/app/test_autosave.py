@@ -3,12 +3,14 @@ aside with one line, and a killed app's edits come back on the next launch."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +24,7 @@ from clothlab.app import autosave
 from clothlab.app.autosave import Autosaver, offer_recovery, read_recovery, recovery_folder
 from clothlab.app.controller import Controller
 from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import load_scene
+from clothlab.sim.scene import load_scene, scene_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TICK_S = 0.05
@@ -81,7 +83,7 @@ def test_writes_only_while_there_are_unsaved_changes(make_window, qtbot, tmp_pat
     assert Autosaver(controller, interval_s=3600).pending_recovery() is None
 
     saved = tmp_path / "mine.json"
-    assert window._save_to(saved)
+    assert window.files.save_to(saved)
     assert not autosaver.file.exists()  # saved: nothing to recover
     ticks = autosaver.ticks
     qtbot.waitUntil(lambda: autosaver.ticks >= ticks + 3, timeout=WAIT_MS)
@@ -161,6 +163,61 @@ def test_a_corrupt_file_does_not_hide_an_older_good_one(qapp, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@contextlib.contextmanager
+def unblocking(fifo: Path, after_s: float = 10.0):
+    """If a reader still blocks on `fifo` after `after_s`, open and close its other end: code
+    that would hang a launch then fails the test instead of hanging it."""
+    done = threading.Event()
+
+    def release() -> None:
+        if not done.wait(after_s):
+            with contextlib.suppress(OSError):  # ENXIO: nobody is reading it, as it should be
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    watchdog = threading.Thread(target=release, daemon=True)
+    watchdog.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watchdog.join()
+
+
+def test_a_fifo_in_the_recovery_folder_is_skipped_without_blocking(qapp, capsys):
+    """A FIFO named like a recovery file, newer than a good one, would block every launch."""
+    folder = recovery_folder()
+    good = plant(folder)
+    os.utime(good, (1, 1))
+    fifo = folder / "autosave-999997-3.json"
+    os.mkfifo(fifo)
+    autosaver = Autosaver(Controller(), interval_s=3600)
+    try:
+        with unblocking(fifo):
+            recovery = autosaver.pending_recovery()
+    finally:
+        autosaver.controller.shutdown()
+    assert recovery is not None and recovery.file == good
+    assert fifo.exists() and not fifo.with_name(f"{fifo.name}.corrupt").exists()  # left alone
+    assert capsys.readouterr().err == ""
+
+
+def test_reading_a_fifo_as_a_recovery_file_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "autosave-1-1.json"
+    os.mkfifo(fifo)
+    with unblocking(fifo), pytest.raises(OSError, match="FIFO"):
+        read_recovery(fifo)
+
+
+def test_a_recovery_file_holds_the_scene_as_compactly_as_a_scene_file():
+    """Every scene that saves can be recovered: the recovery file holds the scene as a scene
+    file writes it, compact lists and all."""
+    scene = load_preset("hanging-sheet").model_copy(update={"cuts": list(range(584))})
+    payload = autosave.recovery_payload(scene, None)
+    assert len(payload) < len(scene_json(scene)) + 200
+    file_lines = payload.decode().splitlines()
+    assert sum('"cuts": [0,1,2,' in line for line in file_lines) == 1
+
+
 def click_when_shown(qtbot, button_text: str, seen: list[str]) -> None:
     """Click a button of the recovery box once it is up (exec() blocks the test until then)."""
 
@@ -198,7 +255,7 @@ def test_recover_from_the_box_loads_a_modified_document_that_saves_to_its_file(
     assert autosave_files(autosaver.folder) == [autosaver.file]
     assert not planted.exists()
 
-    assert window.save()  # to the original path, no dialog
+    assert window.files.save()  # to the original path, no dialog
     assert load_scene(original).wind.strength == 3.0
     assert not window.isWindowModified()
     assert autosave_files(autosaver.folder) == []
