@@ -251,7 +251,7 @@ def _depth(value: Any, limit: int) -> int:
 def _field_path(location: tuple[Any, ...]) -> str:
     # pydantic puts the discriminator's tag in the path ("bodies.0.sheet.cols"); drop it
     parts = [str(p) for p in location if p not in ("sheet", "block") or location[0] != "bodies"]
-    return ".".join(parts)
+    return ".".join(part or '""' for part in parts)  # an empty key is still named
 
 
 def parse_scene(text: str | bytes, source: str = "scene") -> Scene:

@@ -557,3 +557,10 @@ def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():
     assert solver.dt == pytest.approx(1 / 60)
     assert solver.damping ** (solver.dt * 120) == pytest.approx(0.985)  # per 1/60 s frame
     assert "three.js" in scene.description and "1/60" in scene.description
+
+
+def test_an_empty_unknown_key_is_named_in_the_error():
+    """Found by the mutation fuzz: a key renamed to "" gave no field path at all."""
+    text = preset_path("hanging-sheet").read_text().replace('"description"', '""')
+    with pytest.raises(SceneError, match=r'^x\.json: "": Extra inputs are not permitted$'):
+        parse_scene(text, "x.json")
