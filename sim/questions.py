@@ -65,6 +65,7 @@ from clothlab.sim.scene import (
     build_topology,
     load_scene,
     parse_scene,
+    read_json_object,
     with_settings,
 )
 from clothlab.sim.solver import Simulation
@@ -73,7 +74,6 @@ FORMAT = "clothlab-questions"
 SCHEMA_VERSION = 1
 BUILTIN_SET = "lab"  # resources/questions/lab.json
 MAX_FILE_BYTES = 1024 * 1024  # checked before parsing
-MAX_DEPTH = 12
 MAX_QUESTIONS = 100
 MAX_CHECKS = 8
 MAX_STEPS = 20_000  # per run: a check stays a matter of seconds
@@ -470,54 +470,6 @@ class QuestionSet:
 Folder = Path | Traversable
 
 
-def _read_json(text: str | bytes, source: str) -> Any:
-    if len(text) > MAX_FILE_BYTES:
-        raise QuestionSetError(f"{source}: file is larger than {MAX_FILE_BYTES // 1024} KiB")
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise QuestionSetError(f"{source}: not UTF-8 text (byte {error.start})") from None
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise QuestionSetError(f"{source}: duplicate key {key!r}")
-            result[key] = value
-        return result
-
-    def no_constants(name: str) -> float:
-        raise QuestionSetError(f"{source}: {name} is not a finite number")
-
-    try:
-        data = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constants)
-    except RecursionError:
-        raise QuestionSetError(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
-    except json.JSONDecodeError as error:
-        message = f"{source}: not valid JSON: {error.msg} at line {error.lineno}"
-        raise QuestionSetError(message) from None
-    except QuestionSetError:
-        raise
-    except ValueError:  # Python refuses integers of more than 4300 digits
-        raise QuestionSetError(f"{source}: a number has too many digits") from None
-    if _depth(data) > MAX_DEPTH:
-        raise QuestionSetError(f"{source}: nested deeper than {MAX_DEPTH} levels")
-    return data
-
-
-def _depth(value: Any) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack and deepest <= MAX_DEPTH:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        children = (
-            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        )
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return deepest
-
-
 def _field_path(location: tuple[Any, ...]) -> str:
     # pydantic names the member of a union it tried ("literal['seam']", "Grab"); drop those
     parts = [str(p) for p in location if isinstance(p, int) or re.fullmatch(r"[a-z_]+", str(p))]
@@ -529,9 +481,7 @@ def parse_question_set(
 ) -> QuestionSet:
     """Validate a question set and load the scenes it names (presets, or files in `folder`);
     raises QuestionSetError with one line naming `source` and the field."""
-    data = _read_json(text, source)
-    if not isinstance(data, dict):
-        raise QuestionSetError(f"{source}: top level must be an object")
+    data = read_json_object(text, source, MAX_FILE_BYTES, QuestionSetError)
     if data.get("format") != FORMAT:
         raise QuestionSetError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
     version = data.get("schema_version")

@@ -44,10 +44,9 @@ from clothlab.sim.scene import (
     Scene,
     SceneError,
     Vec3,
-    _no_duplicates,
-    _reject_constant,
     body_counts,
     parse_scene,
+    read_json_object,
 )
 
 FORMAT = "clothlab-recording"
@@ -211,15 +210,7 @@ def _command(entry: Any) -> Command:
 
 def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
     """Validate a recording; raises SceneError with one line naming the source and field."""
-    if len(text) > MAX_FILE_BYTES:
-        raise SceneError(f"{source}: file is larger than {MAX_FILE_BYTES // 1024**2} MiB")
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
-    except SceneError as error:
-        raise SceneError(f"{source}: {error}") from None
-    except (ValueError, RecursionError) as error:
-        reason = "nested too deeply" if isinstance(error, RecursionError) else "not valid JSON"
-        raise SceneError(f"{source}: {reason}") from None
+    data = read_json_object(text, source, MAX_FILE_BYTES)
     try:
         document = _File.model_validate(data)
     except ValidationError as error:

@@ -254,30 +254,44 @@ def _field_path(location: tuple[Any, ...]) -> str:
     return ".".join(part or '""' for part in parts)  # an empty key is still named
 
 
-def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
-    """Validate a scene document; raises SceneError with one line naming source and field."""
-    if len(text) > MAX_FILE_BYTES:
-        raise SceneError(f"{source}: file is larger than {MAX_FILE_BYTES // 1024**2} MiB")
+def read_json_object(
+    text: str | bytes,
+    source: str,
+    max_bytes: int = MAX_FILE_BYTES,
+    error: type[SceneError] = SceneError,
+) -> dict[str, Any]:
+    """A JSON document's top-level object, for every file format of the lab (scenes,
+    recordings, question sets): at most `max_bytes`, UTF-8, no duplicate keys, no NaN or
+    Infinity, nested at most MAX_DEPTH deep. Raises `error` with one line naming `source`."""
+    if len(text) > max_bytes:
+        size = f"{max_bytes // 1024**2} MiB" if max_bytes >= 1024**2 else f"{max_bytes // 1024} KiB"
+        raise error(f"{source}: file is larger than {size}")
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise SceneError(f"{source}: not UTF-8 text (byte {error.start})") from None
+        except UnicodeDecodeError as problem:
+            raise error(f"{source}: not UTF-8 text (byte {problem.start})") from None
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
-    except SceneError as error:
-        raise SceneError(f"{source}: {error}") from None
+    except SceneError as problem:
+        raise error(f"{source}: {problem}") from None
     except RecursionError:
-        raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
-    except json.JSONDecodeError as error:
-        raise SceneError(f"{source}: not valid JSON: {error.msg} at line {error.lineno}") from None
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as problem:
+        raise error(f"{source}: not valid JSON: {problem.msg} at line {problem.lineno}") from None
     except ValueError:  # Python refuses integers of more than 4300 digits
-        raise SceneError(f"{source}: a number has too many digits") from None
+        raise error(f"{source}: a number has too many digits") from None
     if _bracket_depth(raw) + 1 > MAX_DEPTH and _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise SceneError(f"{source}: nested deeper than {MAX_DEPTH} levels")
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels")
     if not isinstance(data, dict):
-        raise SceneError(f"{source}: top level must be an object")
+        raise error(f"{source}: top level must be an object")
+    return data
+
+
+def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
+    """Validate a scene document; raises SceneError with one line naming source and field."""
+    data = read_json_object(text, source)
     data = migrate(data, source)
     try:
         return Scene.model_validate(data)
