@@ -63,6 +63,7 @@ from clothlab.sim.scene import (
     body_counts,
     build_simulation,
     build_topology,
+    check_version,
     load_scene,
     parse_scene,
     read_json_object,
@@ -482,16 +483,7 @@ def parse_question_set(
     """Validate a question set and load the scenes it names (presets, or files in `folder`);
     raises QuestionSetError with one line naming `source` and the field."""
     data = read_json_object(text, source, MAX_FILE_BYTES, QuestionSetError)
-    if data.get("format") != FORMAT:
-        raise QuestionSetError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
-    version = data.get("schema_version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise QuestionSetError(f"{source}: schema_version: expected an integer")
-    if version > SCHEMA_VERSION:
-        raise QuestionSetError(
-            f"{source}: schema_version: {version} is newer than this Cloth Lab "
-            f"(reads up to {SCHEMA_VERSION})"
-        )
+    version = check_version(data, source, FORMAT, SCHEMA_VERSION, QuestionSetError)
     if version != SCHEMA_VERSION:
         raise QuestionSetError(f"{source}: schema_version: {version} is not a known version")
     try:

@@ -348,17 +348,31 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS = {0: _from_version_0, 1: _from_version_1}
 
 
-def migrate(data: dict[str, Any], source: str = "scene") -> dict[str, Any]:
-    if data.get("format") != FORMAT:
-        raise SceneError(f"{source}: format: expected {FORMAT!r}, got {data.get('format')!r}")
+def check_version(
+    data: dict[str, Any],
+    source: str,
+    expected_format: str = FORMAT,
+    latest: int = SCHEMA_VERSION,
+    error: type[SceneError] = SceneError,
+) -> int:
+    """The document's schema_version, once its `format` is the one expected and the version
+    an integer no newer than `latest`; else `error` with one line."""
+    if data.get("format") != expected_format:
+        got = data.get("format")
+        raise error(f"{source}: format: expected {expected_format!r}, got {got!r}")
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise SceneError(f"{source}: schema_version: expected an integer")
-    if version > SCHEMA_VERSION:
-        raise SceneError(
+        raise error(f"{source}: schema_version: expected an integer")
+    if version > latest:
+        raise error(
             f"{source}: schema_version: {version} is newer than this Cloth Lab "
-            f"(reads up to {SCHEMA_VERSION})"
+            f"(reads up to {latest})"
         )
+    return version
+
+
+def migrate(data: dict[str, Any], source: str = "scene") -> dict[str, Any]:
+    version = check_version(data, source)
     while version < SCHEMA_VERSION:
         if version not in MIGRATIONS:
             raise SceneError(f"{source}: schema_version: {version} is not a known version")
