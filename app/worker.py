@@ -124,6 +124,7 @@ class SolverWorker(QObject):
         self._sim: Simulation | None = None
         self._loads = 0  # Load commands taken; snapshots carry it
         self._rows: list[tuple[float, ...]] = []  # readout rows since the last snapshot
+        self._measured: object = None  # the readouts of the state as it is, if taken
         self._timer: QTimer | None = None
         self._running = False
         self._speed = 1.0
@@ -164,6 +165,7 @@ class SolverWorker(QObject):
         self._publish(force=not self._running)
 
     def _apply(self, command: object) -> None:
+        self._measured = None  # a command may change what the readouts read
         sim = self._sim
         if isinstance(command, Load):
             self._load(command)
@@ -205,7 +207,9 @@ class SolverWorker(QObject):
         sim = self._sim
         assert sim is not None
         if sim.state.steps % record_stride(sim.links.count) == 0:
-            self._rows.append(row(sim.state.steps, sim.readouts()))
+            readouts = sim.readouts()
+            self._rows.append(row(sim.state.steps, readouts))
+            self._measured = readouts  # the snapshot of this state need not measure again
 
     def _set_running(self, running: bool) -> None:
         if running != self._running:
@@ -282,6 +286,7 @@ class SolverWorker(QObject):
         assert sim is not None
         self._dirty = True
         for _ in range(count):
+            self._measured = None
             for item in self.queue.take_due(sim.state.steps):
                 self._apply(item.command)
             if self._sim is not sim:
@@ -316,5 +321,6 @@ class SolverWorker(QObject):
         self._dirty = False
         rows = np.array(self._rows).reshape(len(self._rows), len(CSV_COLUMNS))
         self._rows = []
-        if self.mailbox.post(take_snapshot(self._sim, self._frame, self._loads, rows)):
+        snapshot = take_snapshot(self._sim, self._frame, self._loads, rows, self._measured)
+        if self.mailbox.post(snapshot):
             self.snapshot_ready.emit()

@@ -54,8 +54,13 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 def take_snapshot(
-    sim: Simulation, frame: int, load: int = 0, rows: np.ndarray | None = None
+    sim: Simulation,
+    frame: int,
+    load: int = 0,
+    rows: np.ndarray | None = None,
+    readouts: Any = None,
 ) -> Snapshot:
+    """A frozen copy of the simulation; `readouts` are its readouts if already measured."""
     state = sim.state
     x = _frozen(state.x)
     link_alive = _frozen(state.link_alive)
@@ -74,7 +79,7 @@ def take_snapshot(
         torn=tuple(sim.torn),
         grabbed=sim.grabbed,
         settings=sim.settings,
-        readouts=sim.readouts(),
+        readouts=readouts if readouts is not None else sim.readouts(),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         checksum=checksum(x, link_alive, face_alive),
     )
