@@ -39,7 +39,6 @@ from clothlab.sim.scene import (
     build_simulation,
     build_topology,
     capture_scene,
-    resize_sheet,
     scene_json,
     shift_right_pins,
     with_settings,
@@ -53,7 +52,12 @@ EXIT_UNSTABLE = 3  # the model blew up; nothing is written
 EXIT_INTERRUPTED = 130  # Ctrl+C: 128 + SIGINT, what a shell reports for a job it interrupted
 MAX_STEPS = 1_000_000_000  # some 100 days at 10⁴ steps/s: a typo, not a run
 PROGRESS_EVERY_S = 0.25
-SCENE_KEYS = {"cols": (2, 512), "rows": (2, 512), "pin_shift": (-100.0, 100.0)}
+# Keys that reshape the first sheet: a new resolution keeps its size in units, a new size its
+# resolution (COLSxROWS sets both counts).
+SCENE_KEYS = {
+    "cols": (2, 512), "rows": (2, 512), "width": (1e-3, 1000.0), "height": (1e-3, 1000.0),
+    "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
+}  # fmt: skip
 
 
 class UsageError(Exception):
@@ -140,7 +144,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float]]:
-    """Split --set pairs into solver/world settings and scene reshapes (cols, rows, pin_shift)."""
+    """Split --set pairs into solver/world settings and scene reshapes (SCENE_KEYS)."""
     settings: dict[str, object] = {}
     reshapes: dict[str, float] = {}
     for pair in pairs:
@@ -155,6 +159,10 @@ def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float
                 if text not in FABRICS:
                     raise ValueError(f"unknown fabric {text!r} (fabrics: {', '.join(FABRICS)})")
                 settings.update(FABRICS[text])
+            elif key == "resolution":
+                cols, _, rows = text.lower().partition("x")
+                reshapes["cols"] = _parse_scene_key(key, cols.strip())
+                reshapes["rows"] = _parse_scene_key(key, rows.strip())
             elif key in SCENE_KEYS:
                 reshapes[key] = _parse_scene_key(key, text)
             else:
@@ -167,16 +175,27 @@ def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float
 
 def _parse_scene_key(key: str, text: str) -> float:
     low, high = SCENE_KEYS[key]
-    value: float = int(text) if isinstance(low, int) else float(text)
+    try:
+        value: float = int(text) if isinstance(low, int) else float(text)
+    except ValueError:
+        expected = "COLSxROWS" if key == "resolution" else "a number"
+        raise ValueError(f"expected {expected}, got {text!r}") from None
     if not low <= value <= high:  # also rejects NaN
         raise ValueError(f"{value} is outside {low}…{high}")
     return value
 
 
 def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
-    if "cols" in reshapes or "rows" in reshapes:
-        cols, rows = reshapes.get("cols"), reshapes.get("rows")
-        scene = resize_sheet(scene, int(cols) if cols else None, int(rows) if rows else None)
+    """The scene with its first sheet reshaped; pins follow it (sim.composition), cuts of a
+    sheet given a new resolution are dropped with a note on stderr."""
+    from clothlab.sim.composition import change_body, first_sheet
+
+    sheet_changes = {k: v for k, v in reshapes.items() if k in ("cols", "rows", "width", "height")}
+    if sheet_changes:
+        composed = change_body(scene, first_sheet(scene), **sheet_changes)
+        if composed.message:
+            print(f"clothlab: note: {composed.message}", file=sys.stderr)
+        scene = composed.scene
     if "pin_shift" in reshapes:
         scene = shift_right_pins(scene, reshapes["pin_shift"])
     return scene

@@ -31,7 +31,8 @@ from clothlab.sim.commands import (
     apply_to_document,
     validate,
 )
-from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, seam_links
+from clothlab.sim.composition import Composed, edit_of
+from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, seam_links
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
 from clothlab.sim.recording import Recording, from_journal
@@ -87,6 +88,7 @@ class Controller(QObject):
     speed_changed = Signal(float)
     load_failed = Signal(str)
     instability_found = Signal(str)
+    message = Signal(str)  # one line for the status bar: what an edit could not carry over
     commands_posted = Signal()  # to the worker, across threads: drain the command queue
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -214,10 +216,31 @@ class Controller(QObject):
         return settings_of(self.scene)
 
     def apply_edit(self, edit: Edit) -> None:
-        """Apply without touching the undo stack (commands call this from redo/undo)."""
+        """Apply without touching the undo stack (commands call this from redo/undo). A
+        change of bodies starts the model afresh from the edited scene."""
         self.scene = apply_to_document(self.scene, edit)
-        self.send(edit)
+        if isinstance(edit, EditScene) and edit.restart:
+            self._start(self.scene)
+        else:
+            self.send(edit)
         self.scene_edited.emit(self.scene, edit)
+
+    def compose(self, composed: Composed) -> None:
+        """A change of the scene's composition (sim.composition): one undoable edit, named
+        by its text; what it could not carry over is said on `message`."""
+        if composed.scene == self.scene or not composed.text:
+            return
+        self.push_edit(edit_of(self.scene, composed))
+        if composed.message:
+            self.message.emit(composed.message)
+
+    def preview(self, composed: Composed) -> None:
+        """Show a change being dragged (an obstacle moved) without recording it: the drag's
+        end composes one undoable edit from where it began. Live changes only."""
+        edit = edit_of(self.scene, composed)
+        if not edit.restart:
+            validate(edit, *self._counts)
+            self.send(edit)
 
     def set_setting(self, key: str, value: Any) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""

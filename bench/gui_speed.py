@@ -19,8 +19,8 @@ from PySide6.QtGui import QSurfaceFormat  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from clothlab.app.controller import Controller  # noqa: E402
+from clothlab.sim.composition import change_body  # noqa: E402
 from clothlab.sim.presets import load_preset  # noqa: E402
-from clothlab.sim.scene import resize_sheet  # noqa: E402
 from clothlab.ui.main_window import MainWindow  # noqa: E402
 from clothlab.ui.viewport import surface_format  # noqa: E402
 
@@ -64,7 +64,7 @@ def main() -> None:
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)  # two windows, one after the other
     measure(app, "hanging-sheet", load_preset("hanging-sheet"), STARTED)
-    big = resize_sheet(load_preset("hanging-sheet"), 128, 128)
+    big = change_body(load_preset("hanging-sheet"), 0, cols=128, rows=128).scene
     measure(app, "128x128 sheet", big, time.perf_counter())
 
 

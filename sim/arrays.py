@@ -2,7 +2,9 @@
 
 They are derived from the topology and the state and rebuilt only when what they depend on
 changes: `LinkArrays` when links are cut, torn or restored (or the link order changes),
-`FixedArrays` when pins or the grab change. Nothing here runs in the inner loop.
+`FixedArrays` when pins or the grab change, `LinkMaterial` when the links or a stiffness or
+compliance change, `Obstacles` when the ball or an obstacle changes. Nothing here runs in the
+inner loop.
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ import numpy as np
 from clothlab.sim import ordering
 from clothlab.sim.topology import Topology
 
+Vec3 = tuple[float, float, float]
 
-@dataclass(frozen=True)
+
+# eq=False throughout: the fields are arrays, so a generated __eq__ would compare them element
+# by element (an error, or an ambiguous truth value). Each is built anew when what it depends on
+# changes, so identity is the equality the caches (Simulation.link_material) need.
+@dataclass(frozen=True, eq=False)
 class LinkArrays:
     """The live links, compacted so the hot loop has no branch on a mask, in solver order."""
 
@@ -33,7 +40,7 @@ class LinkArrays:
         return len(self.rest)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FixedArrays:
     """Particles held in place: pins, and the grabbed particle while it is held."""
 
@@ -80,4 +87,47 @@ def build_fixed(
         index=np.ascontiguousarray(index, dtype=np.int32),
         anchor=np.ascontiguousarray(anchor, dtype=np.float64).reshape(-1, 3),
         inv_mass=inv_mass,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Obstacles:
+    """What particles collide with besides the floor, as the kernels read it."""
+
+    spheres: np.ndarray  # (S, 4) float64, centre and radius; the ball first when it is on
+    boxes: np.ndarray  # (B, 6) float64, centre and half size along x, y, z
+
+
+def build_obstacles(
+    ball: tuple[Vec3, float] | None,
+    spheres: list[tuple[Vec3, float]],  # (centre, radius) of the scene's other spheres
+    boxes: list[tuple[Vec3, Vec3]],  # (centre, full size)
+) -> Obstacles:
+    all_spheres = ([ball] if ball is not None else []) + list(spheres)
+    return Obstacles(
+        spheres=np.array([(*c, r) for c, r in all_spheres], dtype=np.float64).reshape(-1, 4),
+        boxes=np.array(
+            [(*c, *(0.5 * v for v in size)) for c, size in boxes], dtype=np.float64
+        ).reshape(-1, 6),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class LinkMaterial:
+    """Each live link's stiffness (classic rule) and compliance (XPBD), in solver order."""
+
+    stiffness: np.ndarray  # (L,) float64
+    compliance: np.ndarray  # (L,) float64
+
+
+def build_link_material(
+    links: LinkArrays,
+    link_body: np.ndarray,  # (M,) int32, the body each topology link belongs to
+    body_properties: list[tuple[float, float]],  # (stiffness, compliance) of each body
+) -> LinkMaterial:
+    table = np.array(body_properties, dtype=np.float64).reshape(-1, 2)  # (bodies, 2)
+    body = link_body[links.live]
+    return LinkMaterial(
+        stiffness=np.ascontiguousarray(table[body, 0]),
+        compliance=np.ascontiguousarray(table[body, 1]),
     )

@@ -1,6 +1,6 @@
 """Every user action as a command record, and the two places commands are carried out.
 
-Edits (sim.edits: cut, pin, setting) change the document and the simulation; the other
+Edits (sim.edits: cut, pin, setting, composition) change the document and the simulation; the other
 commands steer the simulation (grab) or the solver thread (load, run, pause, step, speed).
 `apply_to_document` is the one function that changes a scene by a command,
 `apply_to_simulation` the one that changes a simulation. A run is a list of `Stamped` commands:
@@ -16,9 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim.edits import CutLinks, Edit, SetPin, SetSetting, with_pin
+from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, with_pin
 from clothlab.sim.parameters import SETTINGS_TABLE, Vec3
-from clothlab.sim.scene import PinSpec, Scene, build_simulation, with_setting
+from clothlab.sim.scene import (
+    PinSpec,
+    Scene,
+    body_materials,
+    build_simulation,
+    obstacle_shapes,
+    with_setting,
+)
 from clothlab.sim.solver import Simulation
 
 
@@ -99,6 +106,11 @@ def apply_to_document(scene: Scene, command: Command) -> Scene:
         cuts = set(scene.cuts)
         cuts = cuts - set(command.links) if command.restore else cuts | set(command.links)
         return scene.model_copy(update={"cuts": sorted(cuts)})
+    if isinstance(command, EditScene):
+        update = dict(command.after)
+        if command.restart:
+            update["tears"] = []  # the model starts afresh: nothing is torn
+        return scene.model_copy(update=update)
     if isinstance(command, Load):
         return command.scene
     return scene
@@ -116,6 +128,8 @@ def apply_to_simulation(sim: Simulation, command: Command) -> None:
         sim.set_pins(with_pin(sim.pins, command.particle, command.anchor))
     elif isinstance(command, SetSetting):
         sim.settings = sim.settings.with_value(command.key, command.value)
+    elif isinstance(command, EditScene):
+        _apply_composition(sim, command)
     elif isinstance(command, GrabStart):
         sim.grab(command.particle, command.target, command.place)
     elif isinstance(command, GrabMove):
@@ -124,6 +138,20 @@ def apply_to_simulation(sim: Simulation, command: Command) -> None:
         sim.release()
     elif not isinstance(command, WORKER_COMMANDS):
         raise TypeError(f"not a command: {command!r}")
+
+
+def _apply_composition(sim: Simulation, edit: EditScene) -> None:
+    """The live parts of a composition change: pins, obstacles, bodies' materials."""
+    if edit.restart:
+        raise CommandError(f"{edit.text}: a change of bodies starts the model afresh (a Load)")
+    # a partial scene holding just what changed, read through the scene's own functions
+    parts = Scene.model_construct(**{**dict(Scene()), **edit.after})
+    if "pins" in edit.after:
+        sim.set_pins({p.particle: p.anchor for p in edit.after["pins"]})
+    if "obstacles" in edit.after:
+        sim.set_obstacles(*obstacle_shapes(parts))
+    if "bodies" in edit.after:
+        sim.set_materials(body_materials(parts))
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -145,6 +173,15 @@ def validate(command: Command, particles: int, links: int) -> None:
             SETTINGS_TABLE[command.key].check(command.value)
         except (TypeError, ValueError) as error:
             raise CommandError(f"{command.key}: {error}") from None
+    elif isinstance(command, EditScene) and not command.restart:
+        if "pins" in command.after:
+            _indices([p.particle for p in command.after["pins"]], particles, "particle")
+        if "cuts" in command.after:
+            raise CommandError(f"{command.text}: cuts change with bodies only (a restart)")
+        if "bodies" in command.after and len(command.after["bodies"]) != len(
+            command.before["bodies"]
+        ):
+            raise CommandError(f"{command.text}: a change of bodies must start afresh")
     elif isinstance(command, GrabStart):
         _indices((command.particle,), particles, "particle")
         _point(command.target, "grab target")

@@ -1,8 +1,9 @@
 """Edits as data: the commands that change the document, each knowing its inverse.
 
-Three records cover every edit: links cut or restored, a pin set (added, moved or removed),
-and a setting changed (ball moved or toggled, any parameter). Undo applies the inverse. Where
-commands are applied, and the commands that are not edits, are in sim.commands.
+Four records cover every edit: links cut or restored, a pin set (added, moved or removed), a
+setting changed (ball moved or toggled, any parameter), and the scene's composition changed
+(bodies, obstacles, many pins at once: sim.composition makes these). Undo applies the inverse.
+Where commands are applied, and the commands that are not edits, are in sim.commands.
 """
 
 from __future__ import annotations
@@ -64,7 +65,24 @@ class SetSetting:
         return f"Set {self.key.replace('_', ' ')}"
 
 
-Edit = CutLinks | SetPin | SetSetting
+@dataclass(frozen=True)
+class EditScene:
+    """Parts of the scene replaced as a whole: any of bodies, obstacles, pins and cuts, with
+    what they were. `restart`: the change moves particles or changes their number, so the
+    model starts afresh from the edited scene (a Load) instead of taking the change live."""
+
+    after: dict[str, Any]  # scene field → its new value (a list of specs or indices)
+    before: dict[str, Any]
+    text: str
+    restart: bool = False
+
+    def inverse(self) -> EditScene:
+        return EditScene(self.before, self.after, self.text, self.restart)
+
+
+EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts")
+
+Edit = CutLinks | SetPin | SetSetting | EditScene
 
 
 # --- constructors that read the current simulation ----------------------------------------

@@ -1,4 +1,5 @@
-"""Fabric presets: sensible settings beyond the classic model for familiar materials.
+"""Fabric presets: sensible settings beyond the classic model for familiar materials, for the
+whole world (`apply_fabric`, `clothlab run --set fabric=…`) or for one body (its material).
 
 Values are in model units (a particle per 0.2 × 0.2 units, mass 1) and were chosen by eye and by
 the droop test in RESEARCH.md, not measured from real cloth. XPBD's compliance law holds only
@@ -39,3 +40,21 @@ def apply_fabric(settings: Settings, name: str) -> Settings:
     for key, value in FABRICS[name].items():
         settings = settings.with_value(key, value)
     return settings
+
+
+# A body's material sets its own links only: the classic rule's stiffness (below; ordered from
+# stretchy to stiff, chosen by eye at 8 passes) and XPBD's compliance (the fabric's, above).
+BODY_STIFFNESS: dict[str, float] = {
+    "silk": 0.3, "cotton": 0.6, "denim": 0.9, "leather": 1.0, "paper": 1.0,
+}  # fmt: skip
+
+
+def body_link_properties(
+    material: str | None, stiffness: float | None, world_stiffness: float, world_compliance: float
+) -> tuple[float, float]:
+    """(stiffness, compliance) of a body's links: its own stiffness over its material's over
+    the world's; compliance from its material, else the world's."""
+    if stiffness is None:
+        stiffness = BODY_STIFFNESS[material] if material else world_stiffness
+    compliance = FABRICS[material]["compliance"] if material else world_compliance
+    return stiffness, compliance

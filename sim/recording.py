@@ -36,11 +36,16 @@ from clothlab.sim.commands import (
     Step,
     validate,
 )
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting
+from clothlab.sim.edits import CutLinks, EditScene, SetPin, SetSetting
 from clothlab.sim.files import write_atomically
 from clothlab.sim.parameters import SETTINGS_TABLE
 from clothlab.sim.scene import (
+    MAX_BODIES,
     MAX_LIST,
+    MAX_OBSTACLES,
+    Body,
+    Obstacle,
+    PinSpec,
     Scene,
     SceneError,
     Vec3,
@@ -83,6 +88,25 @@ class _Setting(_Strict):
     previous: bool | int | float | Point
 
 
+class _Parts(BaseModel):
+    """The parts of a scene a live composition change replaces (sim.edits.EditScene)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    bodies: list[Body] | None = Field(None, max_length=MAX_BODIES)
+    obstacles: list[Obstacle] | None = Field(None, max_length=MAX_OBSTACLES)
+    pins: list[PinSpec] | None = Field(None, max_length=MAX_LIST)
+
+    def given(self) -> dict[str, Any]:
+        return {k: v for k in self.model_fields_set if (v := getattr(self, k)) is not None}
+
+
+class _Compose(_Strict):
+    type: Literal["edit_scene"]
+    text: str = Field(max_length=200)
+    after: _Parts
+    before: _Parts
+
+
 class _GrabStart(_Strict):
     type: Literal["grab_start"]
     particle: Index
@@ -111,7 +135,7 @@ class _Speed(_Strict):
 
 
 _Entry = Annotated[
-    _Cut | _Pin | _Setting | _GrabStart | _GrabMove | _Bare | _Step | _Speed,
+    _Cut | _Pin | _Setting | _Compose | _GrabStart | _GrabMove | _Bare | _Step | _Speed,
     Field(discriminator="type"),
 ]
 
@@ -147,7 +171,8 @@ def from_journal(journal: list[Stamped], steps: int) -> Recording:
 # --- writing ----------------------------------------------------------------------------------
 
 _NAMES = {
-    CutLinks: "cut", SetPin: "set_pin", SetSetting: "set_setting", GrabStart: "grab_start",
+    CutLinks: "cut", SetPin: "set_pin", SetSetting: "set_setting", EditScene: "edit_scene",
+    GrabStart: "grab_start",
     GrabMove: "grab_move", GrabRelease: "grab_release", Run: "run", Pause: "pause",
     Step: "step", SetSpeed: "set_speed",
 }  # fmt: skip
@@ -160,7 +185,14 @@ def _entry(item: Stamped) -> dict[str, Any]:
         fields["speed"] = None if math.isinf(command.speed) else command.speed
     if isinstance(command, CutLinks):
         fields["links"] = list(command.links)
+    if isinstance(command, EditScene):  # a restart is a Load: a journal never holds one
+        fields = {"text": command.text, "after": _parts(command.after),
+                  "before": _parts(command.before)}  # fmt: skip
     return {"step": item.step, "type": _NAMES[type(command)], **fields}
+
+
+def _parts(parts: dict[str, Any]) -> dict[str, Any]:
+    return {k: [v.model_dump(mode="json") for v in values] for k, values in parts.items()}
 
 
 def recording_json(recording: Recording) -> str:
@@ -197,6 +229,10 @@ def _command(entry: Any) -> Command:
         if entry.key not in SETTINGS_TABLE:
             raise CommandError(f"set_setting: unknown setting {entry.key!r}")
         return SetSetting(entry.key, entry.value, entry.previous)
+    if kind == "edit_scene":
+        if set(entry.after.given()) != set(entry.before.given()):
+            raise CommandError("edit_scene: after and before must name the same parts")
+        return EditScene(entry.after.given(), entry.before.given(), entry.text)
     if kind == "grab_start":
         return GrabStart(entry.particle, entry.target, entry.place)
     if kind == "grab_move":

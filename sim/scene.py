@@ -44,7 +44,9 @@ from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology, TopologyBuilder
 
 FORMAT = "clothlab-scene"
-SCHEMA_VERSION = 2  # 2: torn links are kept apart from cuts ("tears")
+# 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
+# named bodies with materials, obstacles (spheres and boxes)
+SCHEMA_VERSION = 3
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 # Cloth Lab saves loads again: at most MAX_PARTICLES pin lines of ≤ 111 bytes (full-precision
 # anchors) and 2 × MAX_LIST cut or torn links of ≤ 8 bytes, 65.3 MB. The largest legal scene
@@ -61,10 +63,13 @@ MIN_SPACING = 1e-3
 
 Finite = Annotated[float, Field(allow_inf_nan=False, ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT)]
 # JSON has arrays, not tuples: accept a list here and let strict validation check its items.
-Vec3 = Annotated[
-    tuple[Finite, Finite, Finite],
-    BeforeValidator(lambda v: tuple(v) if isinstance(v, list) else v),
-]
+
+
+def _as_tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+Vec3 = Annotated[tuple[Finite, Finite, Finite], BeforeValidator(_as_tuple)]
 
 
 MAX_MESSAGE = 400  # characters of a SceneError message
@@ -87,24 +92,147 @@ class SceneError(ValueError):
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
+    def replaced(self, **changes: Any) -> Any:
+        """A validated copy with fields changed; SceneError (one line) if it breaks a rule."""
+        try:
+            return type(self).model_validate({**self.model_dump(), **changes})
+        except ValidationError as error:
+            raise SceneError(validation_message(error)) from None
 
-class SheetSpec(_Strict):
+
+MAX_NAME = 100  # characters of a body's or obstacle's name
+MAX_OBSTACLES = 16  # spheres and boxes besides the ball and the floor
+MaterialName = Literal["silk", "cotton", "denim", "leather", "paper"]
+Stiffness = Annotated[float, Field(ge=0.01, le=1.0, allow_inf_nan=False)]
+Length = Annotated[float, Field(gt=0.0, le=1000.0, allow_inf_nan=False)]
+Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
+
+
+class _BodySpec(_Strict):
+    kind: str
+    name: str = Field("", max_length=MAX_NAME)
+    material: MaterialName | None = None  # sim.fabrics; None: the world's link settings
+    stiffness: Stiffness | None = None  # the body's own, over its material's
+
+    @property
+    def label(self) -> str:
+        return self.name or self.default_label
+
+    @property
+    def default_label(self) -> str:
+        raise NotImplementedError
+
+    def moved(self, offset: Vec3) -> _BodySpec:
+        raise NotImplementedError
+
+
+class SheetSpec(_BodySpec):
+    """A sheet of cols × rows particles, width × height units, hanging in the x–y plane from
+    its top edge's centre (or lying in the x–z plane), turned yaw degrees about +y."""
+
     kind: Literal["sheet"] = "sheet"
     cols: int = Field(15, ge=2, le=512)
     rows: int = Field(11, ge=2, le=512)
-    spacing: float = Field(0.2, ge=MIN_SPACING, le=10.0, allow_inf_nan=False)
+    width: Length = 2.8
+    height: Length = 2.0
     top_center: Vec3 = (0.0, 1.0, 0.0)
     horizontal: bool = False  # lie in the x–z plane instead of hanging in x–y
+    yaw: float = Field(0.0, ge=-360.0, le=360.0, allow_inf_nan=False)  # degrees about +y
+    lock_spacing: bool = False  # a new width or height changes the resolution instead
+
+    @model_validator(mode="after")
+    def _spacing_not_too_fine(self) -> SheetSpec:
+        if min(self.spacing_x, self.spacing_y) < MIN_SPACING:
+            raise ValueError(
+                f"a {self.width:g} × {self.height:g} sheet of {self.cols} × {self.rows} "
+                f"particles is finer than {MIN_SPACING:g} units between particles"
+            )
+        return self
+
+    @property
+    def spacing_x(self) -> float:
+        return self.width / (self.cols - 1)
+
+    @property
+    def spacing_y(self) -> float:
+        return self.height / (self.rows - 1)
+
+    @property
+    def default_label(self) -> str:
+        return f"Sheet {self.cols} × {self.rows}"
+
+    def moved(self, offset: Vec3) -> SheetSpec:
+        return self.replaced(top_center=_add(self.top_center, offset))
 
 
-class BlockSpec(_Strict):
+class BlockSpec(_BodySpec):
+    """A soft block of cubes³ small linked cubes, size units along each edge."""
+
     kind: Literal["block"] = "block"
     cubes: int = Field(4, ge=1, le=32)
-    side: float = Field(0.2, ge=MIN_SPACING, le=10.0, allow_inf_nan=False)
+    size: Length = 0.8
     min_corner: Vec3 = (-0.4, -0.6, -0.4)
+
+    @model_validator(mode="after")
+    def _cubes_not_too_small(self) -> BlockSpec:
+        if self.side < MIN_SPACING:
+            raise ValueError(
+                f"a block of {self.size:g} units in {self.cubes} cubes a side has cubes "
+                f"smaller than {MIN_SPACING:g} units"
+            )
+        return self
+
+    @property
+    def side(self) -> float:
+        return self.size / self.cubes
+
+    @property
+    def default_label(self) -> str:
+        n = self.cubes
+        return f"Block {n} × {n} × {n}"
+
+    def moved(self, offset: Vec3) -> BlockSpec:
+        return self.replaced(min_corner=_add(self.min_corner, offset))
 
 
 Body = Annotated[SheetSpec | BlockSpec, Field(discriminator="kind")]
+
+
+class SphereSpec(_Strict):
+    kind: Literal["sphere"] = "sphere"
+    name: str = Field("", max_length=MAX_NAME)
+    center: Vec3 = (0.0, -0.6, 0.0)
+    radius: Length = 0.5
+
+    @property
+    def label(self) -> str:
+        return self.name or "Sphere"
+
+    def moved(self, offset: Vec3) -> SphereSpec:
+        return self.replaced(center=_add(self.center, offset))
+
+
+class BoxSpec(_Strict):
+    """An axis-aligned box: centre and full size along x, y and z."""
+
+    kind: Literal["box"] = "box"
+    name: str = Field("", max_length=MAX_NAME)
+    center: Vec3 = (0.0, -1.1, 0.0)
+    size: Size3 = (1.0, 1.0, 1.0)
+
+    @property
+    def label(self) -> str:
+        return self.name or "Box"
+
+    def moved(self, offset: Vec3) -> BoxSpec:
+        return self.replaced(center=_add(self.center, offset))
+
+
+Obstacle = Annotated[SphereSpec | BoxSpec, Field(discriminator="kind")]
+
+
+def _add(a: Vec3, b: Vec3) -> Vec3:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 class PinSpec(_Strict):
@@ -147,12 +275,13 @@ class CameraSpec(_Strict):
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[2] = SCHEMA_VERSION
+    schema_version: Literal[3] = SCHEMA_VERSION
     name: str = Field("Untitled", max_length=200)
     description: str = Field("", max_length=2000)
     bodies: list[Body] = Field(default_factory=lambda: [SheetSpec()], max_length=MAX_BODIES)
     pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
-    ball: BallSpec = BallSpec()
+    ball: BallSpec = BallSpec()  # the classic model's ball: the first sphere
+    obstacles: list[Obstacle] = Field(default_factory=list, max_length=MAX_OBSTACLES)
     floor: FloorSpec = FloorSpec()
     wind: WindSpec = WindSpec()
     solver: SolverSpec = SolverSpec()
@@ -189,15 +318,19 @@ def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
     """(particles, links) the bodies will build, computed without building them."""
     particles = links = 0
     for body in bodies:
-        if isinstance(body, SheetSpec):
-            c, r = body.cols, body.rows
-            particles += c * r
-            links += (c - 1) * r + c * (r - 1) + 2 * (c - 1) * (r - 1)
-        else:
-            n = body.cubes
-            particles += (n + 1) ** 3
-            links += 3 * n * (n + 1) ** 2 + 6 * n * n * (n + 1) + 4 * n**3
+        p, k = body_size(body)
+        particles += p
+        links += k
     return particles, links
+
+
+def body_size(body: SheetSpec | BlockSpec) -> tuple[int, int]:
+    """(particles, links) of one body."""
+    if isinstance(body, SheetSpec):
+        c, r = body.cols, body.rows
+        return c * r, (c - 1) * r + c * (r - 1) + 2 * (c - 1) * (r - 1)
+    n = body.cubes
+    return (n + 1) ** 3, 3 * n * (n + 1) ** 2 + 6 * n * n * (n + 1) + 4 * n**3
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -248,10 +381,22 @@ def _depth(value: Any, limit: int) -> int:
     return deepest
 
 
+_TAGS = {"bodies": ("sheet", "block"), "obstacles": ("sphere", "box")}
+
+
 def _field_path(location: tuple[Any, ...]) -> str:
     # pydantic puts the discriminator's tag in the path ("bodies.0.sheet.cols"); drop it
-    parts = [str(p) for p in location if p not in ("sheet", "block") or location[0] != "bodies"]
+    tags = _TAGS.get(location[0], ()) if location else ()
+    parts = [str(p) for p in location if p not in tags]
     return ".".join(part or '""' for part in parts)  # an empty key is still named
+
+
+def validation_message(error: ValidationError) -> str:
+    """The first problem pydantic found, as "field.path: what is wrong"."""
+    first = error.errors()[0]
+    message = first["msg"].removeprefix("Value error, ")
+    where = _field_path(first["loc"])
+    return f"{where + ': ' if where else ''}{message}"
 
 
 def read_json_object(
@@ -296,10 +441,7 @@ def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
     try:
         return Scene.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        message = first["msg"].removeprefix("Value error, ")
-        where = _field_path(first["loc"])
-        raise SceneError(f"{source}: {where + ': ' if where else ''}{message}") from None
+        raise SceneError(f"{source}: {validation_message(error)}") from None
 
 
 def load_scene(path: str | os.PathLike[str]) -> Scene:
@@ -344,8 +486,43 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2}
 
 
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 sized a sheet by its spacing (square cells) and a block by its cubes' side:
+    version 3 by their size in units, so that a new resolution keeps the cloth's size."""
+    bodies = data.get("bodies")
+    if not isinstance(bodies, list):
+        return {**data, "schema_version": 3}  # the version-3 validation names the problem
+    return {**data, "bodies": [_body_from_version_2(k, b) for k, b in enumerate(bodies)],
+            "schema_version": 3}  # fmt: skip
+
+
+def _body_from_version_2(k: int, body: Any) -> Any:
+    if not isinstance(body, dict):
+        return body
+    body = dict(body)
+
+    def number(key: str, default: float) -> float:
+        value = body.pop(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SceneError(f"bodies.{k}.{key}: expected a number (schema_version 2)")
+        return value
+
+    if body.get("kind", "sheet") == "sheet":
+        spacing = number("spacing", 0.2)
+        cols, rows = body.get("cols", 15), body.get("rows", 11)
+        if isinstance(cols, int) and isinstance(rows, int):
+            body["width"] = (cols - 1) * spacing
+            body["height"] = (rows - 1) * spacing
+    elif body.get("kind") == "block":
+        side = number("side", 0.2)
+        cubes = body.get("cubes", 4)
+        if isinstance(cubes, int):
+            body["size"] = cubes * side
+    return body
+
+
 # version → function lifting it to version + 1
-MIGRATIONS = {0: _from_version_0, 1: _from_version_1}
+MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2}
 
 
 def check_version(
@@ -417,7 +594,10 @@ def build_topology(scene: Scene) -> Topology:
     builder = TopologyBuilder()
     for body in scene.bodies:
         if isinstance(body, SheetSpec):
-            builder.add_sheet(body.cols, body.rows, body.spacing, body.top_center, body.horizontal)
+            builder.add_sheet(
+                body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal,
+                body.yaw, body.spacing_y,
+            )  # fmt: skip
         else:
             builder.add_block(body.cubes, body.side, body.min_corner)
     return builder.build()
@@ -451,10 +631,28 @@ def with_setting(scene: Scene, key: str, value: Any) -> Scene:
     return with_settings(scene, {key: value})
 
 
+def body_materials(scene: Scene) -> list[tuple[str | None, float | None]]:
+    """Each body's (material, own stiffness), as Simulation takes them."""
+    return [(body.material, body.stiffness) for body in scene.bodies]
+
+
+def obstacle_shapes(
+    scene: Scene,
+) -> tuple[list[tuple[Vec3, float]], list[tuple[Vec3, Vec3]]]:
+    """The scene's spheres (centre, radius) and boxes (centre, size) besides the ball."""
+    spheres = [(o.center, o.radius) for o in scene.obstacles if isinstance(o, SphereSpec)]
+    boxes = [(o.center, o.size) for o in scene.obstacles if isinstance(o, BoxSpec)]
+    return spheres, boxes
+
+
 def build_simulation(scene: Scene) -> Simulation:
     topology = build_topology(scene)
     pins = {p.particle: p.anchor for p in scene.pins}
-    return Simulation(topology, scene_settings(scene), pins, scene.cuts, scene.tears)
+    spheres, boxes = obstacle_shapes(scene)
+    return Simulation(
+        topology, scene_settings(scene), pins, scene.cuts, scene.tears, body_materials(scene),
+        spheres, boxes,
+    )  # fmt: skip
 
 
 def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = None) -> Scene:
@@ -476,47 +674,6 @@ def _first_sheet(scene: Scene) -> tuple[int, int, SheetSpec]:
             return k, first, body
         first += body_counts([body])[0]
     raise SceneError(f"{scene.name}: the scene has no sheet")
-
-
-def resize_sheet(scene: Scene, cols: int | None = None, rows: int | None = None) -> Scene:
-    """The scene with its first sheet resized. Pins keep their place relative to the nearest
-    edges (a top-right corner pin stays on the top-right corner), anchors keep their offset
-    from the pinned particle's rest position."""
-    body_index, first, old = _first_sheet(scene)
-    new = SheetSpec.model_validate(
-        {**old.model_dump(), "cols": cols or old.cols, "rows": rows or old.rows}
-    )
-    if scene.cuts and (new.cols, new.rows) != (old.cols, old.rows):
-        raise SceneError("cols/rows: cannot resize a sheet that has cuts")
-    rest_old = build_topology(scene.model_copy(update={"bodies": [old], "pins": []}))
-    rest_new = build_topology(scene.model_copy(update={"bodies": [new], "pins": []}))
-    shift = new.cols * new.rows - old.cols * old.rows
-
-    def remap(line: int, old_count: int, new_count: int) -> int:
-        if line < old_count / 2:
-            return min(line, new_count - 1)
-        return max(new_count - (old_count - line), 0)
-
-    pins = []
-    for pin in scene.pins:
-        local = pin.particle - first
-        if 0 <= local < old.cols * old.rows:
-            row, col = divmod(local, old.cols)
-            target = remap(row, old.rows, new.rows) * new.cols + remap(col, old.cols, new.cols)
-            offset = np.asarray(pin.anchor) - rest_old.rest_positions[local]
-            anchor = tuple(float(v) for v in rest_new.rest_positions[target] + offset)
-            pins.append(PinSpec(particle=first + target, anchor=anchor))
-        elif local >= old.cols * old.rows:
-            pins.append(PinSpec(particle=pin.particle + shift, anchor=pin.anchor))
-        else:
-            pins.append(pin)
-    unique = {p.particle: p for p in pins}  # a shrink may land two pins on one particle
-    bodies = list(scene.bodies)
-    bodies[body_index] = new
-    return Scene.model_validate(
-        {**scene.model_dump(), "bodies": [b.model_dump() for b in bodies],
-         "pins": [p.model_dump() for p in unique.values()]}
-    )  # fmt: skip
 
 
 def shift_right_pins(scene: Scene, shift: float) -> Scene:

@@ -28,6 +28,9 @@ class Snapshot:
     torn: tuple[int, ...]  # links torn since the load, ascending
     grabbed: int | None
     settings: Any  # sim.parameters.Settings
+    spheres: tuple[tuple[tuple[float, float, float], float], ...]  # (centre, radius), no ball
+    boxes: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]  # (centre,
+    # full size)
     readouts: Any  # sim.readouts.Readouts
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.readouts.CSV_COLUMNS, every record_stride steps from step 0)
@@ -79,6 +82,8 @@ def take_snapshot(
         torn=tuple(sim.torn),
         grabbed=sim.grabbed,
         settings=sim.settings,
+        spheres=tuple(sim.spheres),
+        boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         checksum=checksum(x, link_alive, face_alive),

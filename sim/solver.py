@@ -13,8 +13,18 @@ from typing import Any
 import numpy as np
 
 from clothlab.sim import constraints, kernels
-from clothlab.sim.arrays import FixedArrays, LinkArrays, build_fixed, build_links
+from clothlab.sim.arrays import (
+    FixedArrays,
+    LinkArrays,
+    LinkMaterial,
+    Obstacles,
+    build_fixed,
+    build_link_material,
+    build_links,
+    build_obstacles,
+)
 from clothlab.sim.constraint_sets import LINKS, PINS, Model
+from clothlab.sim.fabrics import body_link_properties
 from clothlab.sim.guard import GoodStates, Instability, likely_cause
 from clothlab.sim.integrators import ClassicIntegrator, ExtendedIntegrator
 from clothlab.sim.parameters import Settings
@@ -23,6 +33,9 @@ from clothlab.sim.state import State, faces_alive, pin_arrays
 from clothlab.sim.topology import Topology
 
 Vec3 = tuple[float, float, float]
+BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness) of a body
+SphereShape = tuple[Vec3, float]  # centre, radius
+BoxShape = tuple[Vec3, Vec3]  # centre, full size
 
 
 class Simulation:
@@ -33,8 +46,17 @@ class Simulation:
         pins: dict[int, Vec3] | None = None,
         cuts: np.ndarray | list[int] | tuple[int, ...] = (),
         tears: np.ndarray | list[int] | tuple[int, ...] = (),
+        materials: list[BodyMaterial] | None = None,
+        spheres: list[SphereShape] | None = None,
+        boxes: list[BoxShape] | None = None,
     ) -> None:
         self.topology = topology
+        self._link_body = topology.link_body()  # (M,) int32
+        self.materials: list[BodyMaterial] = materials or [(None, None)] * len(topology.bodies)
+        self._material: tuple[tuple[Any, ...], LinkMaterial] | None = None
+        self.spheres: list[SphereShape] = list(spheres or [])  # besides the ball
+        self.boxes: list[BoxShape] = list(boxes or [])
+        self._obstacles: tuple[tuple[Any, ...], Obstacles] | None = None
         self.settings = settings or Settings()
         self.state = State.at_rest(topology)
         self.cut = np.zeros(topology.link_count, dtype=bool)  # (M,) bool, cut by an edit
@@ -78,6 +100,38 @@ class Simulation:
         if self._extended is not None:
             self._extended.invalidate(LINKS)
 
+    # --- materials and obstacles -----------------------------------------------------------
+
+    def set_materials(self, materials: list[BodyMaterial]) -> None:
+        """Each body's (material, own stiffness); the links take them at the next step."""
+        self.materials = list(materials)
+        self._material = None
+
+    def set_obstacles(self, spheres: list[SphereShape], boxes: list[BoxShape]) -> None:
+        self.spheres, self.boxes = list(spheres), list(boxes)
+        self._obstacles = None
+
+    def link_material(self) -> LinkMaterial:
+        """Each live link's stiffness and compliance, rebuilt when the links, a body's
+        material or the world's stiffness or compliance changed."""
+        s = self.settings
+        key = (self.links, s.stiffness, s.compliance)
+        if self._material is None or self._material[0] != key:
+            properties = [
+                body_link_properties(m, k, s.stiffness, s.compliance) for m, k in self.materials
+            ]
+            self._material = (key, build_link_material(self.links, self._link_body, properties))
+        return self._material[1]
+
+    def obstacles(self) -> Obstacles:
+        """The ball (the first sphere, when on), the other spheres and the boxes."""
+        s = self.settings
+        key = (s.ball, s.ball_center, s.ball_radius)
+        if self._obstacles is None or self._obstacles[0] != key:
+            ball = (s.ball_center, s.ball_radius) if s.ball else None
+            self._obstacles = (key, build_obstacles(ball, self.spheres, self.boxes))
+        return self._obstacles[1]
+
     # --- pins and grab ---------------------------------------------------------------------
 
     def set_pins(self, pins: dict[int, Vec3]) -> None:
@@ -108,18 +162,15 @@ class Simulation:
             self.grab(self._grab[0], target, place)
 
     def allowed_position(self, point: np.ndarray) -> np.ndarray:
-        """(3,) float64: the point pushed out of the ball onto its surface and up onto the
-        floor, as the collision pass treats a free particle."""
-        s = self.settings
-        point = point.copy()
-        if s.ball:
-            offset = point - np.asarray(s.ball_center)
-            distance = float(np.linalg.norm(offset))
-            if 0.0 < distance < s.ball_radius:
-                point = np.asarray(s.ball_center) + offset * (s.ball_radius / distance)
-        if s.floor and point[1] < s.floor_y:
-            point[1] = s.floor_y
-        return point
+        """(3,) float64: the point pushed out of every obstacle and up onto the floor, by the
+        collision pass itself run on that one point as on a free particle."""
+        s, obstacles = self.settings, self.obstacles()
+        x = np.array(point, dtype=np.float64).reshape(1, 3)
+        kernels.collide(
+            x, x.copy(), np.ones(1), obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
+            0.0, 0.0,
+        )  # fmt: skip
+        return x[0]
 
     def release(self) -> None:
         """Let go; the particle keeps the pointer's last velocity (x − x_prev)."""
@@ -147,7 +198,9 @@ class Simulation:
         classic = s.is_classic  # once per call: settings change only between calls
         for taken in range(count):
             if classic:
-                health = self._classic.step(state, s, self.links, self.fixed)
+                health = self._classic.step(
+                    state, s, self.links, self.fixed, self.link_material(), self.obstacles()
+                )
             else:
                 health = self._extended_step()
             if health != kernels.HEALTHY:
@@ -165,7 +218,9 @@ class Simulation:
         model = Model(
             self.topology, state.link_alive, state.face_alive, state.pin_index, self.links
         )
-        health = self._extended.step(state, self.settings, self.fixed, model)
+        health = self._extended.step(
+            state, self.settings, self.fixed, model, self.link_material(), self.obstacles()
+        )
         torn = self._extended.take_torn()
         if len(torn):
             self.torn_mask[torn] = True

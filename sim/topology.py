@@ -24,7 +24,13 @@ class SheetGrid:
     first_face: int
     cols: int
     rows: int
-    spacing: float
+    spacing_x: float  # rest distance between neighbours along a row
+    spacing_y: float  # and down a column
+
+    @property
+    def spacing(self) -> float:
+        """The finer of the two rest spacings."""
+        return min(self.spacing_x, self.spacing_y)
 
     def particle(self, row: int, col: int) -> int:
         return self.first_particle + row * self.cols + col
@@ -57,6 +63,20 @@ class BlockGrid:
 
 
 @dataclass(frozen=True)
+class BodySpan:
+    """Where one body (sheet or block, in scene order) sits in the scene-wide arrays."""
+
+    first_particle: int
+    particle_count: int
+    first_link: int
+    link_count: int
+
+    @property
+    def particles(self) -> range:
+        return range(self.first_particle, self.first_particle + self.particle_count)
+
+
+@dataclass(frozen=True)
 class Topology:
     rest_positions: np.ndarray  # (N, 3) float64
     links: np.ndarray  # (M, 2) int32, particle indices
@@ -65,6 +85,19 @@ class Topology:
     face_links: np.ndarray  # (F, 6) int32, the quad's four sides and two diagonals
     sheets: tuple[SheetGrid, ...] = ()
     blocks: tuple[BlockGrid, ...] = ()
+    bodies: tuple[BodySpan, ...] = ()  # every body in scene order
+
+    def body_of(self, particle: int) -> int:
+        """Index of the body a particle belongs to."""
+        for k, span in enumerate(self.bodies):
+            if particle in span.particles:
+                return k
+        raise IndexError(f"particle {particle} is not within 0…{self.particle_count - 1}")
+
+    def link_body(self) -> np.ndarray:
+        """(M,) int32: the body each link belongs to."""
+        counts = [span.link_count for span in self.bodies]
+        return np.repeat(np.arange(len(counts), dtype=np.int32), counts)
 
     @property
     def particle_count(self) -> int:
@@ -84,19 +117,33 @@ def sheet_link_count(cols: int, rows: int) -> int:
 
 
 def sheet_positions(
-    cols: int, rows: int, spacing: float, top_center: tuple[float, float, float], horizontal: bool
+    cols: int,
+    rows: int,
+    spacing: float,
+    top_center: tuple[float, float, float],
+    horizontal: bool,
+    yaw: float = 0.0,
+    spacing_y: float | None = None,
 ) -> np.ndarray:
     """Row-major from the top-left. A vertical sheet hangs in the x–y plane; a horizontal one
-    lies in the x–z plane with row 0 at the far (−z) edge."""
+    lies in the x–z plane with row 0 at the far (−z) edge. `spacing` runs along the rows,
+    `spacing_y` (the same if None) down the columns; the sheet then turns `yaw` degrees about
+    the vertical through its top centre (its centre if horizontal)."""
+    spacing_y = spacing if spacing_y is None else spacing_y
     col = np.arange(cols, dtype=np.float64) - (cols - 1) / 2.0
     row = np.arange(rows, dtype=np.float64)
-    u, v = np.meshgrid(col * spacing, row * spacing)  # (rows, cols) each
+    u, v = np.meshgrid(col * spacing, row * spacing_y)  # (rows, cols) each
     positions = np.zeros((rows, cols, 3))
     positions[..., 0] = u
     if horizontal:
-        positions[..., 2] = v - (rows - 1) * spacing / 2.0
+        positions[..., 2] = v - (rows - 1) * spacing_y / 2.0
     else:
         positions[..., 1] = -v
+    if yaw:
+        c, s = np.cos(np.radians(yaw)), np.sin(np.radians(yaw))
+        x, z = positions[..., 0].copy(), positions[..., 2].copy()
+        positions[..., 0] = c * x + s * z
+        positions[..., 2] = -s * x + c * z
     return (positions + np.asarray(top_center, dtype=np.float64)).reshape(-1, 3)
 
 
@@ -202,6 +249,7 @@ class TopologyBuilder:
         self._face_links: list[np.ndarray] = []
         self._sheets: list[SheetGrid] = []
         self._blocks: list[BlockGrid] = []
+        self._bodies: list[BodySpan] = []
         self._n_particles = 0
         self._n_links = 0
         self._n_faces = 0
@@ -213,11 +261,16 @@ class TopologyBuilder:
         spacing: float,
         top_center: tuple[float, float, float] = (0.0, 1.0, 0.0),
         horizontal: bool = False,
+        yaw: float = 0.0,
+        spacing_y: float | None = None,
     ) -> SheetGrid:
-        grid = SheetGrid(self._n_particles, self._n_links, self._n_faces, cols, rows, spacing)
+        spacing_y = spacing if spacing_y is None else spacing_y
+        grid = SheetGrid(
+            self._n_particles, self._n_links, self._n_faces, cols, rows, spacing, spacing_y
+        )
         faces, face_links = _sheet_faces(cols, rows)
         self._append(
-            sheet_positions(cols, rows, spacing, top_center, horizontal),
+            sheet_positions(cols, rows, spacing, top_center, horizontal, yaw, spacing_y),
             _sheet_links(cols, rows),
             faces,
             face_links,
@@ -237,6 +290,7 @@ class TopologyBuilder:
     def _append(
         self, positions: np.ndarray, links: np.ndarray, faces: np.ndarray, face_links: np.ndarray
     ) -> None:
+        self._bodies.append(BodySpan(self._n_particles, len(positions), self._n_links, len(links)))
         self._positions.append(positions)
         self._links.append(links + self._n_particles)
         self._faces.append(faces + self._n_particles)
@@ -257,6 +311,7 @@ class TopologyBuilder:
             face_links=_concat(self._face_links, (0, 6), np.int32),
             sheets=tuple(self._sheets),
             blocks=tuple(self._blocks),
+            bodies=tuple(self._bodies),
         )
 
 

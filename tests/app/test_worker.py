@@ -9,9 +9,9 @@ import pytest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
+from clothlab.sim.composition import change_body
 from clothlab.sim.edits import SetPin, SetSetting
 from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import resize_sheet
 from clothlab.sim.snapshot import Snapshot
 
 
@@ -131,7 +131,7 @@ def test_edit_while_paused_posts_a_new_frame_without_stepping(qtbot, controller)
 
 
 def test_no_torn_frames_and_frame_ids_increase(qtbot, controller):
-    scene = resize_sheet(load_preset("hanging-sheet"), 48, 48)
+    scene = change_body(load_preset("hanging-sheet"), 0, cols=48, rows=48).scene
     controller.load(scene)
     received: list[Snapshot] = []
     controller.snapshot_changed.connect(received.append)

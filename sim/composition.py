@@ -1,0 +1,387 @@
+"""Composing a scene: bodies, obstacles and pin sets added, changed and removed.
+
+Each function takes the document and returns a `Composed`: the new scene (validated) with the
+one-line text its undo entry shows and, if something could not be carried over, a message
+saying what was dropped. Pins and cuts are stored by particle and link index, so a body that
+changes its particle count shifts the indices of every body after it; this module is the one
+place that remaps them:
+
+* a body moved, turned or resized without a new resolution keeps its pins (each anchor keeps
+  its offset from its particle's rest position) and its cuts;
+* a new resolution carries pins over by position on the body (the nearest particle of the
+  new grid) and drops the body's cuts, with a message;
+* a removed body takes its pins and cuts with it.
+
+What the model tore is part of the running state, not the composition: any change of bodies
+starts the model afresh, so tears are cleared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from clothlab.sim.edits import EDITABLE_PARTS, EditScene
+from clothlab.sim.scene import (
+    MAX_BODIES,
+    MAX_NAME,
+    MAX_OBSTACLES,
+    BlockSpec,
+    BoxSpec,
+    PinSpec,
+    Scene,
+    SceneError,
+    SheetSpec,
+    SphereSpec,
+    Vec3,
+    body_size,
+    validation_message,
+)
+from clothlab.sim.topology import TopologyBuilder
+
+Body = SheetSpec | BlockSpec
+Obstacle = SphereSpec | BoxSpec
+# Fields that do not change where a body's particles are: a change of these only restyles it.
+APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
+DUPLICATE_OFFSET = 0.4  # units along +x between a body and its duplicate, beyond its width
+
+
+@dataclass(frozen=True)
+class Composed:
+    scene: Scene
+    text: str  # what the undo entry says: "Add sheet 30 × 20"
+    message: str = ""  # what could not be carried over, if anything
+
+
+def edit_of(before: Scene, composed: Composed) -> EditScene:
+    """The undoable edit that turns `before` into `composed.scene`."""
+    after = composed.scene
+    changed = [k for k in EDITABLE_PARTS if getattr(before, k) != getattr(after, k)]
+    return EditScene(
+        {k: getattr(after, k) for k in changed},
+        {k: getattr(before, k) for k in changed},
+        composed.text,
+        restructures(before, after),
+    )
+
+
+# --- bodies ------------------------------------------------------------------------------------
+
+
+def add_body(scene: Scene, body: Body) -> Composed:
+    if len(scene.bodies) >= MAX_BODIES:
+        raise SceneError(f"a scene holds at most {MAX_BODIES} bodies")
+    return Composed(_with(scene, bodies=[*scene.bodies, body]), f"Add {_noun(body)}")
+
+
+def remove_body(scene: Scene, index: int) -> Composed:
+    body = _body(scene, index)
+    bodies = [b for k, b in enumerate(scene.bodies) if k != index]
+    pins, cuts = _remap(scene, index, None)
+    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    return Composed(new, f"Remove {_noun(body)}")
+
+
+def duplicate_body(scene: Scene, index: int) -> Composed:
+    """A copy beside the original (to its right), with the original's pins and material."""
+    body = _body(scene, index)
+    width = body.width if isinstance(body, SheetSpec) else body.size
+    copy = body.moved((width + DUPLICATE_OFFSET, 0.0, 0.0))
+    if body.name:
+        copy = copy.replaced(name=f"{body.name} copy"[:MAX_NAME])
+    added = add_body(scene, copy).scene
+    first_old = _first_particle(scene, index)
+    first_new = _first_particle(added, len(added.bodies) - 1)
+    offset = np.array((width + DUPLICATE_OFFSET, 0.0, 0.0))
+    count = body_size(body)[0]
+    copies = [
+        PinSpec(particle=p.particle - first_old + first_new, anchor=_vec(p.anchor + offset))
+        for p in scene.pins
+        if first_old <= p.particle < first_old + count
+    ]
+    return Composed(_with(added, pins=[*added.pins, *copies]), f"Duplicate {_noun(body)}")
+
+
+def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Composed:
+    """The body with fields changed (name, size, resolution, position, material…); pins and
+    cuts follow it as the module says. `text` overrides the undo text."""
+    old = _body(scene, index)
+    new = old.replaced(**changes)
+    if new == old:
+        return Composed(scene, "")
+    pins, cuts = _remap(scene, index, new)
+    bodies = list(scene.bodies)
+    bodies[index] = new
+    dropped = len(_cuts_of(scene, index)) - len(_cuts_of_new(cuts, scene, index, new))
+    message = ""
+    if dropped > 0:
+        message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
+    update: dict[str, Any] = {"bodies": bodies, "pins": pins, "cuts": cuts}
+    if set(changes) - APPEARANCE_FIELDS:
+        update["tears"] = []
+    return Composed(_with(scene, **update), text or _change_text(old, new), message)
+
+
+def first_sheet(scene: Scene) -> int:
+    """Index of the scene's first sheet; SceneError if it has none."""
+    for k, body in enumerate(scene.bodies):
+        if isinstance(body, SheetSpec):
+            return k
+    raise SceneError(f"{scene.name}: the scene has no sheet")
+
+
+def resize_sheet_keeping_rule(sheet: SheetSpec, width: float, height: float) -> dict[str, Any]:
+    """The changes a new width and height make: the resolution stays, unless the sheet's
+    spacing is locked, in which case the resolution follows the size."""
+    if not sheet.lock_spacing:
+        return {"width": width, "height": height}
+    cols = max(2, round(width / sheet.spacing_x) + 1)
+    rows = max(2, round(height / sheet.spacing_y) + 1)
+    return {"width": width, "height": height, "cols": cols, "rows": rows}
+
+
+def _change_text(old: Body, new: Body) -> str:
+    changed = {k for k in type(old).model_fields if getattr(old, k) != getattr(new, k)}
+    noun = "sheet" if isinstance(old, SheetSpec) else "block"
+    if changed <= {"name"}:
+        return f"Rename {noun} to {new.name!r}" if new.name else f"Rename {noun}"
+    if changed & {"cols", "rows", "cubes"}:
+        return f"Set resolution of {_noun(new)}"
+    if changed & {"width", "height", "size"}:
+        return f"Resize {noun}"
+    if changed <= {"top_center", "min_corner"}:
+        return f"Move {noun}"
+    if changed <= {"yaw"}:
+        return f"Turn {noun}"
+    if changed <= {"material", "stiffness"}:
+        what = new.material or "world settings"
+        return f"Set stiffness of {noun}" if changed == {"stiffness"} else f"Set {noun} to {what}"
+    if changed <= {"horizontal"}:
+        return f"Lay {noun} flat" if getattr(new, "horizontal", False) else f"Hang {noun}"
+    return f"Change {noun}"
+
+
+def restructures(before: Scene, after: Scene) -> bool:
+    """Whether the change moves particles or changes their number, so that the model must
+    start afresh: any body changed in more than its appearance."""
+    if len(before.bodies) != len(after.bodies):
+        return True
+    return any(
+        a.model_dump(exclude=APPEARANCE_FIELDS) != b.model_dump(exclude=APPEARANCE_FIELDS)
+        for a, b in zip(before.bodies, after.bodies, strict=True)
+    )
+
+
+# --- obstacles ---------------------------------------------------------------------------------
+
+
+def add_obstacle(scene: Scene, obstacle: Obstacle) -> Composed:
+    if len(scene.obstacles) >= MAX_OBSTACLES:
+        raise SceneError(f"a scene holds at most {MAX_OBSTACLES} obstacles besides the ball")
+    return Composed(_with(scene, obstacles=[*scene.obstacles, obstacle]), f"Add {obstacle.kind}")
+
+
+def remove_obstacle(scene: Scene, index: int) -> Composed:
+    obstacle = _obstacle(scene, index)
+    kept = [o for k, o in enumerate(scene.obstacles) if k != index]
+    return Composed(_with(scene, obstacles=kept), f"Remove {obstacle.kind}")
+
+
+def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
+    old = _obstacle(scene, index)
+    new = old.replaced(**changes)
+    if new == old:
+        return Composed(scene, "")
+    obstacles = list(scene.obstacles)
+    obstacles[index] = new
+    if set(changes) <= {"center"}:
+        verb = "Move"
+    elif set(changes) <= {"name"}:
+        verb = "Rename"
+    else:
+        verb = "Resize"
+    return Composed(_with(scene, obstacles=obstacles), f"{verb} {old.kind}")
+
+
+# --- pins --------------------------------------------------------------------------------------
+
+PIN_SETS = ("top edge", "top corners", "left edge", "every nth of top edge")
+
+
+def pin_set(
+    scene: Scene, index: int, which: str, positions: np.ndarray | None = None, every: int = 2
+) -> Composed:
+    """Pin a set of a sheet's particles where they are (`positions`, (N, 3) float64, the
+    running model's; rest positions if None): "top edge", "top corners", "left edge" or
+    "every nth of top edge" (columns 0, n, 2n, …). Particles already pinned keep their anchor."""
+    sheet = _body(scene, index)
+    if not isinstance(sheet, SheetSpec):
+        raise SceneError(f"{sheet.label}: only a sheet has edges to pin")
+    if not 1 <= every <= 512:
+        raise SceneError(f"every {every}: expected a count within 1…512")
+    cols, rows = sheet.cols, sheet.rows
+    local = {
+        "top edge": range(cols),
+        "top corners": (0, cols - 1),
+        "left edge": range(0, cols * rows, cols),
+        "every nth of top edge": range(0, cols, every),
+    }[which]
+    first = _first_particle(scene, index)
+    where = _rest(sheet) if positions is None else positions[first : first + cols * rows]
+    pinned = {p.particle for p in scene.pins}
+    new = [
+        PinSpec(particle=first + k, anchor=_vec(where[k])) for k in local if first + k not in pinned
+    ]
+    label = f"every {_ordinal(every)} of top edge" if which == "every nth of top edge" else which
+    pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
+    return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
+
+
+def unpin_all(scene: Scene, index: int) -> Composed:
+    first = _first_particle(scene, index)
+    count = body_size(_body(scene, index))[0]
+    kept = [p for p in scene.pins if not first <= p.particle < first + count]
+    removed = len(scene.pins) - len(kept)
+    return Composed(_with(scene, pins=kept), f"Unpin all ({removed} pins)")
+
+
+def pins_of(scene: Scene, index: int) -> list[PinSpec]:
+    first = _first_particle(scene, index)
+    count = body_size(_body(scene, index))[0]
+    return [p for p in scene.pins if first <= p.particle < first + count]
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _with(scene: Scene, **update: Any) -> Scene:
+    """The scene with fields replaced, validated as a whole (indices in range, caps)."""
+    data = scene.model_dump()
+    data.update({k: [v.model_dump() if isinstance(v, BaseModel) else v for v in values]
+                 for k, values in update.items()})  # fmt: skip
+    try:
+        return Scene.model_validate(data)
+    except ValidationError as error:
+        raise SceneError(validation_message(error)) from None
+
+
+def _body(scene: Scene, index: int) -> Body:
+    if not 0 <= index < len(scene.bodies):
+        raise SceneError(f"body {index} is not within 0…{len(scene.bodies) - 1}")
+    return scene.bodies[index]
+
+
+def _obstacle(scene: Scene, index: int) -> Obstacle:
+    if not 0 <= index < len(scene.obstacles):
+        raise SceneError(f"obstacle {index} is not within 0…{len(scene.obstacles) - 1}")
+    return scene.obstacles[index]
+
+
+def _noun(body: Body) -> str:
+    if isinstance(body, SheetSpec):
+        return f"sheet {body.cols} × {body.rows}"
+    n = body.cubes
+    return f"block {n} × {n} × {n}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _first_particle(scene: Scene, index: int) -> int:
+    return sum(body_size(b)[0] for b in scene.bodies[:index])
+
+
+def _first_link(scene: Scene, index: int) -> int:
+    return sum(body_size(b)[1] for b in scene.bodies[:index])
+
+
+def _vec(values: Any) -> Vec3:
+    return (float(values[0]), float(values[1]), float(values[2]))
+
+
+def _rest(body: Body) -> np.ndarray:
+    """(n, 3) float64 rest positions of one body on its own."""
+    builder = TopologyBuilder()
+    if isinstance(body, SheetSpec):
+        builder.add_sheet(
+            body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal, body.yaw,
+            body.spacing_y,
+        )  # fmt: skip
+    else:
+        builder.add_block(body.cubes, body.side, body.min_corner)
+    return builder.build().rest_positions
+
+
+def _grid_shape(body: Body) -> tuple[int, ...]:
+    if isinstance(body, SheetSpec):
+        return (body.rows, body.cols)
+    return (body.cubes + 1,) * 3
+
+
+def _carry_over(old: Body, new: Body, local: int) -> int:
+    """The particle of `new` at the place on the body where `local` is on `old`."""
+    old_shape, new_shape = _grid_shape(old), _grid_shape(new)
+    if old_shape == new_shape:
+        return local
+    where = np.unravel_index(local, old_shape)
+    target = [
+        round(w / (o - 1) * (n - 1)) for w, o, n in zip(where, old_shape, new_shape, strict=True)
+    ]
+    return int(np.ravel_multi_index(target, new_shape))
+
+
+def _cuts_of(scene: Scene, index: int) -> list[int]:
+    first = _first_link(scene, index)
+    count = body_size(scene.bodies[index])[1]
+    return [k for k in scene.cuts if first <= k < first + count]
+
+
+def _cuts_of_new(cuts: list[int], scene: Scene, index: int, new: Body) -> list[int]:
+    first = _first_link(scene, index)
+    return [k for k in cuts if first <= k < first + body_size(new)[1]]
+
+
+def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int]]:
+    """Pins and cuts after body `index` becomes `new` (None: is removed)."""
+    old = scene.bodies[index]
+    old_particles, old_links = body_size(old)
+    new_particles, new_links = body_size(new) if new is not None else (0, 0)
+    first_particle, first_link = _first_particle(scene, index), _first_link(scene, index)
+    particle_shift, link_shift = new_particles - old_particles, new_links - old_links
+    same_grid = new is not None and _grid_shape(old) == _grid_shape(new)
+    moved = new is not None and (old.model_dump(exclude=APPEARANCE_FIELDS)
+                                 != new.model_dump(exclude=APPEARANCE_FIELDS))  # fmt: skip
+    rest_old = _rest(old) if moved else None
+    rest_new = _rest(new) if moved and new is not None else None
+
+    pins: dict[int, PinSpec] = {}
+    for pin in scene.pins:
+        local = pin.particle - first_particle
+        if local < 0:
+            pins[pin.particle] = pin
+        elif local >= old_particles:
+            pins[pin.particle + particle_shift] = PinSpec(
+                particle=pin.particle + particle_shift, anchor=pin.anchor
+            )
+        elif new is not None:
+            target = _carry_over(old, new, local)
+            anchor = pin.anchor
+            if rest_old is not None and rest_new is not None:
+                anchor = _vec(rest_new[target] + (np.asarray(pin.anchor) - rest_old[local]))
+            particle = first_particle + target
+            pins.setdefault(particle, PinSpec(particle=particle, anchor=anchor))
+    cuts = []
+    for link in scene.cuts:
+        local = link - first_link
+        if local < 0:
+            cuts.append(link)
+        elif local >= old_links:
+            cuts.append(link + link_shift)
+        elif same_grid:
+            cuts.append(link)
+    return sorted(pins.values(), key=lambda p: p.particle), sorted(cuts)
