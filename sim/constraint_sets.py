@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from clothlab.sim import constraints, kernels
-from clothlab.sim.arrays import LinkArrays
+from clothlab.sim.arrays import LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.topology import Topology
 
 LINKS, PINS = "links", "pins"  # what can invalidate a constraint set
@@ -52,7 +52,8 @@ class Substep:
     inv_mass: np.ndarray  # (N,) float64
     settings: Any  # sim.parameters.Settings
     h: float  # substep length, s
-    ball_center: np.ndarray  # (3,) float64
+    material: LinkMaterial  # each live link's stiffness and compliance
+    obstacles: Obstacles
 
 
 class ConstraintSet:
@@ -86,18 +87,18 @@ class LinkSet(ConstraintSet):
         self.lambdas[:] = 0.0
 
     def project(self, sub: Substep) -> None:
-        s, links = sub.settings, self.links
-        compliance = s.compliance if s.xpbd else -1.0
+        s, links, material = sub.settings, self.links, sub.material
         tear_ratio = s.tear_ratio if s.tearing else 0.0
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
                 sub.x, sub.inv_mass, links.a, links.b, links.rest, links.colour_start,
-                self.lambdas, compliance, sub.h, s.stiffness, tear_ratio, self.torn,
+                self.lambdas, s.xpbd, material.compliance, sub.h, material.stiffness,
+                tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, links.a, links.b, links.rest, self.lambdas,
-                compliance, sub.h, s.stiffness, tear_ratio, self.torn,
+                sub.x, sub.inv_mass, links.a, links.b, links.rest, self.lambdas, s.xpbd,
+                material.compliance, sub.h, material.stiffness, tear_ratio, self.torn,
             )  # fmt: skip
 
     def lambdas_for(self, links: LinkArrays) -> bool:
@@ -122,14 +123,17 @@ class BendingSet(ConstraintSet):
         self.a, self.b, self.rest = bend_links(model)
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
+        self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
+        self.compliance = np.zeros(len(self.rest))  # (B,) float64
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
+        self.compliance[:] = sub.settings.bend_compliance
 
     def project(self, sub: Substep) -> None:
         constraints.project_links_xpbd(
-            sub.x, sub.inv_mass, self.a, self.b, self.rest, self.lambdas,
-            sub.settings.bend_compliance, sub.h, 1.0, 0.0, self.never_torn,
+            sub.x, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
+            self.compliance, sub.h, self.unused, 0.0, self.never_torn,
         )  # fmt: skip
 
 
@@ -201,15 +205,13 @@ class ContactSet(ConstraintSet):
         self.parallel = model.links.parallel
 
     def project(self, sub: Substep) -> None:
-        s = sub.settings
-        if s.friction_static > 0.0 or s.friction_kinetic > 0.0:
-            constraints.collide_with_friction(
-                sub.x, sub.x_prev, sub.inv_mass, s.ball, sub.ball_center, s.ball_radius,
-                s.floor, s.floor_y, s.friction_static, s.friction_kinetic,
-            )  # fmt: skip
-        else:
-            collide = kernels.collide_parallel if self.parallel else kernels.collide
-            collide(sub.x, sub.inv_mass, s.ball, sub.ball_center, s.ball_radius, s.floor, s.floor_y)
+        s, obstacles = sub.settings, sub.obstacles
+        # friction reads each particle's own motion only, so the threads may split it too
+        collide = kernels.collide_parallel if self.parallel else kernels.collide
+        collide(
+            sub.x, sub.x_prev, sub.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
+            s.floor_y, s.friction_static, s.friction_kinetic,
+        )  # fmt: skip
 
 
 def constraint_sets() -> list[ConstraintSet]:

@@ -205,7 +205,7 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _project_link_xpbd(
     x: np.ndarray, inv_mass: np.ndarray, k: int, i: int, j: int, rest: float,
-    lambdas: np.ndarray, compliance: float, alpha: float, stiffness: float, tear_ratio: float,
+    lambdas: np.ndarray, xpbd: bool, alpha: float, stiffness: float, tear_ratio: float,
     torn: np.ndarray,
 ) -> int:  # fmt: skip
     """Link k between i and j; returns 1 if it tore now, else 0."""
@@ -224,7 +224,7 @@ def _project_link_xpbd(
     if w == 0.0 or length == 0.0:
         return 0
     error = length - rest
-    if compliance < 0.0:
+    if not xpbd:
         s = error * stiffness / (length * w)
     else:
         delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
@@ -242,20 +242,21 @@ def project_links_xpbd(
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
-    compliance: float,
+    xpbd: bool,
+    compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
     h: float,
-    stiffness: float,
+    stiffness: np.ndarray,  # (L,) float64, of each link's body (read when not xpbd)
     tear_ratio: float,  # 0: no tearing
     torn: np.ndarray,  # (L,) bool, set when a link tears
 ) -> int:
-    """One pass over distance links. With compliance < 0 the classic stiffness rule applies
-    (so tearing can run with the classic solver). Returns how many links tore."""
-    alpha = compliance / (h * h)
+    """One pass over distance links: XPBD with each link's compliance, or the classic
+    stiffness rule (so tearing can run with the classic solver). Returns how many tore."""
+    h2 = h * h
     tore = 0
     for k in range(link_a.shape[0]):
         tore += _project_link_xpbd(
-            x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, compliance, alpha,
-            stiffness, tear_ratio, torn,
+            x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, xpbd, compliance[k] / h2,
+            stiffness[k], tear_ratio, torn,
         )  # fmt: skip
     return tore
 
@@ -269,22 +270,23 @@ def project_links_xpbd_parallel(
     rest: np.ndarray,  # (L,) float64
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
     lambdas: np.ndarray,  # (L,) float64
-    compliance: float,
+    xpbd: bool,
+    compliance: np.ndarray,  # (L,) float64
     h: float,
-    stiffness: float,
+    stiffness: np.ndarray,  # (L,) float64
     tear_ratio: float,
     torn: np.ndarray,  # (L,) bool
 ) -> int:
     """project_links_xpbd on the thread pool: no two links of a colour share a particle, so
     threads split a colour without locks; colours follow each other as in Gauss–Seidel. The
     same arithmetic per link as the sequential pass in colour order, so the same result."""
-    alpha = compliance / (h * h)
+    h2 = h * h
     tore = 0
     for c in range(colour_start.shape[0] - 1):
         for k in prange(colour_start[c], colour_start[c + 1]):
             tore += _project_link_xpbd(
-                x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, compliance, alpha,
-                stiffness, tear_ratio, torn,
+                x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, xpbd,
+                compliance[k] / h2, stiffness[k], tear_ratio, torn,
             )  # fmt: skip
     return tore
 
@@ -362,63 +364,6 @@ def tet_volumes(x: np.ndarray, tets: np.ndarray) -> np.ndarray:
     for k in range(tets.shape[0]):
         out[k] = _tet_volume(x, tets[k, 0], tets[k, 1], tets[k, 2], tets[k, 3])
     return out
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
-def collide_with_friction(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    ball_on: bool,
-    ball_center: np.ndarray,  # (3,) float64
-    ball_radius: float,
-    floor_on: bool,
-    floor_y: float,
-    static: float,
-    kinetic: float,
-) -> None:
-    """Ball and floor as in the classic model, then Coulomb friction on the contact: the
-    tangential motion of this step is cancelled if it is below static·penetration, else
-    shortened by kinetic·penetration (Müller et al., position-based friction)."""
-    for i in range(x.shape[0]):
-        if inv_mass[i] == 0.0:
-            continue
-        if ball_on:
-            dx = x[i, 0] - ball_center[0]
-            dy = x[i, 1] - ball_center[1]
-            dz = x[i, 2] - ball_center[2]
-            d2 = dx * dx + dy * dy + dz * dz
-            if d2 < ball_radius * ball_radius and d2 > 0.0:
-                distance = math.sqrt(d2)
-                nx, ny, nz = dx / distance, dy / distance, dz / distance
-                depth = ball_radius - distance
-                x[i, 0] += nx * depth
-                x[i, 1] += ny * depth
-                x[i, 2] += nz * depth
-                _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
-        if floor_on and x[i, 1] < floor_y:
-            depth = floor_y - x[i, 1]
-            x[i, 1] = floor_y
-            _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic):
-    mx = x[i, 0] - x_prev[i, 0]
-    my = x[i, 1] - x_prev[i, 1]
-    mz = x[i, 2] - x_prev[i, 2]
-    normal = mx * nx + my * ny + mz * nz
-    tx = mx - normal * nx
-    ty = my - normal * ny
-    tz = mz - normal * nz
-    slide = math.sqrt(tx * tx + ty * ty + tz * tz)
-    if slide == 0.0:
-        return
-    # static: the contact holds; kinetic: the slide shortens by kinetic × penetration
-    keep = 0.0 if slide < static * depth else max(0.0, 1.0 - kinetic * depth / slide)
-    x[i, 0] -= tx * (1.0 - keep)
-    x[i, 1] -= ty * (1.0 - keep)
-    x[i, 2] -= tz * (1.0 - keep)
 
 
 # --- self-collision ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from clothlab.sim import constraints, kernels
-from clothlab.sim.arrays import FixedArrays, LinkArrays
+from clothlab.sim.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.constraint_sets import (
     Model,
     Substep,
@@ -27,22 +27,24 @@ from clothlab.sim.state import State
 
 
 class ClassicIntegrator:
-    def __init__(self) -> None:
-        self._ball: tuple[tuple[float, float, float], np.ndarray] | None = None
-
-    def step(self, state: State, s: Any, links: LinkArrays, fixed: FixedArrays) -> int:
+    def step(
+        self,
+        state: State,
+        s: Any,
+        links: LinkArrays,
+        fixed: FixedArrays,
+        material: LinkMaterial,
+        obstacles: Obstacles,
+    ) -> int:
         """One step; returns the health the predict found (kernels.HEALTHY or a problem)."""
-        if self._ball is None or self._ball[0] is not s.ball_center:  # no allocation per step
-            self._ball = (s.ball_center, np.asarray(s.ball_center, dtype=np.float64))
         kernel = kernels.step_parallel if links.parallel else kernels.step_classic
         colours = (links.colour_start,) if links.parallel else ()
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
-            links.a, links.b, links.rest, *colours,
-            s.passes, s.stiffness, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
+            links.a, links.b, links.rest, material.stiffness, *colours,
+            s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
             state.t, s.dt,
-            s.ball, self._ball[1], s.ball_radius,
-            s.floor, s.floor_y,
+            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
         )  # fmt: skip
 
 
@@ -65,7 +67,15 @@ class ExtendedIntegrator:
         if what == "links":
             self._triangles = None
 
-    def step(self, state: State, s: Any, fixed: FixedArrays, model: Model) -> int:
+    def step(
+        self,
+        state: State,
+        s: Any,
+        fixed: FixedArrays,
+        model: Model,
+        material: LinkMaterial,
+        obstacles: Obstacles,
+    ) -> int:
         active = [c for c in self.sets if c.enabled(s)]
         for k, c in enumerate(self.sets):
             if k in self._stale and c in active:
@@ -76,7 +86,7 @@ class ExtendedIntegrator:
             self._vertex_area = vertex_areas(model.topology, self._triangles)
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
-        sub = Substep(x, x_prev, fixed.inv_mass, s, h, np.asarray(s.ball_center, np.float64))
+        sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
         damping = damping_per_step(s.damping, h)
         for k in range(s.substeps):
             self._accelerations(x, x_prev, s, state.t + k * h, h)

@@ -131,69 +131,122 @@ def project_links(
     link_a: np.ndarray,  # (L,) int32, live links only
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
-    stiffness: float,
+    stiffness: np.ndarray,  # (L,) float64, of each link's body
 ) -> None:
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
     for k in range(link_a.shape[0]):
-        _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness)
+        _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def collide(
     x: np.ndarray,  # (N, 3) float64, updated in place
+    x_prev: np.ndarray,  # (N, 3) float64, read for friction
     inv_mass: np.ndarray,  # (N,) float64
-    ball_on: bool,
-    ball_center: np.ndarray,  # (3,) float64
-    ball_radius: float,
+    spheres: np.ndarray,  # (S, 4) float64, centre and radius; the ball first
+    boxes: np.ndarray,  # (B, 6) float64, centre and half size
     floor_on: bool,
     floor_y: float,
+    static: float,  # friction coefficients; 0 and 0: none (the classic model)
+    kinetic: float,
 ) -> None:
-    """Push free particles out of the ball onto its surface, and up onto the floor."""
+    """Push free particles out of every sphere and box onto its surface, and up onto the
+    floor; with friction, then slow their slide along each surface they were pushed from."""
     for i in range(x.shape[0]):
-        _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
+        _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, static,
+                          kinetic)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def collide_parallel(
     x: np.ndarray,  # (N, 3) float64, updated in place
+    x_prev: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64
-    ball_on: bool,
-    ball_center: np.ndarray,  # (3,) float64
-    ball_radius: float,
+    spheres: np.ndarray,  # (S, 4) float64
+    boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
+    static: float,
+    kinetic: float,
 ) -> None:
     """collide on the thread pool: each particle is its own."""
     for i in prange(x.shape[0]):
-        _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
+        _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, static,
+                          kinetic)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _collide_particle(
-    x: np.ndarray,
-    inv_mass: np.ndarray,
-    i: int,
-    ball_on: bool,
-    ball_center: np.ndarray,
-    ball_radius: float,
-    floor_on: bool,
-    floor_y: float,
-) -> None:
+    x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, spheres: np.ndarray,
+    boxes: np.ndarray, floor_on: bool, floor_y: float, static: float, kinetic: float,
+) -> None:  # fmt: skip
     if inv_mass[i] == 0.0:
         return
-    if ball_on:
-        dx = x[i, 0] - ball_center[0]
-        dy = x[i, 1] - ball_center[1]
-        dz = x[i, 2] - ball_center[2]
+    friction = static > 0.0 or kinetic > 0.0
+    for k in range(spheres.shape[0]):
+        dx = x[i, 0] - spheres[k, 0]
+        dy = x[i, 1] - spheres[k, 1]
+        dz = x[i, 2] - spheres[k, 2]
+        radius = spheres[k, 3]
         d2 = dx * dx + dy * dy + dz * dz
-        if d2 < ball_radius * ball_radius and d2 > 0.0:
-            scale = ball_radius / math.sqrt(d2)
-            x[i, 0] = ball_center[0] + dx * scale
-            x[i, 1] = ball_center[1] + dy * scale
-            x[i, 2] = ball_center[2] + dz * scale
+        if d2 < radius * radius and d2 > 0.0:
+            distance = math.sqrt(d2)
+            scale = radius / distance
+            x[i, 0] = spheres[k, 0] + dx * scale
+            x[i, 1] = spheres[k, 1] + dy * scale
+            x[i, 2] = spheres[k, 2] + dz * scale
+            if friction:
+                _friction(x, x_prev, i, dx / distance, dy / distance, dz / distance,
+                          radius - distance, static, kinetic)  # fmt: skip
+    for k in range(boxes.shape[0]):
+        # inside: out through the nearest face, the one the particle is least deep behind
+        axis, depth = -1, np.inf
+        for a in range(3):
+            d = abs(x[i, a] - boxes[k, a])
+            if not d < boxes[k, 3 + a]:
+                axis = -2
+                break
+            if boxes[k, 3 + a] - d < depth:
+                axis, depth = a, boxes[k, 3 + a] - d
+        if axis < 0:
+            continue
+        side = 1.0 if x[i, axis] >= boxes[k, axis] else -1.0
+        x[i, axis] = boxes[k, axis] + side * boxes[k, 3 + axis]
+        if friction:
+            nx = side if axis == 0 else 0.0
+            ny = side if axis == 1 else 0.0
+            nz = side if axis == 2 else 0.0
+            _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
     if floor_on and x[i, 1] < floor_y:
+        depth = floor_y - x[i, 1]
         x[i, 1] = floor_y
+        if friction:
+            _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _friction(
+    x: np.ndarray, x_prev: np.ndarray, i: int, nx: float, ny: float, nz: float, depth: float,
+    static: float, kinetic: float,
+) -> None:  # fmt: skip
+    """Coulomb friction on a contact of normal n just pushed out by `depth`: the tangential
+    motion of this step is cancelled if below static·depth, else shortened by kinetic·depth
+    (Müller et al., position-based friction)."""
+    mx = x[i, 0] - x_prev[i, 0]
+    my = x[i, 1] - x_prev[i, 1]
+    mz = x[i, 2] - x_prev[i, 2]
+    normal = mx * nx + my * ny + mz * nz
+    tx = mx - normal * nx
+    ty = my - normal * ny
+    tz = mz - normal * nz
+    slide = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if slide == 0.0:
+        return
+    keep = 0.0 if slide < static * depth else max(0.0, 1.0 - kinetic * depth / slide)
+    x[i, 0] -= tx * (1.0 - keep)
+    x[i, 1] -= ty * (1.0 - keep)
+    x[i, 2] -= tz * (1.0 - keep)
 
 
 @njit(cache=True, nogil=True)
@@ -206,20 +259,19 @@ def step_classic(
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
+    stiffness: np.ndarray,  # (L,) float64
     passes: int,
-    stiffness: float,
     damping: float,
     gravity: float,
     wind: float,
     t: float,
     dt: float,
-    ball_on: bool,
-    ball_center: np.ndarray,  # (3,) float64
-    ball_radius: float,
+    spheres: np.ndarray,  # (S, 4) float64, the ball first
+    boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
 ) -> int:
-    """One Δt of the seed's model: predict, then `passes` × (links, then ball and floor).
+    """One Δt of the seed's model: predict, then `passes` × (links, then obstacles and floor).
     Returns the health the predict found; the caller restores a good state if it is bad."""
     for p in range(pin_index.shape[0]):  # a dragged pin's motion shows up as its velocity
         i = pin_index[p]
@@ -231,7 +283,7 @@ def step_classic(
     place_pins(x, pin_index, pin_anchor)
     for _ in range(passes):
         project_links(x, inv_mass, link_a, link_b, rest, stiffness)
-        collide(x, inv_mass, ball_on, ball_center, ball_radius, floor_on, floor_y)
+        collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 
 
@@ -335,17 +387,16 @@ def step_parallel(
     link_a: np.ndarray,  # (L,) int32, in colour order
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
+    stiffness: np.ndarray,  # (L,) float64
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
     passes: int,
-    stiffness: float,
     damping: float,
     gravity: float,
     wind: float,
     t: float,
     dt: float,
-    ball_on: bool,
-    ball_center: np.ndarray,  # (3,) float64
-    ball_radius: float,
+    spheres: np.ndarray,  # (S, 4) float64, the ball first
+    boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
 ) -> int:
@@ -375,7 +426,8 @@ def step_parallel(
     for _ in range(passes):
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
-                _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness)
+                _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
         for i in prange(n):
-            _collide_particle(x, inv_mass, i, ball_on, ball_center, ball_radius, floor_on, floor_y)
+            _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, 0.0,
+                              0.0)  # fmt: skip
     return HEALTHY
