@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from clothlab.sim.composition import bodies_restructure
 from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, with_pin
 from clothlab.sim.parameters import SETTINGS_TABLE, Vec3
 from clothlab.sim.scene import (
@@ -178,8 +179,8 @@ def validate(command: Command, particles: int, links: int) -> None:
             _indices([p.particle for p in command.after["pins"]], particles, "particle")
         if "cuts" in command.after:
             raise CommandError(f"{command.text}: cuts change with bodies only (a restart)")
-        if "bodies" in command.after and len(command.after["bodies"]) != len(
-            command.before["bodies"]
+        if "bodies" in command.after and bodies_restructure(
+            command.before["bodies"], command.after["bodies"]
         ):
             raise CommandError(f"{command.text}: a change of bodies must start afresh")
     elif isinstance(command, GrabStart):

@@ -167,11 +167,15 @@ def _change_text(old: Body, new: Body) -> str:
 def restructures(before: Scene, after: Scene) -> bool:
     """Whether the change moves particles or changes their number, so that the model must
     start afresh: any body changed in more than its appearance."""
-    if len(before.bodies) != len(after.bodies):
+    return bodies_restructure(before.bodies, after.bodies)
+
+
+def bodies_restructure(before: list[Body], after: list[Body]) -> bool:
+    if len(before) != len(after):
         return True
     return any(
         a.model_dump(exclude=APPEARANCE_FIELDS) != b.model_dump(exclude=APPEARANCE_FIELDS)
-        for a, b in zip(before.bodies, after.bodies, strict=True)
+        for a, b in zip(before, after, strict=True)
     )
 
 

@@ -188,12 +188,12 @@ _TABLE = (
     ),
     Parameter(
         "friction_static", "Static friction", "", 0.0, 2.0, 0.01, 0.0,
-        "Coulomb static coefficient on the ball and the floor (0 = classic, none).",
+        "Coulomb static coefficient on the ball, obstacles and floor (0 = classic, none).",
         "fabric", **_OPTION,
     ),
     Parameter(
         "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01, 0.0,
-        "Coulomb kinetic coefficient on the ball and the floor.", "fabric", **_OPTION,
+        "Coulomb kinetic coefficient on the ball, obstacles and floor.", "fabric", **_OPTION,
     ),
     Parameter(
         "aerodynamic", "Aerodynamic wind", "", 0, 1, 1, False,
