@@ -503,6 +503,9 @@ BENCH_OPTIONS: dict[str, dict[str, object]] = {
 }
 
 
+BENCH_SHEET = (2.8, 2.0)  # units: the default sheet's size, at every resolution benchmarked
+
+
 def bench_grid(
     cols: int,
     rows: int,
@@ -511,45 +514,64 @@ def bench_grid(
     option: str = "classic",
     settings: dict[str, object] | None = None,
 ) -> dict[str, object]:
-    """Steps/s and link projections/s for a sheet pinned at its top corners (median of runs)."""
+    """Steps/s and link projections/s (min, median, max of the timed runs) for the default
+    sheet's cloth at cols × rows, pinned at its top corners. A run in which the model blew up
+    gives no figures: `failed` says at which step and why."""
     from clothlab.sim.solver import Simulation
     from clothlab.sim.topology import TopologyBuilder
 
+    width, height = BENCH_SHEET
     builder = TopologyBuilder()
-    builder.add_sheet(cols, rows, 0.2)
+    builder.add_sheet(cols, rows, width / (cols - 1), spacing_y=height / (rows - 1))
     topology = builder.build()
     corners = (0, cols - 1)
     sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in corners})
     sim.settings = sim.settings.with_value("passes", passes)
     for key, value in (settings or {}).items():
         sim.settings = sim.settings.with_value(key, value)
+    result: dict[str, object] = {
+        "grid": f"{cols}x{rows}", "option": option, "particles": topology.particle_count,
+        "links": topology.link_count, "path": _bench_path(sim), "runs": repeats,
+    }  # fmt: skip
 
-    first = time.perf_counter()
-    sim.step()  # compiles or loads the cached machine code
-    first_step = time.perf_counter() - first
-    # Enough steps per timed run for ~0.3 s of work, judged from a short probe.
-    probe = time.perf_counter()
-    sim.step(10)
-    per_step = max((time.perf_counter() - probe) / 10, 1e-7)
-    steps = max(10, int(0.3 / per_step))
+    def timed(steps: int) -> float | None:
+        started = time.perf_counter()
+        taken = sim.step(steps)
+        elapsed = time.perf_counter() - started
+        if taken != steps:
+            result["failed"] = sim.instability.message if sim.instability else "blew up"
+            return None
+        return elapsed
+
+    first_step = timed(1)  # compiles or loads the cached machine code
+    probe = timed(10) if first_step is not None else None
+    if probe is None:
+        return result
+    steps = max(10, int(0.3 / max(probe / 10, 1e-7)))  # ~0.3 s of work per timed run
     rates = []
     for _ in range(repeats):
-        started = time.perf_counter()
-        sim.step(steps)
-        rates.append(steps / (time.perf_counter() - started))
-    steps_per_second = statistics.median(rates)
+        elapsed = timed(steps)
+        if elapsed is None:
+            return result
+        rates.append(steps / elapsed)
+    per_step = sim.link_projections_per_step()
     return {
-        "grid": f"{cols}x{rows}",
-        "option": option,
-        "particles": topology.particle_count,
-        "links": topology.link_count,
+        **result,
         "first_step_seconds": first_step,
-        "steps_per_second": steps_per_second,
-        "link_projections_per_second": steps_per_second * sim.link_projections_per_step(),
-        "realtime_factor": steps_per_second * sim.settings.dt,
-        "runs": repeats,
+        "steps_per_second": statistics.median(rates),
+        "steps_per_second_min": min(rates),
+        "steps_per_second_max": max(rates),
+        "link_projections_per_second": statistics.median(rates) * per_step,
+        "realtime_factor": statistics.median(rates) * sim.settings.dt,
         "steps_per_run": steps,
     }
+
+
+def _bench_path(sim: Simulation) -> str:
+    """Which kernel path the run takes: the classic or the extended integrator, and whether
+    its links go in colour order on two threads."""
+    integrator = "classic" if sim.settings.is_classic else "extended"
+    return f"{integrator}, {'2 threads' if sim.links.parallel else '1 thread'}"
 
 
 _FIRST_STEP_PROBE = """
@@ -593,11 +615,17 @@ def _print_bench(report: dict) -> None:
         f"cold JIT {jit['cold_import_seconds']:.2f} + {jit['cold_first_step_seconds']:.2f} s, "
         f"warm cache {jit['warm_import_seconds']:.2f} + {jit['warm_first_step_seconds']:.2f} s"
     )
-    header = ("grid", "option", "links", "first step", "steps/s", "M proj/s", "× real")
-    print("{:>9} {:>14} {:>8} {:>11} {:>10} {:>9} {:>7}".format(*header))
+    header = ("grid", "option", "links", "path", "first step", "steps/s (min–max)", "M proj/s",
+              "× real")  # fmt: skip
+    print("{:>9} {:>14} {:>8} {:>20} {:>11} {:>24} {:>9} {:>7}".format(*header))
     for r in report["grids"]:
+        start = f"{r['grid']:>9} {r['option']:>14} {r['links']:>8} {r['path']:>20}"
+        if "failed" in r:
+            print(f"{start}  FAILED: {r['failed']}")
+            continue
+        spread = (f"{r['steps_per_second']:.1f} ({r['steps_per_second_min']:.0f}–"
+                  f"{r['steps_per_second_max']:.0f})")  # fmt: skip
         print(
-            f"{r['grid']:>9} {r['option']:>14} {r['links']:>8} {r['first_step_seconds']:>10.3f}s "
-            f"{r['steps_per_second']:>10.1f} {r['link_projections_per_second'] / 1e6:>9.1f} "
-            f"{r['realtime_factor']:>7.2f}"
+            f"{start} {r['first_step_seconds']:>10.3f}s {spread:>24} "
+            f"{r['link_projections_per_second'] / 1e6:>9.1f} {r['realtime_factor']:>7.2f}"
         )

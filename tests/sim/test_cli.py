@@ -157,6 +157,35 @@ def test_bench_json_reports_warm_rates():
     assert report["jit"]["warm_first_step_seconds"] > 0
 
 
+def test_bench_reports_a_run_that_blew_up_instead_of_its_figures(monkeypatch):
+    from clothlab.app import cli
+    from clothlab.sim.guard import Instability
+    from clothlab.sim.solver import Simulation
+
+    real_step = Simulation.step
+
+    def blows_up_on_the_timed_runs(self, count=1):
+        if count <= 10:
+            return real_step(self, count)
+        self.instability = Instability(self.state.steps + 3, 1, self.state.steps, "test")
+        return 3
+
+    monkeypatch.setattr(Simulation, "step", blows_up_on_the_timed_runs)
+    result = cli.bench_grid(8, 6, 8, 2)
+    assert result["failed"].startswith("The model became unstable at step 14")
+    assert "steps_per_second" not in result and "link_projections_per_second" not in result
+
+
+def test_bench_keeps_the_default_sheets_size_at_any_resolution():
+    result = clothlab("bench", "--grid", "64x64", "--repeats", "1", "--json", "--options")
+    assert result.returncode == 0, result.stderr
+    for grid in json.loads(result.stdout)["grids"]:
+        assert "failed" not in grid, grid  # a 64 × 64 sheet of 2.8 × 2.0 units stays up
+        assert grid["steps_per_second_min"] <= grid["steps_per_second"]
+        assert grid["steps_per_second"] <= grid["steps_per_second_max"]
+        assert grid["path"].startswith("classic" if grid["option"] == "classic" else "extended")
+
+
 def test_headless_commands_import_no_qt():
     code = (
         "import sys; from app import main; main.main(['scenes']);"
