@@ -1,8 +1,13 @@
-"""Editing tools in the viewport: grab, pin, cut and ball.
+"""Editing tools in the viewport: select, grab, pin, cut and move obstacle.
 
 The interaction turns mouse gestures into intents (signals); it never touches the simulation.
 Left-button gestures belong to the active tool where the tool finds something to act on;
 everything else (right or middle drags, left drags on empty background) moves the camera.
+
+Selecting is a click, not a drag: with the Select tool, or Ctrl held in any tool, a left press
+goes to the camera as usual, and a release without moving selects what is under the pointer
+(`selection_requested`). Ctrl, not Alt: many Linux window managers take Alt-drags to move the
+window.
 """
 
 from __future__ import annotations
@@ -17,26 +22,35 @@ from PySide6.QtWidgets import QWidget
 from clothlab.sim.edits import links_crossing_stroke
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import picking
+from clothlab.ui.selection import Selection
 
 PICK_RADIUS_PX = 14.0  # how close on screen a pin or particle must be to the pointer
 CLICK_SLOP_PX = 4.0  # a press and release closer than this is a click, not a drag
 
 
 class Tool(Enum):
+    SELECT = "select"
     GRAB = "grab"
     PIN = "pin"
     CUT = "cut"
-    BALL = "ball"
+    BALL = "ball"  # moves the ball or any other obstacle
 
 
 TOOL_HINTS = {
-    Tool.GRAB: "Grab: drag the cloth or the block; right-drag orbits, middle-drag pans.",
-    Tool.PIN: "Pin: click a particle to pin or unpin it; drag a pin to move its anchor.",
-    Tool.CUT: "Cut: drag a stroke across the cloth; every link it crosses is cut.",
-    Tool.BALL: "Ball: drag the ball to move it; right-drag orbits.",
+    Tool.SELECT: "Select: click a body or an obstacle to select it, the background to select "
+    "nothing; drag to orbit. Ctrl+click selects in every tool.",
+    Tool.GRAB: "Grab: drag the cloth or the block; right-drag orbits, middle-drag pans. "
+    "Ctrl+click selects.",
+    Tool.PIN: "Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
+    "Ctrl+click selects.",
+    Tool.CUT: "Cut: drag a stroke across the cloth; every link it crosses is cut. "
+    "Ctrl+click selects.",
+    Tool.BALL: "Move: drag the ball or any obstacle to move it; right-drag orbits. "
+    "Ctrl+click selects.",
 }
 
 _CURSORS = {
+    Tool.SELECT: Qt.CursorShape.ArrowCursor,
     Tool.GRAB: Qt.CursorShape.OpenHandCursor,
     Tool.PIN: Qt.CursorShape.PointingHandCursor,
     Tool.CUT: Qt.CursorShape.CrossCursor,
@@ -55,18 +69,23 @@ class Interaction(QObject):
     pin_move_requested = Signal(int, object)  # particle, anchor: a live preview of a drag
     pin_move_finished = Signal(int, object, object)  # particle, anchor before, anchor after
     cut_requested = Signal(object)  # (K,) link indices crossed by a stroke
-    ball_move_requested = Signal(object)  # centre: live preview
-    ball_move_finished = Signal(object, object)  # centre before, centre after
+    # Obstacle index (into scene.obstacles, BALL for the ball) and its new centre (3,): a live
+    # preview while it is dragged; then index, centre before, centre after on release.
+    obstacle_move_requested = Signal(int, object)
+    obstacle_move_finished = Signal(int, object, object)
+    selection_requested = Signal(object)  # Selection, or None for a click on the background
 
     def __init__(self, view: QWidget) -> None:
         super().__init__(view)
         self.view = view  # a ui.viewport.Viewport
         self.tool = Tool.GRAB
-        self._gesture: str | None = None  # "grab", "pin", "pin-click", "cut", "ball"
-        self._subject = -1  # particle grabbed or pin dragged
-        self._start = np.zeros(3)  # anchor or ball centre when the drag began
+        self._gesture: str | None = None  # "grab", "pin", "pin-click", "cut", "move"
+        self._subject = -1  # particle grabbed, pin dragged or obstacle moved
+        self._start = np.zeros(3)  # anchor or obstacle centre when the drag began
+        self._click_pending = False  # a select click the camera holds (holds_click)
         self._current = np.zeros(3)
         self._plane_point = np.zeros(3)
+        self._offset = np.zeros(3)  # from the pointer on the drag plane to the dragged point
         self._press = QPointF()
         self.stroke: list[QPointF] = []
 
@@ -91,11 +110,14 @@ class Interaction(QObject):
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             return False  # Shift-drag pans in every tool
         self._press = event.position()
+        if self.tool is Tool.SELECT or event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self._click_pending = True
+            return False  # the camera takes the press; a release without a drag selects
         begin = {
             Tool.GRAB: self._begin_grab,
             Tool.PIN: self._begin_pin,
             Tool.CUT: self._begin_cut,
-            Tool.BALL: self._begin_ball,
+            Tool.BALL: self._begin_move,
         }[self.tool]
         started = begin(snapshot, event.position())
         if started:
@@ -117,13 +139,14 @@ class Interaction(QObject):
         point = self._on_drag_plane(position)
         if point is None:
             return
+        point = point + self._offset
         self._current = point
         if self._gesture == "grab":
             self.grab_move_requested.emit(point)
         elif self._gesture == "pin":
             self.pin_move_requested.emit(self._subject, point)
-        elif self._gesture == "ball":
-            self.ball_move_requested.emit(point)
+        elif self._gesture == "move":
+            self.obstacle_move_requested.emit(self._subject, point)
 
     def release(self, event: QMouseEvent) -> None:
         gesture, self._gesture = self._gesture, None
@@ -144,8 +167,8 @@ class Interaction(QObject):
                 self.pin_toggle_requested.emit(self._subject, position)
         elif gesture == "cut":
             self._finish_cut()
-        elif gesture == "ball" and moved:
-            self.ball_move_finished.emit(self._start, self._current)
+        elif gesture == "move" and moved:
+            self.obstacle_move_finished.emit(self._subject, self._start, self._current)
         event.accept()
 
     def cancel(self) -> None:
@@ -153,8 +176,42 @@ class Interaction(QObject):
         if self._gesture == "grab":
             self.release_requested.emit()
         self._gesture = None
+        self._click_pending = False
         self.stroke = []
         self.view.update()
+
+    # --- selecting: a click the camera holds -----------------------------------------------------
+
+    def holds_click(self, position: QPointF) -> bool:
+        """While a select click is pending and the pointer has not left CLICK_SLOP_PX, the
+        camera should not move; once it has, the press is a camera drag, not a click."""
+        if self._click_pending and (position - self._press).manhattanLength() > CLICK_SLOP_PX:
+            self._click_pending = False
+        return self._click_pending
+
+    def finish_click(self, event: QMouseEvent) -> None:
+        """The camera drag of a pending select click ended: select if it never moved."""
+        pending, self._click_pending = self._click_pending, False
+        if not pending or event.button() != Qt.MouseButton.LeftButton:
+            return
+        if (event.position() - self._press).manhattanLength() <= CLICK_SLOP_PX:
+            position = event.position()
+            self.selection_requested.emit(self.selection_at(position.x(), position.y()))
+
+    def selection_at(self, x: float, y: float) -> Selection | None:
+        """What a click at widget pixel (x, y) selects: the nearer of the obstacle the ray hits
+        and the body whose particle is under the pointer; None on empty background."""
+        snapshot = self.view.snapshot()
+        if snapshot is None:
+            return None
+        origin, direction = self.view.ray(x, y)
+        obstacle = picking.pick_obstacle(snapshot, origin, direction, self.view.obstacle_kinds())
+        body = picking.pick_body(
+            snapshot, origin, direction, self.view.project(snapshot.x), (x, y), PICK_RADIUS_PX
+        )
+        if obstacle is not None and (body is None or obstacle[1] <= body[1]):
+            return Selection("obstacle", obstacle[0])
+        return None if body is None else Selection("body", body[0])
 
     # --- starting each tool's gesture ------------------------------------------------------------
 
@@ -185,18 +242,18 @@ class Interaction(QObject):
         self.stroke = [position]
         return True
 
-    def _begin_ball(self, snapshot: Snapshot, position: QPointF) -> bool:
-        settings = snapshot.settings
-        if not settings.ball:
-            return False
-        centre = np.asarray(settings.ball_center, dtype=np.float64)
+    def _begin_move(self, snapshot: Snapshot, position: QPointF) -> bool:
         origin, direction = self.view.ray(position.x(), position.y())
-        to_centre = centre - origin
-        along = float(np.dot(to_centre, direction))
-        miss = float(np.linalg.norm(to_centre - along * direction))
-        if along <= 0.0 or miss > settings.ball_radius:
+        candidates = picking.obstacles(snapshot, self.view.obstacle_kinds())
+        hit = picking.nearest_obstacle(candidates, origin, direction)
+        if hit is None:
             return False
-        self._start_drag("ball", -1, centre)
+        self._start_drag("move", hit[0].index, hit[0].center)
+        # The drag plane goes through the centre; the obstacle keeps its place under the
+        # pointer (a box grabbed by a corner does not jump to centre itself on it).
+        grabbed = self._on_drag_plane(position)
+        if grabbed is not None:
+            self._offset = self._start - grabbed
         return True
 
     def _start_drag(self, gesture: str, subject: int, point: np.ndarray) -> None:
@@ -204,6 +261,7 @@ class Interaction(QObject):
         self._start = np.array(point, dtype=np.float64)
         self._current = self._start.copy()
         self._plane_point = self._start.copy()
+        self._offset = np.zeros(3)
 
     # --- helpers -------------------------------------------------------------------------------
 

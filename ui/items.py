@@ -3,8 +3,9 @@
 Every item follows `Item`: `create(programs)` once per GL context, `upload(snapshot, options)`
 every frame, which touches the GPU only when the item's own inputs changed, `draw(frame)`, and
 `release()` before the context goes. `scene_items()` returns them wired together in draw
-order: background, floor, shadows, bodies, ball, pin markers, grab marker, lines. The viewport
-uploads every item before drawing any, because shadows are cast by items drawn after them.
+order: background, floor, shadows, bodies, ball, other spheres, boxes, pin markers, grab
+marker, lines, selection outline. The viewport uploads every item before drawing any, because
+shadows are cast by items drawn after them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from OpenGL import GL
@@ -21,6 +22,10 @@ from clothlab.sim.snapshot import Snapshot
 from clothlab.sim.topology import Topology
 from clothlab.ui import meshes
 from clothlab.ui.gl import Layout, Mesh, Program, line_width
+from clothlab.ui.picking import Obstacle, obstacles
+
+if TYPE_CHECKING:
+    from clothlab.ui.selection import Selection
 
 # Backdrop in the spirit of the three.js demo (0x0b1020), a little lighter towards the horizon.
 BACKGROUND_TOP = (0.043, 0.063, 0.125)
@@ -42,6 +47,16 @@ BALL_STRETCH_SLACK = 1.15
 BALL_MIN_DRAWN_FRACTION = 0.75
 FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
 MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
+# Particles resting on a box lie exactly on its faces; drawn this much smaller on every side
+# (never more than a twentieth of its size), the box stays under cloth lying flat on it.
+BOX_INSET = 0.006
+# Selection outline passes as (width in logical pixels, how much of the highlight colour is
+# taken away): thin and dim where something hides it, then a dark halo under a bright line
+# where it is in sight, so it reads on light cloth and dark backdrop alike.
+OUTLINE_HIDDEN = (1.0, 0.6)
+OUTLINE_HALO = (4.5, 0.8)
+OUTLINE_LINE = (2.0, 0.0)
+OUTLINE_LIFT = 0.012  # model units towards the eye, a little more than the wireframe's
 
 # Attribute layouts of the vertex buffers; locations match the shaders.
 DYNAMIC_LAYOUT: Layout = ((0, 3, 0), (1, 3, 3), (2, 3, 6))  # position, normal, stretch colour
@@ -50,9 +65,10 @@ SOLID_LAYOUT: Layout = DYNAMIC_LAYOUT + tuple(
     (location, size, offset + meshes.DYNAMIC_FLOATS) for location, size, offset in STATIC_LAYOUT
 )
 LINE_LAYOUT: Layout = ((0, 3, 0), (1, 3, 3))
+OUTLINE_LAYOUT: Layout = ((0, 3, 0), (1, 3, 3), (2, 1, 6))  # this end, other end, side
 POSITION_LAYOUT: Layout = ((0, 3, 0),)
 
-PROGRAM_NAMES = ("background", "floor", "surface", "shadow", "lines")
+PROGRAM_NAMES = ("background", "floor", "surface", "shadow", "lines", "outline")
 Programs = Mapping[str, Program]
 _IDENTITY = np.eye(4)
 
@@ -63,6 +79,10 @@ class ViewOptions:
 
     wireframe: bool = False  # the links as lines instead of the filled surface
     stretch_colors: bool = False  # colour by stretch instead of the fabric's colours
+    selection: Selection | None = None  # outlined
+    # The scene's obstacle kinds in order, which maps snapshot spheres and boxes to obstacle
+    # indices (picking.obstacle_indices); None: unknown, spheres first.
+    obstacle_kinds: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,14 +116,20 @@ class ShadowCaster(Protocol):
 
 def scene_items() -> list[Item]:
     """Fresh items for one GL context, in draw order."""
-    bodies, ball = Bodies(), Ball()
-    shadows = Shadows([bodies, ball])
-    return [Background(), Floor(), shadows, bodies, ball, PinMarkers(), GrabMarker(), Lines(bodies)]
+    bodies, ball, spheres, boxes = Bodies(), Ball(), Spheres(), Boxes()
+    shadows = Shadows([bodies, ball, spheres, boxes])
+    return [
+        Background(), Floor(), shadows, bodies, ball, spheres, boxes, PinMarkers(), GrabMarker(),
+        Lines(bodies), Outline(),
+    ]  # fmt: skip
 
 
-def translate_scale(position: np.ndarray | Sequence[float], scale: float) -> np.ndarray:
-    """(4, 4) float64 model matrix: uniform scale, then translation to `position`."""
-    model = np.diag([scale, scale, scale, 1.0])
+def translate_scale(
+    position: np.ndarray | Sequence[float], scale: float | Sequence[float]
+) -> np.ndarray:
+    """(4, 4) float64 model matrix: scale (uniform, or along each axis), then translation to
+    `position`."""
+    model = np.diag([*np.broadcast_to(np.asarray(scale, dtype=np.float64), 3), 1.0])
     model[:3, 3] = position
     return model
 
@@ -398,6 +424,95 @@ class Ball:
             self._mesh = None
 
 
+class _Placed:
+    """A fixed unit mesh drawn once per model matrix, lit and casting a shadow: the obstacles
+    besides the ball. Subclasses make the mesh and say where the snapshot puts its copies; the
+    matrices are rebuilt only when the snapshot's obstacles or its topology change."""
+
+    def __init__(self) -> None:
+        self._mesh: Mesh | None = None
+        self._shapes: tuple | None = None  # what `_models` were made from
+        self._topology: Topology | None = None
+        self._models: list[np.ndarray] = []  # (4, 4) float64 each
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["surface"]
+        self._mesh = self._make_mesh()
+
+    def _make_mesh(self) -> Mesh:
+        raise NotImplementedError
+
+    def _shapes_of(self, snapshot: Snapshot) -> tuple:
+        raise NotImplementedError
+
+    def _model(self, shape: tuple, topology: Topology) -> np.ndarray:
+        raise NotImplementedError
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        if snapshot is None:
+            self._shapes, self._topology, self._models = None, None, []
+            return
+        shapes = self._shapes_of(snapshot)
+        if shapes == self._shapes and snapshot.topology is self._topology:
+            return
+        self._shapes, self._topology = shapes, snapshot.topology
+        self._models = [self._model(shape, snapshot.topology) for shape in shapes]
+
+    def draw(self, frame: Frame) -> None:
+        if not self._models or self._mesh is None:
+            return
+        _use_lit(self._program, frame, 0.0, MARKER_SHINE)
+        for model in self._models:
+            self._program.set_matrix("u_model", model)
+            self._mesh.draw_elements()
+
+    def cast_shadow(self, program: Program) -> None:
+        if self._mesh is None:
+            return
+        for model in self._models:
+            program.set_matrix("u_model", model)
+            self._mesh.draw_elements()
+
+    def release(self) -> None:
+        if self._mesh is not None:
+            self._mesh.delete()
+            self._mesh = None
+
+
+class Spheres(_Placed):
+    """The scene's spheres besides the ball, drawn like it (a little smaller than they
+    collide, see `ball_drawn_radius`)."""
+
+    def _make_mesh(self) -> Mesh:
+        positions, indices = meshes.uv_sphere()
+        return _solid(positions, positions, indices, meshes.OBSTACLE_COLOR)
+
+    def _shapes_of(self, snapshot: Snapshot) -> tuple:
+        return tuple(snapshot.spheres)
+
+    def _model(self, shape: tuple, topology: Topology) -> np.ndarray:
+        center, radius = shape
+        return translate_scale(center, ball_drawn_radius(float(radius), topology))
+
+
+class Boxes(_Placed):
+    """The scene's axis-aligned boxes: a unit cube scaled along each axis (its face normals
+    stay along the axes, so the lit shader needs no normal matrix)."""
+
+    def _make_mesh(self) -> Mesh:
+        positions, normals, indices = meshes.cube(0.5)
+        return _solid(positions, normals, indices, meshes.OBSTACLE_COLOR)
+
+    def _shapes_of(self, snapshot: Snapshot) -> tuple:
+        return tuple(snapshot.boxes)
+
+    def _model(self, shape: tuple, topology: Topology) -> np.ndarray:
+        center, size = shape
+        size = np.asarray(size, dtype=np.float64)
+        inset = np.minimum(BOX_INSET, 0.05 * size)
+        return translate_scale(center, size - 2.0 * inset)
+
+
 class PinMarkers:
     """A small cube at every pin anchor; the model matrices are rebuilt only when the anchors
     or the topology (which sets the marker size) change."""
@@ -531,3 +646,104 @@ class Lines:
         if self._gl is not None:
             self._gl.delete()
             self._gl = None
+
+
+class Outline:
+    """The selected body or obstacle outlined in the highlight colour: a sheet's border, a
+    block's edges, three great circles of a sphere, the twelve edges of a box. Rebuilt from
+    every new snapshot, so it follows moving cloth and dragged obstacles.
+
+    Drawn last, first with the depth test off (thin and dim, so a selected thing stays
+    findable behind cloth or other obstacles), then with it on (a dark halo and a bright line
+    over it, lifted towards the eye) where it is in sight."""
+
+    def __init__(self) -> None:
+        self._gl: Mesh | None = None
+        self._count = 0  # vertices in the buffer, six per segment
+        self._key: tuple | None = None  # (snapshot, selection, kinds) the buffer holds
+        self._links: tuple[Topology, int, np.ndarray] | None = None  # a body's outline links
+
+    def create(self, programs: Programs) -> None:
+        self._program = programs["outline"]
+
+    def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
+        selection, kinds = options.selection, options.obstacle_kinds
+        if snapshot is None or selection is None:
+            self._key, self._count = None, 0
+            return
+        key = (snapshot, selection, kinds)
+        if self._key is not None and _same_key(key, self._key):
+            return
+        self._key = key
+        vertices = meshes.outline_quads(self._points(snapshot, selection, kinds))
+        self._count = len(vertices)
+        if not self._count:
+            return
+        if self._gl is None or vertices.nbytes > self._gl.vertex_bytes[0]:
+            if self._gl is not None:
+                self._gl.delete()
+            self._gl = Mesh([(vertices, OUTLINE_LAYOUT, True)])
+        else:
+            self._gl.update_vertices(vertices)
+
+    def _points(
+        self, snapshot: Snapshot, selection: Selection, kinds: tuple[str, ...] | None
+    ) -> np.ndarray:
+        """(V, 3) float64 line-segment ends outlining the selection; none if it is gone."""
+        if selection.kind == "body":
+            if not 0 <= selection.index < len(snapshot.topology.bodies):
+                return np.zeros((0, 3))
+            links = self._body_links(snapshot.topology, selection.index)
+            live = links[snapshot.link_alive[links]]
+            return snapshot.x[snapshot.topology.links[live]].reshape(-1, 3)
+        wanted = [o for o in obstacles(snapshot, kinds) if o.index == selection.index]
+        return _obstacle_outline(wanted[0]) if wanted else np.zeros((0, 3))
+
+    def _body_links(self, topology: Topology, body: int) -> np.ndarray:
+        cached = self._links
+        if cached is None or cached[0] is not topology or cached[1] != body:
+            cached = self._links = (topology, body, meshes.outline_links(topology, body))
+        return cached[2]
+
+    def draw(self, frame: Frame) -> None:
+        if not self._count or self._gl is None:
+            return
+        program = self._program
+        program.use()
+        program.set_matrix("u_view_projection", frame.view_projection)
+        program.set_vec("u_eye", *frame.eye)
+        program.set_vec("u_viewport_size", *frame.size_px)
+        program.set_vec("u_color", *meshes.HIGHLIGHT_COLOR)
+        GL.glDisable(GL.GL_DEPTH_TEST)
+        self._pass(frame, OUTLINE_HIDDEN, 0.0)
+        GL.glEnable(GL.GL_DEPTH_TEST)
+        # Tested against the scene but not written: the bright line, drawn last, would lose
+        # the depth test to its own halo where the wider quads' depths differ by a hair.
+        GL.glDepthMask(GL.GL_FALSE)
+        self._pass(frame, OUTLINE_HALO, OUTLINE_LIFT)
+        self._pass(frame, OUTLINE_LINE, OUTLINE_LIFT)
+        GL.glDepthMask(GL.GL_TRUE)
+
+    def _pass(self, frame: Frame, style: tuple[float, float], lift: float) -> None:
+        assert self._gl is not None
+        width, dim = style
+        self._program.set_vec("u_lift", lift)
+        self._program.set_vec("u_dim", dim)
+        self._program.set_vec("u_width", width * frame.ratio)
+        self._gl.draw_arrays(GL.GL_TRIANGLES, 0, self._count)
+
+    def release(self) -> None:
+        if self._gl is not None:
+            self._gl.delete()
+            self._gl = None
+
+
+def _same_key(a: tuple, b: tuple) -> bool:
+    # The snapshot by identity: comparing two snapshots field by field would compare arrays.
+    return a[0] is b[0] and a[1:] == b[1:]
+
+
+def _obstacle_outline(obstacle: Obstacle) -> np.ndarray:
+    if obstacle.kind == "box":
+        return meshes.box_outline(obstacle.center, obstacle.extent)
+    return meshes.sphere_outline(obstacle.center, float(obstacle.extent[0]))

@@ -14,6 +14,7 @@ Vertex layouts (float32, interleaved), split by how often they change:
   model units for the weave, then the rest distances to the nearest left/right and top/bottom
   border in hem widths; −1 everywhere for solids (no weave, no hem).
 * line vertex: position (3), colour (3) — `LINE_FLOATS`.
+* outline vertex: this end (3), other end (3), side (1) — `OUTLINE_FLOATS` (`outline_quads`).
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from numba import njit
 
 from clothlab.sim.kernels import link_strains
 from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import Topology
+from clothlab.sim.topology import BodySpan, Topology
 
 DYNAMIC_FLOATS = 9
 STATIC_FLOATS = 10
 SURFACE_FLOATS = DYNAMIC_FLOATS + STATIC_FLOATS  # fixed shapes keep both in one buffer
 LINE_FLOATS = 6
+OUTLINE_FLOATS = 7
 
 STRAIN_FULL_RED = 0.10  # stretch (L − rest)/rest drawn fully red
 
@@ -41,6 +43,9 @@ CLOTH_REVERSE_COLOR = (0.93, 0.72, 0.55)
 BLOCK_COLOR = (0.36, 0.78, 0.56)
 BLOCK_INSIDE_COLOR = (0.20, 0.42, 0.32)
 BALL_COLOR = (0.56, 0.72, 1.0)  # 0x8fb8ff, the three.js demo's sphere
+OBSTACLE_COLOR = BALL_COLOR  # the other spheres and the boxes: all obstacles look alike
+# The selection outline: a saturated orange, unlike any fabric, block, obstacle or backdrop.
+HIGHLIGHT_COLOR = (1.0, 0.55, 0.0)
 WIRE_COLOR = (0.78, 0.80, 0.86)
 LINK_COLOR = (0.80, 0.86, 0.96)
 PIN_COLOR = (1.0, 0.84, 0.30)
@@ -403,3 +408,79 @@ def floor_quad(half_size: float = 100.0) -> tuple[np.ndarray, np.ndarray]:
     h = half_size
     positions = np.array([[-h, 0, -h], [-h, 0, h], [h, 0, h], [h, 0, -h]], dtype=np.float32)
     return positions, np.array([0, 1, 2, 0, 2, 3], dtype=np.uint32)
+
+
+# --- selection outlines ----------------------------------------------------------------------
+
+
+def outline_links(topology: Topology, body: int) -> np.ndarray:
+    """(K,) int32 links that outline a body: a sheet's border, a block's twelve edges, all
+    links of any other body. Fixed for the topology; the caller draws the live ones."""
+    span = topology.bodies[body]
+    sheets = [g for g in topology.sheets if g.first_particle == span.first_particle]
+    blocks = [b for b in topology.blocks if b.first_particle == span.first_particle]
+    if sheets:
+        grid = sheets[0]
+        index = span.first_particle + np.arange(grid.particle_count).reshape(grid.rows, grid.cols)
+        sides = [index[0], index[-1], index[:, 0], index[:, -1]]
+    elif blocks:
+        n = blocks[0].cubes + 1
+        index = span.first_particle + np.arange(n**3).reshape(n, n, n)
+        ends = ((0, 0), (0, -1), (-1, 0), (-1, -1))
+        sides = [np.moveaxis(index, axis, 0)[:, j, k] for axis in range(3) for j, k in ends]
+    else:
+        return np.arange(span.first_link, span.first_link + span.link_count, dtype=np.int32)
+    pairs = np.concatenate([np.stack([side[:-1], side[1:]], axis=1) for side in sides])
+    return _link_indices(topology, span, pairs)
+
+
+def _link_indices(topology: Topology, span: BodySpan, pairs: np.ndarray) -> np.ndarray:
+    """(K,) int32 indices of the body's links joining each (a, b) of `pairs`, either way
+    round; pairs no link joins are left out."""
+    links = topology.links[span.first_link : span.first_link + span.link_count].astype(np.int64)
+    n = max(topology.particle_count, 1)
+    keys = links.min(axis=1) * n + links.max(axis=1)
+    wanted = np.unique(pairs.min(axis=1).astype(np.int64) * n + pairs.max(axis=1))
+    order = np.argsort(keys)
+    place = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
+    found = keys[order][place] == wanted if len(keys) else np.zeros(len(wanted), bool)
+    return (span.first_link + order[place[found]]).astype(np.int32)
+
+
+def sphere_outline(
+    center: np.ndarray | tuple[float, ...], radius: float, segments: int = 72
+) -> np.ndarray:
+    """(6·segments, 3) float64 line-segment ends: three great circles, one about each axis."""
+    angle = np.linspace(0.0, 2.0 * np.pi, segments + 1)
+    ring = np.stack([np.cos(angle), np.sin(angle)], axis=1) * radius  # (segments+1, 2)
+    circles = []
+    for u, v in ((0, 1), (1, 2), (2, 0)):
+        points = np.zeros((segments + 1, 3))
+        points[:, u], points[:, v] = ring[:, 0], ring[:, 1]
+        circles.append(np.stack([points[:-1], points[1:]], axis=1).reshape(-1, 3))
+    return np.concatenate(circles) + np.asarray(center, dtype=np.float64)
+
+
+def box_outline(
+    center: np.ndarray | tuple[float, ...], size: np.ndarray | tuple[float, ...]
+) -> np.ndarray:
+    """(24, 3) float64 line-segment ends: the twelve edges of an axis-aligned box."""
+    corners = np.array([[(k >> a) & 1 for a in range(3)] for k in range(8)], dtype=np.float64)
+    corners = (corners - 0.5) * np.asarray(size, dtype=np.float64) + np.asarray(center, float)
+    # Corners whose bit patterns differ in exactly one bit share an edge.
+    edges = [(k, k | 1 << a) for k in range(8) for a in range(3) if not k >> a & 1]
+    return corners[np.array(edges).ravel()]
+
+
+def outline_quads(points: np.ndarray) -> np.ndarray:
+    """(6K, OUTLINE_FLOATS) float32: two triangles per segment of (2K, 3) segment ends, each
+    vertex this end (3), the other end (3) and its side (±1), for outline.vert to widen on
+    screen. Seen from the other end the sides swap, so the far end's corners store −side."""
+    a, b = points[0::2], points[1::2]
+    corners = [(a, b, 1.0), (a, b, -1.0), (b, a, -1.0), (a, b, -1.0), (b, a, 1.0), (b, a, -1.0)]
+    vertices = np.empty((len(a), 6, OUTLINE_FLOATS), dtype=np.float32)
+    for k, (here, there, side) in enumerate(corners):
+        vertices[:, k, 0:3] = here
+        vertices[:, k, 3:6] = there
+        vertices[:, k, 6] = side
+    return vertices.reshape(-1, OUTLINE_FLOATS)

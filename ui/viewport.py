@@ -2,8 +2,9 @@
 
 The viewport never changes the simulation. It keeps a reference to the newest snapshot
 (`show_snapshot`) and draws it when Qt asks for a frame; camera interaction only changes the
-camera. What is drawn is a list of `ui.items` (background, floor, shadows, bodies, markers,
-lines), each re-uploading only what changed since the last frame; the GL plumbing is in
+camera. What is drawn is a list of `ui.items` (background, floor, shadows, bodies, obstacles,
+markers, lines, the selection outline), each re-uploading only what changed since the last
+frame; the GL plumbing is in
 `ui.gl` and the geometry is prepared by `ui.meshes`, both usable without this widget.
 
 GL failures never escape `initializeGL`/`paintGL`: they are logged, reported once through
@@ -23,12 +24,13 @@ from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
-from clothlab.sim.scene import CameraSpec
+from clothlab.sim.scene import CameraSpec, Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import items
 from clothlab.ui.camera import OrbitCamera
 from clothlab.ui.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.interaction import Interaction, Tool
+from clothlab.ui.selection import Selection
 
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
 
@@ -95,7 +97,27 @@ class Viewport(QOpenGLWidget):
     def stretch_colors(self) -> bool:
         return self._options.stretch_colors
 
-    def _set_options(self, **changes: bool) -> None:
+    def set_scene(self, scene: Scene | None) -> None:
+        """Learn the order of the scene's obstacles (call on every load and edit): snapshots
+        list spheres and boxes apart, and picking, dragging and the outline need each one's
+        scene index. Until then, spheres are taken to come before boxes."""
+        kinds = None if scene is None else tuple(o.kind for o in scene.obstacles)
+        self._set_options(obstacle_kinds=kinds)
+
+    def obstacle_kinds(self) -> tuple[str, ...] | None:
+        return self._options.obstacle_kinds
+
+    def set_selection(self, selection: Selection | None, scene: Scene | None = None) -> None:
+        """Outline `selection` (None: nothing) from the next frame on, following every new
+        snapshot; `scene`, when given, is passed to `set_scene` first."""
+        if scene is not None:
+            self.set_scene(scene)
+        self._set_options(selection=selection)
+
+    def selection(self) -> Selection | None:
+        return self._options.selection
+
+    def _set_options(self, **changes: object) -> None:
         options = dataclasses.replace(self._options, **changes)
         if options != self._options:
             self._options = options  # the items see new options and re-upload what they show
@@ -131,6 +153,7 @@ class Viewport(QOpenGLWidget):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         if self._drag_mode is not None:
             self._end_camera_drag(event)
+            self.interaction.finish_click(event)  # a select click the camera was holding
         else:
             self._tool_release(event)
 
@@ -175,6 +198,8 @@ class Viewport(QOpenGLWidget):
 
     def _drag_camera(self, event: QMouseEvent) -> None:
         position = event.position()
+        if self.interaction.holds_click(position):
+            return  # still a (select) click: the camera waits until the pointer really moves
         dx = position.x() - self._drag_last.x()
         dy = position.y() - self._drag_last.y()
         self._drag_last = position

@@ -1,6 +1,6 @@
 #version 330 core
-// Links, hem and wires. Vertices are lifted a little towards the eye so lines lying on the
-// cloth win the depth test without fighting it.
+// Links, wires and the selection outline. Vertices are lifted a little towards the eye so
+// lines lying on the cloth win the depth test without fighting it.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_color;
 

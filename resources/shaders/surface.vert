@@ -8,7 +8,9 @@ layout(location = 4) in vec3 a_back;          // colour of the other side
 layout(location = 5) in vec4 a_fabric;        // rest (u, v), distance to border, hem width
 
 uniform mat4 u_view_projection;
-uniform mat4 u_model;  // translation and uniform scale only, so mat3(u_model) keeps normals
+// Translation and scale only: uniform, or along the axes for boxes, whose normals lie along the
+// axes. Either way mat3(u_model) keeps every normal's direction (the fragment shader normalises).
+uniform mat4 u_model;
 
 out vec3 v_world;
 out vec3 v_normal;

@@ -267,3 +267,34 @@ def test_pack_surface_layout() -> None:
     np.testing.assert_allclose(vertices[:, 0:3], positions)
     np.testing.assert_allclose(vertices[:, 3:6], normals)
     np.testing.assert_allclose(vertices[:, 9:12], [[0.1, 0.2, 0.3]] * 24, rtol=1e-6)
+
+
+# --- selection outlines ------------------------------------------------------------------
+
+
+def test_outline_links_trace_a_sheet_border_and_a_block_s_edges() -> None:
+    topology = build_simulation(
+        Scene(bodies=[SheetSpec(cols=5, rows=4), BlockSpec(cubes=3)])
+    ).topology
+    border = meshes.outline_links(topology, 0)
+    assert len(border) == 2 * 4 + 2 * 3  # the sheet's 14 border links
+    grid = topology.sheets[0]
+    on_border = {
+        grid.particle(r, c) for r in range(4) for c in range(5) if r in (0, 3) or c in (0, 4)
+    }
+    assert set(topology.links[border].ravel()) == on_border
+    edges = meshes.outline_links(topology, 1)
+    assert len(edges) == 12 * 3
+    span = topology.bodies[1]
+    assert np.all((edges >= span.first_link) & (edges < span.first_link + span.link_count))
+
+
+def test_box_and_sphere_outlines_and_their_quads() -> None:
+    ends = meshes.box_outline((1.0, 2.0, 3.0), (2.0, 4.0, 6.0)).reshape(-1, 2, 3)
+    assert len(ends) == 12
+    lengths = sorted(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).round(9))
+    assert lengths == [2.0] * 4 + [4.0] * 4 + [6.0] * 4
+    circles = meshes.sphere_outline((0.0, 1.0, 0.0), 0.5, segments=16)
+    np.testing.assert_allclose(np.linalg.norm(circles - [0.0, 1.0, 0.0], axis=1), 0.5)
+    quads = meshes.outline_quads(ends.reshape(-1, 3))
+    assert quads.shape == (12 * 6, meshes.OUTLINE_FLOATS) and quads.dtype == np.float32
