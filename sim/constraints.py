@@ -465,12 +465,15 @@ def max_link_residual(
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
     lambdas: np.ndarray,  # (L,) float64 XPBD multipliers, or (0,) for none
-    alpha: float,  # compliance / h²
+    compliance: np.ndarray,  # (L,) float64, each link's (read with the multipliers)
+    h: float,  # the substep the multipliers were solved over
 ) -> float:
-    """max |C + α̃·λ| / rest over the links, C = L − rest: how far the positions are from
-    what the solver is solving for (the compliance law under XPBD, rest length otherwise)."""
+    """max |C + α̃·λ| / rest over the links, C = L − rest, α̃ = compliance/h²: how far the
+    positions are from what the solver is solving for (each link's compliance law under
+    XPBD, rest length otherwise)."""
     worst = 0.0
     with_lambdas = lambdas.shape[0] == link_a.shape[0]
+    h2 = h * h
     for k in range(link_a.shape[0]):
         i = link_a[k]
         j = link_b[k]
@@ -479,6 +482,6 @@ def max_link_residual(
         dz = x[j, 2] - x[i, 2]
         residual = math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]
         if with_lambdas:
-            residual += alpha * lambdas[k]
+            residual += compliance[k] / h2 * lambdas[k]
         worst = max(worst, abs(residual) / rest[k])
     return worst

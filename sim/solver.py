@@ -241,13 +241,14 @@ class Simulation:
         """The solver's own measure of convergence: max |C + α̃·λ| / rest over live links after
         the last step (XPBD's multipliers where it ran; rest lengths for the classic rule)."""
         s, links = self.settings, self.links
-        lambdas, alpha = np.zeros(0), 0.0
+        lambdas = np.zeros(0)
         if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
             lambdas = self._extended.links_set.lambdas
-            alpha = s.compliance / (s.dt / s.substeps) ** 2
+        # each link's own compliance (its body's material), as the XPBD pass used it
         return constraints.max_link_residual(
-            self.state.x, links.a, links.b, links.rest, lambdas, alpha
-        )
+            self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
+            s.dt / s.substeps,
+        )  # fmt: skip
 
     @property
     def live_link_count(self) -> int:

@@ -65,7 +65,8 @@ def test_general_step_with_every_option_off_matches_the_classic_kernel(scene):
                   general.links)  # fmt: skip
     for _ in range(240):
         classic.step()
-        integrator.step(state, general.settings, general.fixed, model)
+        integrator.step(state, general.settings, general.fixed, model,
+                        general.link_material(), general.obstacles())  # fmt: skip
         state.t += general.settings.dt
     assert np.abs(classic.state.x - general.state.x).max() < 1e-9
 
@@ -174,6 +175,23 @@ def test_the_residual_readout_says_how_far_the_solver_is_from_converged():
         residuals.append(sim.readouts().residual)
     print(f"\nXPBD residual at 1, 4, 16 passes: {residuals}")
     assert residuals[0] > residuals[1] > residuals[2]
+
+
+def test_the_residual_readout_reads_each_bodys_own_compliance():
+    """A silk sheet (compliance 1e-3) in a world of 1e-5 stretches by its own law; converged
+    (64 passes) its residual is ~0. Read with the world's compliance it was 0.30."""
+    scene = load_preset("hanging-sheet")
+    scene = scene.model_copy(update={"bodies": [scene.bodies[0].replaced(material="silk")]})
+    residual, stretch = {}, {}
+    for passes in (4, 64):
+        sim = build_simulation(
+            with_settings(scene, {"xpbd": True, "compliance": 1e-5, "passes": passes})
+        )
+        sim.step(300)
+        residual[passes], stretch[passes] = sim.readouts().residual, sim.readouts().max_stretch
+    print(f"\nsilk residual at 4, 64 passes: {residual}; max stretch {stretch}")
+    assert stretch[64] > 0.2  # silk's compliance, not the world's (which stretches 2 %)
+    assert residual[64] < 1e-9 and residual[4] > residual[64]
 
 
 def test_fabric_stiffness_orders_silk_below_denim_below_leather():

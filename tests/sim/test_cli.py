@@ -82,16 +82,23 @@ def test_soft_block_reports_volume():
     assert values["sag"] == "-"
 
 
-def test_resize_and_pin_shift_keep_corner_pins(tmp_path):
+@pytest.mark.parametrize(
+    "size, left, right",
+    [
+        ([], -1.4, 1.2),  # a new resolution keeps the sheet's 2.8 × 2.0 units
+        (["--set", "width=1.6", "--set", "height=0.6"], -0.8, 0.6),  # and a new size with it
+    ],
+)
+def test_resize_and_pin_shift_keep_corner_pins(tmp_path, size, left, right):
     positions = tmp_path / "x.npy"
     result = clothlab(
-        "run", "hanging-sheet", "--steps", "5", "--set", "cols=9", "--set", "rows=4",
+        "run", "hanging-sheet", "--steps", "5", "--set", "cols=9", "--set", "rows=4", *size,
         "--set", "pin_shift=0.2", "--positions", str(positions),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     x = np.load(positions)
     assert x.shape == (36, 3)
-    assert np.allclose(x[0], [-0.8, 1.0, 0.0]) and np.allclose(x[8], [0.6, 1.0, 0.0])
+    assert np.allclose(x[0], [left, 1.0, 0.0]) and np.allclose(x[8], [right, 1.0, 0.0])
 
 
 @pytest.mark.parametrize(

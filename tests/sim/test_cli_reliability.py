@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import json
 import os
 import pty
 import signal
@@ -158,7 +159,7 @@ def test_csv_to_the_file_stdout_is_redirected_to_is_refused(tmp_path):
 def test_a_scene_name_is_printed_with_control_characters_escaped(tmp_path):
     scene = tmp_path / "evil.json"
     scene.write_text(
-        '{"format": "clothlab-scene", "schema_version": 2, "name": "two\\nlines\\u001b[2J"}'
+        '{"format": "clothlab-scene", "schema_version": 3, "name": "two\\nlines\\u001b[2J"}'
     )
     result = clothlab("run", str(scene), "--steps", "1")
     assert result.returncode == 0, result.stderr
@@ -176,14 +177,22 @@ def test_a_fifo_is_one_line_and_does_not_hang(tmp_path):
     assert line.endswith("is a FIFO (named pipe), not a regular file")
 
 
-@pytest.mark.parametrize("spacing", ["1e-17", "0.0009"])
-def test_a_degenerate_spacing_is_one_line(tmp_path, spacing):
+@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("spacing", [1e-17, 0.0009])
+def test_a_degenerate_spacing_is_one_line(tmp_path, spacing, version):
+    """Version 3 sizes a sheet in units (a 3 × 3 sheet of width w has spacing w/2); version 2
+    gave the spacing, migrated to the same size."""
+    size = {"spacing": spacing} if version == 2 else {"width": 2 * spacing, "height": 2 * spacing}
+    body = {"kind": "sheet", "cols": 3, "rows": 3, **size}
     scene = tmp_path / "tiny.json"
     scene.write_text(
-        '{"format": "clothlab-scene", "schema_version": 2, '
-        f'"bodies": [{{"kind": "sheet", "cols": 3, "rows": 3, "spacing": {spacing}}}]}}'
+        json.dumps({"format": "clothlab-scene", "schema_version": version, "bodies": [body]})
     )
-    assert "bodies.0.spacing" in one_error_line(clothlab("run", str(scene), "--steps", "2"))
+    line = one_error_line(clothlab("run", str(scene), "--steps", "2"))
+    assert line == (
+        f"clothlab: error: {scene}: bodies.0: a {2 * spacing:g} × {2 * spacing:g} sheet of 3 × 3 "
+        "particles is finer than 0.001 units between particles"
+    )
 
 
 def test_steps_are_bounded():

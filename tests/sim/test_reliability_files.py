@@ -280,7 +280,7 @@ def test_nesting_within_the_limit_is_a_type_error_with_a_path():
 def test_duplicate_keys_at_any_depth(section):
     text = json.dumps(HANGING, separators=(",", ":"))
     duplicate = {
-        "top": ('"name":', '"name":"again","name":'),
+        "top": ('"name":"Hanging sheet"', '"name":"again","name":"Hanging sheet"'),
         "solver": ('"passes":8', '"passes":8,"passes":9'),
         "bodies": ('"cols":15', '"cols":15,"cols":15'),
         "pins": ('"particle":0', '"particle":0,"particle":0'),

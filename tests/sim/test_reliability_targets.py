@@ -500,15 +500,33 @@ def test_a_saved_file_puts_long_lists_on_few_lines():
 # --- no legal spacing divides by zero -----------------------------------------------------------
 
 
+@pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("body", ["sheet", "block"])
-@pytest.mark.parametrize("size", [1e-17, 1e-4, 0.0])
-def test_a_degenerate_spacing_is_a_scene_error(body, size):
-    field = "spacing" if body == "sheet" else "side"
+@pytest.mark.parametrize("spacing", [1e-17, 1e-4, 0.0])
+def test_a_degenerate_spacing_is_a_scene_error(body, spacing, version):
+    """A default sheet (15 × 11) or block (4 cubes a side) with particles `spacing` apart:
+    version 3 gives its size in units, version 2 gave the spacing (migrated to the size)."""
+    if version == 2:
+        fields = {"spacing": spacing} if body == "sheet" else {"side": spacing}
+    else:
+        fields = {"width": 14 * spacing, "height": 10 * spacing} if body == "sheet" else {
+            "size": 4 * spacing}  # fmt: skip
     text = json.dumps(
-        {"format": "clothlab-scene", "schema_version": 2, "bodies": [{"kind": body, field: size}]}
-    )
-    with pytest.raises(SceneError, match=f"bodies.0.{field}: .*greater than or equal to 0.001"):
+        {"format": "clothlab-scene", "schema_version": version,
+         "bodies": [{"kind": body, **fields}]}
+    )  # fmt: skip
+    if spacing == 0.0:  # no size at all
+        expected = "bodies.0.width" if body == "sheet" else "bodies.0.size"
+        expected += ": Input should be greater than 0"
+    elif body == "sheet":
+        expected = (f"bodies.0: a {14 * spacing:g} × {10 * spacing:g} sheet of 15 × 11 "
+                    "particles is finer than 0.001 units between particles")  # fmt: skip
+    else:
+        expected = (f"bodies.0: a block of {4 * spacing:g} units in 4 cubes a side has cubes "
+                    "smaller than 0.001 units")  # fmt: skip
+    with pytest.raises(SceneError) as caught:
         parse_scene(text)
+    assert str(caught.value) == f"scene: {expected}"
 
 
 def _minimum(field_info) -> object:
@@ -538,16 +556,17 @@ def test_the_all_minimum_scene_runs_with_finite_or_missing_readouts(body, option
     every setting at its minimum: no readout divides by zero."""
     corner = (-1e4, -1e4, -1e4)
     bodies = {
-        "sheet": {"kind": "sheet", "cols": 2, "rows": 2, "spacing": MIN_SPACING,
-                  "top_center": list(corner)},
-        "block": {"kind": "block", "cubes": 1, "side": MIN_SPACING, "min_corner": list(corner)},
+        "sheet": {"kind": "sheet", "cols": 2, "rows": 2, "width": MIN_SPACING,
+                  "height": MIN_SPACING, "top_center": list(corner)},
+        "block": {"kind": "block", "cubes": 1, "size": MIN_SPACING, "min_corner": list(corner)},
     }  # fmt: skip
-    data = {"format": "clothlab-scene", "schema_version": 2, "bodies": [bodies[body]]}
+    data = {"format": "clothlab-scene", "schema_version": 3, "bodies": [bodies[body]]}
     for section in ("solver", "wind", "ball", "floor", "fabric"):
         data[section] = all_minimum(type(getattr(Scene(), section)), options_on)
     data["pins"] = [{"particle": 0, "anchor": list(corner)}]
     sim = build_simulation(parse_scene(json.dumps(data)))
     assert sim.topology.link_count > 0 and float(np.min(sim.links.rest)) > 0.0
+    assert float(np.min(sim.links.rest)) == pytest.approx(MIN_SPACING, rel=1e-6)
     for _ in range(20):
         sim.step()
         values = sim.readouts()

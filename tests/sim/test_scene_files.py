@@ -26,12 +26,15 @@ from clothlab.sim.scene import (
     MAX_FILE_BYTES,
     Scene,
     SceneError,
+    SheetSpec,
     build_simulation,
+    build_topology,
     capture_scene,
     load_scene,
     parse_scene,
     save_scene,
 )
+from clothlab.sim.topology import TopologyBuilder
 
 PRESETS = [
     "hanging-sheet",
@@ -42,6 +45,8 @@ PRESETS = [
     "curtain",
     "flag",
     "tear-lab",
+    "two-sheets",
+    "table-cloth",
 ]
 
 
@@ -268,7 +273,12 @@ def test_wrong_types_name_the_field_path(tmp_path, change, path):
     [
         (lambda d: d["bodies"][0].update(cols=1), "bodies.0.cols"),
         (lambda d: d["bodies"][0].update(rows=513), "bodies.0.rows"),
-        (lambda d: d["bodies"][0].update(spacing=0), "bodies.0.spacing"),
+        (lambda d: d["bodies"][0].update(width=0), "bodies.0.width"),
+        (lambda d: d["bodies"][0].update(height=-1), "bodies.0.height"),
+        (lambda d: d["bodies"][0].update(width=1001), "bodies.0.width"),
+        (lambda d: d["bodies"][0].update(width=1e-3), "bodies.0: a 0.001 × 2 sheet"),
+        (lambda d: d["bodies"][0].update(yaw=361), "bodies.0.yaw"),
+        (lambda d: d["bodies"][0].update(stiffness=0), "bodies.0.stiffness"),
         (lambda d: d["bodies"][0].update(top_center=[0, 1e5, 0]), "bodies.0.top_center.1"),
         (lambda d: d["solver"].update(passes=0), "solver.passes"),
         (lambda d: d["solver"].update(passes=201), "solver.passes"),
@@ -290,6 +300,10 @@ def test_out_of_range_values_name_the_field_path(tmp_path, change, path):
 def test_block_out_of_range(tmp_path):
     change = lambda d: d["bodies"][0].update(cubes=33)  # noqa: E731
     expect_error(tmp_path, edited(change, "soft-block"), "bodies.0.cubes")
+    change = lambda d: d["bodies"][0].update(size=0)  # noqa: E731
+    expect_error(tmp_path, edited(change, "soft-block"), "bodies.0.size")
+    change = lambda d: d["bodies"][0].update(size=0.003)  # noqa: E731
+    expect_error(tmp_path, edited(change, "soft-block"), "bodies.0: a block of 0.003 units")
 
 
 def test_pin_particle_index_out_of_range(tmp_path):
@@ -360,7 +374,9 @@ def test_wrong_format_string(tmp_path):
 
 
 def test_newer_schema_version(tmp_path):
-    expect_error(tmp_path, edited(lambda d: d.update(schema_version=3)), "schema_version", "newer")
+    assert preset_data()["schema_version"] == 3  # the current version loads
+    assert load_scene(_write(tmp_path, preset_data())) == load_preset("hanging-sheet")
+    expect_error(tmp_path, edited(lambda d: d.update(schema_version=4)), "schema_version", "newer")
 
 
 @pytest.mark.parametrize("version", ["1", 1.0, None, True, -1])
@@ -404,15 +420,16 @@ def test_migration_from_schema_version_0(tmp_path):
         "stiffness": 0.5,
     }
     scene = load_scene(_write(tmp_path, old))
-    assert scene.schema_version == 2
+    assert scene.schema_version == 3
     assert scene.bodies[0].cols == 7 and scene.bodies[0].rows == 5
-    assert scene.bodies[0].spacing == 0.25
+    assert (scene.bodies[0].width, scene.bodies[0].height) == (1.5, 1.0)
+    assert scene.bodies[0].spacing_x == scene.bodies[0].spacing_y == 0.25
     assert scene.solver.passes == 4 and scene.solver.stiffness == 0.5
     sim = build_simulation(scene)
     assert sim.topology.particle_count == 35 and sim.settings.passes == 4
     # and it saves as the current version
     save_scene(scene, tmp_path / "new.json")
-    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == 2
+    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == 3
 
 
 def test_migration_example_from_the_brief():
@@ -433,6 +450,35 @@ def test_migration_example_from_the_brief():
 )
 def test_a_malformed_version_0_file_is_a_scene_error(tmp_path, old):
     expect_error(tmp_path, {"format": "clothlab-scene", "schema_version": 0, **old})
+
+
+@pytest.mark.parametrize(
+    "body, path",
+    [
+        ({"kind": "sheet", "spacing": "0.2"}, "bodies.0.spacing"),
+        ({"kind": "sheet", "spacing": True}, "bodies.0.spacing"),
+        ({"kind": "block", "side": None}, "bodies.0.side"),
+        ({"kind": "sheet", "spacing": 0.0}, "bodies.0.width"),
+        ({"kind": "block", "side": 0.0}, "bodies.0.size"),
+    ],
+)
+def test_a_malformed_version_2_body_is_a_scene_error_naming_the_field(tmp_path, body, path):
+    expect_error(tmp_path, {"format": "clothlab-scene", "schema_version": 2, "bodies": [body]},
+                 path)  # fmt: skip
+
+
+def test_migration_from_schema_version_2_sizes_bodies_in_units():
+    text = json.dumps({
+        "format": "clothlab-scene", "schema_version": 2,
+        "bodies": [{"kind": "sheet", "cols": 7, "rows": 5, "spacing": 0.25},
+                   {"kind": "block", "cubes": 3, "side": 0.5}, {"kind": "sheet"}],
+    })  # fmt: skip
+    sheet, block, default = parse_scene(text).bodies
+    assert (sheet.cols, sheet.rows, sheet.width, sheet.height) == (7, 5, 1.5, 1.0)
+    assert (block.cubes, block.size, block.side) == (3, 1.5, 0.5)
+    # version 2's defaults: 15 × 11 at spacing 0.2
+    assert (default.cols, default.rows) == (15, 11)
+    assert default.width == pytest.approx(2.8, rel=1e-15) and default.height == 2.0
 
 
 # --- atomic save -------------------------------------------------------------------------------
@@ -522,22 +568,100 @@ def test_fuzzed_scene_text_is_a_scene_or_a_one_line_scene_error(mutations):
 V1_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v1").glob("*.json"))
 
 
+V2_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v2").glob("*.json"))
+# Presets made for version 3 (named bodies, materials, obstacles): no older file had them.
+NEW_IN_VERSION_3 = {"table-cloth", "two-sheets"}
+# Version 3 sizes bodies in units where version 2 gave the spacing of a sheet and the side of a
+# block's cubes; every other field of a body is as it was.
+SIZE_FIELDS = {"spacing", "side", "width", "height", "size"}
+
+
+def old_rest_positions(body: dict) -> np.ndarray:
+    """(n, 3) rest positions of a version-1 or -2 body, built from its spacing or side."""
+    builder = TopologyBuilder()
+    if body.get("kind", "sheet") == "sheet":
+        builder.add_sheet(body["cols"], body["rows"], body["spacing"], tuple(body["top_center"]),
+                          body["horizontal"])  # fmt: skip
+    else:
+        builder.add_block(body["cubes"], body["side"], tuple(body["min_corner"]))
+    return builder.build().rest_positions
+
+
+def check_migrated_bodies(old: dict, migrated: Scene) -> None:
+    """Each migrated body keeps every field but its size, and its particles rest where the old
+    file's spacing (or side) put them, within 1e-12."""
+    assert len(migrated.bodies) == len(old["bodies"])
+    for k, (before, after) in enumerate(zip(old["bodies"], migrated.bodies, strict=True)):
+        now = after.model_dump(mode="json")
+        for key, value in before.items():
+            if key not in SIZE_FIELDS:
+                assert now[key] == value, f"bodies.{k}.{key}"
+        if isinstance(after, SheetSpec):
+            assert after.spacing_x == pytest.approx(before["spacing"], rel=1e-12)
+            assert after.spacing_y == pytest.approx(before["spacing"], rel=1e-12)
+        else:
+            assert after.side == pytest.approx(before["side"], rel=1e-12)
+        rest = build_topology(migrated.model_copy(update={"bodies": [after], "pins": []}))
+        assert np.abs(rest.rest_positions - old_rest_positions(before)).max() < 1e-12, k
+
+
 @pytest.mark.parametrize("path", V1_PRESETS, ids=lambda p: p.stem)
 def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
     old = json.loads(path.read_text())
     assert old["schema_version"] == 1
     migrated = load_scene(path)
-    assert migrated.schema_version == 2 and migrated.tears == []
+    assert migrated.schema_version == 3 and migrated.tears == [] and migrated.obstacles == []
     new = migrated.model_dump(mode="json")
     for key, value in old.items():
-        if key != "schema_version":
+        if key not in ("schema_version", "bodies"):
             assert new[key] == value, key
-    # and it saves as version 2, loading back equal
+    check_migrated_bodies(old, migrated)
+    # and it saves as version 3, loading back equal
     assert parse_scene(json.dumps(new)) == migrated
 
 
 def test_there_is_a_version_1_fixture_for_every_preset():
-    assert [p.stem for p in V1_PRESETS] == sorted(preset_names())
+    assert [p.stem for p in V1_PRESETS] == sorted(set(preset_names()) - NEW_IN_VERSION_3)
+
+
+@pytest.mark.parametrize("path", V2_PRESETS, ids=lambda p: p.stem)
+def test_every_version_2_preset_migrates_forward(path):
+    """A version-2 preset migrates to the version-3 preset: the same bodies, their particles
+    resting where the preset's do within 1e-12, and every other value equal."""
+    old = json.loads(path.read_text())
+    assert old["schema_version"] == 2
+    migrated = load_scene(path)
+    preset = load_preset(path.stem)
+    assert migrated.schema_version == 3 and migrated.obstacles == []
+    new = migrated.model_dump(mode="json")
+    for key, value in old.items():
+        if key not in ("schema_version", "bodies"):
+            assert new[key] == value, key
+    check_migrated_bodies(old, migrated)
+    # against the version-3 preset: rest positions within 1e-12, sizes within rounding,
+    # everything else equal
+    expected = preset.model_dump(mode="json")
+    for key in expected:
+        if key != "bodies":
+            assert new[key] == expected[key], key
+    assert len(migrated.bodies) == len(preset.bodies)
+    for k, (after, want) in enumerate(zip(migrated.bodies, preset.bodies, strict=True)):
+        assert after.model_dump(exclude=SIZE_FIELDS) == want.model_dump(exclude=SIZE_FIELDS), k
+        for key in SIZE_FIELDS & set(type(want).model_fields):
+            assert getattr(after, key) == pytest.approx(getattr(want, key), rel=1e-12), key
+    rest_migrated = build_topology(migrated).rest_positions
+    rest_preset = build_topology(preset).rest_positions
+    assert rest_migrated.shape == rest_preset.shape
+    assert np.abs(rest_migrated - rest_preset).max() < 1e-12
+    # and it saves as version 3, loading back equal
+    assert parse_scene(json.dumps(new)) == migrated
+
+
+def test_there_is_a_version_2_fixture_for_every_preset():
+    assert [p.stem for p in V2_PRESETS] == sorted(set(preset_names()) - NEW_IN_VERSION_3)
+    assert set(preset_names()) >= NEW_IN_VERSION_3
+    for name in NEW_IN_VERSION_3:  # and each is version 3 from the start
+        assert json.loads(preset_path(name).read_text())["schema_version"] == 3
 
 
 def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():
@@ -545,8 +669,10 @@ def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():
     −120, gravity 1400, damping 0.985 and 6 iterations per 1/60 s frame (seed 004)."""
     scene = load_preset("curtain")
     sheet = scene.bodies[0]
-    assert (sheet.cols, sheet.rows, sheet.spacing) == (31, 23, 0.1)
-    assert sheet.spacing * 60 == pytest.approx(180 / 30)
+    assert (sheet.cols, sheet.rows, sheet.width, sheet.height) == (31, 23, 3.0, 2.2)
+    assert sheet.width * 60 == pytest.approx(180) and sheet.spacing_x == 0.1
+    assert sheet.spacing_x * 60 == pytest.approx(180 / 30)
+    assert sheet.spacing_y == pytest.approx(0.1, rel=1e-12)  # the demo's 130/22 rounded to 6
     assert [p.particle for p in scene.pins] == list(range(31))  # the whole top row
     assert all(p.anchor[1] == pytest.approx(105 / 60) for p in scene.pins)
     assert scene.ball.enabled and scene.ball.radius == pytest.approx(32 / 60)
