@@ -6,6 +6,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from clothlab.resources import resource
+from clothlab.sim.files import describe
 from clothlab.sim.scene import Scene, SceneError, load_scene, parse_scene
 
 DEFAULT_PRESET = "hanging-sheet"
@@ -20,8 +21,11 @@ def preset_names() -> list[str]:
     return sorted(names, key=lambda n: n != DEFAULT_PRESET)
 
 
+MAX_NAME = 100  # characters; a longer "name" is a path or a typo, never a preset
+
+
 def is_preset(name: str) -> bool:
-    return "/" not in name and (_SCENES / f"{name}.json").is_file()
+    return "/" not in name and len(name) <= MAX_NAME and (_SCENES / f"{name}.json").is_file()
 
 
 def preset_path(name: str) -> Traversable:
@@ -40,7 +44,11 @@ def resolve_scene(name_or_path: str) -> tuple[Scene, Path | None]:
     if is_preset(name_or_path):
         return load_preset(name_or_path), None
     path = Path(name_or_path)
-    if not path.exists() and path.suffix == "" and "/" not in name_or_path:
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name longer than the file system allows, say
+        raise SceneError(f"{name_or_path}: cannot read: {describe(error)}") from None
+    if not exists and path.suffix == "" and "/" not in name_or_path:
         names = ", ".join(preset_names())
         raise SceneError(f"{name_or_path}: no such preset or file (presets: {names})")
     return load_scene(path), path

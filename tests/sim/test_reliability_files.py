@@ -7,6 +7,7 @@ No other exception, bounded time and memory. The fuzz mutates the preset files a
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import tracemalloc
@@ -338,3 +339,21 @@ def test_a_megabyte_key_or_value_still_gives_a_short_message(where):
     where(data, "k\n" * 500_000)
     message = error_of(json.dumps(data))  # the megabyte is in the message, elided
     assert len(message) <= MAX_MESSAGE
+
+
+@pytest.mark.parametrize("name", ["a" * 300, "b" * 300 + ".json", "/tmp/" + "c" * 300 + ".json"])
+def test_a_name_too_long_for_the_file_system_is_one_line(name):
+    """File ▸ Open with a 300-character name raised OSError from a path check (issue 17)."""
+    from clothlab.sim.presets import resolve_scene
+
+    with pytest.raises(SceneError, match="cannot read: File name too long"):
+        resolve_scene(name)
+
+
+def test_a_question_set_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    from clothlab.sim.questions import QuestionSetError, load_question_set
+
+    fifo = tmp_path / "set.json"
+    os.mkfifo(fifo)
+    with pytest.raises(QuestionSetError, match="is a FIFO"):
+        load_question_set(fifo)  # before the fix this blocked in open() forever
