@@ -345,8 +345,27 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _reject_constant(name: str) -> float:
-    raise SceneError(f"{name} is not a finite number")
+class _NonFinite:
+    """What NaN, Infinity and -Infinity parse to: a marker, found again after parsing so that
+    the error can name the field it stands in (json.loads does not say where it is)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _first_non_finite(data: Any) -> str | None:
+    """ "field.path: NaN is not a finite number" for the first marker in document order."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _NonFinite):
+            return f"{path + ': ' if path else ''}{item.name} is not a finite number"
+        children = item.items() if isinstance(item, dict) else enumerate(item) \
+            if isinstance(item, list) else ()  # fmt: skip
+        nested = [(v, f"{path}.{k}" if path else str(k)) for k, v in children
+                  if isinstance(v, (dict, list, _NonFinite))]  # fmt: skip
+        stack.extend(reversed(nested))
+    return None
 
 
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
@@ -417,8 +436,14 @@ def read_json_object(
             text = text.decode("utf-8")
         except UnicodeDecodeError as problem:
             raise error(f"{source}: not UTF-8 text (byte {problem.start})") from None
+    constants: list[_NonFinite] = []
+
+    def non_finite(name: str) -> _NonFinite:
+        constants.append(_NonFinite(name))
+        return constants[-1]
+
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=non_finite)
     except SceneError as problem:
         raise error(f"{source}: {problem}") from None
     except RecursionError:
@@ -427,6 +452,8 @@ def read_json_object(
         raise error(f"{source}: not valid JSON: {problem.msg} at line {problem.lineno}") from None
     except ValueError:  # Python refuses integers of more than 4300 digits
         raise error(f"{source}: a number has too many digits") from None
+    if constants:
+        raise error(f"{source}: {_first_non_finite(data)}")
     if _bracket_depth(raw) + 1 > MAX_DEPTH and _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise error(f"{source}: nested deeper than {MAX_DEPTH} levels")
     if not isinstance(data, dict):

@@ -357,3 +357,19 @@ def test_a_question_set_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(QuestionSetError, match="is a FIFO"):
         load_question_set(fifo)  # before the fix this blocked in open() forever
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('{"format": "clothlab-scene", "schema_version": 3, "solver": {"passes": NaN}}',
+         "solver.passes: NaN"),
+        ('{"bodies": [{"kind": "sheet", "top_center": [0, Infinity, 0]}]}',
+         "bodies.0.top_center.1: Infinity"),
+        ("-Infinity", "nan.json: -Infinity"),
+    ],
+)  # fmt: skip
+def test_a_non_finite_number_names_its_field(text, where):
+    """Issue 16 item 13: `nan.json: NaN is not a finite number` named no field."""
+    with pytest.raises(SceneError, match=re.escape(f"{where} is not a finite number")):
+        parse_scene(text, "nan.json")
