@@ -66,8 +66,8 @@ class SubmenuRow:
     separator: bool = False
 
 
-TOOL_KEYS = ((Tool.GRAB, "&Grab", "G"), (Tool.PIN, "&Pin", "P"), (Tool.CUT, "&Cut", "C"),
-             (Tool.BALL, "&Ball tool", "B"))  # fmt: skip
+TOOL_KEYS = ((Tool.SELECT, "&Select", "Q"), (Tool.GRAB, "&Grab", "G"), (Tool.PIN, "&Pin", "P"),
+             (Tool.CUT, "&Cut", "C"), (Tool.BALL, "&Ball tool", "B"))  # fmt: skip
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("new", "&New", "&File", (StandardKey.New,),
@@ -97,12 +97,36 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("undo", "&Undo", "&Edit", (StandardKey.Undo,), every_binding=True),
     ActionRow("redo", "&Redo", "&Edit", ("Ctrl+Shift+Z", "Ctrl+Y")),
     ActionRow("seam", "Seam &cut", "&Edit", ("X",), "seam",
-              "Cut the sheet top to bottom down its middle", toolbar=35, separator=True),
+              "Cut the sheet top to bottom down its middle", toolbar=36, separator=True),
     *(
         ActionRow(f"tool_{tool.value}", text, "&Edit/&Tool", (key,), tool.value, TOOL_HINTS[tool],
                   checkable=True, toolbar=30 + place, group="tool", value=tool)
         for place, (tool, text, key) in enumerate(TOOL_KEYS)
     ),
+    ActionRow("duplicate_body", "&Duplicate body", "&Edit", ("Ctrl+D",), "duplicate",
+              "Copy the selected body beside it, with its pins", separator=True),
+    ActionRow("remove_selected", "Remo&ve selected", "&Edit", ("Delete",), "remove",
+              "Remove the selected body or obstacle"),
+    *(
+        ActionRow(f"pin_{which.replace(' ', '_')}", text, "&Edit/Pi&n selected sheet",
+                  icon="pin-edge" if which == "top edge" else "",
+                  tip=f"Pin the {which} of the selected sheet where it is now",
+                  toolbar=39 if which == "top edge" else 0)
+        for which, text in (("top edge", "Pin &top edge"), ("top corners", "Pin top &corners"),
+                            ("left edge", "Pin &left edge"))
+    ),
+    ActionRow("pin_every_nth", "Pin &every n-th of top edge…", "&Edit/Pi&n selected sheet",
+              tip="Pin every n-th particle of the selected sheet's top edge (asks n)"),
+    ActionRow("unpin_all", "&Unpin all", "&Edit/Pi&n selected sheet",
+              tip="Remove every pin of the selected body", separator=True),
+    ActionRow("add_sheet", "&Sheet", "&Add", icon="add-sheet", toolbar=37,
+              tip="Add a sheet of cloth beside the other bodies, hanging from its top corners"),
+    ActionRow("add_block", "Soft &block", "&Add", icon="add-block",
+              tip="Add a soft block beside the other bodies"),
+    ActionRow("add_sphere", "S&phere", "&Add", icon="add-sphere", separator=True,
+              tip="Add a sphere obstacle where the camera looks"),
+    ActionRow("add_box", "B&ox", "&Add", icon="add-box", toolbar=38,
+              tip="Add a box obstacle where the camera looks"),
     SubmenuRow("panels", "&Panels", "&View"),
     ActionRow("reset_layout", "Reset &layout", "&View",
               tip="Put the panels back where they started"),
@@ -120,7 +144,7 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("reset", "&Reset", "&Simulation", ("Ctrl+R",), "reset",
               "Back to t = 0 with the scene as loaded", toolbar=22),
     ActionRow("ball", "&Ball", "&Simulation", ("Shift+B",), "ball-switch",
-              "Switch the ball on or off", checkable=True, toolbar=34, separator=True),
+              "Switch the ball on or off", checkable=True, toolbar=35, separator=True),
     *(
         ActionRow(f"speed_{place}", label, "&Simulation/S&peed", checkable=True, group="speed",
                   value=speed)

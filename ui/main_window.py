@@ -1,5 +1,6 @@
 """The main window: viewport in the middle, Scene / Parameters / Readouts / History docks, menus,
-toolbar and status bar, all wired to a controller (app.controller.Controller).
+toolbar and status bar, all wired to a controller (app.controller.Controller); the scene's
+composition (the Add menu, the selection, obstacle drags) is wired by ui.editor.
 
 The window only asks the controller for changes and shows what comes back (documents,
 snapshots, timing); it never touches the simulation. Its actions, menus and toolbar come from
@@ -32,6 +33,7 @@ from clothlab.ui.docks.parameters_dock import ParametersPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
+from clothlab.ui.editor import SceneEditor
 from clothlab.ui.interaction import TOOL_HINTS, Tool
 from clothlab.ui.layout import WindowLayout
 from clothlab.ui.panels import Panel
@@ -72,6 +74,8 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
+        # Adding, removing and changing bodies and obstacles, and the selection: ui.editor.
+        self.editor = SceneEditor(self, self._actions)
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(*DEFAULT_SIZE)
         if remember_layout:
@@ -217,8 +221,6 @@ class MainWindow(QMainWindow):
             (tools.grab_move_requested, c.move_grab), (tools.release_requested, c.release_grab),
             (tools.pin_toggle_requested, c.move_pin), (tools.pin_move_requested, c.preview_pin),
             (tools.pin_move_finished, self._finish_pin_move), (tools.cut_requested, c.cut),
-            (tools.ball_move_requested, c.preview_ball),
-            (tools.ball_move_finished, self._finish_ball_move),
         ):  # fmt: skip
             signal.connect(slot)
 
@@ -310,9 +312,6 @@ class MainWindow(QMainWindow):
 
     def _finish_pin_move(self, particle: int, _start: object, end: object) -> None:
         self.controller.move_pin(particle, end)
-
-    def _finish_ball_move(self, _start: object, end: object) -> None:
-        self.controller.set_setting("ball_center", end)
 
     # --- questions: the panel asks, the window loads, runs and points -----------------------------
 

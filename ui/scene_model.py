@@ -1,9 +1,16 @@
 """The scene's objects and their properties as a Qt item model (Property | Value).
 
-Rows are groups (bodies, ball, floor, wind, solver, pins) with one child per property. Every
-editable value item carries an address in ADDRESS_ROLE saying what it edits; an edit made in a
-view becomes a `*_edit_requested` signal, and the document's answer comes back through
-`update_from_scene`, so the model always shows the document, not what a view typed.
+Top-level groups: Bodies (one row per body, its fields as children), Obstacles (the ball, then
+the scene's spheres and boxes), Pins (of the selected body, else of the scene), then the
+world's settings (floor, wind, solver, fabric). Every editable value item carries an address in
+ADDRESS_ROLE saying what it edits; an edit made in a view becomes a `*_edit_requested` signal,
+and the document's answer comes back through `update_from_scene`, so the model always shows the
+document, not what a view typed. Rows of bodies and obstacles carry their Selection in
+SELECTION_ROLE.
+
+Updates are in place: rows are added or removed only where bodies, obstacles or the listed
+pins came or went, so an edit costs what it changed, not what the scene holds (issue 17: a
+scene of 10 000 pins), and at most PIN_ROWS pins are listed.
 """
 
 from __future__ import annotations
@@ -12,18 +19,32 @@ import math
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
 from clothlab.sim.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
-from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, body_counts, scene_settings
+from clothlab.sim.scene import (
+    BlockSpec,
+    BoxSpec,
+    PinSpec,
+    Scene,
+    SheetSpec,
+    SphereSpec,
+    body_size,
+    scene_settings,
+)
+from clothlab.ui.selection import BALL, Selection
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
-#                                               | ("pin", particle, axis)
+#   | ("pin", particle, axis) | ("body", index, field[, axis]) | ("obstacle", index, field[, axis])
 UNIT_ROLE = Qt.ItemDataRole.UserRole + 2
+SELECTION_ROLE = Qt.ItemDataRole.UserRole + 3  # the Selection a body or obstacle row stands for
 AXES = "xyz"
+PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
 
 Address = tuple[Any, ...]
 Index = QModelIndex | QPersistentModelIndex
+Body = SheetSpec | BlockSpec
+Obstacle = SphereSpec | BoxSpec
 
 
 def coordinate_parameter(label: str) -> Parameter:
@@ -34,18 +55,75 @@ def coordinate_parameter(label: str) -> Parameter:
     )  # fmt: skip
 
 
+def _field(
+    label: str,
+    unit: str,
+    low: float,
+    high: float,
+    step: float,
+    tip: str,
+    kind: type = float,
+    choices: tuple[str, ...] = (),
+) -> Parameter:
+    return Parameter(label, label, unit, low, high, step, low, tip, "", kind=kind, choices=choices)
+
+
+# The editable fields of bodies and obstacles: label and editor metadata by field name. Ranges
+# are the file format's (sim.scene); what the whole scene must satisfy (particle caps, spacing)
+# is checked by sim.composition, whose one-line refusal the window shows.
+LENGTH = (0.01, 1000.0, 0.1)
+FIELDS: dict[str, Parameter] = {
+    "name": _field("Name", "", 0, 0, 1, "Shown in the panels; empty: named by its shape.", str),
+    "width": _field("Width", "units", *LENGTH, "Width of the sheet."),
+    "height": _field("Height", "units", *LENGTH, "Height of the sheet (its length if flat)."),
+    "cols": _field("Columns", "", 2, 512, 1, "Particles across the sheet.", int),
+    "rows": _field("Rows", "", 2, 512, 1, "Particles down the sheet.", int),
+    "lock_spacing": _field("Lock spacing", "", 0, 1, 1,
+                           "On: a new width or height changes the resolution instead.", bool),
+    "horizontal": _field("Lies", "", 0, 1, 1, "Hanging in x–y, or lying flat in x–z.", int,
+                         ("hanging", "flat")),
+    "top_center": _field("Position", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
+                         "Centre of the sheet's top edge."),
+    "yaw": _field("Yaw", "°", -360.0, 360.0, 5.0, "Turn about the vertical (+y) axis."),
+    "cubes": _field("Cubes per side", "", 1, 32, 1, "Small cubes along each edge.", int),
+    "size": _field("Size", "units", *LENGTH, "Length of each edge (a box: along each axis)."),
+    "min_corner": _field("Min corner", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
+                         "The corner with the smallest x, y and z."),
+    "center": _field("Centre", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
+                     "Centre of the obstacle."),
+    "radius": _field("Radius", "units", *LENGTH, "Radius of the sphere."),
+}  # fmt: skip
+SHEET_FIELDS = ("name", "width", "height", "cols", "rows", "lock_spacing", "horizontal",
+                "top_center", "yaw")  # fmt: skip
+BLOCK_FIELDS = ("name", "cubes", "size", "min_corner")
+SPHERE_FIELDS = ("name", "center", "radius")
+BOX_FIELDS = ("name", "center", "size")
+VECTOR_FIELDS = frozenset({"top_center", "min_corner", "center"})  # and a box's size
+
+
+def fields_of(spec: Body | Obstacle) -> tuple[str, ...]:
+    return {
+        "sheet": SHEET_FIELDS,
+        "block": BLOCK_FIELDS,
+        "sphere": SPHERE_FIELDS,
+        "box": BOX_FIELDS,
+    }[spec.kind]
+
+
 def parameter_for(address: Address) -> Parameter:
     if address[0] == "setting":
         return PARAMETERS[address[1]]
+    if address[0] in ("body", "obstacle"):
+        return FIELDS[address[2]]
     return coordinate_parameter(f"{AXES[address[-1]]}")
 
 
 def choice_name(address: Address | None, value: Any) -> str | None:
-    """The name of a setting's value, for settings whose values are named (the table's
+    """The name of a value, for settings and fields whose values are named (the table's
     `choices`); None for every other value."""
-    if address is None or address[0] != "setting":
+    if address is None or address[0] not in ("setting", "body"):
         return None
-    choices = PARAMETERS[address[1]].choices
+    choices = parameter_for(address).choices
     if choices and isinstance(value, int) and 0 <= value < len(choices):
         return choices[value]
     return None
@@ -63,14 +141,14 @@ def format_value(value: Any, unit: str = "") -> str:
 
 def tooltip_for(parameter: Parameter) -> str:
     """Tooltip text with the range and unit, shared by every widget that edits a setting."""
-    if parameter.kind is bool:
+    if parameter.kind in (bool, str) or (parameter.choices and parameter.key not in PARAMETERS):
         return parameter.tooltip
     unit = f" {parameter.unit}" if parameter.unit else ""
     low, high = f"{parameter.minimum:g}", f"{parameter.maximum:g}"
     return f"{parameter.tooltip}\nRange {low} … {high}{unit}, step {parameter.step:g}{unit}."
 
 
-SHORT_LABELS = {"ball": "On", "floor": "On", "wind": "Strength"}  # the group says the rest
+SHORT_LABELS = {"ball": "On", "ball_radius": "Radius", "floor": "On", "wind": "Strength"}
 
 
 def section_keys(section: str) -> list[str]:
@@ -78,90 +156,131 @@ def section_keys(section: str) -> list[str]:
     return [p.key for p in section_parameters(section) if p.key in PARAMETERS]
 
 
+def spec_value(spec: Body | Obstacle, field: str, axis: int | None = None) -> Any:
+    """A field of a body or obstacle as the model shows it (a flag of a choice as its index)."""
+    value = getattr(spec, field)
+    if axis is not None:
+        return float(value[axis])
+    if field == "horizontal":
+        return int(value)
+    return value
+
+
 def value_at(
     scene: Scene, address: Address, settings: Any = None, anchors: dict | None = None
 ) -> Any:
     """The document's value for an address. `settings` and `anchors` (particle → anchor) are
     the scene's, when the caller has them at hand: derived once, not once per value."""
-    if address[0] == "setting":
+    kind = address[0]
+    if kind == "setting":
         return getattr(settings or scene_settings(scene), address[1])
-    if address[0] == "ball_center":
+    if kind == "ball_center":
         return float(scene.ball.center[address[1]])
-    if address[0] == "pin":
+    if kind == "pin":
         if anchors is None:
             anchors = {p.particle: p.anchor for p in scene.pins}
         return float(anchors[address[1]][address[2]])
+    if kind in ("body", "obstacle"):
+        spec = (scene.bodies if kind == "body" else scene.obstacles)[address[1]]
+        return spec_value(spec, address[2], address[3] if len(address) > 3 else None)
     raise KeyError(address)
+
+
+def body_summary(body: Body) -> str:
+    particles, links = body_size(body)
+    return f"{particles} particles, {links} links"
+
+
+def obstacle_summary(obstacle: Obstacle) -> str:
+    if isinstance(obstacle, SphereSpec):
+        return f"radius {obstacle.radius:.3g}"
+    return " × ".join(f"{v:.3g}" for v in obstacle.size)
+
+
+def distinct_labels(specs: list[Any]) -> list[str]:
+    """Labels that tell specs apart: a label two of them share gets a number ("Sheet 15 × 11
+    (2)"), so two default sheets are not two identical rows."""
+    labels = [spec.label for spec in specs]
+    seen: dict[str, int] = {}
+    distinct = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        shared = labels.count(label) > 1
+        distinct.append(f"{label} ({seen[label]})" if shared else label)
+    return distinct
+
+
+def _text_item(text: str, tooltip: str = "") -> QStandardItem:
+    item = QStandardItem(text)
+    item.setEditable(False)
+    if tooltip:
+        item.setToolTip(tooltip)
+    return item
 
 
 class SceneModel(QStandardItemModel):
     setting_edit_requested = Signal(str, object)  # Settings key, new value
     pin_edit_requested = Signal(int, object)  # particle, new anchor (x, y, z)
+    body_edit_requested = Signal(int, object)  # body index, {field: value}
+    obstacle_edit_requested = Signal(int, object)  # obstacle index, {field: value}
+    edit_refused = Signal(str)  # one line: why a typed value was not taken
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(0, 2, parent)
         self.setHorizontalHeaderLabels(["Property", "Value"])
         self._scene: Scene | None = None
         self._values: dict[Address, QStandardItem] = {}
-        self._pins_group: QStandardItem | None = None
+        self._bodies: QStandardItem | None = None
+        self._obstacles: QStandardItem | None = None
+        self._pins: QStandardItem | None = None
+        self._pin_body: int | None = None  # whose pins are listed; None: the scene's
+        self._listed: list[int] = []  # particles of the pin rows
+        self._anchors: dict[int, Any] = {}  # their anchors
         self._syncing = False
 
     @property
     def scene(self) -> Scene | None:
         return self._scene
 
+    @property
+    def syncing(self) -> bool:
+        """True while the model shows the document (rows may come and go): not a user's act."""
+        return self._syncing
+
     # --- building ---------------------------------------------------------------------------
 
     def set_scene(self, scene: Scene) -> None:
         """Rebuild for a new document."""
-        self._scene = scene
+        self._scene = None
         self._values.clear()
-        self._pins_group = None
+        self._listed = []
+        self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
-        for body_index, body in enumerate(scene.bodies):
-            self._add_body(body_index, body)
-        ball = self._group("Ball", "The collision ball.")
-        self._add_settings(ball, "ball")
-        for axis in range(3):
-            self._add_value(ball, f"Centre {AXES[axis]}", ("ball_center", axis))
+        self._bodies = self._group("Bodies", "Sheets and soft blocks: select one to edit it.")
+        self._obstacles = self._group("Obstacles", "What the bodies collide with.")
+        self._add_ball(self._obstacles)
+        self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
         self._add_settings(self._group("Floor", "Nothing goes below the floor."), "floor")
         self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
         self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
         self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
-        self._build_pins(scene)
+        if self._pin_body is not None and self._pin_body >= len(scene.bodies):
+            self._pin_body = None
         self.update_from_scene(scene)
 
-    def _group(self, title: str, tooltip: str, summary: str = "") -> QStandardItem:
-        name = QStandardItem(title)
-        name.setEditable(False)
-        name.setToolTip(tooltip)
-        value = QStandardItem(summary)
-        value.setEditable(False)
-        self.appendRow([name, value])
+    def _group(
+        self, title: str, tooltip: str, parent: QStandardItem | None = None, summary: str = ""
+    ) -> QStandardItem:
+        name, value = _text_item(title, tooltip), _text_item(summary)
+        (parent.appendRow if parent is not None else self.appendRow)([name, value])
         return name
 
-    def _add_fixed(self, group: QStandardItem, label: str, value: Any, unit: str = "") -> None:
-        name = QStandardItem(label)
-        name.setEditable(False)
-        item = QStandardItem(format_value(value, unit))
-        item.setEditable(False)
-        item.setToolTip("Fixed by the scene file (the sheet's shape cannot change while running).")
-        group.appendRow([name, item])
-
-    def _add_body(self, body_index: int, body: SheetSpec | BlockSpec) -> None:
-        particles, links = body_counts([body])
-        summary = f"{particles} particles, {links} links"
-        if isinstance(body, SheetSpec):
-            group = self._group(f"Sheet {body.cols} × {body.rows}", "A sheet of cloth.", summary)
-            self._add_fixed(group, "Columns", body.cols)
-            self._add_fixed(group, "Rows", body.rows)
-            self._add_fixed(group, "Spacing", body.spacing, "units")
-            self._add_fixed(group, "Lies flat", body.horizontal)
-        else:
-            title = f"Block {body.cubes} × {body.cubes} × {body.cubes}"
-            group = self._group(title, "A soft block of linked cubes.", summary)
-            self._add_fixed(group, "Cubes per side", body.cubes)
-            self._add_fixed(group, "Cube side", body.side, "units")
+    def _add_ball(self, obstacles: QStandardItem) -> None:
+        ball = self._group("Ball", "The classic model's ball.", obstacles)
+        ball.setData(Selection("obstacle", BALL), SELECTION_ROLE)
+        self._add_settings(ball, "ball")
+        for axis in range(3):
+            self._add_value(ball, f"Centre {AXES[axis]}", ("ball_center", axis))
 
     def _add_settings(self, group: QStandardItem, section: str) -> None:
         for key in section_keys(section):
@@ -170,9 +289,7 @@ class SceneModel(QStandardItemModel):
 
     def _add_value(self, group: QStandardItem, label: str, address: Address) -> None:
         parameter = parameter_for(address)
-        name = QStandardItem(label)
-        name.setEditable(False)
-        name.setToolTip(tooltip_for(parameter))
+        name = _text_item(label, tooltip_for(parameter))
         item = QStandardItem()
         item.setData(address, ADDRESS_ROLE)
         item.setData(parameter.unit, UNIT_ROLE)
@@ -180,72 +297,178 @@ class SceneModel(QStandardItemModel):
         if parameter.kind is bool:
             item.setEditable(False)
             item.setCheckable(True)
+        selection = group.data(SELECTION_ROLE)
+        if selection is not None:  # a click on a field selects its body or obstacle, too
+            name.setData(selection, SELECTION_ROLE)
         group.appendRow([name, item])
         self._values[address] = item
 
-    def _build_pins(self, scene: Scene) -> None:
-        if self._pins_group is not None:
-            for address in [a for a in self._values if a[0] == "pin"]:
-                del self._values[address]
-            self.removeRow(self._pins_group.row())
-        group = self._group("Pins", "Pinned particles and their anchors (units).")
-        group.model().item(group.row(), 1).setText(str(len(scene.pins)))
-        for pin in scene.pins:
-            pin_item = QStandardItem(f"Particle {pin.particle}")
-            pin_item.setEditable(False)
-            anchor = QStandardItem()
-            anchor.setEditable(False)
-            group.appendRow([pin_item, anchor])
-            for axis in range(3):
-                self._add_value(pin_item, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
-        self._pins_group = group
+    def _add_fields(self, row: QStandardItem, kind: str, index: int, spec: Body | Obstacle) -> None:
+        for field in fields_of(spec):
+            label = FIELDS[field].label
+            if field in VECTOR_FIELDS or (field == "size" and isinstance(spec, BoxSpec)):
+                for axis in range(3):
+                    self._add_value(row, f"{label} {AXES[axis]}", (kind, index, field, axis))
+            else:
+                self._add_value(row, label, (kind, index, field))
+
+    def _drop_values(self, row: QStandardItem) -> None:
+        for child in range(row.rowCount()):
+            address = row.child(child, 1).data(ADDRESS_ROLE)
+            self._values.pop(address, None)
 
     # --- keeping up with the document ------------------------------------------------------
 
     def update_from_scene(self, scene: Scene) -> None:
-        """Show the document's values; rebuilds the pins group when pins come or go."""
+        """Show the document's values, adding and removing only the rows that came or went."""
+        old, self._scene = self._scene, scene
         self._syncing = True
         try:
-            old_pins = [p.particle for p in self._scene.pins] if self._scene else []
-            self._scene = scene
-            if old_pins != [p.particle for p in scene.pins] or self._pins_group is None:
-                self._build_pins(scene)
+            if old is None or old.bodies is not scene.bodies:
+                self._sync_specs(self._bodies, "body", scene.bodies, first_row=0)
+            if old is None or old.obstacles is not scene.obstacles:
+                self._sync_specs(self._obstacles, "obstacle", scene.obstacles, first_row=1)
+            anchors = self._sync_pins(scene, old)
             settings = scene_settings(scene)
-            anchors = {p.particle: p.anchor for p in scene.pins}
             for address, item in self._values.items():
                 self._show(item, value_at(scene, address, settings, anchors))
-            self._show_pin_summaries(scene)
         finally:
             self._syncing = False
+
+    def _sync_specs(
+        self, group: QStandardItem | None, kind: str, specs: list[Any], first_row: int
+    ) -> None:
+        """One row per spec after `first_row` (the ball's): rows of a spec of another kind are
+        rebuilt, surplus rows removed, missing ones added; labels and summaries updated."""
+        if group is None:
+            return
+        summarise = body_summary if kind == "body" else obstacle_summary
+        labels = distinct_labels(specs)
+        for index, spec in enumerate(specs):
+            row = first_row + index
+            name = group.child(row, 0) if row < group.rowCount() else None
+            if name is not None and name.data(Qt.ItemDataRole.UserRole) != spec.kind:
+                self._drop_values(name)
+                group.removeRow(row)
+                name = None
+            if name is None:
+                name = _text_item(labels[index])
+                name.setData(spec.kind, Qt.ItemDataRole.UserRole)
+                name.setData(Selection(kind, index), SELECTION_ROLE)
+                group.insertRow(row, [name, _text_item("")])
+                self._add_fields(name, kind, index, spec)
+            _set_text(name, labels[index])
+            _set_text(group.child(row, 1), summarise(spec))
+        while group.rowCount() > first_row + len(specs):
+            self._drop_values(group.child(group.rowCount() - 1, 0))
+            group.removeRow(group.rowCount() - 1)
+        if kind == "body":
+            _set_text(self.item(group.row(), 1), str(len(specs)))
+        else:
+            _set_text(self.item(group.row(), 1), f"ball + {len(specs)}")
+
+    # --- pins -------------------------------------------------------------------------------
+
+    def show_pins_of(self, body: int | None) -> None:
+        """List the pins of this body (None: of the whole scene)."""
+        if body == self._pin_body:
+            return
+        self._pin_body = body
+        scene = self._scene
+        if scene is None:
+            return
+        self._syncing = True
+        try:
+            anchors = self._sync_pins(scene, None)
+            for address in [a for a in self._values if a[0] == "pin"]:
+                self._show(self._values[address], value_at(scene, address, None, anchors))
+        finally:
+            self._syncing = False
+
+    def _pins_shown(self, scene: Scene) -> list[PinSpec]:
+        body = self._pin_body
+        if body is None or body >= len(scene.bodies):
+            return scene.pins
+        first = sum(body_size(b)[0] for b in scene.bodies[:body])
+        count = body_size(scene.bodies[body])[0]
+        return [p for p in scene.pins if first <= p.particle < first + count]
+
+    def _sync_pins(self, scene: Scene, old: Scene | None) -> dict[int, Any]:
+        """Rebuild the pin rows if the listed particles changed; the anchors of the listed
+        pins, by particle (at most PIN_ROWS of them)."""
+        if old is not None and old.pins is scene.pins and old.bodies is scene.bodies:
+            pins = None  # nothing that decides the list changed (a setting, say)
+        else:
+            pins = self._pins_shown(scene)
+        if pins is not None:
+            listed = pins[:PIN_ROWS]
+            particles = [p.particle for p in listed]
+            if particles != self._listed:
+                self._build_pin_rows(listed, len(pins))
+            self._show_pin_summaries(scene, listed, len(pins))
+            self._anchors = {p.particle: p.anchor for p in listed}
+        return self._anchors
+
+    def _build_pin_rows(self, listed: list[PinSpec], total: int) -> None:
+        group = self._pins
+        if group is None:
+            return
+        for address in [a for a in self._values if a[0] == "pin"]:
+            del self._values[address]
+        group.removeRows(0, group.rowCount())
+        for pin in listed:
+            name = _text_item(f"Particle {pin.particle}")
+            group.appendRow([name, _text_item("")])
+            for axis in range(3):
+                self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+        if total > len(listed):
+            group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
+        self._listed = [p.particle for p in listed]
+
+    def _show_pin_summaries(self, scene: Scene, listed: list[PinSpec], total: int) -> None:
+        group = self._pins
+        if group is None:
+            return
+        body = self._pin_body
+        shown = body is not None and body < len(scene.bodies)
+        whose = f" of {distinct_labels(scene.bodies)[body]}" if shown else ""
+        _set_text(self.item(group.row(), 1), f"{total}{whose}")
+        for row, pin in enumerate(listed):
+            text = "(" + ", ".join(f"{v:.3g}" for v in pin.anchor) + ")"
+            _set_text(group.child(row, 1), text)
 
     def _show(self, item: QStandardItem, value: Any) -> None:
         if item.isCheckable():
             state = Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
             if item.checkState() != state:
                 item.setCheckState(state)
-            text = format_value(bool(value))
-            if item.text() != text:
-                item.setText(text)
+            _set_text(item, format_value(bool(value)))
         elif item.data(Qt.ItemDataRole.EditRole) != value:
             item.setData(value, Qt.ItemDataRole.EditRole)
 
-    def _show_pin_summaries(self, scene: Scene) -> None:
-        if self._pins_group is None:
-            return
-        anchors = {p.particle: p.anchor for p in scene.pins}
-        for row in range(self._pins_group.rowCount()):
-            name = self._pins_group.child(row, 0)
-            particle = int(name.text().split()[-1])
-            text = "(" + ", ".join(f"{v:.3g}" for v in anchors[particle]) + ")"
-            summary = self._pins_group.child(row, 1)
-            if summary.text() != text:
-                summary.setText(text)
+    # --- finding rows -----------------------------------------------------------------------
+
+    def index_of(self, selection: Selection) -> QModelIndex:
+        """The row of a body or obstacle (invalid if the model has none)."""
+        if selection.kind == "body":
+            group, row = self._bodies, selection.index
+        else:
+            group, row = self._obstacles, 0 if selection.index == BALL else selection.index + 1
+        if group is None or not 0 <= row < group.rowCount():
+            return QModelIndex()
+        return group.child(row, 0).index()
 
     # --- Qt model overrides ------------------------------------------------------------------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         value = super().data(index, role)
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ForegroundRole) and value == "":
+            address = super().data(index, ADDRESS_ROLE)
+            if address is not None and address[2:3] == ("name",):  # an unnamed body or obstacle
+                if role == Qt.ItemDataRole.ForegroundRole:
+                    return QColor(Qt.GlobalColor.gray)
+                return "unnamed"
         if role == Qt.ItemDataRole.DisplayRole and is_number:
             choice = choice_name(super().data(index, ADDRESS_ROLE), value)
             if choice is not None:
@@ -263,8 +486,11 @@ class SceneModel(QStandardItemModel):
             return super().setData(index, value, role)
         parameter = parameter_for(address)
         try:
-            value = parameter.check(parameter.kind(value))
-        except (TypeError, ValueError):
+            value = parameter.kind(value)
+            if address[0] not in ("body", "obstacle"):  # fields: sim.composition checks them
+                value = parameter.check(value)
+        except (TypeError, ValueError) as error:
+            self.edit_refused.emit(f"{parameter.label}: {error}")
             return False
         self._request(address, value)
         return True
@@ -273,13 +499,30 @@ class SceneModel(QStandardItemModel):
         scene = self._scene
         if scene is None:
             return
-        if address[0] == "setting":
+        kind = address[0]
+        if kind == "setting":
             self.setting_edit_requested.emit(address[1], value)
-        elif address[0] == "ball_center":
+        elif kind == "ball_center":
             center = list(scene.ball.center)
             center[address[1]] = value
             self.setting_edit_requested.emit("ball_center", tuple(center))
-        elif address[0] == "pin":
-            anchor = list({p.particle: p.anchor for p in scene.pins}[address[1]])
+        elif kind == "pin":
+            anchor = list(self._anchors[address[1]])
             anchor[address[2]] = value
             self.pin_edit_requested.emit(address[1], tuple(anchor))
+        elif kind in ("body", "obstacle"):
+            index, field = address[1], address[2]
+            spec = (scene.bodies if kind == "body" else scene.obstacles)[index]
+            if len(address) > 3:
+                vector = list(getattr(spec, field))
+                vector[address[3]] = value
+                value = tuple(vector)
+            elif field == "horizontal":
+                value = bool(value)
+            signal = self.body_edit_requested if kind == "body" else self.obstacle_edit_requested
+            signal.emit(index, {field: value})
+
+
+def _set_text(item: QStandardItem | None, text: str) -> None:
+    if item is not None and item.text() != text:
+        item.setText(text)

@@ -48,7 +48,10 @@ def test_menus_offer_the_documented_commands(make_window):
         action.text().replace("&", ""): [a.text().replace("&", "") for a in action.menu().actions()]
         for action in window.menuBar().actions()
     }
-    assert list(menus) == ["File", "Edit", "View", "Simulation", "Help"]
+    assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Help"]
+    assert menus["Add"][:4] == ["Sheet", "Soft block", "", "Sphere"]  # "" is the separator
+    for item in ("Duplicate body", "Remove selected", "Pin selected sheet"):
+        assert item in menus["Edit"]
     for item in ("New", "New from preset", "Open…", "Open recent", "Save", "Save As…", "Revert",
                  "Close", "Export readouts CSV…", "Export positions…", "Save screenshot…",
                  "Quit"):  # fmt: skip

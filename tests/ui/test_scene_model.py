@@ -36,10 +36,47 @@ def test_objects_of_the_scene_are_listed():
     model = SceneModel()
     model.set_scene(load_preset("hanging-sheet"))
     titles = top_level_titles(model)
-    assert titles[:5] == ["Sheet 15 × 11", "Ball", "Floor", "Wind", "Solver"]
-    assert titles[-1] == "Pins"  # a "Fabric" group sits between when the format has one
+    assert titles == ["Bodies", "Obstacles", "Pins", "Floor", "Wind", "Solver", "Fabric"]
+    bodies, obstacles = model.index(0, 0), model.index(1, 0)
+    assert model.index(0, 0, bodies).data() == "Sheet 15 × 11"
+    assert model.index(0, 1, bodies).data() == "165 particles, 584 links"
+    assert model.index(0, 0, obstacles).data() == "Ball"  # the ball first, then the obstacles
+    assert model.index(0, 0, model.index(2, 0)).data() == "Particle 0"
     model.set_scene(load_preset("soft-block"))
-    assert top_level_titles(model)[0] == "Block 4 × 4 × 4"
+    assert model.index(0, 0, model.index(0, 0)).data() == "Block 4 × 4 × 4"
+
+
+def test_body_fields_and_obstacles_are_listed_and_edited(qtbot):
+    from clothlab.sim.scene import BoxSpec
+
+    model = SceneModel()
+    scene = load_preset("hanging-sheet")
+    model.set_scene(scene.model_copy(update={"obstacles": [BoxSpec()]}))
+    assert find_value(model, ("body", 0, "cols")).data() == "15"
+    assert find_value(model, ("body", 0, "horizontal")).data() == "hanging"
+    assert find_value(model, ("obstacle", 0, "size", 2)).data() == "1 units"
+    with qtbot.waitSignal(model.body_edit_requested) as blocker:
+        model.setData(find_value(model, ("body", 0, "top_center", 1)), 2.0)
+    assert blocker.args == [0, {"top_center": (0.0, 2.0, 0.0)}]
+    with qtbot.waitSignal(model.body_edit_requested) as blocker:
+        model.setData(find_value(model, ("body", 0, "horizontal")), 1)
+    assert blocker.args == [0, {"horizontal": True}]
+    with qtbot.waitSignal(model.obstacle_edit_requested) as blocker:
+        model.setData(find_value(model, ("obstacle", 0, "name")), "crate")
+    assert blocker.args == [0, {"name": "crate"}]
+
+
+def test_the_pins_of_the_selected_body_are_listed():
+    from clothlab.sim.composition import duplicate_body
+
+    model = SceneModel()
+    scene = duplicate_body(load_preset("hanging-sheet"), 0).scene  # two sheets, 2 + 2 pins
+    model.set_scene(scene)
+    pins = model.index(2, 0)
+    assert model.rowCount(pins) == 4 and pins.siblingAtColumn(1).data() == "4"
+    model.show_pins_of(1)
+    assert [model.index(r, 0, pins).data() for r in range(2)] == ["Particle 165", "Particle 179"]
+    assert pins.siblingAtColumn(1).data() == "2 of Sheet 15 × 11 (2)"
 
 
 def test_values_show_the_document_with_units():
@@ -101,6 +138,6 @@ def test_update_from_scene_follows_edits_and_pins(qtbot):
     with qtbot.assertNotEmitted(model.setting_edit_requested):
         model.update_from_scene(edited)
     assert find_value(model, ("setting", "wind")).data(Qt.ItemDataRole.EditRole) == 3.5
-    pins = model.index(model.rowCount() - 1, 0)
+    pins = model.index(2, 0)
     assert model.rowCount(pins) == 1
     assert pins.siblingAtColumn(1).data() == "1"

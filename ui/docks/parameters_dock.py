@@ -3,6 +3,9 @@
 int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as
 `setting_edit_requested`; the document's answer comes back through `show_scene` / `show_edit`
 (a ui.panels.Panel) or `set_settings`, none of which re-emits.
+
+Above the world's settings, the "Selected body" group sets the selected body's material and
+its own stiffness (`body_change_requested`: body index and the fields to change).
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.fabrics import BODY_STIFFNESS, FABRICS
 from clothlab.sim.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.scene import Scene, scene_settings
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui.docks.scene_dock import decimals_for
-from clothlab.ui.scene_model import tooltip_for
+from clothlab.ui.scene_model import distinct_labels, tooltip_for
 
 
 class FloatEditor(QWidget):
@@ -93,17 +97,103 @@ class FloatEditor(QWidget):
         self.value_changed.emit(value)
 
 
+WORLD = "World settings"  # the material combo's first entry: the body takes the world's links
+
+
+class BodyGroup(QGroupBox):
+    """The selected body's material and own stiffness; disabled while no body is selected."""
+
+    change_requested = Signal(int, object)  # body index, {"material": …} or {"stiffness": …}
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Selected body", parent)
+        self.setObjectName("selected_body")
+        self.index: int | None = None
+        self.hint = QLabel("No body selected: choose one in the Scene panel or the 3D view.")
+        self.hint.setWordWrap(True)
+        self.material = QComboBox(self)
+        self.material.setObjectName("body_material")
+        self.material.addItem(WORLD)
+        self.material.setItemData(0, "The world's stiffness and compliance (Solver settings).",
+                                  Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+        for name, stiffness in BODY_STIFFNESS.items():
+            self.material.addItem(name)
+            tip = f"Stiffness {stiffness:g}, compliance {FABRICS[name]['compliance']:g} (XPBD)"
+            self.material.setItemData(self.material.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.material.setToolTip("The body's fabric: its links' stiffness and compliance.")
+        self.own = QCheckBox("Own stiffness", self)
+        self.own.setObjectName("body_own_stiffness")
+        self.own.setToolTip("Off: the material's stiffness (or the world's, for World settings).")
+        self.stiffness = FloatEditor(PARAMETERS["stiffness"], self)
+        self.stiffness.setObjectName("body_stiffness")
+        self.stiffness.slider.setTracking(False)  # one undo step per drag, at its release
+        self.stiffness.setToolTip(tooltip_for(PARAMETERS["stiffness"]))
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.hint)
+        form.addRow("Material", self.material)
+        form.addRow(self.own)
+        form.addRow("Stiffness", self.stiffness)
+        self.material.activated.connect(self._material_chosen)
+        self.own.toggled.connect(self._own_toggled)
+        self.stiffness.value_changed.connect(self._stiffness_changed)
+        self.show_body(None, None)
+
+    def show_body(self, scene: Scene | None, index: int | None) -> None:
+        """Show body `index` of the scene (None: no body selected); emits nothing."""
+        body = None
+        if scene is not None and index is not None and index < len(scene.bodies):
+            body = scene.bodies[index]
+        self.index = index if body is not None else None
+        self.setEnabled(body is not None)
+        self.hint.setVisible(body is None)
+        if body is None or scene is None or index is None:
+            self.setTitle("Selected body")
+            return
+        self.setTitle(f"Selected body: {distinct_labels(scene.bodies)[index]}")
+        world = scene_settings(scene).stiffness
+        own = body.stiffness is not None
+        shown = body.stiffness if own else BODY_STIFFNESS.get(body.material or "", world)
+        for widget in (self.material, self.own):
+            widget.blockSignals(True)
+        self.material.setCurrentIndex(self.material.findText(body.material or WORLD))
+        self.own.setChecked(own)
+        for widget in (self.material, self.own):
+            widget.blockSignals(False)
+        self.stiffness.set_value(float(shown))
+        self.stiffness.setEnabled(own)
+
+    def _material_chosen(self, row: int) -> None:
+        if self.index is not None:
+            name = self.material.itemText(row)
+            self.change_requested.emit(self.index, {"material": None if name == WORLD else name})
+
+    def _own_toggled(self, on: bool) -> None:
+        if self.index is not None:
+            value = self.stiffness.value() if on else None
+            self.change_requested.emit(self.index, {"stiffness": value})
+
+    def _stiffness_changed(self, value: float) -> None:
+        if self.index is not None and self.own.isChecked():
+            self.change_requested.emit(self.index, {"stiffness": value})
+
+
 class ParametersPanel(QWidget):
     setting_edit_requested = Signal(str, object)  # Settings key, new value
+    body_change_requested = Signal(int, object)  # body index, {field: value}
     drag_started = Signal()  # a slider was pressed: what follows until release undoes as one
     drag_finished = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
+        self._scene: Scene | None = None
         form_host = QWidget()
         column = QVBoxLayout(form_host)
         column.setContentsMargins(0, 0, 0, 0)
+        self.body_group = BodyGroup()
+        self.body_group.change_requested.connect(self.body_change_requested)
+        column.addWidget(self.body_group)
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)
             form = QFormLayout(box)
@@ -159,10 +249,16 @@ class ParametersPanel(QWidget):
     # --- Panel: the settings follow the document, not the frames ------------------------------
 
     def show_scene(self, scene: Scene) -> None:
-        self.set_settings(scene_settings(scene))
+        self.show_edit(scene, None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        self._scene = scene
         self.set_settings(scene_settings(scene))
+        self.body_group.show_body(scene, self.body_group.index)
+
+    def show_selected_body(self, index: int | None) -> None:
+        """The body the "Selected body" group edits (None: none is selected)."""
+        self.body_group.show_body(self._scene, index)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         pass

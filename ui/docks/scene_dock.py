@@ -1,12 +1,22 @@
 """The Scene panel: a tree view on the SceneModel with range-aware editors; as a
-ui.panels.Panel it hands the document to the model."""
+ui.panels.Panel it hands the document to the model. Choosing a body's or an obstacle's row
+asks for it to be selected (`selection_requested`); `show_selection` shows a selection made
+anywhere (the 3D view) as the current row, with that body's fields and pins."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,7 +33,8 @@ from PySide6.QtWidgets import (
 from clothlab.sim.parameters import Parameter
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
-from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel, parameter_for
+from clothlab.ui.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
+from clothlab.ui.selection import Selection
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -42,6 +53,8 @@ class ValueDelegate(QStyledItemDelegate):
         if address is None:
             return super().createEditor(parent, option, index)
         parameter = parameter_for(address)
+        if parameter.kind is str:  # a name: the line edit Qt gives text
+            return super().createEditor(parent, option, index)
         if parameter.choices:
             combo_box = QComboBox(parent)
             combo_box.addItems(list(parameter.choices))
@@ -81,9 +94,14 @@ class ValueDelegate(QStyledItemDelegate):
 class ScenePanel(QWidget):
     """Tree of the scene's objects; double-click (or F2) a value to edit it."""
 
+    selection_requested = Signal(object)  # Selection: a body's or an obstacle's row was chosen
+
     def __init__(self, model: SceneModel, parent: Any = None) -> None:
         super().__init__(parent)
         self.model = model
+        self.selection: Selection | None = None
+        self._showing = False  # setting the current row to show a selection, not choosing one
+        self._scroll_pending = False
         self.view = QTreeView(self)
         self.view.setObjectName("scene_tree")
         self.view.setModel(model)
@@ -102,12 +120,15 @@ class ScenePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         model.modelReset.connect(self._expand)
-        model.rowsInserted.connect(self._expand)
+        model.rowsInserted.connect(self._expand_inserted)
+        self.view.selectionModel().currentChanged.connect(self._current_changed)
 
     # --- Panel -----------------------------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
         self.model.set_scene(scene)
+        self._expand()
+        self.show_selection(self.selection, force=True)
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self.model.update_from_scene(scene)
@@ -115,8 +136,71 @@ class ScenePanel(QWidget):
     def show_snapshot(self, snapshot: Snapshot) -> None:
         pass  # the tree shows the document; frames change nothing in it
 
+    # --- selection -------------------------------------------------------------------------
+
+    def show_selection(self, selection: Selection | None, force: bool = False) -> None:
+        """Make the selected body's or obstacle's row current and open (emits nothing)."""
+        if selection == self.selection and not force:
+            return
+        previous, self.selection = self.selection, selection
+        self.model.show_pins_of(selection.index if selection and selection.kind == "body" else None)
+        self._showing = True
+        try:
+            if previous is not None and previous != selection:
+                self.view.collapse(self.model.index_of(previous))
+            index = self.model.index_of(selection) if selection is not None else QModelIndex()
+            if index.isValid():
+                self.view.expand(index.parent())
+                self.view.expand(index)
+                self.view.setCurrentIndex(index)
+                self._scroll_to(index)
+            elif _selection_at(self.view.currentIndex()) is not None:
+                self.view.setCurrentIndex(QModelIndex())
+        finally:
+            self._showing = False
+
+    def _scroll_to(self, index: QModelIndex) -> None:
+        """Show the row and its group's title ("Bodies", "Obstacles"). A dock tab behind
+        another is "visible" but squeezed to a few pixels, and scrolling in that would hide
+        the group's title, so that waits until the panel is shown at its size."""
+        if self.view.visibleRegion().isEmpty():
+            self._scroll_pending = True
+            return
+        self._scroll_pending = False
+        self.view.scrollTo(index.parent(), QAbstractItemView.ScrollHint.PositionAtTop)
+        self.view.scrollTo(index)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if self._scroll_pending and self.selection is not None:
+            index = self.model.index_of(self.selection)
+            if index.isValid():
+                QTimer.singleShot(0, lambda: self._scroll_to(index))  # once the view has a size
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._showing or self.model.syncing:
+            return  # the model's rows moved, or a selection is being shown: nobody chose
+        selection = _selection_at(current)
+        if selection is not None and selection != self.selection:
+            self.selection_requested.emit(selection)
+
     def _expand(self, *_: Any) -> None:
         # Groups open, pins closed: a curtain has dozens of pins with three rows each.
         for row in range(self.model.rowCount()):
             index = self.model.index(row, 0)
             self.view.setExpanded(index, index.data() != "Pins")
+
+    def _expand_inserted(self, parent: QModelIndex, *_: Any) -> None:
+        if not parent.isValid():
+            self._expand()
+
+
+def _selection_at(index: QModelIndex) -> Selection | None:
+    """The body or obstacle a row belongs to (its own row or one of its fields), if any."""
+    index = index.siblingAtColumn(0)
+    while index.isValid():
+        selection = index.data(SELECTION_ROLE)
+        if selection is not None:
+            return selection
+        index = index.parent()
+    return None

@@ -1,0 +1,302 @@
+"""The scene editor: what the Add and Edit menus, the Scene and Parameters panels and the 3D
+view ask of the scene's composition, turned into sim.composition changes for the controller.
+
+The window makes one SceneEditor; it holds the window's SelectionModel and keeps the panels,
+the view and the actions showing the same selection. Every change is one `Composed` pushed with
+`controller.compose` (one undo step); a change the composition refuses (SceneError: a one-line
+reason) is said in the status bar and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QInputDialog
+
+from clothlab.sim import composition
+from clothlab.sim.composition import Composed
+from clothlab.sim.scene import (
+    BlockSpec,
+    BoxSpec,
+    Scene,
+    SceneError,
+    SheetSpec,
+    SphereSpec,
+    body_counts,
+    scene_settings,
+)
+from clothlab.ui import actions as action_table
+from clothlab.ui.selection import BALL, Selection, SelectionModel
+
+if TYPE_CHECKING:
+    from clothlab.ui.main_window import MainWindow
+
+MESSAGE_MS = 8000  # how long a note or a refusal stays in the status bar
+GAP = 0.4  # units between a new body and the rightmost one
+NEW_SHEET = SheetSpec(cols=15, rows=11, width=2.8, height=2.0)
+NEW_BLOCK = BlockSpec(cubes=4, size=0.8)
+NEW_SPHERE_RADIUS = 0.4
+NEW_BOX_SIZE = (0.8, 0.6, 0.8)
+# A new obstacle rests on the floor, below the cloth the camera looks at, unless the floor is
+# further than this below the camera's target (then it would be out of view).
+BELOW_TARGET = 1.5
+# The Pin menu's rows (ui.actions) by the pin set they pin; "Pin every n-th" asks n first.
+PIN_ACTIONS = {"pin_top_edge": "top edge", "pin_top_corners": "top corners",
+               "pin_left_edge": "left edge"}  # fmt: skip
+BODY_ACTIONS = ("duplicate_body", "unpin_all")
+SHEET_ACTIONS = (*PIN_ACTIONS, "pin_every_nth")
+Vec3 = tuple[float, float, float]
+
+
+def right_edge(body: SheetSpec | BlockSpec) -> float:
+    """The largest x a body's rest shape reaches (a turned sheet: within half its width)."""
+    if isinstance(body, SheetSpec):
+        return body.top_center[0] + body.width / 2
+    return body.min_corner[0] + body.size
+
+
+def new_sheet(scene: Scene) -> SheetSpec:
+    """A sheet hanging to the right of the bodies, its top as high as the first sheet's."""
+    sheets = [b for b in scene.bodies if isinstance(b, SheetSpec)]
+    top = sheets[0].top_center[1] if sheets else NEW_SHEET.top_center[1]
+    x = max((right_edge(b) for b in scene.bodies), default=-GAP - NEW_SHEET.width / 2)
+    return NEW_SHEET.replaced(top_center=(x + GAP + NEW_SHEET.width / 2, top, 0.0))
+
+
+def new_block(scene: Scene) -> BlockSpec:
+    """A block to the right of the bodies, a little above the floor."""
+    x = max((right_edge(b) for b in scene.bodies), default=-GAP - NEW_BLOCK.size / 2)
+    floor = scene_settings(scene).floor_y
+    y = max(NEW_BLOCK.min_corner[1], floor + 0.2)
+    return NEW_BLOCK.replaced(min_corner=(x + GAP, y, -NEW_BLOCK.size / 2))
+
+
+def obstacle_center(target: Vec3, half_height: float, floor: float) -> Vec3:
+    """Where a new obstacle goes: under the camera's target, its bottom above the floor."""
+    y = max(target[1] - BELOW_TARGET, floor + half_height + 0.05)
+    return (float(target[0]), float(y), float(target[2]))
+
+
+class SceneEditor(QObject):
+    """Wires the composition's actions, panels and view to the controller (one per window)."""
+
+    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.actions = actions
+        self.selection = SelectionModel(self)
+        self._connect(window)
+        self._connect_view(window)
+        self._show_selection(self.selection.current)
+
+    # --- wiring ----------------------------------------------------------------------------
+
+    def action_slots(self) -> dict[str, Callable[[], None]]:
+        """The slots of the composition's action rows (ui.actions), by row name."""
+        slots: dict[str, Callable[[], None]] = {
+            "add_sheet": self.add_sheet, "add_block": self.add_block,
+            "add_sphere": self.add_sphere, "add_box": self.add_box,
+            "duplicate_body": self.duplicate_body, "remove_selected": self.remove_selected,
+            "pin_every_nth": self.pin_every_nth, "unpin_all": self.unpin_all,
+        }  # fmt: skip
+        for name, which in PIN_ACTIONS.items():
+            slots[name] = lambda which=which: self.pin(which)
+        return slots
+
+    def _connect(self, window: MainWindow) -> None:
+        c = self.controller
+        action_table.connect_actions(self.actions, self.action_slots())
+        for signal, slot in (
+            (c.scene_loaded, self._scene_changed), (c.scene_edited, self._scene_changed),
+            (c.message, self.say),
+            (self.selection.changed, self._show_selection),
+            (window.scene_panel.selection_requested, self.selection.select),
+            (window.scene_model.body_edit_requested, self.change_body),
+            (window.scene_model.obstacle_edit_requested, self.change_obstacle),
+            (window.scene_model.edit_refused, self.say),
+            (window.parameters_panel.body_change_requested, self.change_body),
+        ):  # fmt: skip
+            signal.connect(slot)
+
+    def _connect_view(self, window: MainWindow) -> None:
+        """The 3D view's obstacle drags and clicks. Guarded: older views move only the ball
+        (ball_move_*) and do not select (no selection_requested, no set_selection)."""
+        tools = window.viewport.interaction
+        if hasattr(tools, "obstacle_move_requested"):
+            tools.obstacle_move_requested.connect(self._preview_obstacle_move)
+            tools.obstacle_move_finished.connect(self._finish_obstacle_move)
+        else:
+            tools.ball_move_requested.connect(self.controller.preview_ball)
+            tools.ball_move_finished.connect(
+                lambda _start, end: self._finish_obstacle_move(BALL, _start, end)
+            )
+        if hasattr(tools, "selection_requested"):
+            tools.selection_requested.connect(self.selection.select)
+
+    # --- showing ---------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        """One line in the status bar: a note on an edit, or why one was refused."""
+        self.window.status.showMessage(text, MESSAGE_MS)
+
+    def _scene_changed(self, scene: Scene, *_: object) -> None:
+        if hasattr(self.window.viewport, "set_scene"):  # picks and outlines obstacles by index
+            self.window.viewport.set_scene(scene)
+        self.selection.keep_valid(scene)
+        self._enable_actions()
+
+    def _show_selection(self, selection: Selection | None) -> None:
+        window = self.window
+        window.scene_panel.show_selection(selection)
+        window.parameters_panel.show_selected_body(self.selection.body)
+        if hasattr(window.viewport, "set_selection"):
+            window.viewport.set_selection(selection)
+        self._enable_actions()
+
+    def _enable_actions(self) -> None:
+        scene, body = self.controller.scene, self.selection.body
+        chosen = body is not None and body < len(scene.bodies)
+        sheet = chosen and isinstance(scene.bodies[body], SheetSpec)
+        for name in BODY_ACTIONS:
+            self.actions[name].setEnabled(chosen)
+        for name in SHEET_ACTIONS:
+            self.actions[name].setEnabled(sheet)
+        current = self.selection.current
+        removable = current is not None and current.index != BALL
+        self.actions["remove_selected"].setEnabled(removable)
+
+    # --- composing -------------------------------------------------------------------------
+
+    def compose(self, make: Callable[..., Composed], *args: Any, **changes: Any) -> bool:
+        """Push make(scene, *args, **changes) as one edit; False (and a status line) if the
+        composition or the controller refuses it."""
+        try:
+            self.controller.compose(make(self.controller.scene, *args, **changes))
+        except (SceneError, ValueError) as error:
+            self.say(str(error))
+            for panel in self.window.panels:  # they drop what was typed
+                panel.show_edit(self.controller.scene, None)
+            return False
+        return True
+
+    def add_sheet(self) -> None:
+        """A new sheet, hanging from its two top corners like the default scene's: adding and
+        pinning it are one edit, named by the add."""
+
+        def add_pinned(scene: Scene) -> Composed:
+            added = composition.add_body(scene, new_sheet(scene))
+            index = len(added.scene.bodies) - 1
+            pinned = composition.pin_set(added.scene, index, "top corners")
+            return Composed(pinned.scene, added.text, added.message)
+
+        if self.compose(add_pinned):
+            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+
+    def add_block(self) -> None:
+        if self.compose(lambda scene: composition.add_body(scene, new_block(scene))):
+            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+
+    def add_sphere(self) -> None:
+        self._add_obstacle(lambda at: SphereSpec(center=at(NEW_SPHERE_RADIUS),
+                                                 radius=NEW_SPHERE_RADIUS))  # fmt: skip
+
+    def add_box(self) -> None:
+        self._add_obstacle(lambda at: BoxSpec(center=at(NEW_BOX_SIZE[1] / 2), size=NEW_BOX_SIZE))
+
+    def _add_obstacle(self, make: Callable[[Callable[[float], Vec3]], Any]) -> None:
+        target = _vec(self.window.viewport.camera_spec().target)
+        floor = self.controller.settings.floor_y
+        obstacle = make(lambda half: obstacle_center(target, half, floor))
+        if self.compose(composition.add_obstacle, obstacle):
+            self.selection.select(Selection("obstacle", len(self.controller.scene.obstacles) - 1))
+
+    def duplicate_body(self) -> None:
+        body = self.selection.body
+        if body is not None and self.compose(composition.duplicate_body, body):
+            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+
+    def remove_selected(self) -> None:
+        current = self.selection.current
+        if current is None or current.index == BALL:
+            return
+        remove = composition.remove_body if current.kind == "body" else composition.remove_obstacle
+        if self.compose(remove, current.index):
+            self.selection.select(None)
+
+    def pin(self, which: str, every: int = 2) -> None:
+        """Pin a set of the selected sheet's particles where the running model has them."""
+        body = self.selection.body
+        if body is not None:
+            self.compose(composition.pin_set, body, which, self._positions(), every)
+
+    def pin_every_nth(self) -> None:
+        if self.selection.body is None:
+            return
+        n, ok = QInputDialog.getInt(
+            self.window, "Pin every n-th of top edge", "Pin every n-th particle, n:", 2, 1, 512
+        )
+        if ok:
+            self.pin("every nth of top edge", n)
+
+    def unpin_all(self) -> None:
+        body = self.selection.body
+        if body is not None:
+            self.compose(composition.unpin_all, body)
+
+    def _positions(self) -> np.ndarray | None:
+        """The newest frame's positions, if the frame is of the document's bodies."""
+        latest = self.controller.latest
+        particles = body_counts(self.controller.scene.bodies)[0]
+        if latest is None or latest.x.shape[0] != particles:
+            return None  # rest positions
+        return np.asarray(latest.x, dtype=np.float64)
+
+    def change_body(self, index: int, changes: dict[str, Any]) -> None:
+        """Fields of a body changed in a panel; a sheet's new width or height keeps its rule
+        (resolution, or spacing if locked)."""
+        scene = self.controller.scene
+        if not 0 <= index < len(scene.bodies):
+            return
+        body = scene.bodies[index]
+        if isinstance(body, SheetSpec) and {"width", "height"} & set(changes):
+            width = changes.pop("width", body.width)
+            height = changes.pop("height", body.height)
+            try:
+                changes.update(composition.resize_sheet_keeping_rule(body, width, height))
+            except (SceneError, ValueError) as error:
+                self.say(str(error))
+                return
+        self.compose(composition.change_body, index, **changes)
+
+    def change_obstacle(self, index: int, changes: dict[str, Any]) -> None:
+        self.compose(composition.change_obstacle, index, **changes)
+
+    # --- dragging obstacles in the 3D view -----------------------------------------------------
+
+    def _preview_obstacle_move(self, index: int, center: object) -> None:
+        c = self.controller
+        try:
+            if index == BALL:
+                c.preview_ball(center)
+            else:
+                c.preview(composition.change_obstacle(c.scene, index, center=_vec(center)))
+        except (SceneError, ValueError):
+            pass  # out of range mid-drag: the drag's end says why
+
+    def _finish_obstacle_move(self, index: int, _start: object, end: object) -> None:
+        if index == BALL:
+            try:
+                self.controller.set_setting("ball_center", _vec(end))
+            except ValueError as error:
+                self.say(str(error))
+        else:
+            self.compose(composition.change_obstacle, index, center=_vec(end))
+
+
+def _vec(values: Any) -> Vec3:
+    return (float(values[0]), float(values[1]), float(values[2]))
