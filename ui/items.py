@@ -47,9 +47,12 @@ BALL_STRETCH_SLACK = 1.15
 BALL_MIN_DRAWN_FRACTION = 0.75
 FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
 MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
-# Particles resting on a box lie exactly on its faces; drawn this much smaller on every side
-# (never more than a twentieth of its size), the box stays under cloth lying flat on it.
+# Particles resting on a box lie exactly on its faces, but a cell folded over an edge is a
+# chord: with its corners s/2 from the edge on either face it passes s/(2√2) ≈ 0.35 s inside
+# the corner. Drawn that much smaller on every side (for the largest cell, at least BOX_INSET,
+# never more than a twentieth of its size), the box stays under cloth on it and over its edges.
 BOX_INSET = 0.006
+BOX_EDGE_FRACTION = 0.36
 # Selection outline passes as (width in logical pixels, how much of the highlight colour is
 # taken away): thin and dim where something hides it, then a dark halo under a bright line
 # where it is in sight, so it reads on light cloth and dark backdrop alike.
@@ -509,7 +512,8 @@ class Boxes(_Placed):
     def _model(self, shape: tuple, topology: Topology) -> np.ndarray:
         center, size = shape
         size = np.asarray(size, dtype=np.float64)
-        inset = np.minimum(BOX_INSET, 0.05 * size)
+        cells = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+        inset = np.minimum(max([BOX_INSET] + [BOX_EDGE_FRACTION * c for c in cells]), 0.05 * size)
         return translate_scale(center, size - 2.0 * inset)
 
 
