@@ -137,6 +137,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               remembered_as="stretch_colors"),
     ActionRow("reset_camera", "Reset &camera", "&View", ("Home",), "reset-camera",
               "Look at the scene from its own camera", toolbar=42),
+    ActionRow("frame_scene", "&Frame scene", "&View", ("F",),
+              tip="Turn the camera on everything in the scene, from where it looks now"),
     ActionRow("play", "&Play", "&Simulation", ("Space",), "play", "Run or pause the simulation",
               toolbar=20),
     ActionRow("step", "S&tep", "&Simulation", (".",), "step",

@@ -129,6 +129,17 @@ class OrbitCamera:
     def view_projection(self, aspect: float) -> np.ndarray:
         return self.projection_matrix(aspect) @ self.view_matrix()
 
+    def frame(self, points: np.ndarray, aspect: float, margin: float = 1.15) -> None:
+        """Look at the middle of `points` ((K, 3) float64) from the current direction, just far
+        enough that a sphere round them fits the narrower half of the view (with `margin`)."""
+        low, high = points.min(axis=0), points.max(axis=0)
+        radius = max(float(np.linalg.norm(high - low)) / 2.0, 0.05)
+        half_width, half_height = self.half_extents(aspect)
+        half_angle = math.atan(min(half_width, half_height))
+        self.target = (low + high) / 2.0
+        self.distance = margin * radius / math.sin(half_angle)
+        self._sanitise()
+
     # --- interaction ---------------------------------------------------------------------
 
     def orbit(self, dx_pixels: float, dy_pixels: float) -> None:

@@ -27,10 +27,13 @@ from clothlab.sim.scene import (
     SheetSpec,
     SphereSpec,
     body_counts,
+    build_topology,
+    obstacle_shapes,
     scene_settings,
 )
 from clothlab.ui import actions as action_table
 from clothlab.ui.selection import BALL, Selection, SelectionModel
+from clothlab.ui.viewport import scene_points
 
 if TYPE_CHECKING:
     from clothlab.ui.main_window import MainWindow
@@ -44,6 +47,7 @@ NEW_BOX_SIZE = (0.8, 0.6, 0.8)
 # A new obstacle rests on the floor, below the cloth the camera looks at, unless the floor is
 # further than this below the camera's target (then it would be out of view).
 BELOW_TARGET = 1.5
+CLEARANCE = 0.1  # units between a new obstacle and the cloth's rest place
 # The Pin menu's rows (ui.actions) by the pin set they pin; "Pin every n-th" asks n first.
 PIN_ACTIONS = {"pin_top_edge": "top edge", "pin_top_corners": "top corners",
                "pin_left_edge": "left edge"}  # fmt: skip
@@ -75,10 +79,17 @@ def new_block(scene: Scene) -> BlockSpec:
     return NEW_BLOCK.replaced(min_corner=(x + GAP, y, -NEW_BLOCK.size / 2))
 
 
-def obstacle_center(target: Vec3, half_height: float, floor: float) -> Vec3:
-    """Where a new obstacle goes: under the camera's target, its bottom above the floor."""
-    y = max(target[1] - BELOW_TARGET, floor + half_height + 0.05)
-    return (float(target[0]), float(y), float(target[2]))
+def obstacle_center(target: Vec3, half: Vec3, floor: float, bodies: np.ndarray) -> Vec3:
+    """Where a new obstacle (half its size along x, y, z) goes: under the camera's target, its
+    bottom above the floor, and moved forward (+z, towards the default camera) out of the
+    bodies' rest box (`bodies`: (N, 3) float64 rest positions) if it would start in cloth."""
+    y = max(target[1] - BELOW_TARGET, floor + half[1] + 0.05)
+    center = np.array([target[0], y, target[2]], dtype=np.float64)
+    if len(bodies):
+        low, high = bodies.min(axis=0) - CLEARANCE, bodies.max(axis=0) + CLEARANCE
+        if np.all(center + half > low) and np.all(center - half < high):
+            center[2] = high[2] + half[2]
+    return (float(center[0]), float(center[1]), float(center[2]))
 
 
 class SceneEditor(QObject):
@@ -124,19 +135,11 @@ class SceneEditor(QObject):
             signal.connect(slot)
 
     def _connect_view(self, window: MainWindow) -> None:
-        """The 3D view's obstacle drags and clicks. Guarded: older views move only the ball
-        (ball_move_*) and do not select (no selection_requested, no set_selection)."""
+        """The 3D view's obstacle drags and selecting clicks."""
         tools = window.viewport.interaction
-        if hasattr(tools, "obstacle_move_requested"):
-            tools.obstacle_move_requested.connect(self._preview_obstacle_move)
-            tools.obstacle_move_finished.connect(self._finish_obstacle_move)
-        else:
-            tools.ball_move_requested.connect(self.controller.preview_ball)
-            tools.ball_move_finished.connect(
-                lambda _start, end: self._finish_obstacle_move(BALL, _start, end)
-            )
-        if hasattr(tools, "selection_requested"):
-            tools.selection_requested.connect(self.selection.select)
+        tools.obstacle_move_requested.connect(self._preview_obstacle_move)
+        tools.obstacle_move_finished.connect(self._finish_obstacle_move)
+        tools.selection_requested.connect(self.selection.select)
 
     # --- showing ---------------------------------------------------------------------------
 
@@ -145,8 +148,7 @@ class SceneEditor(QObject):
         self.window.status.showMessage(text, MESSAGE_MS)
 
     def _scene_changed(self, scene: Scene, *_: object) -> None:
-        if hasattr(self.window.viewport, "set_scene"):  # picks and outlines obstacles by index
-            self.window.viewport.set_scene(scene)
+        self.window.viewport.set_scene(scene)  # picks and outlines obstacles by scene index
         self.selection.keep_valid(scene)
         self._enable_actions()
 
@@ -154,8 +156,7 @@ class SceneEditor(QObject):
         window = self.window
         window.scene_panel.show_selection(selection)
         window.parameters_panel.show_selected_body(self.selection.body)
-        if hasattr(window.viewport, "set_selection"):
-            window.viewport.set_selection(selection)
+        window.viewport.set_selection(selection)
         self._enable_actions()
 
     def _enable_actions(self) -> None:
@@ -195,30 +196,42 @@ class SceneEditor(QObject):
             return Composed(pinned.scene, added.text, added.message)
 
         if self.compose(add_pinned):
-            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+            self._select_new_body()
 
     def add_block(self) -> None:
         if self.compose(lambda scene: composition.add_body(scene, new_block(scene))):
-            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+            self._select_new_body()
+
+    def _select_new_body(self) -> None:
+        """Select the body just added and turn the camera on the whole scene, new body and
+        all: it is placed beside the others, maybe out of view."""
+        scene = self.controller.scene
+        self.selection.select(Selection("body", len(scene.bodies) - 1))
+        spheres, boxes = obstacle_shapes(scene)
+        ball = [(scene.ball.center, scene.ball.radius)] if scene.ball.enabled else []
+        rest = build_topology(scene).rest_positions
+        self.window.viewport.frame(scene_points(rest, [*ball, *spheres], boxes))
 
     def add_sphere(self) -> None:
-        self._add_obstacle(lambda at: SphereSpec(center=at(NEW_SPHERE_RADIUS),
-                                                 radius=NEW_SPHERE_RADIUS))  # fmt: skip
+        r = NEW_SPHERE_RADIUS
+        self._add_obstacle(lambda at: SphereSpec(center=at((r, r, r)), radius=r))
 
     def add_box(self) -> None:
-        self._add_obstacle(lambda at: BoxSpec(center=at(NEW_BOX_SIZE[1] / 2), size=NEW_BOX_SIZE))
+        half = tuple(0.5 * v for v in NEW_BOX_SIZE)
+        self._add_obstacle(lambda at: BoxSpec(center=at(half), size=NEW_BOX_SIZE))
 
-    def _add_obstacle(self, make: Callable[[Callable[[float], Vec3]], Any]) -> None:
+    def _add_obstacle(self, make: Callable[[Callable[[Vec3], Vec3]], Any]) -> None:
+        scene = self.controller.scene
         target = _vec(self.window.viewport.camera_spec().target)
-        floor = self.controller.settings.floor_y
-        obstacle = make(lambda half: obstacle_center(target, half, floor))
+        floor, rest = self.controller.settings.floor_y, build_topology(scene).rest_positions
+        obstacle = make(lambda half: obstacle_center(target, np.array(half), floor, rest))
         if self.compose(composition.add_obstacle, obstacle):
             self.selection.select(Selection("obstacle", len(self.controller.scene.obstacles) - 1))
 
     def duplicate_body(self) -> None:
         body = self.selection.body
         if body is not None and self.compose(composition.duplicate_body, body):
-            self.selection.select(Selection("body", len(self.controller.scene.bodies) - 1))
+            self._select_new_body()
 
     def remove_selected(self) -> None:
         current = self.selection.current

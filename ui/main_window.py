@@ -178,7 +178,8 @@ class MainWindow(QMainWindow):
             "quit": self.close, "seam": c.seam_cut, "ball": self._toggle_ball,
             "play": c.toggle_running, "step": c.step, "reset": c.reset,
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
-            "reset_camera": view.reset_camera, "reset_layout": self.reset_layout,
+            "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
+            "reset_layout": self.reset_layout,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
             "readme": partial(self.show_document, "readme"),
@@ -203,7 +204,7 @@ class MainWindow(QMainWindow):
         # Bound methods, not lambdas: Qt drops them when the window goes, the controller stays.
         for signal, slot in (
             (c.scene_loaded, self._show_scene), (c.scene_edited, self._show_edit),
-            (c.path_changed, self._update_title), (c.undo_stack.cleanChanged, self._update_title),
+            (c.path_changed, self._update_title), (c.undo_stack.cleanChanged, self._show_clean),
             (c.snapshot_changed, self._show_snapshot), (c.running_changed, self._show_running),
             (c.timing_changed, self._show_timing), (c.speed_changed, self._show_speed),
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
@@ -283,8 +284,12 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_: object) -> None:
         self.setWindowTitle(dialogs.window_title(self.controller.scene.name, self.controller.path))
-        self.setWindowModified(not self.controller.undo_stack.isClean())
+        self._show_clean(self.controller.undo_stack.isClean())
         self.action_revert.setEnabled(self.controller.path is not None)
+
+    def _show_clean(self, clean: bool) -> None:
+        # from the signal's argument: the stack also says so as it is destroyed
+        self.setWindowModified(not clean)
 
     def show_gl_failure(self, reason: str) -> None:
         """No OpenGL: say so where the 3D view would be; panels and plots keep working."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Sequence
 
 import numpy as np
 from OpenGL import GL
@@ -35,6 +36,18 @@ from clothlab.ui.selection import Selection
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
 
 log = logging.getLogger(__name__)
+
+
+def scene_points(
+    particles: np.ndarray,  # (N, 3) float64
+    spheres: Sequence[tuple[Sequence[float], float]],  # (centre, radius)
+    boxes: Sequence[tuple[Sequence[float], Sequence[float]]],  # (centre, full size)
+) -> np.ndarray:
+    """(K, 3) float64: the particles and the corners of every obstacle's bounding box."""
+    points = [np.asarray(particles, dtype=np.float64).reshape(-1, 3)]
+    points += [np.asarray(c) + np.outer([-1.0, 1.0], [r, r, r]) for c, r in spheres]
+    points += [np.asarray(c) + np.outer([-0.5, 0.5], size) for c, size in boxes]
+    return np.vstack(points)
 
 
 class Viewport(QOpenGLWidget):
@@ -83,6 +96,19 @@ class Viewport(QOpenGLWidget):
 
     def reset_camera(self) -> None:
         self.camera.set_spec(self._home_spec)
+        self._camera_moved()
+
+    def frame_scene(self) -> None:
+        """Look at everything the newest frame holds: every particle and obstacle."""
+        snapshot = self._snapshot
+        if snapshot is not None and len(snapshot.x):
+            s = snapshot.settings
+            ball = [(s.ball_center, s.ball_radius)] if s.ball else []
+            self.frame(scene_points(snapshot.x, [*ball, *snapshot.spheres], snapshot.boxes))
+
+    def frame(self, points: np.ndarray) -> None:
+        """Look at `points` ((K, 3) float64) from where the camera looks now."""
+        self.camera.frame(points, self.width() / max(self.height(), 1))
         self._camera_moved()
 
     def set_wireframe(self, on: bool) -> None:
