@@ -179,3 +179,14 @@ def test_pan_in_a_narrow_view_follows_the_pointer_too() -> None:
     camera.pan(-15.0, 30.0, 800, 300)
     pixel = camera.project(old_target[None], 300, 800)[0]
     np.testing.assert_allclose(pixel, [150.0 - 15.0, 400.0 + 30.0], atol=1e-6)
+
+
+def test_framing_puts_every_point_in_view_from_the_same_direction():
+    camera = OrbitCamera(yaw=30.0, pitch=20.0)
+    points = np.array([[-1.4, 1.0, 0.0], [4.6, -1.6, 0.0], [1.0, 0.0, 1.5]])
+    camera.frame(points, aspect=1.6)
+    assert (camera.yaw, camera.pitch) == (30.0, 20.0)
+    screen = camera.project(points, 1600.0, 1000.0)
+    assert np.all((screen >= 0) & (screen <= (1600.0, 1000.0)))
+    # and not from afar: the points span a good part of the view
+    assert np.ptp(screen[:, 0]) > 0.3 * 1600.0
