@@ -431,3 +431,56 @@ def step_parallel(
             _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, 0.0,
                               0.0)  # fmt: skip
     return HEALTHY
+
+
+@njit(cache=True, nogil=True)
+def potential_energy(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    gravity: float,
+) -> float:
+    """Σ m·g·y, mass 1 each, reference y = 0, with y at the midpoint (y + y_prev)/2 of the last
+    (sub)step: where the velocity (x − x_prev)/h lives, so that KE + PE is what Verlet keeps."""
+    total = 0.0
+    for i in range(x.shape[0]):
+        total += x[i, 1] + x_prev[i, 1]
+    return 0.5 * gravity * total
+
+
+@njit(cache=True, nogil=True)
+def predict_energy(
+    x: np.ndarray,  # (N, 3) float64, the state a step starts from
+    x_prev: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64, 0 for pinned or grabbed particles
+    damping: float,  # the factor one predict keeps (parameters.damping_per_step)
+    gravity: float,
+    wind: float,
+    t: float,
+    h: float,
+) -> tuple[float, float, float]:
+    """(KE + PE now, energy the next predict's damping takes out, work its wind does), mass 1
+    each, from the state before the predict, read only. With u0 = x − x_prev the predict makes
+    u1 = d·u0 + a·h²; the particle moves (u0 + u1)/2 at the midpoints where PE is measured, so
+    ΔKE + ΔPE = wind work − damping loss exactly, with damping loss = ½(1 − d)·u0·(u0 + u1)/h²
+    (the impulse −(1 − d)·u0/h times the mean velocity) and wind work = a_z·(u0_z + u1_z)/2."""
+    h2 = h * h
+    kinetic = 0.0
+    height = 0.0
+    damped = 0.0
+    blown = 0.0
+    for i in range(x.shape[0]):
+        ux = x[i, 0] - x_prev[i, 0]
+        uy = x[i, 1] - x_prev[i, 1]
+        uz = x[i, 2] - x_prev[i, 2]
+        kinetic += ux * ux + uy * uy + uz * uz
+        height += x[i, 1] + x_prev[i, 1]
+        if inv_mass[i] == 0.0:  # pins are not predicted (the kernels reset their x_prev)
+            continue
+        gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
+        wx = ux * (1.0 + damping)
+        wy = uy * (1.0 + damping) - gravity * h2
+        wz = uz * (1.0 + damping) + gust * h2
+        damped += ux * wx + uy * wy + uz * wz
+        blown += gust * wz
+    energy = 0.5 * kinetic / h2 + 0.5 * gravity * height
+    return energy, 0.5 * (1.0 - damping) * damped / h2, 0.5 * blown

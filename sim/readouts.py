@@ -20,6 +20,7 @@ import numpy as np
 
 from clothlab.sim import kernels
 from clothlab.sim.files import write_atomically
+from clothlab.sim.parameters import damping_per_step
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
     from clothlab.sim.solver import Simulation
@@ -93,6 +94,75 @@ def kinetic_energy(sim: Simulation) -> float:
     return 0.5 * float(np.einsum("ij,ij->", v, v))
 
 
+def potential_energy(sim: Simulation) -> float:
+    """Σ m·g·y, mass 1 per particle, from y = 0, at the last substep's midpoint (as for KE)."""
+    return kernels.potential_energy(sim.state.x, sim.state.x_prev, sim.settings.gravity)
+
+
+def total_energy(sim: Simulation) -> float:
+    return kinetic_energy(sim) + potential_energy(sim)
+
+
+# --- energy taken out by the last step ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EnergyAccount:
+    """What the last step did to the energy, as far as it is known before the step runs."""
+
+    steps: int  # state.steps after the step it is about; −1 before the step is taken
+    energy_before: float  # KE + PE of the state the step started from
+    damping_loss: float  # taken out by the predict's damping
+    wind_work: float  # put in by the classic gusting wind
+    exact: bool  # one predict with the classic accelerations: the figures are exact
+
+
+def account_for_next_step(sim: Simulation) -> EnergyAccount:
+    """Measured on the state a step starts from. The predict's damping and wind are known in
+    closed form from it (kernels.predict_energy); with substeps, or aerodynamic wind, the
+    inner substeps are not seen: the first substep's figures × substeps, an estimate."""
+    s, state = sim.settings, sim.state
+    h = s.dt / s.substeps
+    wind = 0.0 if s.aerodynamic else s.wind  # aerodynamic forces replace the gusting wind
+    energy, damped, blown = kernels.predict_energy(
+        state.x, state.x_prev, sim.fixed.inv_mass, damping_per_step(s.damping, h), s.gravity,
+        wind, state.t, h,
+    )  # fmt: skip
+    exact = s.substeps == 1 and not s.aerodynamic
+    return EnergyAccount(-1, energy, damped * s.substeps, blown * s.substeps, exact)
+
+
+def _last_step(sim: Simulation) -> EnergyAccount | None:
+    """The account of the step that led to the state as it stands, if there is one. At step 0
+    (a run's first row, or a blow-up recovered to the start) no step has taken anything out."""
+    account = sim.energy_account
+    if account is not None and account.steps == sim.state.steps:
+        return account
+    if sim.state.steps == 0:
+        return EnergyAccount(0, total_energy(sim), 0.0, 0.0, exact=True)
+    return None
+
+
+def damping_loss(sim: Simulation) -> float:
+    account = _last_step(sim)
+    return math.nan if account is None else account.damping_loss
+
+
+def wind_work(sim: Simulation) -> float:
+    account = _last_step(sim)
+    return math.nan if account is None else account.wind_work
+
+
+def solver_loss(sim: Simulation) -> float:
+    """The rest of the last step's energy change: ΔKE + ΔPE = wind work − damping loss −
+    solver loss, so it is what links, collisions, pins and the grab took out (< 0: put in)."""
+    account = _last_step(sim)
+    if account is None:
+        return math.nan
+    change = total_energy(sim) - account.energy_before
+    return account.wind_work - account.damping_loss - change
+
+
 def residual(sim: Simulation) -> float:
     return sim.link_residual()
 
@@ -127,6 +197,29 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "kinetic_energy", "Kinetic energy", "mass·units²/s²", kinetic_energy,
         "½ Σ m v² over all particles, mass 1 each.", plotted=False,
+    ),
+    Readout(
+        "potential_energy", "Potential energy", "mass·units²/s²", potential_energy,
+        "Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step.",
+        plotted=False,
+    ),
+    Readout(
+        "total_energy", "Energy", "mass·units²/s²", total_energy,
+        "Kinetic + potential energy. What the damping, the solver and the wind change.",
+    ),
+    Readout(
+        "damping_loss", "Damping loss", "mass·units²/s² per step", damping_loss,
+        "Energy the Verlet damping took out in the last step.", plotted=False,
+    ),
+    Readout(
+        "wind_work", "Wind work", "mass·units²/s² per step", wind_work,
+        "Energy the gusting wind put in during the last step (aerodynamic wind: counted in "
+        "the solver loss).", plotted=False,
+    ),
+    Readout(
+        "solver_loss", "Solver loss", "mass·units²/s² per step", solver_loss,
+        "Energy the links, collisions, pins and grab took out in the last step (< 0: put in).",
+        plotted=False,
     ),
     Readout(
         "links", "Links", "", live_links, "Live links (cuts and tears remove links).",

@@ -8,6 +8,7 @@ are kept apart so that undoing a cut never revives a torn link.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from clothlab.sim.fabrics import body_link_properties
 from clothlab.sim.guard import GoodStates, Instability, likely_cause
 from clothlab.sim.integrators import ClassicIntegrator, ExtendedIntegrator
 from clothlab.sim.parameters import Settings
-from clothlab.sim.readouts import measure
+from clothlab.sim.readouts import EnergyAccount, account_for_next_step, measure
 from clothlab.sim.state import State, faces_alive, pin_arrays
 from clothlab.sim.topology import Topology
 
@@ -68,6 +69,7 @@ class Simulation:
         self._extended: ExtendedIntegrator | None = None  # made on the first non-classic step
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
+        self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
         self._update_links()
         self.set_pins(pins or {})
         # Pinned particles start exactly on their anchors, at rest. Later pin and grab changes
@@ -156,6 +158,7 @@ class Simulation:
         if place:
             self.state.x[particle] = where
             self.state.x_prev[particle] = where
+            self.energy_account = None  # the energy changed outside any step
 
     def move_grab(self, target: Vec3 | np.ndarray, place: bool = False) -> None:
         if self._grab is not None:
@@ -196,7 +199,10 @@ class Simulation:
         if self.links.solver_mode != s.solver_mode:
             self._update_links()
         classic = s.is_classic  # once per call: settings change only between calls
+        account = None
         for taken in range(count):
+            if taken == count - 1:  # readouts see only the last step: account for it alone
+                account = account_for_next_step(self)
             if classic:
                 health = self._classic.step(
                     state, s, self.links, self.fixed, self.link_material(), self.obstacles()
@@ -209,6 +215,8 @@ class Simulation:
             state.steps += 1
             state.t += s.dt
             self.good_states.remember(state.steps, state.t, state.x, state.x_prev)
+        if account is not None:
+            self.energy_account = replace(account, steps=state.steps)
         return count
 
     def _extended_step(self) -> int:
@@ -231,6 +239,7 @@ class Simulation:
         """Put back the newest good state (the state at load if none was kept yet)."""
         state, good = self.state, self.good_states.newest()
         failed_at = state.steps
+        self.energy_account = None
         state.x[:] = good.x
         state.x_prev[:] = good.x_prev
         state.steps, state.t = good.steps, good.t

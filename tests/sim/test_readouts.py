@@ -134,3 +134,25 @@ def test_kinetic_energy_counts_the_substep_velocity():
     sim.step(10)
     assert sim.readouts().kinetic_energy == pytest.approx(0.5 * 9.0, rel=1e-9)
     assert sim.readouts().motion == pytest.approx(3.0, rel=1e-9)
+
+
+def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
+    assert readouts.CSV_COLUMNS == (
+        "step", "t", "sag", "volume", "motion", "max_stretch", "residual", "kinetic_energy",
+        "potential_energy", "total_energy", "damping_loss", "wind_work", "solver_loss", "links",
+    )  # fmt: skip
+    sim = Simulation(sheet_topology(3, 2), Settings(floor=False))
+    history = readouts.ReadoutHistory()
+    history.append(0, sim.readouts())
+    sim.step()
+    history.append(1, sim.readouts())
+    header, first, second = history.csv_text().splitlines()
+    cells = dict(zip(header.split(","), first.split(","), strict=True))
+    assert [cells[k] for k in ("damping_loss", "wind_work", "solver_loss")] == ["0.0"] * 3
+    assert cells["kinetic_energy"] == "0.0"
+    assert float(cells["potential_energy"]) == pytest.approx(9.8 * (3 * 1.0 + 3 * 0.8))
+    cells = dict(zip(header.split(","), second.split(","), strict=True))
+    assert float(cells["damping_loss"]) == 0.0  # from rest: nothing to damp yet
+    assert float(cells["total_energy"]) == pytest.approx(
+        float(cells["kinetic_energy"]) + float(cells["potential_energy"]), rel=1e-15
+    )
