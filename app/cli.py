@@ -1,9 +1,11 @@
-"""Headless command line: run a scene and print its readouts, list presets, benchmark.
+"""Headless command line: run a scene (or replay a recording) and print its readouts, compare
+variants of it side by side, sweep a grid of them in parallel, list presets, benchmark.
 
 Every failure ends in exit status 2 and one line on stderr that names the file or the option
 (control characters escaped, a long line elided in the middle): bad input, and any file that
 cannot be read or written. Nothing is written unless the whole run succeeds, except that Ctrl+C
-stops a run with exit 130 and keeps the CSV rows of the steps it finished.
+stops a run with exit 130 and keeps the CSV rows of the steps it finished. `compare` and `sweep`
+report a variant that blew up in its rows and run the rest: a failed variant is a result.
 """
 
 from __future__ import annotations
@@ -23,25 +25,34 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from clothlab.app import questions_cli
-from clothlab.sim import readouts
-from clothlab.sim.fabrics import FABRICS
+from clothlab.sim import readouts, variants
 from clothlab.sim.files import AtomicFile, describe
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import (
     MAX_MESSAGE,
     Scene,
     SceneError,
-    build_simulation,
     build_topology,
     capture_scene,
     scene_json,
-    shift_right_pins,
-    with_settings,
+)
+from clothlab.sim.variants import (
+    BASELINE,
+    SCENE_KEYS,
+    Source,
+    Stepper,
+    Variant,
+    VariantError,
+    VariantResult,
+    parse_changes,
+    read_source,
+    scene_of,
+    split_changes,
 )
 
 if TYPE_CHECKING:
@@ -51,13 +62,10 @@ EXIT_BAD_INPUT = 2
 EXIT_UNSTABLE = 3  # the model blew up; nothing is written
 EXIT_INTERRUPTED = 130  # Ctrl+C: 128 + SIGINT, what a shell reports for a job it interrupted
 MAX_STEPS = 1_000_000_000  # some 100 days at 10⁴ steps/s: a typo, not a run
+DEFAULT_STEPS = 600  # 5 s of model time
+MAX_WORKERS = 1024
 PROGRESS_EVERY_S = 0.25
-# Keys that reshape the first sheet: a new resolution keeps its size in units, a new size its
-# resolution (COLSxROWS sets both counts).
-SCENE_KEYS = {
-    "cols": (2, 512), "rows": (2, 512), "width": (1e-3, 1000.0), "height": (1e-3, 1000.0),
-    "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
-}  # fmt: skip
+MAX_VARIANTS = 4  # besides the baseline: a table of five columns still reads
 
 
 class UsageError(Exception):
@@ -90,16 +98,41 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run = commands.add_parser("run", help="run a scene and print its final readouts")
-    run.add_argument("scene", help="preset name or scene file path")
-    run.add_argument("--steps", type=int, default=600, help="steps of 1/120 s (default 600)")
-    run.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE",
-        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
-    )  # fmt: skip
+    run.add_argument("scene", help="preset name, scene file path, or a recording with --replay")
+    _steps_option(run, "steps of 1/120 s (default 600; a recording's own with --replay)")
+    _set_option(run)
     run.add_argument("--seam", action="store_true", help="apply the seam cut before step 0")
+    run.add_argument(
+        "--replay", action="store_true",
+        help="the file is a recording: replay its commands, each at its step",
+    )  # fmt: skip
     run.add_argument("--csv", type=Path, help="write readouts per step to this CSV file")
     run.add_argument("--save", type=Path, help="save the scene as it stands at the end")
     run.add_argument("--positions", type=Path, help="save final positions as (N, 3) .npy")
+
+    compare = commands.add_parser("compare", help="run variants of a scene side by side")
+    compare.add_argument("scene", help="preset name, scene file path or recording")
+    compare.add_argument(
+        "--variant", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE…]",
+        help=f"settings changed from the baseline (as --set takes them; at most {MAX_VARIANTS})",
+    )  # fmt: skip
+    _steps_option(compare, "steps of 1/120 s (default 600; a recording's own)")
+    compare.add_argument("--csv", type=Path, help="write every variant's readouts per step")
+
+    sweep = commands.add_parser("sweep", help="run a grid of variants in parallel")
+    sweep.add_argument("scene", help="preset name, scene file path or recording")
+    sweep.add_argument(
+        "--vary", action="append", default=[], metavar="KEY=V1,V2,…",
+        help=f"a setting and its values; the grid is every combination (at most "
+        f"{variants.MAX_GRID})",
+    )  # fmt: skip
+    _steps_option(sweep, "steps of 1/120 s (default 600; a recording's own)")
+    sweep.add_argument("--csv", type=Path, help="write one row per variant to this CSV file")
+    sweep.add_argument("--workers", type=int, help="worker processes (default: one per CPU)")
+    sweep.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT",
+        help=f"run on this Dask cluster instead (needs {sweep_module_hint()})",
+    )  # fmt: skip
 
     commands.add_parser("scenes", help="list the built-in scenes")
     questions_cli.add_parser(commands)
@@ -119,11 +152,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _steps_option(parser: argparse.ArgumentParser, text: str) -> None:
+    parser.add_argument("--steps", type=int, default=None, help=text)
+
+
+def _set_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
+    )  # fmt: skip
+
+
+def sweep_module_hint() -> str:
+    from clothlab.app.sweep import INSTALL_HINT
+
+    return INSTALL_HINT
+
+
 def main(argv: Sequence[str]) -> int:
     try:
         args = build_parser().parse_args(list(argv))
         command = {
-            "run": run_command, "scenes": scenes_command, "bench": bench_command,
+            "run": run_command, "compare": compare_command, "sweep": sweep_command,
+            "scenes": scenes_command, "bench": bench_command,
             "questions": questions_cli.questions_command,
         }[args.command]  # fmt: skip
         return command(args)
@@ -145,122 +196,122 @@ def main(argv: Sequence[str]) -> int:
 
 def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float]]:
     """Split --set pairs into solver/world settings and scene reshapes (SCENE_KEYS)."""
-    settings: dict[str, object] = {}
-    reshapes: dict[str, float] = {}
-    for pair in pairs:
-        key, equals, text = pair.partition("=")
-        key = key.strip()
-        if not equals:
-            raise UsageError(f"--set {pair}: expected KEY=VALUE")
-        try:
-            if key in PARAMETERS:
-                settings[key] = PARAMETERS[key].parse(text)
-            elif key == "fabric":
-                if text not in FABRICS:
-                    raise ValueError(f"unknown fabric {text!r} (fabrics: {', '.join(FABRICS)})")
-                settings.update(FABRICS[text])
-            elif key == "resolution":
-                cols, _, rows = text.lower().partition("x")
-                reshapes["cols"] = _parse_scene_key(key, cols.strip())
-                reshapes["rows"] = _parse_scene_key(key, rows.strip())
-            elif key in SCENE_KEYS:
-                reshapes[key] = _parse_scene_key(key, text)
-            else:
-                known = ", ".join([*PARAMETERS, *SCENE_KEYS, "fabric"])
-                raise UsageError(f"--set {key}: unknown setting (known: {known})")
-        except ValueError as error:
-            raise UsageError(f"--set {key}: {error}") from None
-    return settings, reshapes
+    return split_changes(parse_set(pairs))
 
 
-def _parse_scene_key(key: str, text: str) -> float:
-    low, high = SCENE_KEYS[key]
+def parse_set(pairs: list[str]) -> dict[str, Any]:
+    """--set pairs as one dict of changes (sim.variants), a bad one as a UsageError."""
     try:
-        value: float = int(text) if isinstance(low, int) else float(text)
-    except ValueError:
-        expected = "COLSxROWS" if key == "resolution" else "a number"
-        raise ValueError(f"expected {expected}, got {text!r}") from None
-    if not low <= value <= high:  # also rejects NaN
-        raise ValueError(f"{value} is outside {low}…{high}")
-    return value
+        return parse_changes(pairs)
+    except VariantError as error:
+        raise UsageError(f"--set {error}") from None
+
+
+def _note(message: str) -> None:
+    print(f"clothlab: note: {one_line(message)}", file=sys.stderr)
 
 
 def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
     """The scene with its first sheet reshaped; pins follow it (sim.composition), cuts of a
     sheet given a new resolution are dropped with a note on stderr."""
-    from clothlab.sim.composition import change_body, first_sheet
+    return variants.reshape_scene(scene, reshapes, _note)
 
-    sheet_changes = {k: v for k, v in reshapes.items() if k in ("cols", "rows", "width", "height")}
-    if sheet_changes:
-        composed = change_body(scene, first_sheet(scene), **sheet_changes)
-        if composed.message:
-            print(f"clothlab: note: {composed.message}", file=sys.stderr)
-        scene = composed.scene
-    if "pin_shift" in reshapes:
-        scene = shift_right_pins(scene, reshapes["pin_shift"])
-    return scene
+
+def _read_source(name: str) -> Source:
+    with _reported(name):  # a 300-character name is an OSError before it is a file
+        return read_source(name)
+
+
+def _check_steps(steps: int | None) -> None:
+    if steps is not None and steps < 0:
+        raise UsageError(f"--steps: {steps} is negative")
+    if steps is not None and steps > MAX_STEPS:
+        raise UsageError(f"--steps: {steps} is more than {MAX_STEPS:_}")
+
+
+def _steps_for(source: Source, steps: int | None) -> int:
+    """--steps, or the recording's own length (600 for a scene); never before the last
+    recorded command, which would otherwise not be replayed."""
+    if isinstance(source, Scene):
+        return DEFAULT_STEPS if steps is None else steps
+    if steps is None:
+        return source.steps
+    last = variants.last_command_step(source)
+    if steps < last:
+        raise UsageError(f"--steps: {steps} is before the recording's last command (step {last})")
+    return steps
+
+
+def _changed(source: Source, changes: dict[str, Any]) -> Source:
+    try:
+        return variants.changed(source, changes, _note)
+    except VariantError as error:
+        raise UsageError(f"--set {error}") from None
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from clothlab.sim.commands import apply_to_document
-    from clothlab.sim.edits import CutLinks, seam_links
-    from clothlab.sim.presets import resolve_scene
-
-    if args.steps < 0:
-        raise UsageError(f"--steps: {args.steps} is negative")
-    if args.steps > MAX_STEPS:
-        raise UsageError(f"--steps: {args.steps} is more than {MAX_STEPS:_}")
+    _check_steps(args.steps)
     outputs = Outputs()
     try:
         for option in ("csv", "positions", "save"):
             outputs.open(option, getattr(args, option))
-        settings, reshapes = parse_settings(args.set)
-        with _reported(args.scene):  # a 300-character name is an OSError before it is a file
-            scene, _ = resolve_scene(args.scene)
+        changes = parse_set(args.set)
+        source = _read_source(args.scene)
+        if args.replay and isinstance(source, Scene):
+            raise UsageError(f"{args.scene}: is a scene, not a recording (--replay plays one)")
+        if not args.replay and not isinstance(source, Scene):
+            raise UsageError(f"{args.scene}: is a recording: play it with --replay")
+        if args.replay and args.seam:
+            raise UsageError("--seam: not with --replay (the recording holds its own cuts)")
+        steps = _steps_for(source, args.steps)
         # --set and --seam edit the document, as the app's panels and menus do, before step 0.
-        scene = with_settings(reshape_scene(scene, reshapes), settings)
+        source = _changed(source, changes)
         if args.seam:
-            topology = build_topology(scene)
-            if not topology.sheets:
-                raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
-            live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
-            scene = apply_to_document(scene, CutLinks(tuple(live)))
-        sim = build_simulation(scene)
-        return _run(args, scene, sim, outputs)
+            source = _with_seam(source)
+        return _run(source, Stepper.start(source), steps, outputs)
     finally:
         outputs.discard()  # whatever was not committed
 
 
-def _run(args: argparse.Namespace, scene: Scene, sim: Simulation, outputs: Outputs) -> int:
+def _with_seam(scene: Scene) -> Scene:
+    from clothlab.sim.commands import apply_to_document
+    from clothlab.sim.edits import CutLinks, seam_links
+
+    topology = build_topology(scene)
+    if not topology.sheets:
+        raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
+    live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
+    return apply_to_document(scene, CutLinks(tuple(live)))
+
+
+def _run(source: Source, stepper: Stepper, steps: int, outputs: Outputs) -> int:
+    sim = stepper.sim
     table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
-    progress = Progress(args.steps)
+    progress = Progress(steps)
     with StopOnInterrupt() as stop:
         if table:
-            table.add(readouts.row(sim.state.steps, sim.readouts()))
+            table.add(stepper.row())
         done = 0
         try:
             progress.show(0)
-            while done < args.steps and not stop.requested:
-                if sim.step() == 0:
+            while done < steps and not stop.requested:
+                if not stepper.step():
                     progress.clear()
                     message = one_line(sim.instability.message)
                     print(f"clothlab: error: {message}", file=sys.stderr)
                     return EXIT_UNSTABLE
                 done += 1
                 if table:
-                    table.add(readouts.row(sim.state.steps, sim.readouts()))
+                    table.add(stepper.row())
                 progress.show(done)
         finally:
             progress.clear()  # before any message, so that it starts a line of its own
-        if done < args.steps:  # Ctrl+C: keep the rows of the steps that finished
+        if done < steps:  # Ctrl+C: keep the rows of the steps that finished
             kept = "nothing written"
             if table:
                 outputs.commit("csv")
-                kept = f"{table.count} rows written to {args.csv}"
-            print(
-                f"clothlab: {one_line(f'interrupted after step {done} of {args.steps}; {kept}')}",
-                file=sys.stderr,
-            )
+                kept = f"{table.count} rows written to {outputs.path('csv')}"
+            _say(f"interrupted after step {done} of {steps}; {kept}")
             return EXIT_INTERRUPTED
         final = sim.readouts()
         if "positions" in outputs.files:
@@ -269,18 +320,225 @@ def _run(args: argparse.Namespace, scene: Scene, sim: Simulation, outputs: Outpu
             np.save(buffer, x, allow_pickle=False)
             outputs.write("positions", buffer.getvalue())
         if "save" in outputs.files:
-            outputs.write("save", scene_json(capture_scene(scene, sim)).encode())
+            document = variants.document_at_end(source)
+            outputs.write("save", scene_json(capture_scene(document, sim)).encode())
         outputs.commit(*outputs.files)  # the renames, last: all outputs or none
 
-    lines = [("scene", one_line(scene.name)), ("steps", str(sim.state.steps))]
+    lines = [("scene", one_line(scene_of(source).name)), ("steps", str(sim.state.steps))]
     lines.append(("t", f"{final.t:.6f} s"))
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
         lines.append((readout.key, str(value) if readout.integer else _number(value)))
-    width = max(len(name) for name, _ in lines)
-    for name, text in lines:
-        print(f"{name:<{width}}  {text}")
+    _print_columns(lines)
     return 0
+
+
+def _say(message: str) -> None:
+    print(f"clothlab: {one_line(message)}", file=sys.stderr)
+
+
+def _print_columns(lines: list[tuple[str, ...]]) -> None:
+    """Rows of cells, each column as wide as its widest cell, two spaces apart."""
+    widths = [max(len(line[k]) for line in lines) for k in range(len(lines[0]))]
+    for line in lines:
+        cells = [f"{cell:<{width}}" for cell, width in zip(line, widths, strict=True)]
+        print("  ".join(cells).rstrip())
+
+
+# --- compare ---------------------------------------------------------------------------------
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    _check_steps(args.steps)
+    if not args.variant:
+        raise UsageError("--variant: give at least one, e.g. --variant passes=16")
+    if len(args.variant) > MAX_VARIANTS:
+        raise UsageError(f"--variant: {len(args.variant)} given, at most {MAX_VARIANTS}")
+    chosen = [BASELINE, *(_parse_variant(text) for text in args.variant)]
+    outputs = Outputs()
+    try:
+        outputs.open("csv", args.csv)
+        source = _read_source(args.scene)
+        steps = _steps_for(source, args.steps)
+        sources = [_variant_source(source, v) for v in chosen]  # all checked before any runs
+        return _compare(chosen, sources, steps, outputs)
+    finally:
+        outputs.discard()
+
+
+def _parse_variant(text: str) -> Variant:
+    try:
+        return variants.parse_variant(text)
+    except VariantError as error:
+        raise UsageError(f"--variant {error}") from None
+
+
+def _variant_source(source: Source, variant: Variant) -> Source:
+    try:
+        return variants.changed(source, variant.changes, _note)
+    except (VariantError, SceneError) as error:
+        raise UsageError(f"--variant {variant.name}: {error}") from None
+
+
+def _compare(chosen: list[Variant], sources: list[Source], steps: int, outputs: Outputs) -> int:
+    """Each variant in turn, its rows streamed to the CSV under its name."""
+    table = CsvRows(outputs, "csv", lead=("variant",)) if "csv" in outputs.files else None
+    progress = Progress(steps * len(chosen))
+    results: list[VariantResult] = []
+    with StopOnInterrupt() as stop:
+        try:
+            for k, (variant, source) in enumerate(zip(chosen, sources, strict=True)):
+
+                def on_row(row: tuple[float, ...], k: int = k, name: str = variant.name) -> None:
+                    if table:
+                        table.add(row, (name,))
+                    progress.show(k * steps + int(row[0]))
+
+                result = variants.run_variant(source, {}, steps, False, lambda: stop.requested,
+                                              on_row)  # fmt: skip
+                if result.failure == "interrupted":
+                    progress.clear()
+                    return _compare_interrupted(k, chosen, result.steps, steps, table, outputs)
+                results.append(result)
+        finally:
+            progress.clear()
+    for variant, result in zip(chosen, results, strict=True):
+        if result.detail:
+            _say(f"{variant.name}: {result.detail}")
+    if table:
+        outputs.commit("csv")
+    _print_variants(chosen, results)
+    return 0
+
+
+def _compare_interrupted(
+    k: int, chosen: list[Variant], done: int, steps: int, table: CsvRows | None, outputs: Outputs
+) -> int:
+    kept = "nothing written"
+    if table:
+        outputs.commit("csv")
+        kept = f"{table.count} rows written to {outputs.path('csv')}"
+    where = f"variant {k + 1} of {len(chosen)} ({chosen[k].name})"
+    _say(f"interrupted in {where} after step {done} of {steps}; {kept}")
+    return EXIT_INTERRUPTED
+
+
+def _print_variants(chosen: list[Variant], results: list[VariantResult]) -> None:
+    """Final readouts, a column per variant."""
+    lines = [("", *(v.name for v in chosen)), ("status", *(r.status for r in results))]
+    lines.append(("steps", *(str(r.steps) for r in results)))
+    lines.append(("t", *(_readout(r, "t") for r in results)))
+    for readout in readouts.READOUTS:
+        lines.append((readout.key, *(_readout(r, readout.key) for r in results)))
+    _print_columns(lines)
+
+
+def _readout(result: VariantResult, key: str) -> str:
+    if result.final is None:
+        return "-"
+    value = getattr(result.final, key)
+    return str(value) if isinstance(value, int) else _number(value)
+
+
+# --- sweep -----------------------------------------------------------------------------------
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    _check_steps(args.steps)
+    chosen = _parse_grid_options(args.vary)
+    workers = _workers(args.workers, args.scheduler)
+    outputs = Outputs()
+    try:
+        outputs.open("csv", args.csv)
+        source = _read_source(args.scene)
+        steps = _steps_for(source, args.steps)
+        results, finished = _sweep(source, chosen, steps, workers, args.scheduler)
+        keys = list(chosen[0].given)
+        if "csv" in outputs.files:
+            outputs.write("csv", sweep_csv(keys, chosen, results).encode())
+            outputs.commit("csv")
+        _print_sweep(keys, chosen, results)
+        if not finished:
+            kept = f"; {len(results)} rows written to {args.csv}" if args.csv else ""
+            _say(f"interrupted after {len(results)} of {len(chosen)} variants{kept}")
+            return EXIT_INTERRUPTED
+        return 0
+    finally:
+        outputs.discard()
+
+
+def _parse_grid_options(texts: list[str]) -> list[Variant]:
+    if not texts:
+        raise UsageError("--vary: give at least one, e.g. --vary passes=4,8,16")
+    axes = []
+    for text in texts:
+        try:
+            axes.append(variants.parse_axis(text))
+        except VariantError as error:
+            raise UsageError(f"--vary {error}") from None
+    try:
+        return variants.grid(axes)
+    except VariantError as error:
+        raise UsageError(f"--vary: {error}") from None
+
+
+def _workers(workers: int | None, scheduler: str | None) -> int:
+    if workers is not None and scheduler:
+        raise UsageError("--workers: not with --scheduler (the cluster has its own workers)")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"--workers: {workers} is outside 1…{MAX_WORKERS}")
+    return workers or os.cpu_count() or 1
+
+
+def _sweep(
+    source: Source, chosen: list[Variant], steps: int, workers: int, scheduler: str | None
+) -> tuple[dict[int, VariantResult], bool]:
+    """The results by the variant's index, and whether all finished (False: Ctrl+C)."""
+    from clothlab.app.sweep import SweepError, make_pool, run_sweep
+
+    results: dict[int, VariantResult] = {}
+    progress = Progress(len(chosen), unit="variant")
+
+    def on_done(k: int, result: VariantResult) -> None:
+        results[k] = result
+        progress.show(len(results))
+
+    with StopOnInterrupt() as stop:
+        try:
+            pool = make_pool(min(workers, len(chosen)), scheduler)
+        except SweepError as error:
+            raise UsageError(str(error)) from None
+        try:
+            progress.show(0)
+            finished = run_sweep(pool, source, chosen, steps, on_done, lambda: stop.requested)
+        finally:
+            progress.clear()
+            pool.close()
+    return results, finished
+
+
+def sweep_csv(keys: list[str], chosen: list[Variant], results: dict[int, VariantResult]) -> str:
+    """One row per finished variant, in grid order: its values as typed, its status, and its
+    final readouts (empty for a variant that failed)."""
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow([*keys, "status", *readouts.CSV_COLUMNS])
+    for k in sorted(results):
+        result, final = results[k], results[k].final_row
+        cells = readouts.csv_cells(final) if final else [""] * len(readouts.CSV_COLUMNS)
+        writer.writerow([*(chosen[k].given[key] for key in keys), result.status, *cells])
+    return stream.getvalue()
+
+
+def _print_sweep(keys: list[str], chosen: list[Variant], results: dict[int, VariantResult]) -> None:
+    if not results:
+        return
+    lines = [(*keys, "status", *readouts.READOUT_KEYS)]
+    for k in sorted(results):
+        result = results[k]
+        values = (_readout(result, key) for key in readouts.READOUT_KEYS)
+        lines.append((*(chosen[k].given[key] for key in keys), result.status, *values))
+    _print_columns(lines)
 
 
 @contextlib.contextmanager
@@ -345,17 +603,17 @@ class CsvRows:
     """Readout rows streamed to the --csv file as they are made: the text of readouts.csv_text,
     without keeping the rows (10⁶ steps kept as tuples were 849 MB)."""
 
-    def __init__(self, outputs: Outputs, option: str) -> None:
+    def __init__(self, outputs: Outputs, option: str, lead: Sequence[str] = ()) -> None:
         self.outputs, self.option = outputs, option
         self.count = 0
         self._writer = csv.writer(self, lineterminator="\n")
-        self._writer.writerow(readouts.CSV_COLUMNS)
+        self._writer.writerow([*lead, *readouts.CSV_COLUMNS])  # lead: columns before the usual
 
     def write(self, text: str) -> None:  # csv.writer's stream
         self.outputs.write(self.option, text.encode())
 
-    def add(self, values: Iterable[float]) -> None:
-        self._writer.writerow(readouts.csv_cells(values))
+    def add(self, values: Iterable[float], lead: Sequence[str] = ()) -> None:
+        self._writer.writerow([*lead, *readouts.csv_cells(values)])
         self.count += 1
 
 
@@ -391,9 +649,10 @@ class Progress:
     ten minutes), only when stderr is a terminal: there a carriage return redraws one line, in a
     log it would add hundreds."""
 
-    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, unit: str = "step") -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = total
+        self.unit = unit  # what is counted: steps, or a sweep's variants
         try:
             self.enabled = total > 0 and self.stream.isatty()
         except (AttributeError, ValueError):  # no stream, or a closed one
@@ -409,11 +668,12 @@ class Progress:
         if now < self._next:
             return
         self._next = now + PROGRESS_EVERY_S
-        text = f"step {done:_} of {self.total:_} ({100 * done / self.total:.1f} %)"
+        text = f"{self.unit} {done:_} of {self.total:_} ({100 * done / self.total:.1f} %)"
         elapsed = now - self.started
         if done and elapsed > 0:
             rate = done / elapsed
-            text += f", {rate:_.0f} steps/s, {_duration((self.total - done) / rate)} left"
+            shown = f"{rate:_.0f}" if rate >= 10 else f"{rate:.2g}"  # a sweep's 0.3 variants/s
+            text += f", {shown} {self.unit}s/s, {_duration((self.total - done) / rate)} left"
         self.stream.write(f"\r{text}\x1b[K")  # back to the line's start, clear what is left
         self.stream.flush()
         self._shown = True

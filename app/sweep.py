@@ -1,0 +1,171 @@
+"""Sweeps run in parallel: each variant of a grid (sim.variants) in a worker process on this
+machine, or on an existing Dask cluster.
+
+Both pools run the same function on the same pickled scene, and the model is deterministic,
+so a variant's readouts are bit for bit the same wherever it ran. A variant's failure (a
+blow-up, a bad combination of values, a worker that died) comes back as its result; the rest
+go on. No Qt here: worker processes import this module to find the function they run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Protocol
+
+from clothlab.sim.variants import Source, Variant, VariantResult, run_variant
+
+POLL_S = 0.05  # how often the main process looks for finished variants and for Ctrl+C
+CONNECT_TIMEOUT_S = 10
+INSTALL_HINT = "pip install 'clothlab[cluster]'"
+
+
+class SweepError(Exception):
+    """A pool that cannot be started (Dask missing, a scheduler out of reach); one line."""
+
+
+class Pool(Protocol):
+    def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Any]: ...
+    def stop(self, pending: list[Any]) -> None: ...
+    def close(self) -> None: ...
+
+
+# --- in a worker process ---------------------------------------------------------------------
+
+STOP_CHECK_EVERY = 64  # steps between looks at the stop flag (each look is a system call)
+_stop_event: Any = None  # the local pool's "stop now" flag, set in each worker at its start
+_looks = itertools.count()
+
+
+def _start_worker(stop_event: Any) -> None:
+    global _stop_event
+    _stop_event = stop_event
+    # Ctrl+C reaches every process of the terminal's process group: the main process asks the
+    # workers to stop through the event, not with a KeyboardInterrupt traceback of each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_requested() -> bool:
+    if _stop_event is None or next(_looks) % STOP_CHECK_EVERY:
+        return False
+    return _stop_event.is_set()
+
+
+def run_in_worker(source: Source, changes: dict[str, Any], steps: int) -> VariantResult:
+    """One variant's final readouts (no rows: only the end goes back over the pipe)."""
+    return run_variant(source, changes, steps, keep_rows=False, should_stop=_stop_requested)
+
+
+# --- pools -----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Processes started in here ignore SIGINT from their start: an ignored signal stays
+    ignored through exec, so Ctrl+C cannot interrupt a worker while it imports numba."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class LocalPool:
+    """Worker processes on this machine, started fresh (spawn: no forked numba or threads)."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._executor = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(self._stop,)
+        )
+
+    def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Future]:
+        with _sigint_ignored():  # the executor starts a process per submit, up to `workers`
+            return [self._executor.submit(run_in_worker, source, v.changes, steps)
+                    for v in variants]  # fmt: skip
+
+    def stop(self, pending: list[Any]) -> None:
+        self._stop.set()  # the running variants return within STOP_CHECK_EVERY steps
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskPool:
+    """The workers of a running Dask cluster; they need the same Cloth Lab installed."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SweepError(f"--scheduler needs dask.distributed: {INSTALL_HINT}") from None
+        try:
+            self._client = Client(address, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            reason = str(error).strip() or type(error).__name__
+            raise SweepError(f"--scheduler {address}: cannot connect: {reason}") from None
+
+    def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Any]:
+        # the scene once to every worker, not once per variant
+        (shared,) = self._client.scatter([source], broadcast=True, hash=False)
+        return [self._client.submit(run_in_worker, shared, v.changes, steps, pure=False)
+                for v in variants]  # fmt: skip
+
+    def stop(self, pending: list[Any]) -> None:
+        self._client.cancel(pending)
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def make_pool(workers: int, scheduler: str | None) -> Pool:
+    return DaskPool(scheduler) if scheduler else LocalPool(workers)
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+def _outcome(future: Any) -> VariantResult:
+    """A future's result; an error of the pool itself (a worker killed, Cloth Lab missing on a
+    cluster's worker) as the variant's failure."""
+    try:
+        return future.result()
+    except Exception as error:  # whatever went wrong with this one, the rest go on
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        return VariantResult((), None, f"error: {type(error).__name__} {reason}".strip(), 0)
+
+
+def run_sweep(
+    pool: Pool,
+    source: Source,
+    variants: list[Variant],
+    steps: int,
+    on_done: Callable[[int, VariantResult], None],
+    should_stop: Callable[[], bool] = lambda: False,
+) -> bool:
+    """Run every variant on the pool, telling `on_done` (index, result) as each finishes, in
+    whatever order they finish. False if `should_stop` stopped it: the results told so far
+    are whole; the others are dropped."""
+    futures = pool.submit(source, variants, steps)
+    pending = dict(enumerate(futures))
+    while pending:
+        if should_stop():
+            pool.stop(list(pending.values()))
+            return False
+        done = [k for k, future in pending.items() if future.done()]
+        for k in done:
+            on_done(k, _outcome(pending.pop(k)))
+        if not done:
+            time.sleep(POLL_S)
+    return True

@@ -1,0 +1,208 @@
+"""`clothlab sweep`: a grid of variants in worker processes or on a Dask cluster, the same
+results bit for bit on both, a failed variant reported in its row, Ctrl+C keeping the rows
+finished. Run as a user runs it, in a subprocess (workers are separate processes anyway)."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from clothlab.app import sweep
+from clothlab.sim.presets import load_preset
+from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.scene import save_scene, with_settings
+from clothlab.sim.variants import BASELINE
+
+ROOT = Path(__file__).resolve().parents[2]
+MAIN = [sys.executable, "-m", "clothlab.app.main"]
+TIMEOUT_S = 300
+# Falling freely at Δt = 0.05 s with no floor: at gravity 100 the model blows up at step 2000
+# (a particle faster than 10⁴ units/s), at gravity 1 it does not.
+GRID = ["--vary", "gravity=1,100", "--vary", "passes=2,4,8"]
+STEPS = "2100"
+
+
+def clothlab(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*MAIN, *args], capture_output=True, text=True, cwd=ROOT, timeout=TIMEOUT_S
+    )
+
+
+@pytest.fixture
+def falling(tmp_path: Path) -> Path:
+    path = tmp_path / "falling.json"
+    scene = with_settings(load_preset("drop"), {"floor": False, "dt": 0.05, "damping": 1.0})
+    save_scene(scene, path)
+    return path
+
+
+def read_rows(table: Path) -> list[dict[str, str]]:
+    rows = list(csv.DictReader(table.open()))
+    assert rows and list(rows[0]) == ["gravity", "passes", "status", *CSV_COLUMNS]
+    return rows
+
+
+def as_floats(row: dict[str, str]) -> list[float | None]:
+    return [float(row[c]) if row[c] else None for c in CSV_COLUMNS]
+
+
+def test_a_sweep_reports_each_variant_in_its_row(tmp_path, falling):
+    table = tmp_path / "sweep.csv"
+    result = clothlab("sweep", str(falling), *GRID, "--steps", STEPS, "--workers", "2",
+                      "--csv", str(table))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""  # no progress bar: stderr is not a terminal
+    rows = read_rows(table)
+    assert [(r["gravity"], r["passes"]) for r in rows] == [
+        ("1", "2"), ("1", "4"), ("1", "8"), ("100", "2"), ("100", "4"), ("100", "8"),
+    ]  # grid order, whichever finished first  # fmt: skip
+    assert [r["status"] for r in rows[:3]] == ["ok"] * 3
+    assert all(r["step"] == STEPS for r in rows[:3])
+    assert [r["status"] for r in rows[3:]] == ["blew up at step 2000"] * 3  # the rest ran on
+    assert all(v is None for r in rows[3:] for v in as_floats(r))
+    assert len(result.stdout.splitlines()) == 1 + 6  # the table: a header and a row each
+
+
+def test_a_sweeps_rows_equal_the_runs_of_its_variants(tmp_path):
+    table = tmp_path / "sweep.csv"
+    result = clothlab("sweep", "hanging-sheet", "--vary", "passes=3,6", "--vary", "xpbd=off,on",
+                      "--steps", "30", "--csv", str(table))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.reader(table.open()))
+    assert rows[0] == ["passes", "xpbd", "status", *CSV_COLUMNS]
+    for passes, xpbd, status, *cells in rows[1:]:
+        single = tmp_path / "run.csv"
+        run = clothlab("run", "hanging-sheet", "--steps", "30", "--set", f"passes={passes}",
+                       "--set", f"xpbd={xpbd}", "--csv", str(single))  # fmt: skip
+        assert run.returncode == 0 and status == "ok"
+        assert cells == list(csv.reader(single.open()))[-1]  # the final row, cell for cell
+
+
+def test_a_dask_cluster_gives_the_same_results_bit_for_bit(tmp_path, falling):
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
+    result = clothlab("sweep", str(falling), *GRID, "--steps", STEPS, "--workers", "2",
+                      "--csv", str(local))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, host="127.0.0.1", dashboard_address=None,
+        threads_per_worker=1,
+    ) as cluster:  # fmt: skip
+        address = cluster.scheduler_address
+        result = clothlab("sweep", str(falling), *GRID, "--steps", STEPS, "--scheduler", address,
+                          "--csv", str(remote))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    here, there = read_rows(local), read_rows(remote)
+    assert [r["status"] for r in here] == [r["status"] for r in there]
+    assert [as_floats(r) for r in here] == [as_floats(r) for r in there]  # equal as floats
+    assert local.read_text() == remote.read_text()
+
+
+def test_ctrl_c_stops_the_sweep_and_keeps_the_rows_finished(tmp_path):
+    """One worker: the small sheet finishes, the big one is still running at Ctrl+C, which
+    the progress line on the terminal (stderr) shows; its worker stops at the next look."""
+    table = tmp_path / "sweep.csv"
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [*MAIN, "sweep", "hanging-sheet", "--vary", "resolution=4x3,96x96", "--steps", "20000",
+         "--workers", "1", "--csv", str(table)],
+        stdout=subprocess.PIPE, stderr=terminal, cwd=ROOT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    os.close(terminal)
+    seen = b""
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while b"variant 1 of 2" not in seen:
+            assert time.monotonic() < deadline and process.poll() is None, seen
+            seen += os.read(controller, 65536)
+        process.send_signal(signal.SIGINT)
+        stdout, _ = process.communicate(timeout=60)  # the running variant stopped, not finished
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError as error:  # EIO: the terminal has no writer left
+                assert error.errno == errno.EIO
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        process.kill()
+        os.close(controller)
+    text = seen.decode()
+    assert process.returncode == 130, text
+    assert text.startswith("\rvariant 0 of 2 (0.0 %)\x1b[K") and "Traceback" not in text
+    assert text.endswith(f"clothlab: interrupted after 1 of 2 variants; 1 rows written to {table}"
+                         "\r\n")  # fmt: skip
+    rows = list(csv.DictReader(table.open()))
+    assert [(r["resolution"], r["status"]) for r in rows] == [("4x3", "ok")]
+    assert stdout.splitlines()[1].split()[:2] == ["4x3", "ok"]
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        ([], "--vary: give at least one"),
+        (["--vary", "colour=red,blue"], "--vary colour: unknown setting"),
+        (["--vary", "passes=4,many"], "--vary passes: expected an integer, got 'many'"),
+        (["--vary", "stiffness=0.5,2"], "--vary stiffness: 2.0 is outside"),
+        (["--vary", "passes="], "--vary passes: no values to vary over"),
+        (["--vary", "passes"], "--vary passes: expected KEY=V1,V2"),
+        (["--vary", "passes=1,2", "--vary", "passes=3"], "--vary: passes is varied twice"),
+        (["--vary", "passes=" + ",".join(map(str, range(1, 101))), "--vary", "xpbd=on,off,1"],
+         "--vary: 100 × 3 = 300 variants, more than 256"),
+        (["--vary", "passes=4", "--workers", "0"], "--workers: 0 is outside"),
+        (["--vary", "passes=4", "--workers", "2", "--scheduler", "tcp://127.0.0.1:9"],
+         "--workers: not with --scheduler"),
+        (["--vary", "passes=4", "--steps", "-5"], "--steps: -5 is negative"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, fragment):
+    out = tmp_path / "out.csv"
+    result = clothlab("sweep", "hanging-sheet", *args, "--csv", str(out))
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("clothlab: error: ") and fragment in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    with pytest.raises(sweep.SweepError, match=r"pip install 'clothlab\[cluster\]'"):
+        sweep.make_pool(1, "tcp://127.0.0.1:8786")
+
+
+def test_a_variant_whose_worker_failed_is_reported_not_raised():
+    class Broken:
+        def done(self) -> bool:
+            return True
+
+        def result(self) -> object:
+            raise RuntimeError("worker died\nwith a long story")
+
+    class Pool:
+        def submit(self, source, variants, steps):
+            return [Broken() for _ in variants]
+
+        def stop(self, pending):
+            raise AssertionError("not stopped")
+
+        def close(self) -> None:
+            pass
+
+    told = []
+    finished = sweep.run_sweep(Pool(), load_preset("hanging-sheet"), [BASELINE] * 2, 5,
+                               lambda k, r: told.append((k, r.status)))  # fmt: skip
+    assert finished  # the first line of the error only: a row's status is one line
+    assert sorted(told) == [(0, "error: RuntimeError worker died"),
+                            (1, "error: RuntimeError worker died")]  # fmt: skip
