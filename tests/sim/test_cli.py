@@ -165,7 +165,7 @@ def test_bench_json_reports_warm_rates():
 
 
 def test_bench_reports_a_run_that_blew_up_instead_of_its_figures(monkeypatch):
-    from clothlab.app import cli
+    from clothlab.app import bench
     from clothlab.sim.guard import Instability
     from clothlab.sim.solver import Simulation
 
@@ -178,7 +178,7 @@ def test_bench_reports_a_run_that_blew_up_instead_of_its_figures(monkeypatch):
         return 3
 
     monkeypatch.setattr(Simulation, "step", blows_up_on_the_timed_runs)
-    result = cli.bench_grid(8, 6, 8, 2)
+    result = bench.bench_grid(8, 6, 8, 2)
     assert result["failed"].startswith("The model became unstable at step 14")
     assert "steps_per_second" not in result and "link_projections_per_second" not in result
 
