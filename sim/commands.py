@@ -18,7 +18,7 @@ import numpy as np
 
 from clothlab.sim.composition import bodies_restructure
 from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, with_pin
-from clothlab.sim.parameters import SETTINGS_TABLE, Vec3
+from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE, Vec3
 from clothlab.sim.scene import (
     PinSpec,
     Scene,
@@ -201,10 +201,14 @@ def _indices(values: Any, limit: int, what: str) -> None:
 
 
 def _point(values: Any, what: str) -> None:
+    """Three finite numbers within the scene file's coordinate limit (what a file can hold)."""
     if len(values) != 3 or not all(
-        isinstance(v, (int, float, np.floating, np.integer)) and math.isfinite(v) for v in values
+        isinstance(v, (int, float, np.floating, np.integer))
+        and math.isfinite(v)
+        and abs(v) <= COORDINATE_LIMIT
+        for v in values
     ):
-        raise CommandError(f"{what} must be three finite numbers")
+        raise CommandError(f"{what} must be three finite numbers within ±{COORDINATE_LIMIT:g}")
 
 
 # --- replay ----------------------------------------------------------------------------------
