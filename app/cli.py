@@ -29,6 +29,7 @@ import numpy as np
 
 from clothlab.app import bench, questions_cli
 from clothlab.app.errors import UsageError
+from clothlab.app.frames import FrameOutputs
 from clothlab.sim import readouts, variants
 from clothlab.sim.files import AtomicFile, describe
 from clothlab.sim.parameters import PARAMETERS
@@ -103,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--csv", type=Path, help="write readouts per step to this CSV file")
     run.add_argument("--save", type=Path, help="save the scene as it stands at the end")
     run.add_argument("--positions", type=Path, help="save final positions as (N, 3) .npy")
+    run.add_argument("--obj-dir", type=Path, help="write a mesh per frame into this folder")
+    run.add_argument("--mesh-format", default="obj", help="obj (default) or ply for --obj-dir")
+    run.add_argument("--video", type=Path, help="draw the run into an .mp4 or .gif (OpenGL)")
+    run.add_argument("--video-size", default="1280x720", metavar="WxH", help="default 1280x720")
+    run.add_argument("--fps", type=int, default=30, help="frames per model second: 24, 30, 60")
 
     compare = commands.add_parser("compare", help="run variants of a scene side by side")
     compare.add_argument("scene", help="preset name, scene file path or recording")
@@ -251,9 +257,14 @@ def run_command(args: argparse.Namespace) -> int:
         source = _changed(source, changes)
         if args.seam:
             source = _with_seam(source)
-        return _run(source, Stepper.start(source), steps, outputs)
+        stepper = Stepper.start(source)
+        frames = FrameOutputs(args, scene_of(source), stepper.sim.settings.dt)
+        try:
+            return _run(source, stepper, steps, outputs, frames)
+        finally:
+            frames.discard()  # whatever was not committed
     finally:
-        outputs.discard()  # whatever was not committed
+        outputs.discard()
 
 
 def _with_seam(scene: Scene) -> Scene:
@@ -267,13 +278,16 @@ def _with_seam(scene: Scene) -> Scene:
     return apply_to_document(scene, CutLinks(tuple(live)))
 
 
-def _run(source: Source, stepper: Stepper, steps: int, outputs: Outputs) -> int:
+def _run(
+    source: Source, stepper: Stepper, steps: int, outputs: Outputs, frames: FrameOutputs
+) -> int:
     sim = stepper.sim
     table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
     progress = Progress(steps)
     with StopOnInterrupt() as stop:
         if table:
             table.add(stepper.row())
+        frames.after_step(sim)
         done = 0
         try:
             progress.show(0)
@@ -286,6 +300,7 @@ def _run(source: Source, stepper: Stepper, steps: int, outputs: Outputs) -> int:
                 done += 1
                 if table:
                     table.add(stepper.row())
+                frames.after_step(sim)
                 progress.show(done)
         finally:
             progress.clear()  # before any message, so that it starts a line of its own
@@ -306,6 +321,7 @@ def _run(source: Source, stepper: Stepper, steps: int, outputs: Outputs) -> int:
             document = variants.document_at_end(source)
             outputs.write("save", scene_json(capture_scene(document, sim)).encode())
         outputs.commit(*outputs.files)  # the renames, last: all outputs or none
+        frames.commit()
 
     lines = [("scene", one_line(scene_of(source).name)), ("steps", str(sim.state.steps))]
     lines.append(("t", f"{final.t:.6f} s"))

@@ -40,9 +40,9 @@ FLOOR_OFF = {"floor": {"enabled": False, "y": -1.6}}
 def flat_sheet_over(obstacle: BoxSpec | SphereSpec, top: float, **sheet: object) -> Scene:
     spec = {"cols": 9, "rows": 9, "width": 0.8, "height": 0.8, "horizontal": True,
             "top_center": (0.0, top, 0.0), **sheet}  # fmt: skip
+    bodies = [SheetSpec(**spec).model_dump()]
     return Scene.model_validate(
-        {"bodies": [SheetSpec(**spec).model_dump()], "obstacles": [obstacle.model_dump()],
-         **FLOOR_OFF}  # fmt: skip
+        {"bodies": bodies, "obstacles": [obstacle.model_dump()], **FLOOR_OFF}
     )
 
 
@@ -206,7 +206,7 @@ def test_pin_sets_of_a_sheet():
 
 def test_pins_go_where_the_particles_are_when_positions_are_given():
     scene = c.unpin_all(load_preset("hanging-sheet"), 0).scene
-    positions = build_topology(scene).rest_positions + (0.0, -1.0, 0.0)
+    positions = build_topology(scene).rest_positions + np.array([0.0, -1.0, 0.0])
     pinned = c.pin_set(scene, 0, "top corners", positions).scene
     assert pinned.pins[0].anchor == tuple(positions[0])
 

@@ -1,0 +1,489 @@
+"""File ▸ Export mesh… and File ▸ Export video…: the frame shown as an OBJ or PLY mesh
+(sim.mesh_export), and a run as an MP4 (H.264) or animated GIF rendered by the 3D view.
+
+A video is taken at exact model-time steps, not from the screen: the model is paused, then for
+each frame the solver thread takes round(1/fps / dt) steps (sim.mesh_export.steps_per_frame),
+the controller's snapshot of that state is drawn by a second, off-screen Viewport of the
+chosen size (same camera, same view options as the window's), and the picture goes to the
+writer. So the video's clock is model time, however slowly the frames are drawn, and the
+window's own 3D view keeps its size. The file is written in a private temporary folder and
+then copied over the target with sim.files.write_atomically, as every file the lab writes.
+
+`render_video` (snapshots in, file out) and `export_video` (from a window's controller) are
+plain functions; the dialogs here only collect their parameters. Video needs the optional
+`video` extra (imageio, imageio-ffmpeg, Pillow); without it the one-line MISSING_VIDEO says so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QImage
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QProgressDialog,
+    QWidget,
+)
+
+from clothlab.sim.commands import Pause, Step
+from clothlab.sim.files import describe, inspect_target, write_atomically
+from clothlab.sim.mesh_export import steps_per_frame, write_mesh
+from clothlab.sim.scene import CameraSpec, Scene
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui import actions as action_table
+from clothlab.ui.dialogs import show_error, slug
+from clothlab.ui.viewport import Viewport
+
+if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
+    from clothlab.app.controller import Controller
+    from clothlab.ui.main_window import MainWindow
+
+MESH_FILTERS = {"obj": "OBJ meshes (*.obj)", "ply": "PLY meshes, binary (*.ply)"}
+VIDEO_FILTERS = {"mp4": "MP4 video, H.264 (*.mp4)", "gif": "Animated GIF (*.gif)"}
+VIDEO_SIZES = ((640, 400), (640, 480), (1280, 720), (1280, 800), (1920, 1080))  # even: H.264
+FRAME_RATES = (24, 30, 60)
+MAX_SECONDS = 600.0
+MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
+# What each format needs besides imageio: its encoder
+VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("imageio", "PIL")}
+FRAME_TIMEOUT_S = 60.0  # longest wait for the solver thread's snapshot of one frame
+WAIT_TICK_MS = 5
+MESSAGE_MS = 6000
+
+
+class VideoError(RuntimeError):
+    """Why a video could not be made, in one line."""
+
+
+@dataclass(frozen=True)
+class VideoSpec:
+    width: int = 1280
+    height: int = 720
+    fps: int = 30
+    seconds: float = 5.0  # of model time
+    fmt: str = "mp4"  # "mp4" or "gif"
+
+    @property
+    def frames(self) -> int:
+        return max(1, round(self.seconds * self.fps))
+
+
+@dataclass(frozen=True)
+class ViewLook:
+    """What the off-screen view copies from the window's: camera and view options."""
+
+    camera: CameraSpec
+    wireframe: bool = False
+    stretch_colors: bool = False
+    scene: Scene | None = None  # for the order of its obstacles
+
+    @classmethod
+    def of(cls, viewport: Viewport, scene: Scene | None) -> ViewLook:
+        return cls(viewport.camera_spec(), viewport.wireframe(), viewport.stretch_colors(), scene)
+
+
+@dataclass(frozen=True)
+class VideoResult:
+    frames: int  # written; fewer than asked when cancelled (then nothing is saved)
+    cancelled: bool
+    t_start: float  # model time of the first and last frame
+    t_end: float
+
+
+# progress(frames done, frames in all) -> False to cancel
+Progress = Callable[[int, int], bool]
+
+
+def missing_video_support(fmt: str) -> str | None:
+    """MISSING_VIDEO if a module `fmt` needs is not installed, else None."""
+    modules = VIDEO_MODULES.get(fmt)
+    if modules is None:
+        raise ValueError(f"unknown video format {fmt!r}: use one of {', '.join(VIDEO_MODULES)}")
+    if any(importlib.util.find_spec(name) is None for name in modules):
+        return MISSING_VIDEO
+    return None
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+def gif_durations(frames: int, fps: float) -> list[int]:
+    """Per-frame GIF delays in ms. GIF counts in 1/100 s, so 30 fps alternates 30 and 40 ms
+    and the whole still lasts frames/fps, where one rounded delay would drift (33 fps)."""
+    ends = [round(1000.0 * k / fps, -1) for k in range(frames + 1)]
+    return [int(ends[k + 1] - ends[k]) for k in range(frames)]
+
+
+class VideoWriter:
+    """Frames to a video file: encoded in a private temporary folder, then written over
+    `path` atomically on commit(); discard() leaves `path` as it was."""
+
+    def __init__(self, path: Path, spec: VideoSpec) -> None:
+        missing = missing_video_support(spec.fmt)
+        if missing:
+            raise VideoError(missing)
+        import imageio.v2 as imageio  # the optional extra: only now
+
+        inspect_target(path)  # a file that cannot be replaced fails before any frame is drawn
+        self.path = path
+        self._folder = Path(tempfile.mkdtemp(prefix="clothlab-video-"))
+        self._temporary = self._folder / f"video.{spec.fmt}"
+        options: dict[str, Any]
+        if spec.fmt == "mp4":
+            # yuv420p plays everywhere; macro block 2 keeps 1920 × 1080 as it is, not 1088
+            options = {
+                "format": "FFMPEG",
+                "fps": spec.fps,
+                "codec": "libx264",
+                "quality": 8,
+                "pixelformat": "yuv420p",
+                "macro_block_size": 2,
+                "ffmpeg_log_level": "error",
+            }
+        else:
+            options = {"duration": gif_durations(spec.frames, spec.fps), "loop": 0}
+        try:
+            self._writer = imageio.get_writer(self._temporary, mode="I", **options)
+        except BaseException:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
+
+    def append(self, frame: np.ndarray) -> None:
+        """One (H, W, 3) uint8 RGB frame."""
+        self._writer.append_data(frame)
+
+    def commit(self) -> None:
+        try:
+            self._writer.close()
+            write_atomically(self.path, self._temporary.read_bytes())
+        finally:
+            shutil.rmtree(self._folder, ignore_errors=True)
+
+    def discard(self) -> None:
+        try:
+            self._writer.close()
+        except Exception:  # a half-written video is thrown away anyway
+            pass
+        finally:
+            shutil.rmtree(self._folder, ignore_errors=True)
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def image_array(image: QImage, width: int, height: int) -> np.ndarray:
+    """(height, width, 3) uint8 RGB of `image`, scaled if it is not that size (a HiDPI screen
+    renders the off-screen view at its device pixel ratio)."""
+    if (image.width(), image.height()) != (width, height):
+        mode = Qt.TransformationMode.SmoothTransformation
+        image = image.scaled(width, height, Qt.AspectRatioMode.IgnoreAspectRatio, mode)
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), dtype=np.uint8).reshape(height, image.bytesPerLine())
+    return rows[:, : width * 3].reshape(height, width, 3).copy()
+
+
+class OffscreenView:
+    """A Viewport of an exact size that is never on screen, drawing given snapshots.
+
+    A QOpenGLWidget only gets a context and a framebuffer of its size once shown;
+    WA_DontShowOnScreen shows it without a window appearing (measured under Xvfb with
+    llvmpipe: a hidden widget's framebuffer keeps its first size)."""
+
+    def __init__(self, width: int, height: int, look: ViewLook) -> None:
+        self.width, self.height = width, height
+        self.view = Viewport()
+        self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.view.resize(width, height)
+        self.view.set_camera(look.camera)
+        self.view.set_wireframe(look.wireframe)
+        self.view.set_stretch_colors(look.stretch_colors)
+        self.view.set_scene(look.scene)
+        self.view.show()
+
+    def render(self, snapshot: Snapshot) -> np.ndarray:
+        self.view.show_snapshot(snapshot)
+        image = self.view.grabFramebuffer()  # draws now, into the widget's framebuffer
+        if not self.view.is_gl_ok() or image.isNull():
+            raise VideoError("the 3D view cannot draw (OpenGL 3.3 is not available)")
+        return image_array(image, self.width, self.height)
+
+    def close(self) -> None:
+        self.view.close()
+        self.view.deleteLater()
+
+
+def render_video(
+    frames: Iterable[Snapshot],
+    path: Path,
+    spec: VideoSpec,
+    look: ViewLook,
+    progress: Progress | None = None,
+) -> VideoResult:
+    """Draw each snapshot (spec.frames of them at most) and write the video to `path`.
+    Raises VideoError, OSError; a cancel saves nothing."""
+    writer = VideoWriter(Path(path), spec)
+    view = OffscreenView(spec.width, spec.height, look)
+    done, times = 0, []
+    try:
+        for snapshot in frames:
+            writer.append(view.render(snapshot))
+            done += 1
+            times.append(snapshot.t)
+            if progress is not None and not progress(done, spec.frames) and done < spec.frames:
+                writer.discard()
+                return VideoResult(done, True, times[0], times[-1])
+            if done >= spec.frames:
+                break
+        writer.commit()
+    except BaseException:
+        writer.discard()
+        raise
+    finally:
+        view.close()
+    return VideoResult(done, False, times[0] if times else 0.0, times[-1] if times else 0.0)
+
+
+# --- frames from the solver thread -------------------------------------------------------------
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    """Run the event loop until `condition()`; VideoError after `timeout_s`. Snapshots reach the
+    controller through queued signals, so the loop must run while we wait."""
+    loop, timer = QEventLoop(), QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    deadline = timeout_s * 1000 / WAIT_TICK_MS
+    ticks = 0
+    while not condition():
+        if ticks > deadline:
+            raise VideoError(f"gave up waiting for {what} after {timeout_s:g} s")
+        timer.start(WAIT_TICK_MS)
+        loop.exec()
+        ticks += 1
+
+
+def paused_step(controller: Controller) -> int:
+    """Pause the model and return the step it stopped at, once the controller has the
+    snapshot of that state. The worker journals the Pause with the step it was applied at."""
+    journalled = len(controller.journal)
+    controller.send(Pause())
+
+    def pause_seen() -> Any:
+        applied = controller.journal[journalled:]
+        return next((s for s in applied if isinstance(s.command, Pause)), None)
+
+    wait_until(lambda: pause_seen() is not None, FRAME_TIMEOUT_S, "the model to pause")
+    steps = pause_seen().step
+    wait_until(lambda: _at(controller, steps), FRAME_TIMEOUT_S, f"the frame of step {steps}")
+    return steps
+
+
+def _at(controller: Controller, steps: int) -> bool:
+    latest = controller.latest
+    return latest is not None and latest.steps == steps
+
+
+def controller_frames(controller: Controller, count: int, steps: int) -> Iterator[Snapshot]:
+    """`count` snapshots `steps` model steps apart, from where the model is paused now on.
+    Raises VideoError if the model blows up (the controller says so itself, too)."""
+    unstable: list[str] = []
+    controller.instability_found.connect(unstable.append)
+    try:
+        start = paused_step(controller)
+        for number in range(count):
+            if number:
+                controller.send(Step(steps))
+                target = start + number * steps
+                wait_until(lambda t=target: _at(controller, t) or bool(unstable),
+                           FRAME_TIMEOUT_S, f"the frame of step {target}")  # fmt: skip
+            if unstable:
+                raise VideoError(f"the model became unstable: {unstable[0]}")
+            assert controller.latest is not None
+            yield controller.latest
+    finally:
+        controller.instability_found.disconnect(unstable.append)
+
+
+def export_video(
+    controller: Controller,
+    viewport: Viewport,
+    path: Path,
+    spec: VideoSpec,
+    progress: Progress | None = None,
+) -> VideoResult:
+    """A video of the model from the frame shown on, as the window's 3D view sees it. The
+    model is paused for it and runs again afterwards if it was running; it stays where the
+    last frame left it."""
+    running = controller.running
+    wait_until(lambda: controller.latest is not None, FRAME_TIMEOUT_S, "the first frame")
+    dt = controller.latest.settings.dt
+    frames = controller_frames(controller, spec.frames, steps_per_frame(spec.fps, dt))
+    try:
+        return render_video(frames, path, spec, ViewLook.of(viewport, controller.scene), progress)
+    finally:
+        frames.close()
+        if running:
+            controller.set_running(True)
+
+
+# --- dialogs -----------------------------------------------------------------------------------
+
+
+class VideoDialog(QDialog):
+    """Asks size, frame rate, length in model seconds and format."""
+
+    def __init__(self, parent: QWidget | None = None, spec: VideoSpec | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export video")
+        spec = spec or VideoSpec()
+        self.size_box = QComboBox()
+        for width, height in VIDEO_SIZES:
+            self.size_box.addItem(f"{width} × {height}", (width, height))
+        size = (spec.width, spec.height)  # findData cannot compare tuples
+        self.size_box.setCurrentIndex(VIDEO_SIZES.index(size) if size in VIDEO_SIZES else 0)
+        self.fps_box = QComboBox()
+        for fps in FRAME_RATES:
+            self.fps_box.addItem(f"{fps} frames per second", fps)
+        self.fps_box.setCurrentIndex(max(0, self.fps_box.findData(spec.fps)))
+        self.seconds_box = QDoubleSpinBox()
+        self.seconds_box.setRange(0.1, MAX_SECONDS)
+        self.seconds_box.setDecimals(1)
+        self.seconds_box.setSuffix(" s of model time")
+        self.seconds_box.setValue(spec.seconds)
+        self.format_box = QComboBox()
+        for fmt, label in VIDEO_FILTERS.items():
+            self.format_box.addItem(label.split(" (")[0], fmt)
+        self.format_box.setCurrentIndex(max(0, self.format_box.findData(spec.fmt)))
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        rows = (
+            ("Size", self.size_box),
+            ("Frame rate", self.fps_box),
+            ("Length", self.seconds_box),
+            ("Format", self.format_box),
+        )
+        for label, widget in rows:
+            form.addRow(label, widget)
+        form.addRow(buttons)
+
+    def spec(self) -> VideoSpec:
+        width, height = self.size_box.currentData()
+        fps, fmt = int(self.fps_box.currentData()), str(self.format_box.currentData())
+        return VideoSpec(width, height, fps, float(self.seconds_box.value()), fmt)
+
+
+class Exporter(QObject):
+    """Wires File ▸ Export mesh… and Export video… (one per window)."""
+
+    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.last_video = VideoSpec()  # the dialog offers the last choices again
+        action_table.connect_actions(
+            actions, {"export_mesh": self.export_mesh, "export_video": self.export_video}
+        )
+
+    def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
+        """A save path; with no suffix, the chosen filter's is added."""
+        suggestion = str(self._folder() / f"{stem}.{fmt}")
+        choices = ";;".join(filters.values())
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, title, suggestion, choices, filters[fmt]
+        )
+        if not path:
+            return None
+        path = Path(path)
+        if not path.suffix:
+            by_filter = {label: key for key, label in filters.items()}
+            path = path.with_suffix(f".{by_filter.get(chosen, fmt)}")
+        return path
+
+    def _folder(self) -> Path:
+        return self.controller.path.parent if self.controller.path else Path.home()
+
+    def export_mesh(self) -> None:
+        """The frame shown as OBJ or PLY, by the file name's suffix."""
+        snapshot = self.controller.latest
+        title = "Cannot export mesh"
+        if snapshot is None:
+            show_error(self.window, title, "No frame has been computed yet.")
+            return
+        stem = f"{slug(self.controller.title_name)}-t{snapshot.t:.2f}".replace(".", "_")
+        path = self._ask_path("Export mesh", stem, MESH_FILTERS, "obj")
+        if path is None:
+            return
+        try:
+            write_mesh(
+                path, snapshot, comment=f"{self.controller.title_name}, t = {snapshot.t:.4f} s"
+            )
+        except (OSError, ValueError) as error:
+            show_error(self.window, title, f"{path}: {describe(error)}")
+            return
+        self.window.statusBar().showMessage(
+            f"Exported the mesh at t = {snapshot.t:.2f} s to {path}", MESSAGE_MS
+        )
+
+    def export_video(self) -> None:
+        title = "Cannot export video"
+        dialog = VideoDialog(self.window, self.last_video)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        spec = self.last_video = dialog.spec()
+        missing = missing_video_support(spec.fmt)
+        if missing:
+            show_error(self.window, title, missing)
+            return
+        stem = slug(self.controller.title_name)
+        path = self._ask_path("Export video", stem, {spec.fmt: VIDEO_FILTERS[spec.fmt]}, spec.fmt)
+        if path is None:
+            return
+        progress = _progress_dialog(self.window, spec.frames)
+        try:
+            result = export_video(self.controller, self.window.viewport, path, spec,
+                                  lambda done, _total: _show_progress(progress, done))  # fmt: skip
+        except (OSError, VideoError) as error:
+            show_error(self.window, title, f"{path}: {describe(error)}")
+            return
+        finally:
+            progress.close()
+        self._report(result, path)
+
+    def _report(self, result: VideoResult, path: Path) -> None:
+        if result.cancelled:
+            message = f"Video export cancelled after {result.frames} frames; nothing was saved"
+        else:
+            span = f"t = {result.t_start:.2f} … {result.t_end:.2f} s"
+            message = f"Exported {result.frames} frames ({span}) to {path}"
+        self.window.statusBar().showMessage(message, MESSAGE_MS)
+
+
+def _progress_dialog(parent: QWidget, frames: int) -> QProgressDialog:
+    progress = QProgressDialog("Rendering the video…", "Cancel", 0, frames, parent)
+    progress.setWindowTitle("Export video")
+    progress.setWindowModality(Qt.WindowModality.WindowModal)  # no edits while it records
+    progress.setMinimumDuration(0)
+    progress.setValue(0)
+    return progress
+
+
+def _show_progress(progress: QProgressDialog, done: int) -> bool:
+    progress.setValue(done)
+    return not progress.wasCanceled()
