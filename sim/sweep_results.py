@@ -1,0 +1,107 @@
+"""A sweep's results read back (`clothlab sweep --csv`): one row per variant, its varied
+settings first, then its status and final readouts, and how they plot: a readout against one
+varied setting, one curve per value of another.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from clothlab.sim.files import FileTooLargeError, NotARegularFileError, describe, read_regular_file
+from clothlab.sim.readouts import CSV_COLUMNS
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # 256 variants are some 100 KB
+
+
+class SweepResultsError(ValueError):
+    """A file that is not a sweep's results; the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    values: dict[str, str]  # varied setting → its value as typed
+    status: str  # "ok", or why the variant has no readouts
+    readouts: dict[str, float]  # CSV column → final value (NaN where empty)
+
+
+@dataclass(frozen=True)
+class SweepResults:
+    keys: tuple[str, ...]  # the varied settings, in the order of the --vary options
+    rows: tuple[SweepRow, ...]
+
+    def values_of(self, key: str) -> list[str]:
+        """The values `key` takes, in the order they first appear."""
+        return list(dict.fromkeys(row.values[key] for row in self.rows))
+
+    def curves(
+        self, readout: str, x_key: str, group_key: str | None
+    ) -> dict[str, tuple[list[float], list[float]]]:
+        """{value of group_key: (x values, readout values)} over the variants that finished,
+        x ascending; one curve named "" when there is no second setting."""
+        curves: dict[str, list[tuple[float, float]]] = {}
+        for row in self.rows:
+            if row.status != "ok":
+                continue
+            group = row.values[group_key] if group_key else ""
+            point = (_number(row.values[x_key]), row.readouts[readout])
+            curves.setdefault(group, []).append(point)
+        return {
+            g: ([x for x, _ in sorted(p)], [y for _, y in sorted(p)]) for g, p in curves.items()
+        }
+
+
+def parse_sweep_results(text: str, source: str) -> SweepResults:
+    lines = list(csv.reader(io.StringIO(text)))
+    if not lines or "status" not in lines[0]:
+        raise SweepResultsError(f"{source}: not a sweep's results (no status column)")
+    header = lines[0]
+    split = header.index("status")
+    keys, columns = tuple(header[:split]), header[split + 1 :]
+    if not keys or columns != list(CSV_COLUMNS):
+        raise SweepResultsError(f"{source}: not a sweep's results (unexpected columns)")
+    rows = []
+    for number, cells in enumerate(lines[1:], start=2):
+        if len(cells) != len(header):
+            raise SweepResultsError(
+                f"{source}: line {number}: {len(cells)} cells, not {len(header)}"
+            )
+        finals = zip(columns, cells[split + 1 :], strict=True)
+        readouts = {c: _number(v) if v else math.nan for c, v in finals}
+        rows.append(SweepRow(dict(zip(keys, cells[:split], strict=True)), cells[split], readouts))
+    return SweepResults(keys, tuple(rows))
+
+
+def load_sweep_results(path: str | os.PathLike[str]) -> SweepResults:
+    path = Path(path)
+    try:
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+        text = raw.decode("utf-8")
+    except FileNotFoundError:
+        raise SweepResultsError(f"{path}: no such file") from None
+    except FileTooLargeError:
+        raise SweepResultsError(f"{path}: larger than {MAX_FILE_BYTES // 1024**2} MiB") from None
+    except NotARegularFileError as error:
+        raise SweepResultsError(f"{path}: is {error.kind}, not a sweep's results") from None
+    except UnicodeDecodeError:
+        raise SweepResultsError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise SweepResultsError(f"{path}: cannot read: {describe(error)}") from None
+    return parse_sweep_results(text, str(path))
+
+
+def _number(text: str) -> float:
+    """A value as a number for the x axis: on/off as 1/0, anything else NaN if not a number."""
+    lowered = text.strip().lower()
+    if lowered in ("on", "true", "yes"):
+        return 1.0
+    if lowered in ("off", "false", "no"):
+        return 0.0
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan

@@ -1,0 +1,61 @@
+"""A sweep's CSV opened in the app as plots: a readout against one setting, a curve per value
+of the other."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clothlab.sim.sweep_results import SweepResultsError, load_sweep_results
+from clothlab.ui.sweep_plot import SweepPlot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def sweep_csv(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("sweep") / "sweep.csv"
+    result = subprocess.run(
+        [sys.executable, "-m", "clothlab.app.main", "sweep", "hanging-sheet", "--vary",
+         "passes=2,4,8", "--vary", "gravity=9.8,100", "--steps", "60", "--workers", "1",
+         "--csv", str(path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return path
+
+
+def test_the_results_read_back_as_curves(sweep_csv):
+    results = load_sweep_results(sweep_csv)
+    assert results.keys == ("passes", "gravity") and len(results.rows) == 6
+    curves = results.curves("sag", "passes", "gravity")
+    assert list(curves) == ["9.8", "100"]
+    xs, ys = curves["9.8"]
+    assert xs == [2.0, 4.0, 8.0] and all(math.isfinite(y) for y in ys)
+    assert ys[0] > ys[2]  # more passes, less sag (DESIGN: it halves with each doubling)
+    assert curves["100"][1][0] > ys[0]  # stronger gravity, more sag
+
+
+def test_the_plot_draws_a_curve_per_value_and_follows_the_choices(qtbot, sweep_csv):
+    plot = SweepPlot(load_sweep_results(sweep_csv), "sweep.csv")
+    qtbot.addWidget(plot)
+    assert plot.curve_count() == 2
+    plot.per.setCurrentIndex(0)  # (none): one curve through every finished variant
+    assert plot.curve_count() == 1
+    plot.readout.setCurrentIndex(plot.readout.findData("max_stretch"))
+    assert plot.plot.getPlotItem().getAxis("left").labelText == "Max stretch (%)"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("a,b\n1,2\n", "no status column"), ("passes,status,step\n2,ok,60\n", "unexpected columns")],
+)
+def test_a_file_that_is_not_a_sweep_is_one_line(tmp_path, text, problem):
+    path = tmp_path / "other.csv"
+    path.write_text(text)
+    with pytest.raises(SweepResultsError, match=problem):
+        load_sweep_results(path)

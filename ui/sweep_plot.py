@@ -1,0 +1,89 @@
+"""File ▸ Open sweep results…: a sweep's CSV (`clothlab sweep --csv`) as plots, a readout
+against one varied setting, one curve per value of another."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.readouts import READOUTS
+from clothlab.sim.sweep_results import SweepResults, SweepResultsError, load_sweep_results
+from clothlab.ui import dialogs
+from clothlab.ui.docks.readouts_dock import COLOURS
+
+NO_SECOND = "(none)"
+
+
+class SweepPlot(QDialog):
+    """The plot of one sweep; the combo boxes choose what is drawn against what."""
+
+    def __init__(self, results: SweepResults, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Sweep — {title}")
+        self.resize(760, 520)
+        self.results = results
+        self.readout, self.along, self.per = QComboBox(), QComboBox(), QComboBox()
+        for readout in READOUTS:
+            self.readout.addItem(readout.label, readout.key)
+        self.along.addItems(list(results.keys))
+        self.per.addItems([NO_SECOND, *results.keys])
+        if len(results.keys) > 1:
+            self.per.setCurrentIndex(2)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.legend = self.plot.addLegend(offset=(-10, 10))
+        failed = sum(row.status != "ok" for row in results.rows)
+        self.summary = QLabel(f"{len(results.rows)} variants, {failed} without readouts")
+        form = QFormLayout()
+        form.addRow("Readout", self.readout)
+        form.addRow("Along", self.along)
+        form.addRow("One curve per", self.per)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.summary)
+        for combo in (self.readout, self.along, self.per):
+            combo.currentIndexChanged.connect(self.redraw)
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.plot.clear()
+        self.legend.clear()
+        key, along = self.readout.currentData(), self.along.currentText()
+        per = None if self.per.currentText() in (NO_SECOND, along) else self.per.currentText()
+        readout = next(r for r in READOUTS if r.key == key)
+        for k, (group, (xs, ys)) in enumerate(self.results.curves(key, along, per).items()):
+            colour = COLOURS[k % len(COLOURS)]
+            name = f"{per} = {group}" if per else readout.label
+            shown = [y * readout.shown_scale for y in ys]
+            self.plot.plot(xs, shown, pen=pg.mkPen(colour, width=2), symbol="o",
+                           symbolBrush=colour, symbolPen=None, name=name)  # fmt: skip
+        unit = readout.shown_unit or readout.unit
+        self.plot.setLabel("left", f"{readout.label} ({unit})" if unit else readout.label)
+        self.plot.setLabel("bottom", along)
+
+    def curve_count(self) -> int:
+        return len(self.plot.listDataItems())
+
+
+def open_sweep_results(parent: QWidget) -> SweepPlot | None:
+    """Ask for a sweep's CSV and show it; a file that is not one gets a one-line error."""
+    path, _ = QFileDialog.getOpenFileName(parent, "Open sweep results", "", "CSV (*.csv)")
+    if not path:
+        return None
+    try:
+        results = load_sweep_results(path)
+    except SweepResultsError as error:
+        dialogs.show_error(parent, "Cannot open the sweep's results", str(error))
+        return None
+    plot = SweepPlot(results, path, parent)
+    plot.show()
+    return plot
