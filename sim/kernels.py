@@ -152,10 +152,20 @@ def collide(
     kinetic: float,
 ) -> None:
     """Push free particles out of every sphere and box onto its surface, and up onto the
-    floor; with friction, then slow their slide along each surface they were pushed from."""
-    for i in range(x.shape[0]):
-        _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, static,
-                          kinetic)  # fmt: skip
+    floor; with friction, then slow their slide along each surface they were pushed from.
+    A particle's contacts never read another's, so one sweep over the particles per obstacle
+    gives what one sweep with every obstacle per particle would: and each sweep is a loop
+    without an inner loop, as fast as the classic ball-and-floor one."""
+    n = x.shape[0]
+    for k in range(spheres.shape[0]):
+        for i in range(n):
+            _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
+    for k in range(boxes.shape[0]):
+        for i in range(n):
+            _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+    if floor_on:
+        for i in range(n):
+            _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
@@ -171,58 +181,79 @@ def collide_parallel(
     kinetic: float,
 ) -> None:
     """collide on the thread pool: each particle is its own."""
-    for i in prange(x.shape[0]):
-        _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, static,
-                          kinetic)  # fmt: skip
+    n = x.shape[0]
+    for k in range(spheres.shape[0]):
+        for i in prange(n):
+            _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
+    for k in range(boxes.shape[0]):
+        for i in prange(n):
+            _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+    if floor_on:
+        for i in prange(n):
+            _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _collide_particle(
-    x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, spheres: np.ndarray,
-    boxes: np.ndarray, floor_on: bool, floor_y: float, static: float, kinetic: float,
+def _collide_sphere(
+    x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, sphere: np.ndarray,
+    static: float, kinetic: float,
 ) -> None:  # fmt: skip
     if inv_mass[i] == 0.0:
         return
-    friction = static > 0.0 or kinetic > 0.0
-    for k in range(spheres.shape[0]):
-        dx = x[i, 0] - spheres[k, 0]
-        dy = x[i, 1] - spheres[k, 1]
-        dz = x[i, 2] - spheres[k, 2]
-        radius = spheres[k, 3]
-        d2 = dx * dx + dy * dy + dz * dz
-        if d2 < radius * radius and d2 > 0.0:
-            distance = math.sqrt(d2)
-            scale = radius / distance
-            x[i, 0] = spheres[k, 0] + dx * scale
-            x[i, 1] = spheres[k, 1] + dy * scale
-            x[i, 2] = spheres[k, 2] + dz * scale
-            if friction:
-                _friction(x, x_prev, i, dx / distance, dy / distance, dz / distance,
-                          radius - distance, static, kinetic)  # fmt: skip
-    for k in range(boxes.shape[0]):
-        # inside: out through the nearest face, the one the particle is least deep behind
-        axis, depth = -1, np.inf
-        for a in range(3):
-            d = abs(x[i, a] - boxes[k, a])
-            if not d < boxes[k, 3 + a]:
-                axis = -2
-                break
-            if boxes[k, 3 + a] - d < depth:
-                axis, depth = a, boxes[k, 3 + a] - d
-        if axis < 0:
-            continue
-        side = 1.0 if x[i, axis] >= boxes[k, axis] else -1.0
-        x[i, axis] = boxes[k, axis] + side * boxes[k, 3 + axis]
-        if friction:
-            nx = side if axis == 0 else 0.0
-            ny = side if axis == 1 else 0.0
-            nz = side if axis == 2 else 0.0
-            _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
-    if floor_on and x[i, 1] < floor_y:
-        depth = floor_y - x[i, 1]
-        x[i, 1] = floor_y
-        if friction:
-            _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
+    dx = x[i, 0] - sphere[0]
+    dy = x[i, 1] - sphere[1]
+    dz = x[i, 2] - sphere[2]
+    radius = sphere[3]
+    d2 = dx * dx + dy * dy + dz * dz
+    if d2 < radius * radius and d2 > 0.0:
+        distance = math.sqrt(d2)
+        scale = radius / distance
+        x[i, 0] = sphere[0] + dx * scale
+        x[i, 1] = sphere[1] + dy * scale
+        x[i, 2] = sphere[2] + dz * scale
+        if static > 0.0 or kinetic > 0.0:
+            _friction(x, x_prev, i, dx / distance, dy / distance, dz / distance,
+                      radius - distance, static, kinetic)  # fmt: skip
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _collide_box(
+    x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, box: np.ndarray,
+    static: float, kinetic: float,
+) -> None:  # fmt: skip
+    """Inside: out through the nearest face, the one the particle is least deep behind."""
+    if inv_mass[i] == 0.0:
+        return
+    depth_x = box[3] - abs(x[i, 0] - box[0])
+    depth_y = box[4] - abs(x[i, 1] - box[1])
+    depth_z = box[5] - abs(x[i, 2] - box[2])
+    if not (depth_x > 0.0 and depth_y > 0.0 and depth_z > 0.0):
+        return
+    axis, depth = 0, depth_x
+    if depth_y < depth:
+        axis, depth = 1, depth_y
+    if depth_z < depth:
+        axis, depth = 2, depth_z
+    side = 1.0 if x[i, axis] >= box[axis] else -1.0
+    x[i, axis] = box[axis] + side * box[3 + axis]
+    if static > 0.0 or kinetic > 0.0:
+        nx = side if axis == 0 else 0.0
+        ny = side if axis == 1 else 0.0
+        nz = side if axis == 2 else 0.0
+        _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _collide_floor(
+    x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, floor_y: float,
+    static: float, kinetic: float,
+) -> None:  # fmt: skip
+    if inv_mass[i] == 0.0 or not x[i, 1] < floor_y:
+        return
+    depth = floor_y - x[i, 1]
+    x[i, 1] = floor_y
+    if static > 0.0 or kinetic > 0.0:
+        _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -427,9 +458,7 @@ def step_parallel(
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
                 _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
-        for i in prange(n):
-            _collide_particle(x, x_prev, inv_mass, i, spheres, boxes, floor_on, floor_y, 0.0,
-                              0.0)  # fmt: skip
+        collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 
 
