@@ -18,6 +18,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.worker import APPLY_NOW, SolverWorker
 from clothlab.sim.commands import (
+    WORKER_COMMANDS,
     Command,
     GrabMove,
     GrabRelease,
@@ -35,12 +36,22 @@ from clothlab.sim.composition import Composed, edit_of
 from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, seam_links
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
-from clothlab.sim.recording import Recording, from_journal
+from clothlab.sim.recording import Recording, from_journal, is_recording, load_recording
 from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
 from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
 
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
+
+
+def _is_recording_file(path: Path) -> bool:
+    """Whether a file says it is a recording; anything unreadable is left to the scene
+    reader, which says why."""
+    try:
+        with path.open("rb") as file:
+            return is_recording(file.read(200))
+    except OSError:
+        return False
 
 
 class EditCommand(QUndoCommand):
@@ -90,6 +101,8 @@ class Controller(QObject):
     instability_found = Signal(str)
     message = Signal(str)  # one line for the status bar: what an edit could not carry over
     commands_posted = Signal()  # to the worker, across threads: drain the command queue
+    replay_changed = Signal(object)  # the Recording being replayed, or None when it is over
+    replay_finished = Signal(int)  # the replay reached its last step and paused there
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +113,8 @@ class Controller(QObject):
         self.running = False
         self.speed = 1.0
         self.journal: list[Stamped] = []  # what the worker applied since the last load
+        self.replay: Recording | None = None  # the recording being replayed, if any
+        self._replay_end_pending = False  # its closing Pause is queued, not yet applied
         self._loads = 0  # Load commands sent; snapshots of older loads are ignored
         self._gestures = 0  # gestures begun; the open one's number, or None
         self._gesture: int | None = None
@@ -144,6 +159,10 @@ class Controller(QObject):
         self._loads += 1
         self._counts = body_counts(scene.bodies)
         self.send(Load(scene))
+        # A Load drops the commands waiting in the queue: any replay is over.
+        if self.replay is not None:
+            self.replay = None
+            self.replay_changed.emit(None)
 
     # --- recordings ----------------------------------------------------------------------------
 
@@ -154,20 +173,63 @@ class Controller(QObject):
 
     def recording(self) -> Recording:
         """The run since the last load or reset, as a recording up to the newest frame."""
+        journal = list(self.journal)
         steps = self.latest.steps if self.latest is not None else 0
-        return from_journal(list(self.journal), steps)
+        # The journal may be ahead of the newest frame: a run as long as its last command.
+        return from_journal(journal, max(steps, journal[-1].step if journal else 0))
 
     def play(self, recording: Recording) -> None:
-        """Replay a recording: its scene becomes the document and every command goes to the
-        worker stamped with its step, so running (or stepping) reproduces the run bit for
-        bit; pause, step and speed work as usual, and so does anything the user does."""
+        """Replay a recording: its scene becomes the document and its commands go to the
+        worker stamped with their steps, so running (or stepping) reproduces the run bit for
+        bit, and a Pause stamped with its last step stops it there (`replay_finished`). Play,
+        pause, step and speed are the user's, and so is anything else the user does."""
         self.load(recording.scene, None)
-        for item in recording.commands:
+        self._queue_replay(recording, 0)
+
+    def seek(self, step: int) -> None:
+        """Show the replay at `step` (clamped to 0…its steps), paused, exactly as
+        `replay(recording.journal, step)` builds it. Rebuilt from step 0: a Load of the
+        recording's scene, its commands stamped again and one Step of `step` steps stamped
+        0, which the worker takes at once, applying each command at its step on the way.
+        Simple and exact; a long recording takes as long to seek as to run that far flat out
+        (a cache of kept states would cut that). Raises ValueError when nothing is replayed."""
+        recording = self.replay
+        if recording is None:
+            raise ValueError("no recording is being replayed")
+        step = max(0, min(int(step), recording.steps))
+        self.set_running(False)
+        if self.undo_stack.count():  # the user edited the replay: back to the recording's scene
+            self.load(recording.scene, None)
+        else:  # the same document: no new views, the camera stays where the user put it
+            self.scene = recording.scene
+            self._start(recording.scene)
+        self._queue_replay(recording, step)
+
+    def _queue_replay(self, recording: Recording, step: int) -> None:
+        """Queue a recording's commands after its Load: the simulation's own, each at its
+        step, a Step to `step` right after those of step 0, and a Pause at its end. The
+        recorded run, pause, step and speed are left out: they only said how the user
+        watched, and a recorded Step would take steps of its own on top of the seek's."""
+        items = [
+            item for item in recording.commands if not isinstance(item.command, WORKER_COMMANDS)
+        ]
+        if step:
+            items.append(Stamped(0, Step(step)))
+        items.append(Stamped(recording.steps, Pause()))
+        items.sort(key=lambda item: item.step)  # stable: the Step comes after step 0's commands
+        for item in items:
             self.worker.queue.put(item)
+        self.replay = recording
+        self._replay_end_pending = True
+        self.replay_changed.emit(recording)
         self.commands_posted.emit()
 
     def open(self, name_or_path: str | Path) -> None:
-        """Open a preset by name or a scene file; raises SceneError and keeps the document."""
+        """Open a preset by name, a scene file, or a recording (played, see `play`); raises
+        SceneError and keeps the document."""
+        if _is_recording_file(Path(name_or_path)):
+            self.play(load_recording(name_or_path))
+            return
         scene, path = resolve_scene(str(name_or_path))
         self.load(scene, path)
 
@@ -349,6 +411,13 @@ class Controller(QObject):
         if isinstance(stamped.command, Load):
             self.journal.clear()
         self.journal.append(stamped)
+        replay = self.replay
+        if (
+            replay is not None and self._replay_end_pending
+            and isinstance(stamped.command, Pause) and stamped.step >= replay.steps
+        ):  # fmt: skip
+            self._replay_end_pending = False
+            self.replay_finished.emit(stamped.step)
 
     @Slot(bool)
     def _on_running_changed(self, running: bool) -> None:

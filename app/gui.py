@@ -105,6 +105,7 @@ def run(
     from PySide6.QtGui import QSurfaceFormat
     from PySide6.QtWidgets import QApplication
 
+    from clothlab.app.compare_runner import CompareRunner
     from clothlab.app.controller import Controller
     from clothlab.ui.main_window import MainWindow
     from clothlab.ui.preferences import APPLICATION, ORGANIZATION, settings
@@ -121,6 +122,7 @@ def run(
 
     controller = Controller()
     window = MainWindow(controller, remember_layout=screenshot is None)
+    window.compare_panel.attach(CompareRunner(controller, controller))  # app-layer runs
     controller.load(scene, path)
     if screenshot is not None:
         window.resize(*SCREENSHOT_SIZE)

@@ -285,19 +285,27 @@ class SolverWorker(QObject):
         sim = self._sim
         assert sim is not None
         self._dirty = True
+        running = self._running
         for _ in range(count):
             self._measured = None
-            for item in self.queue.take_due(sim.state.steps):
-                self._apply(item.command)
-            if self._sim is not sim:
-                return False
+            self._apply_due(sim)
+            if self._sim is not sim or (running and not self._running):
+                return False  # a Load, or a Pause stamped for this step: stop before it
             if sim.step(1) == 0:
                 self._set_running(False)
                 self._debt = 0.0
                 self.instability_found.emit(sim.instability.message)
                 return False
             self._record()
-        return True
+        # What is stamped for the step reached belongs to it: a seek to step N (a replay's
+        # Step stamped 0) ends with the commands of step N applied, as sim.commands.replay
+        # does, and a replay's closing Pause stops the run exactly at its last step.
+        self._apply_due(sim)
+        return self._sim is sim
+
+    def _apply_due(self, sim: Simulation) -> None:
+        for item in self.queue.take_due(sim.state.steps):
+            self._apply(item.command)
 
     def _report_timing(self, now: float) -> None:
         wall = now - self._window_start

@@ -29,17 +29,21 @@ from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences
+from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.editor import SceneEditor
+from clothlab.ui.export import Exporter
 from clothlab.ui.interaction import TOOL_HINTS, Tool
 from clothlab.ui.layout import WindowLayout
 from clothlab.ui.panels import Panel
 from clothlab.ui.preferences import settings as settings  # tests read the store through here
+from clothlab.ui.recorder import Recorder
 from clothlab.ui.scene_model import SceneModel
 from clothlab.ui.status_bar import StatusBar
+from clothlab.ui.sweep_plot import open_sweep_results
 from clothlab.ui.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -76,6 +80,8 @@ class MainWindow(QMainWindow):
         self._connect_controller()
         # Adding, removing and changing bodies and obstacles, and the selection: ui.editor.
         self.editor = SceneEditor(self, self._actions)
+        self.exporter = Exporter(self, self._actions)  # File ▸ Export mesh…, video…: ui.export
+        self.recorder = Recorder(self, self._actions)  # Record, replay bar, seek: ui.recorder
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(*DEFAULT_SIZE)
         if remember_layout:
@@ -127,14 +133,16 @@ class MainWindow(QMainWindow):
         self.parameters_panel = ParametersPanel()
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
+        self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
-        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel]
+        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]
         self.panels: list[Panel] = [*panels, self.questions_panel, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
+        self.compare_dock = self._dock("Compare", self.compare_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = QUndoView(self.controller.undo_stack)
         self.history_view.setEmptyLabel("Scene as loaded")
@@ -143,11 +151,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
-        self.parameters_dock.raise_()
+        self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
+        self.parameters_dock.raise_(), self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock)  # fmt: skip
+                      self.questions_dock, self.compare_dock)  # fmt: skip
 
     def _build_actions(self) -> None:
         """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
@@ -182,6 +191,7 @@ class MainWindow(QMainWindow):
             "reset_layout": self.reset_layout,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
+            "open_sweep": partial(open_sweep_results, self),
             "readme": partial(self.show_document, "readme"),
             "research": partial(self.show_document, "research"),
             "tool": view.interaction.set_tool, "speed": c.set_speed,

@@ -1,0 +1,327 @@
+"""The Compare panel's background runs: up to four variants of the main run, stepped on a
+worker thread alongside it, never ahead of it, so their readouts line up in model time.
+
+Each variant starts from the main run's step 0: the scene its last Load built and the journal
+of what the worker applied since (controller.recording()), with the variant's changes made
+(sim.variants.changed), and takes every later command of the journal at its step too (grabs,
+cuts, pins, a replay's commands). So a variant at step N is exactly what
+`sim.variants.run_variant(controller.recording(), changes, N)` gives.
+
+Keeping pace: the GUI side hears of each of the main run's snapshots, and only in a later pass
+of the event loop (a queued call) lets the variants go up to that snapshot's step. The worker
+journals a command (a queued signal) before it posts the snapshot of any later step, so by
+then every command stamped up to that step is in the journal, and has reached the variants
+before they step past it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+
+from clothlab.sim.commands import WORKER_COMMANDS, CommandError, Load, Stamped
+from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory, record_stride
+from clothlab.sim.recording import Recording, from_journal
+from clothlab.sim.scene import SceneError, body_counts, build_simulation
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.variants import Source, Stepper, Variant, VariantError, changed, scene_of
+
+if TYPE_CHECKING:
+    from clothlab.app.controller import Controller
+
+MAX_VARIANTS = 4  # as `clothlab compare` takes
+SLICE_S = 0.01  # one variant's turn on the worker thread before the next one's
+POST_INTERVAL_S = 1 / 30  # rows go to the GUI at most this often
+RUNNING, STOPPED = "running", "stopped"
+GESTURE_MISFIT = "stopped: the run's gestures name particles this variant does not have"
+
+
+class CompareError(RuntimeError):
+    """The comparison cannot start (no main run yet); the message is one line."""
+
+
+@dataclass
+class VariantRun:
+    """What the GUI knows of one variant: its rows so far, its status and its last row."""
+
+    variant: Variant
+    history: ReadoutHistory = field(default_factory=ReadoutHistory)
+    status: str = RUNNING
+    final: tuple[float, ...] | None = None  # CSV_COLUMNS row at the variant's newest step
+
+    @property
+    def steps(self) -> int:
+        return 0 if self.final is None else int(self.final[0])
+
+
+@dataclass(frozen=True)
+class _Update:
+    index: int
+    rows: np.ndarray  # (k, columns)
+    final: tuple[float, ...] | None
+    status: str
+
+
+class _Follower(Stepper):
+    """A Stepper that takes commands journalled after it started."""
+
+    def __init__(self, index: int, source: Source, fits_journal: bool) -> None:
+        super().__init__(build_simulation(scene_of(source)), _sim_commands(source))
+        self.index = index
+        self.fits_journal = fits_journal  # same particles and links as the main run
+        self.failure: str | None = None
+        self.stride = record_stride(self.sim.links.count)
+        self.rows: list[tuple[float, ...]] = [self.row()]
+        self.final: tuple[float, ...] | None = self.rows[0]
+
+    def follow(self, commands: Sequence[Stamped]) -> None:
+        live = [item for item in commands if not isinstance(item.command, WORKER_COMMANDS)]
+        if live and not self.fits_journal:
+            self.failure = GESTURE_MISFIT
+            return
+        self._due.extend(live)
+        self._apply_due()  # those stamped with the step reached belong to it
+
+    def advance(self, target: int, deadline: float, stop: threading.Event) -> None:
+        """Step towards `target` until the deadline; the newest row becomes `final`."""
+        moved = False
+        while self.steps < target and not stop.is_set() and time.perf_counter() < deadline:
+            if not self.step():
+                self.failure = _blow_up(self)
+                break
+            moved = True
+            if self.steps % self.stride == 0:
+                self.rows.append(self.row())
+        if self.failure is not None:
+            # the good state the guard went back to; not plotted, as it may be an earlier step
+            self.final = self.row()
+        elif moved:
+            if not self.rows or self.rows[-1][0] != self.steps:
+                self.rows.append(self.row())  # the table shows the step reached
+            self.final = self.rows[-1]
+
+    def take_update(self) -> _Update:
+        rows, self.rows = self.rows, []
+        array = np.array(rows).reshape(len(rows), len(CSV_COLUMNS))
+        return _Update(self.index, array, self.final, self.failure or RUNNING)
+
+
+def _sim_commands(source: Source) -> tuple[Stamped, ...]:
+    return source.commands if isinstance(source, Recording) else ()
+
+
+def _blow_up(stepper: Stepper) -> str:
+    instability = stepper.sim.instability  # as sim.variants reports it
+    return f"blew up at step {instability.step if instability else stepper.steps + 1}"
+
+
+class _Worker:
+    """The worker thread's loop: step the live variants in turns up to the target."""
+
+    def __init__(self, followers: list[_Follower], post: Callable[[list[_Update]], None]) -> None:
+        self.followers = followers
+        self._post = post
+        self._lock = threading.Condition()
+        self._target = 0
+        self._commands: list[Stamped] = []
+        self.stop_event = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="compare", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        with self._lock:
+            self._lock.notify_all()
+        self._thread.join()
+
+    def advance_to(self, target: int, commands: Sequence[Stamped]) -> None:
+        """From the GUI thread: commands journalled since the last call, and the new target."""
+        with self._lock:
+            self._commands.extend(commands)
+            self._target = max(self._target, target)
+            self._lock.notify_all()
+
+    def _live(self) -> list[_Follower]:
+        return [f for f in self.followers if f.failure is None]
+
+    def _wait_for_work(self) -> tuple[int, list[Stamped]] | None:
+        with self._lock:
+            while not self.stop_event.is_set():
+                if self._commands or any(f.steps < self._target for f in self._live()):
+                    commands, self._commands = self._commands, []
+                    return self._target, commands
+                self._lock.wait()
+        return None
+
+    def _loop(self) -> None:
+        try:
+            self._run()
+        except Exception as error:  # a bug must not leave the panel saying "running"
+            for follower in self.followers:
+                follower.failure = follower.failure or f"failed: {error}"
+            self._post([f.take_update() for f in self.followers])
+            raise
+
+    def _run(self) -> None:
+        self._post([f.take_update() for f in self.followers])  # the rows of step 0
+        last_post = time.perf_counter()
+        while (work := self._wait_for_work()) is not None:
+            target, commands = work
+            for follower in self._live():
+                follower.follow(commands)
+            for follower in self._live():
+                follower.advance(target, time.perf_counter() + SLICE_S, self.stop_event)
+            caught_up = all(f.steps >= target for f in self._live())
+            if caught_up or time.perf_counter() - last_post >= POST_INTERVAL_S:
+                self._post([f.take_update() for f in self.followers])
+                last_post = time.perf_counter()
+        self._post([f.take_update() for f in self.followers])
+
+
+class CompareRunner(QObject):
+    """Runs variants of the controller's main run in the background (see the module's doc).
+    Lives in the GUI thread; the stepping is on a worker thread of its own."""
+
+    updated = Signal()  # rows, finals or statuses changed (of a variant or the main run)
+    running_changed = Signal(bool)
+    went_stale = Signal(str)  # the main run was started afresh or edited: the comparison is over
+    _posted = Signal()  # from the worker thread: the inbox has updates
+    _snapshot_settled = Signal(int, int)  # queued to self: (load, steps) of a snapshot
+
+    def __init__(self, controller: Controller, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.main = ReadoutHistory()  # the main run's rows, "as is"
+        self.runs: list[VariantRun] = []
+        self._worker: _Worker | None = None
+        # Updates in the order the worker made them; a queued signal per update could be
+        # taken after stop() has merged newer ones.
+        self._inbox: list[_Update] = []
+        self._inbox_lock = threading.Lock()
+        self._load: int | None = None  # the main run's Load the variants follow
+        self._journal_seen = 0
+        self._posted.connect(self._take_updates, Qt.ConnectionType.QueuedConnection)
+        self._snapshot_settled.connect(self._follow, Qt.ConnectionType.QueuedConnection)
+        controller.snapshot_changed.connect(self._on_snapshot)
+        application = QCoreApplication.instance()
+        if application is not None:  # the worker thread must not outlive the application
+            application.aboutToQuit.connect(self.stop)
+        if controller.latest is not None:
+            self.main.extend(controller.latest.rows)
+
+    @property
+    def running(self) -> bool:
+        return self._worker is not None
+
+    def start(self, chosen: Sequence[Variant]) -> None:
+        """Run the variants from the main run's step 0 (at most MAX_VARIANTS). One whose
+        changes do not fit the scene gets a "bad value: …" status; the others run. Raises
+        CompareError before the main run's first frame."""
+        if not 0 < len(chosen) <= MAX_VARIANTS:
+            raise ValueError(f"give 1 to {MAX_VARIANTS} variants, not {len(chosen)}")
+        latest, journal = self.controller.latest, list(self.controller.journal)
+        if latest is None or not journal or not isinstance(journal[0].command, Load):
+            raise CompareError("The main run has not started yet")
+        self.stop()
+        self.runs = [VariantRun(variant) for variant in chosen]
+        followers = list(_followers(self.runs, _source(journal, latest.steps)))
+        self._load, self._journal_seen = latest.load, len(journal)
+        self._worker = _Worker(followers, self._post)
+        self._worker.start()
+        self._worker.advance_to(latest.steps, ())
+        self.running_changed.emit(True)
+        self.updated.emit()
+
+    def stop(self, status: str = STOPPED) -> None:
+        """Stop the worker thread and wait for it; the runs keep their rows."""
+        worker, self._worker = self._worker, None
+        if worker is None:
+            return
+        worker.stop()
+        self._take_updates()  # the worker's last post is in the inbox by now
+        for run in self.runs:
+            if run.status == RUNNING:
+                run.status = status
+        self.running_changed.emit(False)
+        self.updated.emit()
+
+    def mark_stale(self, reason: str) -> None:
+        """The document changed: what the variants run is no longer the main run."""
+        if self.runs and self._load is not None:
+            self.stop()
+            self._load = None
+            self.went_stale.emit(reason)
+
+    # --- following the main run ---------------------------------------------------------
+
+    @Slot(object)
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        if len(snapshot.rows) and self.main.extend(snapshot.rows):
+            self.updated.emit()
+        if self._worker is not None:  # let the journal's queued commands land first
+            self._snapshot_settled.emit(snapshot.load, snapshot.steps)
+
+    @Slot(int, int)
+    def _follow(self, load: int, steps: int) -> None:
+        if self._worker is None:
+            return
+        journal = self.controller.journal
+        commands = journal[self._journal_seen :]
+        if (
+            load != self._load
+            or len(journal) < self._journal_seen
+            or any(isinstance(item.command, Load) for item in commands)
+        ):
+            self.mark_stale("The main run started again")
+            return
+        self._journal_seen = len(journal)
+        self._worker.advance_to(steps, commands)
+
+    def _post(self, updates: list[_Update]) -> None:  # on the worker thread
+        with self._inbox_lock:
+            self._inbox.extend(updates)
+        self._posted.emit()
+
+    @Slot()
+    def _take_updates(self) -> None:
+        with self._inbox_lock:
+            updates, self._inbox = self._inbox, []
+        for update in updates:
+            self._merge(self.runs[update.index], update)
+        if updates:
+            self.updated.emit()
+
+    def _merge(self, run: VariantRun, update: _Update) -> None:
+        if len(update.rows):
+            run.history.extend(update.rows)
+        run.final = update.final if update.final is not None else run.final
+        if run.status == RUNNING:
+            run.status = update.status
+
+
+def _source(journal: list[Stamped], steps: int) -> Source:
+    """The main run from its step 0: a recording when the journal holds commands for the
+    simulation, else just the scene (so a variant may change its resolution)."""
+    recording = from_journal(journal, steps)
+    if all(isinstance(item.command, WORKER_COMMANDS) for item in recording.commands):
+        return recording.scene
+    return recording
+
+
+def _followers(runs: Iterable[VariantRun], source: Source) -> Iterable[_Follower]:
+    counts = body_counts(scene_of(source).bodies)
+    for index, run in enumerate(runs):
+        try:
+            variant_source = changed(source, run.variant.changes)
+            fits = body_counts(scene_of(variant_source).bodies) == counts
+            yield _Follower(index, variant_source, fits)
+        except (SceneError, VariantError, CommandError, ValueError) as error:
+            run.status = f"bad value: {error}"

@@ -1,0 +1,123 @@
+"""Recordings in the app: a run recorded with a grab drag and a cut, saved, opened and played;
+seeking to any step gives the positions `sim.commands.replay` builds there, bit for bit."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+from qt_helpers import WAIT_MS
+
+from clothlab.sim.commands import CutLinks, Stamped, replay
+from clothlab.sim.recording import Recording, load_recording, save_recording
+from clothlab.sim.solver import Simulation
+
+
+def run_for(qtbot, controller, steps: int) -> None:
+    target = controller.latest.steps + steps
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps >= target, timeout=WAIT_MS)
+
+
+def pause(qtbot, controller) -> None:
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    qtbot.wait(50)  # the last snapshot and journal entries land
+
+
+def digest(sim: Simulation) -> str:
+    """The state a frame shows and the next step starts from, as one hash."""
+    state = sim.state
+    parts = (state.x, state.x_prev, state.link_alive)
+    return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest()
+
+
+def headless(recording: Recording, step: int) -> Simulation:
+    """The run at `step` as replay builds it: the commands of steps up to it included."""
+    journal: list[Stamped] = [item for item in recording.journal if item.step <= step]
+    return replay(journal, step)
+
+
+def record_a_run(qtbot, controller) -> Recording:
+    controller.record()
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    run_for(qtbot, controller, 20)
+    controller.grab(160, (0.5, -1.0, 0.6))
+    for k in range(8):
+        controller.move_grab((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k))
+        qtbot.wait(15)
+    controller.release_grab()
+    run_for(qtbot, controller, 15)
+    controller.seam_cut()
+    run_for(qtbot, controller, 30)
+    pause(qtbot, controller)
+    return controller.recording()
+
+
+def seek_and_wait(qtbot, controller, step: int) -> Simulation:
+    controller.seek(step)
+    qtbot.waitUntil(lambda: controller.latest is not None and controller.latest.steps == step,
+                    timeout=WAIT_MS)  # fmt: skip
+    qtbot.wait(50)  # nothing else is on its way: the worker is paused at `step`
+    assert not controller.running
+    return controller.worker.simulation
+
+
+def test_seeking_a_played_recording_gives_the_replay_at_that_step(qtbot, make_controller, tmp_path):
+    recorder = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: recorder.latest is not None, timeout=WAIT_MS)
+    recorded = record_a_run(qtbot, recorder)
+    path = tmp_path / "run.clothrec.json"
+    save_recording(recorded, path)
+    recording = load_recording(path)
+    assert recording == recorded
+    cut = next(item.step for item in recording.commands if isinstance(item.command, CutLinks))
+    assert 0 < cut < recording.steps
+
+    player = make_controller()
+    player.open(path)  # File ▸ Open of a recording plays it
+    assert player.replay == recording
+    qtbot.waitUntil(lambda: player.latest is not None, timeout=WAIT_MS)
+    # Forwards, backwards and onto the cut's own step: each seek stands on its own.
+    for step in (cut - 6, recording.steps, cut, cut + 9, 0):
+        sim = seek_and_wait(qtbot, player, step)
+        assert digest(sim) == digest(headless(recording, step)), f"step {step}"
+        assert sim.state.link_alive.all() == (step < cut)
+
+
+def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path):
+    recorder = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: recorder.latest is not None, timeout=WAIT_MS)
+    recording = record_a_run(qtbot, recorder)
+
+    player = make_controller()
+    player.play(recording)
+    player.set_speed(math.inf)
+    with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS) as finished:
+        player.set_running(True)
+    assert finished.args == [recording.steps]
+    qtbot.waitUntil(lambda: not player.running and player.latest.steps == recording.steps,
+                    timeout=WAIT_MS)  # fmt: skip
+    qtbot.wait(50)
+    assert digest(player.worker.simulation) == digest(headless(recording, recording.steps))
+    # The user may go on from there, and seek back into the recording.
+    sim = seek_and_wait(qtbot, player, 12)
+    assert digest(sim) == digest(headless(recording, 12))
+
+
+def test_a_load_ends_the_replay(qtbot, make_controller):
+    import pytest
+
+    from clothlab.sim.presets import load_preset
+
+    player = make_controller()
+    recording = Recording(load_preset("hanging-sheet"), (), 50)
+    with qtbot.waitSignal(player.replay_changed):
+        player.play(recording)
+    assert player.replay == recording
+    with qtbot.waitSignal(player.replay_changed) as changed:
+        player.new_from_preset("flag")
+    assert changed.args == [None] and player.replay is None
+    with pytest.raises(ValueError, match="no recording"):
+        player.seek(10)

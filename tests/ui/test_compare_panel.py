@@ -1,0 +1,157 @@
+"""The Compare panel in the real window: variants typed, run alongside the main run on their own
+thread, plotted and tabled; their values are exactly a headless sim.variants run's; a bad entry
+runs nothing; Stop stops; an edit makes the comparison stale."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from qt_helpers import WAIT_MS
+
+from clothlab.app.compare_runner import CompareRunner, _Follower
+from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.variants import Stepper, run_variant
+from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
+from clothlab.ui.panels import Panel
+
+ONE_SECOND = 120  # steps of 1/120 s
+
+
+@pytest.fixture
+def compare_window(make_window):
+    """The window as app.gui builds it: the panel with a runner attached."""
+    runners: list[CompareRunner] = []
+
+    def make(**kwargs):
+        window = make_window("hanging-sheet", **kwargs)
+        runner = CompareRunner(window.controller, window.controller)
+        window.compare_panel.attach(runner)
+        runners.append(runner)
+        window.compare_dock.show()
+        window.compare_dock.raise_()
+        return window
+
+    yield make
+    for runner in runners:
+        runner.stop()
+
+
+def type_variants(panel: ComparePanel, *texts: str) -> None:
+    for row, text in zip(panel.rows, texts, strict=False):
+        row.edit.setText(text)
+
+
+def run_for(qtbot, window, steps: int) -> None:
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    window.controller.set_running(True)
+    qtbot.waitUntil(lambda: window.controller.latest.steps >= steps, timeout=10 * WAIT_MS)
+
+
+def caught_up(window) -> bool:
+    """Every running variant has reached the main run's newest step."""
+    runner, steps = window.compare_panel.runner, window.controller.latest.steps
+    return all(run.steps >= steps for run in runner.runs if run.status == "running")
+
+
+def test_variants_run_alongside_and_match_a_headless_run(qtbot, compare_window):
+    window = compare_window()
+    panel, controller = window.compare_panel, window.controller
+    assert isinstance(panel, Panel) and panel in window.panels
+    assert window.compare_dock.toggleViewAction() in window.panels_menu.actions()
+    type_variants(panel, "passes=4", "passes=16")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    panel.run_button.click()
+    runner = panel.runner
+    assert runner.running and panel.run_button.text() == "Stop"
+    run_for(qtbot, window, ONE_SECOND)
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=WAIT_MS)
+    panel.run_button.click()  # Stop
+    assert not runner.running and panel.run_button.text() == "Run"
+    panel.redraw()
+
+    # never ahead of the main run, and caught up with it once it paused
+    main_steps = controller.latest.steps
+    assert [run.steps for run in runner.runs] == [main_steps, main_steps]
+    assert [run.status for run in runner.runs] == ["stopped", "stopped"]
+    # one curve for the main run and one per variant, with points up to the step reached
+    assert len(panel._curves) == 3
+    for curve in panel._curves:
+        x, _y = curve.getData()
+        assert x is not None and len(x) > 100
+    assert [item.text for _sample, item in panel.legend.items] == [
+        "as is", "passes=4", "passes=16",
+    ]  # fmt: skip
+
+    sag4, sag16 = panel.value("passes=4", "sag"), panel.value("passes=16", "sag")
+    assert sag4 > sag16 > 0  # fewer passes leave the links longer: the sheet sags more
+
+    # exactly what a headless run of the same variant to the same step gives
+    recording = controller.recording()
+    for run in runner.runs:
+        headless = run_variant(recording, run.variant.changes, run.steps, keep_rows=False)
+        assert headless.failure is None
+        expected = headless.final_row
+        assert np.array_equal(np.array(run.final), np.array(expected), equal_nan=True)
+        for key in ("sag", "motion", "max_stretch", "total_energy"):
+            value = expected[CSV_COLUMNS.index(key)]
+            assert panel.value(run.variant.name, key) == value  # as floats, not as shown
+
+
+def test_a_bad_entry_shows_its_error_and_runs_nothing(qtbot, compare_window):
+    window = compare_window(paused=True)
+    panel = window.compare_panel
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    type_variants(panel, "passes=4", "pases=16")
+    panel.run_button.click()
+    assert not panel.runner.running and panel.runner.runs == []
+    assert panel.rows[1].error_label.isVisible()
+    assert "pases: unknown setting" in panel.rows[1].error_label.text()
+    assert not panel.rows[0].error_label.isVisible()
+    panel.rows[1].edit.setText("passes=16")  # typing clears the error
+    assert not panel.rows[1].error_label.isVisible()
+
+
+def test_a_blow_up_or_a_bad_value_stops_only_that_variant(qtbot, compare_window, monkeypatch):
+    def step(self) -> bool:  # passes=1 "blows up" at step 40: the model's guard is tested in sim
+        return Stepper.step(self) if self.sim.settings.passes != 1 or self.steps < 40 else False
+
+    monkeypatch.setattr(_Follower, "step", step)
+    window = compare_window(paused=True)
+    panel, controller = window.compare_panel, window.controller
+    first = panel.rows[0].presets
+    first.activated.emit(first.findText("passes 16"))
+    assert panel.rows[0].edit.text() == "passes=16"
+    type_variants(panel, "passes=16", "passes=1", "cols=512,width=0.1")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    panel.run_button.click()
+    run_for(qtbot, window, ONE_SECOND)
+    qtbot.waitUntil(lambda: panel.runner.runs[0].steps >= ONE_SECOND, timeout=WAIT_MS)
+    panel.redraw()
+    good, blown, bad = panel.runner.runs
+    assert good.status == "running" and panel.status("passes=16") == "running"
+    assert blown.status == "blew up at step 41" and blown.steps == 40
+    assert panel.status("passes=1") == "blew up at step 41"
+    assert bad.status.startswith("bad value: ") and bad.final is None
+    assert panel.status("cols=512,width=0.1").startswith("bad value: ")
+
+
+def test_stop_and_an_edit_makes_the_comparison_stale(qtbot, compare_window):
+    window = compare_window()
+    panel, controller = window.compare_panel, window.controller
+    type_variants(panel, "xpbd=on")
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    panel.run_button.click()
+    run_for(qtbot, window, 30)
+    qtbot.waitUntil(lambda: panel.runner.runs[0].steps >= 10, timeout=WAIT_MS)
+    controller.set_setting("passes", 12)  # an edit: the variant no longer follows the run
+    qtbot.waitUntil(lambda: not panel.runner.running, timeout=WAIT_MS)
+    assert STALE_TEXT in panel.message_label.text()
+    assert panel.runner.runs[0].status == "stopped"
+    steps = panel.runner.runs[0].steps
+    qtbot.wait(200)
+    assert panel.runner.runs[0].steps == steps  # stopped means stopped
+    assert not math.isnan(panel.value("xpbd=on", "sag"))

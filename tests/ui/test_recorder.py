@@ -1,0 +1,96 @@
+"""Recording and replay in the real window: Simulation ▸ Record, Save recording…, File ▸ Open
+recording… and the replay bar's seek slider."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+from qt_helpers import WAIT_MS
+
+from clothlab.sim.recording import load_recording
+
+
+def frame_step(window) -> int | None:
+    latest = window.controller.latest
+    return None if latest is None else latest.steps
+
+
+def run_for(qtbot, window, steps: int) -> None:
+    controller = window.controller
+    target = controller.latest.steps + steps
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps >= target, timeout=WAIT_MS)
+
+
+def pause(qtbot, window) -> None:
+    window.controller.set_running(False)
+    qtbot.waitUntil(lambda: not window.controller.running, timeout=WAIT_MS)
+    qtbot.wait(50)
+
+
+def record_and_save(qtbot, window, monkeypatch, path: Path) -> None:
+    controller = window.controller
+    assert not window.action_save_recording.isEnabled()  # nothing recorded yet
+    window.action_record.trigger()
+    assert window.action_record.isChecked() and window.recorder.recording_now
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    run_for(qtbot, window, 25)
+    qtbot.waitUntil(lambda: window.status.currentMessage().startswith("● Recording — step "),
+                    timeout=WAIT_MS)  # fmt: skip
+    controller.grab(160, (0.5, -1.0, 0.6))
+    qtbot.wait(30)
+    controller.release_grab()
+    window.action_seam.trigger()
+    run_for(qtbot, window, 30)
+    pause(qtbot, window)
+    window.action_record.trigger()
+    assert not window.recorder.recording_now
+    assert window.status.currentMessage().startswith("Recorded ")
+    assert window.action_save_recording.isEnabled()
+    asked = []
+
+    def save_name(*args, **kwargs):
+        asked.append(args)
+        return str(path), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window.action_save_recording.trigger()
+    assert asked and asked[0][2].endswith(".clothrec.json")  # the suggested name
+    assert path.is_file()
+
+
+def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch, tmp_path):
+    window = make_window()
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    path = tmp_path / "run.clothrec.json"
+    record_and_save(qtbot, window, monkeypatch, path)
+    recording = load_recording(path)
+    assert recording == window.recorder.kept and recording.steps >= 55
+    assert not window.recorder.bar.isVisible()
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.action_open_recording.trigger()
+    bar = window.recorder.bar
+    assert window.controller.replay == recording
+    assert bar.isVisible() and bar.slider.maximum() == recording.steps
+    assert f"of {recording.steps} " in bar.length_label.text()
+    window.reset_layout()  # a layout put back keeps the bar while the replay is open
+    assert bar.isVisible()
+
+    bar.slider.setValue(40)  # a key or a click on the groove; a drag seeks on release
+    qtbot.waitUntil(lambda: frame_step(window) == 40, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: bar.step_box.value() == 40, timeout=WAIT_MS)
+    assert bar.slider.value() == 40 and not window.controller.running
+
+    bar.step_box.setValue(recording.steps)  # a typed step (entered) seeks too
+    qtbot.waitUntil(
+        lambda: window.status.currentMessage() == f"Replay finished at step {recording.steps}",
+        timeout=WAIT_MS,
+    )
+    assert window.controller.latest.steps == recording.steps
+
+    window.files.new()  # another document: the replay is over and the bar goes
+    assert window.controller.replay is None and not bar.isVisible()
+    assert window.files.open_path(path)  # File ▸ Open (and Open recent) play a recording too
+    assert window.controller.replay == recording and bar.isVisible()

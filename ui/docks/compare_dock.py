@@ -1,0 +1,410 @@
+"""The Compare panel: up to four variants of the main run (each a few setting changes, typed as
+`clothlab compare --variant` takes them), run side by side in the background while the main
+view plays; one plot overlays a readout of each against the main run's, and a table gives the
+latest value of every readout with each variant's status.
+
+The runs themselves belong to the app layer (app.compare_runner.CompareRunner), which the
+window's builder attaches with `attach`; this panel only reads what it posts.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING, Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout
+from clothlab.sim.scene import Scene, build_topology
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.variants import Variant, VariantError, parse_variant
+
+if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
+    from clothlab.app.compare_runner import CompareRunner
+
+ROWS = 4
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one per variant row
+MAIN_COLOUR = "#8c8c8c"  # the main run, "as is"
+PRESETS = (
+    ("passes 4", "passes=4"), ("passes 16", "passes=16"), ("XPBD on", "xpbd=on"),
+    ("friction on", "friction_static=0.5,friction_kinetic=0.4"),
+    ("stiffness 0.5", "stiffness=0.5"),
+)  # fmt: skip
+REDRAW_HZ = 10
+ERROR_COLOUR = "#d62728"
+ERROR_STYLE = f"color: {ERROR_COLOUR};"
+TABLE_HEAD = ("Status", "Step")
+STALE_TEXT = "Scene changed: Run again"
+
+
+class VariantRow(QWidget):
+    """One variant: a colour, a line edit of KEY=VALUE pairs, presets, and its error."""
+
+    def __init__(self, index: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.colour = COLOURS[index]
+        swatch = QLabel()
+        swatch.setFixedSize(12, 12)
+        swatch.setStyleSheet(f"background: {self.colour}; border-radius: 2px;")
+        self.edit = QLineEdit()
+        self.edit.setObjectName(f"variant_{index}")
+        self.edit.setPlaceholderText("e.g. passes=16,xpbd=on")
+        self.edit.setToolTip("Setting changes, as `clothlab compare --variant` takes them.")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.textChanged.connect(lambda _text: self.show_error(None))
+        self.presets = QComboBox()
+        self.presets.addItem("Preset…")
+        for label, text in PRESETS:
+            self.presets.addItem(label, text)
+        self.presets.setToolTip("Fill in a common variant.")
+        self.presets.activated.connect(self._choose_preset)
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(4)
+        grid.setVerticalSpacing(0)
+        grid.addWidget(swatch, 0, 0)
+        grid.addWidget(self.edit, 0, 1)
+        grid.addWidget(self.presets, 0, 2)
+        grid.addWidget(self.error_label, 1, 1, 1, 2)
+
+    def _choose_preset(self, index: int) -> None:
+        if index > 0:
+            self.edit.setText(self.presets.itemData(index))
+        self.presets.setCurrentIndex(0)
+
+    def variant(self) -> Variant | None:
+        """The variant typed, None when empty; VariantError (shown here) when it is bad."""
+        text = self.edit.text().strip()
+        if not text:
+            return None
+        try:
+            return parse_variant(text)
+        except VariantError as error:
+            self.show_error(str(error))
+            raise
+
+    def show_error(self, message: str | None) -> None:
+        self.error_label.setText(message or "")
+        self.error_label.setVisible(bool(message))
+
+
+class ComparePanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner: CompareRunner | None = None
+        self.rows = [VariantRow(k) for k in range(ROWS)]
+        self._applies: dict[str, bool] = {r.key: True for r in READOUTS}
+        self._last_redraw = -math.inf
+        self._curves: list[pg.PlotCurveItem] = []  # the main run's, then one per variant
+        self._colours: list[str] = list(COLOURS)
+        self._chosen_readout = "sag"
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(3)
+        for row in self.rows:
+            layout.addWidget(row)
+        layout.addLayout(self._build_controls())
+        self.message_label = QLabel()
+        self.message_label.setWordWrap(True)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self._build_plot(), 3)
+        layout.addWidget(self._build_table(), 2)
+        self._redraw_timer = QTimer(self)  # the last change of a burst is drawn too
+        self._redraw_timer.setSingleShot(True)
+        self._redraw_timer.timeout.connect(self.redraw)
+
+    def _build_controls(self) -> QHBoxLayout:
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the variants from step 0 alongside the main run.")
+        self.run_button.setEnabled(False)  # until a runner is attached
+        self.run_button.clicked.connect(self.toggle_running)
+        self.readout_box = QComboBox()
+        self.readout_box.setToolTip("The readout the plot shows.")
+        self.readout_box.currentIndexChanged.connect(self._schedule_redraw)
+        self.readout_box.activated.connect(self._choose_readout)
+        controls = QHBoxLayout()
+        controls.addWidget(self.run_button)
+        controls.addStretch(1)
+        controls.addWidget(QLabel("Plot"))
+        controls.addWidget(self.readout_box)
+        self._fill_readout_box()
+        return controls
+
+    def _build_plot(self) -> pg.PlotWidget:
+        self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
+        self.plot.setObjectName("compare_plot")
+        self.plot.setMinimumHeight(140)
+        item = self.plot.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.setMouseEnabled(x=False, y=False)
+        item.setLabel("bottom", "model time (s)")
+        item.getAxis("left").setWidth(48)
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
+        base = QColor(self.palette().color(QPalette.ColorRole.Base))
+        base.setAlpha(200)  # the curves stay visible behind the legend
+        self.legend = item.addLegend(
+            offset=(-4, 4), labelTextColor=self._text_colour(), brush=pg.mkBrush(base)
+        )
+        return self.plot
+
+    def _build_table(self) -> QTableWidget:
+        self.table = QTableWidget(0, 0)
+        self.table.setObjectName("compare_table")
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setMinimumSectionSize(56)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setMinimumHeight(120)
+        return self.table
+
+    def _text_colour(self) -> QColor:
+        return self.palette().color(QPalette.ColorRole.Text)
+
+    # --- the runner -----------------------------------------------------------------------
+
+    def attach(self, runner: CompareRunner) -> None:
+        """Use this runner (app.compare_runner) for the runs; the window's builder calls it."""
+        self.runner = runner
+        runner.updated.connect(self._schedule_redraw)
+        runner.running_changed.connect(self._show_running)
+        runner.went_stale.connect(self._show_stale)
+        self.run_button.setEnabled(True)
+        self._show_running(runner.running)
+
+    def variants(self) -> list[Variant] | None:
+        """Every variant typed, or None (the errors shown) if any is bad."""
+        chosen: list[Variant] = []
+        colours: list[str] = []
+        bad = False
+        for row in self.rows:
+            try:
+                variant = row.variant()
+            except VariantError:
+                bad = True
+                continue
+            if variant is not None:
+                chosen.append(variant)
+                colours.append(row.colour)
+        if bad:
+            return None
+        self._colours = colours  # the colour of the row each variant was typed in
+        return chosen
+
+    def toggle_running(self) -> None:
+        if self.runner is None:
+            return
+        if self.runner.running:
+            self.runner.stop()
+            return
+        chosen = self.variants()
+        if chosen is None:
+            self._say("Fix the variants marked in red.", error=True)
+            return
+        if not chosen:
+            self._say("Type a variant (or choose a preset) first.", error=True)
+            return
+        try:
+            self.runner.start(chosen)
+        except RuntimeError as error:  # CompareError: no main run yet
+            self._say(str(error), error=True)
+            return
+        self._say("")
+        self._rebuild_curves()
+
+    def _show_running(self, running: bool) -> None:
+        self.run_button.setText("Stop" if running else "Run")
+        self._schedule_redraw()
+
+    def _show_stale(self, reason: str) -> None:
+        self._say(f"{reason}. {STALE_TEXT}" if reason else STALE_TEXT, error=True)
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message_label.setText(text)
+        self.message_label.setStyleSheet(ERROR_STYLE if error else "")
+
+    # --- the panel protocol (ui.panels) ---------------------------------------------------
+
+    def show_scene(self, scene: Scene) -> None:
+        self._show_what_applies(scene)
+        if self.runner is not None:
+            self.runner.mark_stale("New scene")
+
+    def show_edit(self, scene: Scene, command: object) -> None:
+        self._show_what_applies(scene)
+        if self.runner is not None and command is not None:
+            self.runner.mark_stale("Scene edited")
+
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        self._schedule_redraw()
+
+    def _show_what_applies(self, scene: Scene) -> None:
+        topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
+        self._applies = {r.key: r.applies(topology, pins) for r in READOUTS}
+        self._fill_readout_box()
+
+    def _choose_readout(self, index: int) -> None:
+        self._chosen_readout = self.readout_box.itemData(index)
+
+    def _fill_readout_box(self) -> None:
+        # the user's choice, kept across scenes that have it; else the first that applies
+        current = self._chosen_readout
+        shown = [r for r in READOUTS if r.plotted and self._applies[r.key]]
+        self.readout_box.blockSignals(True)
+        self.readout_box.clear()
+        for readout in shown:
+            self.readout_box.addItem(readout.label, readout.key)
+        index = self.readout_box.findData(current)
+        self.readout_box.setCurrentIndex(max(index, 0))
+        self.readout_box.blockSignals(False)
+        self._schedule_redraw()
+
+    # --- drawing --------------------------------------------------------------------------
+
+    def readout(self) -> Readout:
+        key = self.readout_box.currentData() or READOUTS[0].key
+        return next(r for r in READOUTS if r.key == key)
+
+    def _rebuild_curves(self) -> None:
+        """One curve for the main run and one per variant, named in the legend."""
+        item = self.plot.getPlotItem()
+        for curve in self._curves:
+            item.removeItem(curve)
+        self.legend.clear()
+        runs = self.runner.runs if self.runner is not None else []
+        # PlotCurveItem, not PlotDataItem: see ui.docks.readouts_dock
+        self._curves = [pg.PlotCurveItem(pen=pg.mkPen(MAIN_COLOUR, width=2), name="as is")]
+        for run, colour in zip(runs, self._colours, strict=False):
+            pen = pg.mkPen(colour, width=2)
+            self._curves.append(pg.PlotCurveItem(pen=pen, name=run.variant.name))
+        for curve in self._curves:
+            item.addItem(curve)
+
+    def _schedule_redraw(self, *_: object) -> None:
+        if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
+            self.redraw()
+        elif not self._redraw_timer.isActive():
+            self._redraw_timer.start(round(1000 / REDRAW_HZ))
+
+    def redraw(self) -> None:
+        self._last_redraw = time.perf_counter()
+        if self.runner is None:
+            return
+        if len(self._curves) != len(self.runner.runs) + 1:
+            self._rebuild_curves()
+        readout = self.readout()
+        column = CSV_COLUMNS.index(readout.key)
+        histories = [self.runner.main, *(run.history for run in self.runner.runs)]
+        for curve, history in zip(self._curves, histories, strict=True):
+            rows = history.rows
+            curve.setData(rows[:, 1], rows[:, column] * readout.shown_scale)
+        main = self.runner.main.rows
+        if len(main):  # the main run's time: a variant of another Δt goes past the end
+            self.plot.setXRange(0.0, max(float(main[-1, 1]), 1e-3), padding=0.02)
+        unit = readout.shown_unit or readout.unit
+        self.plot.getPlotItem().setLabel(
+            "left", f"{readout.label} ({unit})" if unit else readout.label
+        )
+        self._fill_table()
+
+    def _table_readouts(self) -> list[Readout]:
+        return [r for r in READOUTS if self._applies[r.key]]
+
+    def _fill_table(self) -> None:
+        """A column per run ("as is" first), a row per readout that applies, status and step
+        on top: in a dock as narrow as the Readouts panel every variant's values stay in
+        view, as in the table `clothlab compare` prints."""
+        assert self.runner is not None
+        readouts = self._table_readouts()
+        main_rows = self.runner.main.rows
+        columns: list[tuple[str, str, str, Any]] = [
+            ("as is", MAIN_COLOUR, "main run", tuple(main_rows[-1]) if len(main_rows) else None)
+        ]
+        for run, colour in zip(self.runner.runs, self._colours, strict=False):
+            columns.append((run.variant.name, colour, run.status, run.final))
+        table = self.table
+        table.setRowCount(len(TABLE_HEAD) + len(readouts))
+        table.setColumnCount(len(columns))
+        table.setVerticalHeaderLabels([*TABLE_HEAD, *(_header(r) for r in readouts)])
+        for c, (name, colour, status, final) in enumerate(columns):
+            header = QTableWidgetItem(name)
+            header.setForeground(QColor(colour))
+            header.setToolTip(name)
+            table.setHorizontalHeaderItem(c, header)
+            self._set_cell(0, c, status, None, error=_failed(status))
+            self._set_cell(1, c, "—" if final is None else str(int(final[0])), None)
+            for r, readout in enumerate(readouts, start=len(TABLE_HEAD)):
+                value = math.nan if final is None else final[CSV_COLUMNS.index(readout.key)]
+                self._set_cell(r, c, _shown(readout, value), value)
+
+    def _set_cell(
+        self, row: int, column: int, text: str, value: float | None, error: bool = False
+    ) -> None:
+        cell = self.table.item(row, column)
+        if cell is None:
+            cell = QTableWidgetItem()
+            self.table.setItem(row, column, cell)
+        cell.setText(text)
+        cell.setToolTip(text)  # a status ("bad value: …") is longer than its column
+        cell.setData(Qt.ItemDataRole.UserRole, value)  # the exact value, for tests and copying
+        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        cell.setForeground(QColor(ERROR_COLOUR) if error else self._text_colour())
+
+    def value(self, run_name: str, key: str) -> float:
+        """The table's value of a readout for a variant ("as is": the main run)."""
+        table = self.table
+        column = next(
+            c
+            for c in range(table.columnCount())
+            if table.horizontalHeaderItem(c).text() == run_name
+        )
+        row = len(TABLE_HEAD) + [r.key for r in self._table_readouts()].index(key)
+        return float(table.item(row, column).data(Qt.ItemDataRole.UserRole))
+
+    def status(self, run_name: str) -> str:
+        table = self.table
+        column = next(
+            c
+            for c in range(table.columnCount())
+            if table.horizontalHeaderItem(c).text() == run_name
+        )
+        return table.item(0, column).text()
+
+
+def _failed(status: str) -> bool:
+    return status.startswith(("blew up", "bad value", "stopped:", "failed"))
+
+
+def _header(readout: Readout) -> str:
+    unit = readout.shown_unit or readout.unit
+    return f"{readout.label} ({unit})" if unit and len(unit) <= 6 else readout.label
+
+
+def _shown(readout: Readout, value: float) -> str:
+    if math.isnan(value):
+        return "—"
+    if readout.integer:
+        return str(int(value))
+    return f"{value * readout.shown_scale:.4g}"

@@ -1,0 +1,250 @@
+"""Recording and replay in the window: Simulation ▸ Record and Save recording…, File ▸ Open
+recording…, and the replay bar (play / pause, step, a seek slider over the recording's steps).
+
+The window makes one Recorder. Recording is the controller's journal from step 0 of the
+document (controller.record); a replay is controller.play, and seeking is controller.seek,
+which rebuilds the run exactly (sim.commands.replay). The bar follows the controller: it shows
+while a recording is replayed and the step of the newest frame.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QLabel, QSlider, QSpinBox, QToolBar, QWidget
+
+from clothlab.sim.files import describe
+from clothlab.sim.recording import Recording, load_recording, save_recording
+from clothlab.sim.scene import SceneError
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui import actions as action_table
+from clothlab.ui import dialogs, preferences
+
+if TYPE_CHECKING:
+    from clothlab.ui.main_window import MainWindow
+
+RECORDING_FILTER = "Cloth Lab recordings (*.clothrec.json *.json);;All files (*)"
+SUFFIX = ".clothrec.json"
+MESSAGE_MS = 8000
+STATUS_HZ = 4  # the "● Recording — step N" line: faster cannot be read, and costs repaints
+
+
+class ReplayBar(QToolBar):
+    """Play / pause and step (the window's own actions), a slider 0…steps and a box for the
+    step, and the recording's length. Moving the slider or typing a step asks for a seek."""
+
+    seek_requested = Signal(int)
+
+    def __init__(self, play: QAction, step: QAction, parent: QWidget | None = None) -> None:
+        super().__init__("Replay", parent)
+        self.setObjectName("replay_bar")
+        self.setMovable(False)
+        self.toggleViewAction().setVisible(False)  # it shows exactly while a replay is open
+        self.wanted = False
+        self.addWidget(_label("Replay", "The recording being replayed"))
+        self.addActions([play, step])
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("replay_slider")
+        self.slider.setMinimumWidth(240)
+        self.slider.setToolTip("Drag to any step of the recording: the run is rebuilt exactly")
+        self.step_box = QSpinBox()
+        self.step_box.setObjectName("replay_step")
+        self.step_box.setKeyboardTracking(False)  # seek once the step is typed, not per digit
+        self.step_box.setToolTip("The step shown; type one to go there")
+        self.length_label = _label("", "The recording's length")
+        self.addWidget(self.slider)
+        self.addWidget(_label("Step", ""))
+        self.addWidget(self.step_box)
+        self.addWidget(self.length_label)
+        self.slider.sliderMoved.connect(self._show_dragged)
+        self.slider.sliderReleased.connect(lambda: self.seek_requested.emit(self.slider.value()))
+        self.slider.valueChanged.connect(self._slider_changed)
+        self.step_box.valueChanged.connect(self.seek_requested)
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt override)
+        # Only a replay shows the bar: a restored or reset window layout must not.
+        super().setVisible(self.wanted)
+
+    def show_recording(self, recording: Recording | None) -> None:
+        self.wanted = recording is not None
+        if recording is not None:
+            steps = recording.steps
+            dt = recording.scene.solver.dt
+            for widget in (self.slider, self.step_box):
+                widget.blockSignals(True)
+                widget.setRange(0, steps)
+                widget.blockSignals(False)
+            self.slider.setPageStep(max(1, steps // 20))
+            self.length_label.setText(f"of {steps} ({steps * dt:.2f} s)")
+        self.setVisible(self.wanted)
+
+    def show_step(self, steps: int) -> None:
+        """The newest frame's step, except where the user is dragging or typing one."""
+        box = self.step_box
+        typing = box.hasFocus() and box.text() != str(box.value())  # a step not entered yet
+        widgets = [] if self.slider.isSliderDown() else [self.slider]
+        for widget in [*widgets, *([] if typing else [box])]:
+            widget.blockSignals(True)
+            widget.setValue(steps)
+            widget.blockSignals(False)
+
+    def _show_dragged(self, value: int) -> None:
+        self.step_box.blockSignals(True)
+        self.step_box.setValue(value)
+        self.step_box.blockSignals(False)
+
+    def _slider_changed(self, value: int) -> None:
+        if not self.slider.isSliderDown():  # keys and page clicks; a drag seeks on release
+            self.seek_requested.emit(value)
+
+
+def _label(text: str, tip: str) -> QLabel:
+    label = QLabel(text)
+    label.setToolTip(tip)
+    label.setContentsMargins(6, 0, 6, 0)
+    return label
+
+
+class Recorder(QObject):
+    """Holds the recording state (recording now, the last recording) and wires its actions and
+    the replay bar to the controller (one per window)."""
+
+    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.controller = window.controller
+        self.actions = actions
+        self.recording_now = False
+        self.kept: Recording | None = None  # the last recording made here
+        self._said = 0.0  # when the recording line was last written
+        self.bar = ReplayBar(actions["play"], actions["step"], window)
+        window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.bar)
+        self.bar.show_recording(self.controller.replay)
+        self._connect()
+        self._enable_save()
+
+    def action_slots(self) -> dict[str, Callable[..., None]]:
+        """The slots of the recording rows (ui.actions), by row name."""
+        return {"record": self.set_recording, "save_recording": self.save_dialog,
+                "open_recording": self.open_dialog}  # fmt: skip
+
+    def _connect(self) -> None:
+        c = self.controller
+        action_table.connect_actions(self.actions, self.action_slots())
+        for signal, slot in (
+            (c.snapshot_changed, self._show_snapshot), (c.scene_loaded, self._stop_on_load),
+            (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
+            (self.bar.seek_requested, self.seek),
+        ):  # fmt: skip
+            signal.connect(slot)
+
+    # --- recording ---------------------------------------------------------------------------
+
+    def set_recording(self, on: bool) -> None:
+        """Record (on): back to step 0, everything from now on is journalled. Stop (off): the
+        run so far is kept for Save recording…."""
+        if on == self.recording_now:
+            return
+        self.recording_now = on
+        if on:
+            self.controller.record()
+            self.say("● Recording — step 0", 0)
+        else:
+            self.kept = self.controller.recording()
+            self.say(f"Recorded {self.kept.steps} steps: Simulation ▸ Save recording… keeps them")
+        self._enable_save()
+
+    def _stop_on_load(self, *_: object) -> None:
+        """A new document ends the recording: it was of the one before."""
+        self.actions["record"].setChecked(False)
+
+    def save_dialog(self) -> None:
+        recording = self.to_save()
+        if recording is None:
+            self.say("Nothing recorded yet: Simulation ▸ Record first")
+            return
+        name = dialogs.slug(self.controller.title_name)
+        suggestion = str(self._folder() / f"{name}{SUFFIX}")
+        window = self.window
+        path, _ = QFileDialog.getSaveFileName(
+            window, "Save recording", suggestion, RECORDING_FILTER
+        )
+        if path:
+            self.save_to(Path(path), recording)
+
+    def to_save(self) -> Recording | None:
+        """While recording, the run so far; else the last recording, else the one replayed."""
+        if self.recording_now:
+            return self.controller.recording()
+        return self.kept or self.controller.replay
+
+    def save_to(self, path: Path, recording: Recording) -> bool:
+        if not path.name.endswith(".json"):
+            path = path.with_name(path.name + SUFFIX)
+        try:
+            save_recording(recording, path)
+        except (SceneError, OSError) as error:
+            dialogs.show_error(self.window, "Cannot save recording", f"{path}: {describe(error)}")
+            return False
+        self.say(f"Saved a recording of {recording.steps} steps to {path}")
+        return True
+
+    # --- replay --------------------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        if not self.window.files.confirm_discard():
+            return
+        folder = str(self._folder())
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open recording", folder,
+                                              RECORDING_FILTER)  # fmt: skip
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Replay the recording in `path`; a file that is not one says why and changes nothing."""
+        try:
+            recording = load_recording(path)
+        except SceneError as error:
+            dialogs.show_error(self.window, "Cannot open recording", str(error))
+            return False
+        self.controller.play(recording)
+        preferences.add_recent_file(path)  # File ▸ Open recent plays it again (controller.open)
+        return True
+
+    def seek(self, step: int) -> None:
+        if self.controller.replay is not None:
+            self.controller.seek(step)
+
+    def _show_replay(self, recording: Recording | None) -> None:
+        if recording is not None and not self.bar.wanted:  # a replay begins, not a seek
+            self.say(f"Replaying {recording.steps} steps: Space plays, the slider seeks")
+        self.bar.show_recording(recording)
+        self._enable_save()
+
+    def _say_finished(self, step: int) -> None:
+        self.bar.show_step(step)
+        self.say(f"Replay finished at step {step}")
+
+    # --- showing -------------------------------------------------------------------------------
+
+    def _show_snapshot(self, snapshot: Snapshot) -> None:
+        if self.controller.replay is not None:
+            self.bar.show_step(snapshot.steps)
+        now = time.perf_counter()
+        if self.recording_now and now - self._said >= 1.0 / STATUS_HZ:
+            self._said = now
+            self.say(f"● Recording — step {snapshot.steps}", 0)
+
+    def say(self, text: str, timeout_ms: int = MESSAGE_MS) -> None:
+        self.window.status.showMessage(text, timeout_ms)
+
+    def _enable_save(self) -> None:
+        self.actions["save_recording"].setEnabled(self.to_save() is not None)
+
+    def _folder(self) -> Path:
+        return self.controller.path.parent if self.controller.path else Path.home()
