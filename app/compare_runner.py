@@ -29,7 +29,7 @@ from clothlab.sim.commands import WORKER_COMMANDS, CommandError, Load, Stamped
 from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory, record_stride
 from clothlab.sim.recording import Recording, from_journal
 from clothlab.sim.scene import SceneError, body_counts, build_simulation
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.snapshot import Snapshot, take_snapshot
 from clothlab.sim.variants import Source, Stepper, Variant, VariantError, changed, scene_of
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 MAX_VARIANTS = 4  # as `clothlab compare` takes
 SLICE_S = 0.01  # one variant's turn on the worker thread before the next one's
 POST_INTERVAL_S = 1 / 30  # rows go to the GUI at most this often
+SNAPSHOT_INTERVAL_S = 1 / 30  # and so do the snapshots of the variant shown beside the main view
 RUNNING, STOPPED = "running", "stopped"
 GESTURE_MISFIT = "stopped: the run's gestures name particles this variant does not have"
 
@@ -124,12 +125,25 @@ def _blow_up(stepper: Stepper) -> str:
 class _Worker:
     """The worker thread's loop: step the live variants in turns up to the target."""
 
-    def __init__(self, followers: list[_Follower], post: Callable[[list[_Update]], None]) -> None:
+    def __init__(
+        self,
+        followers: list[_Follower],
+        post: Callable[[list[_Update]], None],
+        publish: Callable[[_Worker, int, Snapshot], None],
+        load: int,
+    ) -> None:
         self.followers = followers
         self._post = post
+        self._publish = publish  # the shown variant's snapshots, from this thread
+        self._load = load
         self._lock = threading.Condition()
         self._target = 0
         self._commands: list[Stamped] = []
+        self._shown: int | None = None  # the run index whose snapshots are published
+        self._publish_now = False  # the choice changed: publish even if it did not move
+        self._published = (-1, -1)  # (run index, steps) of the last snapshot published
+        self._last_publish = -float("inf")
+        self._frame = 0
         self.stop_event = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="compare", daemon=True)
 
@@ -149,16 +163,59 @@ class _Worker:
             self._target = max(self._target, target)
             self._lock.notify_all()
 
+    def show(self, index: int | None) -> None:
+        """From the GUI thread: publish the snapshots of this run (None: of none)."""
+        with self._lock:
+            self._shown, self._publish_now = index, index is not None
+            self._lock.notify_all()
+
+    def publish_shown(self, force: bool = False) -> None:
+        """A snapshot of the shown variant if it moved (or `force`), at most ~30 a second.
+        On the worker thread, or on any thread once it has stopped."""
+        follower = self._shown_follower()
+        if follower is None:
+            return
+        now = time.perf_counter()
+        key = (follower.index, follower.steps)
+        if not force and (key == self._published or now - self._last_publish < SNAPSHOT_INTERVAL_S):
+            return
+        self._frame += 1
+        snapshot = take_snapshot(follower.sim, self._frame, self._load)
+        self._published, self._last_publish = key, now
+        self._publish(self, follower.index, snapshot)
+
+    def publish_pending(self) -> None:
+        """Once stopped: the step the shown variant stopped at, if it was not published."""
+        if self._publish_delay() is not None:
+            self.publish_shown(force=True)
+
+    def _shown_follower(self) -> _Follower | None:
+        return next((f for f in self.followers if f.index == self._shown), None)
+
+    def _publish_delay(self) -> float | None:
+        """Seconds until the shown variant's unpublished state may be published; None if it
+        is published."""
+        follower = self._shown_follower()
+        if follower is None or (follower.index, follower.steps) == self._published:
+            return None
+        return max(0.0, SNAPSHOT_INTERVAL_S - (time.perf_counter() - self._last_publish))
+
     def _live(self) -> list[_Follower]:
         return [f for f in self.followers if f.failure is None]
 
     def _wait_for_work(self) -> tuple[int, list[Stamped]] | None:
         with self._lock:
             while not self.stop_event.is_set():
+                if self._publish_now:
+                    self._publish_now = False
+                    self.publish_shown(force=True)
                 if self._commands or any(f.steps < self._target for f in self._live()):
                     commands, self._commands = self._commands, []
                     return self._target, commands
-                self._lock.wait()
+                delay = self._publish_delay()
+                self._lock.wait(delay)
+                if delay is not None:  # the step reached last, held back by the rate limit
+                    self.publish_shown()
         return None
 
     def _loop(self) -> None:
@@ -183,6 +240,7 @@ class _Worker:
             if caught_up or time.perf_counter() - last_post >= POST_INTERVAL_S:
                 self._post([f.take_update() for f in self.followers])
                 last_post = time.perf_counter()
+            self.publish_shown()
         self._post([f.take_update() for f in self.followers])
 
 
@@ -195,6 +253,9 @@ class CompareRunner(QObject):
     went_stale = Signal(str)  # the main run was started afresh or edited: the comparison is over
     _posted = Signal()  # from the worker thread: the inbox has updates
     _snapshot_settled = Signal(int, int)  # queued to self: (load, steps) of a snapshot
+    # the shown variant's (run index, Snapshot); snapshots are frozen copies, safe to hand over
+    variant_snapshot = Signal(int, object)
+    _published = Signal(object, int, object)  # from the worker thread: (worker, index, snapshot)
 
     def __init__(self, controller: Controller, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -208,6 +269,9 @@ class CompareRunner(QObject):
         self._inbox_lock = threading.Lock()
         self._load: int | None = None  # the main run's Load the variants follow
         self._journal_seen = 0
+        self._shown: int | None = None
+        self._last_worker: _Worker | None = None  # stopped: its simulations can be read here
+        self._published.connect(self._take_snapshot, Qt.ConnectionType.QueuedConnection)
         self._posted.connect(self._take_updates, Qt.ConnectionType.QueuedConnection)
         self._snapshot_settled.connect(self._follow, Qt.ConnectionType.QueuedConnection)
         controller.snapshot_changed.connect(self._on_snapshot)
@@ -234,7 +298,10 @@ class CompareRunner(QObject):
         self.runs = [VariantRun(variant) for variant in chosen]
         followers = list(_followers(self.runs, _source(journal, latest.steps)))
         self._load, self._journal_seen = latest.load, len(journal)
-        self._worker = _Worker(followers, self._post)
+        self._worker = self._last_worker = _Worker(
+            followers, self._post, self._publish, latest.load
+        )
+        self._worker.show(self._shown)
         self._worker.start()
         self._worker.advance_to(latest.steps, ())
         self.running_changed.emit(True)
@@ -246,6 +313,7 @@ class CompareRunner(QObject):
         if worker is None:
             return
         worker.stop()
+        worker.publish_pending()
         self._take_updates()  # the worker's last post is in the inbox by now
         for run in self.runs:
             if run.status == RUNNING:
@@ -259,6 +327,26 @@ class CompareRunner(QObject):
             self.stop()
             self._load = None
             self.went_stale.emit(reason)
+
+    def show(self, index: int | None) -> None:
+        """Publish `variant_snapshot`s of run `index` (None: stop publishing): from the worker
+        after it stepped, or one at once from a stopped comparison's simulation."""
+        self._shown = index
+        worker = self._worker or self._last_worker
+        if worker is None:
+            return
+        worker.show(index)
+        if self._worker is None:  # its thread has ended: nothing else touches the simulations
+            worker.publish_shown(force=True)
+
+    def _publish(self, worker: _Worker, index: int, snapshot: Snapshot) -> None:  # any thread
+        self._published.emit(worker, index, snapshot)
+
+    @Slot(object, int, object)
+    def _take_snapshot(self, worker: object, index: int, snapshot: Snapshot) -> None:
+        # a queued snapshot of an earlier comparison, or of the variant shown before, is dropped
+        if worker is self._last_worker and index == self._shown:
+            self.variant_snapshot.emit(index, snapshot)
 
     # --- following the main run ---------------------------------------------------------
 

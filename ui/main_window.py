@@ -29,6 +29,7 @@ from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences
+from clothlab.ui.compare_view import beside
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
@@ -134,6 +135,7 @@ class MainWindow(QMainWindow):
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
+        self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
         panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]

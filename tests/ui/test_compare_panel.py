@@ -12,7 +12,7 @@ from qt_helpers import WAIT_MS
 
 from clothlab.app.compare_runner import CompareRunner, _Follower
 from clothlab.sim.readouts import CSV_COLUMNS
-from clothlab.sim.variants import Stepper, run_variant
+from clothlab.sim.variants import Stepper, changed, run_variant
 from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
 from clothlab.ui.panels import Panel
 
@@ -155,3 +155,71 @@ def test_stop_and_an_edit_makes_the_comparison_stale(qtbot, compare_window):
     qtbot.wait(200)
     assert panel.runner.runs[0].steps == steps  # stopped means stopped
     assert not math.isnan(panel.value("xpbd=on", "sag"))
+
+
+def choose_beside(panel: ComparePanel, row: int | None) -> None:
+    panel.beside_box.setCurrentIndex(panel.beside_box.findData(row))
+
+
+def shown_steps(window) -> int:
+    snapshot = window.compare_panel.side_view.viewport.snapshot()
+    return -1 if snapshot is None else snapshot.steps
+
+
+def test_a_variant_is_shown_beside_the_main_view(qtbot, compare_window):
+    window = compare_window()
+    panel, controller = window.compare_panel, window.controller
+    side = panel.side_view
+    assert side.isHidden()  # "none" at first
+    type_variants(panel, "passes=16", "passes=2")
+    choose_beside(panel, 1)
+    assert side.isVisible() and "passes=2" in side.caption.text()
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    panel.run_button.click()
+    assert side.caption.text() == "passes=2"
+    run_for(qtbot, window, ONE_SECOND // 2)
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: caught_up(window), timeout=WAIT_MS)
+    run = panel.runner.runs[1]
+    qtbot.waitUntil(lambda: shown_steps(window) == run.steps, timeout=WAIT_MS)
+
+    # the variant's own cloth, exactly as a headless run of it to that step
+    snapshot = side.viewport.snapshot()
+    assert snapshot.verify() and snapshot.steps >= ONE_SECOND // 2
+    stepper = Stepper.start(changed(controller.recording(), run.variant.changes))
+    while stepper.steps < snapshot.steps:
+        assert stepper.step()
+    assert np.array_equal(snapshot.x, stepper.sim.state.x)
+    main = controller.latest
+    assert main.steps == snapshot.steps and not np.array_equal(main.x, snapshot.x)
+
+    # seen with the main view's camera, following it when it moves
+    assert side.viewport.camera_spec() == window.viewport.camera_spec()
+    spec = window.viewport.camera_spec()
+    window.viewport.set_camera(spec.model_copy(update={"yaw": spec.yaw + 30.0}))
+    assert side.viewport.camera_spec() == window.viewport.camera_spec()
+    # the main view keeps its own size beside the second one
+    assert window.viewport.isVisible() and window.viewport.width() > 100
+
+    assert side.main_caption.isVisible() and side.main_caption.text() == "as is"
+    choose_beside(panel, None)
+    assert side.isHidden() and not side.main_caption.isVisible()
+
+
+@pytest.mark.gl
+def test_the_second_view_draws_the_variants_cloth(qtbot, compare_window):
+    from test_viewport_gl import cloth_fraction
+
+    window = compare_window(paused=True)
+    panel = window.compare_panel
+    side = panel.side_view
+    type_variants(panel, "passes=4")
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    panel.run_button.click()
+    choose_beside(panel, 0)
+    qtbot.waitUntil(lambda: side.viewport.snapshot() is not None, timeout=WAIT_MS)
+    with qtbot.waitSignal(side.viewport.frame_drawn, timeout=WAIT_MS):
+        side.viewport.update()
+    image = side.viewport.grabFramebuffer()
+    assert cloth_fraction(image) > 0.05

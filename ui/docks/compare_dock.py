@@ -37,6 +37,7 @@ from clothlab.sim.variants import Variant, VariantError, parse_variant
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
     from clothlab.app.compare_runner import CompareRunner
+    from clothlab.ui.compare_view import SideView
 
 ROWS = 4
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one per variant row
@@ -112,7 +113,9 @@ class ComparePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.runner: CompareRunner | None = None
+        self.side_view: SideView | None = None  # the view beside the main one (show_beside)
         self.rows = [VariantRow(k) for k in range(ROWS)]
+        self._run_rows: list[int] = []  # the row each of the runner's runs was typed in
         self._applies: dict[str, bool] = {r.key: True for r in READOUTS}
         self._last_redraw = -math.inf
         self._curves: list[pg.PlotCurveItem] = []  # the main run's, then one per variant
@@ -124,6 +127,7 @@ class ComparePanel(QWidget):
         for row in self.rows:
             layout.addWidget(row)
         layout.addLayout(self._build_controls())
+        layout.addLayout(self._build_beside())
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         layout.addWidget(self.message_label)
@@ -149,6 +153,29 @@ class ComparePanel(QWidget):
         controls.addWidget(self.readout_box)
         self._fill_readout_box()
         return controls
+
+    def _build_beside(self) -> QHBoxLayout:
+        self.beside_box = QComboBox()
+        self.beside_box.setObjectName("compare_beside")
+        self.beside_box.setToolTip(
+            "Show this variant's cloth in a second view, seen as the main one."
+        )
+        self.beside_box.addItem("none", None)
+        for k, row in enumerate(self.rows):
+            self.beside_box.addItem("", k)
+            self.beside_box.setItemData(k + 1, QColor(row.colour), Qt.ItemDataRole.DecorationRole)
+            row.edit.textChanged.connect(self._name_beside_items)
+        self._name_beside_items()
+        self.beside_box.currentIndexChanged.connect(self._show_beside_choice)
+        line = QHBoxLayout()
+        line.addWidget(QLabel("Show beside the main view"))
+        line.addWidget(self.beside_box, 1)
+        return line
+
+    def _name_beside_items(self, *_: object) -> None:
+        for k, row in enumerate(self.rows):
+            text = row.edit.text().strip()
+            self.beside_box.setItemText(k + 1, f"{k + 1}: {text}" if text else f"variant {k + 1}")
 
     def _build_plot(self) -> pg.PlotWidget:
         self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
@@ -191,15 +218,46 @@ class ComparePanel(QWidget):
         runner.updated.connect(self._schedule_redraw)
         runner.running_changed.connect(self._show_running)
         runner.went_stale.connect(self._show_stale)
+        runner.variant_snapshot.connect(self._show_variant_snapshot)
         self.run_button.setEnabled(True)
         self._show_running(runner.running)
+
+    def show_beside(self, side_view: SideView) -> None:
+        """Show the variant chosen in "Show beside the main view" in this view (compare_view)."""
+        self.side_view = side_view
+        self._show_beside_choice()
+
+    def _show_beside_choice(self, *_: object) -> None:
+        """Show or hide the second view, and tell the runner whose snapshots it needs."""
+        row = self.beside_box.currentData()
+        run = self._run_rows.index(row) if row in self._run_rows else None
+        if run is not None and (self.runner is None or run >= len(self.runner.runs)):
+            run = None  # the variants were read but did not start
+        if self.runner is not None:
+            self.runner.show(run)
+        if self.side_view is None:
+            return
+        if row is None:
+            self.side_view.hide_variant()
+            return
+        name = self.rows[row].edit.text().strip() or f"variant {row + 1}"
+        if run is not None and self.runner is not None:
+            name = self.runner.runs[run].variant.name  # what runs, even if the text changed
+        else:
+            name = f"{name}: not running (Run to see it)"
+        self.side_view.show_variant(name, self.rows[row].colour)
+
+    def _show_variant_snapshot(self, index: int, snapshot: Snapshot) -> None:
+        if self.side_view is not None and not self.side_view.isHidden():
+            self.side_view.show_snapshot(snapshot)
 
     def variants(self) -> list[Variant] | None:
         """Every variant typed, or None (the errors shown) if any is bad."""
         chosen: list[Variant] = []
         colours: list[str] = []
+        run_rows: list[int] = []
         bad = False
-        for row in self.rows:
+        for k, row in enumerate(self.rows):
             try:
                 variant = row.variant()
             except VariantError:
@@ -208,9 +266,11 @@ class ComparePanel(QWidget):
             if variant is not None:
                 chosen.append(variant)
                 colours.append(row.colour)
+                run_rows.append(k)
         if bad:
             return None
         self._colours = colours  # the colour of the row each variant was typed in
+        self._run_rows = run_rows
         return chosen
 
     def toggle_running(self) -> None:
@@ -233,6 +293,7 @@ class ComparePanel(QWidget):
             return
         self._say("")
         self._rebuild_curves()
+        self._show_beside_choice()  # the new runs: the chosen row may be another run's now
 
     def _show_running(self, running: bool) -> None:
         self.run_button.setText("Stop" if running else "Run")
@@ -249,11 +310,15 @@ class ComparePanel(QWidget):
 
     def show_scene(self, scene: Scene) -> None:
         self._show_what_applies(scene)
+        if self.side_view is not None:
+            self.side_view.set_scene(scene)  # the order of its obstacles, for drawing
         if self.runner is not None:
             self.runner.mark_stale("New scene")
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._show_what_applies(scene)
+        if self.side_view is not None:
+            self.side_view.set_scene(scene)
         if self.runner is not None and command is not None:
             self.runner.mark_stale("Scene edited")
 
