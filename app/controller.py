@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from clothlab.app.worker import APPLY_NOW, SolverWorker
+from clothlab.app.worker import APPLY_NOW, KeepStates, KeptState, Restore, SolverWorker
 from clothlab.sim.commands import (
     WORKER_COMMANDS,
     Command,
@@ -115,6 +115,7 @@ class Controller(QObject):
         self.journal: list[Stamped] = []  # what the worker applied since the last load
         self.replay: Recording | None = None  # the recording being replayed, if any
         self._replay_end_pending = False  # its closing Pause is queued, not yet applied
+        self._session = 0  # recordings played; the worker's kept states are of one of them
         self._loads = 0  # Load commands sent; snapshots of older loads are ignored
         self._gestures = 0  # gestures begun; the open one's number, or None
         self._gesture: int | None = None
@@ -184,15 +185,17 @@ class Controller(QObject):
         bit, and a Pause stamped with its last step stops it there (`replay_finished`). Play,
         pause, step and speed are the user's, and so is anything else the user does."""
         self.load(recording.scene, None)
+        self._session += 1  # states kept of an earlier replay are of another run
         self._queue_replay(recording, 0)
 
     def seek(self, step: int) -> None:
         """Show the replay at `step` (clamped to 0…its steps), paused, exactly as
-        `replay(recording.journal, step)` builds it. Rebuilt from step 0: a Load of the
-        recording's scene, its commands stamped again and one Step of `step` steps stamped
-        0, which the worker takes at once, applying each command at its step on the way.
-        Simple and exact; a long recording takes as long to seek as to run that far flat out
-        (a cache of kept states would cut that). Raises ValueError when nothing is replayed."""
+        `replay(recording.journal, step)` builds it: a Load of the recording's scene, then
+        from the newest state the worker kept of this replay at or before `step` (else from
+        step 0) the commands stamped from there on and one Step to `step`, which the worker
+        takes at once, applying each command at its step on the way. A kept state was copied
+        after its step and before that step's commands, so those are queued again. Raises
+        ValueError when nothing is replayed."""
         recording = self.replay
         if recording is None:
             raise ValueError("no recording is being replayed")
@@ -203,20 +206,31 @@ class Controller(QObject):
         else:  # the same document: no new views, the camera stays where the user put it
             self.scene = recording.scene
             self._start(recording.scene)
-        self._queue_replay(recording, step)
+        kept = self.worker.kept.nearest(self._session, step)
+        self._queue_replay(recording, step, kept)
 
-    def _queue_replay(self, recording: Recording, step: int) -> None:
-        """Queue a recording's commands after its Load: the simulation's own, each at its
-        step, a Step to `step` right after those of step 0, and a Pause at its end. The
+    def _queue_replay(self, recording: Recording, step: int, kept: KeptState | None = None) -> None:
+        """Queue a recording's commands after its Load: from step 0, or from a kept state
+        (a Restore, a new load for the snapshots), the simulation's own, each at its step, a
+        Step to `step` right after those of the start's step, and a Pause at its end. The
         recorded run, pause, step and speed are left out: they only said how the user
         watched, and a recorded Step would take steps of its own on top of the seek's."""
-        items = [
+        start = kept.step if kept is not None else 0
+        commands = [
             item for item in recording.commands if not isinstance(item.command, WORKER_COMMANDS)
         ]
-        if step:
-            items.append(Stamped(0, Step(step)))
+        items = [item for item in commands if item.step >= start]
+        if kept is None:
+            self.worker.queue.put(Stamped(APPLY_NOW, KeepStates(self._session, recording.steps)))
+        else:
+            self._loads += 1  # the Load's frames are not the seek's
+            done = tuple(item for item in commands if item.step < start)
+            restore = Restore(self._session, recording.steps, kept, done)
+            self.worker.queue.put(Stamped(APPLY_NOW, restore))
+        if step > start:
+            items.append(Stamped(start, Step(step - start)))
         items.append(Stamped(recording.steps, Pause()))
-        items.sort(key=lambda item: item.step)  # stable: the Step comes after step 0's commands
+        items.sort(key=lambda item: item.step)  # stable: the Step comes after its step's commands
         for item in items:
             self.worker.queue.put(item)
         self.replay = recording

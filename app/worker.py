@@ -8,19 +8,26 @@ the journal replays the run bit for bit. The only thing that leaves the worker i
 Snapshot, handed over through a one-slot mailbox: the worker emits `snapshot_ready` only when
 the mailbox was empty, so however fast it steps, the GUI event queue holds at most one pending
 notification and the GUI always takes the newest frame.
+
+While a recording is replayed the worker keeps a copy of the whole simulation every so many
+steps (`KeptStates`), so a seek can start from the newest kept state at or before its step
+and replay forward from there instead of from step 0.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from clothlab.sim.commands import (
+    WORKER_COMMANDS,
     CommandError,
     Load,
     Pause,
@@ -46,6 +53,97 @@ MAX_CATCH_UP_S = 0.1  # after a stall (JIT compile, a suspended laptop) do not t
 SNAPSHOT_INTERVAL_S = 1.0 / 60.0  # more would only be dropped by the GUI
 TIMING_WINDOW_S = 0.5  # real-time factor is averaged over this much wall time
 BEHIND_RATIO = 0.95  # below this fraction of the target speed the solver cannot keep up
+KEEP_EVERY = 240  # model steps between kept states of a replay (2 s at 1/120 s)
+KEEP_AT_MOST = 64  # kept states of one replay; when full, every other one goes
+Row = tuple[float, ...]
+
+
+def copy_simulation(sim: Simulation) -> Simulation:
+    """A copy that steps on bit for bit as the original would: one deepcopy, so the caches
+    keyed by identity (the link material's key, the XPBD multipliers' links) still point at
+    the copy's own arrays. The topology never changes after a build: it is shared."""
+    return copy.deepcopy(sim, {id(sim.topology): sim.topology})
+
+
+@dataclass(frozen=True)
+class KeptState:
+    step: int
+    sim: Simulation  # never stepped: restoring copies it
+    row_count: int  # the session's readout rows from step 0 up to and including `step`
+
+
+class KeptStates:
+    """The states kept of one replay (a session), read by the GUI thread and written by the
+    worker. A state is kept after the step to its step and before the commands stamped for
+    that step: restoring it, those commands are still to apply."""
+
+    def __init__(self, every: int = KEEP_EVERY, at_most: int = KEEP_AT_MOST) -> None:
+        self._lock = threading.Lock()
+        # The readout rows of the session's run from step 0, as far as it has gone: the same
+        # in every replay of it, so kept states share them (a count each) instead of each
+        # holding its own copy. Only the worker reads and writes them.
+        self.rows: list[Row] = []
+        self._base_every = every
+        self._at_most = max(2, at_most)
+        self._session: int | None = None
+        self._every = every
+        self._states: list[KeptState] = []  # in step order
+
+    def begin(self, session: int) -> None:
+        """Keep for `session`; the states of another session go."""
+        with self._lock:
+            if session != self._session:
+                self._session, self._every, self._states = session, self._base_every, []
+                self.rows = []
+
+    def wants(self, session: int, step: int) -> bool:
+        with self._lock:
+            newest = self._states[-1].step if self._states else 0
+            return session == self._session and step % self._every == 0 and step > newest
+
+    def add(self, session: int, state: KeptState) -> None:
+        with self._lock:
+            if session != self._session:
+                return
+            self._states.append(state)
+            if len(self._states) > self._at_most:
+                # Thin evenly: keep the multiples of twice the spacing, and keep at that.
+                self._every *= 2
+                self._states = [k for k in self._states if k.step % self._every == 0]
+
+    def nearest(self, session: int, step: int) -> KeptState | None:
+        """The newest state of `session` at or before `step`, if any."""
+        with self._lock:
+            if session != self._session:
+                return None
+            return next((k for k in reversed(self._states) if k.step <= step), None)
+
+    def steps(self) -> list[int]:
+        with self._lock:
+            return [k.step for k in self._states]
+
+
+@dataclass(frozen=True)
+class KeepStates:
+    """Worker-internal: the scene just loaded is the replay `session`'s, up to step `until`;
+    keep states of it until something not in the recording is applied."""
+
+    session: int
+    until: int
+
+
+@dataclass(frozen=True)
+class Restore:
+    """Worker-internal, after the replay's Load: go on from a kept state instead. `journal`
+    is what the rebuild from step 0 would have journalled before the kept state's step."""
+
+    session: int
+    until: int
+    kept: KeptState
+    journal: tuple[Stamped, ...]
+
+
+INTERNAL_COMMANDS = (KeepStates, Restore)
 
 
 class SnapshotMailbox:
@@ -93,9 +191,10 @@ class CommandQueue:
             while self._now:
                 order, item = self._now.popleft()
                 due.append(item)
-                if isinstance(item.command, Load):
+                if isinstance(item.command, (Load, Restore)):
                     self._scheduled = deque(e for e in self._scheduled if e[0] > order)
-                    steps = 0  # what follows is due against the new scene's steps
+                    # what follows is due against the new state's steps
+                    steps = item.command.kept.step if isinstance(item.command, Restore) else 0
             while self._scheduled and self._scheduled[0][1].step <= steps:
                 due.append(self._scheduled.popleft()[1])
         return due
@@ -135,6 +234,12 @@ class SolverWorker(QObject):
         self._last_snapshot = -math.inf
         self._window_start = 0.0
         self._window_model_time = 0.0
+        self.kept = KeptStates()  # of the replay; replace before playing to keep more often
+        self._keeping: KeepStates | None = None  # the replay being kept, while it is exact
+        self._history_count = 0  # readout rows from step 0 of this run, while keeping
+        self._loaded = False  # the last Load built its scene
+        self.steps_taken = 0  # steps taken since start, for tests
+        self.last_seek_from: int | None = None  # the kept step last restored, None after a Load
 
     # --- lifecycle (run in the solver thread) ---------------------------------------------
 
@@ -161,11 +266,17 @@ class SolverWorker(QObject):
         """Apply every command that is due now."""
         steps = self._sim.state.steps if self._sim is not None else 0
         for item in self.queue.take_due(steps):
-            self._apply(item.command)
+            self._apply(item)
         self._publish(force=not self._running)
 
-    def _apply(self, command: object) -> None:
+    def _apply(self, item: Stamped) -> None:
+        command = item.command
         self._measured = None  # a command may change what the readouts read
+        if isinstance(command, INTERNAL_COMMANDS):
+            self._apply_internal(command)
+            return
+        if item.step == APPLY_NOW and not isinstance(command, WORKER_COMMANDS):
+            self._stop_keeping()  # the user's own change: no longer the recording's run
         sim = self._sim
         if isinstance(command, Load):
             self._load(command)
@@ -194,6 +305,8 @@ class SolverWorker(QObject):
     def _load(self, command: Load) -> None:
         """Build a fresh simulation; keeps the previous one if the scene cannot be built."""
         self._loads += 1
+        self._keeping = None  # until told this is a replay's scene
+        self._loaded = False
         try:
             self._sim = build_simulation(command.scene)
         except (ValueError, IndexError, MemoryError) as error:
@@ -201,7 +314,46 @@ class SolverWorker(QObject):
             return
         self._rows = []
         self._record()  # the row of step 0
+        self._history_count = len(self._rows)
+        self._loaded = True
+        self.last_seek_from = None
         self._reset_clock()
+
+    def _apply_internal(self, command: KeepStates | Restore) -> None:
+        if isinstance(command, Restore):
+            self._restore(command)
+        if self._loaded:  # the replay's scene, not one kept after a failed Load
+            self._keeping = KeepStates(command.session, command.until)
+            self.kept.begin(command.session)
+            if not self.kept.rows:  # the row of step 0, recorded by the Load
+                self.kept.rows.extend(self._rows[: self._history_count])
+
+    def _restore(self, command: Restore) -> None:
+        """Go on from a kept state: a new load for the GUI, with the readout rows and the
+        journal the rebuild from step 0 would have had by then."""
+        kept = command.kept
+        self._loads += 1
+        self._sim = copy_simulation(kept.sim)  # the kept one stays as it was, for later seeks
+        self._rows = self.kept.rows[: kept.row_count]
+        self._history_count = kept.row_count
+        self._loaded = True
+        self.last_seek_from = kept.step
+        self._dirty = True
+        self._reset_clock()
+        for item in command.journal:
+            self.command_applied.emit(item)
+
+    def _stop_keeping(self) -> None:
+        self._keeping = None
+
+    def _keep(self, sim: Simulation) -> None:
+        """Keep a copy if this step is due one; called after a step, before the commands
+        stamped for the step reached."""
+        keeping, step = self._keeping, sim.state.steps
+        if keeping is None or step > keeping.until or not self.kept.wants(keeping.session, step):
+            return
+        kept = KeptState(step, copy_simulation(sim), self._history_count)
+        self.kept.add(keeping.session, kept)
 
     def _record(self) -> None:
         sim = self._sim
@@ -209,6 +361,10 @@ class SolverWorker(QObject):
         if sim.state.steps % record_stride(sim.links.count) == 0:
             readouts = sim.readouts()
             self._rows.append(row(sim.state.steps, readouts))
+            if self._keeping is not None:
+                if self._history_count == len(self.kept.rows):  # further than the run went yet
+                    self.kept.rows.append(self._rows[-1])
+                self._history_count += 1
             self._measured = readouts  # the snapshot of this state need not measure again
 
     def _set_running(self, running: bool) -> None:
@@ -292,11 +448,14 @@ class SolverWorker(QObject):
             if self._sim is not sim or (running and not self._running):
                 return False  # a Load, or a Pause stamped for this step: stop before it
             if sim.step(1) == 0:
+                self._stop_keeping()  # a recovered state is not the recording's
                 self._set_running(False)
                 self._debt = 0.0
                 self.instability_found.emit(sim.instability.message)
                 return False
+            self.steps_taken += 1
             self._record()
+            self._keep(sim)
         # What is stamped for the step reached belongs to it: a seek to step N (a replay's
         # Step stamped 0) ends with the commands of step N applied, as sim.commands.replay
         # does, and a replay's closing Pause stops the run exactly at its last step.
@@ -305,7 +464,7 @@ class SolverWorker(QObject):
 
     def _apply_due(self, sim: Simulation) -> None:
         for item in self.queue.take_due(sim.state.steps):
-            self._apply(item.command)
+            self._apply(item)
 
     def _report_timing(self, now: float) -> None:
         wall = now - self._window_start

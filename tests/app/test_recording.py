@@ -121,3 +121,82 @@ def test_a_load_ends_the_replay(qtbot, make_controller):
     assert changed.args == [None] and player.replay is None
     with pytest.raises(ValueError, match="no recording"):
         player.seek(10)
+
+
+# --- seeking from kept states --------------------------------------------------------------
+
+
+def a_recording_with_a_cut_at(step: int, steps: int) -> Recording:
+    """The extended integrator (XPBD), a grab, and a seam cut stamped for `step`."""
+    from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart
+    from clothlab.sim.edits import SetSetting, seam_links
+    from clothlab.sim.presets import load_preset
+    from clothlab.sim.scene import build_topology
+
+    scene = load_preset("hanging-sheet")
+    commands = (
+        Stamped(5, SetSetting("xpbd", True, False)),
+        Stamped(23, GrabStart(160, (0.5, -1.0, 0.6))),
+        Stamped(27, GrabMove((0.7, -1.0, 0.7))),
+        Stamped(33, GrabRelease()),
+        Stamped(step, CutLinks(tuple(seam_links(build_topology(scene))))),
+    )
+    return Recording(scene, commands, steps)
+
+
+def test_a_copied_simulation_steps_on_bit_for_bit():
+    from clothlab.app.worker import copy_simulation
+
+    recording = a_recording_with_a_cut_at(40, 70)
+    sim = headless(recording, 45)  # the extended integrator's caches are built and in use
+    copied = copy_simulation(sim)
+    assert copied.topology is sim.topology
+    sim.step(25)
+    copied.step(25)
+    assert digest(copied) == digest(sim)
+
+
+def test_kept_states_thin_evenly_when_full():
+    from clothlab.app.worker import KeptState, KeptStates
+
+    kept = KeptStates(every=10, at_most=4)
+    kept.begin(1)
+    for step in range(1, 101):
+        if kept.wants(1, step):
+            kept.add(1, KeptState(step, None, ()))  # type: ignore[arg-type]
+    assert kept.steps() == [40, 80]
+    assert kept.nearest(1, 79).step == 40 and kept.nearest(1, 39) is None
+    assert kept.nearest(2, 100) is None  # another replay's
+    kept.begin(2)
+    assert kept.steps() == []
+
+
+def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
+    from clothlab.app.worker import KeptStates
+
+    recording = a_recording_with_a_cut_at(40, 70)  # 40: a multiple of the kept spacing
+    player = make_controller()
+    player.worker.kept = KeptStates(every=10)
+    player.play(recording)
+    player.set_speed(math.inf)
+    with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS):
+        player.set_running(True)
+    qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
+    qtbot.wait(50)
+    assert player.worker.kept.steps() == [10, 20, 30, 40, 50, 60, 70]
+    # (step, the kept state it starts from): on a kept step, whose cut is applied after the
+    # copy; just after it; before every kept state (from step 0); between and at the end.
+    for step, start in ((40, 40), (41, 40), (7, None), (57, 50), (70, 70), (39, 30)):
+        taken = player.worker.steps_taken
+        sim = seek_and_wait(qtbot, player, step)
+        assert digest(sim) == digest(headless(recording, step)), f"step {step}"
+        assert sim.state.link_alive.all() == (step < 40)
+        assert player.worker.last_seek_from == start, f"step {step}"
+        assert player.worker.steps_taken - taken == step - (start or 0), f"step {step}"
+    # The journal is the rebuild's (a Load, then the run's commands up to step 39).
+    from clothlab.sim.commands import WORKER_COMMANDS, Load
+
+    journal = player.journal
+    assert isinstance(journal[0].command, Load)
+    edits = [item for item in journal[1:] if not isinstance(item.command, WORKER_COMMANDS)]
+    assert edits == [item for item in recording.commands if item.step <= 39]
