@@ -96,6 +96,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip="Save the particle positions of the frame shown as an (N, 3) .npy array"),
     ActionRow("export_mesh", "Export &mesh…", "&File",
               tip="Save the cloth of the frame shown as an OBJ or PLY mesh"),
+    ActionRow("export_meshes", "Export mesh se&quence…", "&File",
+              tip="Save a mesh per frame (30 a second) into a folder: a replay to its end, or "
+              "5 s from the frame shown"),
     ActionRow("export_video", "Export vi&deo…", "&File",
               tip="Record the model from the frame shown as an MP4 or animated GIF"),
     ActionRow("screenshot", "Save screens&hot…", "&File", ("Ctrl+Shift+P",), "screenshot",

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.commands import Pause, Step
 from clothlab.sim.files import describe, inspect_target, write_atomically
-from clothlab.sim.mesh_export import steps_per_frame, write_mesh
+from clothlab.sim.mesh_export import steps_per_frame, write_mesh, write_sequence
 from clothlab.sim.scene import CameraSpec, Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
@@ -339,6 +339,26 @@ def export_video(
             controller.set_running(True)
 
 
+def export_mesh_sequence(
+    controller: Controller, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
+) -> list[Path]:
+    """A mesh per frame from the frame shown on, `fps` frames a model second, into `folder`
+    (frame_0000.obj, …): for a replay to its end unless `seconds` is given, else 5 s. The model
+    is paused for it and stays where the last frame left it."""
+    wait_until(lambda: controller.latest is not None, FRAME_TIMEOUT_S, "the first frame")
+    latest = controller.latest
+    spacing = steps_per_frame(fps, latest.settings.dt)
+    if seconds is None and controller.replay is not None:
+        count = max(1, (controller.replay.steps - latest.steps) // spacing + 1)
+    else:
+        count = max(1, round((seconds or VideoSpec().seconds) * fps))
+    frames = controller_frames(controller, count, spacing)
+    try:
+        return write_sequence(folder, frames, fmt)
+    finally:
+        frames.close()
+
+
 # --- dialogs -----------------------------------------------------------------------------------
 
 
@@ -398,8 +418,10 @@ class Exporter(QObject):
         self.controller = window.controller
         self.last_video = VideoSpec()  # the dialog offers the last choices again
         action_table.connect_actions(
-            actions, {"export_mesh": self.export_mesh, "export_video": self.export_video}
-        )
+            actions,
+            {"export_mesh": self.export_mesh, "export_meshes": self.export_meshes,
+             "export_video": self.export_video},
+        )  # fmt: skip
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
         """A save path; with no suffix, the chosen filter's is added."""
@@ -439,6 +461,21 @@ class Exporter(QObject):
             return
         self.window.statusBar().showMessage(
             f"Exported the mesh at t = {snapshot.t:.2f} s to {path}", MESSAGE_MS
+        )
+
+    def export_meshes(self) -> None:
+        """A replay to its end (or 5 s from the frame shown) as an OBJ sequence in a folder."""
+        folder = QFileDialog.getExistingDirectory(self.window, "Export mesh sequence into",
+                                                  str(self._folder()))  # fmt: skip
+        if not folder:
+            return
+        try:
+            written = export_mesh_sequence(self.controller, Path(folder), "obj")
+        except (OSError, ValueError, VideoError) as error:
+            show_error(self.window, "Cannot export meshes", f"{folder}: {describe(error)}")
+            return
+        self.window.statusBar().showMessage(
+            f"Exported {len(written)} meshes to {folder}", MESSAGE_MS
         )
 
     def export_video(self) -> None:

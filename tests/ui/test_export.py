@@ -156,3 +156,33 @@ def test_export_mesh_refuses_other_suffixes_in_one_line(
     reason = f"{tmp_path / 'sheet.stl'}: the name must end in .obj or .ply"
     assert shown == [("Cannot export mesh", reason)]
     assert not list(tmp_path.iterdir())
+
+
+def test_a_replay_exports_as_a_mesh_sequence_to_its_end(qtbot, make_window, tmp_path):
+    from clothlab.sim.mesh_export import steps_per_frame
+    from clothlab.sim.presets import load_preset
+    from clothlab.sim.recording import Recording
+    from clothlab.ui.export import export_mesh_sequence
+
+    window = ready(qtbot, make_window)
+    controller = window.controller
+    controller.play(Recording(load_preset("drop"), (), 60))  # 0.5 s, no commands
+    qtbot.waitUntil(lambda: controller.latest is not None and controller.replay is not None,
+                    timeout=WAIT_MS)  # fmt: skip
+    controller.seek(0)
+    qtbot.waitUntil(lambda: controller.latest is not None and controller.latest.steps == 0,
+                    timeout=WAIT_MS)  # fmt: skip
+    written = export_mesh_sequence(controller, tmp_path / "seq", "obj")
+    assert steps_per_frame(30, 1 / 120) == 4
+    assert [p.name for p in written] == [f"frame_{k:04d}.obj" for k in range(16)]  # 60 / 4 + 1
+    assert controller.latest.steps == 60  # the last frame is the replay's last step
+    text = written[-1].read_text()
+    assert text.count("\nv ") == 165 and text.count("\nf ") == 2 * 14 * 10
+
+
+def test_five_seconds_of_meshes_from_a_plain_run(qtbot, make_window, tmp_path):
+    from clothlab.ui.export import export_mesh_sequence
+
+    window = ready(qtbot, make_window, "hanging-sheet")
+    written = export_mesh_sequence(window.controller, tmp_path, "ply", fps=24, seconds=0.5)
+    assert len(written) == 12 and all(p.suffix == ".ply" for p in written)
