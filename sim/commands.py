@@ -145,14 +145,12 @@ def _apply_composition(sim: Simulation, edit: EditScene) -> None:
     """The live parts of a composition change: pins, obstacles, bodies' materials."""
     if edit.restart:
         raise CommandError(f"{edit.text}: a change of bodies starts the model afresh (a Load)")
-    # a partial scene holding just what changed, read through the scene's own functions
-    parts = Scene.model_construct(**{**dict(Scene()), **edit.after})
     if "pins" in edit.after:
         sim.set_pins({p.particle: p.anchor for p in edit.after["pins"]})
     if "obstacles" in edit.after:
-        sim.set_obstacles(*obstacle_shapes(parts))
+        sim.set_obstacles(*obstacle_shapes(edit.after["obstacles"]))
     if "bodies" in edit.after:
-        sim.set_materials(body_materials(parts))
+        sim.set_materials(body_materials(edit.after["bodies"]))
 
 
 # --- validation ------------------------------------------------------------------------------

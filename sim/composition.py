@@ -38,6 +38,7 @@ from clothlab.sim.scene import (
     SphereSpec,
     Vec3,
     body_size,
+    build_body,
     validation_message,
 )
 from clothlab.sim.topology import TopologyBuilder
@@ -80,7 +81,7 @@ def add_body(scene: Scene, body: Body) -> Composed:
 def remove_body(scene: Scene, index: int) -> Composed:
     body = _body(scene, index)
     bodies = [b for k, b in enumerate(scene.bodies) if k != index]
-    pins, cuts = _remap(scene, index, None)
+    pins, cuts, _ = _remap(scene, index, None)
     new = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
     return Composed(new, f"Remove {_noun(body)}")
 
@@ -112,10 +113,9 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     new = old.replaced(**changes)
     if new == old:
         return Composed(scene, "")
-    pins, cuts = _remap(scene, index, new)
+    pins, cuts, dropped = _remap(scene, index, new)
     bodies = list(scene.bodies)
     bodies[index] = new
-    dropped = len(_cuts_of(scene, index)) - len(_cuts_of_new(cuts, scene, index, new))
     message = ""
     if dropped > 0:
         message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
@@ -244,6 +244,22 @@ def pin_set(
     return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
 
 
+def shift_right_pins(scene: Scene, shift: float) -> Scene:
+    """The scene with the anchors of the first sheet's right-hand column pins moved `shift`
+    units left of their rest position (the seed's "shifted pins", `--set pin_shift`)."""
+    index = first_sheet(scene)
+    sheet, first = scene.bodies[index], _first_particle(scene, index)
+    rest = _rest(sheet)
+    pins = []
+    for pin in scene.pins:
+        local = pin.particle - first
+        if 0 <= local < sheet.cols * sheet.rows and local % sheet.cols == sheet.cols - 1:
+            x = float(rest[local, 0]) - shift
+            pin = PinSpec(particle=pin.particle, anchor=(x, pin.anchor[1], pin.anchor[2]))
+        pins.append(pin)
+    return scene.model_copy(update={"pins": pins})
+
+
 def unpin_all(scene: Scene, index: int) -> Composed:
     first = _first_particle(scene, index)
     count = body_size(_body(scene, index))[0]
@@ -311,13 +327,7 @@ def _vec(values: Any) -> Vec3:
 def _rest(body: Body) -> np.ndarray:
     """(n, 3) float64 rest positions of one body on its own."""
     builder = TopologyBuilder()
-    if isinstance(body, SheetSpec):
-        builder.add_sheet(
-            body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal, body.yaw,
-            body.spacing_y,
-        )  # fmt: skip
-    else:
-        builder.add_block(body.cubes, body.side, body.min_corner)
+    build_body(builder, body)
     return builder.build().rest_positions
 
 
@@ -339,27 +349,16 @@ def _carry_over(old: Body, new: Body, local: int) -> int:
     return int(np.ravel_multi_index(target, new_shape))
 
 
-def _cuts_of(scene: Scene, index: int) -> list[int]:
-    first = _first_link(scene, index)
-    count = body_size(scene.bodies[index])[1]
-    return [k for k in scene.cuts if first <= k < first + count]
-
-
-def _cuts_of_new(cuts: list[int], scene: Scene, index: int, new: Body) -> list[int]:
-    first = _first_link(scene, index)
-    return [k for k in cuts if first <= k < first + body_size(new)[1]]
-
-
-def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int]]:
-    """Pins and cuts after body `index` becomes `new` (None: is removed)."""
+def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int], int]:
+    """Pins and cuts after body `index` becomes `new` (None: is removed), and how many of the
+    body's own cuts could not be carried over."""
     old = scene.bodies[index]
     old_particles, old_links = body_size(old)
     new_particles, new_links = body_size(new) if new is not None else (0, 0)
     first_particle, first_link = _first_particle(scene, index), _first_link(scene, index)
     particle_shift, link_shift = new_particles - old_particles, new_links - old_links
     same_grid = new is not None and _grid_shape(old) == _grid_shape(new)
-    moved = new is not None and (old.model_dump(exclude=APPEARANCE_FIELDS)
-                                 != new.model_dump(exclude=APPEARANCE_FIELDS))  # fmt: skip
+    moved = new is not None and bodies_restructure([old], [new])
     rest_old = _rest(old) if moved else None
     rest_new = _rest(new) if moved and new is not None else None
 
@@ -379,7 +378,7 @@ def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], l
                 anchor = _vec(rest_new[target] + (np.asarray(pin.anchor) - rest_old[local]))
             particle = first_particle + target
             pins.setdefault(particle, PinSpec(particle=particle, anchor=anchor))
-    cuts = []
+    cuts, dropped = [], 0
     for link in scene.cuts:
         local = link - first_link
         if local < 0:
@@ -388,4 +387,6 @@ def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], l
             cuts.append(link + link_shift)
         elif same_grid:
             cuts.append(link)
-    return sorted(pins.values(), key=lambda p: p.particle), sorted(cuts)
+        elif new is not None:
+            dropped += 1
+    return sorted(pins.values(), key=lambda p: p.particle), sorted(cuts), dropped

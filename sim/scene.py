@@ -617,16 +617,21 @@ def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
 # --- scene ⇄ simulation ----------------------------------------------------------------------
 
 
+def build_body(builder: TopologyBuilder, body: SheetSpec | BlockSpec) -> None:
+    """Append one body's particles, links and faces to a topology being built."""
+    if isinstance(body, SheetSpec):
+        builder.add_sheet(
+            body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal, body.yaw,
+            body.spacing_y,
+        )  # fmt: skip
+    else:
+        builder.add_block(body.cubes, body.side, body.min_corner)
+
+
 def build_topology(scene: Scene) -> Topology:
     builder = TopologyBuilder()
     for body in scene.bodies:
-        if isinstance(body, SheetSpec):
-            builder.add_sheet(
-                body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal,
-                body.yaw, body.spacing_y,
-            )  # fmt: skip
-        else:
-            builder.add_block(body.cubes, body.side, body.min_corner)
+        build_body(builder, body)
     return builder.build()
 
 
@@ -658,27 +663,27 @@ def with_setting(scene: Scene, key: str, value: Any) -> Scene:
     return with_settings(scene, {key: value})
 
 
-def body_materials(scene: Scene) -> list[tuple[str | None, float | None]]:
+def body_materials(bodies: list[SheetSpec | BlockSpec]) -> list[tuple[str | None, float | None]]:
     """Each body's (material, own stiffness), as Simulation takes them."""
-    return [(body.material, body.stiffness) for body in scene.bodies]
+    return [(body.material, body.stiffness) for body in bodies]
 
 
 def obstacle_shapes(
-    scene: Scene,
+    obstacles: list[SphereSpec | BoxSpec],
 ) -> tuple[list[tuple[Vec3, float]], list[tuple[Vec3, Vec3]]]:
-    """The scene's spheres (centre, radius) and boxes (centre, size) besides the ball."""
-    spheres = [(o.center, o.radius) for o in scene.obstacles if isinstance(o, SphereSpec)]
-    boxes = [(o.center, o.size) for o in scene.obstacles if isinstance(o, BoxSpec)]
+    """The spheres (centre, radius) and boxes (centre, size) of a scene's obstacles list."""
+    spheres = [(o.center, o.radius) for o in obstacles if isinstance(o, SphereSpec)]
+    boxes = [(o.center, o.size) for o in obstacles if isinstance(o, BoxSpec)]
     return spheres, boxes
 
 
 def build_simulation(scene: Scene) -> Simulation:
     topology = build_topology(scene)
     pins = {p.particle: p.anchor for p in scene.pins}
-    spheres, boxes = obstacle_shapes(scene)
+    spheres, boxes = obstacle_shapes(scene.obstacles)
     return Simulation(
-        topology, scene_settings(scene), pins, scene.cuts, scene.tears, body_materials(scene),
-        spheres, boxes,
+        topology, scene_settings(scene), pins, scene.cuts, scene.tears,
+        body_materials(scene.bodies), spheres, boxes,
     )  # fmt: skip
 
 
@@ -688,31 +693,3 @@ def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = Non
     if camera is not None:
         update["camera"] = camera
     return scene.model_copy(update=update)
-
-
-# --- whole-scene transforms used by `clothlab run --set` ------------------------------------
-
-
-def _first_sheet(scene: Scene) -> tuple[int, int, SheetSpec]:
-    """(body index, first particle, spec) of the scene's first sheet."""
-    first = 0
-    for k, body in enumerate(scene.bodies):
-        if isinstance(body, SheetSpec):
-            return k, first, body
-        first += body_counts([body])[0]
-    raise SceneError(f"{scene.name}: the scene has no sheet")
-
-
-def shift_right_pins(scene: Scene, shift: float) -> Scene:
-    """The scene with the anchors of the first sheet's right-hand column pins moved `shift`
-    units left of their rest position (the seed's "shifted pins")."""
-    _, first, sheet = _first_sheet(scene)
-    rest = build_topology(scene.model_copy(update={"bodies": [sheet], "pins": []}))
-    pins = []
-    for pin in scene.pins:
-        local = pin.particle - first
-        if 0 <= local < sheet.cols * sheet.rows and local % sheet.cols == sheet.cols - 1:
-            x = float(rest.rest_positions[local, 0]) - shift
-            pin = PinSpec(particle=pin.particle, anchor=(x, pin.anchor[1], pin.anchor[2]))
-        pins.append(pin)
-    return scene.model_copy(update={"pins": pins})

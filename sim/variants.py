@@ -23,6 +23,7 @@ from typing import Any
 
 from clothlab.sim import readouts
 from clothlab.sim.commands import CommandError, Stamped, apply_to_document, apply_to_simulation
+from clothlab.sim.composition import change_body, first_sheet, shift_right_pins
 from clothlab.sim.fabrics import FABRICS
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.recording import Recording, is_recording, load_recording
@@ -31,7 +32,6 @@ from clothlab.sim.scene import (
     SceneError,
     body_counts,
     build_simulation,
-    shift_right_pins,
     with_settings,
 )
 from clothlab.sim.solver import Simulation
@@ -132,8 +132,6 @@ def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, fl
 def reshape_scene(scene: Scene, reshapes: dict[str, float], note: Note | None = None) -> Scene:
     """The scene with its first sheet reshaped; pins follow it (sim.composition). Cuts of a
     sheet given a new resolution are dropped, and `note` is told so."""
-    from clothlab.sim.composition import change_body, first_sheet
-
     sheet_changes = {k: v for k, v in reshapes.items() if k in SHEET_KEYS}
     if sheet_changes:
         composed = change_body(scene, first_sheet(scene), **sheet_changes)

@@ -207,7 +207,7 @@ class SceneEditor(QObject):
         all: it is placed beside the others, maybe out of view."""
         scene = self.controller.scene
         self.selection.select(Selection("body", len(scene.bodies) - 1))
-        spheres, boxes = obstacle_shapes(scene)
+        spheres, boxes = obstacle_shapes(scene.obstacles)
         ball = [(scene.ball.center, scene.ball.radius)] if scene.ball.enabled else []
         rest = build_topology(scene).rest_positions
         self.window.viewport.frame(scene_points(rest, [*ball, *spheres], boxes))
