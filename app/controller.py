@@ -36,22 +36,12 @@ from clothlab.sim.composition import Composed, edit_of
 from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, seam_links
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
-from clothlab.sim.recording import Recording, from_journal, is_recording, load_recording
+from clothlab.sim.recording import Recording, from_journal, is_recording_file, load_recording
 from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
 from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
 
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
-
-
-def _is_recording_file(path: Path) -> bool:
-    """Whether a file says it is a recording; anything unreadable is left to the scene
-    reader, which says why."""
-    try:
-        with path.open("rb") as file:
-            return is_recording(file.read(200))
-    except OSError:
-        return False
 
 
 class EditCommand(QUndoCommand):
@@ -241,7 +231,7 @@ class Controller(QObject):
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
         SceneError and keeps the document."""
-        if _is_recording_file(Path(name_or_path)):
+        if is_recording_file(name_or_path):
             self.play(load_recording(name_or_path))
             return
         scene, path = resolve_scene(str(name_or_path))

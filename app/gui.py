@@ -19,6 +19,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene
+from clothlab.sim.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.scene import Scene, SceneError
 
 EXIT_BAD_INPUT = 2
@@ -66,8 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene, Path | None]:
-    """Arguments and the scene they name; raises UsageError with a one-line message."""
+def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path | None]:
+    """Arguments and the scene (or recording, to replay) they name; raises UsageError with a
+    one-line message."""
     args = build_parser().parse_args(argv)
     if args.screenshot is not None:
         if args.screenshot.suffix.lower() != ".png":
@@ -77,6 +79,8 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene, Path | None]:
     elif "--after" in argv:
         raise UsageError("--after only makes sense with --screenshot")
     try:
+        if is_recording_file(args.scene):
+            return args, load_recording(args.scene), None
         scene, path = resolve_scene(args.scene)
     except SceneError as error:
         raise UsageError(str(error)) from None
@@ -93,7 +97,7 @@ def main(argv: list[str]) -> int:
 
 
 def run(
-    scene: Scene,
+    scene: Scene | Recording,
     path: Path | None,
     screenshot: Path | None,
     after: float,
@@ -123,7 +127,10 @@ def run(
     controller = Controller()
     window = MainWindow(controller, remember_layout=screenshot is None)
     window.compare_panel.attach(CompareRunner(controller, controller))  # app-layer runs
-    controller.load(scene, path)
+    if isinstance(scene, Recording):
+        controller.play(scene)
+    else:
+        controller.load(scene, path)
     if screenshot is not None:
         window.resize(*SCREENSHOT_SIZE)
     window.show()

@@ -219,6 +219,19 @@ def is_recording(text: str | bytes) -> bool:
     return FORMAT in head
 
 
+def is_recording_file(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is a regular file that says it is a recording. Anything else (a FIFO,
+    which would block, a folder, an unreadable file) is left to the scene reader to name."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as file:
+            return is_recording(file.read(200))
+    except OSError:
+        return False
+
+
 def _command(entry: Any) -> Command:
     kind = entry.type
     if kind == "cut":

@@ -11,14 +11,12 @@ Pure: no Qt, no printing, no processes; whatever `run_variant` returns pickles.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import reduce
-from pathlib import Path
 from typing import Any
 
 from clothlab.sim import readouts
@@ -26,7 +24,7 @@ from clothlab.sim.commands import CommandError, Stamped, apply_to_document, appl
 from clothlab.sim.composition import change_body, first_sheet, shift_right_pins
 from clothlab.sim.fabrics import FABRICS
 from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.recording import Recording, is_recording, load_recording
+from clothlab.sim.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.scene import (
     Scene,
     SceneError,
@@ -187,13 +185,8 @@ def read_source(name_or_path: str) -> Source:
     SceneError (one line naming the file); OSError for a name the system refuses."""
     from clothlab.sim.presets import is_preset, resolve_scene
 
-    path = Path(name_or_path)
-    if not is_preset(name_or_path) and path.is_file():  # not a FIFO: it would block
-        head = b""
-        with contextlib.suppress(OSError), path.open("rb") as file:
-            head = file.read(200)
-        if is_recording(head):
-            return load_recording(path)
+    if not is_preset(name_or_path) and is_recording_file(name_or_path):
+        return load_recording(name_or_path)
     return resolve_scene(name_or_path)[0]
 
 

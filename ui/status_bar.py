@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 from clothlab.sim.scene import Scene
@@ -26,6 +27,7 @@ class StatusBar(QStatusBar):
         self._frames_drawn = 0
         self._fps_clock = time.perf_counter()
         self._last_update = -math.inf
+        self._message_timeout = 0  # of the message shown last, ms
         self.tool_label = self._label(tool_hint, tool_hint)
         self.tool_label.setObjectName("tool_label")
         # The hint gives way in a narrow window (cut off at the right; the tooltip has it all)
@@ -93,6 +95,20 @@ class StatusBar(QStatusBar):
             lagging = " — can't keep up" if behind else ""
             self.factor_label.setText(f"{factor:.2f}× real time{lagging}")
         self.factor_label.setStyleSheet(WARNING_STYLE if behind else "")
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt override)
+        self._message_timeout = timeout
+        super().showMessage(text, timeout)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        # QStatusBar hides its normal widgets under a message only if they are visible when
+        # the message comes: one shown before the window was (a replay opened at start-up)
+        # would be drawn over the tool hint. Showing it again now hides the hint as usual.
+        super().showEvent(event)
+        message = self.currentMessage()
+        if message:  # Qt ignores the same text again: clear it first
+            super().clearMessage()
+            super().showMessage(message, self._message_timeout)
 
     def show_tool(self, hint: str) -> None:
         self.tool_label.setText(hint)

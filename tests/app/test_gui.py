@@ -54,6 +54,17 @@ def test_preset_and_file_are_resolved(tmp_path):
     assert path == copy
 
 
+def test_a_recording_on_the_command_line_opens_to_be_replayed(tmp_path):
+    """`clothlab FILE` opens what File ▸ Open opens: a recording is replayed, not refused."""
+    from clothlab.sim.presets import load_preset
+    from clothlab.sim.recording import Recording, save_recording
+
+    recording = Recording(load_preset("hanging-sheet"), (), 120)
+    save_recording(recording, tmp_path / "run.clothrec.json")
+    _, opened, path = gui.parse([str(tmp_path / "run.clothrec.json")])
+    assert opened == recording and path is None
+
+
 def test_screenshot_mode_saves_the_window(qapp, tmp_path):
     from PySide6.QtGui import QImage
 

@@ -202,3 +202,20 @@ def test_a_slider_drag_is_one_undo_entry_and_two_drags_are_two(qtbot, make_windo
     drag([middle + 15, middle + 25], hold_ms=2000)  # one slow drag with a long pause
     assert stack.count() == 3
     assert stack.text(2).startswith("Set wind")
+
+
+def test_a_message_shown_before_the_window_does_not_draw_over_the_tool_hint(qtbot):
+    from PySide6.QtWidgets import QMainWindow
+
+    from clothlab.ui.status_bar import StatusBar
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    status = StatusBar("Grab: drag the cloth")
+    window.setStatusBar(status)
+    status.showMessage("Replaying 720 steps", 0)  # as a replay opened at start-up says
+    window.show()
+    qtbot.waitExposed(window)
+    assert not status.tool_label.isVisible()
+    status.clearMessage()
+    assert status.tool_label.isVisible()
