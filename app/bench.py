@@ -111,13 +111,14 @@ def bench_grid(
         sim.settings = sim.settings.with_value(key, value)
     result: dict[str, object] = {
         "grid": f"{cols}x{rows}", "option": option, "particles": topology.particle_count,
-        "links": topology.link_count, "path": _bench_path(sim), "runs": repeats,
+        "links": topology.link_count, "runs": repeats,
     }  # fmt: skip
 
     def timed(steps: int) -> float | None:
         started = time.perf_counter()
         taken = sim.step(steps)
         elapsed = time.perf_counter() - started
+        result["path"] = _bench_path(sim)  # automatic mode picks threads as it goes
         if taken != steps:
             result["failed"] = sim.instability.message if sim.instability else "blew up"
             return None
@@ -148,10 +149,17 @@ def bench_grid(
 
 
 def _bench_path(sim: Simulation) -> str:
-    """Which kernel path the run takes: the classic or the extended integrator, and whether
-    its links go in colour order on two threads."""
+    """Which kernel path the run took: the classic or the extended integrator, the link order,
+    and the threads (in automatic mode, the count its timing chose)."""
     integrator = "classic" if sim.settings.is_classic else "extended"
-    return f"{integrator}, {'2 threads' if sim.links.parallel else '1 thread'}"
+    if not sim.links.parallel:
+        order = "colour" if sim.links.coloured else "seed order"
+        return f"{integrator}, {order}, 1 thread"
+    from clothlab.sim.ordering import AUTOMATIC, MOST_THREADS
+
+    automatic = sim.settings.solver_mode == AUTOMATIC
+    threads = sim.threads.choice if automatic else MOST_THREADS
+    return f"{integrator}, colour, {threads} thread{'s' * (threads > 1)}{' (timed)' * automatic}"
 
 
 _FIRST_STEP_PROBE = """

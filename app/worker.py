@@ -418,6 +418,8 @@ class SolverWorker(QObject):
         fastest = math.isinf(self._speed)
         if not fastest:
             self._debt += elapsed * self._speed
+        # Paced, the solver takes the fewest threads that keep up, leaving a core to drawing.
+        sim.threads.required_rate = None if fastest else self._speed / dt
         deadline = time.perf_counter() + STEP_BUDGET_S
         steps = 0
         while self._running and (fastest or self._debt >= dt):

@@ -8,12 +8,14 @@ are kept apart so that undoing a cut never revives a torn link.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
+import numba
 import numpy as np
 
-from clothlab.sim import constraints, kernels
+from clothlab.sim import constraints, kernels, ordering
 from clothlab.sim.arrays import (
     FixedArrays,
     LinkArrays,
@@ -67,6 +69,7 @@ class Simulation:
         self._grab: tuple[int, np.ndarray] | None = None
         self._classic = ClassicIntegrator()
         self._extended: ExtendedIntegrator | None = None  # made on the first non-classic step
+        self.threads = ordering.ThreadChooser()  # automatic mode's, for the colour order
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
         self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
@@ -203,12 +206,18 @@ class Simulation:
         for taken in range(count):
             if taken == count - 1:  # readouts see only the last step: account for it alone
                 account = account_for_next_step(self)
+            choosing = self.links.parallel and s.solver_mode == ordering.AUTOMATIC
+            if self.links.parallel:  # numba's count is per calling thread
+                numba.set_num_threads(self.threads.threads if choosing else ordering.MOST_THREADS)
+            started = time.perf_counter()
             if classic:
                 health = self._classic.step(
                     state, s, self.links, self.fixed, self.link_material(), self.obstacles()
                 )
             else:
                 health = self._extended_step()
+            if choosing:
+                self.threads.measured(time.perf_counter() - started)
             if health != kernels.HEALTHY:
                 self._recover(health)
                 return taken

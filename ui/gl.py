@@ -27,17 +27,19 @@ class GLFailureError(RuntimeError):
     """A one-line reason why the viewport cannot draw."""
 
 
-def surface_format() -> QSurfaceFormat:
-    """The format the viewport asks for: OpenGL 3.3 core, depth, stencil (planar shadows),
-    4× multisampling. An application may pass it to `QSurfaceFormat.setDefaultFormat` before
-    creating QApplication so every context in the process agrees."""
+def surface_format(samples: int = 0) -> QSurfaceFormat:
+    """OpenGL 3.3 core with depth and stencil (planar shadows). An application passes the
+    default (no multisampling) to `QSurfaceFormat.setDefaultFormat` before creating
+    QApplication so every context in the process agrees; only the viewport's own framebuffer
+    asks for samples. The window that composes the widgets uses the default format too, and
+    multisampling that 1280 × 800 surface tripled the cost of a frame under llvmpipe."""
     fmt = QSurfaceFormat()
     fmt.setRenderableType(QSurfaceFormat.RenderableType.OpenGL)
     fmt.setVersion(3, 3)
     fmt.setProfile(QSurfaceFormat.OpenGLContextProfile.CoreProfile)
     fmt.setDepthBufferSize(24)
     fmt.setStencilBufferSize(8)
-    fmt.setSamples(4)
+    fmt.setSamples(samples)
     return fmt
 
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
     from clothlab.app.controller import Controller
 
 DEFAULT_SIZE = (1280, 800)
-FRAME_HZ = 30  # most frames drawn per second
+FRAME_HZ = 60  # most frames drawn per second
 # Set explicitly, so the side-by-side docks' minimum widths do not hold the window wide: it may
 # be made narrower, and ui.layout then puts the docks in one column of tabs.
 MINIMUM_SIZE = (640, 480)

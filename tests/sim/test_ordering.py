@@ -102,3 +102,78 @@ def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(opti
         final[mode] = (sim.state.x.copy(), sim.torn)
     assert np.array_equal(final[ordering.COLOUR_ORDER][0], final[ordering.TWO_THREADS][0])
     assert final[ordering.COLOUR_ORDER][1] == final[ordering.TWO_THREADS][1]
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def drive(chooser: ordering.ThreadChooser, clock: FakeClock, cost: dict[int, float], steps: int):
+    """Take `steps` steps costing cost[threads] seconds each; returns the counts used."""
+    used = []
+    for _ in range(steps):
+        threads = chooser.threads
+        used.append(threads)
+        clock.now += cost[threads]
+        chooser.measured(cost[threads])
+    return used
+
+
+def test_the_thread_chooser_keeps_the_faster_count_and_gives_up_on_a_hopeless_one_at_once():
+    clock = FakeClock()
+    chooser = ordering.ThreadChooser(most=2, clock=clock)
+    drive(chooser, clock, {1: 0.004, 2: 0.002}, 40)  # a quiet machine: two threads win
+    assert chooser.choice == 2
+    assert chooser.rate(1) == pytest.approx(250) and chooser.rate(2) == pytest.approx(500)
+
+    # Another process takes a core: two threads now wait at every barrier, 64× slower.
+    busy = {1: 0.004, 2: 0.128}
+    used = drive(chooser, clock, busy, 400)
+    assert chooser.choice == 1
+    assert used.count(2) <= 12, used  # the change is seen within a trial, not after seconds
+    # later re-tries of two threads cost one step each and come ever more rarely
+    late = drive(chooser, clock, busy, 4000)
+    assert 1 <= late.count(2) <= 8, late.count(2)
+
+    drive(chooser, clock, {1: 0.004, 2: 0.002}, 20_000)  # the machine is quiet again
+    assert chooser.choice == 2
+
+
+def test_a_paced_solver_takes_the_fewest_threads_that_keep_up():
+    clock = FakeClock()
+    chooser = ordering.ThreadChooser(most=2, clock=clock)
+    chooser.required_rate = 120.0  # 1× real time at Δt = 1/120 s
+    drive(chooser, clock, {1: 0.004, 2: 0.002}, 40)
+    assert chooser.choice == 1  # 250 steps/s is enough: the other core is left to drawing
+    chooser.required_rate = 240.0
+    drive(chooser, clock, {1: 0.004, 2: 0.002}, 4000)
+    assert chooser.choice == 2  # 250 is not 1.3 × 240
+
+
+def test_one_core_offers_nothing_to_choose():
+    chooser = ordering.ThreadChooser(most=1)
+    for _ in range(10):
+        chooser.measured(0.01)
+    assert chooser.threads == 1 and chooser.options == (1,)
+
+
+def test_automatic_mode_switching_threads_mid_run_computes_what_two_threads_compute():
+    """The chooser's trials switch the count every few steps; the positions do not notice."""
+    topology = sheet_topology(128, 128, 2.8 / 127)
+    pins = {0: tuple(topology.rest_positions[0]), 127: tuple(topology.rest_positions[127])}
+    final = {}
+    for mode in (ordering.AUTOMATIC, ordering.TWO_THREADS):
+        sim = Simulation(topology, Settings(solver_mode=mode), pins)
+        assert sim.links.parallel
+        used = set()
+        for _ in range(40):
+            used.add(sim.threads.threads)
+            sim.step(1)
+        final[mode] = sim.state.x.copy()
+        if mode == ordering.AUTOMATIC and ordering.MOST_THREADS > 1:
+            assert used == {1, 2}
+    assert np.array_equal(final[ordering.AUTOMATIC], final[ordering.TWO_THREADS])
