@@ -262,10 +262,11 @@ class MainWindow(QMainWindow):
         snapshot, self._pending_snapshot = self._pending_snapshot, None
         if snapshot is None:
             return
-        # Everything a snapshot changes is updated here, so one window flush shows it all.
-        self.viewport.show_snapshot(snapshot)
+        # Everything a snapshot changes is updated here, so one window flush shows it all;
+        # the panels go first, as the plots' repaints come from calls queued behind them.
         for panel in self.panels:
             panel.show_snapshot(snapshot)
+        self.viewport.show_snapshot(snapshot)
 
     def _update_status(self) -> None:
         self.status.show_numbers(self.controller.latest)

@@ -7,6 +7,7 @@ import gc
 import math
 import sys
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
@@ -16,7 +17,7 @@ from clothlab.sim.readouts import READOUTS
 from clothlab.sim.scene import build_simulation
 from clothlab.sim.snapshot import take_snapshot
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
-from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel
+from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel, envelope
 
 
 def test_every_declared_parameter_has_a_widget_of_its_kind(qtbot):
@@ -101,6 +102,43 @@ def test_readouts_of_a_block_show_volume_not_sag(qtbot):
     assert panel.plots["volume"].isVisibleTo(panel)
     assert not panel.plots["sag"].isVisibleTo(panel)
     assert panel.value_labels["volume"].text().endswith("units³")
+
+
+def test_the_plotted_envelope_keeps_every_peak_the_ends_and_the_order():
+    rng = np.random.default_rng(7)
+    t = np.linspace(0.0, 20.0, 2401)
+    values = np.sin(t) + 0.1 * rng.standard_normal(t.size)
+    values[1234] = 9.0  # a one-sample spike must survive
+    shown_t, shown = envelope(t, values, 300)
+    assert len(shown) <= 602
+    assert shown_t[0] == t[0] and shown_t[-1] == t[-1] and shown[-1] == values[-1]
+    assert np.all(np.diff(shown_t) > 0)
+    assert shown.max() == values.max() and shown.min() == values.min()
+    # each pixel column's extremes are drawn within a column of where they are
+    columns = np.minimum((t / 20.0 * 300).astype(int), 299)
+    shown_columns = np.minimum((shown_t / 20.0 * 300).astype(int), 299)
+    for column in range(300):
+        near = shown[np.abs(shown_columns - column) <= 1]
+        assert near.max() >= values[columns == column].max()
+        assert near.min() <= values[columns == column].min()
+    short = np.arange(10.0)
+    assert envelope(short, short, 300)[1] is short  # few samples are drawn as they are
+
+
+def test_a_steady_readout_keeps_its_value_range_from_redraw_to_redraw(qtbot):
+    """A range that changes re-lays the axis (the costliest part of a redraw)."""
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    stream = snapshots("hanging-sheet", 400)
+    ranges = []
+    for k, snapshot in enumerate(stream):
+        panel.add_snapshot(snapshot)
+        if k >= 300 and k % 10 == 0:  # settled: sag is steady
+            panel.redraw()
+            ranges.append(tuple(panel.plots["sag"].getPlotItem().viewRange()[1]))
+    assert len(set(ranges)) == 1
+    low, high = ranges[0]
+    assert low < panel.history.rows[-1, COLUMNS.index("sag")] < high
 
 
 def test_a_jump_back_in_time_starts_a_new_record(qtbot):

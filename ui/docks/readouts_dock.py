@@ -13,10 +13,12 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
+    QGraphicsView,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -36,6 +38,7 @@ REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 m
 DEFAULT_WINDOW_S = 20
 COLOURS = ("#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 SERIES: tuple[Readout, ...] = tuple(r for r in READOUTS if r.plotted)
+READOUTS_BY_KEY = {series.key: series for series in SERIES}
 HIGHLIGHT = "#f0a000"  # the evidence a question points at
 HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; padding: 0 3px;"
 
@@ -124,6 +127,11 @@ class ReadoutsPanel(QWidget):
         plot.setObjectName(f"plot_{series.key}")
         plot.setMinimumHeight(80)
         plot.setToolTip(series.tooltip)
+        # The panel repaints each plot when it redraws. Left to itself, each plot's scene asks
+        # for its repaint from a queued call of its own, after the window's repaint has begun,
+        # and the window is then flushed (a whole composition with software OpenGL, as the
+        # window holds an OpenGL widget) once per plot instead of once for everything.
+        plot.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
         item = plot.getPlotItem()
         item.showGrid(x=False, y=False)
         item.setMenuEnabled(False)
@@ -132,6 +140,8 @@ class ReadoutsPanel(QWidget):
         item.getAxis("left").setWidth(48)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
+        if series is not SERIES[-1]:  # one time axis, under the last plot: they share it
+            item.hideAxis("bottom")
         item.setMouseEnabled(x=False, y=False)
         # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls QObject.property()
         # for a missing property on every setData and paint, and PySide6 6.12 returns None
@@ -232,21 +242,64 @@ class ReadoutsPanel(QWidget):
                 label.setText("—")
             return
         t = rows[:, 1]
+        end = max(float(t[-1]), 1e-6)
+        start = max(0.0, end - self.window_box.value())
+        latest: dict[str, float] = {}
         for series in SERIES:
             values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
             shown = self.applies[series.key] and not math.isnan(values[-1])
             self._show_series(series.key, shown)
-            if not shown:
-                continue
-            self._curves[series.key].setData(t, values)
-            unit = series.shown_unit or series.unit
-            self.value_labels[series.key].setText(_number(values[-1], unit))
-        end = max(float(t[-1]), 1e-6)
-        start = max(0.0, end - self.window_box.value())
-        for plot in self.plots.values():
-            plot.setXRange(start, max(end, start + 1.0), padding=0)
+            if shown:
+                self._plot(series.key, t, values, start, end)
+                latest[series.key] = float(values[-1])
+        for key, value in latest.items():
+            series = READOUTS_BY_KEY[key]
+            self.value_labels[key].setText(_number(value, series.shown_unit or series.unit))
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
         self.links_label.setText(f"Links {int(rows[-1, COLUMNS.index('links')])}")
+        for key in latest:  # now, so the one window repaint that shows the 3D view has them
+            self.plots[key].viewport().update()
+
+    def _plot(self, key: str, t: np.ndarray, values: np.ndarray, start: float, end: float) -> None:
+        plot = self.plots[key]
+        self._curves[key].setData(*envelope(t, values, max(16, plot.width())))
+        plot.setXRange(start, max(end, start + 1.0), padding=0)
+        _follow(plot, float(np.nanmin(values)), float(np.nanmax(values)))
+
+
+def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:
+    """Keep the data in view, changing the value range only when the data leaves it or fills
+    less than a third of it: an axis whose range changes re-lays its ticks and labels, the
+    costliest part of a redraw, and a range that shifts every redraw makes a steady curve
+    look as if it moved."""
+    (shown_low, shown_high) = plot.getPlotItem().viewRange()[1]
+    span = max(high - low, abs(high) * 1e-3, 1e-9)
+    inside = shown_low <= low and high <= shown_high
+    if inside and (shown_high - shown_low) <= 3.0 * span:
+        return
+    margin = 0.25 * span
+    plot.setYRange(low - margin, high + margin, padding=0)
+
+
+def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """At most 2·bins + 2 of the samples that draw the same line as all of them on a plot
+    `bins` pixels wide: each bin's lowest and highest sample in time order (so no peak is
+    lost), plus the first and the newest. Drawing thousands of points a pixel apart costs
+    the plots most of their redraw; the envelope drawn is the same."""
+    count = len(values)
+    if count <= 2 * bins + 2:
+        return t, values
+    per = count // bins
+    start = count - per * bins  # bins end at the newest sample
+    block = values[start:].reshape(bins, per)
+    lowest, highest = block.argmin(axis=1), block.argmax(axis=1)
+    offsets = start + per * np.arange(bins)
+    picked = np.concatenate(
+        ([0], offsets + np.minimum(lowest, highest), offsets + np.maximum(lowest, highest),
+         [count - 1])
+    )  # fmt: skip
+    picked = np.unique(picked)  # sorted: each bin's two in time order
+    return t[picked], values[picked]
 
 
 def _number(value: float, unit: str) -> str:
