@@ -131,6 +131,7 @@ class Controller(QObject):
     def send(self, command: Command) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
         self.worker.queue.put(Stamped(APPLY_NOW, command))
+        self.worker.interrupt()
         self.commands_posted.emit()
 
     # --- documents ---------------------------------------------------------------------------
@@ -226,6 +227,7 @@ class Controller(QObject):
         self.replay = recording
         self._replay_end_pending = True
         self.replay_changed.emit(recording)
+        self.worker.interrupt()
         self.commands_posted.emit()
 
     def open(self, name_or_path: str | Path) -> None:
@@ -392,6 +394,7 @@ class Controller(QObject):
         """Stop the solver thread and wait for it; safe to call twice."""
         if not self._thread.isRunning():
             return
+        self.worker.interrupt()  # a slow step stops at its next pass
         QMetaObject.invokeMethod(self.worker, "stop", Qt.ConnectionType.BlockingQueuedConnection)
         self._thread.quit()
         self._thread.wait()

@@ -221,6 +221,7 @@ class SolverWorker(QObject):
         self.mailbox = SnapshotMailbox()
         self.queue = CommandQueue()
         self._sim: Simulation | None = None
+        self._stop = np.zeros(1, dtype=np.uint8)  # (1,) the simulations' stop (interrupt())
         self._loads = 0  # Load commands taken; snapshots carry it
         self._rows: list[tuple[float, ...]] = []  # readout rows since the last snapshot
         self._measured: object = None  # the readouts of the state as it is, if taken
@@ -261,9 +262,15 @@ class SolverWorker(QObject):
 
     # --- commands --------------------------------------------------------------------------
 
+    def interrupt(self) -> None:
+        """From any thread, after putting a command on the queue: a slow step under way stops
+        at its next pass and is undone, so the command (or a shutdown) need not wait for it."""
+        self._stop[0] = 1
+
     @Slot()
     def drain(self) -> None:
         """Apply every command that is due now."""
+        self._stop[0] = 0  # before taking the commands: one put after this interrupts again
         steps = self._sim.state.steps if self._sim is not None else 0
         for item in self.queue.take_due(steps):
             self._apply(item)
@@ -308,7 +315,7 @@ class SolverWorker(QObject):
         self._keeping = None  # until told this is a replay's scene
         self._loaded = False
         try:
-            self._sim = build_simulation(command.scene)
+            self._sim = self._own(build_simulation(command.scene))
         except (ValueError, IndexError, MemoryError) as error:
             self.load_failed.emit(f"{command.scene.name}: {error}".splitlines()[0])
             return
@@ -318,6 +325,10 @@ class SolverWorker(QObject):
         self._loaded = True
         self.last_seek_from = None
         self._reset_clock()
+
+    def _own(self, sim: Simulation) -> Simulation:
+        sim.stop = self._stop  # one flag for every simulation this worker steps
+        return sim
 
     def _apply_internal(self, command: KeepStates | Restore) -> None:
         if isinstance(command, Restore):
@@ -333,7 +344,7 @@ class SolverWorker(QObject):
         journal the rebuild from step 0 would have had by then."""
         kept = command.kept
         self._loads += 1
-        self._sim = copy_simulation(kept.sim)  # the kept one stays as it was, for later seeks
+        self._sim = self._own(copy_simulation(kept.sim))  # the kept one stays as it was
         self._rows = self.kept.rows[: kept.row_count]
         self._history_count = kept.row_count
         self._loaded = True
@@ -450,6 +461,8 @@ class SolverWorker(QObject):
             if self._sim is not sim or (running and not self._running):
                 return False  # a Load, or a Pause stamped for this step: stop before it
             if sim.step(1) == 0:
+                if sim.interrupted:  # undone: a command is waiting (drain runs it next)
+                    return False
                 self._stop_keeping()  # a recovered state is not the recording's
                 self._set_running(False)
                 self._debt = 0.0

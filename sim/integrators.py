@@ -35,8 +35,10 @@ class ClassicIntegrator:
         fixed: FixedArrays,
         material: LinkMaterial,
         obstacles: Obstacles,
+        stop: np.ndarray,
     ) -> int:
-        """One step; returns the health the predict found (kernels.HEALTHY or a problem)."""
+        """One step; returns the health the predict found (kernels.HEALTHY or a problem), or
+        kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it."""
         kernel = kernels.step_parallel if links.parallel else kernels.step_classic
         colours = (links.colour_start,) if links.parallel else ()
         return kernel(
@@ -44,7 +46,7 @@ class ClassicIntegrator:
             links.a, links.b, links.rest, material.stiffness, *colours,
             s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
             state.t, s.dt,
-            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
+            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, stop,
         )  # fmt: skip
 
 
@@ -75,6 +77,7 @@ class ExtendedIntegrator:
         model: Model,
         material: LinkMaterial,
         obstacles: Obstacles,
+        stop: np.ndarray,
     ) -> int:
         active = [c for c in self.sets if c.enabled(s)]
         for k, c in enumerate(self.sets):
@@ -106,6 +109,8 @@ class ExtendedIntegrator:
             for c in active:
                 c.begin(sub)
             for _ in range(s.passes):
+                if stop[0]:
+                    return kernels.INTERRUPTED
                 for c in active:
                     c.project(sub)
         return kernels.HEALTHY

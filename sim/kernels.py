@@ -15,6 +15,7 @@ FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
 
 # Health of the state, checked by the predict loops as they read each particle (no extra pass).
 HEALTHY, NOT_FINITE, TOO_FAR, TOO_FAST = 0, 1, 2, 3
+INTERRUPTED = 4  # not a problem of the model: another thread asked to abandon the step
 MAX_COORDINATE = 1e6  # units: nothing in a scene is anywhere near this
 MAX_SPEED = 1e4  # units/s: ~700× the free-fall terminal speed of the classic model
 
@@ -301,9 +302,12 @@ def step_classic(
     boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
+    stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """One Δt of the seed's model: predict, then `passes` × (links, then obstacles and floor).
-    Returns the health the predict found; the caller restores a good state if it is bad."""
+    Returns the health the predict found; the caller restores a good state if it is bad.
+    With `stop` set it returns INTERRUPTED before the next pass, the step half done: the
+    caller puts back the state it kept from before the step."""
     for p in range(pin_index.shape[0]):  # a dragged pin's motion shows up as its velocity
         i = pin_index[p]
         for k in range(3):
@@ -313,6 +317,8 @@ def step_classic(
         return health
     place_pins(x, pin_index, pin_anchor)
     for _ in range(passes):
+        if stop[0]:
+            return INTERRUPTED
         project_links(x, inv_mass, link_a, link_b, rest, stiffness)
         collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
@@ -430,6 +436,7 @@ def step_parallel(
     boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
+    stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """step_classic on the thread pool: within a colour no two links share a particle, so
     the threads split it without locks; colours follow each other as in Gauss–Seidel."""
@@ -455,6 +462,8 @@ def step_parallel(
         return worst
     place_pins(x, pin_index, pin_anchor)
     for _ in range(passes):
+        if stop[0]:
+            return INTERRUPTED
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
                 _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])

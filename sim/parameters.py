@@ -132,9 +132,10 @@ _TABLE = (
     ),
     Parameter(
         "solver_mode", "Link order", "", 0, 3, 1, 0,
-        "Order of the Gauss–Seidel passes: automatic (classic order on small sheets, colour "
-        "order on two threads from 20 000 links), the classic family order, or independent "
-        "sets (colours) on one or two threads.", "solver", kind=int,
+        "Order of the Gauss–Seidel passes: automatic (classic order on small sheets; from "
+        "20 000 links colour order on one thread or two, whichever its timing finds faster), "
+        "the classic family order, or independent sets (colours) on one or two threads.",
+        "solver", kind=int,
         choices=("automatic", "classic order", "colour order", "colour order, 2 threads"),
     ),
     Parameter(

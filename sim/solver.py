@@ -39,6 +39,10 @@ Vec3 = tuple[float, float, float]
 BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness) of a body
 SphereShape = tuple[Vec3, float]  # centre, radius
 BoxShape = tuple[Vec3, Vec3]  # centre, full size
+# A step slower than this keeps a copy of the state it starts from, so that another thread
+# may interrupt it (`stop`) and have the state as it was: a 512² sheet with 200 passes and
+# 16 substeps takes seconds a step, and the window must not wait for it to close or pause.
+INTERRUPTIBLE_AFTER_S = 0.02
 
 
 class Simulation:
@@ -70,6 +74,11 @@ class Simulation:
         self._classic = ClassicIntegrator()
         self._extended: ExtendedIntegrator | None = None  # made on the first non-classic step
         self.threads = ordering.ThreadChooser()  # automatic mode's, for the colour order
+        self.stop = np.zeros(1, dtype=np.uint8)  # (1,) set by another thread: abandon the step
+        self.interrupted = False  # the last step() ended early because `stop` was set
+        self._never = np.zeros(1, dtype=np.uint8)  # the stop of a step that cannot be undone
+        self.interruptible_after_s = INTERRUPTIBLE_AFTER_S
+        self._slow = False  # the last step took over interruptible_after_s
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
         self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
@@ -197,8 +206,10 @@ class Simulation:
 
     def step(self, count: int = 1) -> int:
         """Advance `count` steps. Returns how many were taken: fewer when the model blew up,
-        in which case the last good state is back in place and `instability` says why."""
+        in which case the last good state is back in place and `instability` says why, or
+        when `stop` was set during a slow step (`interrupted`), which is then undone."""
         s, state = self.settings, self.state
+        self.interrupted = False
         if self.links.solver_mode != s.solver_mode:
             self._update_links()
         classic = s.is_classic  # once per call: settings change only between calls
@@ -209,15 +220,24 @@ class Simulation:
             choosing = self.links.parallel and s.solver_mode == ordering.AUTOMATIC
             if self.links.parallel:  # numba's count is per calling thread
                 numba.set_num_threads(self.threads.threads if choosing else ordering.MOST_THREADS)
+            kept = (state.x.copy(), state.x_prev.copy()) if self._slow else None
+            stop = self.stop if kept is not None else self._never
             started = time.perf_counter()
             if classic:
                 health = self._classic.step(
-                    state, s, self.links, self.fixed, self.link_material(), self.obstacles()
-                )
+                    state, s, self.links, self.fixed, self.link_material(), self.obstacles(),
+                    stop,
+                )  # fmt: skip
             else:
-                health = self._extended_step()
+                health = self._extended_step(stop)
+            elapsed = time.perf_counter() - started
+            self._slow = elapsed > self.interruptible_after_s
             if choosing:
-                self.threads.measured(time.perf_counter() - started)
+                self.threads.measured(elapsed)
+            if health == kernels.INTERRUPTED and kept is not None:
+                state.x[:], state.x_prev[:] = kept
+                self.interrupted = True
+                return taken
             if health != kernels.HEALTHY:
                 self._recover(health)
                 return taken
@@ -228,7 +248,7 @@ class Simulation:
             self.energy_account = replace(account, steps=state.steps)
         return count
 
-    def _extended_step(self) -> int:
+    def _extended_step(self, stop: np.ndarray) -> int:
         if self._extended is None:
             self._extended = ExtendedIntegrator(self.topology.particle_count)
         state = self.state
@@ -236,7 +256,7 @@ class Simulation:
             self.topology, state.link_alive, state.face_alive, state.pin_index, self.links
         )
         health = self._extended.step(
-            state, self.settings, self.fixed, model, self.link_material(), self.obstacles()
+            state, self.settings, self.fixed, model, self.link_material(), self.obstacles(), stop
         )
         torn = self._extended.take_torn()
         if len(torn):

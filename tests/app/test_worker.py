@@ -181,3 +181,28 @@ def test_the_readout_history_has_every_step_from_zero_whatever_the_frame_rate(qt
     assert history.rows.shape[1] == len(CSV_COLUMNS)
     volume = history.column("volume")
     assert volume[0] == pytest.approx(0.512) and np.isfinite(volume).all()
+
+
+def test_pause_and_shutdown_do_not_wait_for_a_step_seconds_long(qtbot, make_controller):
+    """Issue 17 item 8: a step of seconds (a big sheet, 200 passes, 16 substeps) is interrupted
+    and undone when a command comes, instead of making the window wait for its end."""
+    controller = make_controller()
+    scene = change_body(load_preset("hanging-sheet"), 0, cols=160, rows=160).scene
+    controller.load(scene)
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    controller.set_setting("passes", 200)
+    controller.set_setting("substeps", 16)
+    worker = controller.worker
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: worker.steps_taken >= 1, timeout=120_000)  # compiles, then slow
+    qtbot.wait(300)  # the second step is under way: it takes seconds
+    with qtbot.waitSignal(controller.running_changed, timeout=WAIT_MS) as paused:
+        controller.set_running(False)
+    assert paused.args == [False]
+    assert worker.steps_taken == 1  # the second step was undone, not finished
+    assert controller.latest.steps == 1
+    controller.set_running(True)
+    qtbot.wait(300)
+    controller.shutdown()  # interrupts the step under way too
+    assert not controller._thread.isRunning()
+    assert worker.steps_taken <= 2

@@ -66,7 +66,7 @@ def test_general_step_with_every_option_off_matches_the_classic_kernel(scene):
     for _ in range(240):
         classic.step()
         integrator.step(state, general.settings, general.fixed, model,
-                        general.link_material(), general.obstacles())  # fmt: skip
+                        general.link_material(), general.obstacles(), general.stop)  # fmt: skip
         state.t += general.settings.dt
     assert np.abs(classic.state.x - general.state.x).max() < 1e-9
 
