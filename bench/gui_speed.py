@@ -2,8 +2,13 @@
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/gui_speed.py
 
-For each scene: wall time from process start to the first frame drawn, then, over a few
-seconds of running at 1×, frames drawn per second and the solver's real-time factor.
+For each scene, in a 1280 × 800 window with the default docks and live plots: wall time from
+process start to the first frame drawn (the first scene includes the imports, i.e. the app's
+start-up), frames drawn per second over a few seconds of running at 1× (median, min and max of
+one-second windows), the solver's real-time factor, how often the plots redrew, and the grab
+latency: real mouse events grab the sheet's middle and move it sideways; each
+move's latency is the wall time from the event to the first frame drawn with the particle at
+the pointer's target.
 """
 
 from __future__ import annotations
@@ -14,8 +19,10 @@ import time
 
 STARTED = time.perf_counter()
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QSurfaceFormat  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from clothlab.app.controller import Controller  # noqa: E402
@@ -25,6 +32,10 @@ from clothlab.ui.main_window import MainWindow  # noqa: E402
 from clothlab.ui.viewport import surface_format  # noqa: E402
 
 MEASURE_S = 6.0
+MOVES = 12  # pointer moves per latency run
+MOVE_EVERY_S = 0.25
+MOVE_PX = 8
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
 
 def wait(seconds: float) -> None:
@@ -33,39 +44,101 @@ def wait(seconds: float) -> None:
     loop.exec()
 
 
+def spread(values: list[float], scale: float = 1.0, digits: int = 1) -> str:
+    if not values:
+        return "no data"
+    median, low, high = (scale * f(values) for f in (statistics.median, min, max))
+    return f"{median:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
+
+
+def frame_rate(window: MainWindow) -> tuple[list[float], list[float], int]:
+    """Frames a second in each second of MEASURE_S, real-time factors, plot redraws."""
+    frames: list[float] = []
+    factors: list[float] = []
+    window.viewport.frame_drawn.connect(lambda _frame: frames.append(time.perf_counter()))
+    window.controller.timing_changed.connect(lambda factor, _behind: factors.append(factor))
+    readouts = window.readouts_panel
+    redraws_before = readouts.redraw_count
+    start = time.perf_counter()
+    wait(MEASURE_S)
+    seconds = [sum(start + k <= t < start + k + 1 for t in frames) for k in range(int(MEASURE_S))]
+    return [float(n) for n in seconds], factors, readouts.redraw_count - redraws_before
+
+
+def grab_latency(window: MainWindow) -> list[float] | str:
+    """Seconds from each pointer move of a grab to the first frame showing its particle there."""
+    viewport = window.viewport
+    x = window.controller.latest.x
+    particle = int(np.argmin(np.linalg.norm(x - x.mean(axis=0), axis=1)))  # off the floor
+    press = viewport.project(x[particle].reshape(1, 3))[0]
+    if not np.all(np.isfinite(press)):
+        return "the particle is not on screen"
+    point = QPoint(round(press[0]), round(press[1]))
+    pending: list[tuple[float, np.ndarray]] = []
+    latencies: list[float] = []
+
+    def sent(target: object) -> None:
+        pending.append((time.perf_counter(), np.asarray(target, dtype=float)))
+
+    def drawn(_frame: int) -> None:
+        snapshot = viewport.snapshot()  # the grab takes the particle nearest the pointer
+        if not pending or snapshot is None or snapshot.grabbed is None:
+            return
+        at = snapshot.x[snapshot.grabbed]
+        for k, (moved, target) in enumerate(pending):
+            if np.allclose(at, target, atol=1e-9):
+                latencies.append(time.perf_counter() - moved)
+                del pending[: k + 1]
+                return
+
+    viewport.interaction.grab_move_requested.connect(sent)
+    viewport.frame_drawn.connect(drawn)
+    QTest.mousePress(viewport, LEFT, NONE, point)
+    wait(MOVE_EVERY_S)
+    for k in range(1, MOVES + 1):
+        QTest.mouseMove(viewport, point + QPoint(MOVE_PX * k, 0))
+        wait(MOVE_EVERY_S)
+    QTest.mouseRelease(viewport, LEFT, NONE, point + QPoint(MOVE_PX * MOVES, 0))
+    viewport.interaction.grab_move_requested.disconnect(sent)
+    viewport.frame_drawn.disconnect(drawn)
+    return latencies if latencies else "no frame ever showed the particle at the pointer"
+
+
 def measure(app: QApplication, name: str, scene, started: float) -> None:
     controller = Controller()
     window = MainWindow(controller, remember_layout=False)
     window.resize(1280, 800)
-    frames: list[float] = []
-    factors: list[float] = []
-    window.viewport.frame_drawn.connect(lambda _frame: frames.append(time.perf_counter()))
-    controller.timing_changed.connect(lambda factor, _behind: factors.append(factor))
+    first: list[float] = []
+    window.viewport.frame_drawn.connect(lambda _f: first or first.append(time.perf_counter()))
     controller.load(scene)
     window.show()
     controller.set_running(True)
-    while not frames:
+    while not first:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
-    first_frame = frames[0] - started
     wait(1.0)  # past the first compile and layout
-    frames.clear()
-    factors.clear()
-    wait(MEASURE_S)
-    fps = (len(frames) - 1) / (frames[-1] - frames[0]) if len(frames) > 1 else 0.0
-    factor = statistics.median(factors) if factors else float("nan")
-    print(f"{name:<16} first frame {first_frame:5.2f} s   {fps:5.1f} fps   "
-          f"{factor:4.2f}× real time ({len(factors)} readings)")  # fmt: skip
+    fps, factors, redraws = frame_rate(window)
+    latency = grab_latency(window)
+    latency_text = latency if isinstance(latency, str) else spread(latency, 1000, 0) + " ms"
+    factor = f"{statistics.median(factors):.2f}×" if factors else "no reading"
+    print(f"{name:<14} first frame {first[0] - started:5.2f} s · fps {spread(fps)} · "
+          f"{factor} real time · plots {redraws / MEASURE_S:.1f}/s · "
+          f"grab latency {latency_text}", flush=True)  # fmt: skip
     window.close()
     controller.shutdown()
+
+
+def sheet(cols: int, rows: int):
+    return change_body(load_preset("hanging-sheet"), 0, cols=cols, rows=rows).scene
 
 
 def main() -> None:
     QSurfaceFormat.setDefaultFormat(surface_format())
     app = QApplication(sys.argv[:1])
-    app.setQuitOnLastWindowClosed(False)  # two windows, one after the other
+    app.setQuitOnLastWindowClosed(False)  # several windows, one after the other
+    print("median (min–max); the first figure of hanging-sheet is the app's start-up")
     measure(app, "hanging-sheet", load_preset("hanging-sheet"), STARTED)
-    big = change_body(load_preset("hanging-sheet"), 0, cols=128, rows=128).scene
-    measure(app, "128x128 sheet", big, time.perf_counter())
+    measure(app, "128x128 sheet", sheet(128, 128), time.perf_counter())
+    measure(app, "256x256 sheet", sheet(256, 256), time.perf_counter())
 
 
 if __name__ == "__main__":

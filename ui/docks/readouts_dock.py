@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QGraphicsView,
@@ -52,6 +52,7 @@ class ReadoutsPanel(QWidget):
         self._dirty = False
         self._frozen = False
         self._last_redraw = -math.inf
+        self.redraw_count = 0  # plot redraws so far, for the frame-rate benchmark
         self.value_labels: dict[str, QLabel] = {}
         self.plots: dict[str, pg.PlotWidget] = {}
         self._curves: dict[str, pg.PlotCurveItem] = {}
@@ -159,6 +160,21 @@ class ReadoutsPanel(QWidget):
         self._rows[series.key] = (name, value, plot)
         self._grid_rows[series.key] = row + 1
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a new theme (Edit ▸ Preferences)
+            self._colour_plots()
+
+    def _colour_plots(self) -> None:
+        """Give the plots the panel's Base and Text colours again: pyqtgraph took them once, at
+        construction, and does not follow the palette."""
+        palette = self.palette()
+        for plot in self.plots.values():
+            plot.setBackground(palette.color(QPalette.ColorRole.Base))
+            for axis in ("left", "bottom"):
+                plot.getPlotItem().getAxis(axis).setTextPen(palette.color(QPalette.ColorRole.Text))
+            plot.viewport().update()  # the plots repaint only when asked (NoViewportUpdate)
+
     # --- the panel protocol (ui.panels) -------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
@@ -236,6 +252,7 @@ class ReadoutsPanel(QWidget):
             return
         self._dirty = False
         self._last_redraw = time.perf_counter()
+        self.redraw_count += 1
         rows = self.history.window(self.window_box.value())
         if not len(rows):
             for label in self.value_labels.values():
