@@ -1,9 +1,10 @@
 """Autosave and crash recovery.
 
-While the document has unsaved changes, an Autosaver writes it every 60 s to a recovery file of
-its own in the data folder (``$XDG_DATA_HOME/ClothLab/Cloth Lab/recovery`` on Linux). A save,
-an undo back to the saved state, opening another document or a clean exit removes the file, so
-a file left behind means a run that ended without asking: the next launch offers to recover it.
+While the document has unsaved changes, an Autosaver writes it every 60 s (Edit ▸ Preferences
+changes that) to a recovery file of its own in the data folder
+(``$XDG_DATA_HOME/ClothLab/Cloth Lab/recovery`` on Linux). A save, an undo back to the saved
+state, opening another document or a clean exit removes the file, so a file left behind means a
+run that ended without asking: the next launch offers to recover it.
 
 Each running Cloth Lab has its own file (``autosave-<pid>-<start>.json``) guarded by a
 QLockFile, so a second window's autosave is never offered, overwritten or deleted by the first;
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from clothlab.sim.files import FileTooLargeError, read_regular_file, write_atomically
 from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
+from clothlab.ui import preferences
 from clothlab.ui.preferences import APPLICATION, ORGANIZATION  # the folder names QSettings uses
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 FORMAT = "clothlab-recovery"
 VERSION = 1
-DEFAULT_INTERVAL_S = 60.0
+DEFAULT_INTERVAL_S = float(preferences.AUTOSAVE_INTERVAL.default)
 INTERVAL_ENV = "CLOTHLAB_AUTOSAVE_SECONDS"  # a shorter interval, for tests and the curious
 # Answer the startup question without asking (tests); unset means ask.
 CHOICE_ENV = "CLOTHLAB_RECOVERY"
@@ -58,17 +60,19 @@ def recovery_folder() -> Path:
 
 
 def autosave_interval() -> float:
-    """Seconds between autosaves: CLOTHLAB_AUTOSAVE_SECONDS if set and sensible, else 60."""
+    """Seconds between autosaves: CLOTHLAB_AUTOSAVE_SECONDS if set and sensible (tests need
+    less than the preference's 10 s), else the stored preference (default 60)."""
     text = os.environ.get(INTERVAL_ENV)
+    chosen = float(preferences.autosave_interval_s())
     if not text:
-        return DEFAULT_INTERVAL_S
+        return chosen
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0.01 <= value <= 86_400):
-        _warn(f"{INTERVAL_ENV}={text!r} is not a number of seconds; autosaving every 60 s")
-        return DEFAULT_INTERVAL_S
+        _warn(f"{INTERVAL_ENV}={text!r} is not a number of seconds; autosaving every {chosen:g} s")
+        return chosen
     return value
 
 
@@ -194,10 +198,23 @@ class Autosaver(QObject):
         self.ticks = 0
         self._failing = False  # warn once per run of failed writes, not every minute
         self._timer = QTimer(self)
-        self._timer.setInterval(round(1000 * (interval_s or autosave_interval())))
+        self.set_interval(interval_s or autosave_interval())
         self._timer.timeout.connect(self.autosave)
         self._timer.start()
         controller.undo_stack.cleanChanged.connect(self._clean_changed)
+        if interval_s is None:  # not told one: follow Edit ▸ Preferences as it changes
+            preferences.signals().preferences_changed.connect(self._follow_preferences)
+
+    def set_interval(self, seconds: float) -> None:
+        """Autosave every `seconds` from now (a running timer restarts)."""
+        self._timer.setInterval(round(1000 * seconds))
+
+    @property
+    def interval_s(self) -> float:
+        return self._timer.interval() / 1000
+
+    def _follow_preferences(self) -> None:
+        self.set_interval(autosave_interval())
 
     # --- writing -------------------------------------------------------------------------------
 

@@ -521,7 +521,7 @@ def sweep_csv(keys: list[str], chosen: list[Variant], results: dict[int, Variant
     final readouts (empty for a variant that failed)."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([*keys, "status", *readouts.CSV_COLUMNS])
+    writer.writerow([*keys, "status", *readouts.CSV_HEADER])
     for k in sorted(results):
         result, final = results[k], results[k].final_row
         cells = readouts.csv_cells(final) if final else [""] * len(readouts.CSV_COLUMNS)
@@ -606,7 +606,7 @@ class CsvRows:
         self.outputs, self.option = outputs, option
         self.count = 0
         self._writer = csv.writer(self, lineterminator="\n")
-        self._writer.writerow([*lead, *readouts.CSV_COLUMNS])  # lead: columns before the usual
+        self._writer.writerow([*lead, *readouts.CSV_HEADER])  # lead: columns before the usual
 
     def write(self, text: str) -> None:  # csv.writer's stream
         self.outputs.write(self.option, text.encode())

@@ -184,12 +184,12 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout("motion", "Motion", "units/s", motion, "Mean particle speed |x − x_prev| / Δt."),
     Readout(
-        "max_stretch", "Max stretch", "", max_stretch,
+        "max_stretch", "Max stretch", "fraction", max_stretch,
         "Largest (L − rest) / rest over live links: the error the passes leave.",
         shown_unit="%", shown_scale=100.0,
     ),
     Readout(
-        "residual", "Residual", "", residual,
+        "residual", "Residual", "fraction", residual,
         "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
         "max |L − rest| / rest with the classic rule. More passes or substeps lower it.",
         shown_unit="%", shown_scale=100.0, plotted=False,
@@ -228,7 +228,28 @@ READOUTS: tuple[Readout, ...] = (
 )  # fmt: skip
 READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
 # Every CSV (the CLI's and the app's) has these columns: the step, model time, the readouts.
+# Code finds a column by its key; the file's header names each with its unit (CSV_HEADER).
 CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
+CSV_UNITS: dict[str, str] = {"step": "", "t": "s", **{r.key: r.unit for r in READOUTS}}
+# The file stays ASCII, as it was before it had units: a spreadsheet that takes UTF-8 for its
+# own code page would show "unitsÂ³".
+_ASCII_UNIT = str.maketrans({"²": "^2", "³": "^3", "·": "*"})
+
+
+def header_name(key: str) -> str:
+    """A column's name in a CSV header: its key and the unit its values are written in
+    ("t (s)", "max_stretch (fraction)": not the % the panels show); a count has none."""
+    unit = CSV_UNITS[key].translate(_ASCII_UNIT)
+    return f"{key} ({unit})" if unit else key
+
+
+def column_key(name: str) -> str:
+    """The key of a header's column: "sag (units)" → "sag". A bare key (a CSV written before
+    the header said units) is its own key, so older files read the same."""
+    return name.split(" (", 1)[0].strip()
+
+
+CSV_HEADER: tuple[str, ...] = tuple(header_name(key) for key in CSV_COLUMNS)
 
 Readouts = make_dataclass(
     "Readouts",
@@ -273,7 +294,7 @@ def csv_cells(values: Iterable[float]) -> list[str]:
 def csv_text(rows: Iterable[Iterable[float]]) -> str:
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_HEADER)
     writer.writerows(csv_cells(r) for r in rows)
     return stream.getvalue()
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clothlab.sim.files import FileTooLargeError, NotARegularFileError, describe, read_regular_file
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.readouts import CSV_COLUMNS, column_key
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # 256 variants are some 100 KB
 
@@ -26,7 +26,7 @@ class SweepResultsError(ValueError):
 class SweepRow:
     values: dict[str, str]  # varied setting → its value as typed
     status: str  # "ok", or why the variant has no readouts
-    readouts: dict[str, float]  # CSV column → final value (NaN where empty)
+    readouts: dict[str, float]  # column key (sim.readouts.CSV_COLUMNS) → final value, NaN if empty
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ def parse_sweep_results(text: str, source: str) -> SweepResults:
         raise SweepResultsError(f"{source}: not a sweep's results (no status column)")
     header = lines[0]
     split = header.index("status")
-    keys, columns = tuple(header[:split]), header[split + 1 :]
+    keys = tuple(header[:split])
+    columns = [column_key(name) for name in header[split + 1 :]]  # with units or without
     if not keys or columns != list(CSV_COLUMNS):
         raise SweepResultsError(f"{source}: not a sweep's results (unexpected columns)")
     rows = []

@@ -130,6 +130,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip="Pin every n-th particle of the selected sheet's top edge (asks n)"),
     ActionRow("unpin_all", "&Unpin all", "&Edit/Pi&n selected sheet",
               tip="Remove every pin of the selected body", separator=True),
+    # The standard key is Cmd+, on macOS but unbound on most Linux desktops: Ctrl+, there.
+    ActionRow("preferences", "Pr&eferences…", "&Edit", (StandardKey.Preferences, "Ctrl+,"),
+              tip="Autosave interval, frame-rate cap, plot window and theme", separator=True),
     ActionRow("add_sheet", "&Sheet", "&Add", icon="add-sheet", toolbar=37,
               tip="Add a sheet of cloth beside the other bodies, hanging from its top corners"),
     ActionRow("add_block", "Soft &block", "&Add", icon="add-block",
@@ -214,7 +217,13 @@ def make_actions(window: QMainWindow, made: Mapping[str, QAction]) -> dict[str, 
 
 
 def _shortcuts(row: ActionRow) -> list[QKeySequence]:
-    return [QKeySequence(key) for key in row.keys]
+    """The row's keys, without a standard key the platform leaves unbound (empty) and without
+    repeats (a standard key that is also typed out), so the first is one people can type."""
+    sequences: list[QKeySequence] = []
+    for sequence in map(QKeySequence, row.keys):
+        if not sequence.isEmpty() and sequence not in sequences:
+            sequences.append(sequence)
+    return sequences
 
 
 def _extra_bindings(row: ActionRow) -> list[QKeySequence]:

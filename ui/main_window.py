@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
-from clothlab.ui import dialogs, preferences
+from clothlab.ui import dialogs, preferences, preferences_dialog
 from clothlab.ui.compare_view import beside
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
@@ -93,6 +93,8 @@ class MainWindow(QMainWindow):
         self._status_timer = self._timer(1000, self._update_status)
         self._pending_snapshot: Snapshot | None = None
         self._frame_clock = self._timer(round(1000 / FRAME_HZ), self._present)
+        if remember_layout:  # the screenshot mode keeps the defaults, as it keeps the layout
+            preferences_dialog.apply_preferences(self)  # Edit ▸ Preferences, as stored
         self._show_scene(controller.scene)
         self.viewport.setFocus()  # so Space, '.' and Right work from the start
 
@@ -194,6 +196,7 @@ class MainWindow(QMainWindow):
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
             "open_sweep": partial(open_sweep_results, self),
+            "preferences": partial(preferences_dialog.edit_preferences, self),
             "readme": partial(self.show_document, "readme"),
             "research": partial(self.show_document, "research"),
             "tool": view.interaction.set_tool, "speed": c.set_speed,

@@ -1,5 +1,6 @@
 """What Cloth Lab remembers between runs, in one QSettings store: the window's geometry and dock
-layout, the view options and the recent files; and the application's names, which also name the
+layout, the view options, the recent files and the preferences (Edit ▸ Preferences: autosave
+interval, frame-rate cap, plot window, theme); and the application's names, which also name the
 folders QSettings and the autosave use.
 
 Imports no widget module, so the app layer (autosave, start-up) can use the names and the store
@@ -8,11 +9,13 @@ without building a window.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QObject, QSettings, Signal
 
 if TYPE_CHECKING:  # only for the hints: the window is passed in, never built here
     from PySide6.QtWidgets import QMainWindow
@@ -92,6 +95,161 @@ def forget_recent_file(file: str) -> None:
 
 def clear_recent_files() -> None:
     settings().setValue(RECENT_KEY, [])
+
+
+# --- preferences (Edit ▸ Preferences) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumberPreference:
+    """A whole number the user chooses; a stored value of the wrong type or outside the range
+    (an older version's, or an edited file) reads as the default."""
+
+    key: str
+    label: str
+    unit: str
+    default: int
+    minimum: int
+    maximum: int
+    tooltip: str
+
+
+AUTOSAVE_INTERVAL = NumberPreference(
+    "preferences/autosave_interval_s", "Autosave every", "s", 60, 10, 3600,
+    "How often unsaved changes are written to the recovery file "
+    "(CLOTHLAB_AUTOSAVE_SECONDS, when set, wins).",
+)  # fmt: skip
+# The defaults are ui.main_window.FRAME_HZ and ui.docks.readouts_dock.DEFAULT_WINDOW_S (a test
+# holds them equal): this module imports no widget module.
+FRAME_RATE_CAP = NumberPreference(
+    "preferences/frame_rate_cap", "Frame-rate cap", "fps", 60, 10, 120,
+    "Most frames the 3D view and the panels draw per second; lower leaves more of the "
+    "machine to the solver.",
+)  # fmt: skip
+PLOT_WINDOW = NumberPreference(
+    "preferences/plot_window_s", "Plot window", "s", 20, 2, 600,
+    "Model time the Readouts plots show: the panel's Window box starts at this.",
+)  # fmt: skip
+NUMBER_PREFERENCES = (AUTOSAVE_INTERVAL, FRAME_RATE_CAP, PLOT_WINDOW)
+THEME_KEY = "preferences/theme"
+THEMES = ("system", "light", "dark")  # system: the desktop's palette, as Qt found it
+DEFAULT_THEME = "system"
+
+
+def stored_number(preference: NumberPreference) -> int:
+    """The stored value, or the default if it is missing, not a whole number or out of range.
+    INI files give numbers back as text, so text is read too."""
+    value = settings().value(preference.key)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return preference.default
+    try:
+        number = float(value)
+    except ValueError:
+        return preference.default
+    if not (math.isfinite(number) and number.is_integer()):
+        return preference.default
+    if not preference.minimum <= number <= preference.maximum:
+        return preference.default
+    return int(number)
+
+
+def store_number(preference: NumberPreference, value: int) -> None:
+    _check_number(preference, value)
+    settings().setValue(preference.key, int(value))
+
+
+def _check_number(preference: NumberPreference, value: int) -> None:
+    if not preference.minimum <= value <= preference.maximum:
+        bounds = f"{preference.minimum}…{preference.maximum} {preference.unit}"
+        raise ValueError(f"{preference.key}: {value} is outside {bounds}")
+
+
+def autosave_interval_s() -> int:
+    return stored_number(AUTOSAVE_INTERVAL)
+
+
+def set_autosave_interval_s(seconds: int) -> None:
+    store_number(AUTOSAVE_INTERVAL, seconds)
+
+
+def frame_rate_cap() -> int:
+    return stored_number(FRAME_RATE_CAP)
+
+
+def set_frame_rate_cap(fps: int) -> None:
+    store_number(FRAME_RATE_CAP, fps)
+
+
+def plot_window_s() -> int:
+    return stored_number(PLOT_WINDOW)
+
+
+def set_plot_window_s(seconds: int) -> None:
+    store_number(PLOT_WINDOW, seconds)
+
+
+def theme() -> str:
+    value = settings().value(THEME_KEY, DEFAULT_THEME)
+    return value if value in THEMES else DEFAULT_THEME
+
+
+def set_theme(name: str) -> None:
+    _check_theme(name)
+    settings().setValue(THEME_KEY, name)
+
+
+def _check_theme(name: str) -> None:
+    if name not in THEMES:
+        raise ValueError(f"{THEME_KEY}: {name!r} is not one of {', '.join(THEMES)}")
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """The four preferences together, as the dialog edits them."""
+
+    autosave_interval_s: int = AUTOSAVE_INTERVAL.default
+    frame_rate_cap: int = FRAME_RATE_CAP.default
+    plot_window_s: int = PLOT_WINDOW.default
+    theme: str = DEFAULT_THEME
+
+
+def stored_preferences() -> Preferences:
+    return Preferences(autosave_interval_s(), frame_rate_cap(), plot_window_s(), theme())
+
+
+def store_preferences(chosen: Preferences) -> None:
+    """Store all four and tell the followers; a bad value raises ValueError, and then none is
+    stored."""
+    numbers = list(zip(NUMBER_PREFERENCES, _numbers(chosen), strict=True))
+    for preference, value in numbers:
+        _check_number(preference, value)
+    _check_theme(chosen.theme)
+    for preference, value in numbers:
+        store_number(preference, value)
+    set_theme(chosen.theme)
+    settings().sync()
+    signals().preferences_changed.emit()
+
+
+def _numbers(chosen: Preferences) -> tuple[int, int, int]:  # in NUMBER_PREFERENCES' order
+    return (chosen.autosave_interval_s, chosen.frame_rate_cap, chosen.plot_window_s)
+
+
+class PreferenceSignals(QObject):
+    """Tells whoever follows the preferences that new ones were stored: the autosave (app
+    layer) is not reachable from the window, so it listens here."""
+
+    preferences_changed = Signal()
+
+
+_signals: PreferenceSignals | None = None
+
+
+def signals() -> PreferenceSignals:
+    global _signals
+    if _signals is None:
+        _signals = PreferenceSignals()
+    return _signals
 
 
 def _as_bool(value: Any) -> bool:

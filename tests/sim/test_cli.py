@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.presets import preset_names
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER, column_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +48,9 @@ def test_run_writes_csv_positions_and_scene(tmp_path):
     assert values["links"] == str(584 - 31)
 
     rows = list(csv.reader(table.open()))
-    header = rows[0]
-    assert header == list(CSV_COLUMNS)  # the same columns as the app's export
+    assert rows[0] == list(CSV_HEADER)  # the same columns as the app's export, with units
+    header = [column_key(name) for name in rows[0]]
+    assert header == list(CSV_COLUMNS)
     assert header[:2] == ["step", "t"] and {"sag", "volume", "motion", "max_stretch"} <= set(header)
     assert len(rows) == 1 + 31  # row 0 is the initial state
     links = header.index("links")

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from clothlab.app import cli
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # a hang fails the test instead of stopping the run
@@ -274,7 +274,7 @@ def test_ctrl_c_stops_with_exit_130_and_keeps_every_finished_row(tmp_path):
         f"{last + 1} rows written to {table}"
     )
     rows = list(csv.reader(table.open()))
-    assert rows[0] == list(CSV_COLUMNS)
+    assert rows[0] == list(CSV_HEADER)
     assert [int(r[0]) for r in rows[1:]] == list(range(last + 1))  # every step, none cut off
     assert all(len(r) == len(CSV_COLUMNS) and float(r[1]) >= 0 for r in rows[1:])
     assert stdout == "" and not (tmp_path / "scene.json").exists()  # only the CSV is kept

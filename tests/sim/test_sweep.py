@@ -18,7 +18,7 @@ import pytest
 
 from clothlab.app import sweep
 from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.readouts import CSV_HEADER
 from clothlab.sim.scene import save_scene, with_settings
 from clothlab.sim.variants import BASELINE
 
@@ -47,12 +47,12 @@ def falling(tmp_path: Path) -> Path:
 
 def read_rows(table: Path) -> list[dict[str, str]]:
     rows = list(csv.DictReader(table.open()))
-    assert rows and list(rows[0]) == ["gravity", "passes", "status", *CSV_COLUMNS]
+    assert rows and list(rows[0]) == ["gravity", "passes", "status", *CSV_HEADER]
     return rows
 
 
 def as_floats(row: dict[str, str]) -> list[float | None]:
-    return [float(row[c]) if row[c] else None for c in CSV_COLUMNS]
+    return [float(row[c]) if row[c] else None for c in CSV_HEADER]
 
 
 def test_a_sweep_reports_each_variant_in_its_row(tmp_path, falling):
@@ -78,7 +78,7 @@ def test_a_sweeps_rows_equal_the_runs_of_its_variants(tmp_path):
                       "--steps", "30", "--csv", str(table))  # fmt: skip
     assert result.returncode == 0, result.stderr
     rows = list(csv.reader(table.open()))
-    assert rows[0] == ["passes", "xpbd", "status", *CSV_COLUMNS]
+    assert rows[0] == ["passes", "xpbd", "status", *CSV_HEADER]
     for passes, xpbd, status, *cells in rows[1:]:
         single = tmp_path / "run.csv"
         run = clothlab("run", "hanging-sheet", "--steps", "30", "--set", f"passes={passes}",

@@ -24,7 +24,7 @@ from clothlab.sim.commands import (
 )
 from clothlab.sim.edits import CutLinks, SetPin, SetSetting
 from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER
 from clothlab.sim.recording import Recording, load_recording, save_recording
 from clothlab.sim.scene import build_simulation, load_scene, save_scene, with_settings
 from clothlab.sim.variants import Stepper, VariantError, run_variant
@@ -184,7 +184,7 @@ def test_run_replay_equals_replay_and_a_live_run(tmp_path, recording_file):
     assert np.array_equal(x, replay(recording.journal, STEPS).state.x)  # bit for bit
     assert np.array_equal(x, live_run(recording, STEPS))
     rows = list(csv.reader(table.open()))
-    assert rows[0] == list(CSV_COLUMNS) and [int(r[0]) for r in rows[1:]] == list(range(41))
+    assert rows[0] == list(CSV_HEADER) and [int(r[0]) for r in rows[1:]] == list(range(41))
     links = CSV_COLUMNS.index("links")
     assert rows[1 + 11][links] == "584" and rows[1 + 12][links] == "581"  # cut at step 12
     end = load_scene(saved)  # the document after every command: the cut, the pin, the wind
@@ -231,7 +231,7 @@ def run_csv(tmp_path: Path, name: str, *args: str) -> list[str]:
 def compare_blocks(table: Path) -> dict[str, list[str]]:
     """The compare CSV's lines by variant, each without its variant cell."""
     lines = table.read_text().splitlines()
-    assert lines[0] == "variant," + ",".join(CSV_COLUMNS)
+    assert lines[0] == "variant," + ",".join(CSV_HEADER)
     blocks: dict[str, list[str]] = {}
     for line, cells in zip(lines[1:], csv.reader(lines[1:]), strict=True):
         lead = f'"{cells[0]}",' if "," in cells[0] else f"{cells[0]},"

@@ -1,0 +1,94 @@
+"""The readouts CSV's header says the unit of every column (issue 16, item 11), and everything
+that finds a column by its key still finds it."""
+
+from __future__ import annotations
+
+import csv
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sim_helpers import hanging_sheet
+
+from clothlab.sim import readouts
+from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER, READOUTS, column_key
+from clothlab.sim.sweep_results import parse_sweep_results
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def recorded_history(steps: int = 3) -> readouts.ReadoutHistory:
+    sim = hanging_sheet()
+    history = readouts.ReadoutHistory()
+    history.append(0, sim.readouts())
+    for step in range(1, steps + 1):
+        sim.step()
+        history.append(step, sim.readouts())
+    return history
+
+
+def test_the_header_names_each_columns_unit():
+    header = readouts.csv_text([]).splitlines()[0].split(",")
+    assert header == list(CSV_HEADER)
+    assert header[:2] == ["step", "t (s)"]
+    # max stretch is written as a fraction (the panels show it ×100 as %): the header says so
+    assert "max_stretch (fraction)" in header and "residual (fraction)" in header
+    assert {"sag (units)", "volume (units^3)", "motion (units/s)"} <= set(header)
+    assert "total_energy (mass*units^2/s^2)" in header
+    for readout in READOUTS:
+        name = header[CSV_COLUMNS.index(readout.key)]
+        if readout.integer:  # a count (links) has no unit, like the step
+            assert name == readout.key
+        else:
+            assert readout.unit and name.startswith(f"{readout.key} (") and name.endswith(")")
+    assert "".join(header).isascii()  # as before the units: no code-page surprises
+
+
+def test_a_written_csv_reads_back_by_key(tmp_path):
+    history = recorded_history()
+    path = tmp_path / "readouts.csv"
+    history.write_csv(path)
+    with path.open(encoding="utf-8") as stream:
+        by_name = list(csv.DictReader(stream))
+    rows = [{column_key(name): cell for name, cell in row.items()} for row in by_name]
+    assert list(rows[0]) == list(CSV_COLUMNS)
+    assert [int(row["step"]) for row in rows] == [0, 1, 2, 3]
+    for row, expected in zip(rows, history.rows, strict=True):
+        for key, value in zip(CSV_COLUMNS, expected, strict=True):
+            if math.isnan(value):
+                assert row[key] == ""
+            else:
+                assert float(row[key]) == value  # round-trip exact
+    assert float(rows[-1]["max_stretch"]) == history.column("max_stretch")[-1]
+
+
+def test_column_key_reads_both_headers():
+    assert [column_key(name) for name in CSV_HEADER] == list(CSV_COLUMNS)
+    assert [column_key(key) for key in CSV_COLUMNS] == list(CSV_COLUMNS)  # an older file
+
+
+@pytest.mark.parametrize("header", [CSV_HEADER, CSV_COLUMNS], ids=["units", "bare keys"])
+def test_sweep_results_read_a_header_with_or_without_units(header):
+    final = recorded_history(1).rows[-1]
+    lines = [["passes", "status", *header], ["4", "ok", *readouts.csv_cells(final)]]
+    text = "".join(",".join(cells) + "\n" for cells in lines)
+    results = parse_sweep_results(text, "sweep.csv")
+    assert results.keys == ("passes",)
+    values = results.rows[0].readouts
+    assert list(values) == list(CSV_COLUMNS)
+    assert values["max_stretch"] == final[CSV_COLUMNS.index("max_stretch")]
+
+
+def test_the_clis_streamed_csv_has_the_same_header(tmp_path):
+    table = tmp_path / "run.csv"
+    result = subprocess.run(
+        [sys.executable, "-m", "clothlab.app.main", "run", "hanging-sheet", "--steps", "2",
+         "--csv", str(table)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = table.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == readouts.csv_text([]).rstrip("\n") == ",".join(CSV_HEADER)
+    assert len(lines) == 1 + 3

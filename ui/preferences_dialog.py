@@ -1,0 +1,165 @@
+"""Edit ▸ Preferences: the autosave interval, the frame-rate cap, the plot window and the theme,
+kept in the one QSettings store (ui.preferences) and applied live on OK, and at start-up.
+
+The window asks for two things only: `edit_preferences(window)` from its action, and
+`apply_preferences(window)` once it is built. The autosave lives in the app layer, out of the
+window's reach: it follows ui.preferences' `preferences_changed` signal by itself.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QSpinBox,
+    QWidget,
+)
+
+from clothlab.ui import preferences
+from clothlab.ui.preferences import NumberPreference, Preferences
+
+if TYPE_CHECKING:  # the window imports this module, not back
+    from clothlab.ui.main_window import MainWindow
+
+THEME_LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
+Buttons = QDialogButtonBox.StandardButton
+
+
+class PreferencesDialog(QDialog):
+    """The four fields; OK stores them and applies them to `window` (when given), Cancel
+    forgets them, Restore defaults shows the defaults (stored only by OK)."""
+
+    def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent if parent is not None else window)
+        self.target = window  # not self.window: QWidget.window() is a method
+        self.setWindowTitle("Preferences")
+        self.setObjectName("preferences_dialog")
+        self.autosave_box = _number_box(preferences.AUTOSAVE_INTERVAL)
+        self.frame_rate_box = _number_box(preferences.FRAME_RATE_CAP)
+        self.plot_window_box = _number_box(preferences.PLOT_WINDOW)
+        self.theme_box = QComboBox()
+        for name in preferences.THEMES:
+            self.theme_box.addItem(THEME_LABELS[name], name)
+        self.theme_box.setToolTip("System: the desktop's colours. Light or Dark: Cloth Lab's own.")
+        self.button_box = QDialogButtonBox(Buttons.Ok | Buttons.Cancel | Buttons.RestoreDefaults)
+        self.button_box.accepted.connect(self.accept)
+        self.button_box.rejected.connect(self.reject)
+        restore = self.button_box.button(Buttons.RestoreDefaults)
+        restore.clicked.connect(lambda: self.show_values(Preferences()))
+        form = QFormLayout(self)
+        for preference, box in self._number_boxes():
+            form.addRow(preference.label, box)
+        form.addRow("Theme", self.theme_box)
+        form.addRow(self.button_box)
+        self.show_values(preferences.stored_preferences())
+
+    def _number_boxes(self) -> tuple[tuple[NumberPreference, QSpinBox], ...]:
+        return (
+            (preferences.AUTOSAVE_INTERVAL, self.autosave_box),
+            (preferences.FRAME_RATE_CAP, self.frame_rate_box),
+            (preferences.PLOT_WINDOW, self.plot_window_box),
+        )
+
+    def show_values(self, values: Preferences) -> None:
+        self.autosave_box.setValue(values.autosave_interval_s)
+        self.frame_rate_box.setValue(values.frame_rate_cap)
+        self.plot_window_box.setValue(values.plot_window_s)
+        self.theme_box.setCurrentIndex(self.theme_box.findData(values.theme))
+
+    def values(self) -> Preferences:
+        return Preferences(
+            self.autosave_box.value(),
+            self.frame_rate_box.value(),
+            self.plot_window_box.value(),
+            str(self.theme_box.currentData()),
+        )
+
+    def accept(self) -> None:
+        before = preferences.stored_preferences()
+        preferences.store_preferences(self.values())
+        if self.target is not None:
+            apply_preferences(self.target, before)
+        super().accept()
+
+
+def _number_box(preference: NumberPreference) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(preference.minimum, preference.maximum)
+    box.setSuffix(f" {preference.unit}")
+    box.setToolTip(f"{preference.tooltip} ({preference.minimum} … {preference.maximum} "
+                   f"{preference.unit}, default {preference.default})")  # fmt: skip
+    box.setObjectName(preference.key.rpartition("/")[2])
+    return box
+
+
+def edit_preferences(window: MainWindow) -> bool:
+    """Edit ▸ Preferences…: True if the user pressed OK."""
+    return PreferencesDialog(window).exec() == QDialog.DialogCode.Accepted
+
+
+# --- applying them -----------------------------------------------------------------------------
+
+
+def apply_preferences(window: MainWindow, before: Preferences | None = None) -> None:
+    """Make the stored preferences live in `window`. With `before` (what was stored until
+    now), only what changed: a plot window typed into the panel since start-up stays unless
+    the preference itself changed."""
+    chosen = preferences.stored_preferences()
+    if before is None or chosen.frame_rate_cap != before.frame_rate_cap:
+        # the window's frame clock: FRAME_HZ until a preference says otherwise
+        window._frame_clock.setInterval(round(1000 / chosen.frame_rate_cap))
+    if before is None or chosen.plot_window_s != before.plot_window_s:
+        window.readouts_panel.window_box.setValue(chosen.plot_window_s)
+    if before is None or chosen.theme != before.theme:
+        apply_theme(chosen.theme)
+
+
+_system_palette: QPalette | None = None  # the desktop's, kept before the first theme replaces it
+
+
+def apply_theme(name: str) -> None:
+    """Set the application's palette: the desktop's ("system"), the style's standard one
+    ("light") or dark_palette(). Widgets follow by themselves; the Readouts plots re-colour on
+    the palette change they are sent."""
+    global _system_palette
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    if _system_palette is None:
+        if name == "system":
+            return  # nothing replaced yet: the desktop's palette is the one in use
+        _system_palette = QPalette(app.palette())
+    if name == "dark":
+        app.setPalette(dark_palette())
+    elif name == "light":
+        app.setPalette(app.style().standardPalette())
+    else:
+        app.setPalette(_system_palette)
+
+
+def dark_palette() -> QPalette:
+    """Fusion's usual dark colours: light text on greys, blue selection, greyed-out disabled."""
+    palette = QPalette()
+    role = QPalette.ColorRole
+    colours = {
+        role.Window: "#353535", role.WindowText: "#f0f0f0", role.Base: "#262626",
+        role.AlternateBase: "#2f2f2f", role.ToolTipBase: "#202020", role.ToolTipText: "#f0f0f0",
+        role.Text: "#f0f0f0", role.Button: "#3a3a3a", role.ButtonText: "#f0f0f0",
+        role.BrightText: "#ff5555", role.Link: "#5aa0ff", role.Highlight: "#2a82da",
+        role.HighlightedText: "#ffffff", role.PlaceholderText: "#8a8a8a", role.Light: "#505050",
+        role.Midlight: "#444444", role.Mid: "#2c2c2c", role.Dark: "#202020",
+        role.Shadow: "#141414",
+    }  # fmt: skip
+    for colour_role, colour in colours.items():
+        palette.setColor(colour_role, QColor(colour))
+    disabled = QPalette.ColorGroup.Disabled
+    for colour_role in (role.WindowText, role.Text, role.ButtonText):
+        palette.setColor(disabled, colour_role, QColor("#7a7a7a"))
+    palette.setColor(disabled, role.Highlight, QColor("#505050"))
+    return palette
