@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
@@ -18,6 +19,10 @@ from clothlab.sim.snapshot import Snapshot
 
 STATUS_HZ = 4
 WARNING_STYLE = "color: #c62828; font-weight: bold;"
+# A running scene whose first step takes longer than this is being compiled (the first start
+# after installing, or an option's first use): say so rather than look frozen.
+PREPARING_AFTER_MS = 600
+PREPARING = "Preparing the solver: its first run compiles it (this takes up to a minute)…"
 
 
 class StatusBar(QStatusBar):
@@ -44,6 +49,12 @@ class StatusBar(QStatusBar):
         for label in (self.state_label, self.time_label, self.factor_label, self.fps_label):
             self.addPermanentWidget(label)
         self.addPermanentWidget(self.count_label)
+        self._running = False
+        self._waiting = False  # for a new scene's first step
+        self._start_step: int | None = None  # the step its first snapshot showed
+        self._preparing = QTimer(self)
+        self._preparing.setInterval(PREPARING_AFTER_MS)  # until the first step: Run may come late
+        self._preparing.timeout.connect(self._say_preparing)
 
     def _label(self, text: str, tooltip: str = "") -> QLabel:
         label = QLabel(text)
@@ -54,14 +65,30 @@ class StatusBar(QStatusBar):
     # --- Panel ------------------------------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
-        pass  # the next snapshot brings the new counts
+        self._waiting, self._start_step = True, None
+        self._preparing.start()
 
     def show_edit(self, scene: Scene, command: object) -> None:
         pass
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
+        if self._waiting:
+            if self._start_step is None:
+                self._start_step = snapshot.steps
+            elif snapshot.steps != self._start_step:
+                self._stepping()
         if time.perf_counter() - self._last_update >= 1.0 / STATUS_HZ:
             self.show_numbers(snapshot)
+
+    def _say_preparing(self) -> None:
+        if self._running and self.currentMessage() != PREPARING:
+            self.showMessage(PREPARING)
+
+    def _stepping(self) -> None:
+        self._waiting = False
+        self._preparing.stop()
+        if self.currentMessage() == PREPARING:
+            self.clearMessage()
 
     # --- what the window reports --------------------------------------------------------------
 
@@ -84,6 +111,7 @@ class StatusBar(QStatusBar):
             self.count_label.setText(f"{particles} particles · {snapshot.readouts.links} links")
 
     def show_running(self, running: bool) -> None:
+        self._running = running
         self.state_label.setText("Running" if running else "Paused")
         if not running:
             self.show_timing(0.0, False, running=False)

@@ -9,11 +9,12 @@ import sys
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
 from clothlab.sim.parameters import PARAMETERS, Settings
 from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import READOUTS
+from clothlab.sim.readouts import CSV_HEADER, READOUTS, column_key
 from clothlab.sim.scene import build_simulation
 from clothlab.sim.snapshot import take_snapshot
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
@@ -175,7 +176,8 @@ def test_export_csv_has_the_documented_columns(qtbot, tmp_path):
     panel.history.write_csv(path)
     with path.open() as stream:
         rows = list(csv.reader(stream))
-    header = rows[0]
+    assert rows[0] == list(CSV_HEADER)  # each column's name with its unit: "t (s)"
+    header = [column_key(name) for name in rows[0]]
     assert header == list(COLUMNS) == ["step", "t", *(r.key for r in READOUTS)]
     assert {"sag", "volume", "motion", "max_stretch", "links"} <= set(header)
     assert [int(row[0]) for row in rows[1:]] == [3, 6, 9, 12]
@@ -192,6 +194,9 @@ def test_plot_updates_keep_none_alive(qtbot):
     qtbot.addWidget(panel)
     panel.show()
     stream = list(snapshots("hanging-sheet", 400, steps_between=1))
+    # windows of earlier tests that are still to be deleted would free their references
+    # during the loop below
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     before = sys.getrefcount(None)
     for snapshot in stream:
@@ -257,3 +262,23 @@ def test_a_message_shown_before_the_window_does_not_draw_over_the_tool_hint(qtbo
     assert not status.tool_label.isVisible()
     status.clearMessage()
     assert status.tool_label.isVisible()
+
+
+def test_a_first_step_that_takes_long_says_the_solver_is_being_prepared(qtbot):
+    """A cold start compiles the solver for seconds: the status bar says so, not 0 fps alone."""
+    from clothlab.ui.status_bar import PREPARING, PREPARING_AFTER_MS, StatusBar
+
+    status = StatusBar("Grab: drag the cloth")
+    qtbot.addWidget(status)
+    stream = snapshots("hanging-sheet", 3, steps_between=1)
+    status.show_running(True)
+    status.show_scene(load_preset("hanging-sheet"))
+    status.show_snapshot(take_snapshot(build_simulation(load_preset("hanging-sheet")), 0))
+    qtbot.waitUntil(lambda: status.currentMessage() == PREPARING, timeout=4 * PREPARING_AFTER_MS)
+    status.show_snapshot(next(stream))  # the first step is done
+    assert status.currentMessage() == ""
+    status.show_scene(load_preset("hanging-sheet"))  # a quick one says nothing
+    status.show_snapshot(take_snapshot(build_simulation(load_preset("hanging-sheet")), 0))
+    status.show_snapshot(next(stream))
+    qtbot.wait(2 * PREPARING_AFTER_MS)
+    assert status.currentMessage() == ""
