@@ -52,8 +52,12 @@ def settled_sag(**settings) -> float:
 
 def test_defaults_are_the_classic_model():
     assert Settings().is_classic
-    for name in ("hanging-sheet", "ball-start", "drop", "shifted-pins", "soft-block", "curtain"):
+    for name in ("hanging-sheet", "ball-start", "drop", "shifted-pins", "curtain"):
         assert build_simulation(load_preset(name)).settings.is_classic, name
+    # soft-block is the seed's block on a floor with friction, its one option: squashed on
+    # the frictionless floor it turns by itself (tests/sim/test_user_reports.py)
+    block = build_simulation(load_preset("soft-block")).settings
+    assert block.with_value("friction_static", 0.0).with_value("friction_kinetic", 0.0).is_classic
 
 
 @pytest.mark.parametrize("scene", ["ball-start", "soft-block"])

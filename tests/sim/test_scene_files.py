@@ -624,6 +624,11 @@ def test_there_is_a_version_1_fixture_for_every_preset():
     assert [p.stem for p in V1_PRESETS] == sorted(set(preset_names()) - NEW_IN_VERSION_3)
 
 
+# What a preset changed on purpose after version 3, so a migrated old copy differs there:
+# soft-block's floor got friction (a squashed block turned on the frictionless one).
+PRESET_CHANGES_SINCE_V2 = {"soft-block": {"fabric"}}
+
+
 @pytest.mark.parametrize("path", V2_PRESETS, ids=lambda p: p.stem)
 def test_every_version_2_preset_migrates_forward(path):
     """A version-2 preset migrates to the version-3 preset: the same bodies, their particles
@@ -642,7 +647,7 @@ def test_every_version_2_preset_migrates_forward(path):
     # everything else equal
     expected = preset.model_dump(mode="json")
     for key in expected:
-        if key != "bodies":
+        if key != "bodies" and key not in PRESET_CHANGES_SINCE_V2.get(path.stem, ()):
             assert new[key] == expected[key], key
     assert len(migrated.bodies) == len(preset.bodies)
     for k, (after, want) in enumerate(zip(migrated.bodies, preset.bodies, strict=True)):
