@@ -89,6 +89,7 @@ class Controller(QObject):
     speed_changed = Signal(float)
     load_failed = Signal(str)
     instability_found = Signal(str)
+    stuck_found = Signal(str)  # the model rests tangled: the window offers Reset
     message = Signal(str)  # one line for the status bar: what an edit could not carry over
     commands_posted = Signal()  # to the worker, across threads: drain the command queue
     replay_changed = Signal(object)  # the Recording being replayed, or None when it is over
@@ -123,6 +124,7 @@ class Controller(QObject):
         self.commands_posted.connect(worker.drain)
         worker.command_applied.connect(self._record)
         worker.instability_found.connect(self.instability_found)
+        worker.stuck_found.connect(self.stuck_found)
         worker.snapshot_ready.connect(self._take_snapshot)
         worker.timing_changed.connect(self.timing_changed)
         worker.running_changed.connect(self._on_running_changed)

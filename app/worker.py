@@ -42,6 +42,7 @@ from clothlab.sim.readouts import CSV_COLUMNS, record_stride, row
 from clothlab.sim.scene import build_simulation
 from clothlab.sim.snapshot import Snapshot, merged, take_snapshot
 from clothlab.sim.solver import Simulation
+from clothlab.sim.stuck import StuckWatch, stuck_message
 
 AS_FAST_AS_POSSIBLE = math.inf
 # The stamp of a live command: apply at the current step (the journal records which).
@@ -215,12 +216,14 @@ class SolverWorker(QObject):
     load_failed = Signal(str)  # one-line reason a scene could not be built
     command_failed = Signal(str)  # one-line reason a command was refused
     instability_found = Signal(str)  # the model blew up: paused, last good state restored
+    stuck_found = Signal(str)  # at rest tangled, far from how it rests from the start
 
     def __init__(self) -> None:
         super().__init__()
         self.mailbox = SnapshotMailbox()
         self.queue = CommandQueue()
         self._sim: Simulation | None = None
+        self._stuck = StuckWatch()
         self._stop = np.zeros(1, dtype=np.uint8)  # (1,) the simulations' stop (interrupt())
         self._loads = 0  # Load commands taken; snapshots carry it
         self._rows: list[tuple[float, ...]] = []  # readout rows since the last snapshot
@@ -279,6 +282,7 @@ class SolverWorker(QObject):
     def _apply(self, item: Stamped) -> None:
         command = item.command
         self._measured = None  # a command may change what the readouts read
+        self._stuck = StuckWatch()  # and whether the model can leave where it rests
         if isinstance(command, INTERNAL_COMMANDS):
             self._apply_internal(command)
             return
@@ -372,6 +376,10 @@ class SolverWorker(QObject):
         if sim.state.steps % record_stride(sim.links.count) == 0:
             readouts = sim.readouts()
             self._rows.append(row(sim.state.steps, readouts))
+            if self._stuck.observe(readouts.t, readouts.motion, readouts.max_stretch):
+                message = stuck_message(sim)
+                if message is not None:
+                    self.stuck_found.emit(message)
             if self._keeping is not None:
                 if self._history_count == len(self.kept.rows):  # further than the run went yet
                     self.kept.rows.append(self._rows[-1])

@@ -223,6 +223,7 @@ class MainWindow(QMainWindow):
             (c.snapshot_changed, self._show_snapshot), (c.running_changed, self._show_running),
             (c.timing_changed, self._show_timing), (c.speed_changed, self._show_speed),
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
+            (c.stuck_found, self.status.show_stuck), (self.status.reset_requested, c.reset),
             (self.scene_model.setting_edit_requested, self._request_setting),
             (self.scene_model.pin_edit_requested, c.move_pin),
             (self.parameters_panel.setting_edit_requested, self._request_setting),

@@ -10,9 +10,16 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStatusBar,
+    QWidget,
+)
 
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
@@ -26,6 +33,8 @@ PREPARING = "Preparing the solver: its first run compiles it (this takes up to a
 
 
 class StatusBar(QStatusBar):
+    reset_requested = Signal()  # the stuck notice's Reset button
+
     def __init__(self, tool_hint: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.fps = 0.0
@@ -49,12 +58,45 @@ class StatusBar(QStatusBar):
         for label in (self.state_label, self.time_label, self.factor_label, self.fps_label):
             self.addPermanentWidget(label)
         self.addPermanentWidget(self.count_label)
+        self.stuck_notice = self._stuck_notice()
+        self.addWidget(self.stuck_notice)  # left, after the tool hint; shown when stuck
         self._running = False
+        self._last_steps = 0  # of the last snapshot
         self._waiting = False  # for a new scene's first step
         self._start_step: int | None = None  # the step its first snapshot showed
         self._preparing = QTimer(self)
         self._preparing.setInterval(PREPARING_AFTER_MS)  # until the first step: Run may come late
         self._preparing.timeout.connect(self._say_preparing)
+
+    def _stuck_notice(self) -> QWidget:
+        notice = QWidget()
+        notice.setObjectName("stuck_notice")
+        layout = QHBoxLayout(notice)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.stuck_label = QLabel()
+        self.stuck_label.setStyleSheet(WARNING_STYLE)
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Back to t = 0 and the rest shape; your edits stay")
+        self.reset_button.clicked.connect(self.reset_requested)
+        layout.addWidget(self.stuck_label, 1)
+        layout.addWidget(self.reset_button)
+        notice.hide()
+        return notice
+
+    def show_stuck(self, message: str) -> None:
+        """The model rests tangled and cannot leave on its own: say so, with Reset at hand."""
+        self.stuck_label.setText(message)
+        self.stuck_label.setToolTip(
+            f"{message}: tangled, and nothing in the model will undo it. Reset starts again "
+            "from the rest shape, keeping your edits."
+        )
+        self.tool_label.hide()
+        self.stuck_notice.show()
+
+    def _hide_stuck(self) -> None:
+        if self.stuck_notice.isVisibleTo(self):
+            self.stuck_notice.hide()
+            self.tool_label.show()
 
     def _label(self, text: str, tooltip: str = "") -> QLabel:
         label = QLabel(text)
@@ -65,13 +107,17 @@ class StatusBar(QStatusBar):
     # --- Panel ------------------------------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
+        self._hide_stuck()  # a new start
         self._waiting, self._start_step = True, None
         self._preparing.start()
 
     def show_edit(self, scene: Scene, command: object) -> None:
-        pass
+        self._hide_stuck()  # the model may leave where it rests now; the solver says if not
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
+        if snapshot.steps < self._last_steps:  # a reset or a seek: a new start
+            self._hide_stuck()
+        self._last_steps = snapshot.steps
         if self._waiting:
             if self._start_step is None:
                 self._start_step = snapshot.steps
