@@ -297,21 +297,33 @@ class Scene(_Strict):
         particles, links = body_counts(self.bodies)
         if particles > MAX_PARTICLES:
             raise ValueError(f"bodies have {particles} particles, more than {MAX_PARTICLES}")
-        for k, pin in enumerate(self.pins):
-            if pin.particle >= particles:
-                raise ValueError(f"pins.{k}.particle {pin.particle} is not below {particles}")
-        if len({p.particle for p in self.pins}) != len(self.pins):
+        # As arrays: the largest legal scene lists 287 511 pins and 2 million dead links.
+        pinned = np.fromiter((p.particle for p in self.pins), np.int64, len(self.pins))
+        _first_at_or_above(pinned, particles, "pins.{}.particle {} is not below {}")
+        if _has_repeats(pinned):
             raise ValueError("pins: a particle is pinned twice")
+        dead = {}
         for name in ("cuts", "tears"):
-            listed = getattr(self, name)
-            for k, link in enumerate(listed):
-                if link >= links:
-                    raise ValueError(f"{name}.{k}: link {link} is not below {links}")
-            if len(set(listed)) != len(listed):
+            dead[name] = np.asarray(getattr(self, name), dtype=np.int64)
+            _first_at_or_above(dead[name], links, f"{name}.{{}}: link {{}} is not below {{}}")
+            if _has_repeats(dead[name]):
                 raise ValueError(f"{name}: a link is listed twice")
-        if set(self.cuts) & set(self.tears):
+        if _has_repeats(np.concatenate((dead["cuts"], dead["tears"]))):
             raise ValueError("tears: a link is both cut and torn")
         return self
+
+
+def _first_at_or_above(values: np.ndarray, limit: int, message: str) -> None:
+    """Raise message.format(index, value, limit) for the first value ≥ limit."""
+    beyond = np.flatnonzero(values >= limit)
+    if len(beyond):
+        k = int(beyond[0])
+        raise ValueError(message.format(k, int(values[k]), limit))
+
+
+def _has_repeats(values: np.ndarray) -> bool:
+    ordered = np.sort(values)  # numpy's hashing np.unique took 0.6 s a list here, this 0.02
+    return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
 def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
