@@ -298,3 +298,18 @@ def test_box_and_sphere_outlines_and_their_quads() -> None:
     np.testing.assert_allclose(np.linalg.norm(circles - [0.0, 1.0, 0.0], axis=1), 0.5)
     quads = meshes.outline_quads(ends.reshape(-1, 3))
     assert quads.shape == (12 * 6, meshes.OUTLINE_FLOATS) and quads.dtype == np.float32
+
+
+def test_pin_cubes_put_one_cube_of_the_marker_size_at_each_anchor_in_one_mesh():
+    from clothlab.ui.items import pin_cubes
+
+    anchors = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [-4.0, 0.5, 0.0]])
+    positions, normals, indices = pin_cubes(meshes.cube(0.5), anchors, 0.1)
+    assert positions.shape == (72, 3) and normals.shape == (72, 3) and indices.shape == (108,)
+    for k, anchor in enumerate(anchors):
+        corners = positions[24 * k : 24 * (k + 1)]
+        assert np.allclose(corners.min(axis=0), anchor - 0.05)
+        assert np.allclose(corners.max(axis=0), anchor + 0.05)
+        own = indices[36 * k : 36 * (k + 1)]
+        assert own.min() == 24 * k and own.max() == 24 * k + 23  # each cube its own vertices
+    assert indices.dtype == np.uint32
