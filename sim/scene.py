@@ -297,15 +297,17 @@ class Scene(_Strict):
         particles, links = body_counts(self.bodies)
         if particles > MAX_PARTICLES:
             raise ValueError(f"bodies have {particles} particles, more than {MAX_PARTICLES}")
-        # As arrays: the largest legal scene lists 287 511 pins and 2 million dead links.
-        pinned = np.fromiter((p.particle for p in self.pins), np.int64, len(self.pins))
+        # As arrays (the largest legal scene lists 287 511 pins and 2 million dead links),
+        # once every index is known to fit one: a file may say 10**400.
+        pinned = [p.particle for p in self.pins]
         _first_at_or_above(pinned, particles, "pins.{}.particle {} is not below {}")
-        if _has_repeats(pinned):
+        if _has_repeats(np.array(pinned, dtype=np.int64)):
             raise ValueError("pins: a particle is pinned twice")
         dead = {}
         for name in ("cuts", "tears"):
-            dead[name] = np.asarray(getattr(self, name), dtype=np.int64)
-            _first_at_or_above(dead[name], links, f"{name}.{{}}: link {{}} is not below {{}}")
+            listed = getattr(self, name)
+            _first_at_or_above(listed, links, f"{name}.{{}}: link {{}} is not below {{}}")
+            dead[name] = np.array(listed, dtype=np.int64)
             if _has_repeats(dead[name]):
                 raise ValueError(f"{name}: a link is listed twice")
         if _has_repeats(np.concatenate((dead["cuts"], dead["tears"]))):
@@ -313,12 +315,11 @@ class Scene(_Strict):
         return self
 
 
-def _first_at_or_above(values: np.ndarray, limit: int, message: str) -> None:
+def _first_at_or_above(values: list[int], limit: int, message: str) -> None:
     """Raise message.format(index, value, limit) for the first value ≥ limit."""
-    beyond = np.flatnonzero(values >= limit)
-    if len(beyond):
-        k = int(beyond[0])
-        raise ValueError(message.format(k, int(values[k]), limit))
+    if values and max(values) >= limit:  # max in C; the search only when there is one
+        k = next(k for k, value in enumerate(values) if value >= limit)
+        raise ValueError(message.format(k, values[k], limit))
 
 
 def _has_repeats(values: np.ndarray) -> bool:
