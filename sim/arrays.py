@@ -9,9 +9,11 @@ inner loop.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from clothlab.sim import ordering
 from clothlab.sim.topology import Topology
@@ -50,25 +52,93 @@ class FixedArrays:
 
 
 def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) -> LinkArrays:
-    live = np.flatnonzero(link_alive)
-    coloured, parallel = ordering.resolve_mode(solver_mode, len(live))
-    links = topology.links[live]
-    colour_start = np.array([0, len(live)], dtype=np.int64)
+    """The live links in solver order. In colour order they are the topology's colour order
+    (`topology_colouring`, of every link, live or not) with the dead links dropped: a colour
+    minus some links is still an independent set. So the order is a function of which links
+    live, whatever cut or tore them and in what order, and a tear costs a filter, not a
+    recolouring."""
+    coloured, parallel = ordering.resolve_mode(solver_mode, int(np.count_nonzero(link_alive)))
     if coloured:
-        order, colour_start = ordering.colour_order(
-            links[:, 0], links[:, 1], topology.particle_count
+        order, colour = topology_colouring(topology)
+        live, a, b, rest, colour_start = _live_in_colour_order(
+            order, colour, link_alive, topology.links, topology.rest_lengths
         )
-        live, links = live[order], links[order]
+    else:
+        live = np.flatnonzero(link_alive)
+        links = topology.links[live]
+        a, b = np.ascontiguousarray(links[:, 0]), np.ascontiguousarray(links[:, 1])
+        rest = np.ascontiguousarray(topology.rest_lengths[live])
+        colour_start = np.array([0, len(live)], dtype=np.int64)
     return LinkArrays(
         live=live,
-        a=np.ascontiguousarray(links[:, 0]),
-        b=np.ascontiguousarray(links[:, 1]),
-        rest=np.ascontiguousarray(topology.rest_lengths[live]),
+        a=a,
+        b=b,
+        rest=rest,
         colour_start=colour_start,
         coloured=coloured,
         parallel=parallel,
         solver_mode=solver_mode,
     )
+
+
+@njit(cache=True, nogil=True)
+def _live_in_colour_order(
+    order: np.ndarray,  # (M,) int64, every topology link in colour order
+    colour: np.ndarray,  # (M,) int64, the colour of each, ascending
+    alive: np.ndarray,  # (M,) bool, by topology index
+    ends: np.ndarray,  # (M, 2) int32
+    rest_lengths: np.ndarray,  # (M,) float64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The live links in that order: (L,) topology index, (L,) ends a and b, (L,) rest length
+    and (C + 1,) where each colour begins. A colour with no live link left gets no entry: it
+    would be a pass of its own over nothing."""
+    m = order.shape[0]
+    live = np.empty(m, dtype=np.int64)
+    a = np.empty(m, dtype=np.int32)
+    b = np.empty(m, dtype=np.int32)
+    rest = np.empty(m)
+    colour_start = np.empty(m + 1, dtype=np.int64)
+    count = 0
+    colours = 0
+    current = -1
+    for p in range(m):
+        k = order[p]
+        if not alive[k]:
+            continue
+        if colour[p] != current:
+            current = colour[p]
+            colour_start[colours] = count
+            colours += 1
+        live[count] = k
+        a[count] = ends[k, 0]
+        b[count] = ends[k, 1]
+        rest[count] = rest_lengths[k]
+        count += 1
+    colour_start[colours] = count
+    return (
+        live[:count].copy(), a[:count].copy(), b[:count].copy(), rest[:count].copy(),
+        colour_start[: colours + 1].copy(),
+    )  # fmt: skip
+
+
+# id(topology) → its colouring, while the topology lives (Topology compares by value, arrays
+# and all, so it cannot be a dictionary key itself).
+_COLOURINGS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def topology_colouring(topology: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """(M,) int64 every topology link in colour order (ordering.colour_order) and (M,) int64
+    the colour of each, in that order; computed once per topology."""
+    key = id(topology)
+    found = _COLOURINGS.get(key)
+    if found is None:
+        ends = topology.links
+        order, starts = ordering.colour_order(ends[:, 0], ends[:, 1], topology.particle_count)
+        colour = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+        found = (order.astype(np.int64), colour)
+        _COLOURINGS[key] = found
+        weakref.finalize(topology, _COLOURINGS.pop, key, None)
+    return found
 
 
 def build_fixed(

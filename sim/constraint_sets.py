@@ -10,7 +10,6 @@ kernel in sim/constraints.py.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -112,6 +111,12 @@ class LinkSet(ConstraintSet):
         self.tore = 0
         return self.links.live[np.flatnonzero(self.torn)]
 
+    def forget_torn(self) -> None:
+        """Revive the links torn since the last take_torn (their step was abandoned)."""
+        if self.tore:
+            self.torn[:] = False
+            self.tore = 0
+
 
 class BendingSet(ConstraintSet):
     depends_on = frozenset({LINKS})
@@ -119,8 +124,13 @@ class BendingSet(ConstraintSet):
     def enabled(self, s: Any) -> bool:
         return s.bending
 
+    def __init__(self) -> None:
+        self._candidates: tuple[Topology, BendCandidates] | None = None  # of the topology
+
     def build(self, model: Model) -> None:
-        self.a, self.b, self.rest = bend_links(model)
+        if self._candidates is None or self._candidates[0] is not model.topology:
+            self._candidates = (model.topology, BendCandidates.of(model.topology))
+        self.a, self.b, self.rest = self._candidates[1].live(model.link_alive)
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
@@ -138,13 +148,49 @@ class BendingSet(ConstraintSet):
 
 
 class TetherSet(ConstraintSet):
+    """`tethers(model)`, kept up to date as links tear or are cut: a tether must never hold a
+    particle nearer its pin than its distance along the live links, and removing links
+    lengthens exactly the paths that went through them. So the set keeps the shortest-path
+    trees from the pins and, when links only died since the last build, finds again the
+    paths of the particles below them in a tree (`repair_path_trees`) instead of every path.
+    Anything else (pins changed, links restored, the first cut of an uncut sheet, whose
+    tethers are straight rest distances) builds afresh."""
+
     depends_on = frozenset({LINKS, PINS})
+
+    def __init__(self) -> None:
+        self._topology: Topology | None = None
+        self._adjacency: Adjacency | None = None
+        self._trees: PathTrees | None = None  # None: no trees (uncut sheet, or no pins)
+        self._pins = np.zeros(0, dtype=np.int32)  # (P,) int32, what it was built for
+        self._alive = np.zeros(0, dtype=bool)  # (M,) bool
+        self.repaired = 0  # particles whose paths the last build found again (0: afresh)
 
     def enabled(self, s: Any) -> bool:
         return s.tethers
 
     def build(self, model: Model) -> None:
-        self.particle, self.anchor, self.length = tethers(model)
+        alive, pins = model.link_alive, model.pin_index
+        if self._topology is not model.topology:
+            self._topology, self._adjacency = model.topology, link_adjacency(model.topology)
+            self._trees = None
+        elif not np.array_equal(self._pins, pins):
+            self._trees = None
+        self.repaired = 0
+        only_died = self._trees is not None and not (alive & ~self._alive).any()
+        if only_died:
+            removed = np.flatnonzero(self._alive & ~alive)
+            if len(removed):
+                self.repaired = repair_path_trees(self._trees, model, self._adjacency, removed)
+            if self.repaired:  # else no path used a removed link: every tether stands
+                self.particle, self.anchor, self.length = tethers_from_trees(model, self._trees)
+        elif len(pins) and not alive.all():
+            self._trees = path_trees(model, self._adjacency)
+            self.particle, self.anchor, self.length = tethers_from_trees(model, self._trees)
+        else:
+            self._trees = None
+            self.particle, self.anchor, self.length = tethers(model)
+        self._pins, self._alive = pins.copy(), alive.copy()
 
     def project(self, sub: Substep) -> None:
         constraints.project_tethers(sub.x, sub.inv_mass, self.particle, self.anchor, self.length)
@@ -225,25 +271,47 @@ def constraint_sets() -> list[ConstraintSet]:
 def bend_links(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Skip-one links across and down every sheet, (B,) int32 ends and (B,) rest lengths,
     kept only while both links they span are live (a cut also cuts the bending)."""
-    alive = model.link_alive
-    a_parts, b_parts = [], []
-    for grid in model.topology.sheets:
-        cols, rows = grid.cols, grid.rows
-        index = np.arange(cols * rows).reshape(rows, cols)
-        n_across = (cols - 1) * rows
-        across = grid.first_link + np.arange(n_across).reshape(rows, cols - 1)
-        down = grid.first_link + n_across + np.arange(cols * (rows - 1)).reshape(rows - 1, cols)
-        keep_across = alive[across[:, :-1]] & alive[across[:, 1:]]
-        keep_down = alive[down[:-1, :]] & alive[down[1:, :]]
-        a_parts += [index[:, :-2][keep_across], index[:-2, :][keep_down]]
-        b_parts += [index[:, 2:][keep_across], index[2:, :][keep_down]]
-        a_parts[-2:] = [p + grid.first_particle for p in a_parts[-2:]]
-        b_parts[-2:] = [p + grid.first_particle for p in b_parts[-2:]]
-    a = np.concatenate(a_parts).astype(np.int32) if a_parts else np.zeros(0, np.int32)
-    b = np.concatenate(b_parts).astype(np.int32) if b_parts else np.zeros(0, np.int32)
-    rest_positions = model.topology.rest_positions
-    rest = np.linalg.norm(rest_positions[b] - rest_positions[a], axis=1)
-    return a, b, rest
+    return BendCandidates.of(model.topology).live(model.link_alive)
+
+
+@dataclass(frozen=True, eq=False)
+class BendCandidates:
+    """Every bending link a topology can have (all links live), with the two links each
+    spans: a cut or a tear then drops bending links by a mask, not by building them again."""
+
+    a: np.ndarray  # (B,) int32, across then down, sheet by sheet, row-major
+    b: np.ndarray  # (B,) int32
+    rest: np.ndarray  # (B,) float64
+    spans: np.ndarray  # (2, B) int64, the topology links between a and the middle and b
+
+    @classmethod
+    def of(cls, topology: Topology) -> BendCandidates:
+        a_parts, b_parts, first, second = [], [], [], []
+        for grid in topology.sheets:
+            cols, rows = grid.cols, grid.rows
+            index = np.arange(cols * rows).reshape(rows, cols) + grid.first_particle
+            n_across = (cols - 1) * rows
+            across = grid.first_link + np.arange(n_across).reshape(rows, cols - 1)
+            down = grid.first_link + n_across
+            down = down + np.arange(cols * (rows - 1)).reshape(rows - 1, cols)
+            a_parts += [index[:, :-2].ravel(), index[:-2, :].ravel()]
+            b_parts += [index[:, 2:].ravel(), index[2:, :].ravel()]
+            first += [across[:, :-1].ravel(), down[:-1, :].ravel()]
+            second += [across[:, 1:].ravel(), down[1:, :].ravel()]
+        a, b = (
+            np.concatenate(p).astype(np.int32) if p else np.zeros(0, np.int32)
+            for p in (a_parts, b_parts)
+        )
+        spans = np.zeros((2, 0), np.int64)
+        if first:
+            spans = np.stack([np.concatenate(first), np.concatenate(second)]).astype(np.int64)
+        rest_positions = topology.rest_positions
+        rest = np.linalg.norm(rest_positions[b] - rest_positions[a], axis=1)
+        return cls(a=a, b=b, rest=rest, spans=spans)
+
+    def live(self, link_alive: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        keep = link_alive[self.spans[0]] & link_alive[self.spans[1]]
+        return self.a[keep], self.b[keep], self.rest[keep]
 
 
 TETHERS_PER_PARTICLE = 4  # nearest pins only: a curtain has a pin per column
@@ -251,34 +319,99 @@ _PATH_PINS = 8  # a cut sheet with more pins is tethered to its nearest pin only
 _CHUNK = 4096  # particles per block of the distance table, to bound memory
 
 
+@dataclass(frozen=True, eq=False)
+class Adjacency:
+    """Each particle's links, for walking the cloth: particle i's are entries
+    offsets[i]:offsets[i + 1]. Of the topology, dead links included (kernels skip them)."""
+
+    offsets: np.ndarray  # (N + 1,) int64
+    neighbour: np.ndarray  # (2M,) int32, the particle at the link's other end
+    via: np.ndarray  # (2M,) int64, the topology link
+
+
+def link_adjacency(topology: Topology) -> Adjacency:
+    ends = topology.links
+    n, m = topology.particle_count, topology.link_count
+    start = np.concatenate([ends[:, 0], ends[:, 1]])
+    order = np.argsort(start, kind="stable")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(start, minlength=n), out=offsets[1:])
+    return Adjacency(
+        offsets=offsets,
+        neighbour=np.ascontiguousarray(np.concatenate([ends[:, 1], ends[:, 0]])[order]),
+        via=np.ascontiguousarray(np.tile(np.arange(m, dtype=np.int64), 2)[order]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class PathTrees:
+    """Shortest paths over the live links from the pins: a tree per pin (up to _PATH_PINS
+    pins), or one tree from whichever pin is nearest (more pins). Updated in place as links
+    die (`repair_path_trees`)."""
+
+    length: np.ndarray  # (R, N) float64, along the cloth at rest; inf: unreachable
+    parent_link: np.ndarray  # (R, N) int64, the link each path arrives by; -1 at a pin or none
+    origin: np.ndarray  # (R, N) int64, the pin each path starts at; -1 where unreachable
+
+
+def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
+    pins = np.ascontiguousarray(model.pin_index, dtype=np.int32)
+    sources = [pins[k : k + 1] for k in range(len(pins))] if len(pins) <= _PATH_PINS else [pins]
+    n = model.topology.particle_count
+    trees = PathTrees(
+        length=np.empty((len(sources), n)),
+        parent_link=np.empty((len(sources), n), dtype=np.int64),
+        origin=np.empty((len(sources), n), dtype=np.int64),
+    )
+    for r, start in enumerate(sources):
+        constraints.shortest_paths(
+            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
+            model.link_alive, start, trees.length[r], trees.parent_link[r], trees.origin[r],
+        )  # fmt: skip
+    return trees
+
+
+def repair_path_trees(
+    trees: PathTrees, model: Model, adjacency: Adjacency, removed: np.ndarray
+) -> int:
+    """Bring the trees up to date after the links `removed` ((K,) int64) died (and none came
+    back); returns how many particle paths went through them and were found again."""
+    changed = 0
+    for r in range(trees.length.shape[0]):
+        changed += constraints.repair_shortest_paths(
+            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
+            model.topology.links, model.link_alive, removed, trees.length[r],
+            trees.parent_link[r], trees.origin[r],
+        )  # fmt: skip
+    return changed
+
+
+def tethers_from_trees(model: Model, trees: PathTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    free = np.ones(model.topology.particle_count, dtype=bool)
+    free[model.pin_index] = False
+    return constraints.nearest_tethers(trees.length, trees.origin, free, TETHERS_PER_PARTICLE)
+
+
 def tethers(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(T,) particle, (T,) pin and (T,) length: each free particle tethered to its nearest
     pins at its distance from them along the cloth at rest — the straight rest distance on
     an uncut sheet, the shortest path over live links once it is cut (a cut only lengthens the
     way round). Several pins matter: tethered to one each, the two halves of a sheet held at
-    both top corners could swing apart at the middle."""
+    both top corners could swing apart at the middle. Built afresh; TetherSet keeps the same
+    up to date as links tear."""
     pins = model.pin_index
+    if len(pins) == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0)
+    if not model.link_alive.all():
+        return tethers_from_trees(model, path_trees(model, link_adjacency(model.topology)))
     free = np.ones(model.topology.particle_count, dtype=bool)
     free[pins] = False
+    rest = model.topology.rest_positions
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    if len(pins) == 0:
-        pass
-    elif model.link_alive.all():
-        rest = model.topology.rest_positions
-        for start in range(0, len(free), _CHUNK):
-            rows = np.flatnonzero(free[start : start + _CHUNK]) + start
-            table = np.linalg.norm(rest[rows, None, :] - rest[None, pins, :], axis=2)
-            parts.append(_nearest(rows, table, pins))
-    elif len(pins) <= _PATH_PINS:
-        table = np.stack([_path_lengths(model, [p])[0] for p in pins], axis=1)  # (N, P)
-        rows = np.flatnonzero(free)
-        parts.append(_nearest(rows, table[rows], pins))
-    else:
-        length, source = _path_lengths(model, pins)
-        rows = np.flatnonzero(free & np.isfinite(length))
-        parts.append((rows, source[rows], length[rows]))
-    if not parts:
-        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0)
+    for start in range(0, len(free), _CHUNK):
+        rows = np.flatnonzero(free[start : start + _CHUNK]) + start
+        table = np.linalg.norm(rest[rows, None, :] - rest[None, pins, :], axis=2)
+        parts.append(_nearest(rows, table, pins))
     particle, anchor, length = (np.concatenate(column) for column in zip(*parts, strict=True))
     return particle.astype(np.int32), anchor.astype(np.int32), np.ascontiguousarray(length)
 
@@ -293,32 +426,6 @@ def _nearest(
     reachable = np.isfinite(length)
     particle = np.broadcast_to(rows[:, None], column.shape)
     return particle[reachable], pins[column][reachable], length[reachable]
-
-
-def _path_lengths(model: Model, sources: np.ndarray | list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Dijkstra over the live links (rest lengths as weights) from the nearest of `sources`:
-    (N,) path length (inf where unreachable) and (N,) the source reached from."""
-    n = model.topology.particle_count
-    live = np.flatnonzero(model.link_alive)
-    ends = model.topology.links[live]
-    weight = model.topology.rest_lengths[live]
-    neighbours: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-    for (i, j), w in zip(ends.tolist(), weight.tolist(), strict=True):
-        neighbours[i].append((j, w))
-        neighbours[j].append((i, w))
-    length = np.full(n, np.inf)
-    source_of = np.full(n, -1, dtype=np.int64)
-    queue = [(0.0, int(p), int(p)) for p in sources]
-    while queue:
-        d, i, source = heapq.heappop(queue)
-        if d >= length[i]:
-            continue
-        length[i] = d
-        source_of[i] = source
-        for j, w in neighbours[i]:
-            if d + w < length[j]:
-                heapq.heappush(queue, (d + w, j, source))
-    return length, source_of
 
 
 def block_tetrahedra(topology: Topology) -> tuple[np.ndarray, np.ndarray]:
@@ -343,9 +450,8 @@ def live_triangles(model: Model) -> np.ndarray:
 
 def vertex_areas(topology: Topology, triangles: np.ndarray) -> np.ndarray:
     """(N,) float64: a third of the rest area of every live triangle round each particle."""
-    rest = topology.rest_positions
-    edges = rest[triangles[:, 1:]] - rest[triangles[:, :1]]  # (T, 2, 3)
-    area = 0.5 * np.linalg.norm(np.cross(edges[:, 0], edges[:, 1]), axis=1)
-    return np.bincount(
-        triangles.ravel(), weights=np.repeat(area / 3.0, 3), minlength=topology.particle_count
+    out = np.zeros(topology.particle_count)
+    constraints.triangle_vertex_areas(
+        topology.rest_positions, np.ascontiguousarray(triangles, dtype=np.int32), out
     )
+    return out

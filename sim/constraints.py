@@ -316,6 +316,258 @@ def project_tethers(
             x[i, 2] = x[p, 2] + dz * scale
 
 
+# --- tether paths: shortest paths over the live links, kept up to date as links die ----------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _heap_push(
+    keys: np.ndarray,  # (H,) float64
+    nodes: np.ndarray,  # (H,) int64
+    size: int,
+    key: float,
+    node: int,
+) -> int:
+    """Add to a binary min-heap held in keys[:size], nodes[:size]; returns the new size."""
+    k = size
+    while k > 0:
+        up = (k - 1) // 2
+        if keys[up] <= key:
+            break
+        keys[k] = keys[up]
+        nodes[k] = nodes[up]
+        k = up
+    keys[k] = key
+    nodes[k] = node
+    return size + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _heap_pop(
+    keys: np.ndarray,  # (H,) float64
+    nodes: np.ndarray,  # (H,) int64
+    size: int,
+) -> tuple[float, int, int]:
+    """(key, node, new size) of the smallest entry, removed."""
+    key, node = keys[0], nodes[0]
+    size -= 1
+    last_key, last_node = keys[size], nodes[size]
+    k = 0
+    while True:
+        child = 2 * k + 1
+        if child >= size:
+            break
+        if child + 1 < size and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= last_key:
+            break
+        keys[k] = keys[child]
+        nodes[k] = nodes[child]
+        k = child
+    if size > 0:
+        keys[k] = last_key
+        nodes[k] = last_node
+    return key, node, size
+
+
+@njit(cache=True, nogil=True)
+def _settle(
+    offsets: np.ndarray,  # (N + 1,) int64
+    neighbour: np.ndarray,  # (2M,) int32
+    via: np.ndarray,  # (2M,) int64
+    weight: np.ndarray,  # (M,) float64
+    alive: np.ndarray,  # (M,) bool
+    open_: np.ndarray,  # (N,) bool, particles whose length may still fall; cleared as they settle
+    length: np.ndarray,  # (N,) float64, updated in place
+    parent_link: np.ndarray,  # (N,) int64, updated in place
+    origin: np.ndarray,  # (N,) int64, updated in place
+    keys: np.ndarray,  # (H,) float64, the heap's path lengths
+    nodes: np.ndarray,  # (H,) int64, the heap's particles
+    size: int,  # entries already on the heap
+) -> None:
+    """Dijkstra from the entries already on the heap, over live links, into particles still
+    open (their length is not final); closes each particle as it settles."""
+    while size > 0:
+        d, i, size = _heap_pop(keys, nodes, size)
+        if not open_[i] or d > length[i]:
+            continue  # settled already, or a stale entry
+        open_[i] = False
+        for e in range(offsets[i], offsets[i + 1]):
+            link = via[e]
+            j = neighbour[e]
+            if not alive[link] or not open_[j]:
+                continue
+            candidate = d + weight[link]
+            if candidate < length[j]:
+                length[j] = candidate
+                parent_link[j] = link
+                origin[j] = origin[i]
+                size = _heap_push(keys, nodes, size, candidate, j)
+
+
+@njit(cache=True, nogil=True)
+def shortest_paths(
+    offsets: np.ndarray,  # (N + 1,) int64, each particle's slice of neighbour and via
+    neighbour: np.ndarray,  # (2M,) int32, the particle at the other end of the link
+    via: np.ndarray,  # (2M,) int64, the topology link
+    weight: np.ndarray,  # (M,) float64, rest length of each topology link
+    alive: np.ndarray,  # (M,) bool
+    sources: np.ndarray,  # (S,) int32, where every path starts (the pins)
+    length: np.ndarray,  # (N,) float64, written: path length from the nearest source, or inf
+    parent_link: np.ndarray,  # (N,) int64, written: the link the path arrives by (-1: none)
+    origin: np.ndarray,  # (N,) int64, written: the source the path starts at (-1: none)
+) -> None:
+    """Shortest paths over the live links (rest lengths as weights) from the nearest of the
+    sources: the tree of them, as each particle's length, arriving link and source."""
+    n = length.shape[0]
+    length[:] = np.inf
+    parent_link[:] = -1
+    origin[:] = -1
+    open_ = np.ones(n, dtype=np.bool_)
+    keys = np.empty(via.shape[0] + sources.shape[0] + 1)
+    nodes = np.empty(keys.shape[0], dtype=np.int64)
+    size = 0
+    for s in sources:
+        if length[s] > 0.0:
+            length[s] = 0.0
+            origin[s] = s
+            size = _heap_push(keys, nodes, size, 0.0, s)
+    _settle(
+        offsets, neighbour, via, weight, alive, open_, length, parent_link, origin, keys, nodes,
+        size,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def repair_shortest_paths(
+    offsets: np.ndarray,  # (N + 1,) int64
+    neighbour: np.ndarray,  # (2M,) int32
+    via: np.ndarray,  # (2M,) int64
+    weight: np.ndarray,  # (M,) float64
+    ends: np.ndarray,  # (M, 2) int32, the two particles of each topology link
+    alive: np.ndarray,  # (M,) bool, with the removed links dead
+    removed: np.ndarray,  # (K,) int64, links that died since the tree was made
+    length: np.ndarray,  # (N,) float64, updated in place
+    parent_link: np.ndarray,  # (N,) int64, updated in place
+    origin: np.ndarray,  # (N,) int64, updated in place
+) -> int:
+    """Bring a shortest_paths tree up to date after links died; returns how many particles
+    had a path through a removed link. Removing links only lengthens paths, and a particle
+    whose path in the tree kept all its links keeps its length exactly; the others (the
+    subtrees below the removed links) are found again by Dijkstra, started from their live
+    neighbours outside those subtrees. The result is what shortest_paths computes afresh,
+    up to which of two equally short paths a particle takes."""
+    n = length.shape[0]
+    affected = np.zeros(n, dtype=np.bool_)
+    members = np.empty(n, dtype=np.int64)  # the affected particles; a stack while found
+    count = 0
+    for k in removed:
+        for end in range(2):
+            i = ends[k, end]
+            if parent_link[i] == k and not affected[i]:
+                affected[i] = True
+                members[count] = i
+                count += 1
+    if count == 0:
+        return 0
+    scanned = 0
+    while scanned < count:  # the subtrees: a child is reached by a link from its parent
+        i = members[scanned]
+        scanned += 1
+        for e in range(offsets[i], offsets[i + 1]):
+            j = neighbour[e]
+            if parent_link[j] == via[e] and not affected[j]:
+                affected[j] = True
+                members[count] = j
+                count += 1
+    pushes = count
+    for m in range(count):
+        i = members[m]
+        length[i] = np.inf
+        parent_link[i] = -1
+        origin[i] = -1
+        pushes += offsets[i + 1] - offsets[i]
+    keys = np.empty(pushes + 1)
+    nodes = np.empty(pushes + 1, dtype=np.int64)
+    size = 0
+    for m in range(count):  # start from the nearest live neighbour whose path still holds
+        i = members[m]
+        for e in range(offsets[i], offsets[i + 1]):
+            link = via[e]
+            j = neighbour[e]
+            if alive[link] and not affected[j] and origin[j] >= 0:
+                candidate = length[j] + weight[link]
+                if candidate < length[i]:
+                    length[i] = candidate
+                    parent_link[i] = link
+                    origin[i] = origin[j]
+        if origin[i] >= 0:
+            size = _heap_push(keys, nodes, size, length[i], i)
+    _settle(
+        offsets, neighbour, via, weight, alive, affected, length, parent_link, origin, keys,
+        nodes, size,
+    )  # fmt: skip
+    return count
+
+
+@njit(cache=True, nogil=True)
+def nearest_tethers(
+    length: np.ndarray,  # (R, N) float64, each particle's distance along the cloth, per tree
+    origin: np.ndarray,  # (R, N) int64, the pin it is measured from (-1: unreachable)
+    free: np.ndarray,  # (N,) bool, particles that get tethers (not pinned)
+    keep: int,  # tethers per particle at most
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(T,) int32 particle, (T,) int32 pin, (T,) float64 length: each free particle tethered
+    to the `keep` nearest pins it can reach (in order of distance, the lower row first on a
+    tie), particles in ascending order."""
+    trees, n = length.shape
+    keep = min(keep, trees)
+    particle = np.empty(n * keep, dtype=np.int32)
+    anchor = np.empty(n * keep, dtype=np.int32)
+    out = np.empty(n * keep)
+    taken = np.zeros(trees, dtype=np.bool_)
+    t = 0
+    for i in range(n):
+        if not free[i]:
+            continue
+        taken[:] = False
+        for _ in range(keep):
+            best = -1
+            for r in range(trees):
+                nearer = best < 0 or length[r, i] < length[best, i]
+                if origin[r, i] >= 0 and not taken[r] and nearer:
+                    best = r
+            if best < 0:
+                break
+            taken[best] = True
+            particle[t] = i
+            anchor[t] = origin[best, i]
+            out[t] = length[best, i]
+            t += 1
+    return particle[:t].copy(), anchor[:t].copy(), out[:t].copy()
+
+
+@njit(cache=True, nogil=True)
+def triangle_vertex_areas(
+    rest: np.ndarray,  # (N, 3) float64, rest positions
+    triangles: np.ndarray,  # (T, 3) int32
+    out: np.ndarray,  # (N,) float64, zeroed by the caller, accumulated
+) -> None:
+    """A third of each triangle's rest area added to each of its corners (rebuilt after every
+    tear when the wind is aerodynamic; numpy's gathers and cross products took ten times
+    longer on a 128² sheet)."""
+    for k in range(triangles.shape[0]):
+        a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
+        ux, uy, uz = rest[b, 0] - rest[a, 0], rest[b, 1] - rest[a, 1], rest[b, 2] - rest[a, 2]
+        vx, vy, vz = rest[c, 0] - rest[a, 0], rest[c, 1] - rest[a, 1], rest[c, 2] - rest[a, 2]
+        nx = uy * vz - uz * vy
+        ny = uz * vx - ux * vz
+        nz = ux * vy - uy * vx
+        third = 0.5 * math.sqrt(nx * nx + ny * ny + nz * nz) / 3.0
+        out[a] += third
+        out[b] += third
+        out[c] += third
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_volumes(
     x: np.ndarray,  # (N, 3) float64, updated in place

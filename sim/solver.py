@@ -258,8 +258,13 @@ class Simulation:
         health = self._extended.step(
             state, self.settings, self.fixed, model, self.link_material(), self.obstacles(), stop
         )
+        if health == kernels.INTERRUPTED:  # the step is undone: so are the tears it made
+            self._extended.links_set.forget_torn()
+            return health
         torn = self._extended.take_torn()
         if len(torn):
+            # Links only die here: the link arrays drop them (build_links filters the colour
+            # order) and the tethers find again only the paths that went through them.
             self.torn_mask[torn] = True
             self._update_links()
         return health
