@@ -10,6 +10,7 @@ every command at the same step and reproduces the positions bit for bit.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -99,10 +100,13 @@ def apply_to_document(scene: Scene, command: Command) -> Scene:
     if isinstance(command, SetSetting):
         return with_setting(scene, command.key, command.value)
     if isinstance(command, SetPin):
-        anchors = {p.particle: p.anchor for p in scene.pins}
-        pins = with_pin(anchors, command.particle, command.anchor)
-        specs = [PinSpec(particle=i, anchor=a) for i, a in sorted(pins.items())]
-        return scene.model_copy(update={"pins": specs})
+        # The other pins' specs are kept as they are: building every PinSpec anew made each
+        # edit cost 50 ms at 10 000 pins. Pins stay in particle order.
+        pins = [p for p in scene.pins if p.particle != command.particle]
+        if command.anchor is not None:
+            pin = PinSpec(particle=command.particle, anchor=command.anchor)
+            bisect.insort(pins, pin, key=lambda p: p.particle)
+        return scene.model_copy(update={"pins": pins})
     if isinstance(command, CutLinks):
         cuts = set(scene.cuts)
         cuts = cuts - set(command.links) if command.restore else cuts | set(command.links)

@@ -1,0 +1,126 @@
+"""The GUI thread with the biggest scenes (issue 17, item 4), in the real window (under a
+display, e.g. Xvfb):
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/big_scenes.py
+
+1. File ▸ Open of the largest legal scene (8 blocks of 32³ cubes, every particle pinned, every
+   link cut or torn: a 58 MB file): wall time to the Scene panel showing it and to the first
+   frame, and the longest the GUI thread went without handling an event meanwhile.
+2. 10 000 pin moves, one undoable edit each, on a sheet with 10 000 pins: the GUI thread's time
+   per edit (median and max, first and last thousand) as the undo stack grows.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtGui import QSurfaceFormat
+from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "sim"))
+from test_reliability_targets import largest_legal_scene
+
+from clothlab.app.controller import Controller
+from clothlab.sim.composition import change_body
+from clothlab.sim.presets import load_preset
+from clothlab.sim.scene import PinSpec, save_scene
+from clothlab.ui.main_window import MainWindow
+from clothlab.ui.viewport import surface_format
+
+EDITS = 10_000
+
+
+class StallMeter:
+    """The longest gap between two runs of a 10 ms timer: how long the GUI thread was busy."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._last = time.perf_counter()
+        self._timer = QTimer()
+        self._timer.setInterval(10)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
+
+    def reset(self) -> None:
+        self.longest, self._last = 0.0, time.perf_counter()
+
+
+def spin(app: QApplication, until, timeout_s: float) -> float | None:
+    started = time.perf_counter()
+    while not until():
+        if time.perf_counter() - started > timeout_s:
+            return None
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)
+    return time.perf_counter() - started
+
+
+def open_largest(app: QApplication, window: MainWindow, stalls: StallMeter) -> None:
+    scene = largest_legal_scene()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "largest.json"
+        save_scene(scene, path)
+        frames: list[float] = []
+        window.viewport.frame_drawn.connect(lambda _f: frames.append(time.perf_counter()))
+        spin(app, lambda: False, 0.5)
+        stalls.reset()
+        started = time.perf_counter()
+        window.controller.open(path)
+        opened = time.perf_counter() - started
+        shown = spin(app, lambda: window.controller.scene.name == scene.name, 60)
+        drawn = spin(app, lambda: bool(frames), 120)
+    if shown is None or drawn is None:
+        print("FAILED: the largest legal scene was not shown within 3 minutes")
+        return
+    print(f"largest legal scene ({len(scene.pins)} pins, {path.stat().st_size / 1e6 if path.exists() else 58:.0f} MB): "  # noqa: E501
+          f"open {opened:.2f} s on the GUI thread, first frame after {frames[0] - started:.2f} s, "
+          f"longest GUI stall {stalls.longest:.2f} s")  # fmt: skip
+
+
+def pin_moves(app: QApplication, window: MainWindow) -> None:
+    sheet = change_body(load_preset("hanging-sheet"), 0, cols=100, rows=100).scene
+    pins = [PinSpec(particle=k, anchor=(0.001 * k, 1.0, 0.0)) for k in range(10_000)]
+    controller = window.controller
+    controller.load(sheet.model_copy(update={"pins": pins}))
+    spin(app, lambda: len(controller.scene.pins) == 10_000, 120)
+    spin(app, lambda: False, 1.0)
+    times = []
+    for k in range(EDITS):
+        started = time.perf_counter()
+        controller.move_pin(k % 10_000, (0.001 * k, 1.5, 0.0))
+        app.processEvents()
+        times.append(time.perf_counter() - started)
+    ms = [1000 * t for t in times]
+    first, last = ms[:1000], ms[-1000:]
+    print(f"{EDITS} pin moves with 10 000 pins: per edit median {statistics.median(ms):.1f} ms, "
+          f"max {max(ms):.0f} ms; first thousand median {statistics.median(first):.1f} ms, "
+          f"last thousand {statistics.median(last):.1f} ms; undo stack "
+          f"{controller.undo_stack.count()} entries")  # fmt: skip
+
+
+def main() -> None:
+    QSurfaceFormat.setDefaultFormat(surface_format())
+    app = QApplication(sys.argv[:1])
+    controller = Controller()
+    window = MainWindow(controller, remember_layout=False)
+    window.resize(1280, 800)
+    controller.load(load_preset("hanging-sheet"))
+    window.show()
+    stalls = StallMeter()
+    pin_moves(app, window)
+    open_largest(app, window, stalls)
+    window.close()
+    controller.shutdown()
+
+
+if __name__ == "__main__":
+    main()
