@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from clothlab.sim import constraints, kernels
+from clothlab.sim import constraints, kernels, ordering
 from clothlab.sim.arrays import LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.topology import Topology
 
@@ -130,7 +130,13 @@ class BendingSet(ConstraintSet):
     def build(self, model: Model) -> None:
         if self._candidates is None or self._candidates[0] is not model.topology:
             self._candidates = (model.topology, BendCandidates.of(model.topology))
-        self.a, self.b, self.rest = self._candidates[1].live(model.link_alive)
+        a, b, rest = self._candidates[1].live(model.link_alive)
+        # In colour order, split over the threads where the links are: in the topology's
+        # order each projection waited on the one before (24 M a second at 128², 0.6× real
+        # time), while independent ones overlap.
+        order, self.colour_start = ordering.colour_order(a, b, model.topology.particle_count)
+        self.a, self.b, self.rest = a[order], b[order], rest[order]
+        self.parallel = model.links.parallel
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
@@ -141,10 +147,16 @@ class BendingSet(ConstraintSet):
         self.compliance[:] = sub.settings.bend_compliance
 
     def project(self, sub: Substep) -> None:
-        constraints.project_links_xpbd(
-            sub.x, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
-            self.compliance, sub.h, self.unused, 0.0, self.never_torn,
-        )  # fmt: skip
+        if self.parallel:
+            constraints.project_links_xpbd_parallel(
+                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.colour_start, self.lambdas,
+                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+            )  # fmt: skip
+        else:
+            constraints.project_links_xpbd(
+                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
+                self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+            )  # fmt: skip
 
 
 class TetherSet(ConstraintSet):

@@ -202,38 +202,6 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return u0, u1, u2
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _project_link_xpbd(
-    x: np.ndarray, inv_mass: np.ndarray, k: int, i: int, j: int, rest: float,
-    lambdas: np.ndarray, xpbd: bool, alpha: float, stiffness: float, tear_ratio: float,
-    torn: np.ndarray,
-) -> int:  # fmt: skip
-    """Link k between i and j; returns 1 if it tore now, else 0."""
-    if torn[k]:
-        return 0
-    dx = x[j, 0] - x[i, 0]
-    dy = x[j, 1] - x[i, 1]
-    dz = x[j, 2] - x[i, 2]
-    length = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if tear_ratio > 0.0 and length > tear_ratio * rest:
-        torn[k] = True
-        return 1
-    wi = inv_mass[i]
-    wj = inv_mass[j]
-    w = wi + wj
-    if w == 0.0 or length == 0.0:
-        return 0
-    error = length - rest
-    if not xpbd:
-        s = error * stiffness / (length * w)
-    else:
-        delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
-        lambdas[k] -= delta
-        s = delta / length
-    move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
-    return 0
-
-
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_links_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
@@ -250,14 +218,39 @@ def project_links_xpbd(
     torn: np.ndarray,  # (L,) bool, set when a link tears
 ) -> int:
     """One pass over distance links: XPBD with each link's compliance, or the classic
-    stiffness rule (so tearing can run with the classic solver). Returns how many tore."""
+    stiffness rule (so tearing can run with the classic solver). Returns how many tore.
+
+    The link's update is written out here and in project_links_xpbd_parallel, not in a
+    shared inlined function: numba compiled that one to a fifth of the speed (24 against
+    138 M links a second on one thread)."""
     h2 = h * h
     tore = 0
     for k in range(link_a.shape[0]):
-        tore += _project_link_xpbd(
-            x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, xpbd, compliance[k] / h2,
-            stiffness[k], tear_ratio, torn,
-        )  # fmt: skip
+        if torn[k]:
+            continue
+        i, j = link_a[k], link_b[k]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if tear_ratio > 0.0 and length > tear_ratio * rest[k]:
+            torn[k] = True
+            tore += 1
+            continue
+        wi = inv_mass[i]
+        wj = inv_mass[j]
+        w = wi + wj
+        if w == 0.0 or length == 0.0:
+            continue
+        error = length - rest[k]
+        if not xpbd:
+            s = error * stiffness[k] / (length * w)
+        else:
+            alpha = compliance[k] / h2
+            delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
+            lambdas[k] -= delta
+            s = delta / length
+        move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
     return tore
 
 
@@ -284,10 +277,31 @@ def project_links_xpbd_parallel(
     tore = 0
     for c in range(colour_start.shape[0] - 1):
         for k in prange(colour_start[c], colour_start[c + 1]):
-            tore += _project_link_xpbd(
-                x, inv_mass, k, link_a[k], link_b[k], rest[k], lambdas, xpbd,
-                compliance[k] / h2, stiffness[k], tear_ratio, torn,
-            )  # fmt: skip
+            if torn[k]:
+                continue
+            i, j = link_a[k], link_b[k]
+            dx = x[j, 0] - x[i, 0]
+            dy = x[j, 1] - x[i, 1]
+            dz = x[j, 2] - x[i, 2]
+            length = math.sqrt(dx * dx + dy * dy + dz * dz)
+            if tear_ratio > 0.0 and length > tear_ratio * rest[k]:
+                torn[k] = True
+                tore += 1
+                continue
+            wi = inv_mass[i]
+            wj = inv_mass[j]
+            w = wi + wj
+            if w == 0.0 or length == 0.0:
+                continue
+            error = length - rest[k]
+            if not xpbd:
+                s = error * stiffness[k] / (length * w)
+            else:
+                alpha = compliance[k] / h2
+                delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
+                lambdas[k] -= delta
+                s = delta / length
+            move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
     return tore
 
 
