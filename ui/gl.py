@@ -147,9 +147,11 @@ class Mesh:
             self.index_count = len(indices)
         GL.glBindVertexArray(0)
 
-    def update_vertices(self, vertices: np.ndarray, buffer: int = 0) -> None:
+    def update_vertices(self, vertices: np.ndarray, buffer: int = 0, first: int = 0) -> None:
+        """Replace vertices from vertex number `first` on (rows of `vertices`)."""
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbos[buffer])
-        GL.glBufferSubData(GL.GL_ARRAY_BUFFER, 0, vertices.nbytes, vertices)
+        offset = first * vertices.nbytes // max(len(vertices), 1)
+        GL.glBufferSubData(GL.GL_ARRAY_BUFFER, offset, vertices.nbytes, vertices)
 
     def update_indices(self, indices: np.ndarray, count: int) -> None:
         self.index_count = count

@@ -547,13 +547,21 @@ class PinMarkers:
         if anchors is None or not 0 < len(anchors) <= MAX_PIN_MARKERS:
             self.release()
             return
-        positions, normals, indices = pin_cubes(self._cube, anchors, self._size)
         if self._mesh is not None and before is not None and len(before) == len(anchors):
-            # a pin dragged: the same cubes in new places
-            self._mesh.update_vertices(meshes.pack_surface(positions, normals, meshes.PIN_COLOR))
+            self._move_cubes(anchors, np.flatnonzero(np.any(anchors != before, axis=1)))
             return
         self.release()
+        positions, normals, indices = pin_cubes(self._cube, anchors, self._size)
         self._mesh = _solid(positions, normals, indices, meshes.PIN_COLOR)
+
+    def _move_cubes(self, anchors: np.ndarray, moved: np.ndarray) -> None:
+        """Pins dragged: the same cubes, these ones in new places (just their vertices: one
+        pin of 10 000 must not re-send them all)."""
+        assert self._mesh is not None
+        first, last = int(moved.min()), int(moved.max()) + 1  # one span: usually one pin
+        positions, normals, _ = pin_cubes(self._cube, anchors[first:last], self._size)
+        vertices = meshes.pack_surface(positions, normals, meshes.PIN_COLOR)
+        self._mesh.update_vertices(vertices, first=first * len(self._cube[0]))
 
     def draw(self, frame: Frame) -> None:
         if self._mesh is None:

@@ -328,9 +328,13 @@ class SceneModel(QStandardItemModel):
                 self._sync_specs(self._bodies, "body", scene.bodies, first_row=0)
             if old is None or old.obstacles is not scene.obstacles:
                 self._sync_specs(self._obstacles, "obstacle", scene.obstacles, first_row=1)
+            before, listed = self._anchors, self._listed
             anchors = self._sync_pins(scene, old)
+            same_rows = listed == self._listed
             settings = scene_settings(scene)
             for address, item in self._values.items():
+                if address[0] == "pin" and same_rows and anchors[address[1]] == before[address[1]]:
+                    continue  # unchanged: a pin edit costs its own rows, not every pin's
                 self._show(item, value_at(scene, address, settings, anchors))
         finally:
             self._syncing = False
@@ -403,9 +407,14 @@ class SceneModel(QStandardItemModel):
         if pins is not None:
             listed = pins[:PIN_ROWS]
             particles = [p.particle for p in listed]
-            if particles != self._listed:
+            rebuilt = particles != self._listed
+            if rebuilt:
                 self._build_pin_rows(listed, len(pins))
-            self._show_pin_summaries(scene, listed, len(pins))
+            changed = [
+                (row, pin) for row, pin in enumerate(listed)
+                if rebuilt or self._anchors.get(pin.particle) != pin.anchor
+            ]  # fmt: skip
+            self._show_pin_summaries(scene, changed, len(pins))
             self._anchors = {p.particle: p.anchor for p in listed}
         return self._anchors
 
@@ -425,7 +434,10 @@ class SceneModel(QStandardItemModel):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
         self._listed = [p.particle for p in listed]
 
-    def _show_pin_summaries(self, scene: Scene, listed: list[PinSpec], total: int) -> None:
+    def _show_pin_summaries(
+        self, scene: Scene, changed: list[tuple[int, PinSpec]], total: int
+    ) -> None:
+        """The pins' count, and the anchors of the listed rows that changed."""
         group = self._pins
         if group is None:
             return
@@ -433,7 +445,7 @@ class SceneModel(QStandardItemModel):
         shown = body is not None and body < len(scene.bodies)
         whose = f" of {distinct_labels(scene.bodies)[body]}" if shown else ""
         _set_text(self.item(group.row(), 1), f"{total}{whose}")
-        for row, pin in enumerate(listed):
+        for row, pin in changed:
             text = "(" + ", ".join(f"{v:.3g}" for v in pin.anchor) + ")"
             _set_text(group.child(row, 1), text)
 
