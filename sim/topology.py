@@ -10,6 +10,7 @@ Gauss–Seidel over this order is what the classic model does (and it is cache-f
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -175,8 +176,21 @@ def _sheet_faces(cols: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
     return faces, face_links
 
 
+@functools.lru_cache(maxsize=4)
 def _block_parts(cubes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Links (edges, face diagonals, body diagonals), surface faces and cells of a cube lattice."""
+    """Links (edges, face diagonals, body diagonals), surface faces and cells of a cube lattice,
+    read-only. Kept for the last few sizes: a 32³ block takes seconds in these Python loops,
+    and a scene of eight was built four times on opening it (the window's panels, the
+    solver)."""
+    parts = _lattice_parts(cubes)
+    for part in parts:
+        part.setflags(write=False)
+    return parts
+
+
+def _lattice_parts(
+    cubes: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n = cubes + 1
     index = np.arange(n**3, dtype=np.int32).reshape(n, n, n)  # [ix, iy, iz]
     links: list[tuple[int, int]] = []
