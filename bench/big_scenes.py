@@ -69,8 +69,14 @@ def open_largest(app: QApplication, window: MainWindow, stalls: StallMeter) -> N
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "largest.json"
         save_scene(scene, path)
-        frames: list[float] = []
-        window.viewport.frame_drawn.connect(lambda _f: frames.append(time.perf_counter()))
+        frames: list[float] = []  # frames drawn of the new scene
+
+        def drawn(_frame: int) -> None:
+            shown = window.viewport.snapshot()
+            if shown is not None and shown.topology.particle_count == len(scene.pins):
+                frames.append(time.perf_counter())
+
+        window.viewport.frame_drawn.connect(drawn)
         spin(app, lambda: False, 0.5)
         stalls.reset()
         started = time.perf_counter()
@@ -81,7 +87,7 @@ def open_largest(app: QApplication, window: MainWindow, stalls: StallMeter) -> N
     if shown is None or drawn is None:
         print("FAILED: the largest legal scene was not shown within 3 minutes")
         return
-    print(f"largest legal scene ({len(scene.pins)} pins, {path.stat().st_size / 1e6 if path.exists() else 58:.0f} MB): "  # noqa: E501
+    print(f"largest legal scene ({len(scene.pins)} pins, every particle): "
           f"open {opened:.2f} s on the GUI thread, first frame after {frames[0] - started:.2f} s, "
           f"longest GUI stall {stalls.longest:.2f} s")  # fmt: skip
 
