@@ -12,10 +12,11 @@ import os
 import sys
 from pathlib import Path
 
-# In the app the two-thread solver shares 2 cores with the GUI and software OpenGL: OpenMP
-# threads that spin at the per-colour barriers starve them (measured 100 vs 257 steps/s on
-# 128 × 128 under load), so they sleep instead. Headless, spinning is faster (254 vs 170 M
-# link projections/s on 256 × 256), so only the app sets this, before numba starts OpenMP.
+# In the app the solver shares 2 cores with the GUI and software OpenGL: OpenMP threads that
+# spin at the per-colour barriers would take a core the renderer needs, so they sleep instead.
+# Automatic mode times one thread against two (sim.ordering.ThreadChooser) and so takes one
+# where sleeping makes two slower; the app's frame rates are the same either way. Headless,
+# spinning is faster, so only the app sets this, before numba starts OpenMP.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene

@@ -314,6 +314,10 @@ class MainWindow(QMainWindow):
         self.central.setCurrentWidget(self.gl_message)
         self.status.showMessage(f"OpenGL failed: {reason}")
 
+    def set_frame_rate_cap(self, fps: int) -> None:
+        """Draw at most `fps` frames a second (Edit ▸ Preferences)."""
+        self._frame_clock.setInterval(round(1000 / fps))
+
     @property
     def fps(self) -> float:
         """Frames drawn per second, as the status bar last measured it."""

@@ -112,8 +112,7 @@ def apply_preferences(window: MainWindow, before: Preferences | None = None) -> 
     the preference itself changed."""
     chosen = preferences.stored_preferences()
     if before is None or chosen.frame_rate_cap != before.frame_rate_cap:
-        # the window's frame clock: FRAME_HZ until a preference says otherwise
-        window._frame_clock.setInterval(round(1000 / chosen.frame_rate_cap))
+        window.set_frame_rate_cap(chosen.frame_rate_cap)  # FRAME_HZ until a preference says
     if before is None or chosen.plot_window_s != before.plot_window_s:
         window.readouts_panel.window_box.setValue(chosen.plot_window_s)
     if before is None or chosen.theme != before.theme:
