@@ -8,9 +8,11 @@ loaded scene starts at rest.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -642,8 +644,20 @@ def build_body(builder: TopologyBuilder, body: SheetSpec | BlockSpec) -> None:
 
 
 def build_topology(scene: Scene) -> Topology:
+    """The topology of the scene's bodies. Shared: equal bodies give the same object (the
+    window's panels and the solver each want the one of a scene they open), so nobody writes
+    into its arrays."""
+    with _TOPOLOGY_LOCK:  # the solver thread builds it too: the second caller waits
+        return _topology_of(tuple(scene.bodies))
+
+
+_TOPOLOGY_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=4)
+def _topology_of(bodies: tuple[SheetSpec | BlockSpec, ...]) -> Topology:
     builder = TopologyBuilder()
-    for body in scene.bodies:
+    for body in bodies:
         build_body(builder, body)
     return builder.build()
 

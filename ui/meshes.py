@@ -26,7 +26,7 @@ from numba import njit
 
 from clothlab.sim.kernels import link_strains
 from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import BodySpan, Topology
+from clothlab.sim.topology import BodySpan, Topology, link_indices
 
 DYNAMIC_FLOATS = 9
 STATIC_FLOATS = 10
@@ -437,14 +437,9 @@ def outline_links(topology: Topology, body: int) -> np.ndarray:
 def _link_indices(topology: Topology, span: BodySpan, pairs: np.ndarray) -> np.ndarray:
     """(K,) int32 indices of the body's links joining each (a, b) of `pairs`, either way
     round; pairs no link joins are left out."""
-    links = topology.links[span.first_link : span.first_link + span.link_count].astype(np.int64)
-    n = max(topology.particle_count, 1)
-    keys = links.min(axis=1) * n + links.max(axis=1)
-    wanted = np.unique(pairs.min(axis=1).astype(np.int64) * n + pairs.max(axis=1))
-    order = np.argsort(keys)
-    place = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
-    found = keys[order][place] == wanted if len(keys) else np.zeros(len(wanted), bool)
-    return (span.first_link + order[place[found]]).astype(np.int32)
+    links = topology.links[span.first_link : span.first_link + span.link_count]
+    found = link_indices(links, pairs)
+    return (span.first_link + np.unique(found[found >= 0])).astype(np.int32)
 
 
 def sphere_outline(

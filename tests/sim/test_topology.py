@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_helpers import block_topology, sheet_topology
@@ -11,7 +12,13 @@ from clothlab.sim import readouts
 from clothlab.sim.scene import BlockSpec, SheetSpec, body_counts, build_topology
 from clothlab.sim.scene import Scene as SceneModel
 from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder, sheet_link_count
+from clothlab.sim.topology import (
+    LATTICE_OFFSETS,
+    TopologyBuilder,
+    link_indices,
+    link_lengths,
+    sheet_link_count,
+)
 
 
 def test_classic_sheet_has_165_particles_584_links_140_faces():
@@ -157,3 +164,60 @@ bodies = st.lists(
 def test_body_counts_agree_with_the_built_topology(bodies):
     topology = build_topology(SceneModel(bodies=bodies))
     assert body_counts(bodies) == (topology.particle_count, topology.link_count)
+
+
+def _lattice_by_loops(cubes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cube lattice as the file format defines it, one particle at a time: the order of
+    its links is what scene files' cut indices refer to."""
+    n = cubes + 1
+    index = np.arange(n**3).reshape(n, n, n)
+    links = []
+    for offset in LATTICE_OFFSETS:
+        for ix, iy, iz in np.ndindex(n, n, n):
+            j = (ix + offset[0], iy + offset[1], iz + offset[2])
+            if all(0 <= c < n for c in j):
+                links.append((index[ix, iy, iz], index[j]))
+    lookup = {frozenset(link): k for k, link in enumerate(links)}
+    cells = [[index[ix + (k & 1), iy + (k >> 1 & 1), iz + (k >> 2 & 1)] for k in range(8)]
+             for ix, iy, iz in np.ndindex(cubes, cubes, cubes)]  # fmt: skip
+    faces, face_links = [], []
+    for axis in range(3):
+        for side in (0, cubes):
+            for a, b in np.ndindex(cubes, cubes):
+                corners = []
+                for da, db in ((0, 0), (1, 0), (1, 1), (0, 1)):
+                    at = [0, 0, 0]
+                    at[axis], at[(axis + 1) % 3], at[(axis + 2) % 3] = side, a + da, b + db
+                    corners.append(index[tuple(at)])
+                q0, q1, q2, q3 = corners[::-1] if side == 0 else corners
+                faces.append((q0, q1, q2, q3))
+                sides = [(q0, q1), (q3, q2), (q0, q3), (q1, q2), (q0, q2), (q1, q3)]
+                face_links.append([lookup[frozenset(s)] for s in sides])
+    return np.array(links), np.array(faces), np.array(face_links), np.array(cells)
+
+
+@pytest.mark.parametrize("cubes", [1, 2, 3, 5])
+def test_block_lattice_equals_its_definition_one_particle_at_a_time(cubes):
+    builder = TopologyBuilder()
+    block = builder.add_block(cubes, 0.2, (0.0, 0.0, 0.0))
+    topology = builder.build()
+    links, faces, face_links, cells = _lattice_by_loops(cubes)
+    np.testing.assert_array_equal(topology.links, links)
+    np.testing.assert_array_equal(topology.faces, faces)
+    np.testing.assert_array_equal(topology.face_links, face_links)
+    np.testing.assert_array_equal(block.cells, cells)
+
+
+def test_link_indices_finds_either_way_round_and_marks_missing_pairs():
+    links = np.array([[0, 1], [2, 1], [3, 0]])
+    found = link_indices(links, np.array([[1, 0], [1, 2], [0, 3], [0, 2]]))
+    np.testing.assert_array_equal(found, [0, 1, 2, -1])
+
+
+def test_link_lengths_are_the_bits_of_numpys_norm():
+    """Rest lengths decide every step: the kernel must not round differently."""
+    rng = np.random.default_rng(0)
+    positions = rng.normal(size=(1000, 3)) * 10.0 ** rng.integers(-5, 5, (1000, 1))
+    links = rng.integers(0, 1000, (100_000, 2)).astype(np.int32)
+    expected = np.linalg.norm(positions[links[:, 1]] - positions[links[:, 0]], axis=1)
+    np.testing.assert_array_equal(link_lengths(positions, links), expected)

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout
 from clothlab.sim.scene import Scene, build_topology
 from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import Topology
 from clothlab.sim.variants import Variant, VariantError, parse_variant
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
@@ -118,7 +117,6 @@ class ComparePanel(QWidget):
         self.rows = [VariantRow(k) for k in range(ROWS)]
         self._run_rows: list[int] = []  # the row each of the runner's runs was typed in
         self._applies: dict[str, bool] = {r.key: True for r in READOUTS}
-        self._topology: tuple[list, Topology] | None = None  # of these bodies (the object)
         self._last_redraw = -math.inf
         self._curves: list[pg.PlotCurveItem] = []  # the main run's, then one per variant
         self._colours: list[str] = list(COLOURS)
@@ -328,9 +326,7 @@ class ComparePanel(QWidget):
         self._schedule_redraw()
 
     def _show_what_applies(self, scene: Scene) -> None:
-        if self._topology is None or self._topology[0] is not scene.bodies:
-            self._topology = (scene.bodies, build_topology(scene))  # an edit keeps the bodies
-        topology, pins = self._topology[1], [pin.particle for pin in scene.pins]
+        topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
         self._applies = {r.key: r.applies(topology, pins) for r in READOUTS}
         self._fill_readout_box()
 

@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
 from clothlab.sim.scene import Scene, build_topology
 from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import Topology
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
@@ -58,7 +57,6 @@ class ReadoutsPanel(QWidget):
         self._curves: dict[str, pg.PlotCurveItem] = {}
         self._rows: dict[str, tuple[QLabel, QLabel, pg.PlotWidget]] = {}
         self._grid_rows: dict[str, int] = {}
-        self._topology: Topology | None = None  # the document's, for what applies to it
         self.applies: dict[str, bool] = {series.key: True for series in SERIES}
         self.highlighted: str | None = None  # the readout a question points at
 
@@ -178,7 +176,6 @@ class ReadoutsPanel(QWidget):
     # --- the panel protocol (ui.panels) -------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
-        self._topology = build_topology(scene)
         self._show_what_applies(scene)
         self.clear()
 
@@ -188,11 +185,9 @@ class ReadoutsPanel(QWidget):
     def _show_what_applies(self, scene: Scene) -> None:
         """Show only the readouts that mean something for the scene (the table's `applies`):
         no volume without a block, no sag unless the first sheet hangs from its top corners."""
-        if self._topology is None:
-            return
-        pins = [pin.particle for pin in scene.pins]
+        topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
         for series in SERIES:
-            self.applies[series.key] = series.applies(self._topology, pins)
+            self.applies[series.key] = series.applies(topology, pins)
             self._show_series(series.key, self.applies[series.key])
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
