@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import to_jsonable_python
 
 from clothlab.sim.commands import (
     Command,
@@ -192,7 +193,7 @@ def _entry(item: Stamped) -> dict[str, Any]:
 
 
 def _parts(parts: dict[str, Any]) -> dict[str, Any]:
-    return {k: [v.model_dump(mode="json") for v in values] for k, values in parts.items()}
+    return {k: to_jsonable_python(values) for k, values in parts.items()}
 
 
 def recording_json(recording: Recording) -> str:

@@ -27,11 +27,13 @@ from clothlab.sim.scene import (
     Scene,
     SceneError,
     SheetSpec,
+    _parse_quickly,
     build_simulation,
     build_topology,
     capture_scene,
     load_scene,
     parse_scene,
+    read_json_object,
     save_scene,
 )
 from clothlab.sim.topology import TopologyBuilder
@@ -226,6 +228,33 @@ def test_non_finite_numbers(tmp_path, token):
 def test_duplicate_keys(tmp_path):
     text = preset_path("hanging-sheet").read_text().replace('"cols": 15,', '"cols": 15, "cols": 7,')
     expect_error(tmp_path, text, "duplicate key 'cols'")
+
+
+@pytest.mark.parametrize(
+    ("repeat", "key"),
+    [
+        ('"name": "a:b", "name": "c",', "name"),  # the lost value held a colon
+        ('"name": "\\u003a", "name": "c",', "name"),  # an escape makes a colon
+        ('"x:y": 1, "x:y": 2,', "x:y"),  # a key holds one
+        ('"x": "\\\\u003a:", "x": 1,', "x"),  # a literal backslash before u003a
+    ],
+)
+def test_a_repeated_key_is_found_however_colons_hide_it(tmp_path, repeat, key):
+    """The quick parse keeps the last of repeated keys: counting colons finds them."""
+    text = preset_path("hanging-sheet").read_text().replace('"name":', repeat + ' "name":', 1)
+    expect_error(tmp_path, text, f"duplicate key '{key}'")
+
+
+def test_an_escaped_colon_cannot_stand_in_for_a_dropped_key():
+    # kept "\u003a" adds the one colon the dropped pair took away
+    with pytest.raises(SceneError, match="duplicate key 'a'"):
+        read_json_object(b'{"a": 1, "a": "\\u003a"}', "x.json")
+
+
+def test_presets_take_the_quick_parse():
+    """pydantic-core's reader, not json's: its speed is what opens a big scene in time."""
+    for name in PRESETS:
+        assert isinstance(_parse_quickly(preset_path(name).read_bytes()), dict), name
 
 
 def test_unknown_key_at_top_level(tmp_path):
