@@ -427,9 +427,9 @@ class SceneModel(QStandardItemModel):
         group.removeRows(0, group.rowCount())
         for pin in listed:
             name = _text_item(f"Particle {pin.particle}")
-            group.appendRow([name, _text_item("")])
-            for axis in range(3):
+            for axis in range(3):  # before the row joins the model: no insertion signals
                 self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+            group.appendRow([name, _text_item("")])
         if total > len(listed):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
         self._listed = [p.particle for p in listed]
