@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QStackedWidget,
-    QUndoView,
     QWidget,
 )
 
@@ -31,6 +30,7 @@ from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences, preferences_dialog
 from clothlab.ui.compare_view import beside
 from clothlab.ui.docks.compare_dock import ComparePanel
+from clothlab.ui.docks.history_dock import HistoryView
 from clothlab.ui.docks.parameters_dock import ParametersPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
@@ -148,8 +148,7 @@ class MainWindow(QMainWindow):
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
-        self.history_view = QUndoView(self.controller.undo_stack)
-        self.history_view.setEmptyLabel("Scene as loaded")
+        self.history_view = HistoryView(self.controller.undo_stack, "Scene as loaded")
         self.history_dock = self._dock("History", self.history_view, left)
         self.questions_dock = self._dock("Questions", self.questions_panel, left)
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)

@@ -1,0 +1,74 @@
+"""The History dock follows the undo stack row by row, and a click there undoes or redoes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtTest import QTest
+
+from clothlab.ui.docks.history_dock import HistoryView
+
+
+class Renamed(QUndoCommand):
+    """Merges with the one before it, as a slider drag's changes do."""
+
+    def id(self) -> int:
+        return 1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
+        self.setText(other.text())
+        return True
+
+
+def rows(view: HistoryView) -> list[str]:
+    model = view.model()
+    return [model.index(row).data() for row in range(model.rowCount())]
+
+
+def current_row(view: HistoryView) -> int:
+    return view.currentIndex().row()
+
+
+def test_the_history_follows_pushes_undo_redo_merges_and_clear_without_resetting(qtbot):
+    stack = QUndoStack()
+    view = HistoryView(stack, "Scene as loaded")
+    qtbot.addWidget(view)
+    resets: list[None] = []
+    view.model().modelReset.connect(lambda: resets.append(None))
+    for name in ("Cut", "Move pin", "Add ball"):
+        stack.push(QUndoCommand(name))
+    assert rows(view) == ["Scene as loaded", "Cut", "Move pin", "Add ball"]
+    assert current_row(view) == 3
+    stack.undo(), stack.undo()
+    assert current_row(view) == 1
+    stack.push(QUndoCommand("Wind on"))  # drops what could be redone
+    assert rows(view) == ["Scene as loaded", "Cut", "Wind on"]
+    stack.push(Renamed("Passes 8"))
+    stack.push(Renamed("Passes 9"))  # merged into the entry before
+    assert rows(view) == ["Scene as loaded", "Cut", "Wind on", "Passes 9"]
+    assert current_row(view) == 3
+    stack.clear()
+    assert rows(view) == ["Scene as loaded"]
+    assert current_row(view) == 0
+    assert not resets  # each change moved rows; none laid the whole list out again
+
+
+def test_a_click_on_an_entry_goes_back_to_it_and_forward_again(qtbot):
+    stack = QUndoStack()
+    view = HistoryView(stack, "Scene as loaded")
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    for name in ("Cut", "Move pin", "Add ball"):
+        stack.push(QUndoCommand(name))
+
+    def click(row: int) -> None:
+        centre = view.visualRect(view.model().index(row)).center()
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+
+    click(1)
+    assert stack.index() == 1 and current_row(view) == 1
+    click(0)
+    assert stack.index() == 0
+    click(3)
+    assert stack.index() == 3 and stack.count() == 3
