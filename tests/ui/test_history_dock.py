@@ -72,3 +72,23 @@ def test_a_click_on_an_entry_goes_back_to_it_and_forward_again(qtbot):
     assert stack.index() == 0
     click(3)
     assert stack.index() == 3 and stack.count() == 3
+
+
+def test_a_long_history_lists_the_newest_entries_and_follows_undo_past_them(qtbot):
+    stack = QUndoStack()
+    view = HistoryView(stack, "Scene as loaded", rows=5)
+    qtbot.addWidget(view)
+    for k in range(8):
+        stack.push(QUndoCommand(f"Edit {k}"))
+    assert rows(view) == ["… 3 earlier edits", "Edit 3", "Edit 4", "Edit 5", "Edit 6", "Edit 7"]
+    assert current_row(view) == 5
+    for _ in range(6):
+        stack.undo()  # to index 2, before the rows listed: the list moves back with it
+    assert rows(view) == ["… 2 earlier edits", "Edit 2", "Edit 3", "Edit 4", "Edit 5", "Edit 6"]
+    assert current_row(view) == 0
+    view.setCurrentIndex(view.model().index(3))  # choosing a row: the state after Edit 4
+    assert stack.index() == 5
+    stack.push(QUndoCommand("Cut"))  # drops Edits 5 to 7
+    assert rows(view) == ["… 1 earlier edits", "Edit 1", "Edit 2", "Edit 3", "Edit 4", "Cut"]
+    stack.clear()
+    assert rows(view) == ["Scene as loaded"]
