@@ -94,11 +94,10 @@ class HistoryModel(QAbstractListModel):
             self.beginInsertRows(QModelIndex(), self.last - first + 1, last - first)
             self.last = last
             self.endInsertRows()
-        changed = self.row_of(min(self._index, index))
+        changed, bottom = self.row_of(min(self._index, index)), self.rowCount() - 1
         self._index = index
-        last = self.rowCount() - 1
-        if changed <= last:
-            self.dataChanged.emit(self.index(changed), self.index(last))
+        if changed <= bottom:
+            self.dataChanged.emit(self.index(changed), self.index(bottom))
 
 
 class HistoryView(QListView):
@@ -134,6 +133,5 @@ class HistoryView(QListView):
         stack = self.history.stack
         if stack is None or not current.isValid():
             return
-        index = self.history.first + current.row()
         if self.history.row_of(stack.index()) != current.row():
-            stack.setIndex(index)
+            stack.setIndex(self.history.first + current.row())
