@@ -344,3 +344,21 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     if total > limit:
         raise FileTooLargeError(path, limit)
     return b"".join(chunks)
+
+
+def read_document(
+    path: str | os.PathLike[str], limit: int, what: str, error: type[Exception]
+) -> bytes:
+    """The bytes of a document the user named (a scene, a recording, a question set), read as
+    read_regular_file reads. Raises `error` with one line naming the file and the problem, e.g.
+    "run.json: is a FIFO (named pipe), not a recording"; `what` names the kind of document."""
+    try:
+        return read_regular_file(path, limit)
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except FileTooLargeError:
+        raise error(f"{path}: file is larger than {limit / 1024**2:g} MiB") from None
+    except NotARegularFileError as refused:
+        raise error(f"{path}: is {refused.kind}, not {what}") from None
+    except OSError as failed:
+        raise error(f"{path}: cannot read: {describe(failed)}") from None

@@ -55,12 +55,7 @@ from clothlab.resources import resource
 from clothlab.sim import readouts
 from clothlab.sim.commands import apply_to_document
 from clothlab.sim.edits import CutLinks, seam_links
-from clothlab.sim.files import (
-    FileTooLargeError,
-    NotARegularFileError,
-    describe,
-    read_regular_file,
-)
+from clothlab.sim.files import read_document
 from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
 from clothlab.sim.presets import is_preset, load_preset
 from clothlab.sim.scene import (
@@ -566,17 +561,7 @@ def _check_runs_fit(question_set: QuestionSet) -> None:
 def load_question_set(path: str | os.PathLike[str]) -> QuestionSet:
     """A teacher's set from a file; its scene files are resolved against its folder."""
     path = Path(path)
-    try:  # a regular file only, opened without blocking: a FIFO would wait for a writer
-        raw = read_regular_file(path, MAX_FILE_BYTES)
-    except FileNotFoundError:
-        raise QuestionSetError(f"{path}: no such file") from None
-    except FileTooLargeError:
-        limit = f"{MAX_FILE_BYTES // 1024} KiB"
-        raise QuestionSetError(f"{path}: file is larger than {limit}") from None
-    except NotARegularFileError as error:
-        raise QuestionSetError(f"{path}: is {error.kind}, not a question set") from None
-    except OSError as error:
-        raise QuestionSetError(f"{path}: cannot read: {describe(error)}") from None
+    raw = read_document(path, MAX_FILE_BYTES, "a question set", QuestionSetError)
     loaded = parse_question_set(raw, str(path), path.parent)
     return QuestionSet(loaded.spec, loaded.source, path, loaded.scenes)
 

@@ -38,7 +38,7 @@ from clothlab.sim.commands import (
     validate,
 )
 from clothlab.sim.edits import CutLinks, EditScene, SetPin, SetSetting
-from clothlab.sim.files import write_atomically
+from clothlab.sim.files import read_document, write_atomically
 from clothlab.sim.parameters import SETTINGS_TABLE
 from clothlab.sim.scene import (
     MAX_BODIES,
@@ -51,6 +51,7 @@ from clothlab.sim.scene import (
     SceneError,
     Vec3,
     body_counts,
+    no_garbage_collection,
     parse_scene,
     read_json_object,
 )
@@ -258,6 +259,7 @@ def _command(entry: Any) -> Command:
     return {"grab_release": GrabRelease, "run": Run, "pause": Pause}[kind]()
 
 
+@no_garbage_collection()  # a long recording is millions of objects, and no cycles
 def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
     """Validate a recording; raises SceneError with one line naming the source and field."""
     data = read_json_object(text, source, MAX_FILE_BYTES)
@@ -287,9 +289,8 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
 
 
 def load_recording(path: str | os.PathLike[str]) -> Recording:
+    """Read and validate a recording file: a regular file only, opened without blocking (a
+    FIFO would wait for a writer forever). Raises SceneError, one line naming the file."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise SceneError(f"{path}: cannot read: {error.strerror}") from None
+    raw = read_document(path, MAX_FILE_BYTES, "a recording", SceneError)
     return parse_recording(raw, str(path))

@@ -35,13 +35,7 @@ from pydantic import (
 from pydantic.dataclasses import dataclass
 from pydantic_core import from_json
 
-from clothlab.sim.files import (
-    FileTooLargeError,
-    NotARegularFileError,
-    describe,
-    read_regular_file,
-    write_atomically,
-)
+from clothlab.sim.files import read_document, write_atomically
 from clothlab.sim.parameters import (
     COORDINATE_LIMIT,
     SECTIONS,
@@ -553,17 +547,6 @@ def _parse_carefully(text: str, raw: bytes, source: str, error: type[SceneError]
     return data
 
 
-def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
-    """Validate a scene document; raises SceneError with one line naming source and field."""
-    with no_garbage_collection():
-        data = read_json_object(text, source)
-        data = migrate(data, source)
-        try:
-            return Scene.model_validate(data)
-        except ValidationError as error:
-            raise SceneError(f"{source}: {validation_message(error)}") from None
-
-
 @contextlib.contextmanager
 def no_garbage_collection() -> Iterator[None]:
     """Parsing makes millions of objects and no reference cycles: Python's collector, which
@@ -580,21 +563,21 @@ def no_garbage_collection() -> Iterator[None]:
             gc.enable()
 
 
+@no_garbage_collection()
+def parse_scene(text: str | bytes, source: str = "scene") -> Scene:
+    """Validate a scene document; raises SceneError with one line naming source and field."""
+    data = migrate(read_json_object(text, source), source)
+    try:
+        return Scene.model_validate(data)
+    except ValidationError as error:
+        raise SceneError(f"{source}: {validation_message(error)}") from None
+
+
 def load_scene(path: str | os.PathLike[str]) -> Scene:
     """Read and validate a scene file. Only a regular file is opened, and without blocking: a
     FIFO would wait for a writer forever. Raises SceneError, one line naming the file."""
     path = Path(path)
-    try:
-        raw = read_regular_file(path, MAX_FILE_BYTES)
-    except FileNotFoundError:
-        raise SceneError(f"{path}: no such file") from None
-    except FileTooLargeError:
-        raise SceneError(f"{path}: file is larger than {MAX_FILE_BYTES // 1024**2} MiB") from None
-    except NotARegularFileError as error:
-        raise SceneError(f"{path}: is {error.kind}, not a scene file") from None
-    except OSError as error:
-        raise SceneError(f"{path}: cannot read: {describe(error)}") from None
-    return parse_scene(raw, str(path))
+    return parse_scene(read_document(path, MAX_FILE_BYTES, "a scene file", SceneError), str(path))
 
 
 # --- migration -----------------------------------------------------------------------------

@@ -403,6 +403,27 @@ def test_loading_a_fifo_is_one_line_and_does_not_block(tmp_path, through_link):
     assert str(caught.value) == f"{path}: is a FIFO (named pipe), not a scene file"
 
 
+def test_a_recording_is_read_as_a_scene_is_a_regular_file_without_blocking(tmp_path):
+    """Replay ▸ Open and `clothlab run.clothrec.json` read recordings: a FIFO there blocked the
+    GUI thread in read() until a writer came, and a file of any size was read whole."""
+    from clothlab.sim.recording import MAX_FILE_BYTES as RECORDING_BYTES
+    from clothlab.sim.recording import load_recording
+
+    pipe = tmp_path / "run.clothrec.json"
+    os.mkfifo(pipe)
+    with unblocking(pipe), pytest.raises(SceneError) as caught:
+        load_recording(pipe)
+    assert str(caught.value) == f"{pipe}: is a FIFO (named pipe), not a recording"
+    big = tmp_path / "big.clothrec.json"
+    with big.open("wb") as file:
+        file.truncate(RECORDING_BYTES + 1)  # sparse: no disk is used
+    with pytest.raises(SceneError) as caught:
+        load_recording(big)
+    assert str(caught.value) == f"{big}: file is larger than {RECORDING_BYTES // MiB} MiB"
+    with pytest.raises(SceneError, match=r"missing\.clothrec\.json: no such file$"):
+        load_recording(tmp_path / "missing.clothrec.json")
+
+
 def test_a_fifo_swapped_in_after_the_stat_is_caught_by_fstat(tmp_path, monkeypatch):
     """The name is checked, then opened: a FIFO put there between the two is opened without
     blocking (O_NONBLOCK) and refused by what fstat says about the open file."""
