@@ -92,3 +92,27 @@ def test_a_long_history_lists_the_newest_entries_and_follows_undo_past_them(qtbo
     assert rows(view) == ["… 1 earlier edits", "Edit 1", "Edit 2", "Edit 3", "Edit 4", "Cut"]
     stack.clear()
     assert rows(view) == ["Scene as loaded"]
+
+
+def marked(view: HistoryView) -> list[int]:
+    """The rows drawn with the saved mark."""
+    model = view.model()
+    return [r for r in range(model.rowCount()) if model.index(r).data(Qt.DecorationRole)]
+
+
+def test_the_saved_state_is_marked_where_it_is_and_not_once_it_is_dropped(qtbot):
+    stack = QUndoStack()
+    view = HistoryView(stack, "Scene as loaded")
+    qtbot.addWidget(view)
+    changed: list[int] = []
+    view.model().dataChanged.connect(lambda top, _bottom, _roles: changed.append(top.row()))
+    assert marked(view) == [0]  # as loaded
+    stack.push(QUndoCommand("Cut"))
+    stack.push(QUndoCommand("Move pin"))
+    stack.setClean()  # saved
+    assert marked(view) == [2]
+    assert "saved" in view.model().index(2).data(Qt.ToolTipRole)
+    stack.undo()
+    assert marked(view) == [2] and changed  # still the saved state, one redo away
+    stack.push(QUndoCommand("Add ball"))  # drops it: no state listed is the saved one
+    assert marked(view) == []

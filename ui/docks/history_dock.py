@@ -1,5 +1,5 @@
-"""The History dock: the undo stack's entries, the current one selected; a click goes back (or
-forward) to it.
+"""The History dock: the undo stack's entries, the current one selected, the saved one marked; a
+click goes back (or forward) to it.
 
 Qt's QUndoView resets its whole model on every change of the stack, and its list view then lays
 out every row again: shown, it took 26 ms a push at 10 000 entries (0.2 ms at none). This model
@@ -17,6 +17,8 @@ import shiboken6
 from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+from clothlab.ui.icons import icon
 
 HISTORY_ROWS = 500  # entries listed at most: a list view lays out all its rows on each change
 
@@ -44,6 +46,7 @@ class HistoryModel(QAbstractListModel):
         self.first, self.last = self._window()
         self._index = stack.index()
         stack.indexChanged.connect(self._follow)
+        stack.cleanChanged.connect(self._mark_clean)
 
     @property
     def stack(self) -> QUndoStack | None:
@@ -60,12 +63,22 @@ class HistoryModel(QAbstractListModel):
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         stack = self.stack
-        if role != Qt.ItemDataRole.DisplayRole or not index.isValid() or stack is None:
+        if not index.isValid() or stack is None:
             return None
         row = index.row()
-        if row == 0:
-            return f"… {self.first} earlier edits" if self.first else self.empty_label
-        return stack.text(self.first + row - 1)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if row == 0:
+                return f"… {self.first} earlier edits" if self.first else self.empty_label
+            return stack.text(self.first + row - 1)
+        if self._is_clean_row(stack, row):
+            if role == Qt.ItemDataRole.DecorationRole:
+                return icon("save")
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "The scene as it was last opened or saved"
+        return None
+
+    def _is_clean_row(self, stack: QUndoStack, row: int) -> bool:
+        return stack.cleanIndex() - self.first == row  # cleanIndex() is −1 once it is dropped
 
     def _window(self) -> tuple[int, int]:
         """(first, last) stack index listed."""
@@ -98,6 +111,12 @@ class HistoryModel(QAbstractListModel):
         self._index = index
         if changed <= bottom:
             self.dataChanged.emit(self.index(changed), self.index(bottom))
+
+    def _mark_clean(self, _clean: bool) -> None:
+        """The saved state moved (a save, an open) or was dropped: its mark is drawn anew."""
+        if self.rowCount():
+            roles = [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole]
+            self.dataChanged.emit(self.index(0), self.index(self.rowCount() - 1), roles)
 
 
 class HistoryView(QListView):
