@@ -16,6 +16,7 @@ scene of 10 000 pins), and at most PIN_ROWS pins are listed.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -47,6 +48,7 @@ Body = SheetSpec | BlockSpec
 Obstacle = SphereSpec | BoxSpec
 
 
+@cache  # one per axis: the Scene panel asks for it for every coordinate it lists
 def coordinate_parameter(label: str) -> Parameter:
     """Metadata for a position coordinate, so editors treat it like a declared setting."""
     return Parameter(
