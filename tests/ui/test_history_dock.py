@@ -7,6 +7,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtTest import QTest
 
 from clothlab.ui.docks.history_dock import HistoryView
+from clothlab.ui.icons import icon
 
 
 class Renamed(QUndoCommand):
@@ -95,9 +96,9 @@ def test_a_long_history_lists_the_newest_entries_and_follows_undo_past_them(qtbo
 
 
 def marked(view: HistoryView) -> list[int]:
-    """The rows drawn with the saved mark."""
+    """The rows drawn with the saved mark (the others with a blank of its size)."""
     model = view.model()
-    return [r for r in range(model.rowCount()) if model.index(r).data(Qt.DecorationRole)]
+    return [r for r in range(model.rowCount()) if model.index(r).data(Qt.ToolTipRole)]
 
 
 def test_the_saved_state_is_marked_where_it_is_and_not_once_it_is_dropped(qtbot):
@@ -112,6 +113,7 @@ def test_the_saved_state_is_marked_where_it_is_and_not_once_it_is_dropped(qtbot)
     stack.setClean()  # saved
     assert marked(view) == [2]
     assert "saved" in view.model().index(2).data(Qt.ToolTipRole)
+    assert view.model().index(2).data(Qt.DecorationRole).cacheKey() == icon("save").cacheKey()
     stack.undo()
     assert marked(view) == [2] and changed  # still the saved state, one redo away
     stack.push(QUndoCommand("Add ball"))  # drops it: no state listed is the saved one

@@ -11,16 +11,32 @@ same however long the history is.
 from __future__ import annotations
 
 import weakref
+from functools import cache
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import QIcon, QPixmap, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from clothlab.ui.icons import icon
 
 HISTORY_ROWS = 500  # entries listed at most: a list view lays out all its rows on each change
+ICON_PX = 16  # the saved mark's size
+
+
+@cache
+def _blank_icon() -> QIcon:
+    blank = QPixmap(ICON_PX, ICON_PX)
+    blank.fill(Qt.GlobalColor.transparent)
+    return QIcon(blank)
 
 
 class HistoryModel(QAbstractListModel):
@@ -70,11 +86,11 @@ class HistoryModel(QAbstractListModel):
             if row == 0:
                 return f"… {self.first} earlier edits" if self.first else self.empty_label
             return stack.text(self.first + row - 1)
-        if self._is_clean_row(stack, row):
-            if role == Qt.ItemDataRole.DecorationRole:
-                return icon("save")
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return "The scene as it was last opened or saved"
+        clean = self._is_clean_row(stack, row)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return icon("save") if clean else _blank_icon()  # the blank keeps the names aligned
+        if role == Qt.ItemDataRole.ToolTipRole and clean:
+            return "The scene as it was last opened or saved"
         return None
 
     def _is_clean_row(self, stack: QUndoStack, row: int) -> bool:
@@ -134,6 +150,7 @@ class HistoryView(QListView):
         self.setModel(self.history)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setUniformItemSizes(True)  # rows are laid out without asking each one's size
+        self.setIconSize(QSize(ICON_PX, ICON_PX))  # the saved mark and the blanks alike
         stack.indexChanged.connect(self._show_current)  # after the model's own slot
         self.selectionModel().currentRowChanged.connect(self._go_to)
         self._show_current()
