@@ -349,9 +349,10 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
 def read_document(
     path: str | os.PathLike[str], limit: int, what: str, error: type[Exception]
 ) -> bytes:
-    """The bytes of a document the user named (a scene, a recording, a question set), read as
-    read_regular_file reads. Raises `error` with one line naming the file and the problem, e.g.
-    "run.json: is a FIFO (named pipe), not a recording"; `what` names the kind of document."""
+    """The bytes of a document the user named (a scene, a recording, a question set, a sweep's
+    results), read as read_regular_file reads. Raises `error` with one line naming the file
+    and the problem, e.g. "run.json: is a FIFO (named pipe), not a recording"; `what` names
+    the kind of document."""
     try:
         return read_regular_file(path, limit)
     except FileNotFoundError:

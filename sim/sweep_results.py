@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clothlab.sim.files import FileTooLargeError, NotARegularFileError, describe, read_regular_file
+from clothlab.sim.files import read_document
 from clothlab.sim.readouts import CSV_COLUMNS, column_key
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # 256 variants are some 100 KB
@@ -79,19 +79,11 @@ def parse_sweep_results(text: str, source: str) -> SweepResults:
 
 def load_sweep_results(path: str | os.PathLike[str]) -> SweepResults:
     path = Path(path)
+    raw = read_document(path, MAX_FILE_BYTES, "a sweep's results", SweepResultsError)
     try:
-        raw = read_regular_file(path, MAX_FILE_BYTES)
         text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise SweepResultsError(f"{path}: no such file") from None
-    except FileTooLargeError:
-        raise SweepResultsError(f"{path}: larger than {MAX_FILE_BYTES // 1024**2} MiB") from None
-    except NotARegularFileError as error:
-        raise SweepResultsError(f"{path}: is {error.kind}, not a sweep's results") from None
     except UnicodeDecodeError:
         raise SweepResultsError(f"{path}: not UTF-8 text") from None
-    except OSError as error:
-        raise SweepResultsError(f"{path}: cannot read: {describe(error)}") from None
     return parse_sweep_results(text, str(path))
 
 
