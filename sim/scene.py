@@ -477,9 +477,8 @@ def read_json_object(
 def _parse_quickly(raw: bytes) -> Any | None:
     """The document as pydantic-core's JSON reader parses it (0.5 s with the checks below for the
     largest legal scene, against 1.0 for the careful parse), or None whenever the careful parser
-    must look: for
-    anything the reader refuses (it accepts no more than json does), a key that may be
-    repeated (the reader keeps the last), or deep nesting."""
+    must look: for anything the reader refuses (it accepts no more than json does), a key that
+    may be repeated (the reader keeps the last), or deep nesting."""
     try:
         data = from_json(raw, allow_inf_nan=False)
     except ValueError:
