@@ -31,6 +31,7 @@ from clothlab.app import bench, questions_cli
 from clothlab.app.errors import UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim import readouts, variants
+from clothlab.sim.engine import Engine
 from clothlab.sim.files import AtomicFile, describe
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import (
@@ -45,7 +46,6 @@ from clothlab.sim.variants import (
     BASELINE,
     SCENE_KEYS,
     Source,
-    Stepper,
     Variant,
     VariantError,
     VariantResult,
@@ -257,10 +257,10 @@ def run_command(args: argparse.Namespace) -> int:
         source = _changed(source, changes)
         if args.seam:
             source = _with_seam(source)
-        stepper = Stepper.start(source)
-        frames = FrameOutputs(args, scene_of(source), stepper.sim.settings.dt)
+        engine = Engine.of(source, record_every=1 if "csv" in outputs.files else 0)
+        frames = FrameOutputs(args, scene_of(source), engine.sim.settings.dt)
         try:
-            return _run(source, stepper, steps, outputs, frames)
+            return _run(source, engine, steps, outputs, frames)
         finally:
             frames.discard()  # whatever was not committed
     finally:
@@ -278,28 +278,27 @@ def _with_seam(scene: Scene) -> Scene:
     return apply_to_document(scene, CutLinks(tuple(live)))
 
 
-def _run(
-    source: Source, stepper: Stepper, steps: int, outputs: Outputs, frames: FrameOutputs
-) -> int:
-    sim = stepper.sim
+def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: FrameOutputs) -> int:
+    sim = engine.sim
     table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
     progress = Progress(steps)
     with StopOnInterrupt() as stop:
-        if table:
-            table.add(stepper.row())
+        for line in engine.take_rows() if table else ():
+            table.add(line)
         frames.after_step(sim)
         done = 0
         try:
             progress.show(0)
             while done < steps and not stop.requested:
-                if not stepper.step():
+                engine.advance(1)
+                if engine.blew_up:
                     progress.clear()
                     message = one_line(sim.instability.message)
                     print(f"clothlab: error: {message}", file=sys.stderr)
                     return EXIT_UNSTABLE
                 done += 1
-                if table:
-                    table.add(stepper.row())
+                for line in engine.take_rows() if table else ():
+                    table.add(line)
                 frames.after_step(sim)
                 progress.show(done)
         finally:
@@ -311,7 +310,7 @@ def _run(
                 kept = f"{table.count} rows written to {outputs.path('csv')}"
             _say(f"interrupted after step {done} of {steps}; {kept}")
             return EXIT_INTERRUPTED
-        final = sim.readouts()
+        final = engine.readouts()
         if "positions" in outputs.files:
             buffer = io.BytesIO()
             x = np.ascontiguousarray(sim.state.x, dtype=np.float64)

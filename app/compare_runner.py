@@ -26,11 +26,12 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
 from clothlab.sim.commands import WORKER_COMMANDS, CommandError, Load, Stamped
-from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory, record_stride
-from clothlab.sim.recording import Recording, from_journal
-from clothlab.sim.scene import SceneError, body_counts, build_simulation
+from clothlab.sim.engine import Engine, Row, Source
+from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory
+from clothlab.sim.recording import from_journal
+from clothlab.sim.scene import SceneError, body_counts
 from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.sim.variants import Source, Stepper, Variant, VariantError, changed, scene_of
+from clothlab.sim.variants import Variant, VariantError, changed, scene_of
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller
@@ -69,57 +70,49 @@ class _Update:
     status: str
 
 
-class _Follower(Stepper):
-    """A Stepper that takes commands journalled after it started."""
+class _Follower:
+    """A variant's run, taking the commands the main run journals after it started."""
 
     def __init__(self, index: int, source: Source, fits_journal: bool) -> None:
-        super().__init__(build_simulation(scene_of(source)), _sim_commands(source))
+        self.engine = Engine.of(source, record_every=None)
         self.index = index
         self.fits_journal = fits_journal  # same particles and links as the main run
         self.failure: str | None = None
-        self.stride = record_stride(self.sim.links.count)
-        self.rows: list[tuple[float, ...]] = [self.row()]
-        self.final: tuple[float, ...] | None = self.rows[0]
+        self.rows: list[Row] = self.engine.take_rows()  # the row of step 0
+        self.final: Row | None = self.rows[0]
+
+    @property
+    def steps(self) -> int:
+        return self.engine.steps
 
     def follow(self, commands: Sequence[Stamped]) -> None:
         live = [item for item in commands if not isinstance(item.command, WORKER_COMMANDS)]
         if live and not self.fits_journal:
             self.failure = GESTURE_MISFIT
             return
-        self._due.extend(live)
-        self._apply_due()  # those stamped with the step reached belong to it
+        self.engine.schedule(live)  # those stamped with the step reached apply at once
 
-    def advance(self, target: int, deadline: float, stop: threading.Event) -> None:
+    def advance(self, target: int, deadline: float) -> None:
         """Step towards `target` until the deadline; the newest row becomes `final`."""
-        moved = False
-        while self.steps < target and not stop.is_set() and time.perf_counter() < deadline:
-            if not self.step():
-                self.failure = _blow_up(self)
-                break
-            moved = True
-            if self.steps % self.stride == 0:
-                self.rows.append(self.row())
-        if self.failure is not None:
+        engine = self.engine
+        moved = engine.advance(target - engine.steps, deadline) > 0
+        if engine.blew_up:
+            instability = engine.sim.instability  # as sim.variants reports it
+            at = instability.step if instability else engine.steps + 1
+            self.failure = f"blew up at step {at}"
             # the good state the guard went back to; not plotted, as it may be an earlier step
-            self.final = self.row()
-        elif moved:
-            if not self.rows or self.rows[-1][0] != self.steps:
-                self.rows.append(self.row())  # the table shows the step reached
+            self.final = engine.row()
+            return
+        self.rows.extend(engine.take_rows())
+        if moved:
+            if not self.rows or self.rows[-1][0] != engine.steps:
+                self.rows.append(engine.row())  # the table shows the step reached
             self.final = self.rows[-1]
 
     def take_update(self) -> _Update:
         rows, self.rows = self.rows, []
         array = np.array(rows).reshape(len(rows), len(CSV_COLUMNS))
         return _Update(self.index, array, self.final, self.failure or RUNNING)
-
-
-def _sim_commands(source: Source) -> tuple[Stamped, ...]:
-    return source.commands if isinstance(source, Recording) else ()
-
-
-def _blow_up(stepper: Stepper) -> str:
-    instability = stepper.sim.instability  # as sim.variants reports it
-    return f"blew up at step {instability.step if instability else stepper.steps + 1}"
 
 
 class _Worker:
@@ -180,7 +173,7 @@ class _Worker:
         if not force and (key == self._published or now - self._last_publish < SNAPSHOT_INTERVAL_S):
             return
         self._frame += 1
-        snapshot = take_snapshot(follower.sim, self._frame, self._load)
+        snapshot = take_snapshot(follower.engine.sim, self._frame, self._load)
         self._published, self._last_publish = key, now
         self._publish(self, follower.index, snapshot)
 
@@ -235,7 +228,8 @@ class _Worker:
             for follower in self._live():
                 follower.follow(commands)
             for follower in self._live():
-                follower.advance(target, time.perf_counter() + SLICE_S, self.stop_event)
+                if not self.stop_event.is_set():
+                    follower.advance(target, time.perf_counter() + SLICE_S)
             caught_up = all(f.steps >= target for f in self._live())
             if caught_up or time.perf_counter() - last_post >= POST_INTERVAL_S:
                 self._post([f.take_update() for f in self.followers])

@@ -16,10 +16,8 @@ from typing import Any
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from clothlab.app.worker import APPLY_NOW, KeepStates, KeptState, Restore, SolverWorker
+from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.commands import (
-    WORKER_COMMANDS,
-    Command,
     GrabMove,
     GrabRelease,
     GrabStart,
@@ -34,6 +32,7 @@ from clothlab.sim.commands import (
 )
 from clothlab.sim.composition import Composed, edit_of
 from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, seam_links
+from clothlab.sim.engine import Engine
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
 from clothlab.sim.recording import Recording, from_journal, is_recording_file, load_recording
@@ -92,6 +91,7 @@ class Controller(QObject):
     stuck_found = Signal(str)  # the model rests tangled: the window offers Reset
     message = Signal(str)  # one line for the status bar: what an edit could not carry over
     commands_posted = Signal()  # to the worker, across threads: drain the command queue
+    _fork_requested = Signal(object)  # to the worker, blocking: a list to put a copy of the run in
     replay_changed = Signal(object)  # the Recording being replayed, or None when it is over
     replay_finished = Signal(int)  # the replay reached its last step and paused there
 
@@ -122,6 +122,7 @@ class Controller(QObject):
     def _connect_worker(self) -> None:
         worker = self.worker
         self.commands_posted.connect(worker.drain)
+        self._fork_requested.connect(worker.fork, Qt.ConnectionType.BlockingQueuedConnection)
         worker.command_applied.connect(self._record)
         worker.instability_found.connect(self.instability_found)
         worker.stuck_found.connect(self.stuck_found)
@@ -130,33 +131,38 @@ class Controller(QObject):
         worker.running_changed.connect(self._on_running_changed)
         worker.load_failed.connect(self.load_failed)
 
-    def send(self, command: Command) -> None:
+    def send(self, command: WorkerInput) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
-        self.worker.queue.put(Stamped(APPLY_NOW, command))
+        self.worker.inbox.put(command)
         self.worker.interrupt()
         self.commands_posted.emit()
 
     # --- documents ---------------------------------------------------------------------------
 
-    def load(self, scene: Scene, path: Path | None = None) -> None:
-        """Make `scene` the document (from `path`, or None for a preset or a new scene)."""
+    def load(self, scene: Scene, path: Path | None = None, play: Play | None = None) -> None:
+        """Make `scene` the document (from `path`, or None for a preset or a new scene), and
+        start it, or `play` a recording of it."""
         self.scene = scene
         self.path = path
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.latest = None
-        self._start(scene)
+        self._start(scene, play)
         self.scene_loaded.emit(scene)
         self.path_changed.emit(path)
 
-    def _start(self, scene: Scene) -> None:
+    def _start(self, scene: Scene, play: Play | None = None) -> None:
+        """Start the model afresh from `scene`, or replay a recording of it."""
         self._loads += 1
         self._counts = body_counts(scene.bodies)
-        self.send(Load(scene))
-        # A Load drops the commands waiting in the queue: any replay is over.
-        if self.replay is not None:
+        self.send(play or Load(scene))
+        if self.replay is not None and play is None:  # a Load ends any replay
             self.replay = None
             self.replay_changed.emit(None)
+        if play is not None:
+            self.replay = play.recording
+            self._replay_end_pending = True
+            self.replay_changed.emit(play.recording)
 
     # --- recordings ----------------------------------------------------------------------------
 
@@ -172,65 +178,31 @@ class Controller(QObject):
         # The journal may be ahead of the newest frame: a run as long as its last command.
         return from_journal(journal, max(steps, journal[-1].step if journal else 0))
 
-    def play(self, recording: Recording) -> None:
-        """Replay a recording: its scene becomes the document and its commands go to the
-        worker stamped with their steps, so running (or stepping) reproduces the run bit for
-        bit, and a Pause stamped with its last step stops it there (`replay_finished`). Play,
-        pause, step and speed are the user's, and so is anything else the user does."""
-        self.load(recording.scene, None)
+    def play(self, recording: Recording, step: int = 0) -> None:
+        """Replay a recording: its scene becomes the document and the worker applies its
+        commands at their steps, so running (or stepping) reproduces the run bit for bit, and
+        it pauses at the last step (`replay_finished`). Play, pause, step and speed are the
+        user's, and so is anything else the user does."""
         self._session += 1  # states kept of an earlier replay are of another run
-        self._queue_replay(recording, 0)
+        self._open_replay(recording, step)
+
+    def _open_replay(self, recording: Recording, step: int) -> None:
+        self.load(recording.scene, None, Play(recording, self._session, step))
 
     def seek(self, step: int) -> None:
-        """Show the replay at `step` (clamped to 0…its steps), paused, exactly as
-        `replay(recording.journal, step)` builds it: a Load of the recording's scene, then
-        from the newest state the worker kept of this replay at or before `step` (else from
-        step 0) the commands stamped from there on and one Step to `step`, which the worker
-        takes at once, applying each command at its step on the way. A kept state was copied
-        after its step and before that step's commands, so those are queued again. Raises
-        ValueError when nothing is replayed."""
+        """Show the replay at `step` (clamped to 0…its steps), paused, exactly as replaying
+        the recording from step 0 builds it; the worker starts from the newest state it kept
+        of this replay at or before `step`. Raises ValueError when nothing is replayed."""
         recording = self.replay
         if recording is None:
             raise ValueError("no recording is being replayed")
         step = max(0, min(int(step), recording.steps))
-        self.set_running(False)
         if self.undo_stack.count():  # the user edited the replay: back to the recording's scene
-            self.load(recording.scene, None)
-        else:  # the same document: no new views, the camera stays where the user put it
-            self.scene = recording.scene
-            self._start(recording.scene)
-        kept = self.worker.kept.nearest(self._session, step)
-        self._queue_replay(recording, step, kept)
-
-    def _queue_replay(self, recording: Recording, step: int, kept: KeptState | None = None) -> None:
-        """Queue a recording's commands after its Load: from step 0, or from a kept state
-        (a Restore, a new load for the snapshots), the simulation's own, each at its step, a
-        Step to `step` right after those of the start's step, and a Pause at its end. The
-        recorded run, pause, step and speed are left out: they only said how the user
-        watched, and a recorded Step would take steps of its own on top of the seek's."""
-        start = kept.step if kept is not None else 0
-        commands = [
-            item for item in recording.commands if not isinstance(item.command, WORKER_COMMANDS)
-        ]
-        items = [item for item in commands if item.step >= start]
-        if kept is None:
-            self.worker.queue.put(Stamped(APPLY_NOW, KeepStates(self._session, recording.steps)))
-        else:
-            self._loads += 1  # the Load's frames are not the seek's
-            done = tuple(item for item in commands if item.step < start)
-            restore = Restore(self._session, recording.steps, kept, done)
-            self.worker.queue.put(Stamped(APPLY_NOW, restore))
-        if step > start:
-            items.append(Stamped(start, Step(step - start)))
-        items.append(Stamped(recording.steps, Pause()))
-        items.sort(key=lambda item: item.step)  # stable: the Step comes after its step's commands
-        for item in items:
-            self.worker.queue.put(item)
-        self.replay = recording
+            self._open_replay(recording, step)
+            return
+        self.scene = recording.scene  # the same document: the views and camera stay
         self._replay_end_pending = True
-        self.replay_changed.emit(recording)
-        self.worker.interrupt()
-        self.commands_posted.emit()
+        self.send(Seek(step))
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -391,6 +363,14 @@ class Controller(QObject):
         self.speed = speed
         self.send(SetSpeed(speed))
         self.speed_changed.emit(speed)
+
+    def fork(self) -> Engine | None:
+        """A copy of the run as the solver thread has it now, to step on its own (an export
+        takes its frames from one, leaving the run as it is); None before the first load."""
+        box: list[Engine] = []
+        self.worker.interrupt()  # a slow step stops at its next pass instead of being waited for
+        self._fork_requested.emit(box)
+        return box[0] if box else None
 
     def shutdown(self) -> None:
         """Stop the solver thread and wait for it; safe to call twice."""

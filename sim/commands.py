@@ -4,8 +4,9 @@ Edits (sim.edits: cut, pin, setting, composition) change the document and the si
 commands steer the simulation (grab) or the solver thread (load, run, pause, step, speed).
 `apply_to_document` is the one function that changes a scene by a command,
 `apply_to_simulation` the one that changes a simulation. A run is a list of `Stamped` commands:
-each carries the step it was applied at, so replaying the list from the same scene applies
-every command at the same step and reproduces the positions bit for bit.
+each carries the step it was applied at, so replaying the list from the same scene (an
+sim.engine.Engine does) applies every command at the same step and reproduces the positions
+bit for bit.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from clothlab.sim.scene import (
     PinSpec,
     Scene,
     body_materials,
-    build_simulation,
     obstacle_shapes,
     with_setting,
 )
@@ -211,30 +211,3 @@ def _point(values: Any, what: str) -> None:
         for v in values
     ):
         raise CommandError(f"{what} must be three finite numbers within ±{COORDINATE_LIMIT:g}")
-
-
-# --- replay ----------------------------------------------------------------------------------
-
-
-def replay(journal: list[Stamped], steps: int) -> Simulation:
-    """Rebuild a run from its journal (a Load first, then stamped commands) up to `steps`
-    steps: every command is applied when the simulation has taken exactly the steps it was
-    stamped with, as the solver thread did, so the positions come out bit for bit the same."""
-    if not journal or not isinstance(journal[0].command, Load):
-        raise CommandError("a journal starts with a Load")
-    sim = build_simulation(journal[0].command.scene)
-    for item in journal[1:]:
-        if isinstance(item.command, Load):
-            raise CommandError("a journal holds one Load")
-        _advance_to(sim, item.step)
-        apply_to_simulation(sim, item.command)
-    _advance_to(sim, steps)
-    return sim
-
-
-def _advance_to(sim: Simulation, step: int) -> None:
-    if step < sim.state.steps:
-        raise CommandError(f"journal goes back in time: step {step} after {sim.state.steps}")
-    count = step - sim.state.steps
-    if sim.step(count) != count:
-        raise CommandError(f"the model blew up replaying step {sim.state.steps}")

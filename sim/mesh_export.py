@@ -17,7 +17,7 @@ What is written, per frame:
 
 The functions take anything with `x`, `topology` and `face_alive` (a sim.snapshot.Snapshot, or
 a `MeshFrame` made with `mesh_frame`), so this module needs no Qt and no running simulation.
-`run_frames` steps a simulation to give the frames of a run at a fixed model-time spacing
+`run_frames` steps a run (sim.engine) to give the frames of a run at a fixed model-time spacing
 (`steps_per_frame`), for `write_sequence` or a video.
 """
 
@@ -32,9 +32,9 @@ from typing import Protocol
 
 import numpy as np
 
+from clothlab.sim.engine import Engine
 from clothlab.sim.files import write_atomically
-from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.sim.solver import Simulation
+from clothlab.sim.snapshot import Snapshot
 from clothlab.sim.topology import Topology
 
 FORMATS = ("obj", "ply")
@@ -249,11 +249,11 @@ def steps_per_frame(fps: float, dt: float) -> int:
     return max(1, round(1.0 / (fps * dt)))
 
 
-def run_frames(sim: Simulation, count: int, steps: int) -> Iterator[Snapshot]:
-    """`count` snapshots of `sim`: as it is now, then after every `steps` more steps. Raises
+def run_frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:
+    """`count` snapshots of a run: as it is now, then after every `steps` more steps. Raises
     UnstableRunError if the model blows up on the way (it has its last good state back)."""
     for number in range(count):
-        if number and sim.step(steps) < steps:
-            reason = sim.instability.message if sim.instability else "the model stopped"
-            raise UnstableRunError(reason)
-        yield take_snapshot(sim, frame=number)
+        if number and (engine.advance(steps) < steps or engine.blew_up):
+            instability = engine.sim.instability
+            raise UnstableRunError(instability.message if instability else "the model stopped")
+        yield engine.snapshot(frame=number)

@@ -53,8 +53,9 @@ from pydantic import (
 
 from clothlab.resources import resource
 from clothlab.sim import readouts
-from clothlab.sim.commands import apply_to_document
+from clothlab.sim.commands import GrabStart, apply_to_document
 from clothlab.sim.edits import CutLinks, seam_links
+from clothlab.sim.engine import Engine
 from clothlab.sim.files import read_document
 from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
 from clothlab.sim.presets import is_preset, load_preset
@@ -62,7 +63,6 @@ from clothlab.sim.scene import (
     Scene,
     SceneError,
     body_counts,
-    build_simulation,
     build_topology,
     check_version,
     load_scene,
@@ -646,16 +646,16 @@ def run_check_scene(scene: Scene, run: RunSpec) -> tuple[Simulation, RunContext,
         topology = build_topology(scene)
         live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
         scene = apply_to_document(scene, CutLinks(tuple(live)))
-    sim = build_simulation(scene)
+    engine = Engine(scene, record_every=0)
     context = RunContext()
     held = run.held
     if held is not None:
-        sim.grab(held.grab, held.to)
+        engine.apply(GrabStart(held.grab, tuple(held.to)))
         context = RunContext(held=(held.grab, held.to))
     failure = ""
-    if sim.step(run.steps) != run.steps:
-        failure = f"the model blew up at step {sim.instability.step}"
-    return sim, context, failure
+    if engine.advance(run.steps) != run.steps:
+        failure = f"the model blew up at step {engine.sim.instability.step}"
+    return engine.sim, context, failure
 
 
 def _run(

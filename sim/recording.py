@@ -1,6 +1,6 @@
 """Recordings: a scene and the commands applied to it, each at its step, in one file.
 
-A recording replays bit for bit: `sim.commands.replay` applies every command at the step it
+A recording replays bit for bit: `sim.engine.replay` applies every command at the step it
 was recorded at. The file is versioned JSON, validated like a scene file (strict types, no
 unknown keys, finite numbers, indices in range, steps in order) and written atomically::
 
@@ -159,7 +159,7 @@ class Recording:
 
     @property
     def journal(self) -> list[Stamped]:
-        """What `sim.commands.replay` takes: the Load first, then the commands."""
+        """What `sim.engine.replay` takes: the Load first, then the commands."""
         return [Stamped(0, Load(self.scene)), *self.commands]
 
 

@@ -4,7 +4,7 @@ A variant's changes are what `clothlab run --set KEY=VALUE` takes: the settings 
 keys, `fabric=NAME` and the reshapes of the first sheet (SCENE_KEYS). They are parsed and
 applied here, once, for `run`, `compare` and `sweep` and for worker processes on this machine or
 a cluster, so that a variant gives bit for bit the run `clothlab run --set` gives. A recording's
-commands are applied at their steps, as `sim.commands.replay` applies them.
+commands are applied at their steps, as `sim.engine.replay` applies them.
 
 Pure: no Qt, no printing, no processes; whatever `run_variant` returns pickles.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
 from clothlab.sim import readouts
-from clothlab.sim.commands import CommandError, Stamped, apply_to_document, apply_to_simulation
+from clothlab.sim.commands import CommandError, Stamped, apply_to_document
 from clothlab.sim.composition import change_body, first_sheet, shift_right_pins
+from clothlab.sim.engine import Engine, Row, Source
 from clothlab.sim.fabrics import FABRICS
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.recording import Recording, is_recording_file, load_recording
@@ -29,12 +29,9 @@ from clothlab.sim.scene import (
     Scene,
     SceneError,
     body_counts,
-    build_simulation,
     with_settings,
 )
-from clothlab.sim.solver import Simulation
 
-Source = Scene | Recording
 Note = Callable[[str], None]
 
 # Keys that reshape the first sheet: a new resolution keeps its size in units, a new size its
@@ -44,6 +41,7 @@ SCENE_KEYS: dict[str, tuple[float, float]] = {
     "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
 }  # fmt: skip
 SHEET_KEYS = ("cols", "rows", "width", "height")
+STOP_CHECK_EVERY = 64  # steps between asking whether to stop, when no row is measured
 MAX_GRID = 256  # variants in a sweep: more is a typo (or a job for a script), not a sweep
 
 
@@ -87,6 +85,16 @@ def _scene_value(key: str, text: str) -> float:
     if not low <= value <= high:  # also rejects NaN
         raise ValueError(f"{value} is outside {low}…{high}")
     return value
+
+
+def change_text(value: Any) -> str:
+    """A Python value as `--set` takes it typed (16, True, "denim", (30, 20), (0, -0.6, 0.75)),
+    so that it parses exactly as the command line's does."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (tuple, list)):
+        return ("x" if len(value) == 2 else ",").join(str(v) for v in value)
+    return str(value)
 
 
 def parse_pair(pair: str) -> tuple[str, Any]:
@@ -158,7 +166,12 @@ def changed(source: Source, changes: dict[str, Any], note: Note | None = None) -
         keys = ", ".join(k for k in changes if k in SCENE_KEYS)
         raise VariantError(f"{keys}: a recording's commands name particles and links by index: "
                            "change its resolution in the app and record again")  # fmt: skip
-    return Recording(scene, source.commands, source.steps)
+    return with_scene(source, scene)
+
+
+def with_scene(recording: Recording, scene: Scene) -> Recording:
+    """The recording's commands on another scene of the same bodies."""
+    return Recording(scene, recording.commands, recording.steps)
 
 
 def scene_of(source: Source) -> Scene:
@@ -193,39 +206,6 @@ def read_source(name_or_path: str) -> Source:
 # --- running ---------------------------------------------------------------------------------
 
 
-class Stepper:
-    """A simulation and the recorded commands still to come. Each command is applied when the
-    simulation has taken exactly the steps it is stamped with, before the next step, as
-    `sim.commands.replay` applies it: the positions come out bit for bit the same."""
-
-    def __init__(self, sim: Simulation, commands: Iterable[Stamped] = ()) -> None:
-        self.sim = sim
-        self._due = deque(commands)
-        self._apply_due()
-
-    @classmethod
-    def start(cls, source: Source) -> Stepper:
-        return cls(build_simulation(scene_of(source)), commands_of(source))
-
-    @property
-    def steps(self) -> int:
-        return self.sim.state.steps
-
-    def step(self) -> bool:
-        """One step, then the commands stamped with it; False if the model blew up."""
-        if self.sim.step() == 0:
-            return False
-        self._apply_due()
-        return True
-
-    def row(self) -> tuple[float, ...]:
-        return readouts.row(self.sim.state.steps, self.sim.readouts())
-
-    def _apply_due(self) -> None:
-        while self._due and self._due[0].step <= self.sim.state.steps:
-            apply_to_simulation(self.sim, self._due.popleft().command)
-
-
 @dataclass(frozen=True)
 class Variant:
     name: str  # as the tables and CSVs show it: "passes=16,xpbd=on", or "as is"
@@ -238,7 +218,7 @@ BASELINE = Variant("as is")
 
 @dataclass(frozen=True)
 class VariantResult:
-    rows: tuple[tuple[float, ...], ...]  # CSV_COLUMNS rows from step 0 (none unless kept)
+    rows: tuple[Row, ...]  # CSV_COLUMNS rows from step 0 (none unless kept)
     final: Any | None  # the Readouts at the last step; None when the run failed
     failure: str | None  # "blew up at step N", "bad value: …", "interrupted"; None: ok
     steps: int  # steps taken
@@ -249,7 +229,7 @@ class VariantResult:
         return self.failure or "ok"
 
     @property
-    def final_row(self) -> tuple[float, ...] | None:
+    def final_row(self) -> Row | None:
         return None if self.final is None else readouts.row(self.steps, self.final)
 
 
@@ -259,39 +239,40 @@ def run_variant(
     steps: int,
     keep_rows: bool = True,
     should_stop: Callable[[], bool] | None = None,
-    on_row: Callable[[tuple[float, ...]], None] | None = None,
+    on_row: Callable[[Row], None] | None = None,
 ) -> VariantResult:
     """Run the source with the changes made for `steps` steps, measuring every step when the
     rows are kept or `on_row` streams them. A failure (a bad combination of values, a blow-up,
-    `should_stop` asked before a step) is in the result, not raised: a sweep goes on."""
+    `should_stop` asked between steps) is in the result, not raised: a sweep goes on."""
+    measuring = keep_rows or on_row is not None
     try:
-        stepper = Stepper.start(changed(source, changes))
+        engine = Engine.of(changed(source, changes), record_every=1 if measuring else 0)
     except (SceneError, VariantError, CommandError) as error:
         return VariantResult((), None, f"bad value: {error}", 0)
-    rows: list[tuple[float, ...]] = []
+    rows: list[Row] = []
 
-    def record() -> None:
-        if keep_rows or on_row:
-            row = stepper.row()
-            rows.extend([row] if keep_rows else [])
-            if on_row:
-                on_row(row)
+    def take() -> None:
+        taken = engine.take_rows()
+        rows.extend(taken if keep_rows else ())
+        for line in taken if on_row else ():
+            on_row(line)
 
-    record()
-    while stepper.steps < steps:
+    take()
+    while engine.steps < steps:
         if should_stop and should_stop():
-            return VariantResult(tuple(rows), None, "interrupted", stepper.steps)
-        if not stepper.step():
-            return _blown_up(stepper, rows)
-        record()
-    return VariantResult(tuple(rows), stepper.sim.readouts(), None, stepper.steps)
+            return VariantResult(tuple(rows), None, "interrupted", engine.steps)
+        engine.advance(min(steps - engine.steps, 1 if measuring else STOP_CHECK_EVERY))
+        if engine.blew_up:
+            return _blown_up(engine, rows)
+        take()
+    return VariantResult(tuple(rows), engine.readouts(), None, engine.steps)
 
 
-def _blown_up(stepper: Stepper, rows: list[tuple[float, ...]]) -> VariantResult:
-    instability = stepper.sim.instability
-    at = instability.step if instability else stepper.steps + 1
+def _blown_up(engine: Engine, rows: list[Row]) -> VariantResult:
+    instability = engine.sim.instability
+    at = instability.step if instability else engine.steps + 1
     detail = instability.message if instability else ""
-    return VariantResult(tuple(rows), None, f"blew up at step {at}", stepper.steps, detail)
+    return VariantResult(tuple(rows), None, f"blew up at step {at}", engine.steps, detail)
 
 
 # --- grids -----------------------------------------------------------------------------------

@@ -1,13 +1,14 @@
 """File ▸ Export mesh… and File ▸ Export video…: the frame shown as an OBJ or PLY mesh
 (sim.mesh_export), and a run as an MP4 (H.264) or animated GIF rendered by the 3D view.
 
-A video is taken at exact model-time steps, not from the screen: the model is paused, then for
-each frame the solver thread takes round(1/fps / dt) steps (sim.mesh_export.steps_per_frame),
-the controller's snapshot of that state is drawn by a second, off-screen Viewport of the
-chosen size (same camera, same view options as the window's), and the picture goes to the
-writer. So the video's clock is model time, however slowly the frames are drawn, and the
-window's own 3D view keeps its size. The file is written in a private temporary folder and
-then copied over the target with sim.files.write_atomically, as every file the lab writes.
+A video is taken at exact model-time steps, not from the screen: a copy of the run (its engine,
+sim.engine) takes round(1/fps / dt) steps for each frame (sim.mesh_export.steps_per_frame), a
+snapshot of that state is drawn by a second, off-screen Viewport of the chosen size (same
+camera, same view options as the window's), and the picture goes to the writer. So the video's
+clock is model time, however slowly the frames are drawn; the window's own 3D view keeps its
+size, and the run itself goes on (or stays paused) as it was. The file is written in a private
+temporary folder and then copied over the target with sim.files.write_atomically, as every file
+the lab writes.
 
 `render_video` (snapshots in, file out) and `export_video` (from a window's controller) are
 plain functions; the dialogs here only collect their parameters. Video needs the optional
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QImage
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,9 +39,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.commands import Pause, Step
+from clothlab.sim.engine import Engine
 from clothlab.sim.files import describe, inspect_target, write_atomically
-from clothlab.sim.mesh_export import steps_per_frame, write_mesh, write_sequence
+from clothlab.sim.mesh_export import (
+    UnstableRunError,
+    run_frames,
+    steps_per_frame,
+    write_mesh,
+    write_sequence,
+)
 from clothlab.sim.scene import CameraSpec, Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
@@ -59,8 +66,6 @@ MAX_SECONDS = 600.0
 MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
 # What each format needs besides imageio: its encoder
 VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("imageio", "PIL")}
-FRAME_TIMEOUT_S = 60.0  # longest wait for the solver thread's snapshot of one frame
-WAIT_TICK_MS = 5
 MESSAGE_MS = 6000
 
 
@@ -256,65 +261,22 @@ def render_video(
     return VideoResult(done, False, times[0] if times else 0.0, times[-1] if times else 0.0)
 
 
-# --- frames from the solver thread -------------------------------------------------------------
+# --- frames of a copy of the run ---------------------------------------------------------------
 
 
-def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    """Run the event loop until `condition()`; VideoError after `timeout_s`. Snapshots reach the
-    controller through queued signals, so the loop must run while we wait."""
-    loop, timer = QEventLoop(), QTimer()
-    timer.setSingleShot(True)
-    timer.timeout.connect(loop.quit)
-    deadline = timeout_s * 1000 / WAIT_TICK_MS
-    ticks = 0
-    while not condition():
-        if ticks > deadline:
-            raise VideoError(f"gave up waiting for {what} after {timeout_s:g} s")
-        timer.start(WAIT_TICK_MS)
-        loop.exec()
-        ticks += 1
+def _forked(controller: Controller) -> Engine:
+    engine = controller.fork()
+    if engine is None:
+        raise VideoError("no frame has been computed yet")
+    return engine
 
 
-def paused_step(controller: Controller) -> int:
-    """Pause the model and return the step it stopped at, once the controller has the
-    snapshot of that state. The worker journals the Pause with the step it was applied at."""
-    journalled = len(controller.journal)
-    controller.send(Pause())
-
-    def pause_seen() -> Any:
-        applied = controller.journal[journalled:]
-        return next((s for s in applied if isinstance(s.command, Pause)), None)
-
-    wait_until(lambda: pause_seen() is not None, FRAME_TIMEOUT_S, "the model to pause")
-    steps = pause_seen().step
-    wait_until(lambda: _at(controller, steps), FRAME_TIMEOUT_S, f"the frame of step {steps}")
-    return steps
-
-
-def _at(controller: Controller, steps: int) -> bool:
-    latest = controller.latest
-    return latest is not None and latest.steps == steps
-
-
-def controller_frames(controller: Controller, count: int, steps: int) -> Iterator[Snapshot]:
-    """`count` snapshots `steps` model steps apart, from where the model is paused now on.
-    Raises VideoError if the model blows up (the controller says so itself, too)."""
-    unstable: list[str] = []
-    controller.instability_found.connect(unstable.append)
+def _frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:
+    """`count` snapshots of the run, `steps` model steps apart, from its state now on."""
     try:
-        start = paused_step(controller)
-        for number in range(count):
-            if number:
-                controller.send(Step(steps))
-                target = start + number * steps
-                wait_until(lambda t=target: _at(controller, t) or bool(unstable),
-                           FRAME_TIMEOUT_S, f"the frame of step {target}")  # fmt: skip
-            if unstable:
-                raise VideoError(f"the model became unstable: {unstable[0]}")
-            assert controller.latest is not None
-            yield controller.latest
-    finally:
-        controller.instability_found.disconnect(unstable.append)
+        yield from run_frames(engine, count, steps)
+    except UnstableRunError as error:
+        raise VideoError(f"the model became unstable: {error}") from None
 
 
 def export_video(
@@ -324,39 +286,27 @@ def export_video(
     spec: VideoSpec,
     progress: Progress | None = None,
 ) -> VideoResult:
-    """A video of the model from the frame shown on, as the window's 3D view sees it. The
-    model is paused for it and runs again afterwards if it was running; it stays where the
-    last frame left it."""
-    running = controller.running
-    wait_until(lambda: controller.latest is not None, FRAME_TIMEOUT_S, "the first frame")
-    dt = controller.latest.settings.dt
-    frames = controller_frames(controller, spec.frames, steps_per_frame(spec.fps, dt))
-    try:
-        return render_video(frames, path, spec, ViewLook.of(viewport, controller.scene), progress)
-    finally:
-        frames.close()
-        if running:
-            controller.set_running(True)
+    """A video of the model from its state now on, as the window's 3D view sees it. The frames
+    come from a copy of the run (Controller.fork), stepped here: the run itself goes on, or
+    stays paused, as it was."""
+    engine = _forked(controller)
+    frames = _frames(engine, spec.frames, steps_per_frame(spec.fps, engine.sim.settings.dt))
+    return render_video(frames, path, spec, ViewLook.of(viewport, controller.scene), progress)
 
 
 def export_mesh_sequence(
     controller: Controller, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
 ) -> list[Path]:
-    """A mesh per frame from the frame shown on, `fps` frames a model second, into `folder`
-    (frame_0000.obj, …): for a replay to its end unless `seconds` is given, else 5 s. The model
-    is paused for it and stays where the last frame left it."""
-    wait_until(lambda: controller.latest is not None, FRAME_TIMEOUT_S, "the first frame")
-    latest = controller.latest
-    spacing = steps_per_frame(fps, latest.settings.dt)
+    """A mesh per frame from the model's state now on, `fps` frames a model second, into
+    `folder` (frame_0000.obj, …): for a replay to its end unless `seconds` is given, else 5 s.
+    The frames come from a copy of the run, as for a video."""
+    engine = _forked(controller)
+    spacing = steps_per_frame(fps, engine.sim.settings.dt)
     if seconds is None and controller.replay is not None:
-        count = max(1, (controller.replay.steps - latest.steps) // spacing + 1)
+        count = max(1, (controller.replay.steps - engine.steps) // spacing + 1)
     else:
         count = max(1, round((seconds or VideoSpec().seconds) * fps))
-    frames = controller_frames(controller, count, spacing)
-    try:
-        return write_sequence(folder, frames, fmt)
-    finally:
-        frames.close()
+    return write_sequence(folder, _frames(engine, count, spacing), fmt)
 
 
 # --- dialogs -----------------------------------------------------------------------------------

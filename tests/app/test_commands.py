@@ -8,8 +8,9 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import GrabMove, GrabStart, Load, replay
+from clothlab.sim.commands import GrabMove, GrabStart, Load
 from clothlab.sim.edits import seam_links
+from clothlab.sim.engine import replay
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_topology, parse_scene, scene_json, with_settings
 

@@ -1,5 +1,5 @@
 """Recordings in the app: a run recorded with a grab drag and a cut, saved, opened and played;
-seeking to any step gives the positions `sim.commands.replay` builds there, bit for bit."""
+seeking to any step gives the positions `sim.engine.replay` builds there, bit for bit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import CutLinks, Stamped, replay
+from clothlab.sim.commands import CutLinks, Stamped
+from clothlab.sim.engine import replay
 from clothlab.sim.recording import Recording, load_recording, save_recording
 from clothlab.sim.solver import Simulation
 
@@ -145,7 +146,7 @@ def a_recording_with_a_cut_at(step: int, steps: int) -> Recording:
 
 
 def test_a_copied_simulation_steps_on_bit_for_bit():
-    from clothlab.app.worker import copy_simulation
+    from clothlab.sim.engine import copy_simulation
 
     recording = a_recording_with_a_cut_at(40, 70)
     sim = headless(recording, 45)  # the extended integrator's caches are built and in use
@@ -157,22 +158,20 @@ def test_a_copied_simulation_steps_on_bit_for_bit():
 
 
 def test_kept_states_thin_evenly_when_full():
-    from clothlab.app.worker import KeptState, KeptStates
+    from clothlab.sim.engine import KeptState, KeptStates
 
     kept = KeptStates(every=10, at_most=4)
-    kept.begin(1)
     for step in range(1, 101):
-        if kept.wants(1, step):
-            kept.add(1, KeptState(step, None, ()))  # type: ignore[arg-type]
+        if kept.wants(step):
+            kept.add(KeptState(step, None, 0))  # type: ignore[arg-type]
     assert kept.steps() == [40, 80]
-    assert kept.nearest(1, 79).step == 40 and kept.nearest(1, 39) is None
-    assert kept.nearest(2, 100) is None  # another replay's
-    kept.begin(2)
-    assert kept.steps() == []
+    assert kept.nearest(79).step == 40 and kept.nearest(39) is None
+    fresh = kept.emptied()  # for another replay: none kept, the first spacing
+    assert fresh.steps() == [] and fresh.every == 10
 
 
 def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
-    from clothlab.app.worker import KeptStates
+    from clothlab.sim.engine import KeptStates
 
     recording = a_recording_with_a_cut_at(40, 70)  # 40: a multiple of the kept spacing
     player = make_controller()
@@ -184,15 +183,15 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
     qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
     qtbot.wait(50)
     assert player.worker.kept.steps() == [10, 20, 30, 40, 50, 60, 70]
-    # (step, the kept state it starts from): on a kept step, whose cut is applied after the
-    # copy; just after it; before every kept state (from step 0); between and at the end.
-    for step, start in ((40, 40), (41, 40), (7, None), (57, 50), (70, 70), (39, 30)):
+    # (step, where it starts from): a kept step, whose cut is applied after the copy; on from
+    # there; before every kept state (from step 0); a later kept state rather than on from
+    # here; at the end; back to the kept state before.
+    for step, start in ((40, 40), (41, 40), (7, 0), (57, 50), (70, 70), (39, 30)):
         taken = player.worker.steps_taken
         sim = seek_and_wait(qtbot, player, step)
         assert digest(sim) == digest(headless(recording, step)), f"step {step}"
         assert sim.state.link_alive.all() == (step < 40)
-        assert player.worker.last_seek_from == start, f"step {step}"
-        assert player.worker.steps_taken - taken == step - (start or 0), f"step {step}"
+        assert player.worker.steps_taken - taken == step - start, f"step {step}"
     # The journal is the rebuild's (a Load, then the run's commands up to step 39).
     from clothlab.sim.commands import WORKER_COMMANDS, Load
 

@@ -11,9 +11,9 @@ from clothlab.sim.commands import (
     Stamped,
     apply_to_document,
     apply_to_simulation,
-    replay,
     validate,
 )
+from clothlab.sim.engine import replay
 from clothlab.sim.fabrics import BODY_STIFFNESS
 from clothlab.sim.presets import load_preset
 from clothlab.sim.recording import Recording, parse_recording, recording_json

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim.commands import replay
+from clothlab.sim.engine import replay
 from clothlab.sim.recording import load_recording
 from clothlab.sim.solver import Simulation
 from clothlab.sim.variants import run_variant

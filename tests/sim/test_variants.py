@@ -13,21 +13,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim import variants
+from clothlab.sim import readouts, variants
 from clothlab.sim.commands import (
     GrabMove,
     GrabRelease,
     GrabStart,
     Stamped,
     apply_to_simulation,
-    replay,
 )
 from clothlab.sim.edits import CutLinks, SetPin, SetSetting
+from clothlab.sim.engine import Engine, replay
 from clothlab.sim.presets import load_preset
 from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER
 from clothlab.sim.recording import Recording, load_recording, save_recording
 from clothlab.sim.scene import build_simulation, load_scene, save_scene, with_settings
-from clothlab.sim.variants import Stepper, VariantError, run_variant
+from clothlab.sim.variants import VariantError, run_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]
@@ -82,14 +82,14 @@ def live_run(recording: Recording, steps: int) -> np.ndarray:
 # --- the model -------------------------------------------------------------------------------
 
 
-def test_the_stepper_replays_a_recording_bit_for_bit():
+def test_the_engine_replays_a_recording_bit_for_bit_one_step_at_a_time_or_all_at_once():
     recording = a_recording()
-    stepper = Stepper.start(recording)
-    while stepper.steps < STEPS:
-        assert stepper.step()
-    assert np.array_equal(stepper.sim.state.x, replay(recording.journal, STEPS).state.x)
-    assert np.array_equal(stepper.sim.state.x, live_run(recording, STEPS))
-    assert stepper.sim.settings.wind == 2.0 and stepper.sim.links.count == 584 - 3
+    engine = Engine.of(recording)
+    while engine.steps < STEPS:
+        assert engine.advance(1) == 1
+    assert np.array_equal(engine.sim.state.x, replay(recording.journal, STEPS).state.x)
+    assert np.array_equal(engine.sim.state.x, live_run(recording, STEPS))
+    assert engine.sim.settings.wind == 2.0 and engine.sim.links.count == 584 - 3
 
 
 def test_changes_apply_as_set_pairs_one_by_one():
@@ -112,10 +112,10 @@ def test_a_variant_runs_as_its_scene_with_the_settings_set():
     scene = load_preset("hanging-sheet")
     result = run_variant(scene, {"passes": 3, "stiffness": 0.5}, 25)
     sim = build_simulation(with_settings(scene, {"passes": 3, "stiffness": 0.5}))
-    rows = [Stepper(sim).row()]
-    for _ in range(25):
+    rows = [readouts.row(0, sim.readouts())]
+    for step in range(1, 26):
         sim.step()
-        rows.append(Stepper(sim).row())
+        rows.append(readouts.row(step, sim.readouts()))
     assert result.status == "ok" and result.steps == 25
     assert result.rows == tuple(rows)  # every step's readouts, the same floats
     assert result.final_row == rows[-1]

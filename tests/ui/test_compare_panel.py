@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from qt_helpers import WAIT_MS
 
-from clothlab.app.compare_runner import CompareRunner, _Follower
+from clothlab.app import compare_runner
+from clothlab.app.compare_runner import CompareRunner
+from clothlab.sim.engine import Engine
 from clothlab.sim.readouts import CSV_COLUMNS
-from clothlab.sim.variants import Stepper, changed, run_variant
+from clothlab.sim.variants import changed, run_variant
 from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
 from clothlab.ui.panels import Panel
 
@@ -116,10 +118,15 @@ def test_a_bad_entry_shows_its_error_and_runs_nothing(qtbot, compare_window):
 
 
 def test_a_blow_up_or_a_bad_value_stops_only_that_variant(qtbot, compare_window, monkeypatch):
-    def step(self) -> bool:  # passes=1 "blows up" at step 40: the model's guard is tested in sim
-        return Stepper.step(self) if self.sim.settings.passes != 1 or self.steps < 40 else False
+    class BlowingUp(Engine):  # passes=1 "blows up" at step 40: the model's guard is tested in sim
+        def advance(self, count: int, deadline: float | None = None) -> int:
+            if self.sim.settings.passes != 1:
+                return super().advance(count, deadline)
+            taken = super().advance(min(count, 40 - self.steps), deadline)
+            self.blew_up = self.steps >= 40 and taken < count
+            return taken
 
-    monkeypatch.setattr(_Follower, "step", step)
+    monkeypatch.setattr(compare_runner, "Engine", BlowingUp)
     window = compare_window(paused=True)
     panel, controller = window.compare_panel, window.controller
     first = panel.rows[0].presets
@@ -187,10 +194,9 @@ def test_a_variant_is_shown_beside_the_main_view(qtbot, compare_window):
     # the variant's own cloth, exactly as a headless run of it to that step
     snapshot = side.viewport.snapshot()
     assert snapshot.verify() and snapshot.steps >= ONE_SECOND // 2
-    stepper = Stepper.start(changed(controller.recording(), run.variant.changes))
-    while stepper.steps < snapshot.steps:
-        assert stepper.step()
-    assert np.array_equal(snapshot.x, stepper.sim.state.x)
+    engine = Engine.of(changed(controller.recording(), run.variant.changes))
+    assert engine.advance_to(snapshot.steps) == snapshot.steps
+    assert np.array_equal(snapshot.x, engine.sim.state.x)
     main = controller.latest
     assert main.steps == snapshot.steps and not np.array_equal(main.x, snapshot.x)
 

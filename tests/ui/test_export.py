@@ -64,7 +64,7 @@ def test_a_two_second_mp4_at_30_fps_has_60_frames_of_the_chosen_size(qtbot, make
     assert frame.shape == (400, 640, 3)
     assert reader.get_meta_data()["fps"] == 30
     reader.close()
-    # the window still draws at its own size, and the model ran on: it was running before
+    # the window still draws at its own size, and the model runs on: it was running before
     assert window.viewport.width() != 640
     qtbot.waitUntil(lambda: window.controller.running, timeout=WAIT_MS)
     assert [p.name for p in tmp_path.iterdir()] == ["drop.mp4"]  # no temporary files left
@@ -175,7 +175,7 @@ def test_a_replay_exports_as_a_mesh_sequence_to_its_end(qtbot, make_window, tmp_
     written = export_mesh_sequence(controller, tmp_path / "seq", "obj")
     assert steps_per_frame(30, 1 / 120) == 4
     assert [p.name for p in written] == [f"frame_{k:04d}.obj" for k in range(16)]  # 60 / 4 + 1
-    assert controller.latest.steps == 60  # the last frame is the replay's last step
+    assert controller.latest.steps == 0  # the frames came from a copy: the replay stays put
     text = written[-1].read_text()
     assert text.count("\nv ") == 165 and text.count("\nf ") == 2 * 14 * 10
 
