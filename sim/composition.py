@@ -268,12 +268,6 @@ def unpin_all(scene: Scene, index: int) -> Composed:
     return Composed(_with(scene, pins=kept), f"Unpin all ({removed} pins)")
 
 
-def pins_of(scene: Scene, index: int) -> list[PinSpec]:
-    first = _first_particle(scene, index)
-    count = body_size(_body(scene, index))[0]
-    return [p for p in scene.pins if first <= p.particle < first + count]
-
-
 # --- helpers -----------------------------------------------------------------------------------
 
 

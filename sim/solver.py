@@ -96,11 +96,6 @@ class Simulation:
         self.cut[np.asarray(links, dtype=np.int64)] = cut
         self._update_links()
 
-    def set_link_alive(self, link_alive: np.ndarray) -> None:
-        """Replace every cut at once: dead here and not torn means cut."""
-        self.cut = ~np.asarray(link_alive, dtype=bool) & ~self.torn_mask
-        self._update_links()
-
     @property
     def torn(self) -> list[int]:
         return np.flatnonzero(self.torn_mask).tolist()
