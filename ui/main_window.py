@@ -389,9 +389,6 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         self.layout_keeper.schedule()
 
-    def fit_docks(self) -> None:
-        self.layout_keeper.fit()
-
     def recent_files(self) -> list[str]:
         return preferences.recent_files()
 
