@@ -17,15 +17,15 @@ What is written, per frame:
 
 The functions take anything with `x`, `topology` and `face_alive` (a sim.snapshot.Snapshot, or
 a `MeshFrame` made with `mesh_frame`), so this module needs no Qt and no running simulation.
-`run_frames` steps a simulation to give the frames of a run at a fixed model-time spacing
-(`steps_per_frame`), for `write_sequence` or a video.
+`steps_per_frame` spaces the frames of a run evenly in model time, for `write_sequence` or a
+video.
 """
 
 from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -33,8 +33,6 @@ from typing import Protocol
 import numpy as np
 
 from clothlab.sim.files import write_atomically
-from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology
 
 FORMATS = ("obj", "ply")
@@ -237,23 +235,9 @@ def write_sequence(
 # --- frames of a run ---------------------------------------------------------------------------
 
 
-class UnstableRunError(RuntimeError):
-    """The model blew up while frames were taken; str() is its one-line reason."""
-
-
 def steps_per_frame(fps: float, dt: float) -> int:
     """Model steps between frames shown at `fps` (1/fps of model time each): 4 at 30 fps with
     the 1/120 s step. At least one; rounded where 1/fps is not a whole number of steps."""
     if fps <= 0 or dt <= 0:
         raise ValueError(f"frame rate {fps} and step {dt} must be positive")
     return max(1, round(1.0 / (fps * dt)))
-
-
-def run_frames(sim: Simulation, count: int, steps: int) -> Iterator[Snapshot]:
-    """`count` snapshots of `sim`: as it is now, then after every `steps` more steps. Raises
-    UnstableRunError if the model blows up on the way (it has its last good state back)."""
-    for number in range(count):
-        if number and sim.step(steps) < steps:
-            reason = sim.instability.message if sim.instability else "the model stopped"
-            raise UnstableRunError(reason)
-        yield take_snapshot(sim, frame=number)
