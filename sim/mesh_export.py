@@ -16,7 +16,7 @@ What is written, per frame:
 * OBJ: one `o` object per body, named sheet_1, sheet_2, block_1, … in scene order.
 
 The functions take anything with `x`, `topology` and `face_alive` (a sim.snapshot.Snapshot, or
-a `MeshFrame` made with `mesh_frame`), so this module needs no Qt and no running simulation.
+bare arrays in any object that has them), so this module needs no Qt and no running simulation.
 `steps_per_frame` spaces the frames of a run evenly in model time, for `write_sequence` or a
 video.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -54,21 +53,6 @@ class MeshSource(Protocol):
 
     @property
     def face_alive(self) -> np.ndarray: ...  # (F,) bool
-
-
-@dataclass(frozen=True)
-class MeshFrame:
-    x: np.ndarray
-    topology: Topology
-    face_alive: np.ndarray
-
-
-def mesh_frame(
-    x: np.ndarray, topology: Topology, face_alive: np.ndarray | None = None
-) -> MeshFrame:
-    """A frame from bare arrays; `face_alive` None: every face is live."""
-    alive = np.ones(topology.face_count, dtype=bool) if face_alive is None else face_alive
-    return MeshFrame(np.asarray(x, dtype=np.float64), topology, np.asarray(alive, dtype=bool))
 
 
 # --- geometry ----------------------------------------------------------------------------------

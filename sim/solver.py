@@ -288,10 +288,6 @@ class Simulation:
             s.dt / s.substeps,
         )  # fmt: skip
 
-    @property
-    def live_link_count(self) -> int:
-        return self.links.count
-
     def link_projections_per_step(self) -> int:
         return self.links.count * self.settings.passes * self.settings.substeps
 

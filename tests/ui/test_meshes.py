@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim import edits
 from clothlab.sim.commands import apply_to_simulation
+from clothlab.sim.edits import CutLinks
 from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
 from clothlab.sim.snapshot import take_snapshot
 from clothlab.sim.state import faces_alive
@@ -181,7 +181,7 @@ def test_body_mesh_cut_rebuilds_indices() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
     mesh.update(take_snapshot(sim, 0), False, False)
-    apply_to_simulation(sim, edits.cut(sim, sim.topology.face_links[7]))
+    apply_to_simulation(sim, CutLinks(tuple(sim.topology.face_links[7].tolist())))
     snapshot = take_snapshot(sim, 1)
     mesh.update(snapshot, False, False)
     assert mesh.indices_changed
