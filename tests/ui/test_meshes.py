@@ -124,10 +124,10 @@ def test_triangles_keep_the_quad_winding() -> None:
 
 
 def test_strain_colours_run_from_blue_to_red() -> None:
-    strains = np.array([-0.2, 0.0, 0.05, 0.10, 0.5])
-    colors = np.zeros((5, 3), np.float32)
-    meshes.strain_colors(strains, colors)
-    relaxed, zero, half, full, beyond = colors
+    strains = np.array([-0.2, 0.0, 0.05, 0.10, 0.5])  # the stretch at each of five particles
+    vertices = np.zeros((5, meshes.DYNAMIC_FLOATS), np.float32)
+    meshes.fill_dynamic_vertices(np.zeros((5, 3)), np.zeros((5, 3)), strains, True, vertices)
+    relaxed, zero, half, full, beyond = vertices[:, 6:9]
     np.testing.assert_array_equal(relaxed, zero)  # compression reads as relaxed
     assert zero[2] > zero[0] + 0.4  # blue
     assert full[0] > 0.9 and full[1] < 0.25 and full[2] < 0.2  # red
