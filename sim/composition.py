@@ -212,8 +212,6 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 
 # --- pins --------------------------------------------------------------------------------------
 
-PIN_SETS = ("top edge", "top corners", "left edge", "every nth of top edge")
-
 
 def pin_set(
     scene: Scene, index: int, which: str, positions: np.ndarray | None = None, every: int = 2
