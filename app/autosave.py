@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 FORMAT = "clothlab-recovery"
 VERSION = 1
-DEFAULT_INTERVAL_S = float(preferences.AUTOSAVE_INTERVAL.default)
 INTERVAL_ENV = "CLOTHLAB_AUTOSAVE_SECONDS"  # a shorter interval, for tests and the curious
 # Answer the startup question without asking (tests); unset means ask.
 CHOICE_ENV = "CLOTHLAB_RECOVERY"

@@ -52,7 +52,6 @@ from clothlab.sim.variants import (
     parse_changes,
     read_source,
     scene_of,
-    split_changes,
 )
 
 if TYPE_CHECKING:
@@ -181,11 +180,6 @@ def main(argv: Sequence[str]) -> int:
 
 
 # --- run -------------------------------------------------------------------------------------
-
-
-def parse_settings(pairs: list[str]) -> tuple[dict[str, object], dict[str, float]]:
-    """Split --set pairs into solver/world settings and scene reshapes (SCENE_KEYS)."""
-    return split_changes(parse_set(pairs))
 
 
 def parse_set(pairs: list[str]) -> dict[str, Any]:

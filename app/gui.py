@@ -20,6 +20,7 @@ from pathlib import Path
 # spinning is faster, so only the app sets this, before numba starts OpenMP.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from clothlab.app.errors import UsageError
 from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene
 from clothlab.sim.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.scene import Scene, SceneError
@@ -27,10 +28,6 @@ from clothlab.sim.scene import Scene, SceneError
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0
 SCREENSHOT_SIZE = (1280, 800)
-
-
-class UsageError(Exception):
-    """Bad command-line input; the message is the one line shown to the user."""
 
 
 class _Parser(argparse.ArgumentParser):

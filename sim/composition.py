@@ -212,8 +212,6 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 
 # --- pins --------------------------------------------------------------------------------------
 
-PIN_SETS = ("top edge", "top corners", "left edge", "every nth of top edge")
-
 
 def pin_set(
     scene: Scene, index: int, which: str, positions: np.ndarray | None = None, every: int = 2
@@ -266,12 +264,6 @@ def unpin_all(scene: Scene, index: int) -> Composed:
     kept = [p for p in scene.pins if not first <= p.particle < first + count]
     removed = len(scene.pins) - len(kept)
     return Composed(_with(scene, pins=kept), f"Unpin all ({removed} pins)")
-
-
-def pins_of(scene: Scene, index: int) -> list[PinSpec]:
-    first = _first_particle(scene, index)
-    count = body_size(_body(scene, index))[0]
-    return [p for p in scene.pins if first <= p.particle < first + count]
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -280,12 +280,6 @@ def constraint_sets() -> list[ConstraintSet]:
 # --- derived constraint sets (pure functions of topology, live links and pins) ---------------
 
 
-def bend_links(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Skip-one links across and down every sheet, (B,) int32 ends and (B,) rest lengths,
-    kept only while both links they span are live (a cut also cuts the bending)."""
-    return BendCandidates.of(model.topology).live(model.link_alive)
-
-
 @dataclass(frozen=True, eq=False)
 class BendCandidates:
     """Every bending link a topology can have (all links live), with the two links each

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology
 
 Vec3 = tuple[float, float, float]
@@ -83,38 +82,6 @@ class EditScene:
 EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts")
 
 Edit = CutLinks | SetPin | SetSetting | EditScene
-
-
-# --- constructors that read the current simulation ----------------------------------------
-
-
-def cut(sim: Simulation, links: np.ndarray | list[int]) -> CutLinks:
-    """A cut of those of `links` that are still live (sorted, unique)."""
-    candidates = np.unique(np.asarray(links, dtype=np.int64))
-    live = candidates[sim.state.link_alive[candidates]]
-    return CutLinks(tuple(int(k) for k in live))
-
-
-def add_pin(sim: Simulation, particle: int, anchor: Vec3 | None = None) -> SetPin:
-    """Pin a particle where it is now (or at `anchor`)."""
-    where = anchor if anchor is not None else tuple(float(v) for v in sim.state.x[particle])
-    return SetPin(particle, where, sim.pins.get(particle))
-
-
-def remove_pin(sim: Simulation, particle: int) -> SetPin:
-    return SetPin(particle, None, sim.pins.get(particle))
-
-
-def move_pin(sim: Simulation, particle: int, anchor: Vec3) -> SetPin:
-    return SetPin(particle, tuple(float(v) for v in anchor), sim.pins.get(particle))
-
-
-def move_ball(sim: Simulation, center: Vec3) -> SetSetting:
-    return set_setting(sim, "ball_center", tuple(float(v) for v in center))
-
-
-def set_setting(sim: Simulation, key: str, value: Any) -> SetSetting:
-    return SetSetting(key, value, getattr(sim.settings, key))
 
 
 def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:

@@ -1,5 +1,5 @@
 """Fabric presets: sensible settings beyond the classic model for familiar materials, for the
-whole world (`apply_fabric`, `clothlab run --set fabric=…`) or for one body (its material).
+whole world (`clothlab run --set fabric=…`, sim.variants) or for one body (its material).
 
 Values are in model units (a particle per 0.2 × 0.2 units, mass 1) and were chosen by eye and by
 the droop test in RESEARCH.md, not measured from real cloth. XPBD's compliance law holds only
@@ -11,8 +11,6 @@ default sheet (tests/sim/test_beyond_classic.py); stiffer fabrics need more subs
 from __future__ import annotations
 
 from typing import Any
-
-from clothlab.sim.parameters import Settings
 
 FABRICS: dict[str, dict[str, Any]] = {
     # light and stretchy, folds at nothing, little air resistance lost to damping
@@ -33,13 +31,6 @@ FABRICS: dict[str, dict[str, Any]] = {
               "substeps": 32, "passes": 2, "damping": 0.99, "friction_static": 0.4,
               "friction_kinetic": 0.3},
 }  # fmt: skip
-
-
-def apply_fabric(settings: Settings, name: str) -> Settings:
-    """Settings with a fabric's values; raises KeyError for an unknown fabric."""
-    for key, value in FABRICS[name].items():
-        settings = settings.with_value(key, value)
-    return settings
 
 
 # A body's material sets its own links only: the classic rule's stiffness (below; ordered from

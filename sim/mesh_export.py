@@ -16,7 +16,7 @@ What is written, per frame:
 * OBJ: one `o` object per body, named sheet_1, sheet_2, block_1, … in scene order.
 
 The functions take anything with `x`, `topology` and `face_alive` (a sim.snapshot.Snapshot, or
-a `MeshFrame` made with `mesh_frame`), so this module needs no Qt and no running simulation.
+bare arrays in any object that has them), so this module needs no Qt and no running simulation.
 `run_frames` steps a run (sim.engine) to give the frames of a run at a fixed model-time spacing
 (`steps_per_frame`), for `write_sequence` or a video.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -56,21 +55,6 @@ class MeshSource(Protocol):
 
     @property
     def face_alive(self) -> np.ndarray: ...  # (F,) bool
-
-
-@dataclass(frozen=True)
-class MeshFrame:
-    x: np.ndarray
-    topology: Topology
-    face_alive: np.ndarray
-
-
-def mesh_frame(
-    x: np.ndarray, topology: Topology, face_alive: np.ndarray | None = None
-) -> MeshFrame:
-    """A frame from bare arrays; `face_alive` None: every face is live."""
-    alive = np.ones(topology.face_count, dtype=bool) if face_alive is None else face_alive
-    return MeshFrame(np.asarray(x, dtype=np.float64), topology, np.asarray(alive, dtype=bool))
 
 
 # --- geometry ----------------------------------------------------------------------------------
@@ -237,16 +221,16 @@ def write_sequence(
 # --- frames of a run ---------------------------------------------------------------------------
 
 
-class UnstableRunError(RuntimeError):
-    """The model blew up while frames were taken; str() is its one-line reason."""
-
-
 def steps_per_frame(fps: float, dt: float) -> int:
     """Model steps between frames shown at `fps` (1/fps of model time each): 4 at 30 fps with
     the 1/120 s step. At least one; rounded where 1/fps is not a whole number of steps."""
     if fps <= 0 or dt <= 0:
         raise ValueError(f"frame rate {fps} and step {dt} must be positive")
     return max(1, round(1.0 / (fps * dt)))
+
+
+class UnstableRunError(RuntimeError):
+    """The model blew up while frames were taken; str() is its one-line reason."""
 
 
 def run_frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:

@@ -16,7 +16,6 @@ import numpy as np
 from numba import config, njit
 
 AUTOMATIC, CLASSIC_ORDER, COLOUR_ORDER, TWO_THREADS = 0, 1, 2, 3
-SOLVER_MODES = ("automatic", "classic order", "colour order", "colour order, 2 threads")
 # Below this many live links, automatic keeps the classic order (the seed's) on one thread:
 # the sheet is many times faster than real time anyway, and the order changes the results.
 PARALLEL_MIN_LINKS = 20_000

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,20 +33,10 @@ class Snapshot:
     readouts: Any  # sim.readouts.Readouts
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.readouts.CSV_COLUMNS, every record_stride steps from step 0)
-    checksum: int  # crc32 of positions and masks, to prove a frame was not torn
 
     @property
     def t(self) -> float:
         return self.readouts.t
-
-    def verify(self) -> bool:
-        return checksum(self.x, self.link_alive, self.face_alive) == self.checksum
-
-
-def checksum(x: np.ndarray, link_alive: np.ndarray, face_alive: np.ndarray) -> int:
-    crc = zlib.crc32(np.ascontiguousarray(x).data)
-    crc = zlib.crc32(np.ascontiguousarray(link_alive).data, crc)
-    return zlib.crc32(np.ascontiguousarray(face_alive).data, crc)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -65,18 +54,15 @@ def take_snapshot(
 ) -> Snapshot:
     """A frozen copy of the simulation; `readouts` are its readouts if already measured."""
     state = sim.state
-    x = _frozen(state.x)
-    link_alive = _frozen(state.link_alive)
-    face_alive = _frozen(state.face_alive)
     return Snapshot(
         frame=frame,
         load=load,
         steps=state.steps,
         topology=sim.topology,
-        x=x,
+        x=_frozen(state.x),
         x_prev=_frozen(state.x_prev),
-        link_alive=link_alive,
-        face_alive=face_alive,
+        link_alive=_frozen(state.link_alive),
+        face_alive=_frozen(state.face_alive),
         pin_index=_frozen(state.pin_index),
         pin_anchor=_frozen(state.pin_anchor),
         torn=tuple(sim.torn),
@@ -86,7 +72,6 @@ def take_snapshot(
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
-        checksum=checksum(x, link_alive, face_alive),
     )
 
 

@@ -96,11 +96,6 @@ class Simulation:
         self.cut[np.asarray(links, dtype=np.int64)] = cut
         self._update_links()
 
-    def set_link_alive(self, link_alive: np.ndarray) -> None:
-        """Replace every cut at once: dead here and not torn means cut."""
-        self.cut = ~np.asarray(link_alive, dtype=bool) & ~self.torn_mask
-        self._update_links()
-
     @property
     def torn(self) -> list[int]:
         return np.flatnonzero(self.torn_mask).tolist()
@@ -292,10 +287,6 @@ class Simulation:
             self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
             s.dt / s.substeps,
         )  # fmt: skip
-
-    @property
-    def live_link_count(self) -> int:
-        return self.links.count
 
     def link_projections_per_step(self) -> int:
         return self.links.count * self.settings.passes * self.settings.substeps

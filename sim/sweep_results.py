@@ -34,10 +34,6 @@ class SweepResults:
     keys: tuple[str, ...]  # the varied settings, in the order of the --vary options
     rows: tuple[SweepRow, ...]
 
-    def values_of(self, key: str) -> list[str]:
-        """The values `key` takes, in the order they first appear."""
-        return list(dict.fromkeys(row.values[key] for row in self.rows))
-
     def curves(
         self, readout: str, x_key: str, group_key: str | None
     ) -> dict[str, tuple[list[float], list[float]]]:

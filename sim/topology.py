@@ -20,11 +20,10 @@ from numba import njit
 
 @dataclass(frozen=True)
 class SheetGrid:
-    """Where a sheet's particles, links and faces sit in the scene-wide arrays."""
+    """Where a sheet's particles and links sit in the scene-wide arrays, and its grid."""
 
     first_particle: int
     first_link: int
-    first_face: int
     cols: int
     rows: int
     spacing_x: float  # rest distance between neighbours along a row
@@ -265,7 +264,6 @@ class TopologyBuilder:
         self._bodies: list[BodySpan] = []
         self._n_particles = 0
         self._n_links = 0
-        self._n_faces = 0
 
     def add_sheet(
         self,
@@ -278,9 +276,7 @@ class TopologyBuilder:
         spacing_y: float | None = None,
     ) -> SheetGrid:
         spacing_y = spacing if spacing_y is None else spacing_y
-        grid = SheetGrid(
-            self._n_particles, self._n_links, self._n_faces, cols, rows, spacing, spacing_y
-        )
+        grid = SheetGrid(self._n_particles, self._n_links, cols, rows, spacing, spacing_y)
         faces, face_links = _sheet_faces(cols, rows)
         self._append(
             sheet_positions(cols, rows, spacing, top_center, horizontal, yaw, spacing_y),
@@ -310,7 +306,6 @@ class TopologyBuilder:
         self._face_links.append(face_links + self._n_links)
         self._n_particles += len(positions)
         self._n_links += len(links)
-        self._n_faces += len(faces)
 
     def build(self) -> Topology:
         positions = _concat(self._positions, (0, 3), np.float64)

@@ -1,8 +1,42 @@
-"""What the Qt tests (tests/app, tests/ui) share besides fixtures: how long they wait.
+"""What the Qt tests (tests/app, tests/ui) share besides fixtures: how long they wait, and how
+they prove a snapshot that crossed from the solver thread is whole.
 
 Importable from any test module as `from qt_helpers import WAIT_MS`: tests/ is on sys.path
 because tests/conftest.py sits there (pytest's default "prepend" import mode)."""
 
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.state import faces_alive
+
 # Generous because the first wait of a session also compiles the numba kernels; a wait that
 # succeeds returns as soon as its condition holds, so a passing run never waits this long.
 WAIT_MS = 30_000
+
+SNAPSHOT_ARRAYS = ("x", "x_prev", "link_alive", "face_alive", "pin_index", "pin_anchor", "rows")
+
+
+def snapshot_crc(snapshot: Snapshot) -> int:
+    """crc32 of every array of a snapshot: take one when it is received, then compare it with
+    `assert_whole` later, after the solver thread has stepped on."""
+    crc = 0
+    for name in SNAPSHOT_ARRAYS:
+        crc = zlib.crc32(np.ascontiguousarray(getattr(snapshot, name)).data, crc)
+    return crc
+
+
+def assert_whole(snapshot: Snapshot, crc_on_receipt: int) -> None:
+    """The snapshot is not torn and was never changed after it was received: its arrays are
+    read-only, its faces are live exactly where all their links are (the solver derives the
+    one mask from the other, so a copy taken between the two updates shows here), and its
+    arrays still give the crc they gave on receipt (an array shared with the running model
+    would not)."""
+    for name in SNAPSHOT_ARRAYS:
+        assert not getattr(snapshot, name).flags.writeable, f"frame {snapshot.frame}: {name}"
+    expected = faces_alive(snapshot.link_alive, snapshot.topology.face_links)
+    assert np.array_equal(snapshot.face_alive, expected), f"frame {snapshot.frame}: torn masks"
+    assert snapshot_crc(snapshot) == crc_on_receipt, f"frame {snapshot.frame}: changed"

@@ -96,10 +96,6 @@ class Interaction(QObject):
             self.tool_changed.emit(tool)
         self.view.setCursor(_CURSORS[tool])
 
-    @property
-    def busy(self) -> bool:
-        return self._gesture is not None
-
     # --- gestures ------------------------------------------------------------------------------
 
     def press(self, event: QMouseEvent) -> bool:

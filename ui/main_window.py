@@ -69,7 +69,6 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self.setMinimumSize(*MINIMUM_SIZE)
         self.setDockNestingEnabled(True)
-        self.real_time_factor, self.behind = 0.0, False
         self._build_central()
         self._build_status_bar()
         self._build_docks()
@@ -279,7 +278,6 @@ class MainWindow(QMainWindow):
         self.status.show_running(running)
 
     def _show_timing(self, factor: float, behind: bool) -> None:
-        self.real_time_factor, self.behind = factor, behind
         self.status.show_timing(factor, behind, self.controller.running)
 
     def _show_speed(self, speed: float) -> None:
@@ -388,9 +386,6 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
         self.layout_keeper.schedule()
-
-    def fit_docks(self) -> None:
-        self.layout_keeper.fit()
 
     def recent_files(self) -> list[str]:
         return preferences.recent_files()

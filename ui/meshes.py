@@ -133,18 +133,6 @@ def _strain_rgb(strain: float) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def strain_colors(
-    strains: np.ndarray,  # (M,) float64
-    colors: np.ndarray,  # (M, 3) float32, written
-) -> None:
-    for k in range(strains.shape[0]):
-        r, g, b = _strain_rgb(strains[k])
-        colors[k, 0] = r
-        colors[k, 1] = g
-        colors[k, 2] = b
-
-
-@njit(cache=True, nogil=True)
 def vertex_max_strain(
     links: np.ndarray,  # (M, 2) int32
     link_alive: np.ndarray,  # (M,) bool

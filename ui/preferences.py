@@ -168,24 +168,12 @@ def autosave_interval_s() -> int:
     return stored_number(AUTOSAVE_INTERVAL)
 
 
-def set_autosave_interval_s(seconds: int) -> None:
-    store_number(AUTOSAVE_INTERVAL, seconds)
-
-
 def frame_rate_cap() -> int:
     return stored_number(FRAME_RATE_CAP)
 
 
-def set_frame_rate_cap(fps: int) -> None:
-    store_number(FRAME_RATE_CAP, fps)
-
-
 def plot_window_s() -> int:
     return stored_number(PLOT_WINDOW)
-
-
-def set_plot_window_s(seconds: int) -> None:
-    store_number(PLOT_WINDOW, seconds)
 
 
 def theme() -> str:

@@ -70,9 +70,6 @@ class SweepPlot(QDialog):
         self.plot.setLabel("left", f"{readout.label} ({unit})" if unit else readout.label)
         self.plot.setLabel("bottom", along)
 
-    def curve_count(self) -> int:
-        return len(self.plot.listDataItems())
-
 
 def open_sweep_results(parent: QWidget) -> SweepPlot | None:
     """Ask for a sweep's CSV and show it; a file that is not one gets a one-line error."""

@@ -104,8 +104,9 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
 def test_a_scene_setting_and_the_same_set_value_give_one_simulation():
     """`--set KEY=VALUE` edits the document like the file does (solver_mode included)."""
     from clothlab.app import cli
+    from clothlab.sim.variants import split_changes
 
-    settings, _ = cli.parse_settings(["xpbd=1", "solver_mode=2"])
+    settings, _ = split_changes(cli.parse_set(["xpbd=1", "solver_mode=2"]))
     scene = with_settings(load_preset("hanging-sheet"), settings)
     from_file = parse_scene(scene_json(scene))
     assert from_file.solver.solver_mode == 2 and from_file.solver.xpbd

@@ -100,6 +100,15 @@ def test_move_pin_is_undoable(controller):
     assert {p.particle: p.anchor for p in controller.scene.pins}[14] == (1.4, 1.0, 0.0)
 
 
+def test_a_cut_takes_only_the_live_links_once_each_in_order(controller):
+    controller.cut([5])
+    controller.cut([7, 5, 3, 7])
+    assert controller.scene.cuts == [3, 5, 7]
+    assert controller.undo_stack.undoText() == "Cut 2 links"
+    controller.undo_stack.undo()
+    assert controller.scene.cuts == [5]
+
+
 def test_save_and_open_round_trip(controller, tmp_path):
     controller.set_setting("ball", True)
     path = tmp_path / "scene.json"

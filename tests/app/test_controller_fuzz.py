@@ -18,6 +18,7 @@ from qt_helpers import WAIT_MS
 from clothlab.sim import composition
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import BoxSpec, SheetSpec, SphereSpec, parse_scene, scene_json
+from clothlab.ui.editor import PIN_ACTIONS
 
 HOSTILE_NUMBERS = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),
@@ -52,7 +53,8 @@ def _composition(scene, draw):
     if choice == "resolution":
         return composition.change_body(scene, index, cols=draw(HOSTILE_NUMBERS))
     if choice == "pins":
-        which = draw(st.sampled_from(composition.PIN_SETS))
+        # the pin sets the Pin menu asks for (ui.editor), and its every n-th
+        which = draw(st.sampled_from([*PIN_ACTIONS.values(), "every nth of top edge"]))
         return composition.pin_set(scene, index, which, None, draw(st.integers(-2, 5)))
     if choice == "unpin":
         return composition.unpin_all(scene, index)

@@ -3,6 +3,7 @@ cannot clash with the conftest files of tests/app and tests/ui."""
 
 import numpy as np
 
+from clothlab.sim.edits import CutLinks, SetPin, SetSetting
 from clothlab.sim.parameters import Settings
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology, TopologyBuilder
@@ -38,3 +39,38 @@ def hanging_sheet(cols=4, rows=3, **settings):
     x = topology.rest_positions
     pins = {0: tuple(float(v) for v in x[0]), cols - 1: tuple(float(v) for v in x[cols - 1])}
     return Simulation(topology, Settings(**settings), pins=pins)
+
+
+# --- edits of a running simulation ------------------------------------------------------------
+# The app builds its edit records from the document (app.controller); these tests have only a
+# simulation, so they take the values an edit records (what is live, the previous pin or
+# setting) from it.
+
+
+def cut(sim, links):
+    """A cut of those of `links` that are still live (sorted, unique)."""
+    candidates = np.unique(np.asarray(links, dtype=np.int64))
+    live = candidates[sim.state.link_alive[candidates]]
+    return CutLinks(tuple(int(k) for k in live))
+
+
+def add_pin(sim, particle, anchor=None):
+    """Pin a particle where it is now (or at `anchor`)."""
+    where = anchor if anchor is not None else tuple(float(v) for v in sim.state.x[particle])
+    return SetPin(particle, where, sim.pins.get(particle))
+
+
+def remove_pin(sim, particle):
+    return SetPin(particle, None, sim.pins.get(particle))
+
+
+def move_pin(sim, particle, anchor):
+    return SetPin(particle, tuple(float(v) for v in anchor), sim.pins.get(particle))
+
+
+def move_ball(sim, center):
+    return set_setting(sim, "ball_center", tuple(float(v) for v in center))
+
+
+def set_setting(sim, key, value):
+    return SetSetting(key, value, getattr(sim.settings, key))

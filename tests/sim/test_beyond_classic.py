@@ -10,17 +10,19 @@ import math
 
 import numpy as np
 import pytest
+from sim_helpers import cut
 
 from clothlab.sim import constraints, edits, readouts
 from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.constraint_sets import AUTO_COLLISION_FRACTION, Model, SelfContactSet
-from clothlab.sim.fabrics import FABRICS, apply_fabric
+from clothlab.sim.fabrics import FABRICS
 from clothlab.sim.integrators import ExtendedIntegrator
 from clothlab.sim.parameters import PARAMETERS, Settings
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_simulation, parse_scene, scene_json, with_settings
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.variants import apply_changes
 
 
 def configured(sim: Simulation, **settings) -> Simulation:
@@ -122,7 +124,7 @@ def test_tethers_hold_a_128_sheet_that_classic_stretches_by_hundreds_of_percent(
 
 def test_tethers_follow_cuts_by_the_path_along_the_cloth():
     sim = preset("hanging-sheet", tethers=True)
-    apply_to_simulation(sim, edits.cut(sim, edits.seam_links(sim.topology)))
+    apply_to_simulation(sim, cut(sim, edits.seam_links(sim.topology)))
     sim.step(600)
     assert np.isfinite(sim.state.x).all()
     assert sim.readouts().max_stretch < 0.05
@@ -147,8 +149,7 @@ def test_bending_makes_a_held_sheet_droop_less():
 
 @pytest.mark.parametrize("fabric", sorted(FABRICS))
 def test_fabrics_run_stably(fabric):
-    sim = build_simulation(load_preset("hanging-sheet"))
-    sim.settings = apply_fabric(sim.settings, fabric)
+    sim = build_simulation(apply_changes(load_preset("hanging-sheet"), {"fabric": fabric}))
     sim.step(240)
     assert np.isfinite(sim.state.x).all() and not sim.settings.is_classic
 
@@ -201,8 +202,7 @@ def test_the_residual_readout_reads_each_bodys_own_compliance():
 def test_fabric_stiffness_orders_silk_below_denim_below_leather():
     droop = {}
     for fabric in ("silk", "denim", "leather"):
-        sim = sheet(15, 11, horizontal=True, pins=range(30), floor=False)
-        sim.settings = apply_fabric(sim.settings, fabric)
+        sim = sheet(15, 11, horizontal=True, pins=range(30), floor=False, **FABRICS[fabric])
         sim.step(1200)
         droop[fabric] = float(1.0 - sim.state.x[:, 1].min())
     print(f"\nclamped droop by fabric: {droop}")
@@ -313,7 +313,7 @@ def pulled(pull: float, **settings) -> int:
         target[1] -= pull / 240
         sim.move_grab(target)
         sim.step()
-    return sim.live_link_count
+    return sim.links.count
 
 
 def test_pulling_hard_tears_links_and_not_pulling_tears_none():

@@ -4,21 +4,24 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sim_helpers import hanging_sheet, sheet_topology
+from sim_helpers import (
+    add_pin,
+    cut,
+    hanging_sheet,
+    move_ball,
+    move_pin,
+    remove_pin,
+    set_setting,
+    sheet_topology,
+)
 
 from clothlab.sim.commands import apply_to_simulation
 from clothlab.sim.edits import (
     CutLinks,
     SetPin,
     SetSetting,
-    add_pin,
-    cut,
     links_crossing_stroke,
-    move_ball,
-    move_pin,
-    remove_pin,
     seam_links,
-    set_setting,
 )
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import TopologyBuilder
@@ -30,7 +33,7 @@ def snapshot(sim):
         sim.state.face_alive.copy(),
         dict(sim.pins),
         sim.settings,
-        sim.live_link_count,
+        sim.links.count,
     )
 
 
@@ -87,12 +90,6 @@ def test_seam_of_a_second_sheet_indexes_into_that_sheet():
     links = seam_links(topology, sheet=1)
     assert len(links) == 31
     assert links.min() >= topology.sheets[1].first_link
-
-
-def test_cut_keeps_only_live_links_sorted_unique():
-    sim = Simulation(sheet_topology(4, 3))
-    apply_to_simulation(sim, cut(sim, [5]))
-    assert cut(sim, [7, 5, 3, 7]).links == (3, 7)
 
 
 def test_undo_texts():

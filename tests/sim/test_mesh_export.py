@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
 from clothlab.sim.edits import seam_links
 from clothlab.sim.mesh_export import (
     body_names,
-    mesh_frame,
     obj_text,
     ply_bytes,
     texture_coordinates,
@@ -19,7 +20,22 @@ from clothlab.sim.mesh_export import (
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_simulation
 from clothlab.sim.snapshot import take_snapshot
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.topology import Topology, TopologyBuilder
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Bare arrays as a frame to export: the functions take anything with these three (the app
+    gives them snapshots)."""
+
+    x: np.ndarray
+    topology: Topology
+    face_alive: np.ndarray
+
+
+def mesh_frame(x: np.ndarray, topology: Topology) -> Frame:
+    """A frame with every face live."""
+    return Frame(np.asarray(x, dtype=np.float64), topology, np.ones(topology.face_count, bool))
 
 
 def parse_obj(text: str) -> dict[str, list]:

@@ -5,11 +5,10 @@ import math
 
 import numpy as np
 import pytest
-from sim_helpers import hanging_sheet, lone_particles, sheet_topology
+from sim_helpers import hanging_sheet, lone_particles, move_pin, sheet_topology
 
 from clothlab.sim import readouts
 from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import move_pin
 from clothlab.sim.parameters import Settings
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_simulation

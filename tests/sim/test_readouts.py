@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from sim_helpers import block_topology, lone_particles, sheet_topology
+from sim_helpers import block_topology, cut, lone_particles, sheet_topology
 
 from clothlab.sim import readouts
 from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import cut, seam_links
+from clothlab.sim.edits import seam_links
 from clothlab.sim.parameters import Settings
 from clothlab.sim.solver import Simulation
 

@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 import pytest
+import sim_helpers
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -89,7 +90,7 @@ class Soak(RuleBasedStateMachine):
 
     @rule(links=st.lists(st.integers(0, 583), max_size=40))
     def cut_links(self, links: list[int]) -> None:
-        self.do(edits.cut(self.sim, links))
+        self.do(sim_helpers.cut(self.sim, links))
 
     @rule(stroke=st.lists(st.tuples(coordinate, coordinate), min_size=2, max_size=5))
     def cut_stroke(self, stroke: list[tuple[float, float]]) -> None:
@@ -97,31 +98,31 @@ class Soak(RuleBasedStateMachine):
         crossed = edits.links_crossing_stroke(
             self.rest_xy, sim.topology.links, sim.state.link_alive, np.array(stroke)
         )
-        self.do(edits.cut(sim, crossed))
+        self.do(sim_helpers.cut(sim, crossed))
 
     @rule(particle=st.integers(0, 164))
     def add_pin(self, particle: int) -> None:
-        self.do(edits.add_pin(self.sim, particle))
+        self.do(sim_helpers.add_pin(self.sim, particle))
 
     @precondition(lambda self: self.sim.pins)
     @rule(which=st.integers(0, 1000))
     def remove_pin(self, which: int) -> None:
-        self.do(edits.remove_pin(self.sim, self.pick_pin(which)))
+        self.do(sim_helpers.remove_pin(self.sim, self.pick_pin(which)))
 
     @precondition(lambda self: self.sim.pins)
     @rule(which=st.integers(0, 1000), by=st.tuples(offset, offset, offset))
     def move_pin(self, which: int, by: tuple[float, float, float]) -> None:
         particle = self.pick_pin(which)
         anchor = np.clip(np.add(self.sim.pins[particle], by), -3.0, 3.0)
-        self.do(edits.move_pin(self.sim, particle, tuple(anchor)))
+        self.do(sim_helpers.move_pin(self.sim, particle, tuple(anchor)))
 
     @rule(center=st.tuples(coordinate, coordinate, st.floats(-1.0, 1.0)))
     def move_ball(self, center: tuple[float, float, float]) -> None:
-        self.do(edits.move_ball(self.sim, center))
+        self.do(sim_helpers.move_ball(self.sim, center))
 
     @rule()
     def toggle_ball(self) -> None:
-        self.do(edits.set_setting(self.sim, "ball", not self.sim.settings.ball))
+        self.do(sim_helpers.set_setting(self.sim, "ball", not self.sim.settings.ball))
 
     @precondition(lambda self: self.undo_stack)
     @rule()
@@ -174,7 +175,7 @@ class Soak(RuleBasedStateMachine):
         assert sim.topology.links.min() >= 0 and sim.topology.links.max() < n
         live = np.flatnonzero(sim.state.link_alive)
         assert np.array_equal(np.sort(sim.links.live), live)
-        assert sim.live_link_count == len(live)
+        assert sim.links.count == len(live)
         for ends in (sim.links.a, sim.links.b):
             assert len(ends) == 0 or (ends.min() >= 0 and ends.max() < n)
         assert np.array_equal(sim.links.a, sim.topology.links[sim.links.live, 0])

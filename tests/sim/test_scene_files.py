@@ -9,17 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from sim_helpers import add_pin, cut, move_ball, move_pin, set_setting
 
 from clothlab.sim import readouts
 from clothlab.sim.commands import apply_to_document, apply_to_simulation
-from clothlab.sim.edits import (
-    add_pin,
-    cut,
-    move_ball,
-    move_pin,
-    seam_links,
-    set_setting,
-)
+from clothlab.sim.edits import seam_links
 from clothlab.sim.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
 from clothlab.sim.scene import (
     MAX_DEPTH,
@@ -78,7 +72,7 @@ def test_classic_presets_have_the_classic_numbers():
     scene = load_preset("hanging-sheet")
     sim = build_simulation(scene)
     assert sim.topology.particle_count == 165
-    assert sim.live_link_count == 584
+    assert sim.links.count == 584
     assert sorted(sim.pins) == [0, 14]
     assert sim.settings.passes == 8
     assert sim.settings.damping == 0.994
@@ -139,7 +133,7 @@ def test_round_trip_after_edits_reproduces_masks_pins_and_settings(tmp_path):
     assert np.array_equal(rebuilt.state.face_alive, sim.state.face_alive)
     assert rebuilt.pins == sim.pins
     assert rebuilt.settings == sim.settings
-    assert rebuilt.live_link_count == 584 - 31 - 3
+    assert rebuilt.links.count == 584 - 31 - 3
     # saving the loaded scene again gives the same bytes
     again = tmp_path / "again.json"
     save_scene(loaded, again)

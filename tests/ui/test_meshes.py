@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim import edits
 from clothlab.sim.commands import apply_to_simulation
+from clothlab.sim.edits import CutLinks
 from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
 from clothlab.sim.snapshot import take_snapshot
 from clothlab.sim.state import faces_alive
@@ -124,10 +124,10 @@ def test_triangles_keep_the_quad_winding() -> None:
 
 
 def test_strain_colours_run_from_blue_to_red() -> None:
-    strains = np.array([-0.2, 0.0, 0.05, 0.10, 0.5])
-    colors = np.zeros((5, 3), np.float32)
-    meshes.strain_colors(strains, colors)
-    relaxed, zero, half, full, beyond = colors
+    strains = np.array([-0.2, 0.0, 0.05, 0.10, 0.5])  # the stretch at each of five particles
+    vertices = np.zeros((5, meshes.DYNAMIC_FLOATS), np.float32)
+    meshes.fill_dynamic_vertices(np.zeros((5, 3)), np.zeros((5, 3)), strains, True, vertices)
+    relaxed, zero, half, full, beyond = vertices[:, 6:9]
     np.testing.assert_array_equal(relaxed, zero)  # compression reads as relaxed
     assert zero[2] > zero[0] + 0.4  # blue
     assert full[0] > 0.9 and full[1] < 0.25 and full[2] < 0.2  # red
@@ -181,7 +181,7 @@ def test_body_mesh_cut_rebuilds_indices() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
     mesh.update(take_snapshot(sim, 0), False, False)
-    apply_to_simulation(sim, edits.cut(sim, sim.topology.face_links[7]))
+    apply_to_simulation(sim, CutLinks(tuple(sim.topology.face_links[7].tolist())))
     snapshot = take_snapshot(sim, 1)
     mesh.update(snapshot, False, False)
     assert mesh.indices_changed

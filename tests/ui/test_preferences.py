@@ -196,7 +196,7 @@ def test_ok_changes_the_autosave_timer(qtbot, make_controller, monkeypatch, tmp_
 
 def test_the_environment_variable_still_wins(qtbot, make_controller, monkeypatch, tmp_path):
     monkeypatch.setenv(autosave.INTERVAL_ENV, "0.5")
-    preferences.set_autosave_interval_s(300)
+    preferences.store_preferences(Preferences(autosave_interval_s=300))
     autosaver = Autosaver(make_controller(), folder=tmp_path)
     try:
         assert autosaver.interval_s == 0.5

@@ -196,7 +196,7 @@ def test_file_open_question_set_loads_a_teachers_file_and_keeps_the_set_on_a_bad
     assert not window.questions_dock.visibleRegion().isEmpty() or window.questions_dock.isVisible()
     panel.start_button.click()
     assert window.controller.scene.name == "Class sheet"
-    panel.enter_number(0.012)
+    panel.number_box.setValue(0.012)
     panel.lock_button.click()
     panel.explain_button.click()
     assert panel.verdict_label.text().startswith("✓ Your prediction matched: <b>0.012 units")
@@ -217,7 +217,7 @@ def test_choosing_another_question_stops_pointing(qtbot, make_window):
     window = make_window("hanging-sheet", paused=True)
     panel = window.questions_panel
     panel.start()
-    panel.choose(1)
+    panel.choice_buttons[1].click()
     panel.lock_prediction()
     assert window.readouts_panel.highlighted == "motion"
     panel.select(2)

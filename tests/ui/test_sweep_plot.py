@@ -43,9 +43,9 @@ def test_the_results_read_back_as_curves(sweep_csv):
 def test_the_plot_draws_a_curve_per_value_and_follows_the_choices(qtbot, sweep_csv):
     plot = SweepPlot(load_sweep_results(sweep_csv), "sweep.csv")
     qtbot.addWidget(plot)
-    assert plot.curve_count() == 2
+    assert len(plot.plot.listDataItems()) == 2
     plot.per.setCurrentIndex(0)  # (none): one curve through every finished variant
-    assert plot.curve_count() == 1
+    assert len(plot.plot.listDataItems()) == 1
     plot.readout.setCurrentIndex(plot.readout.findData("max_stretch"))
     assert plot.plot.getPlotItem().getAxis("left").labelText == "Max stretch (%)"
 

@@ -441,18 +441,9 @@ class QuestionsPanel(QWidget):
         self._requested = self.question_set.scene_for(self.question)
         self.scene_requested.emit(self._requested)
 
-    def choose(self, index: int) -> None:
-        """Pick a choice (as a click on its button does)."""
-        self.choice_buttons[index].setChecked(True)
-        self._choice_made(index)
-
     def _choice_made(self, index: int) -> None:
         self.prediction = index
         self.lock_button.setEnabled(self.stage == "predict")
-
-    def enter_number(self, value: float) -> None:
-        self.number_box.setValue(value)
-        self._number_made(self.number_box.value())
 
     def _number_made(self, value: float) -> None:
         self.prediction = value
