@@ -124,11 +124,13 @@ def test_the_wheel_holds_the_package_data_and_only_the_clothlab_namespace(instal
         missing = expected - names
         assert not missing, f"the wheel lacks {sorted(missing)}"
     assert {f"clothlab/resources/scenes/{name}.json" for name in PRESETS} <= names
-    # every module of the checkout, under the namespace
+    # every module of the checkout, under the namespace (api/ is the clothlab package itself)
     for layer in ("app", "sim", "ui", "resources"):
         for path in (source / layer).rglob("*.py"):
             wanted = f"clothlab/{path.relative_to(source).as_posix()}"
             assert wanted in names, f"the wheel lacks {wanted}"
+    for path in (source / "api").glob("*.py"):
+        assert f"clothlab/{path.name}" in names, f"the wheel lacks clothlab/{path.name}"
     tops = {name.split("/")[0] for name in names}
     assert tops == {"clothlab", wheel_dist_info(installed.wheel)}, tops
 
@@ -173,6 +175,24 @@ def test_scenes_lists_every_preset(installed):
 def test_run_steps_a_preset(installed):
     printed = checked(installed.clothlab("run", "hanging-sheet", "--steps", "10")).stdout
     assert re.search(r"^steps\s+10\s*$", printed, re.MULTILINE), printed
+
+
+def test_the_python_api_of_the_installed_package_equals_its_cli(installed):
+    """`import clothlab` from the wheel, outside the checkout: no Qt loaded, and the rows and
+    positions of the installed `clothlab run` bit for bit."""
+    checked(installed.clothlab("run", "drop", "--steps", "50", "--set", "passes=4",
+                               "--csv", "cli.csv", "--positions", "cli.npy"))  # fmt: skip
+    script = (
+        "import sys, numpy as np, clothlab\n"
+        "lab = clothlab.open('drop'); lab.set(passes=4); table = lab.run(50)\n"
+        "print(table.csv() == open('cli.csv').read())\n"
+        "print(np.array_equal(lab.positions, np.load('cli.npy')))\n"
+        "print(any(m.split('.')[0] in ('PySide6', 'OpenGL', 'pyqtgraph') for m in sys.modules))\n"
+        "print(clothlab.__file__)\n"
+    )
+    lines = checked(installed.run(installed.python, "-c", script)).stdout.splitlines()
+    assert lines[:3] == ["True", "True", "False"], lines
+    assert ROOT not in Path(lines[3]).resolve().parents
 
 
 def test_screenshot_of_the_installed_app(installed, qapp):

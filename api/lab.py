@@ -1,0 +1,264 @@
+"""`Lab`: one run of a scene, driven from Python as the app and the CLI drive it.
+
+A Lab wraps the engine (sim.engine.Engine) that the app's solver thread, `clothlab run` and the
+Compare panel step, so the same scene, settings and commands give the same numbers bit for bit:
+`Lab.run` returns the readout rows `clothlab run --csv` writes. Edits (`cut`, `pin`, `set` after
+the first step) are the commands the app records, so `Lab.recording` replays in the app.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from clothlab.sim import readouts, variants
+from clothlab.sim.commands import (
+    Command,
+    CommandError,
+    GrabMove,
+    GrabRelease,
+    GrabStart,
+    apply_to_document,
+)
+from clothlab.sim.edits import CutLinks, SetPin, SetSetting, seam_links
+from clothlab.sim.engine import Engine, Source
+from clothlab.sim.files import write_atomically
+from clothlab.sim.recording import Recording, save_recording
+from clothlab.sim.scene import Scene, capture_scene, scene_json
+
+Vec3 = tuple[float, float, float]
+
+
+class Table(Mapping[str, np.ndarray]):
+    """Readout rows, one per step: a mapping from CSV column key ("step", "t", "sag", …) to a
+    (rows,) float64 array. NaN where a readout does not apply (volume without a block)."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        self.rows = rows  # (rows, columns) float64, columns as readouts.CSV_COLUMNS
+        self.rows.flags.writeable = False
+
+    columns: tuple[str, ...] = readouts.CSV_COLUMNS
+    units: dict[str, str] = readouts.CSV_UNITS
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        try:
+            return self.rows[:, self.columns.index(key)]
+        except ValueError:
+            raise KeyError(f"{key}: not a column (columns: {', '.join(self.columns)})") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    @property
+    def count(self) -> int:
+        """Rows in the table."""
+        return len(self.rows)
+
+    def csv(self) -> str:
+        """The text `clothlab run --csv` writes for these rows (header with units)."""
+        return readouts.csv_text(self.rows)
+
+    def save_csv(self, path: str | os.PathLike[str]) -> None:
+        write_atomically(Path(path), self.csv().encode("utf-8"))
+
+    def __repr__(self) -> str:
+        return f"<Table: {self.count} rows × {len(self.columns)} columns>"
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[float, ...]]) -> Table:
+        return cls(np.array(rows, dtype=np.float64).reshape(len(rows), len(cls.columns)))
+
+
+class Lab:
+    """One run of a scene (or the replay of a recording); see clothlab.open."""
+
+    def __init__(self, source: Source, name: str = "") -> None:
+        self.name = name or variants.scene_of(source).name
+        self._source: Source = source  # what step 0 is: the scene (or recording) as set up
+        self._document: Scene = variants.scene_of(source)  # the set-up with the edits made here
+        self._engine = Engine.of(source)
+
+    # --- the state --------------------------------------------------------------------------
+
+    @property
+    def steps(self) -> int:
+        """Steps taken since step 0."""
+        return self._engine.steps
+
+    @property
+    def t(self) -> float:
+        """Model time, s."""
+        return self._engine.t
+
+    @property
+    def positions(self) -> np.ndarray:
+        """(N, 3) float64: every particle's position now (a copy)."""
+        return self._engine.sim.state.x.copy()
+
+    @property
+    def readouts(self) -> dict[str, float]:
+        """The readouts of the state now, by CSV column key."""
+        return dict(zip(Table.columns, self._engine.row(), strict=True))
+
+    @property
+    def scene(self) -> Scene:
+        """The scene as set up: the one opened with the changes and edits made since."""
+        return self._document
+
+    @property
+    def particles(self) -> int:
+        return self._engine.sim.topology.particle_count
+
+    @property
+    def links(self) -> int:
+        return self._engine.sim.topology.link_count
+
+    # --- running ----------------------------------------------------------------------------
+
+    def run(self, steps: int | None = None) -> Table:
+        """Take `steps` steps (a recording's: to its end) and return their readout rows, one per
+        step; the first call also returns the row of step 0. Raises RuntimeError if the model
+        blows up (it has its last good state back)."""
+        if steps is None:
+            if not isinstance(self._source, Recording):
+                raise ValueError("give the number of steps to run")
+            steps = max(0, self._source.steps - self.steps)
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"steps: {steps!r} is not a count of steps")
+        engine = self._engine
+        engine.advance(steps)
+        rows = engine.take_rows()
+        if engine.blew_up:
+            instability = engine.sim.instability
+            raise RuntimeError(instability.message if instability else "the model blew up")
+        return Table.of(rows)
+
+    def reset(self) -> None:
+        """Back to step 0 of the scene as set up now (the edits kept, the journal afresh)."""
+        self._start(self._document)
+
+    def _at_start(self) -> bool:
+        """At step 0 with nothing applied yet: a change is the scene's, as `--set` makes it."""
+        return self.steps == 0 and len(self._engine.journal) == 1
+
+    def _start(self, source: Source) -> None:
+        self._source, self._document = source, variants.scene_of(source)
+        self._engine = Engine.of(source)
+
+    # --- settings ---------------------------------------------------------------------------
+
+    def set(self, **changes: Any) -> None:
+        """Change settings by the keys `clothlab run --set` takes (passes=16, wind=2.0,
+        fabric="denim", resolution=(30, 20), …). Before the first step they change the scene, as
+        `--set` does; after it, settings change at the current step, as the app's parameter
+        panel does, and reshapes are refused."""
+        parsed = {k: variants.parse_change(k, variants.change_text(v)) for k, v in changes.items()}
+        if self._at_start():
+            self._start(variants.changed(self._source, parsed))
+            return
+        reshapes = [key for key in parsed if key in variants.SCENE_KEYS]
+        if reshapes:
+            raise ValueError(f"{', '.join(reshapes)}: reshapes only before the first step (reset)")
+        settings, _ = variants.split_changes(parsed)
+        for key, value in settings.items():
+            previous = getattr(self._engine.sim.settings, key)
+            if value != previous:
+                self._edit(SetSetting(key, value, previous))
+
+    # --- the commands the app records ---------------------------------------------------------
+
+    def cut(self, links: Sequence[int]) -> int:
+        """Cut these links (indices into the model's links) where still live; returns how many
+        were cut."""
+        live = self._engine.sim.state.link_alive
+        chosen = tuple(sorted({int(k) for k in links if 0 <= int(k) < len(live) and live[k]}))
+        bad = [k for k in links if not 0 <= int(k) < len(live)]
+        if bad:
+            raise ValueError(f"link {bad[0]} is not within 0…{len(live) - 1}")
+        if chosen:
+            self._edit(CutLinks(chosen))
+        return len(chosen)
+
+    def cut_seam(self, sheet: int = 0) -> int:
+        """The model's seam cut of a sheet, top to bottom down its middle."""
+        topology = self._engine.sim.topology
+        if not 0 <= sheet < len(topology.sheets):
+            raise ValueError(f"sheet {sheet}: the scene has {len(topology.sheets)} sheets")
+        return self.cut(seam_links(topology, sheet).tolist())
+
+    def pin(self, particle: int, at: Vec3 | None = None) -> None:
+        """Pin a particle where it is now (or at `at`), or move its pin there."""
+        anchor = self._engine.sim.state.x[particle] if at is None else at
+        self._edit(SetPin(particle, _point(anchor), self._anchor(particle)))
+
+    def unpin(self, particle: int) -> None:
+        self._edit(SetPin(particle, None, self._anchor(particle)))
+
+    def grab(self, particle: int, to: Vec3) -> None:
+        """Hold a particle at a point (as the mouse does) until `release`."""
+        self._command(GrabStart(particle, _point(to)))
+
+    def move_grab(self, to: Vec3) -> None:
+        self._command(GrabMove(_point(to)))
+
+    def release(self) -> None:
+        self._command(GrabRelease())
+
+    def _anchor(self, particle: int) -> Vec3 | None:
+        return next((p.anchor for p in self._document.pins if p.particle == particle), None)
+
+    def _edit(self, edit: CutLinks | SetPin | SetSetting) -> None:
+        """An edit of the set-up: of the scene itself at the start (as `--seam` cuts), else a
+        command at the current step."""
+        if self._at_start():
+            self._command(edit)  # checked against the model first
+            scene = apply_to_document(self._document, edit)
+            source = self._source
+            self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
+            return
+        self._command(edit)
+        self._document = apply_to_document(self._document, edit)
+
+    def _command(self, command: Command) -> None:
+        try:
+            self._engine.apply(command)
+        except CommandError as error:
+            raise ValueError(str(error)) from None
+
+    # --- files ------------------------------------------------------------------------------
+
+    @property
+    def recording(self) -> Recording:
+        """The run so far as a recording: the scene at step 0 and every command at its step."""
+        return self._engine.recording()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the scene as it stands (what `clothlab run --save` writes), atomically."""
+        scene = capture_scene(self._document, self._engine.sim)
+        write_atomically(Path(path), scene_json(scene).encode("utf-8"))
+
+    def save_recording(self, path: str | os.PathLike[str]) -> None:
+        """Write the run so far as a recording (File ▸ Open plays it in the app)."""
+        save_recording(self.recording, path)
+
+    def save_positions(self, path: str | os.PathLike[str]) -> None:
+        """The positions as a .npy file (what `clothlab run --positions` writes)."""
+        buffer = io.BytesIO()
+        np.save(buffer, self.positions, allow_pickle=False)
+        write_atomically(Path(path), buffer.getvalue())
+
+    def __repr__(self) -> str:
+        return f"<Lab {self.name!r}: step {self.steps}, t = {self.t:.4f} s>"
+
+
+def _point(values: Any) -> Vec3:
+    x, y, z = (float(v) for v in values)
+    return (x, y, z)

@@ -1,0 +1,146 @@
+"""The Python API (`import clothlab`): the CLI's numbers bit for bit, the app's commands, its
+files, and no Qt. The examples in examples/ run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import clothlab
+from clothlab.sim.commands import GrabStart, SetSetting
+from clothlab.sim.edits import CutLinks
+from clothlab.sim.recording import load_recording
+from clothlab.sim.variants import VariantError, run_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "sim" / "fixtures" / "recordings"
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "clothlab.app.main", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def test_importing_clothlab_imports_no_qt():
+    code = "import sys, clothlab; clothlab.open('drop').run(2); print(sorted(sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300, check=True)  # fmt: skip
+    modules = result.stdout
+    assert "clothlab.sim" in modules
+    for banned in ("PySide6", "OpenGL", "pyqtgraph", "clothlab.ui", "clothlab.app"):
+        assert f"'{banned}" not in modules, banned
+
+
+def test_a_run_equals_the_cli_bit_for_bit(tmp_path):
+    result = cli("run", "hanging-sheet", "--steps", "240", "--set", "passes=16", "--set",
+                 "wind=2.5", "--seam", "--csv", "r.csv", "--positions", "x.npy", "--save",
+                 "s.json", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lab = clothlab.open("hanging-sheet")
+    lab.set(passes=16, wind=2.5)
+    lab.cut_seam()  # before step 0, as --seam cuts
+    table = lab.run(240)
+    assert table.count == 241 and table["step"][0] == 0 and table["step"][-1] == 240
+    assert table.csv() == (tmp_path / "r.csv").read_text()  # every float, as text that round-trips
+    assert np.array_equal(lab.positions, np.load(tmp_path / "x.npy"))
+    lab.save(tmp_path / "api.json")
+    cli_scene = json.loads((tmp_path / "s.json").read_text())
+    assert json.loads((tmp_path / "api.json").read_text()) == cli_scene
+
+
+def test_runs_continue_where_they_stopped_and_add_up_to_one_run():
+    whole = clothlab.open("soft-block").run(90)
+    lab = clothlab.open("soft-block")
+    parts = [lab.run(30), lab.run(0), lab.run(60)]
+    assert [p.count for p in parts] == [31, 0, 60]
+    joined = np.concatenate([p.rows for p in parts])
+    assert np.array_equal(joined, whole.rows, equal_nan=True)
+    assert lab.steps == 90 and lab.t == pytest.approx(0.75)
+
+
+def test_an_old_recording_replays_to_the_hashes_saved_with_it():
+    import hashlib
+
+    expected = json.loads((FIXTURES / "expected.json").read_text())["tear-lab-pull"]
+    lab = clothlab.open(FIXTURES / "tear-lab-pull.clothrec.json")
+    table = lab.run()  # to the recording's end
+    assert lab.steps == expected["steps"]
+    rows = hashlib.sha256(np.ascontiguousarray(table.rows).tobytes()).hexdigest()
+    assert rows == expected["rows"]
+
+
+def test_edits_after_the_first_step_are_the_commands_the_app_records(tmp_path):
+    lab = clothlab.open("hanging-sheet")
+    lab.run(10)
+    lab.set(wind=3.0)
+    assert lab.cut([0, 1, 1, 2]) == 3  # a link named twice is cut once
+    assert lab.cut([0]) == 0  # already cut
+    lab.grab(160, (0.0, -1.0, 0.5))
+    lab.run(5)
+    lab.release()
+    lab.pin(14, (1.2, 1.0, 0.0))
+    commands = [item.command for item in lab.recording.commands]
+    assert commands[0] == SetSetting("wind", 3.0, 0.0)
+    assert commands[1] == CutLinks((0, 1, 2))
+    assert isinstance(commands[2], GrabStart)
+    assert [item.step for item in lab.recording.commands] == [10, 10, 10, 15, 15]
+    # the recording replays to the same positions, and the document holds the edits
+    path = tmp_path / "r.clothrec.json"
+    lab.save_recording(path)
+    again = clothlab.open(path)
+    again.run(15)
+    assert np.array_equal(again.positions, lab.positions)
+    assert load_recording(path).scene.wind.strength == 0.0  # the scene at step 0
+    assert lab.scene.wind.strength == 3.0 and lab.scene.cuts == [0, 1, 2]
+    assert [p.particle for p in lab.scene.pins] == [0, 14]
+
+
+def test_bad_keys_values_and_late_reshapes_are_one_line_errors():
+    lab = clothlab.open("hanging-sheet")
+    with pytest.raises(VariantError, match="pases: unknown setting"):
+        lab.set(pases=4)
+    with pytest.raises(VariantError, match="passes"):
+        lab.set(passes=0)
+    lab.set(resolution=(9, 5))  # before the first step a reshape builds the scene anew
+    assert lab.particles == 45
+    lab.run(1)
+    with pytest.raises(ValueError, match="cols: reshapes only before the first step"):
+        lab.set(cols=12)
+    with pytest.raises(ValueError, match="particle 999 is not within"):
+        lab.grab(999, (0, 0, 0))
+    with pytest.raises(clothlab.SceneError, match=r"nothing\.json"):
+        clothlab.open("nothing.json")
+
+
+def test_compare_and_sweep_give_what_the_variants_give():
+    tables = clothlab.compare("hanging-sheet", ["passes=16", {"stiffness": 0.5}], steps=30)
+    assert list(tables) == ["as is", "passes=16", "stiffness=0.5"]
+    alone = run_variant(clothlab.open("hanging-sheet").recording.scene, {"passes": 16}, 30)
+    assert np.array_equal(tables["passes=16"].rows, np.array(alone.rows), equal_nan=True)
+    rows = clothlab.sweep("hanging-sheet", {"passes": [2, 8], "wind": [0, 1.5]}, steps=30)
+    assert [r.values for r in rows] == [
+        {"passes": "2", "wind": "0"}, {"passes": "2", "wind": "1.5"},
+        {"passes": "8", "wind": "0"}, {"passes": "8", "wind": "1.5"},
+    ]  # fmt: skip
+    assert all(r.status == "ok" for r in rows)
+    assert rows[2].final["sag"] == tables["as is"]["sag"][-1]  # passes=8, no wind: as is
+
+
+@pytest.mark.parametrize("example", ["sag_vs_passes.py", "record_and_replay.py"])
+def test_the_examples_run(example, tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / example)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    if example == "sag_vs_passes.py":
+        lines = result.stdout.splitlines()
+        sags = [float(line.split()[1]) for line in lines[1:8]]
+        assert sags == sorted(sags, reverse=True)  # more passes, less sag
+        assert (tmp_path / "sag_vs_passes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    else:
+        assert "bit for bit" in result.stdout
+        assert (tmp_path / "cut.clothrec.json").is_file()
