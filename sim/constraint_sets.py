@@ -11,12 +11,13 @@ kernel in sim/constraints.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from clothlab.sim import constraints, kernels, ordering
 from clothlab.sim.arrays import LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.parameters import Settings
 from clothlab.sim.topology import Topology
 
 LINKS, PINS = "links", "pins"  # what can invalidate a constraint set
@@ -49,7 +50,7 @@ class Substep:
     x: np.ndarray  # (N, 3) float64, updated in place
     x_prev: np.ndarray  # (N, 3) float64
     inv_mass: np.ndarray  # (N,) float64
-    settings: Any  # sim.parameters.Settings
+    settings: Settings
     h: float  # substep length, s
     material: LinkMaterial  # each live link's stiffness and compliance
     obstacles: Obstacles
@@ -58,7 +59,7 @@ class Substep:
 class ConstraintSet:
     depends_on: ClassVar[frozenset[str]] = frozenset()
 
-    def enabled(self, s: Any) -> bool:
+    def enabled(self, s: Settings) -> bool:
         return True
 
     def build(self, model: Model) -> None:
@@ -121,7 +122,7 @@ class LinkSet(ConstraintSet):
 class BendingSet(ConstraintSet):
     depends_on = frozenset({LINKS})
 
-    def enabled(self, s: Any) -> bool:
+    def enabled(self, s: Settings) -> bool:
         return s.bending
 
     def __init__(self) -> None:
@@ -178,7 +179,7 @@ class TetherSet(ConstraintSet):
         self._alive = np.zeros(0, dtype=bool)  # (M,) bool
         self.repaired = 0  # particles whose paths the last build found again (0: afresh)
 
-    def enabled(self, s: Any) -> bool:
+    def enabled(self, s: Settings) -> bool:
         return s.tethers
 
     def build(self, model: Model) -> None:
@@ -209,7 +210,7 @@ class TetherSet(ConstraintSet):
 
 
 class VolumeSet(ConstraintSet):
-    def enabled(self, s: Any) -> bool:
+    def enabled(self, s: Settings) -> bool:
         return s.volume_constraint
 
     def build(self, model: Model) -> None:
@@ -222,7 +223,7 @@ class VolumeSet(ConstraintSet):
 class SelfContactSet(ConstraintSet):
     """Particles that come close are pushed apart; pairs are found once per substep."""
 
-    def enabled(self, s: Any) -> bool:
+    def enabled(self, s: Settings) -> bool:
         return s.self_collision
 
     def build(self, model: Model) -> None:
@@ -234,7 +235,7 @@ class SelfContactSet(ConstraintSet):
         self.targets = np.zeros(len(self.pairs))  # (P,) float64
         self.count = 0
 
-    def distance(self, s: Any) -> float:
+    def distance(self, s: Settings) -> float:
         return s.collision_distance or AUTO_COLLISION_FRACTION * self.spacing
 
     def begin(self, sub: Substep) -> None:

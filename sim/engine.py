@@ -20,7 +20,6 @@ import itertools
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from clothlab.sim.commands import (
     apply_to_simulation,
     validate,
 )
-from clothlab.sim.readouts import CSV_COLUMNS, record_stride, row
+from clothlab.sim.readouts import CSV_COLUMNS, Readouts, record_stride, row
 from clothlab.sim.recording import Recording
 from clothlab.sim.scene import Scene, build_simulation
 from clothlab.sim.snapshot import Snapshot, take_snapshot
@@ -124,7 +123,7 @@ class Engine:
         self._schedule: list[Stamped] = []  # in step order; before `_next` applied
         self._next = 0
         self._pending: list[Row] = []  # rows recorded and not taken yet
-        self._readouts: Any = None  # of the state as it is, if measured
+        self._readouts: Readouts | None = None  # of the state as it is, if measured
         self.schedule(commands)
         self._arrive()
 
@@ -292,7 +291,7 @@ class Engine:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def readouts(self) -> Any:
+    def readouts(self) -> Readouts:
         """The readouts (sim.readouts.Readouts) of the state as it is."""
         if self._readouts is None:
             self._readouts = self.sim.readouts()

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from clothlab.sim.parameters import Settings
 
 import numpy as np
 
 from clothlab.sim import kernels
+from clothlab.sim.parameters import Settings
 
 GOOD_STATE_EVERY = 30  # steps between the states kept for recovery (a quarter second)
 GOOD_STATES_KEPT = 4
@@ -42,7 +46,7 @@ class Instability:
         )
 
 
-def likely_cause(s: Any) -> str:
+def likely_cause(s: Settings) -> str:
     """The setting most likely to blame, and what to change (checked in order of likelihood)."""
     if s.dt > 1.0 / 60.0:
         return f"a long time step ({s.dt:.4g} s); try 1/120 s or more substeps."

@@ -9,7 +9,6 @@ the classic model; with every option off it computes what the classic one does.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from clothlab.sim.constraint_sets import (
     live_triangles,
     vertex_areas,
 )
-from clothlab.sim.parameters import damping_per_step
+from clothlab.sim.parameters import Settings, damping_per_step
 from clothlab.sim.state import State
 
 
@@ -30,7 +29,7 @@ class ClassicIntegrator:
     def step(
         self,
         state: State,
-        s: Any,
+        s: Settings,
         links: LinkArrays,
         fixed: FixedArrays,
         material: LinkMaterial,
@@ -72,7 +71,7 @@ class ExtendedIntegrator:
     def step(
         self,
         state: State,
-        s: Any,
+        s: Settings,
         fixed: FixedArrays,
         model: Model,
         material: LinkMaterial,
@@ -119,7 +118,9 @@ class ExtendedIntegrator:
         """Topology indices of links torn by the last steps (the caller marks them dead)."""
         return self.links_set.take_torn()
 
-    def _accelerations(self, x: np.ndarray, x_prev: np.ndarray, s: Any, t: float, h: float) -> None:
+    def _accelerations(
+        self, x: np.ndarray, x_prev: np.ndarray, s: Settings, t: float, h: float
+    ) -> None:
         if not s.aerodynamic:
             constraints.classic_acceleration(x, s.gravity, s.wind, t, self._acceleration)
             return

@@ -10,7 +10,7 @@ option is one row here plus its kernel.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields, make_dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 Vec3 = tuple[float, float, float]
@@ -253,32 +253,53 @@ def section_parameters(section: str) -> list[Parameter]:
     return [p for p in _TABLE if p.section == section]
 
 
-def _is_classic(settings: Any) -> bool:
-    """True when only the seed's model is switched on (the fast classic kernel applies)."""
-    return all(getattr(settings, p.key) == p.default for p in _TABLE if p.switches_option)
+@dataclass(frozen=True)
+class Settings:
+    """Everything the kernels read besides positions and topology: one field per row of the
+    settings table, with its type and default (a test holds the two to each other)."""
 
+    # the seed's model
+    passes: int = 8
+    stiffness: float = 1.0
+    damping: float = 0.994
+    gravity: float = 9.8
+    wind: float = 0.0
+    dt: float = 1.0 / 120.0
+    solver_mode: int = 0
+    ball: bool = False
+    ball_center: Vec3 = (0.0, -0.6, 0.0)
+    ball_radius: float = 0.5
+    floor: bool = True
+    floor_y: float = -1.6
+    # beyond it
+    xpbd: bool = False
+    compliance: float = 1e-05
+    substeps: int = 1
+    tethers: bool = False
+    bending: bool = False
+    bend_compliance: float = 0.05
+    friction_static: float = 0.0
+    friction_kinetic: float = 0.0
+    aerodynamic: bool = False
+    wind_yaw: float = 0.0
+    drag: float = 0.5
+    lift: float = 0.1
+    tearing: bool = False
+    tear_ratio: float = 2.2
+    volume_constraint: bool = False
+    self_collision: bool = False
+    collision_distance: float = 0.0
 
-def _with_value(settings: Any, key: str, value: Any) -> Any:
-    """A copy with one setting changed, type- and range-checked against the table."""
-    if key not in SETTINGS_TABLE:
-        raise KeyError(key)
-    return replace(settings, **{key: SETTINGS_TABLE[key].check(value)})
+    @property
+    def is_classic(self) -> bool:
+        """True when only the seed's model is switched on (the fast classic kernel applies)."""
+        return all(getattr(self, p.key) == p.default for p in _TABLE if p.switches_option)
 
+    def with_value(self, key: str, value: Any) -> Settings:
+        """A copy with one setting changed, type- and range-checked against the table."""
+        if key not in SETTINGS_TABLE:
+            raise KeyError(key)
+        return replace(self, **{key: SETTINGS_TABLE[key].check(value)})
 
-def _as_dict(settings: Any) -> dict[str, Any]:
-    return {f.name: getattr(settings, f.name) for f in fields(settings)}
-
-
-Settings = make_dataclass(
-    "Settings",
-    [(p.key, p.kind, field(default=p.default)) for p in _TABLE],
-    frozen=True,
-    namespace={
-        "__doc__": "Everything the kernels read besides positions and topology; one field per "
-        "row of the settings table, with its default.",
-        "__module__": __name__,
-        "is_classic": property(_is_classic),
-        "with_value": _with_value,
-        "as_dict": _as_dict,
-    },
-)
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -12,9 +12,9 @@ import csv
 import io
 import math
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, make_dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -251,15 +251,28 @@ def column_key(name: str) -> str:
 
 CSV_HEADER: tuple[str, ...] = tuple(header_name(key) for key in CSV_COLUMNS)
 
-Readouts = make_dataclass(
-    "Readouts",
-    [("t", float), *((r.key, int if r.integer else float) for r in READOUTS)],
-    frozen=True,
-    namespace={"__doc__": "The readouts at one moment (model time t, s).", "__module__": __name__},
-)
+
+@dataclass(frozen=True)
+class Readouts:
+    """The readouts at one moment: one field per row of READOUTS, with its type (a test holds
+    the two to each other). NaN where a readout does not apply."""
+
+    t: float  # model time, s
+    sag: float  # units
+    volume: float  # units³
+    motion: float  # units/s
+    max_stretch: float  # fraction
+    residual: float  # fraction
+    kinetic_energy: float  # mass·units²/s²
+    potential_energy: float
+    total_energy: float
+    damping_loss: float  # mass·units²/s² per step
+    wind_work: float
+    solver_loss: float
+    links: int
 
 
-def measure(sim: Simulation) -> Any:
+def measure(sim: Simulation) -> Readouts:
     """Every readout of the simulation as it stands."""
     values = {r.key: r.measure(sim) for r in READOUTS}
     return Readouts(t=sim.state.t, **{r.key: _typed(r, values[r.key]) for r in READOUTS})
@@ -272,7 +285,7 @@ def _typed(readout: Readout, value: float) -> float:
 # --- rows and CSV ----------------------------------------------------------------------------
 
 
-def row(steps: int, readouts: Any) -> tuple[float, ...]:
+def row(steps: int, readouts: Readouts) -> tuple[float, ...]:
     """One CSV_COLUMNS row as floats (NaN for a readout that does not apply)."""
     return (float(steps), float(readouts.t), *(float(getattr(readouts, k)) for k in READOUT_KEYS))
 
@@ -323,7 +336,7 @@ class ReadoutHistory:
     def clear(self) -> None:
         self._count = 0
 
-    def append(self, steps: int, readouts: Any) -> bool:
+    def append(self, steps: int, readouts: Readouts) -> bool:
         """Record one moment; False if it adds nothing (the same step as the last)."""
         return self.extend(np.array([row(steps, readouts)]))
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
-from clothlab.sim.readouts import CSV_COLUMNS
+from clothlab.sim.parameters import Settings
+from clothlab.sim.readouts import CSV_COLUMNS, Readouts
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology
 
@@ -26,11 +26,11 @@ class Snapshot:
     pin_anchor: np.ndarray  # (P, 3) float64, read-only copy
     torn: tuple[int, ...]  # links torn since the load, ascending
     grabbed: int | None
-    settings: Any  # sim.parameters.Settings
+    settings: Settings
     spheres: tuple[tuple[tuple[float, float, float], float], ...]  # (centre, radius), no ball
     boxes: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]  # (centre,
     # full size)
-    readouts: Any  # sim.readouts.Readouts
+    readouts: Readouts
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.readouts.CSV_COLUMNS, every record_stride steps from step 0)
 
@@ -50,7 +50,7 @@ def take_snapshot(
     frame: int,
     load: int = 0,
     rows: np.ndarray | None = None,
-    readouts: Any = None,
+    readouts: Readouts | None = None,
 ) -> Snapshot:
     """A frozen copy of the simulation; `readouts` are its readouts if already measured."""
     state = sim.state

@@ -31,7 +31,7 @@ from clothlab.sim.fabrics import body_link_properties
 from clothlab.sim.guard import GoodStates, Instability, likely_cause
 from clothlab.sim.integrators import ClassicIntegrator, ExtendedIntegrator
 from clothlab.sim.parameters import Settings
-from clothlab.sim.readouts import EnergyAccount, account_for_next_step, measure
+from clothlab.sim.readouts import EnergyAccount, Readouts, account_for_next_step, measure
 from clothlab.sim.state import State, faces_alive, pin_arrays
 from clothlab.sim.topology import Topology
 
@@ -49,7 +49,7 @@ class Simulation:
     def __init__(
         self,
         topology: Topology,
-        settings: Any = None,
+        settings: Settings | None = None,
         pins: dict[int, Vec3] | None = None,
         cuts: np.ndarray | list[int] | tuple[int, ...] = (),
         tears: np.ndarray | list[int] | tuple[int, ...] = (),
@@ -291,5 +291,5 @@ class Simulation:
     def link_projections_per_step(self) -> int:
         return self.links.count * self.settings.passes * self.settings.substeps
 
-    def readouts(self) -> Any:
+    def readouts(self) -> Readouts:
         return measure(self)
