@@ -31,7 +31,7 @@ from clothlab.sim.commands import (
     SetSpeed,
     Step,
 )
-from clothlab.sim.engine import Engine, KeptStates
+from clothlab.sim.engine import Engine, KeptStates, Row
 from clothlab.sim.readouts import CSV_COLUMNS
 from clothlab.sim.recording import Recording
 from clothlab.sim.scene import Scene
@@ -160,7 +160,7 @@ class SolverWorker(QObject):
         self._replay_end: int | None = None  # its last step, until reached
         self._pacer = Pacer()
         self._stuck = StuckWatch()
-        self._stuck_step = -1  # the step of the last row the stuck watch saw
+        self._rows: list[Row] = []  # readout rows for the next snapshot
         self._stop = np.zeros(1, dtype=np.uint8)  # (1,) the engines' stop (interrupt())
         self._loads = 0  # Loads and Plays taken; snapshots carry it
         self._journal_sent = (0, 0)  # (engine's restores, entries) passed on to the controller
@@ -245,6 +245,7 @@ class SolverWorker(QObject):
             return False
         engine.sim.stop = self._stop  # one flag for every simulation this worker steps
         self.engine = engine
+        self._rows = engine.take_rows()  # the row of step 0
         self._journal_sent = (engine.restores, 0)
         self._pacer.reset()
         return True
@@ -341,15 +342,15 @@ class SolverWorker(QObject):
 
     def _after_steps(self, engine: Engine) -> None:
         """A replay that reached its end pauses there (and journals so); the stuck watch
-        looks at the newest row."""
+        looks at every row recorded on the way."""
         end = self._replay_end
         if end is not None and engine.steps >= end:
             self._replay_end = None
             self._set_running(False)
             engine.apply(Pause())
-        line = engine.last_row
-        if line is not None and line[0] != self._stuck_step:
-            self._stuck_step = int(line[0])
+        rows = engine.take_rows()
+        self._rows.extend(rows)
+        for line in rows:
             if self._stuck.observe(line[_T], line[_MOTION], line[_STRETCH]):
                 message = stuck_message(engine.sim)
                 if message is not None:
@@ -370,7 +371,8 @@ class SolverWorker(QObject):
         self._frame += 1
         self._last_snapshot = now
         self._dirty = False
-        if self.mailbox.post(engine.snapshot(self._frame, self._loads)):
+        rows, self._rows = self._rows, []
+        if self.mailbox.post(engine.snapshot(self._frame, self._loads, rows)):
             self.snapshot_ready.emit()
 
     def _send_journal(self, engine: Engine) -> None:

@@ -119,7 +119,6 @@ class Engine:
         self.blew_up = False  # the last advance ended in a blow-up (`sim.instability` says why)
         self.restores = 0  # times a seek went back to a kept state (the journal was cut)
         self.stepped = 0  # steps taken in all, counting those a seek went back over
-        self.last_row: Row | None = None  # the newest row recorded
         self._schedule: list[Stamped] = []  # in step order; before `_next` applied
         self._next = 0
         self._pending: list[Row] = []  # rows recorded and not taken yet
@@ -241,7 +240,7 @@ class Engine:
         self._apply_due()
         if self.record_every > 0 and steps % self.record_every == 0:
             self._readouts = self.sim.readouts()
-            line = self.last_row = row(steps, self._readouts)
+            line = row(steps, self._readouts)
             self._pending.append(line)
             if keep is not None and self.exact and self._history_is_ours():
                 keep.rows.append(line)
@@ -286,8 +285,7 @@ class Engine:
         self._apply_due()
         if self.record_every > 0 and kept.step % self.record_every == 0:
             self._readouts = self.sim.readouts()
-            self.last_row = row(kept.step, self._readouts)
-            self._pending.append(self.last_row)
+            self._pending.append(row(kept.step, self._readouts))
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -305,9 +303,10 @@ class Engine:
         rows, self._pending = self._pending, []
         return rows
 
-    def snapshot(self, frame: int, load: int = 0) -> Snapshot:
-        """A frozen copy of the state, with the rows recorded since the last take."""
-        rows = self.take_rows()
+    def snapshot(self, frame: int, load: int = 0, rows: list[Row] | None = None) -> Snapshot:
+        """A frozen copy of the state, with `rows` (by default those recorded since the last
+        take)."""
+        rows = self.take_rows() if rows is None else rows
         table = np.array(rows, dtype=np.float64).reshape(len(rows), len(CSV_COLUMNS))
         return take_snapshot(self.sim, frame, load, table, self.readouts())
 
