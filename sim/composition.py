@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from clothlab.sim.edits import EDITABLE_PARTS, EditScene
+from clothlab.sim.commands import EDITABLE_PARTS, EditScene
 from clothlab.sim.scene import (
     APPEARANCE_FIELDS,
     MAX_BODIES,
