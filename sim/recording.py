@@ -9,6 +9,9 @@ unknown keys, finite numbers, indices in range, steps in order) and written atom
      "steps": 720,                        # how long the run went on after the last command
      "commands": [{"step": 20, "type": "grab_start", "particle": 160,
                    "target": [0.5, -1.0, 0.6], "place": false}, ...]}
+
+A command's entry is its step, its type (the record's `kind`) and the fields its record in
+sim.commands declares for a file; nothing here names a command.
 """
 
 from __future__ import annotations
