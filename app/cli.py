@@ -262,8 +262,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _with_seam(scene: Scene) -> Scene:
-    from clothlab.sim.commands import apply_to_document
-    from clothlab.sim.edits import CutLinks, seam_links
+    from clothlab.sim.commands import CutLinks, apply_to_document
+    from clothlab.sim.edits import seam_links
 
     topology = build_topology(scene)
     if not topology.sheets:

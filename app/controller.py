@@ -18,12 +18,16 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.commands import (
+    CutLinks,
+    Edit,
     GrabMove,
     GrabRelease,
     GrabStart,
     Load,
     Pause,
     Run,
+    SetPin,
+    SetSetting,
     SetSpeed,
     Stamped,
     Step,
@@ -31,7 +35,7 @@ from clothlab.sim.commands import (
     validate,
 )
 from clothlab.sim.composition import Composed, edit_of
-from clothlab.sim.edits import CutLinks, Edit, EditScene, SetPin, SetSetting, seam_links
+from clothlab.sim.edits import seam_links
 from clothlab.sim.engine import Engine
 from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.presets import load_preset, resolve_scene
@@ -61,6 +65,7 @@ class EditCommand(QUndoCommand):
         self._controller.apply_edit(self.edit.inverse())
 
     def id(self) -> int:
+        # Only the parameter sliders' changes merge: they are what a drag makes many of.
         if isinstance(self.edit, SetSetting) and self.edit.key in PARAMETERS:
             return _SETTING_COMMAND_ID + list(PARAMETERS).index(self.edit.key)
         return -1
@@ -70,9 +75,11 @@ class EditCommand(QUndoCommand):
             return False
         if self.gesture is None or other.gesture != self.gesture:
             return False
-        assert isinstance(self.edit, SetSetting) and isinstance(other.edit, SetSetting)
-        self.edit = SetSetting(self.edit.key, other.edit.value, self.edit.previous)
-        self.setObsolete(self.edit.value == self.edit.previous)
+        merged = self.edit.merged(other.edit)
+        if merged is None:
+            return False
+        self.edit = merged
+        self.setObsolete(merged == merged.inverse())  # a drag back to where it began
         return True
 
 
@@ -261,7 +268,7 @@ class Controller(QObject):
         """Apply without touching the undo stack (commands call this from redo/undo). A
         change of bodies starts the model afresh from the edited scene."""
         self.scene = apply_to_document(self.scene, edit)
-        if isinstance(edit, EditScene) and edit.restart:
+        if edit.restart:
             self._start(self.scene)
         else:
             self.send(edit)

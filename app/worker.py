@@ -22,15 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from clothlab.sim.commands import (
-    Command,
-    CommandError,
-    Load,
-    Pause,
-    Run,
-    SetSpeed,
-    Step,
-)
+from clothlab.sim.commands import Command, CommandError, Load, Pause
 from clothlab.sim.engine import Engine, KeptStates, Row
 from clothlab.sim.readouts import CSV_COLUMNS
 from clothlab.sim.recording import Recording
@@ -221,19 +213,33 @@ class SolverWorker(QObject):
             self._command(self.engine, item)
 
     def _command(self, engine: Engine, command: Command) -> None:
-        if isinstance(command, (Run, Pause)):
-            self._set_running(isinstance(command, Run))
-        elif isinstance(command, SetSpeed):
-            self._pacer.speed = command.speed if command.speed > 0 else AS_FAST_AS_POSSIBLE
-            self._pacer.reset()
-            self._apply_interval()
         try:
             engine.apply(command)  # the solver thread's own commands are only journalled
         except CommandError as error:
             self.command_failed.emit(str(error))
             return
-        if isinstance(command, Step) and not self._running:
-            self._advance(command.count)
+        command.on_thread(self)  # run, pause, step and speed call the methods below
+
+    # --- what the solver thread's commands steer (sim.commands.SolverThread) -----------------
+    # Called in the solver thread only, by the commands it takes: others put a command in the
+    # inbox.
+
+    def set_running(self, running: bool) -> None:
+        if running != self._running:
+            self._running = running
+            self._pacer.reset()
+            self.running_changed.emit(running)
+            self.timing_changed.emit(0.0, False)
+
+    def set_speed(self, speed: float) -> None:
+        self._pacer.speed = speed if speed > 0 else AS_FAST_AS_POSSIBLE
+        self._pacer.reset()
+        self._apply_interval()
+
+    def step_paused(self, count: int) -> None:
+        """Steps asked for while paused; running, the pacing takes its own."""
+        if not self._running:
+            self._advance(count)
 
     def _load(self, engine: Engine | None, failure: str = "") -> bool:
         """Make a new engine the run (a new load for the snapshots); keeps the previous one
@@ -262,19 +268,12 @@ class SolverWorker(QObject):
         if engine is None or recording is None:
             self.command_failed.emit("no recording is being replayed")
             return
-        self._set_running(False)
+        self.set_running(False)
         stepped = engine.stepped
         engine.seek(max(0, min(step, recording.steps)))
         self.steps_taken += engine.stepped - stepped
         self._replay_end = recording.steps
         self._after_steps(engine)
-
-    def _set_running(self, running: bool) -> None:
-        if running != self._running:
-            self._running = running
-            self._pacer.reset()
-            self.running_changed.emit(running)
-            self.timing_changed.emit(0.0, False)
 
     @Slot(object)
     def fork(self, box: list[Engine]) -> None:
@@ -333,7 +332,7 @@ class SolverWorker(QObject):
         self.steps_taken += engine.stepped - stepped
         self._dirty = self._dirty or taken > 0
         if engine.blew_up:
-            self._set_running(False)
+            self.set_running(False)
             self._pacer.debt = 0.0
             instability = engine.sim.instability
             self.instability_found.emit(instability.message if instability else "blew up")
@@ -346,7 +345,7 @@ class SolverWorker(QObject):
         end = self._replay_end
         if end is not None and engine.steps >= end:
             self._replay_end = None
-            self._set_running(False)
+            self.set_running(False)
             engine.apply(Pause())
         rows = engine.take_rows()
         self._rows.extend(rows)

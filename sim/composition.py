@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from clothlab.sim.edits import EDITABLE_PARTS, EditScene
+from clothlab.sim.commands import EDITABLE_PARTS, EditScene
 from clothlab.sim.scene import (
+    APPEARANCE_FIELDS,
     MAX_BODIES,
     MAX_NAME,
     MAX_OBSTACLES,
@@ -37,6 +38,7 @@ from clothlab.sim.scene import (
     SheetSpec,
     SphereSpec,
     Vec3,
+    bodies_restructure,
     body_size,
     build_body,
     validation_message,
@@ -45,8 +47,6 @@ from clothlab.sim.topology import TopologyBuilder
 
 Body = SheetSpec | BlockSpec
 Obstacle = SphereSpec | BoxSpec
-# Fields that do not change where a body's particles are: a change of these only restyles it.
-APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
 DUPLICATE_OFFSET = 0.4  # units along +x between a body and its duplicate, beyond its width
 
 
@@ -168,15 +168,6 @@ def restructures(before: Scene, after: Scene) -> bool:
     """Whether the change moves particles or changes their number, so that the model must
     start afresh: any body changed in more than its appearance."""
     return bodies_restructure(before.bodies, after.bodies)
-
-
-def bodies_restructure(before: list[Body], after: list[Body]) -> bool:
-    if len(before) != len(after):
-        return True
-    return any(
-        a.model_dump(exclude=APPEARANCE_FIELDS) != b.model_dump(exclude=APPEARANCE_FIELDS)
-        for a, b in zip(before, after, strict=True)
-    )
 
 
 # --- obstacles ---------------------------------------------------------------------------------

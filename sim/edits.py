@@ -1,97 +1,21 @@
-"""Edits as data: the commands that change the document, each knowing its inverse.
+"""Which links an edit cuts: the model's seam, the links a stroke crosses.
 
-Four records cover every edit: links cut or restored, a pin set (added, moved or removed), a
-setting changed (ball moved or toggled, any parameter), and the scene's composition changed
-(bodies, obstacles, many pins at once: sim.composition makes these). Undo applies the inverse.
-Where commands are applied, and the commands that are not edits, are in sim.commands.
+The edit records (cut, pin, setting, composition), with their inverses and effects, are
+commands declared in sim.commands; their names stay importable from here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 
+from clothlab.sim.commands import EDITABLE_PARTS as EDITABLE_PARTS
+from clothlab.sim.commands import CutLinks as CutLinks
+from clothlab.sim.commands import Edit as Edit
+from clothlab.sim.commands import EditScene as EditScene
+from clothlab.sim.commands import SetPin as SetPin
+from clothlab.sim.commands import SetSetting as SetSetting
+from clothlab.sim.commands import with_pin as with_pin
 from clothlab.sim.topology import Topology
-
-Vec3 = tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class CutLinks:
-    links: tuple[int, ...]  # link indices, all live before a cut (all dead before a restore)
-    restore: bool = False
-
-    def inverse(self) -> CutLinks:
-        return CutLinks(self.links, not self.restore)
-
-    @property
-    def text(self) -> str:
-        noun = "link" if len(self.links) == 1 else "links"
-        return f"{'Restore' if self.restore else 'Cut'} {len(self.links)} {noun}"
-
-
-@dataclass(frozen=True)
-class SetPin:
-    particle: int
-    anchor: Vec3 | None  # None: not pinned
-    previous: Vec3 | None
-
-    def inverse(self) -> SetPin:
-        return SetPin(self.particle, self.previous, self.anchor)
-
-    @property
-    def text(self) -> str:
-        if self.previous is None:
-            return "Add pin"
-        return "Remove pin" if self.anchor is None else "Move pin"
-
-
-@dataclass(frozen=True)
-class SetSetting:
-    key: str
-    value: Any
-    previous: Any
-
-    def inverse(self) -> SetSetting:
-        return SetSetting(self.key, self.previous, self.value)
-
-    @property
-    def text(self) -> str:
-        if self.key == "ball_center":
-            return "Move ball"
-        return f"Set {self.key.replace('_', ' ')}"
-
-
-@dataclass(frozen=True)
-class EditScene:
-    """Parts of the scene replaced as a whole: any of bodies, obstacles, pins and cuts, with
-    what they were. `restart`: the change moves particles or changes their number, so the
-    model starts afresh from the edited scene (a Load) instead of taking the change live."""
-
-    after: dict[str, Any]  # scene field → its new value (a list of specs or indices)
-    before: dict[str, Any]
-    text: str
-    restart: bool = False
-
-    def inverse(self) -> EditScene:
-        return EditScene(self.before, self.after, self.text, self.restart)
-
-
-EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts")
-
-Edit = CutLinks | SetPin | SetSetting | EditScene
-
-
-def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:
-    result = dict(pins)
-    if anchor is None:
-        result.pop(particle, None)
-    else:
-        result[particle] = anchor
-    return result
-
 
 # --- which links to cut --------------------------------------------------------------------
 

@@ -53,8 +53,8 @@ from pydantic import (
 
 from clothlab.resources import resource
 from clothlab.sim import readouts
-from clothlab.sim.commands import GrabStart, apply_to_document
-from clothlab.sim.edits import CutLinks, seam_links
+from clothlab.sim.commands import CutLinks, GrabStart, apply_to_document
+from clothlab.sim.edits import seam_links
 from clothlab.sim.engine import Engine
 from clothlab.sim.files import read_document
 from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE

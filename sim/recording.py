@@ -9,47 +9,37 @@ unknown keys, finite numbers, indices in range, steps in order) and written atom
      "steps": 720,                        # how long the run went on after the last command
      "commands": [{"step": 20, "type": "grab_start", "particle": 160,
                    "target": [0.5, -1.0, 0.6], "place": false}, ...]}
+
+A command's entry is its step, its type (the record's `kind`) and the fields its record in
+sim.commands declares for a file; nothing here names a command.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import math
+import operator
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_core import to_jsonable_python
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from clothlab.sim.commands import (
+    COMMANDS,
     Command,
     CommandError,
-    GrabMove,
-    GrabRelease,
-    GrabStart,
+    Index,
     Load,
-    Pause,
-    Run,
-    SetSpeed,
     Stamped,
-    Step,
     validate,
 )
-from clothlab.sim.edits import CutLinks, EditScene, SetPin, SetSetting
 from clothlab.sim.files import read_document, write_atomically
-from clothlab.sim.parameters import SETTINGS_TABLE
 from clothlab.sim.scene import (
-    MAX_BODIES,
     MAX_LIST,
-    MAX_OBSTACLES,
-    Body,
-    Obstacle,
-    PinSpec,
     Scene,
     SceneError,
-    Vec3,
     body_counts,
     no_garbage_collection,
     parse_scene,
@@ -61,83 +51,21 @@ SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_STEPS = 10**9
 
-Point = Vec3  # a finite position within the scene file's coordinate limit
-Index = Annotated[int, Field(ge=0)]
 
-
-class _Strict(BaseModel):
+class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     step: Index
 
 
-class _Cut(_Strict):
-    type: Literal["cut"]
-    links: list[Index] = Field(max_length=MAX_LIST)
-    restore: bool = False
+def _entry_model(command: type[Command]) -> type[_Entry]:
+    """A command's entry: its step, its type and the fields its record declares for a file."""
+    fields = {"type": (Literal[command.kind], ...), **command.file_fields()}
+    return create_model(f"_{command.__name__}", __base__=_Entry, **fields)
 
 
-class _Pin(_Strict):
-    type: Literal["set_pin"]
-    particle: Index
-    anchor: Point | None
-    previous: Point | None
-
-
-class _Setting(_Strict):
-    type: Literal["set_setting"]
-    key: str
-    value: bool | int | float | Point
-    previous: bool | int | float | Point
-
-
-class _Parts(BaseModel):
-    """The parts of a scene a live composition change replaces (sim.edits.EditScene)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-    bodies: list[Body] | None = Field(None, max_length=MAX_BODIES)
-    obstacles: list[Obstacle] | None = Field(None, max_length=MAX_OBSTACLES)
-    pins: list[PinSpec] | None = Field(None, max_length=MAX_LIST)
-
-    def given(self) -> dict[str, Any]:
-        return {k: v for k in self.model_fields_set if (v := getattr(self, k)) is not None}
-
-
-class _Compose(_Strict):
-    type: Literal["edit_scene"]
-    text: str = Field(max_length=200)
-    after: _Parts
-    before: _Parts
-
-
-class _GrabStart(_Strict):
-    type: Literal["grab_start"]
-    particle: Index
-    target: Point
-    place: bool = False
-
-
-class _GrabMove(_Strict):
-    type: Literal["grab_move"]
-    target: Point
-    place: bool = False
-
-
-class _Bare(_Strict):
-    type: Literal["grab_release", "run", "pause"]
-
-
-class _Step(_Strict):
-    type: Literal["step"]
-    count: Index = 1
-
-
-class _Speed(_Strict):
-    type: Literal["set_speed"]
-    speed: float | None  # None: as fast as possible
-
-
-_Entry = Annotated[
-    _Cut | _Pin | _Setting | _Compose | _GrabStart | _GrabMove | _Bare | _Step | _Speed,
+# One entry per kind of command (sim.commands.COMMANDS), told apart by "type".
+_Entries = Annotated[
+    functools.reduce(operator.or_, map(_entry_model, COMMANDS.values())),
     Field(discriminator="type"),
 ]
 
@@ -148,7 +76,7 @@ class _File(BaseModel):
     schema_version: Literal[1]
     scene: dict[str, Any]
     steps: Annotated[int, Field(ge=0, le=MAX_STEPS)]
-    commands: list[_Entry] = Field(max_length=MAX_LIST)
+    commands: list[_Entries] = Field(max_length=MAX_LIST)
 
 
 @dataclass(frozen=True)
@@ -172,29 +100,12 @@ def from_journal(journal: list[Stamped], steps: int) -> Recording:
 
 # --- writing ----------------------------------------------------------------------------------
 
-_NAMES = {
-    CutLinks: "cut", SetPin: "set_pin", SetSetting: "set_setting", EditScene: "edit_scene",
-    GrabStart: "grab_start",
-    GrabMove: "grab_move", GrabRelease: "grab_release", Run: "run", Pause: "pause",
-    Step: "step", SetSpeed: "set_speed",
-}  # fmt: skip
-
 
 def _entry(item: Stamped) -> dict[str, Any]:
     command = item.command
-    fields = dict(vars(command))
-    if isinstance(command, SetSpeed):
-        fields["speed"] = None if math.isinf(command.speed) else command.speed
-    if isinstance(command, CutLinks):
-        fields["links"] = list(command.links)
-    if isinstance(command, EditScene):  # a restart is a Load: a journal never holds one
-        fields = {"text": command.text, "after": _parts(command.after),
-                  "before": _parts(command.before)}  # fmt: skip
-    return {"step": item.step, "type": _NAMES[type(command)], **fields}
-
-
-def _parts(parts: dict[str, Any]) -> dict[str, Any]:
-    return {k: to_jsonable_python(values) for k, values in parts.items()}
+    if command.kind is None:
+        raise CommandError(f"{type(command).__name__} is never in a recording's commands")
+    return {"step": item.step, "type": command.kind, **command.to_file()}
 
 
 def recording_json(recording: Recording) -> str:
@@ -234,31 +145,6 @@ def is_recording_file(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def _command(entry: Any) -> Command:
-    kind = entry.type
-    if kind == "cut":
-        return CutLinks(tuple(entry.links), entry.restore)
-    if kind == "set_pin":
-        return SetPin(entry.particle, entry.anchor, entry.previous)
-    if kind == "set_setting":
-        if entry.key not in SETTINGS_TABLE:
-            raise CommandError(f"set_setting: unknown setting {entry.key!r}")
-        return SetSetting(entry.key, entry.value, entry.previous)
-    if kind == "edit_scene":
-        if set(entry.after.given()) != set(entry.before.given()):
-            raise CommandError("edit_scene: after and before must name the same parts")
-        return EditScene(entry.after.given(), entry.before.given(), entry.text)
-    if kind == "grab_start":
-        return GrabStart(entry.particle, entry.target, entry.place)
-    if kind == "grab_move":
-        return GrabMove(entry.target, entry.place)
-    if kind == "step":
-        return Step(entry.count)
-    if kind == "set_speed":
-        return SetSpeed(math.inf if entry.speed is None else entry.speed)
-    return {"grab_release": GrabRelease, "run": Run, "pause": Pause}[kind]()
-
-
 @no_garbage_collection()  # a long recording is millions of objects, and no cycles
 def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
     """Validate a recording; raises SceneError with one line naming the source and field."""
@@ -279,7 +165,9 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
         if entry.step > document.steps:
             raise SceneError(f"{where}: step {entry.step} is past the run's {document.steps}")
         try:
-            command = _command(entry)
+            fields = dict(vars(entry))  # a model's fields, read in one go: a recording is long
+            del fields["step"], fields["type"]
+            command = COMMANDS[entry.type].from_file(fields)
             validate(command, particles, links)
         except CommandError as error:
             raise SceneError(f"{where}: {error}") from None

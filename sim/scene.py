@@ -352,6 +352,23 @@ def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
     return particles, links
 
 
+# Fields that do not change where a body's particles are: a change of these only restyles it.
+APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
+
+
+def bodies_restructure(
+    before: list[SheetSpec | BlockSpec], after: list[SheetSpec | BlockSpec]
+) -> bool:
+    """Whether bodies changed from `before` to `after` move particles or change their number
+    (anything beyond their appearance), so that a model of them must start afresh."""
+    if len(before) != len(after):
+        return True
+    return any(
+        a.model_dump(exclude=APPEARANCE_FIELDS) != b.model_dump(exclude=APPEARANCE_FIELDS)
+        for a, b in zip(before, after, strict=True)
+    )
+
+
 def body_size(body: SheetSpec | BlockSpec) -> tuple[int, int]:
     """(particles, links) of one body."""
     if isinstance(body, SheetSpec):
