@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from clothlab.app import bench, questions_cli
-from clothlab.app.errors import UsageError
+from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim import readouts, variants
 from clothlab.sim.engine import Engine
@@ -82,14 +82,9 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and a second line
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="clothlab", description="Cloth Lab, headless.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = Parser(prog="clothlab", description="Cloth Lab, headless.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     run = commands.add_parser("run", help="run a scene and print its final readouts")
     run.add_argument("scene", help="preset name, scene file path, or a recording with --replay")
@@ -276,9 +271,15 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
     sim = engine.sim
     table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
     progress = Progress(steps)
+
+    def write_rows() -> None:
+        rows = engine.take_rows()  # none unless --csv
+        if table is not None:
+            for line in rows:
+                table.add(line)
+
     with StopOnInterrupt() as stop:
-        for line in engine.take_rows() if table else ():
-            table.add(line)
+        write_rows()
         frames.after_step(sim)
         done = 0
         try:
@@ -287,12 +288,12 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
                 engine.advance(1)
                 if engine.blew_up:
                     progress.clear()
-                    message = one_line(sim.instability.message)
+                    instability = sim.instability
+                    message = one_line(instability.message if instability else "blew up")
                     print(f"clothlab: error: {message}", file=sys.stderr)
                     return EXIT_UNSTABLE
                 done += 1
-                for line in engine.take_rows() if table else ():
-                    table.add(line)
+                write_rows()
                 frames.after_step(sim)
                 progress.show(done)
         finally:
@@ -329,7 +330,7 @@ def _say(message: str) -> None:
     print(f"clothlab: {one_line(message)}", file=sys.stderr)
 
 
-def _print_columns(lines: list[tuple[str, ...]]) -> None:
+def _print_columns(lines: Sequence[tuple[str, ...]]) -> None:
     """Rows of cells, each column as wide as its widest cell, two spaces apart."""
     widths = [max(len(line[k]) for line in lines) for k in range(len(lines[0]))]
     for line in lines:

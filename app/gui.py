@@ -20,7 +20,7 @@ from pathlib import Path
 # spinning is faster, so only the app sets this, before numba starts OpenMP.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from clothlab.app.errors import UsageError
+from clothlab.app.errors import Parser, UsageError
 from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene
 from clothlab.sim.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.scene import Scene, SceneError
@@ -28,11 +28,6 @@ from clothlab.sim.scene import Scene, SceneError
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0
 SCREENSHOT_SIZE = (1280, 800)
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print usage and a second line
-        raise UsageError(message)
 
 
 def _seconds(text: str) -> float:
@@ -46,7 +41,7 @@ def _seconds(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="clothlab", description="Cloth Lab, a desktop physics lab for cloth.")
+    parser = Parser(prog="clothlab", description="Cloth Lab, a desktop physics lab for cloth.")
     parser.add_argument(
         "scene", nargs="?", default=DEFAULT_PRESET,
         help=f"preset name or scene file (default {DEFAULT_PRESET})",
@@ -116,6 +111,7 @@ def run(
 
     QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)  # a window needs the GUI application
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)

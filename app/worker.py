@@ -18,6 +18,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
@@ -58,7 +59,7 @@ class Seek:
     step: int
 
 
-WorkerInput = Command | Play | Seek
+WorkerInput: TypeAlias = Command | Play | Seek
 
 
 class SnapshotMailbox:

@@ -28,7 +28,7 @@ import dataclasses
 import math
 import typing
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Protocol
+from typing import Annotated, Any, ClassVar, Protocol, TypeAlias
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, GetPydanticSchema
@@ -54,7 +54,7 @@ from clothlab.sim.solver import Simulation
 # The validating types of the fields (what a recording's entry may hold), from the scene
 # file's: Vec3 is three finite numbers within its coordinate limit.
 Index = Annotated[int, Field(ge=0)]
-SettingValue = bool | int | float | Vec3
+SettingValue: TypeAlias = bool | int | float | Vec3
 
 
 def _array(item: Any, max_length: int) -> GetPydanticSchema:
@@ -114,7 +114,7 @@ class Command:
         hints = typing.get_type_hints(cls, include_extras=True)
         return {
             f.name: (hints[f.name], ... if f.default is dataclasses.MISSING else f.default)
-            for f in dataclasses.fields(cls)
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]  # every record is one
         }
 
     def to_file(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ starts the model afresh, so tears are cleared.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -45,8 +45,8 @@ from clothlab.sim.scene import (
 )
 from clothlab.sim.topology import TopologyBuilder
 
-Body = SheetSpec | BlockSpec
-Obstacle = SphereSpec | BoxSpec
+Body: TypeAlias = SheetSpec | BlockSpec
+Obstacle: TypeAlias = SphereSpec | BoxSpec
 DUPLICATE_OFFSET = 0.4  # units along +x between a body and its duplicate, beyond its width
 
 

@@ -190,15 +190,16 @@ class TetherSet(ConstraintSet):
         elif not np.array_equal(self._pins, pins):
             self._trees = None
         self.repaired = 0
-        only_died = self._trees is not None and not (alive & ~self._alive).any()
-        if only_died:
+        trees, adjacency = self._trees, self._adjacency
+        assert adjacency is not None  # built with the model
+        if trees is not None and not (alive & ~self._alive).any():  # links only died
             removed = np.flatnonzero(self._alive & ~alive)
             if len(removed):
-                self.repaired = repair_path_trees(self._trees, model, self._adjacency, removed)
+                self.repaired = repair_path_trees(trees, model, adjacency, removed)
             if self.repaired:  # else no path used a removed link: every tether stands
-                self.particle, self.anchor, self.length = tethers_from_trees(model, self._trees)
+                self.particle, self.anchor, self.length = tethers_from_trees(model, trees)
         elif len(pins) and not alive.all():
-            self._trees = path_trees(model, self._adjacency)
+            self._trees = path_trees(model, adjacency)
             self.particle, self.anchor, self.length = tethers_from_trees(model, self._trees)
         else:
             self._trees = None

@@ -20,6 +20,7 @@ import itertools
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
@@ -39,7 +40,7 @@ from clothlab.sim.snapshot import Snapshot, take_snapshot
 from clothlab.sim.solver import Simulation
 
 Row = tuple[float, ...]  # sim.readouts.CSV_COLUMNS
-Source = Scene | Recording
+Source: TypeAlias = Scene | Recording
 KEEP_EVERY = 240  # model steps between kept states of a replay (2 s at 1/120 s)
 KEEP_AT_MOST = 64  # kept states of one replay; when full, every other one goes
 
@@ -235,7 +236,7 @@ class Engine:
         steps = self.steps
         keep = self.keep
         if keep is not None and self.exact and keep.wants(steps):
-            rows = bisect.bisect_left(keep.rows, steps, key=lambda r: r[0])
+            rows = bisect.bisect_left(keep.rows, float(steps), key=lambda r: r[0])
             keep.add(KeptState(steps, copy_simulation(self.sim), rows))
         self._apply_due()
         if self.record_every > 0 and steps % self.record_every == 0:

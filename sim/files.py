@@ -159,7 +159,7 @@ def _alive(pid: int) -> bool:
 def remove_stale_temps(target: Path) -> list[str]:
     """Remove temporary files of saves to `target` whose process is gone; their names."""
     pattern = re.compile(re.escape(_temp_prefix(target.name)) + r"(\d+)\.[0-9a-f]{8}\.tmp")
-    removed = []
+    removed: list[str] = []
     try:
         with os.scandir(target.parent) as entries:
             stale = [

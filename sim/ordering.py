@@ -19,7 +19,7 @@ AUTOMATIC, CLASSIC_ORDER, COLOUR_ORDER, TWO_THREADS = 0, 1, 2, 3
 # Below this many live links, automatic keeps the classic order (the seed's) on one thread:
 # the sheet is many times faster than real time anyway, and the order changes the results.
 PARALLEL_MIN_LINKS = 20_000
-MOST_THREADS = config.NUMBA_NUM_THREADS
+MOST_THREADS: int = config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at import
 
 
 @njit(cache=True, nogil=True)

@@ -98,8 +98,6 @@ class Parameter:
         return value
 
 
-_BEYOND = {"classic": False}
-_OPTION = {"classic": False, "switches_option": True}
 _TABLE = (
     # --- the seed's model -------------------------------------------------------------------
     Parameter(
@@ -162,83 +160,87 @@ _TABLE = (
     Parameter(
         "xpbd", "XPBD", "", 0, 1, 1, False,
         "Extended PBD: links get a compliance instead of a stiffness factor, so their "
-        "stretch no longer depends on passes or time step.", "solver", kind=bool, **_OPTION,
+        "stretch no longer depends on passes or time step.", "solver", kind=bool,
+        classic=False, switches_option=True,
     ),
     Parameter(
         "compliance", "Link compliance", "units/force", 0.0, 1e-1, 1e-6, 1e-5,
-        "XPBD: inverse stiffness of every link (0 = inextensible).", "solver", **_BEYOND,
+        "XPBD: inverse stiffness of every link (0 = inextensible).", "solver", classic=False,
     ),
     Parameter(
         "substeps", "Substeps", "", 1, 64, 1, 1,
         "Steps of Δt/substeps each, every one a full predict and passes.", "solver",
-        kind=int, **_OPTION,
+        kind=int, classic=False, switches_option=True,
     ),
     Parameter(
         "tethers", "Tethers", "", 0, 1, 1, False,
         "Long-range attachments: no particle may get further from a pin than its distance "
-        "along the cloth at rest.", "fabric", kind=bool, **_OPTION,
+        "along the cloth at rest.", "fabric", kind=bool, classic=False, switches_option=True,
     ),
     Parameter(
         "bending", "Bending", "", 0, 1, 1, False,
         "Skip-one links across and down the sheet resist folding.", "fabric", kind=bool,
-        **_OPTION,
+        classic=False, switches_option=True,
     ),
     Parameter(
         "bend_compliance", "Bend compliance", "units/force", 0.0, 10.0, 1e-3, 0.05,
-        "Inverse stiffness of the bending links (0 = rigid).", "fabric", **_BEYOND,
+        "Inverse stiffness of the bending links (0 = rigid).", "fabric", classic=False,
     ),
     Parameter(
         "friction_static", "Static friction", "", 0.0, 2.0, 0.01, 0.0,
         "Coulomb static coefficient on the ball, obstacles and floor (0 = classic, none).",
-        "fabric", **_OPTION,
+        "fabric", classic=False, switches_option=True,
     ),
     Parameter(
         "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01, 0.0,
-        "Coulomb kinetic coefficient on the ball, obstacles and floor.", "fabric", **_OPTION,
+        "Coulomb kinetic coefficient on the ball, obstacles and floor.", "fabric",
+        classic=False, switches_option=True,
     ),
     Parameter(
         "aerodynamic", "Aerodynamic wind", "", 0, 1, 1, False,
         "Wind as air moving at `wind` units/s, pressing on each triangle by its normal and "
-        "its own motion, instead of a uniform push.", "wind", kind=bool, **_OPTION,
+        "its own motion, instead of a uniform push.", "wind", kind=bool,
+        classic=False, switches_option=True,
     ),
     Parameter(
         "wind_yaw", "Wind heading", "°", -180.0, 180.0, 1.0, 0.0,
         "Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x.", "wind",
-        "yaw", **_BEYOND,
+        "yaw", classic=False,
     ),
     Parameter(
         "drag", "Drag", "1/units", 0.0, 10.0, 0.01, 0.5,
         "Aerodynamic pressure coefficient along the triangle normal (per unit area, mass 1).",
-        "wind", **_BEYOND,
+        "wind", classic=False,
     ),
     Parameter(
         "lift", "Lift", "1/units", 0.0, 10.0, 0.01, 0.1,
         "Aerodynamic coefficient across the flow, in the plane of the triangle.", "wind",
-        **_BEYOND,
+        classic=False,
     ),
     Parameter(
         "tearing", "Tearing", "", 0, 1, 1, False,
-        "A link breaks when stretched past the tear ratio.", "fabric", kind=bool, **_OPTION,
+        "A link breaks when stretched past the tear ratio.", "fabric", kind=bool,
+        classic=False, switches_option=True,
     ),
     Parameter(
         "tear_ratio", "Tear ratio", "× rest", 1.05, 20.0, 0.05, 2.2,
-        "Length, in rest lengths, at which a link tears.", "fabric", **_BEYOND,
+        "Length, in rest lengths, at which a link tears.", "fabric", classic=False,
     ),
     Parameter(
         "volume_constraint", "Keep volume", "", 0, 1, 1, False,
         "Every tetrahedron of the soft block keeps its rest volume.", "fabric", kind=bool,
-        **_OPTION,
+        classic=False, switches_option=True,
     ),
     Parameter(
         "self_collision", "Self-collision", "", 0, 1, 1, False,
         "Particles keep at least the collision distance apart (unless closer at rest).",
-        "fabric", kind=bool, **_OPTION,
+        "fabric", kind=bool, classic=False, switches_option=True,
     ),
     Parameter(
         "collision_distance", "Collision distance", "units", 0.0, 1.0, 0.005, 0.0,
         "Minimum distance between particles under self-collision; 0 = automatic, 0.4 × the "
         "finest rest spacing (0.08 on a 0.2 grid), so a finer sheet keeps its proportions.",
-        "fabric", **_BEYOND,
+        "fabric", classic=False,
     ),
 )  # fmt: skip
 

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import numpy as np
 from pydantic import (
@@ -72,8 +72,8 @@ from clothlab.sim.scene import (
 )
 from clothlab.sim.solver import Simulation
 
-FORMAT = "clothlab-questions"
-SCHEMA_VERSION = 1
+FORMAT: Final = "clothlab-questions"
+SCHEMA_VERSION: Final = 1
 BUILTIN_SET = "lab"  # resources/questions/lab.json
 MAX_FILE_BYTES = 1024 * 1024  # checked before parsing
 MAX_QUESTIONS = 100
@@ -532,10 +532,10 @@ def _load_scene(reference: str, folder: Folder | None) -> Scene:
         if not target.is_relative_to(base):  # e.g. through a symbolic link
             raise SceneError(f"{reference}: leaves the set's folder")
         return load_scene(target)
-    target = folder.joinpath(*parts)
-    if not target.is_file():
+    packaged = folder.joinpath(*parts)
+    if not packaged.is_file():
         raise SceneError(f"{reference}: no such file")
-    return parse_scene(target.read_bytes(), reference)
+    return parse_scene(packaged.read_bytes(), reference)
 
 
 def _check_runs_fit(question_set: QuestionSet) -> None:

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -274,11 +274,11 @@ class Readouts:
 
 def measure(sim: Simulation) -> Readouts:
     """Every readout of the simulation as it stands."""
-    values = {r.key: r.measure(sim) for r in READOUTS}
-    return Readouts(t=sim.state.t, **{r.key: _typed(r, values[r.key]) for r in READOUTS})
+    values: dict[str, Any] = {r.key: _typed(r, r.measure(sim)) for r in READOUTS}
+    return Readouts(t=sim.state.t, **values)
 
 
-def _typed(readout: Readout, value: float) -> float:
+def _typed(readout: Readout, value: float) -> float | int:
     return int(value) if readout.integer else float(value)
 
 

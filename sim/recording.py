@@ -22,7 +22,7 @@ import operator
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -46,8 +46,8 @@ from clothlab.sim.scene import (
     read_json_object,
 )
 
-FORMAT = "clothlab-recording"
-SCHEMA_VERSION = 1
+FORMAT: Final = "clothlab-recording"
+SCHEMA_VERSION: Final = 1
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_STEPS = 10**9
 
@@ -55,6 +55,8 @@ MAX_STEPS = 10**9
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     step: Index
+    if TYPE_CHECKING:  # each kind's model declares its own Literal
+        type: str
 
 
 def _entry_model(command: type[Command]) -> type[_Entry]:
@@ -63,11 +65,15 @@ def _entry_model(command: type[Command]) -> type[_Entry]:
     return create_model(f"_{command.__name__}", __base__=_Entry, **fields)
 
 
-# One entry per kind of command (sim.commands.COMMANDS), told apart by "type".
-_Entries = Annotated[
-    functools.reduce(operator.or_, map(_entry_model, COMMANDS.values())),
-    Field(discriminator="type"),
-]
+# One entry per kind of command (sim.commands.COMMANDS), told apart by "type". A type checker
+# sees their common base: the union is made at import.
+if TYPE_CHECKING:
+    _Entries = _Entry
+else:
+    _Entries = Annotated[
+        functools.reduce(operator.or_, map(_entry_model, COMMANDS.values())),
+        Field(discriminator="type"),
+    ]
 
 
 class _File(BaseModel):

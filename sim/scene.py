@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import numpy as np
 from pydantic import (
@@ -47,10 +47,10 @@ from clothlab.sim.parameters import (
 from clothlab.sim.solver import Simulation
 from clothlab.sim.topology import Topology, TopologyBuilder
 
-FORMAT = "clothlab-scene"
+FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
 # named bodies with materials, obstacles (spheres and boxes)
-SCHEMA_VERSION = 3
+SCHEMA_VERSION: Final = 3
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 # Cloth Lab saves loads again: at most MAX_PARTICLES pin lines of ≤ 111 bytes (full-precision
 # anchors) and 2 × MAX_LIST cut or torn links of ≤ 8 bytes, 65.3 MB. The largest legal scene
@@ -264,18 +264,47 @@ def _section_field(parameter: Parameter) -> tuple[Any, Any]:
     return float, Field(parameter.default, **limits, allow_inf_nan=False)
 
 
-def _section_model(section: str) -> type[_Strict]:
-    fields = {p.name_in_section: _section_field(p) for p in section_parameters(section)}
-    return create_model(f"{section.title()}Spec", __base__=_Strict, **fields)
+class _Section(_Strict):
+    """A scene file's section of settings, its fields made from the settings table at import
+    (a type checker sees any field as Any)."""
+
+    if TYPE_CHECKING:
+
+        def __init__(self, **values: Any) -> None: ...
+        def __getattr__(self, name: str) -> Any: ...
+
+
+def _section_model(section: str) -> type[_Section]:
+    fields: dict[str, Any] = {
+        p.name_in_section: _section_field(p) for p in section_parameters(section)
+    }
+    return create_model(f"{section.title()}Spec", __base__=_Section, **fields)
 
 
 # One model per section of the settings table: solver, wind, ball, floor, fabric.
-SECTION_MODELS: dict[str, type[_Strict]] = {name: _section_model(name) for name in SECTIONS}
-SolverSpec = SECTION_MODELS["solver"]
-WindSpec = SECTION_MODELS["wind"]
-BallSpec = SECTION_MODELS["ball"]
-FloorSpec = SECTION_MODELS["floor"]
-FabricSpec = SECTION_MODELS["fabric"]
+SECTION_MODELS: dict[str, type[_Section]] = {name: _section_model(name) for name in SECTIONS}
+if TYPE_CHECKING:
+
+    class SolverSpec(_Section): ...
+
+    class WindSpec(_Section): ...
+
+    class BallSpec(_Section): ...
+
+    class FloorSpec(_Section): ...
+
+    class FabricSpec(_Section): ...
+
+else:
+    SolverSpec = SECTION_MODELS["solver"]
+    WindSpec = SECTION_MODELS["wind"]
+    BallSpec = SECTION_MODELS["ball"]
+    FloorSpec = SECTION_MODELS["floor"]
+    FabricSpec = SECTION_MODELS["fabric"]
+
+
+def _default_sheet() -> Body:
+    return SheetSpec()
 
 
 class CameraSpec(_Strict):
@@ -290,7 +319,7 @@ class Scene(_Strict):
     schema_version: Literal[3] = SCHEMA_VERSION
     name: str = Field("Untitled", max_length=200)
     description: str = Field("", max_length=2000)
-    bodies: list[Body] = Field(default_factory=lambda: [SheetSpec()], max_length=MAX_BODIES)
+    bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
     pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
     ball: BallSpec = BallSpec()  # the classic model's ball: the first sphere
     obstacles: list[Obstacle] = Field(default_factory=list, max_length=MAX_OBSTACLES)
@@ -322,7 +351,8 @@ class Scene(_Strict):
             dead[name] = _marked(listed, links)
             if dead[name] is None:
                 raise ValueError(f"{name}: a link is listed twice")
-        if np.any(dead["cuts"] & dead["tears"]):
+        cut, torn = dead["cuts"], dead["tears"]
+        if cut is not None and torn is not None and np.any(cut & torn):
             raise ValueError("tears: a link is both cut and torn")
         return self
 
@@ -364,7 +394,7 @@ def bodies_restructure(
     if len(before) != len(after):
         return True
     return any(
-        a.model_dump(exclude=APPEARANCE_FIELDS) != b.model_dump(exclude=APPEARANCE_FIELDS)
+        a.model_dump(exclude=set(APPEARANCE_FIELDS)) != b.model_dump(exclude=set(APPEARANCE_FIELDS))
         for a, b in zip(before, after, strict=True)
     )
 
@@ -519,10 +549,11 @@ def _shape(data: Any) -> tuple[int, int, int]:
     one nesting level at a time so that C does most of the walking (the largest legal scene
     holds 2.6 million values)."""
     depth = pairs = colons = 0
-    level = [data]
+    level: list[Any] = [data]
     while level and not (kinds := set(map(type, level))) <= _SCALARS:
-        dicts, lists, strings = ([item for item in level if type(item) is kind] if kind in kinds
-                                 else [] for kind in (dict, list, str))  # fmt: skip
+        dicts: list[dict[str, Any]] = [i for i in level if type(i) is dict] if dict in kinds else []
+        lists: list[list[Any]] = [i for i in level if type(i) is list] if list in kinds else []
+        strings: list[str] = [i for i in level if type(i) is str] if str in kinds else []
         colons += "".join(strings).count(":")
         if not dicts and not lists:
             break

@@ -254,8 +254,9 @@ def run_variant(
     def take() -> None:
         taken = engine.take_rows()
         rows.extend(taken if keep_rows else ())
-        for line in taken if on_row else ():
-            on_row(line)
+        if on_row is not None:
+            for line in taken:
+                on_row(line)
 
     take()
     while engine.steps < steps:
