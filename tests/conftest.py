@@ -113,6 +113,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", default=False, help="run tests marked slow")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Property tests read it at import (sim_helpers.cases): more cases on --runslow.
+    if config.getoption("--runslow"):
+        os.environ["CLOTHLAB_RUNSLOW"] = "1"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--runslow"):
         return

@@ -1,6 +1,8 @@
 """Helpers for the headless model tests: a plain module (not a conftest) so that its name
 cannot clash with the conftest files of tests/app and tests/ui."""
 
+import os
+
 import numpy as np
 
 from clothlab.sim.edits import CutLinks, SetPin, SetSetting
@@ -74,3 +76,8 @@ def move_ball(sim, center):
 
 def set_setting(sim, key, value):
     return SetSetting(key, value, getattr(sim.settings, key))
+
+
+def cases(default: int, slow: int) -> int:
+    """How many cases a property test draws: `slow` on --runslow (tests/conftest.py)."""
+    return slow if os.environ.get("CLOTHLAB_RUNSLOW") else default
