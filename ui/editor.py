@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QInputDialog
 
 from clothlab.sim import composition
 from clothlab.sim.composition import Composed
-from clothlab.sim.edits import SetSetting
 from clothlab.sim.scene import (
     BlockSpec,
     BoxSpec,
@@ -31,7 +30,7 @@ from clothlab.sim.scene import (
     scene_settings,
 )
 from clothlab.ui import actions as action_table
-from clothlab.ui.intents import Compose, Preview
+from clothlab.ui.intents import Compose
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport import scene_points
 
@@ -93,8 +92,8 @@ def obstacle_center(target: Vec3, half: Vec3, floor: float, bodies: np.ndarray) 
 
 
 class SceneEditor(QObject):
-    """Wires the composition's actions and the 3D view's obstacle drags to the controller, and
-    keeps the actions following the selection (one per window)."""
+    """Wires the composition's actions to the controller and keeps them following the
+    selection (one per window)."""
 
     def __init__(self, context: WindowContext) -> None:
         super().__init__(context.parent)
@@ -127,11 +126,6 @@ class SceneEditor(QObject):
             (c.message, self.say), (self.selection.changed, self._enable_actions),
         ):  # fmt: skip
             signal.connect(slot)
-        # The 3D view's obstacle drags and selecting clicks.
-        tools = self.context.viewport.interaction
-        tools.obstacle_move_requested.connect(self._preview_obstacle_move)
-        tools.obstacle_move_finished.connect(self._finish_obstacle_move)
-        tools.selection_requested.connect(self.selection.select)
 
     # --- showing ---------------------------------------------------------------------------
 
@@ -247,21 +241,6 @@ class SceneEditor(QObject):
         if latest is None or latest.x.shape[0] != particles:
             return None  # rest positions
         return np.asarray(latest.x, dtype=np.float64)
-
-    # --- dragging obstacles in the 3D view -----------------------------------------------------
-
-    def _preview_obstacle_move(self, index: int, center: object) -> None:
-        if index == BALL:
-            request = SetSetting("ball_center", center, None)
-        else:
-            request = Compose(composition.change_obstacle, (index,), {"center": _vec(center)})
-        self.context.submit(Preview(request))
-
-    def _finish_obstacle_move(self, index: int, _start: object, end: object) -> None:
-        if index == BALL:
-            self.context.submit(SetSetting("ball_center", _vec(end), None))
-        else:
-            self.compose(composition.change_obstacle, index, center=_vec(end))
 
 
 def _vec(values: Any) -> Vec3:

@@ -43,7 +43,6 @@ from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.editor import SceneEditor
 from clothlab.ui.export import Exporter
 from clothlab.ui.intents import Reset, SeamCut
-from clothlab.ui.interaction import TOOL_HINTS, Tool
 from clothlab.ui.layout import WindowLayout
 from clothlab.ui.panels import Panel
 from clothlab.ui.preferences import settings as settings  # tests read the store through here
@@ -52,6 +51,7 @@ from clothlab.ui.scene_model import SceneModel
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.status_bar import StatusBar
 from clothlab.ui.sweep_plot import open_sweep_results
+from clothlab.ui.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
         self.viewport.gl_failed.connect(self.show_gl_failure)
 
     def _build_status_bar(self) -> None:
-        self.status = StatusBar(TOOL_HINTS[Tool.GRAB])
+        self.status = StatusBar(tool_row(DEFAULT_TOOL).hint)
         self.setStatusBar(self.status)
         self.viewport.frame_drawn.connect(self.status.count_frame)
 
@@ -184,12 +184,13 @@ class MainWindow(QMainWindow):
         for row in action_table.action_rows():
             if not row.group:
                 setattr(self, f"action_{row.name}", self._actions[row.name])
-        self.tool_actions: dict[Tool, QAction] = action_table.grouped(self._actions, "tool")
+        self.tool_actions: dict[str, QAction] = action_table.grouped(self._actions, "tool")
         self.speed_actions: dict[float, QAction] = action_table.grouped(self._actions, "speed")
 
     def _connect_actions(self) -> None:
         action_table.connect_actions(self._actions, self._action_slots())
-        self.tool_actions[Tool.GRAB].trigger()  # checked, and the view takes the tool's cursor
+        # checked, and the view takes the tool's cursor
+        self.tool_actions[DEFAULT_TOOL].trigger()
         # Right steps only in the 3D view: item views and spin boxes need it for themselves.
         self.step_shortcut = QShortcut(QKeySequence("Right"), self.central)
         self.step_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -246,15 +247,12 @@ class MainWindow(QMainWindow):
             (self.selection.changed, self.scene_panel.show_selection),
             (self.selection.changed, self.parameters_panel.show_selection),
             (self.selection.changed, self.viewport.set_selection),
-            (tools.tool_changed, self._show_tool), (tools.grab_requested, c.grab),
-            (tools.grab_move_requested, c.move_grab), (tools.release_requested, c.release_grab),
-            (tools.pin_toggle_requested, c.move_pin), (tools.pin_move_requested, c.preview_pin),
-            (tools.pin_move_finished, self._finish_pin_move), (tools.cut_requested, c.cut),
+            (tools.tool_changed, self._show_tool),
         ):  # fmt: skip
             signal.connect(slot)
         # Every view's requests take one way: command records to WindowContext.submit.
-        views = (self.scene_model, self.scene_panel, self.parameters_panel, self.readouts_panel,
-                 self.questions_panel, self.status)  # fmt: skip
+        views = (tools, self.scene_model, self.scene_panel, self.parameters_panel,
+                 self.readouts_panel, self.questions_panel, self.status)  # fmt: skip
         for view in views:
             view.command_requested.connect(self.context.submit)
 
@@ -308,9 +306,9 @@ class MainWindow(QMainWindow):
             self.speed_actions[speed].setChecked(True)
             self.speed_box.setCurrentIndex(action_table.speed_index(speed))
 
-    def _show_tool(self, tool: Tool) -> None:
-        self.tool_actions[tool].setChecked(True)
-        self.status.show_tool(TOOL_HINTS[tool])
+    def _show_tool(self, name: str) -> None:
+        self.tool_actions[name].setChecked(True)
+        self.status.show_tool(tool_row(name).hint)
 
     def _show_instability(self, message: str) -> None:
         self.status.showMessage(message, 15000)
@@ -342,11 +340,6 @@ class MainWindow(QMainWindow):
     def fps(self) -> float:
         """Frames drawn per second, as the status bar last measured it."""
         return self.status.fps
-
-    # --- requests ---------------------------------------------------------------------------------
-
-    def _finish_pin_move(self, particle: int, _start: object, end: object) -> None:
-        self.controller.move_pin(particle, end)
 
     # --- questions: the panel asks, the window loads, runs and points -----------------------------
 
