@@ -94,8 +94,9 @@ class MainWindow(QMainWindow):
         self._connect_controller()
         # Adding, removing and changing bodies and obstacles: ui.editor.
         self.editor = SceneEditor(self.context)
-        self.exporter = Exporter(self, self._actions)  # File ▸ Export mesh…, video…: ui.export
-        self.recorder = Recorder(self, self._actions)  # Record, replay bar, seek: ui.recorder
+        self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.export
+        self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(*DEFAULT_SIZE)
         if remember_layout:
@@ -106,8 +107,12 @@ class MainWindow(QMainWindow):
         self._status_timer = self._timer(1000, self._update_status)
         self._pending_snapshot: Snapshot | None = None
         self._frame_clock = self._timer(round(1000 / FRAME_HZ), self._present)
+        # Edit ▸ Preferences, as stored and whenever they change
+        self.live_preferences = preferences_dialog.LivePreferences(
+            self.set_frame_rate_cap, self.readouts_panel.window_box.setValue, self
+        )
         if remember_layout:  # the screenshot mode keeps the defaults, as it keeps the layout
-            preferences_dialog.apply_preferences(self)  # Edit ▸ Preferences, as stored
+            self.live_preferences.apply()
         self._show_scene(controller.scene)
         self.viewport.setFocus()  # so Space, '.' and Right work from the start
 
