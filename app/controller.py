@@ -145,7 +145,7 @@ class Controller(QObject):
         worker.running_changed.connect(self._on_running_changed)
         worker.load_failed.connect(self.load_failed)
 
-    def send(self, command: WorkerInput) -> None:
+    def _send(self, command: WorkerInput) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
         self.worker.inbox.put(command)
         self.worker.interrupt()
@@ -169,7 +169,7 @@ class Controller(QObject):
         """Start the model afresh from `scene`, or replay a recording of it."""
         self._loads += 1
         self._counts = body_counts(scene.bodies)
-        self.send(play or Load(scene))
+        self._send(play or Load(scene))
         if self.replay is not None and play is None:  # a Load ends any replay
             self.replay = None
             self.replay_changed.emit(None)
@@ -183,7 +183,7 @@ class Controller(QObject):
     def record(self) -> None:
         """Start a recording: back to step 0 of the document; everything applied from now on
         is journalled (the journal always runs from the last load)."""
-        self.reset()
+        self.submit(Reset())
 
     def recording(self) -> Recording:
         """The run since the last load or reset, as a recording up to the newest frame."""
@@ -216,7 +216,7 @@ class Controller(QObject):
             return
         self.scene = recording.scene  # the same document: the views and camera stay
         self._replay_end_pending = True
-        self.send(Seek(step))
+        self._send(Seek(step))
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -305,7 +305,7 @@ class Controller(QObject):
         if isinstance(edit, EditScene) and edit.restart:
             self._start(self.scene)
         else:
-            self.send(edit)
+            self._send(edit)
         self.scene_edited.emit(self.scene, edit)
 
     def _compose(self, composed: Composed) -> None:
@@ -334,7 +334,7 @@ class Controller(QObject):
         else:
             raise TypeError(f"not a preview: {command!r}")
         validate(edit, *self._counts)
-        self.send(edit)
+        self._send(edit)
 
     def _set_setting(self, request: SetSetting) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""
@@ -390,7 +390,7 @@ class Controller(QObject):
 
     def _queue(self, command: GrabStart | GrabMove | GrabRelease | Run | Pause | Step) -> None:
         validate(command, *self._counts)
-        self.send(command)
+        self._send(command)
 
     def _reset(self, _request: Reset) -> None:
         """Back to t = 0 and rest positions; edits on the undo stack stay applied, what the
@@ -400,7 +400,7 @@ class Controller(QObject):
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed
-        self.send(request)
+        self._send(request)
         self.speed_changed.emit(request.speed)
 
     def _seek_replay(self, request: SeekReplay) -> None:
@@ -409,10 +409,10 @@ class Controller(QObject):
 
     def _new_document(self, request: NewDocument) -> None:
         if request.paused:  # before the load: its first frame is shown, not run past
-            self.send(Pause())
+            self._send(Pause())
         self.load(request.scene, None)
 
-    # --- thin wrappers for the callers many places have --------------------------------------
+    # --- the two requests many callers make: thin wrappers over submit ------------------------
 
     def set_setting(self, key: str, value: Any) -> None:
         """submit(SetSetting(key, value, …)): raises KeyError or ValueError."""
@@ -420,57 +420,6 @@ class Controller(QObject):
 
     def set_running(self, running: bool) -> None:
         self.submit(Run() if running else Pause())
-
-    def begin_gesture(self) -> None:
-        self.submit(BeginGesture())
-
-    def end_gesture(self) -> None:
-        self.submit(EndGesture())
-
-    def compose(self, composed: Composed) -> None:
-        self.submit(composed)
-
-    def preview(self, composed: Composed) -> None:
-        edit = edit_of(self.scene, composed)
-        if not edit.restart:
-            validate(edit, *self._counts)
-            self.send(edit)
-
-    def move_pin(self, particle: int, anchor: tuple[float, float, float] | None) -> None:
-        self.submit(SetPin(particle, anchor, None))
-
-    def preview_pin(self, particle: int, anchor: object) -> None:
-        self.submit(Preview(SetPin(particle, anchor, None)))
-
-    def preview_ball(self, centre: object) -> None:
-        self.submit(Preview(SetSetting("ball_center", centre, None)))
-
-    def cut(self, links: object) -> None:
-        self.submit(CutLinks(tuple(links)))
-
-    def seam_cut(self) -> None:
-        self.submit(SeamCut())
-
-    def grab(self, particle: int, target: object) -> None:
-        self.submit(GrabStart(particle, target))
-
-    def move_grab(self, target: object) -> None:
-        self.submit(GrabMove(target))
-
-    def release_grab(self) -> None:
-        self.submit(GrabRelease())
-
-    def toggle_running(self) -> None:
-        self.set_running(not self.running)
-
-    def step(self) -> None:
-        self.submit(Step())
-
-    def reset(self) -> None:
-        self.submit(Reset())
-
-    def set_speed(self, speed: float) -> None:
-        self.submit(SetSpeed(speed))
 
     def fork(self) -> Engine | None:
         """A copy of the run as the solver thread has it now, to step on its own (an export

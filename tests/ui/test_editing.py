@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
-from clothlab.sim.edits import links_crossing_stroke
+from clothlab.sim.edits import SetPin, links_crossing_stroke
 from clothlab.sim.scene import load_scene
 from clothlab.ui.main_window import MainWindow
 from clothlab.ui.tools import TOOLS
@@ -171,7 +171,7 @@ def test_right_drag_orbits_in_every_tool(qtbot, window):
 def test_save_then_load_gives_the_same_scene(qtbot, window, tmp_path):
     controller = window.controller
     window.action_seam.trigger()
-    controller.move_pin(5 * 15 + 3, (0.1, 0.2, 0.3))
+    controller.submit(SetPin(5 * 15 + 3, (0.1, 0.2, 0.3), None))
     controller.set_setting("wind", 2.5)
     controller.set_setting("ball", True)
     path = tmp_path / "edited.json"

@@ -46,7 +46,7 @@ def test_the_status_bar_offers_reset_and_reset_clears_the_tangle(qtbot, make_win
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
 
     def run_to(step: int) -> None:
-        controller.send(Step(step - controller.latest.steps))
+        controller.submit(Step(step - controller.latest.steps))
         qtbot.waitUntil(lambda: controller.latest.steps == step, timeout=4 * WAIT_MS)
 
     run_to(240)
