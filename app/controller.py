@@ -145,7 +145,7 @@ class Controller(QObject):
         worker.running_changed.connect(self._on_running_changed)
         worker.load_failed.connect(self.load_failed)
 
-    def _send(self, command: WorkerInput) -> None:
+    def send(self, command: WorkerInput) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
         self.worker.inbox.put(command)
         self.worker.interrupt()
@@ -169,7 +169,7 @@ class Controller(QObject):
         """Start the model afresh from `scene`, or replay a recording of it."""
         self._loads += 1
         self._counts = body_counts(scene.bodies)
-        self._send(play or Load(scene))
+        self.send(play or Load(scene))
         if self.replay is not None and play is None:  # a Load ends any replay
             self.replay = None
             self.replay_changed.emit(None)
@@ -216,7 +216,7 @@ class Controller(QObject):
             return
         self.scene = recording.scene  # the same document: the views and camera stay
         self._replay_end_pending = True
-        self._send(Seek(step))
+        self.send(Seek(step))
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -305,7 +305,7 @@ class Controller(QObject):
         if isinstance(edit, EditScene) and edit.restart:
             self._start(self.scene)
         else:
-            self._send(edit)
+            self.send(edit)
         self.scene_edited.emit(self.scene, edit)
 
     def _compose(self, composed: Composed) -> None:
@@ -334,7 +334,7 @@ class Controller(QObject):
         else:
             raise TypeError(f"not a preview: {command!r}")
         validate(edit, *self._counts)
-        self._send(edit)
+        self.send(edit)
 
     def _set_setting(self, request: SetSetting) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""
@@ -390,7 +390,7 @@ class Controller(QObject):
 
     def _queue(self, command: GrabStart | GrabMove | GrabRelease | Run | Pause | Step) -> None:
         validate(command, *self._counts)
-        self._send(command)
+        self.send(command)
 
     def _reset(self, _request: Reset) -> None:
         """Back to t = 0 and rest positions; edits on the undo stack stay applied, what the
@@ -400,7 +400,7 @@ class Controller(QObject):
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed
-        self._send(request)
+        self.send(request)
         self.speed_changed.emit(request.speed)
 
     def _seek_replay(self, request: SeekReplay) -> None:
@@ -409,7 +409,7 @@ class Controller(QObject):
 
     def _new_document(self, request: NewDocument) -> None:
         if request.paused:  # before the load: its first frame is shown, not run past
-            self._send(Pause())
+            self.send(Pause())
         self.load(request.scene, None)
 
     # --- the two requests many callers make: thin wrappers over submit ------------------------
