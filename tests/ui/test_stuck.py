@@ -73,7 +73,8 @@ def test_the_stuck_notices_reset_button_starts_the_run_afresh(qtbot, make_window
     controller, status = window.controller, window.status
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
     controller.submit(Step(240))
-    qtbot.waitUntil(lambda: controller.latest.steps == 240, timeout=4 * WAIT_MS)
+    # shown, not only computed: the panels (the status bar first) see a frame before the view
+    qtbot.waitUntil(lambda: window.viewport.snapshot().steps == 240, timeout=4 * WAIT_MS)
     status.show_stuck("Stuck: as the solver would say it")
     assert status.stuck_notice.isVisible() and not status.tool_label.isVisible()
     QTest.mouseClick(status.reset_button, Qt.MouseButton.LeftButton)
