@@ -1,15 +1,18 @@
 """The controller: owns the document (the current Scene and its path), the solver thread and
 the undo stack, and is the one place the GUI asks for changes.
 
-Every request becomes a command (sim.commands). A command that edits the document is applied
-to it here by `apply_to_document` and pushed on the undo stack; every command goes to the
-solver thread on one queue. So saving never has to read the simulation across threads: the
-document is the scene as loaded plus the edits, and the tears the model reports in its
-snapshots.
+Every request is a command record (sim.commands, sim.edits, or a ui.intents request) handed to
+`submit`, the one way in: it validates the record against the document, pushes an undo entry
+when it edits the document (applied here by `apply_to_document`), and queues it for the solver
+thread, where every command goes on one queue. So saving never has to read the simulation
+across threads: the document is the scene as loaded plus the edits, and the tears the model
+reports in its snapshots.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,16 @@ from clothlab.sim.recording import Recording, from_journal, is_recording_file, l
 from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
 from clothlab.sim.scene import scene_settings as settings_of
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import (
+    BeginGesture,
+    Compose,
+    EndGesture,
+    NewDocument,
+    Preview,
+    Reset,
+    SeamCut,
+    SeekReplay,
+)
 
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
 
@@ -122,6 +135,7 @@ class Controller(QObject):
         self._thread.setObjectName("solver")
         self.worker = SolverWorker()
         self.worker.moveToThread(self._thread)
+        self._handlers = self._request_handlers()
         self._connect_worker()
         self._thread.started.connect(self.worker.start)
         self._thread.start()
@@ -176,7 +190,7 @@ class Controller(QObject):
     def record(self) -> None:
         """Start a recording: back to step 0 of the document; everything applied from now on
         is journalled (the journal always runs from the last load)."""
-        self.reset()
+        self.submit(Reset())
 
     def recording(self) -> Recording:
         """The run since the last load or reset, as a recording up to the newest frame."""
@@ -243,20 +257,47 @@ class Controller(QObject):
     def title_name(self) -> str:
         return self.scene.name or (self.path.stem if self.path else "Untitled")
 
+    # --- requests: the one way in -------------------------------------------------------------
+
+    def submit(self, command: object) -> None:
+        """Carry out a request: a command record of sim.commands or sim.edits, a Composed, or a
+        ui.intents request. An edit is checked against the document, pushed on the undo stack
+        as one entry (nothing when it changes nothing) and queued for the solver thread; the
+        other commands are checked and queued, or steer the document (a new one, reset, seek).
+        Raises ValueError (CommandError, SceneError; one line) or KeyError (an unknown setting)
+        and changes nothing when the request does not fit the document, TypeError when it is
+        not a request at all."""
+        handler = self._handlers.get(type(command))
+        if handler is None:
+            raise TypeError(f"not a request: {command!r}")
+        handler(command)
+
+    def _request_handlers(self) -> dict[type, Callable[[Any], None]]:
+        """By the request's type: one place says what each request does."""
+        return {
+            SetSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
+            EditScene: self._push, Composed: self._compose,
+            Compose: lambda request: self._compose(request.composed(self.scene)),
+            Preview: self._preview,
+            BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
+            GrabStart: self._grab, GrabMove: self._grab, GrabRelease: self._queue,
+            Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
+            SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
+            NewDocument: self._new_document,
+        }  # fmt: skip
+
     # --- edits -------------------------------------------------------------------------------
 
-    def push_edit(self, edit: Edit) -> None:
+    def _push(self, edit: Edit) -> None:
         """An undoable edit; raises CommandError (a ValueError) if it does not fit the model."""
         validate(edit, *self._counts)
         self.undo_stack.push(EditCommand(self, edit, self._gesture))
 
-    def begin_gesture(self) -> None:
-        """A drag began (slider pressed): its changes of a setting undo as one, until
-        `end_gesture`."""
+    def _begin_gesture(self, _request: BeginGesture) -> None:
         self._gestures += 1
         self._gesture = self._gestures
 
-    def end_gesture(self) -> None:
+    def _end_gesture(self, _request: EndGesture) -> None:
         self._gesture = None
 
     @property
@@ -274,102 +315,118 @@ class Controller(QObject):
             self.send(edit)
         self.scene_edited.emit(self.scene, edit)
 
-    def compose(self, composed: Composed) -> None:
+    def _compose(self, composed: Composed) -> None:
         """A change of the scene's composition (sim.composition): one undoable edit, named
         by its text; what it could not carry over is said on `message`."""
         if composed.scene == self.scene or not composed.text:
             return
-        self.push_edit(edit_of(self.scene, composed))
+        self._push(edit_of(self.scene, composed))
         if composed.message:
             self.message.emit(composed.message)
 
-    def preview(self, composed: Composed) -> None:
-        """Show a change being dragged (an obstacle moved) without recording it: the drag's
-        end composes one undoable edit from where it began. Live changes only."""
-        edit = edit_of(self.scene, composed)
-        if not edit.restart:
-            validate(edit, *self._counts)
-            self.send(edit)
+    def _preview(self, preview: Preview) -> None:
+        """Show a change being dragged (a pin, the ball, an obstacle) without recording it:
+        the drag's end asks for one undoable edit from where it began. Live changes only."""
+        command = preview.command
+        edit: Edit
+        if isinstance(command, Compose):
+            edit = edit_of(self.scene, command.composed(self.scene))
+            if edit.restart:
+                return
+        elif isinstance(command, SetPin):
+            edit = SetPin(command.particle, tuple(float(v) for v in command.anchor), None)
+        elif isinstance(command, SetSetting):
+            value = SETTINGS_TABLE[command.key].check(command.value)
+            edit = SetSetting(command.key, value, value)
+        else:
+            raise TypeError(f"not a preview: {command!r}")
+        validate(edit, *self._counts)
+        self.send(edit)
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def _set_setting(self, request: SetSetting) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""
+        key = request.key
         if key not in SETTINGS_TABLE:
-            raise KeyError(key)
-        value = SETTINGS_TABLE[key].check(value)
+            raise KeyError(f"{key}: no such setting")
+        try:
+            value = SETTINGS_TABLE[key].check(request.value)
+        except ValueError as error:  # named, as the status bar says it without the field
+            raise ValueError(f"{key}: {error}") from None
         previous = getattr(self.settings, key)
         if value != previous:
-            self.push_edit(SetSetting(key, value, previous))
+            self._push(SetSetting(key, value, previous))
 
-    def move_pin(self, particle: int, anchor: tuple[float, float, float] | None) -> None:
+    def _set_pin(self, request: SetPin) -> None:
         """Pin, move or (anchor None) unpin a particle: one undoable edit."""
+        particle, anchor = request.particle, request.anchor
         previous = next((p.anchor for p in self.scene.pins if p.particle == particle), None)
         if anchor is not None:
             anchor = tuple(float(v) for v in anchor)
         if anchor != previous:
-            self.push_edit(SetPin(particle, anchor, previous))
+            self._push(SetPin(particle, anchor, previous))
 
-    def preview_pin(self, particle: int, anchor: object) -> None:
-        """Show a pin being dragged without recording it; the drag's end records one
-        undoable edit from where it began."""
-        edit = SetPin(particle, tuple(float(v) for v in anchor), None)
-        validate(edit, *self._counts)
-        self.send(edit)
+    def _cut(self, request: CutLinks) -> None:
+        """Cut the links of a stroke that are still live (restore those that are cut): one
+        undoable edit."""
+        links = {int(k) for k in request.links}
+        if request.restore:
+            chosen = links & set(self.scene.cuts)
+        else:
+            chosen = links - set(self.scene.cuts) - set(self.scene.tears)
+        if chosen:
+            self._push(CutLinks(tuple(sorted(chosen)), request.restore))
 
-    def preview_ball(self, centre: object) -> None:
-        value = SETTINGS_TABLE["ball_center"].check(centre)
-        self.send(SetSetting("ball_center", value, value))
-
-    def cut(self, links: object) -> None:
-        """Cut the links of a stroke that are still live: one undoable edit."""
-        dead = set(self.scene.cuts) | set(self.scene.tears)
-        live = tuple(sorted({int(k) for k in links} - dead))
-        if live:
-            self.push_edit(CutLinks(live))
-
-    def seam_cut(self) -> None:
+    def _seam_cut(self, _request: SeamCut) -> None:
         """The model's own seam cut of the first sheet."""
         topology = build_topology(self.scene)
         if topology.sheets:
-            self.cut(seam_links(topology))
+            self._cut(CutLinks(tuple(seam_links(topology))))
 
     # --- grab (not an edit: it changes only the running state) -------------------------------
 
-    def grab(self, particle: int, target: object) -> None:
+    def _grab(self, request: GrabStart | GrabMove) -> None:
         # Paused, nothing steps: the particle goes to the pointer at once so the grab shows.
-        command = GrabStart(int(particle), tuple(float(v) for v in target), not self.running)
-        validate(command, *self._counts)
-        self.send(command)
-
-    def move_grab(self, target: object) -> None:
-        command = GrabMove(tuple(float(v) for v in target), not self.running)
-        validate(command, *self._counts)
-        self.send(command)
-
-    def release_grab(self) -> None:
-        self.send(GrabRelease())
+        command = dataclasses.replace(
+            request, target=tuple(float(v) for v in request.target), place=not self.running
+        )
+        if isinstance(command, GrabStart):
+            command = dataclasses.replace(command, particle=int(command.particle))
+        self._queue(command)
 
     # --- simulation --------------------------------------------------------------------------
 
-    def set_running(self, running: bool) -> None:
-        self.send(Run() if running else Pause())
+    def _queue(self, command: GrabStart | GrabMove | GrabRelease | Run | Pause | Step) -> None:
+        validate(command, *self._counts)
+        self.send(command)
 
-    def toggle_running(self) -> None:
-        self.set_running(not self.running)
-
-    def step(self) -> None:
-        """One step; the worker ignores it while running."""
-        self.send(Step())
-
-    def reset(self) -> None:
+    def _reset(self, _request: Reset) -> None:
         """Back to t = 0 and rest positions; edits on the undo stack stay applied, what the
         model tore is whole again."""
         self.scene = self.scene.model_copy(update={"tears": []})
         self._start(self.scene)
 
-    def set_speed(self, speed: float) -> None:
-        self.speed = speed
-        self.send(SetSpeed(speed))
-        self.speed_changed.emit(speed)
+    def _set_speed(self, request: SetSpeed) -> None:
+        self.speed = request.speed
+        self.send(request)
+        self.speed_changed.emit(request.speed)
+
+    def _seek_replay(self, request: SeekReplay) -> None:
+        if self.replay is not None:  # the bar is hidden then; a late seek does nothing
+            self.seek(request.step)
+
+    def _new_document(self, request: NewDocument) -> None:
+        if request.paused:  # before the load: its first frame is shown, not run past
+            self.send(Pause())
+        self.load(request.scene, None)
+
+    # --- the two requests many callers make: thin wrappers over submit ------------------------
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """submit(SetSetting(key, value, …)): raises KeyError or ValueError."""
+        self.submit(SetSetting(key, value, None))
+
+    def set_running(self, running: bool) -> None:
+        self.submit(Run() if running else Pause())
 
     def fork(self) -> Engine | None:
         """A copy of the run as the solver thread has it now, to step on its own (an export

@@ -29,6 +29,7 @@ from test_reliability_targets import largest_legal_scene
 from clothlab.app.controller import Controller
 from clothlab.app.gui import freeze_start_up_heap
 from clothlab.sim.composition import change_body
+from clothlab.sim.edits import SetPin
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import PinSpec, save_scene
 from clothlab.ui.main_window import MainWindow
@@ -132,7 +133,7 @@ def pin_moves(app: QApplication, window: MainWindow) -> None:
     times = []
     for k in range(EDITS):
         started = time.perf_counter()
-        controller.move_pin(k % 10_000, (0.001 * k, 1.5, 0.0))
+        controller.submit(SetPin(k % 10_000, (0.001 * k, 1.5, 0.0), None))
         app.processEvents()
         times.append(time.perf_counter() - started)
     ms = [1000 * t for t in times]

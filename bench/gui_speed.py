@@ -26,6 +26,7 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from clothlab.app.controller import Controller  # noqa: E402
+from clothlab.sim.commands import GrabMove  # noqa: E402
 from clothlab.sim.composition import change_body  # noqa: E402
 from clothlab.sim.presets import load_preset  # noqa: E402
 from clothlab.ui.main_window import MainWindow  # noqa: E402
@@ -77,8 +78,9 @@ def grab_latency(window: MainWindow) -> list[float] | str:
     pending: list[tuple[float, np.ndarray]] = []
     latencies: list[float] = []
 
-    def sent(target: object) -> None:
-        pending.append((time.perf_counter(), np.asarray(target, dtype=float)))
+    def sent(request: object) -> None:
+        if isinstance(request, GrabMove):
+            pending.append((time.perf_counter(), np.asarray(request.target, dtype=float)))
 
     def drawn(_frame: int) -> None:
         snapshot = viewport.snapshot()  # the grab takes the particle nearest the pointer
@@ -91,7 +93,7 @@ def grab_latency(window: MainWindow) -> list[float] | str:
                 del pending[: k + 1]
                 return
 
-    viewport.interaction.grab_move_requested.connect(sent)
+    viewport.interaction.command_requested.connect(sent)
     viewport.frame_drawn.connect(drawn)
     QTest.mousePress(viewport, LEFT, NONE, point)
     wait(MOVE_EVERY_S)
@@ -99,7 +101,7 @@ def grab_latency(window: MainWindow) -> list[float] | str:
         QTest.mouseMove(viewport, point + QPoint(MOVE_PX * k, 0))
         wait(MOVE_EVERY_S)
     QTest.mouseRelease(viewport, LEFT, NONE, point + QPoint(MOVE_PX * MOVES, 0))
-    viewport.interaction.grab_move_requested.disconnect(sent)
+    viewport.interaction.command_requested.disconnect(sent)
     viewport.frame_drawn.disconnect(drawn)
     return latencies if latencies else "no frame ever showed the particle at the pointer"
 

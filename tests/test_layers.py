@@ -4,6 +4,8 @@
   clothlab.app — not even for type checking;
 * `ui` imports nothing from clothlab.app at run time (only inside `if TYPE_CHECKING:`);
 * `resources` imports only the standard library (and itself);
+* no module imports clothlab.ui.main_window but the window's own and app/gui.py, which builds
+  it — not even for type checking: the window's parts get a WindowContext (ui.context);
 * no layer imports the old top-level names `sim`, `ui`, `app`, `resources`: installed, they
   exist only as clothlab.sim, clothlab.ui, clothlab.app, clothlab.resources.
 
@@ -28,6 +30,8 @@ NAMESPACE = "clothlab"
 LAYERS = ("app", "sim", "ui", "resources")  # folders of the checkout, each clothlab.<folder>
 GUI = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "OpenGL", "pyqtgraph")
 OLD_TOP_LEVEL = LAYERS
+WINDOW = f"{NAMESPACE}.ui.main_window"
+WINDOW_IMPORTERS = ("ui/main_window.py", "app/gui.py")  # the window itself, and who builds it
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,18 @@ def collect(source: str, package: str) -> ImportCollector:
     return collector
 
 
+def window_reason(file: str, found: Import) -> str | None:
+    """Why `found`, imported by `file`, breaks the window's contract; None if it does not. A
+    name imported from the ui package counts when it is the module (`from clothlab.ui import
+    main_window`)."""
+    if within(found.module, WINDOW) and file not in WINDOW_IMPORTERS:
+        return (
+            f"imports {found.module}: only {' and '.join(WINDOW_IMPORTERS)} import the window;"
+            " its parts get a WindowContext (ui.context)"
+        )
+    return None
+
+
 def check_source(source: str, layer: str, file: str, package: str) -> list[Breach]:
     try:
         collector = collect(source, package)
@@ -169,9 +185,9 @@ def check_source(source: str, layer: str, file: str, package: str) -> list[Breac
         for line, written in collector.escapes
     ]
     for found in collector.imports:
-        reason = reason_against(layer, found)
-        if reason is not None:
-            breaches.append(Breach(file, found.line, reason))
+        for reason in (reason_against(layer, found), window_reason(file, found)):
+            if reason is not None:
+                breaches.append(Breach(file, found.line, reason))
     return sorted(breaches, key=lambda breach: breach.line)
 
 
@@ -310,6 +326,49 @@ def test_old_top_level_names_are_reported_in_every_layer(layer):
 def test_app_may_import_every_layer():
     source = "from PySide6.QtCore import QObject\nfrom clothlab.ui import main_window\n"
     assert check_source(source, "app", "app/gui.py", "clothlab.app") == []
+
+
+def test_only_the_window_and_the_gui_import_the_window():
+    source = """\
+from typing import TYPE_CHECKING
+
+from clothlab.ui.context import WindowContext
+from clothlab.ui import main_window
+from clothlab.ui.main_window import FRAME_HZ
+from . import main_window as window
+
+if TYPE_CHECKING:
+    from clothlab.ui.main_window import MainWindow
+
+
+def later():
+    importlib.import_module("clothlab.ui.main_window")
+"""
+    for file in ("ui/editor.py", "ui/docks/scene_dock.py", "app/autosave.py"):
+        package = "clothlab." + file.rpartition("/")[0].replace("/", ".")
+        breaches = check_source(source, file.split("/")[0], file, package)
+        relative = [6] if package == "clothlab.ui" else []  # `.` is clothlab.ui only there
+        assert lines_of(breaches) == sorted([4, 5, *relative, 9, 13]), file
+        assert all("only ui/main_window.py and app/gui.py" in b.reason for b in breaches)
+    for file in WINDOW_IMPORTERS:
+        assert check_source(source, file.split("/")[0], file, "clothlab.ui") == []
+
+
+def test_the_window_contract_reads_the_real_imports():
+    # guards against a check that passes because it sees no import of the window at all
+    importers = sorted(
+        path.relative_to(ROOT).as_posix()
+        for layer in LAYERS
+        for path in layer_sources(ROOT, layer)
+        if any(
+            within(found.module, WINDOW)
+            for found in collect(
+                path.read_text(encoding="utf-8"),
+                module_of(layer, path.relative_to(ROOT / layer))[1],
+            ).imports
+        )
+    )
+    assert importers == ["app/gui.py"]  # the builder; test_layer_keeps_its_contract checks all
 
 
 def test_relative_import_above_the_namespace_is_reported():

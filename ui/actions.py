@@ -23,7 +23,7 @@ from clothlab.sim.presets import load_preset, preset_names
 from clothlab.sim.scene import SceneError
 from clothlab.ui import dialogs
 from clothlab.ui.icons import icon
-from clothlab.ui.interaction import TOOL_HINTS, Tool
+from clothlab.ui.tools import TOOLS
 
 Key = QKeySequence.StandardKey | str
 StandardKey = QKeySequence.StandardKey
@@ -51,7 +51,7 @@ class ActionRow:
     toolbar: int = 0  # place on the toolbar, 0 for none; a new tens digit starts a new section
     separator: bool = False  # a line above this row in its menu
     group: str = ""  # rows of one group are exclusive (one tool, one speed at a time)
-    value: Any = None  # what a grouped row stands for: its Tool or speed
+    value: Any = None  # what a grouped row stands for: its tool's name or speed
     every_binding: bool = False  # a standard key brings all the platform's bindings for it
     remembered_as: str = ""  # a view option kept between runs under this name (ui.preferences)
 
@@ -66,8 +66,7 @@ class SubmenuRow:
     separator: bool = False
 
 
-TOOL_KEYS = ((Tool.SELECT, "&Select", "Q"), (Tool.GRAB, "&Grab", "G"), (Tool.PIN, "&Pin", "P"),
-             (Tool.CUT, "&Cut", "C"), (Tool.BALL, "&Ball tool", "B"))  # fmt: skip
+TOOLS_PLACE = 30  # the tools' place on the toolbar, in the order of ui.tools.TOOLS
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("new", "&New", "&File", (StandardKey.New,),
@@ -110,9 +109,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("seam", "Seam &cut", "&Edit", ("X",), "seam",
               "Cut the sheet top to bottom down its middle", toolbar=36, separator=True),
     *(
-        ActionRow(f"tool_{tool.value}", text, "&Edit/&Tool", (key,), tool.value, TOOL_HINTS[tool],
-                  checkable=True, toolbar=30 + place, group="tool", value=tool)
-        for place, (tool, text, key) in enumerate(TOOL_KEYS)
+        ActionRow(f"tool_{tool.name}", tool.label, "&Edit/&Tool", (tool.shortcut,), tool.icon,
+                  tool.hint, checkable=True, toolbar=TOOLS_PLACE, group="tool", value=tool.name)
+        for tool in TOOLS
     ),
     ActionRow("duplicate_body", "&Duplicate body", "&Edit", ("Ctrl+D",), "duplicate",
               "Copy the selected body beside it, with its pins", separator=True),
@@ -311,25 +310,28 @@ def build_menus(bar: QMenuBar, actions: Mapping[str, QAction]) -> dict[str, QMen
 def build_toolbar(
     window: QMainWindow, actions: Mapping[str, QAction], widgets: Mapping[int, QWidget]
 ) -> QToolBar:
-    """The main toolbar: rows with a toolbar place, and `widgets` at theirs."""
+    """The main toolbar: rows with a toolbar place, and `widgets` at theirs. Rows of one place
+    (the tools) stand in table order, so a new tool needs no place of its own."""
     toolbar = QToolBar("Main toolbar", window)
     toolbar.setObjectName("main_toolbar")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
-    places: dict[int, QAction | QWidget] = {
-        row.toolbar: actions[row.name] for row in action_rows() if row.toolbar
-    }
-    places.update(widgets)
+    places: dict[int, list[QAction | QWidget]] = {}
+    for row in action_rows():
+        if row.toolbar:
+            places.setdefault(row.toolbar, []).append(actions[row.name])
+    for place, widget in widgets.items():
+        places.setdefault(place, []).append(widget)
     section = None
     for place in sorted(places):
         if section is not None and place // 10 != section:
             toolbar.addSeparator()
         section = place // 10
-        item = places[place]
-        if isinstance(item, QWidget):
-            toolbar.addWidget(item)
-        else:
-            toolbar.addAction(item)
+        for item in places[place]:
+            if isinstance(item, QWidget):
+                toolbar.addWidget(item)
+            else:
+                toolbar.addAction(item)
     window.addToolBar(toolbar)
     return toolbar
 

@@ -1,20 +1,19 @@
-"""The scene editor: what the Add and Edit menus, the Scene and Parameters panels and the 3D
-view ask of the scene's composition, turned into sim.composition changes for the controller.
+"""The scene editor: what the Add and Edit menus ask of the scene's composition, turned into
+sim.composition changes for the controller.
 
-The window makes one SceneEditor; it holds the window's SelectionModel and keeps the panels,
-the view and the actions showing the same selection. Every change is one `Composed` pushed with
-`controller.compose` (one undo step); a change the composition refuses (SceneError: a one-line
-reason) is said in the status bar and changes nothing.
+The window makes one SceneEditor and hands it a WindowContext (ui.context); it keeps the
+composition's actions enabled as the selection allows. Every change is one Compose request
+(ui.intents) submitted through the context (one undo step); a change the composition refuses
+(SceneError: a one-line reason) is said in the status bar and changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QInputDialog
 
 from clothlab.sim import composition
@@ -23,7 +22,6 @@ from clothlab.sim.scene import (
     BlockSpec,
     BoxSpec,
     Scene,
-    SceneError,
     SheetSpec,
     SphereSpec,
     body_counts,
@@ -32,11 +30,12 @@ from clothlab.sim.scene import (
     scene_settings,
 )
 from clothlab.ui import actions as action_table
-from clothlab.ui.selection import BALL, Selection, SelectionModel
+from clothlab.ui.intents import Compose
+from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport import scene_points
 
 if TYPE_CHECKING:
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.context import WindowContext
 
 MESSAGE_MS = 8000  # how long a note or a refusal stays in the status bar
 GAP = 0.4  # units between a new body and the rightmost one
@@ -93,17 +92,17 @@ def obstacle_center(target: Vec3, half: Vec3, floor: float, bodies: np.ndarray) 
 
 
 class SceneEditor(QObject):
-    """Wires the composition's actions, panels and view to the controller (one per window)."""
+    """Wires the composition's actions to the controller and keeps them following the
+    selection (one per window)."""
 
-    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
-        self.actions = actions
-        self.selection = SelectionModel(self)
-        self._connect(window)
-        self._connect_view(window)
-        self._show_selection(self.selection.current)
+    def __init__(self, context: WindowContext) -> None:
+        super().__init__(context.parent)
+        self.context = context
+        self.controller = context.controller
+        self.actions = context.actions
+        self.selection = context.selection
+        self._connect()
+        self._enable_actions()
 
     # --- wiring ----------------------------------------------------------------------------
 
@@ -119,47 +118,27 @@ class SceneEditor(QObject):
             slots[name] = lambda which=which: self.pin(which)
         return slots
 
-    def _connect(self, window: MainWindow) -> None:
+    def _connect(self) -> None:
         c = self.controller
         action_table.connect_actions(self.actions, self.action_slots())
         for signal, slot in (
             (c.scene_loaded, self._scene_changed), (c.scene_edited, self._scene_changed),
-            (c.message, self.say),
-            (self.selection.changed, self._show_selection),
-            (window.scene_panel.selection_requested, self.selection.select),
-            (window.scene_model.body_edit_requested, self.change_body),
-            (window.scene_model.obstacle_edit_requested, self.change_obstacle),
-            (window.scene_model.edit_refused, self.say),
-            (window.parameters_panel.body_change_requested, self.change_body),
+            (c.message, self.say), (self.selection.changed, self._enable_actions),
         ):  # fmt: skip
             signal.connect(slot)
-
-    def _connect_view(self, window: MainWindow) -> None:
-        """The 3D view's obstacle drags and selecting clicks."""
-        tools = window.viewport.interaction
-        tools.obstacle_move_requested.connect(self._preview_obstacle_move)
-        tools.obstacle_move_finished.connect(self._finish_obstacle_move)
-        tools.selection_requested.connect(self.selection.select)
 
     # --- showing ---------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
         """One line in the status bar: a note on an edit, or why one was refused."""
-        self.window.status.showMessage(text, MESSAGE_MS)
+        self.context.say(text, MESSAGE_MS)
 
     def _scene_changed(self, scene: Scene, *_: object) -> None:
-        self.window.viewport.set_scene(scene)  # picks and outlines obstacles by scene index
+        self.context.viewport.set_scene(scene)  # picks and outlines obstacles by scene index
         self.selection.keep_valid(scene)
         self._enable_actions()
 
-    def _show_selection(self, selection: Selection | None) -> None:
-        window = self.window
-        window.scene_panel.show_selection(selection)
-        window.parameters_panel.show_selected_body(self.selection.body)
-        window.viewport.set_selection(selection)
-        self._enable_actions()
-
-    def _enable_actions(self) -> None:
+    def _enable_actions(self, *_: object) -> None:
         scene, body = self.controller.scene, self.selection.body
         chosen = body is not None and body < len(scene.bodies)
         sheet = chosen and isinstance(scene.bodies[body], SheetSpec)
@@ -174,16 +153,9 @@ class SceneEditor(QObject):
     # --- composing -------------------------------------------------------------------------
 
     def compose(self, make: Callable[..., Composed], *args: Any, **changes: Any) -> bool:
-        """Push make(scene, *args, **changes) as one edit; False (and a status line) if the
+        """Ask for make(scene, *args, **changes) as one edit; False (and a status line) if the
         composition or the controller refuses it."""
-        try:
-            self.controller.compose(make(self.controller.scene, *args, **changes))
-        except (SceneError, ValueError) as error:
-            self.say(str(error))
-            for panel in self.window.panels:  # they drop what was typed
-                panel.show_edit(self.controller.scene, None)
-            return False
-        return True
+        return self.context.submit(Compose(make, args, changes))
 
     def add_sheet(self) -> None:
         """A new sheet, hanging from its two top corners like the default scene's: adding and
@@ -210,7 +182,7 @@ class SceneEditor(QObject):
         spheres, boxes = obstacle_shapes(scene.obstacles)
         ball = [(scene.ball.center, scene.ball.radius)] if scene.ball.enabled else []
         rest = build_topology(scene).rest_positions
-        self.window.viewport.frame(scene_points(rest, [*ball, *spheres], boxes))
+        self.context.viewport.frame(scene_points(rest, [*ball, *spheres], boxes))
 
     def add_sphere(self) -> None:
         r = NEW_SPHERE_RADIUS
@@ -222,7 +194,7 @@ class SceneEditor(QObject):
 
     def _add_obstacle(self, make: Callable[[Callable[[Vec3], Vec3]], Any]) -> None:
         scene = self.controller.scene
-        target = _vec(self.window.viewport.camera_spec().target)
+        target = _vec(self.context.viewport.camera_spec().target)
         floor, rest = self.controller.settings.floor_y, build_topology(scene).rest_positions
         obstacle = make(lambda half: obstacle_center(target, np.array(half), floor, rest))
         if self.compose(composition.add_obstacle, obstacle):
@@ -251,8 +223,9 @@ class SceneEditor(QObject):
         if self.selection.body is None:
             return
         n, ok = QInputDialog.getInt(
-            self.window, "Pin every n-th of top edge", "Pin every n-th particle, n:", 2, 1, 512
-        )
+            self.context.parent, "Pin every n-th of top edge", "Pin every n-th particle, n:", 2,
+            1, 512,
+        )  # fmt: skip
         if ok:
             self.pin("every nth of top edge", n)
 
@@ -268,47 +241,6 @@ class SceneEditor(QObject):
         if latest is None or latest.x.shape[0] != particles:
             return None  # rest positions
         return np.asarray(latest.x, dtype=np.float64)
-
-    def change_body(self, index: int, changes: dict[str, Any]) -> None:
-        """Fields of a body changed in a panel; a sheet's new width or height keeps its rule
-        (resolution, or spacing if locked)."""
-        scene = self.controller.scene
-        if not 0 <= index < len(scene.bodies):
-            return
-        body = scene.bodies[index]
-        if isinstance(body, SheetSpec) and {"width", "height"} & set(changes):
-            width = changes.pop("width", body.width)
-            height = changes.pop("height", body.height)
-            try:
-                changes.update(composition.resize_sheet_keeping_rule(body, width, height))
-            except (SceneError, ValueError) as error:
-                self.say(str(error))
-                return
-        self.compose(composition.change_body, index, **changes)
-
-    def change_obstacle(self, index: int, changes: dict[str, Any]) -> None:
-        self.compose(composition.change_obstacle, index, **changes)
-
-    # --- dragging obstacles in the 3D view -----------------------------------------------------
-
-    def _preview_obstacle_move(self, index: int, center: object) -> None:
-        c = self.controller
-        try:
-            if index == BALL:
-                c.preview_ball(center)
-            else:
-                c.preview(composition.change_obstacle(c.scene, index, center=_vec(center)))
-        except (SceneError, ValueError):
-            pass  # out of range mid-drag: the drag's end says why
-
-    def _finish_obstacle_move(self, index: int, _start: object, end: object) -> None:
-        if index == BALL:
-            try:
-                self.controller.set_setting("ball_center", _vec(end))
-            except ValueError as error:
-                self.say(str(error))
-        else:
-            self.compose(composition.change_obstacle, index, center=_vec(end))
 
 
 def _vec(values: Any) -> Vec3:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QImage
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -56,7 +56,7 @@ from clothlab.ui.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.context import WindowContext
 
 MESH_FILTERS = {"obj": "OBJ meshes (*.obj)", "ply": "PLY meshes, binary (*.ply)"}
 VIDEO_FILTERS = {"mp4": "MP4 video, H.264 (*.mp4)", "gif": "Animated GIF (*.gif)"}
@@ -362,13 +362,13 @@ class VideoDialog(QDialog):
 class Exporter(QObject):
     """Wires File ▸ Export mesh… and Export video… (one per window)."""
 
-    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
+    def __init__(self, context: WindowContext) -> None:
+        super().__init__(context.parent)
+        self.context = context
+        self.controller = context.controller
         self.last_video = VideoSpec()  # the dialog offers the last choices again
         action_table.connect_actions(
-            actions,
+            context.actions,
             {"export_mesh": self.export_mesh, "export_meshes": self.export_meshes,
              "export_video": self.export_video},
         )  # fmt: skip
@@ -378,7 +378,7 @@ class Exporter(QObject):
         suggestion = str(self._folder() / f"{stem}.{fmt}")
         choices = ";;".join(filters.values())
         path, chosen = QFileDialog.getSaveFileName(
-            self.window, title, suggestion, choices, filters[fmt]
+            self.context.parent, title, suggestion, choices, filters[fmt]
         )
         if not path:
             return None
@@ -396,7 +396,7 @@ class Exporter(QObject):
         snapshot = self.controller.latest
         title = "Cannot export mesh"
         if snapshot is None:
-            show_error(self.window, title, "No frame has been computed yet.")
+            show_error(self.context.parent, title, "No frame has been computed yet.")
             return
         stem = f"{slug(self.controller.title_name)}-t{snapshot.t:.2f}".replace(".", "_")
         path = self._ask_path("Export mesh", stem, MESH_FILTERS, "obj")
@@ -407,47 +407,45 @@ class Exporter(QObject):
                 path, snapshot, comment=f"{self.controller.title_name}, t = {snapshot.t:.4f} s"
             )
         except (OSError, ValueError) as error:
-            show_error(self.window, title, f"{path}: {describe(error)}")
+            show_error(self.context.parent, title, f"{path}: {describe(error)}")
             return
-        self.window.statusBar().showMessage(
-            f"Exported the mesh at t = {snapshot.t:.2f} s to {path}", MESSAGE_MS
-        )
+        self.context.say(f"Exported the mesh at t = {snapshot.t:.2f} s to {path}", MESSAGE_MS)
 
     def export_meshes(self) -> None:
         """A replay to its end (or 5 s from the frame shown) as an OBJ sequence in a folder."""
-        folder = QFileDialog.getExistingDirectory(self.window, "Export mesh sequence into",
-                                                  str(self._folder()))  # fmt: skip
+        folder = QFileDialog.getExistingDirectory(
+            self.context.parent, "Export mesh sequence into", str(self._folder())
+        )
         if not folder:
             return
         try:
             written = export_mesh_sequence(self.controller, Path(folder), "obj")
         except (OSError, ValueError, VideoError) as error:
-            show_error(self.window, "Cannot export meshes", f"{folder}: {describe(error)}")
+            show_error(self.context.parent, "Cannot export meshes", f"{folder}: {describe(error)}")
             return
-        self.window.statusBar().showMessage(
-            f"Exported {len(written)} meshes to {folder}", MESSAGE_MS
-        )
+        self.context.say(f"Exported {len(written)} meshes to {folder}", MESSAGE_MS)
 
     def export_video(self) -> None:
         title = "Cannot export video"
-        dialog = VideoDialog(self.window, self.last_video)
+        parent = self.context.parent
+        dialog = VideoDialog(parent, self.last_video)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         spec = self.last_video = dialog.spec()
         missing = missing_video_support(spec.fmt)
         if missing:
-            show_error(self.window, title, missing)
+            show_error(parent, title, missing)
             return
         stem = slug(self.controller.title_name)
         path = self._ask_path("Export video", stem, {spec.fmt: VIDEO_FILTERS[spec.fmt]}, spec.fmt)
         if path is None:
             return
-        progress = _progress_dialog(self.window, spec.frames)
+        progress = _progress_dialog(parent, spec.frames)
         try:
-            result = export_video(self.controller, self.window.viewport, path, spec,
+            result = export_video(self.controller, self.context.viewport, path, spec,
                                   lambda done, _total: _show_progress(progress, done))  # fmt: skip
         except (OSError, VideoError) as error:
-            show_error(self.window, title, f"{path}: {describe(error)}")
+            show_error(parent, title, f"{path}: {describe(error)}")
             return
         finally:
             progress.close()
@@ -459,7 +457,7 @@ class Exporter(QObject):
         else:
             span = f"t = {result.t_start:.2f} … {result.t_end:.2f} s"
             message = f"Exported {result.frames} frames ({span}) to {path}"
-        self.window.statusBar().showMessage(message, MESSAGE_MS)
+        self.context.say(message, MESSAGE_MS)
 
 
 def _progress_dialog(parent: QWidget, frames: int) -> QProgressDialog:

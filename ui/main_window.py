@@ -3,9 +3,11 @@ toolbar and status bar, all wired to a controller (app.controller.Controller); t
 composition (the Add menu, the selection, obstacle drags) is wired by ui.editor.
 
 The window only asks the controller for changes and shows what comes back (documents,
-snapshots, timing); it never touches the simulation. Its actions, menus and toolbar come from
-the table in ui.actions, what it remembers between runs from ui.preferences, its file commands
-and dialogs from ui.dialogs.
+snapshots, timing); it never touches the simulation. Every view's requests are command records
+on its `command_requested` signal, and all of them take one way, WindowContext.submit
+(ui.context); the window's parts get that context, never the window. Its actions, menus and
+toolbar come from the table in ui.actions, what it remembers between runs from ui.preferences,
+its file commands and dialogs from ui.dialogs.
 """
 
 from __future__ import annotations
@@ -24,11 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.commands import Pause, Run, SetSpeed, Step
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences, preferences_dialog
 from clothlab.ui.compare_view import beside
+from clothlab.ui.context import WindowContext
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.history_dock import HistoryView
 from clothlab.ui.docks.parameters_dock import ParametersPanel
@@ -37,14 +42,16 @@ from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.editor import SceneEditor
 from clothlab.ui.export import Exporter
-from clothlab.ui.interaction import TOOL_HINTS, Tool
+from clothlab.ui.intents import Reset, SeamCut
 from clothlab.ui.layout import WindowLayout
 from clothlab.ui.panels import Panel
 from clothlab.ui.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.recorder import Recorder
 from clothlab.ui.scene_model import SceneModel
+from clothlab.ui.selection import SelectionModel
 from clothlab.ui.status_bar import StatusBar
 from clothlab.ui.sweep_plot import open_sweep_results
+from clothlab.ui.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -75,13 +82,21 @@ class MainWindow(QMainWindow):
         self.files = dialogs.SceneFiles(
             self, controller, self.viewport.camera_spec, self.readouts_panel, self.save_screenshot
         )
+        self.selection = SelectionModel(self)  # a body or an obstacle, or nothing (ui.selection)
         self._build_actions()
+        # What the window's parts get instead of the window, and every request's one way
+        self.context = WindowContext(
+            controller, self.selection, self.status, self.viewport, self, self._actions,
+            self.files.confirm_discard, self._show_document,
+        )  # fmt: skip
+        self._connect_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
-        # Adding, removing and changing bodies and obstacles, and the selection: ui.editor.
-        self.editor = SceneEditor(self, self._actions)
-        self.exporter = Exporter(self, self._actions)  # File ▸ Export mesh…, video…: ui.export
-        self.recorder = Recorder(self, self._actions)  # Record, replay bar, seek: ui.recorder
+        # Adding, removing and changing bodies and obstacles: ui.editor.
+        self.editor = SceneEditor(self.context)
+        self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.export
+        self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(*DEFAULT_SIZE)
         if remember_layout:
@@ -92,8 +107,12 @@ class MainWindow(QMainWindow):
         self._status_timer = self._timer(1000, self._update_status)
         self._pending_snapshot: Snapshot | None = None
         self._frame_clock = self._timer(round(1000 / FRAME_HZ), self._present)
+        # Edit ▸ Preferences, as stored and whenever they change
+        self.live_preferences = preferences_dialog.LivePreferences(
+            self.set_frame_rate_cap, self.readouts_panel.window_box.setValue, self
+        )
         if remember_layout:  # the screenshot mode keeps the defaults, as it keeps the layout
-            preferences_dialog.apply_preferences(self)  # Edit ▸ Preferences, as stored
+            self.live_preferences.apply()
         self._show_scene(controller.scene)
         self.viewport.setFocus()  # so Space, '.' and Right work from the start
 
@@ -118,7 +137,7 @@ class MainWindow(QMainWindow):
         self.viewport.gl_failed.connect(self.show_gl_failure)
 
     def _build_status_bar(self) -> None:
-        self.status = StatusBar(TOOL_HINTS[Tool.GRAB])
+        self.status = StatusBar(tool_row(DEFAULT_TOOL).hint)
         self.setStatusBar(self.status)
         self.viewport.frame_drawn.connect(self.status.count_frame)
 
@@ -170,24 +189,28 @@ class MainWindow(QMainWindow):
         for row in action_table.action_rows():
             if not row.group:
                 setattr(self, f"action_{row.name}", self._actions[row.name])
-        self.tool_actions: dict[Tool, QAction] = action_table.grouped(self._actions, "tool")
+        self.tool_actions: dict[str, QAction] = action_table.grouped(self._actions, "tool")
         self.speed_actions: dict[float, QAction] = action_table.grouped(self._actions, "speed")
+
+    def _connect_actions(self) -> None:
         action_table.connect_actions(self._actions, self._action_slots())
-        self.tool_actions[Tool.GRAB].trigger()  # checked, and the view takes the tool's cursor
+        # checked, and the view takes the tool's cursor
+        self.tool_actions[DEFAULT_TOOL].trigger()
         # Right steps only in the 3D view: item views and spin boxes need it for themselves.
         self.step_shortcut = QShortcut(QKeySequence("Right"), self.central)
         self.step_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.step_shortcut.activated.connect(self.action_step.trigger)
 
     def _action_slots(self) -> dict[str, Callable[..., Any]]:
-        c, view, files = self.controller, self.viewport, self.files
+        c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
         return {
             "new": files.new, "open": files.open_dialog, "save": files.save,
             "save_as": files.save_as, "revert": files.revert, "close": files.new,
             "export_csv": files.export_readouts, "export_positions": files.export_positions,
-            "screenshot": files.save_screenshot_dialog,
-            "quit": self.close, "seam": c.seam_cut, "ball": self._toggle_ball,
-            "play": c.toggle_running, "step": c.step, "reset": c.reset,
+            "screenshot": files.save_screenshot_dialog, "quit": self.close,
+            "seam": partial(send, SeamCut()), "ball": lambda on: send(SetSetting("ball", on, None)),
+            "play": lambda: send(Pause() if c.running else Run()),
+            "step": partial(send, Step()), "reset": partial(send, Reset()),
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
             "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
             "reset_layout": self.reset_layout,
@@ -197,7 +220,7 @@ class MainWindow(QMainWindow):
             "preferences": partial(preferences_dialog.edit_preferences, self),
             "readme": partial(self.show_document, "readme"),
             "research": partial(self.show_document, "research"),
-            "tool": view.interaction.set_tool, "speed": c.set_speed,
+            "tool": view.interaction.set_tool, "speed": lambda speed: send(SetSpeed(speed)),
         }  # fmt: skip
 
     def _build_menus_and_toolbar(self) -> None:
@@ -207,7 +230,9 @@ class MainWindow(QMainWindow):
         action_table.fill_preset_menu(self.preset_menu, self.files.new_from_preset)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
-        self.speed_box = action_table.make_speed_box(c.set_speed)
+        self.speed_box = action_table.make_speed_box(
+            lambda speed: self.context.submit(SetSpeed(speed))
+        )
         widgets = {action_table.SPEED_BOX_PLACE: self.speed_box}
         self.toolbar = action_table.build_toolbar(self, self._actions, widgets)
         self._show_speed(c.speed)
@@ -221,23 +246,20 @@ class MainWindow(QMainWindow):
             (c.snapshot_changed, self._show_snapshot), (c.running_changed, self._show_running),
             (c.timing_changed, self._show_timing), (c.speed_changed, self._show_speed),
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
-            (c.stuck_found, self.status.show_stuck), (self.status.reset_requested, c.reset),
-            (self.scene_model.setting_edit_requested, self._request_setting),
-            (self.scene_model.pin_edit_requested, c.move_pin),
-            (self.parameters_panel.setting_edit_requested, self._request_setting),
-            (self.parameters_panel.drag_started, c.begin_gesture),
-            (self.parameters_panel.drag_finished, c.end_gesture),
-            (self.readouts_panel.export_requested, self.files.export_readouts),
-            (self.questions_panel.scene_requested, self._load_question_scene),
-            (self.questions_panel.run_requested, partial(c.set_running, True)),
-            (self.questions_panel.setting_edit_requested, self._request_setting),
+            (c.stuck_found, self.status.show_stuck),
+            (self.scene_model.edit_refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
-            (tools.tool_changed, self._show_tool), (tools.grab_requested, c.grab),
-            (tools.grab_move_requested, c.move_grab), (tools.release_requested, c.release_grab),
-            (tools.pin_toggle_requested, c.move_pin), (tools.pin_move_requested, c.preview_pin),
-            (tools.pin_move_finished, self._finish_pin_move), (tools.cut_requested, c.cut),
+            (self.selection.changed, self.scene_panel.show_selection),
+            (self.selection.changed, self.parameters_panel.show_selection),
+            (self.selection.changed, self.viewport.set_selection),
+            (tools.tool_changed, self._show_tool),
         ):  # fmt: skip
             signal.connect(slot)
+        # Every view's requests take one way: command records to WindowContext.submit.
+        views = (tools, self.scene_model, self.scene_panel, self.parameters_panel,
+                 self.readouts_panel, self.questions_panel, self.status)  # fmt: skip
+        for view in views:
+            view.command_requested.connect(self.context.submit)
 
     # --- showing the controller's state -----------------------------------------------------------
 
@@ -254,6 +276,10 @@ class MainWindow(QMainWindow):
         for panel in self.panels:
             panel.show_edit(scene, command)
         self.action_ball.setChecked(self.controller.settings.ball)
+
+    def _show_document(self) -> None:
+        """After a refused request: the panels drop what was typed and show the document."""
+        self._show_edit(self.controller.scene, None)
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
         self._pending_snapshot = snapshot  # drawn by the frame clock, newest first
@@ -285,9 +311,9 @@ class MainWindow(QMainWindow):
             self.speed_actions[speed].setChecked(True)
             self.speed_box.setCurrentIndex(action_table.speed_index(speed))
 
-    def _show_tool(self, tool: Tool) -> None:
-        self.tool_actions[tool].setChecked(True)
-        self.status.show_tool(TOOL_HINTS[tool])
+    def _show_tool(self, name: str) -> None:
+        self.tool_actions[name].setChecked(True)
+        self.status.show_tool(tool_row(name).hint)
 
     def _show_instability(self, message: str) -> None:
         self.status.showMessage(message, 15000)
@@ -320,22 +346,6 @@ class MainWindow(QMainWindow):
         """Frames drawn per second, as the status bar last measured it."""
         return self.status.fps
 
-    # --- requests ---------------------------------------------------------------------------------
-
-    def _request_setting(self, key: str, value: Any) -> None:
-        try:
-            self.controller.set_setting(key, value)
-        except (KeyError, ValueError) as error:
-            self.status.showMessage(f"{key}: {error}", 5000)
-            self._show_edit(self.controller.scene, None)  # the panels drop what was typed
-
-    def _toggle_ball(self, on: bool) -> None:
-        if on != self.controller.settings.ball:
-            self.controller.set_setting("ball", on)
-
-    def _finish_pin_move(self, particle: int, _start: object, end: object) -> None:
-        self.controller.move_pin(particle, end)
-
     # --- questions: the panel asks, the window loads, runs and points -----------------------------
 
     def show_questions(self) -> None:
@@ -345,11 +355,6 @@ class MainWindow(QMainWindow):
     def open_question_set(self) -> None:
         self.show_questions()
         self.questions_panel.open_set_dialog()
-
-    def _load_question_scene(self, scene: Scene) -> None:
-        if self.files.confirm_discard():  # a question's scene is a new, unsaved document
-            self.controller.set_running(False)  # paused: the prediction comes first
-            self.controller.load(scene, None)
 
     def _point_at_evidence(self, key: str | None) -> None:
         self.readouts_panel.highlight(key)

@@ -1,15 +1,17 @@
 """Edit ▸ Preferences: the autosave interval, the frame-rate cap, the plot window and the theme,
 kept in the one QSettings store (ui.preferences) and applied live on OK, and at start-up.
 
-The window asks for two things only: `edit_preferences(window)` from its action, and
-`apply_preferences(window)` once it is built. The autosave lives in the app layer, out of the
-window's reach: it follows ui.preferences' `preferences_changed` signal by itself.
+The dialog only stores them; whoever a preference drives follows ui.preferences'
+`preferences_changed` signal: the autosave (app layer) by itself, the window through a
+LivePreferences given what to call (its frame clock, the Readouts panel's plot window). So
+neither the dialog nor this module knows the window.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,20 +26,16 @@ from PySide6.QtWidgets import (
 from clothlab.ui import preferences
 from clothlab.ui.preferences import NumberPreference, Preferences
 
-if TYPE_CHECKING:  # the window imports this module, not back
-    from clothlab.ui.main_window import MainWindow
-
 THEME_LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
 Buttons = QDialogButtonBox.StandardButton
 
 
 class PreferencesDialog(QDialog):
-    """The four fields; OK stores them and applies them to `window` (when given), Cancel
+    """The four fields; OK stores them (and so applies them, see LivePreferences), Cancel
     forgets them, Restore defaults shows the defaults (stored only by OK)."""
 
-    def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent if parent is not None else window)
-        self.target = window  # not self.window: QWidget.window() is a method
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.setObjectName("preferences_dialog")
         self.autosave_box = _number_box(preferences.AUTOSAVE_INTERVAL)
@@ -81,10 +79,7 @@ class PreferencesDialog(QDialog):
         )
 
     def accept(self) -> None:
-        before = preferences.stored_preferences()
-        preferences.store_preferences(self.values())
-        if self.target is not None:
-            apply_preferences(self.target, before)
+        preferences.store_preferences(self.values())  # preferences_changed: they apply
         super().accept()
 
 
@@ -98,25 +93,42 @@ def _number_box(preference: NumberPreference) -> QSpinBox:
     return box
 
 
-def edit_preferences(window: MainWindow) -> bool:
+def edit_preferences(parent: QWidget) -> bool:
     """Edit ▸ Preferences…: True if the user pressed OK."""
-    return PreferencesDialog(window).exec() == QDialog.DialogCode.Accepted
+    return PreferencesDialog(parent).exec() == QDialog.DialogCode.Accepted
 
 
 # --- applying them -----------------------------------------------------------------------------
 
 
-def apply_preferences(window: MainWindow, before: Preferences | None = None) -> None:
-    """Make the stored preferences live in `window`. With `before` (what was stored until
-    now), only what changed: a plot window typed into the panel since start-up stays unless
-    the preference itself changed."""
-    chosen = preferences.stored_preferences()
-    if before is None or chosen.frame_rate_cap != before.frame_rate_cap:
-        window.set_frame_rate_cap(chosen.frame_rate_cap)  # FRAME_HZ until a preference says
-    if before is None or chosen.plot_window_s != before.plot_window_s:
-        window.readouts_panel.window_box.setValue(chosen.plot_window_s)
-    if before is None or chosen.theme != before.theme:
-        apply_theme(chosen.theme)
+class LivePreferences(QObject):
+    """Keeps the stored preferences live in a window: `frame_rate_cap(fps)` and
+    `plot_window(seconds)` are what the window's frame clock and Readouts panel take. It starts
+    from the defaults, which a window starts with; `apply()` brings the stored ones, and every
+    store after that (preferences_changed) applies what changed since: a plot window typed into
+    the panel stays unless the preference itself changed."""
+
+    def __init__(
+        self,
+        frame_rate_cap: Callable[[int], None],
+        plot_window: Callable[[int], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._frame_rate_cap = frame_rate_cap
+        self._plot_window = plot_window
+        self.applied = Preferences()
+        preferences.signals().preferences_changed.connect(self.apply)
+
+    def apply(self) -> None:
+        chosen = preferences.stored_preferences()
+        before, self.applied = self.applied, chosen
+        if chosen.frame_rate_cap != before.frame_rate_cap:
+            self._frame_rate_cap(chosen.frame_rate_cap)
+        if chosen.plot_window_s != before.plot_window_s:
+            self._plot_window(chosen.plot_window_s)
+        if chosen.theme != before.theme:
+            apply_theme(chosen.theme)
 
 
 _system_palette: QPalette | None = None  # the desktop's, kept before the first theme replaces it

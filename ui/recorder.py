@@ -10,7 +10,7 @@ while a recording is replayed and the step of the newest frame.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,9 +24,10 @@ from clothlab.sim.scene import SceneError
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences
+from clothlab.ui.intents import SeekReplay
 
 if TYPE_CHECKING:
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.context import WindowContext
 
 RECORDING_FILTER = "Cloth Lab recordings (*.clothrec.json *.json);;All files (*)"
 SUFFIX = ".clothrec.json"
@@ -38,7 +39,7 @@ class ReplayBar(QToolBar):
     """Play / pause and step (the window's own actions), a slider 0…steps and a box for the
     step, and the recording's length. Moving the slider or typing a step asks for a seek."""
 
-    seek_requested = Signal(int)
+    command_requested = Signal(object)  # SeekReplay
 
     def __init__(self, play: QAction, step: QAction, parent: QWidget | None = None) -> None:
         super().__init__("Replay", parent)
@@ -62,9 +63,9 @@ class ReplayBar(QToolBar):
         self.addWidget(self.step_box)
         self.addWidget(self.length_label)
         self.slider.sliderMoved.connect(self._show_dragged)
-        self.slider.sliderReleased.connect(lambda: self.seek_requested.emit(self.slider.value()))
+        self.slider.sliderReleased.connect(lambda: self._seek(self.slider.value()))
         self.slider.valueChanged.connect(self._slider_changed)
-        self.step_box.valueChanged.connect(self.seek_requested)
+        self.step_box.valueChanged.connect(self._seek)
 
     def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt override)
         # Only a replay shows the bar: a restored or reset window layout must not.
@@ -100,7 +101,10 @@ class ReplayBar(QToolBar):
 
     def _slider_changed(self, value: int) -> None:
         if not self.slider.isSliderDown():  # keys and page clicks; a drag seeks on release
-            self.seek_requested.emit(value)
+            self._seek(value)
+
+    def _seek(self, step: int) -> None:
+        self.command_requested.emit(SeekReplay(step))
 
 
 def _label(text: str, tip: str) -> QLabel:
@@ -112,18 +116,17 @@ def _label(text: str, tip: str) -> QLabel:
 
 class Recorder(QObject):
     """Holds the recording state (recording now, the last recording) and wires its actions and
-    the replay bar to the controller (one per window)."""
+    the replay bar to the controller (one per window). The window puts `bar` at its bottom."""
 
-    def __init__(self, window: MainWindow, actions: Mapping[str, QAction]) -> None:
-        super().__init__(window)
-        self.window = window
-        self.controller = window.controller
-        self.actions = actions
+    def __init__(self, context: WindowContext) -> None:
+        super().__init__(context.parent)
+        self.context = context
+        self.controller = context.controller
+        self.actions = actions = context.actions
         self.recording_now = False
         self.kept: Recording | None = None  # the last recording made here
         self._said = 0.0  # when the recording line was last written
-        self.bar = ReplayBar(actions["play"], actions["step"], window)
-        window.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.bar)
+        self.bar = ReplayBar(actions["play"], actions["step"], context.parent)
         self.bar.show_recording(self.controller.replay)
         self._connect()
         self._enable_save()
@@ -139,7 +142,7 @@ class Recorder(QObject):
         for signal, slot in (
             (c.snapshot_changed, self._show_snapshot), (c.scene_loaded, self._stop_on_load),
             (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
-            (self.bar.seek_requested, self.seek),
+            (self.bar.command_requested, self.context.submit),
         ):  # fmt: skip
             signal.connect(slot)
 
@@ -170,9 +173,8 @@ class Recorder(QObject):
             return
         name = dialogs.slug(self.controller.title_name)
         suggestion = str(self._folder() / f"{name}{SUFFIX}")
-        window = self.window
         path, _ = QFileDialog.getSaveFileName(
-            window, "Save recording", suggestion, RECORDING_FILTER
+            self.context.parent, "Save recording", suggestion, RECORDING_FILTER
         )
         if path:
             self.save_to(Path(path), recording)
@@ -189,7 +191,9 @@ class Recorder(QObject):
         try:
             save_recording(recording, path)
         except (SceneError, OSError) as error:
-            dialogs.show_error(self.window, "Cannot save recording", f"{path}: {describe(error)}")
+            dialogs.show_error(
+                self.context.parent, "Cannot save recording", f"{path}: {describe(error)}"
+            )
             return False
         self.say(f"Saved a recording of {recording.steps} steps to {path}")
         return True
@@ -197,10 +201,10 @@ class Recorder(QObject):
     # --- replay --------------------------------------------------------------------------------
 
     def open_dialog(self) -> None:
-        if not self.window.files.confirm_discard():
+        if not self.context.confirm_discard():
             return
         folder = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open recording", folder,
+        path, _ = QFileDialog.getOpenFileName(self.context.parent, "Open recording", folder,
                                               RECORDING_FILTER)  # fmt: skip
         if path:
             self.open_path(Path(path))
@@ -210,15 +214,11 @@ class Recorder(QObject):
         try:
             recording = load_recording(path)
         except SceneError as error:
-            dialogs.show_error(self.window, "Cannot open recording", str(error))
+            dialogs.show_error(self.context.parent, "Cannot open recording", str(error))
             return False
         self.controller.play(recording)
         preferences.add_recent_file(path)  # File ▸ Open recent plays it again (controller.open)
         return True
-
-    def seek(self, step: int) -> None:
-        if self.controller.replay is not None:
-            self.controller.seek(step)
 
     def _show_replay(self, recording: Recording | None) -> None:
         if recording is not None and not self.bar.wanted:  # a replay begins, not a seek
@@ -241,7 +241,7 @@ class Recorder(QObject):
             self.say(f"● Recording — step {snapshot.steps}", 0)
 
     def say(self, text: str, timeout_ms: int = MESSAGE_MS) -> None:
-        self.window.status.showMessage(text, timeout_ms)
+        self.context.say(text, timeout_ms)
 
     def _enable_save(self) -> None:
         self.actions["save_recording"].setEnabled(self.to_save() is not None)

@@ -3,8 +3,9 @@
 Top-level groups: Bodies (one row per body, its fields as children), Obstacles (the ball, then
 the scene's spheres and boxes), Pins (of the selected body, else of the scene), then the
 world's settings (floor, wind, solver, fabric). Every editable value item carries an address in
-ADDRESS_ROLE saying what it edits; an edit made in a view becomes a `*_edit_requested` signal,
-and the document's answer comes back through `update_from_scene`, so the model always shows the
+ADDRESS_ROLE saying what it edits; an edit made in a view becomes a command record on
+`command_requested` (SetSetting, SetPin, or a Compose of a body's or an obstacle's fields), and
+the document's answer comes back through `update_from_scene`, so the model always shows the
 document, not what a view typed. Rows of bodies and obstacles carry their Selection in
 SELECTION_ROLE.
 
@@ -22,6 +23,8 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
+from clothlab.sim import composition
+from clothlab.sim.edits import SetPin, SetSetting
 from clothlab.sim.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
 from clothlab.sim.scene import (
     BlockSpec,
@@ -33,6 +36,7 @@ from clothlab.sim.scene import (
     body_size,
     scene_settings,
 )
+from clothlab.ui.intents import Compose, change_body
 from clothlab.ui.selection import BALL, Selection
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
@@ -221,10 +225,7 @@ def _text_item(text: str, tooltip: str = "") -> QStandardItem:
 
 
 class SceneModel(QStandardItemModel):
-    setting_edit_requested = Signal(str, object)  # Settings key, new value
-    pin_edit_requested = Signal(int, object)  # particle, new anchor (x, y, z)
-    body_edit_requested = Signal(int, object)  # body index, {field: value}
-    obstacle_edit_requested = Signal(int, object)  # obstacle index, {field: value}
+    command_requested = Signal(object)  # SetSetting, SetPin, Compose (ui.intents)
     edit_refused = Signal(str)  # one line: why a typed value was not taken
 
     def __init__(self, parent: Any = None) -> None:
@@ -515,15 +516,15 @@ class SceneModel(QStandardItemModel):
             return
         kind = address[0]
         if kind == "setting":
-            self.setting_edit_requested.emit(address[1], value)
+            self.command_requested.emit(SetSetting(address[1], value, None))
         elif kind == "ball_center":
             center = list(scene.ball.center)
             center[address[1]] = value
-            self.setting_edit_requested.emit("ball_center", tuple(center))
+            self.command_requested.emit(SetSetting("ball_center", tuple(center), None))
         elif kind == "pin":
             anchor = list(self._anchors[address[1]])
             anchor[address[2]] = value
-            self.pin_edit_requested.emit(address[1], tuple(anchor))
+            self.command_requested.emit(SetPin(address[1], tuple(anchor), None))
         elif kind in ("body", "obstacle"):
             index, field = address[1], address[2]
             spec = (scene.bodies if kind == "body" else scene.obstacles)[index]
@@ -533,8 +534,8 @@ class SceneModel(QStandardItemModel):
                 value = tuple(vector)
             elif field == "horizontal":
                 value = bool(value)
-            signal = self.body_edit_requested if kind == "body" else self.obstacle_edit_requested
-            signal.emit(index, {field: value})
+            make = change_body if kind == "body" else composition.change_obstacle
+            self.command_requested.emit(Compose(make, (index,), {field: value}))
 
 
 def _set_text(item: QStandardItem | None, text: str) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import Reset
 
 STATUS_HZ = 4
 WARNING_STYLE = "color: #c62828; font-weight: bold;"
@@ -33,7 +34,7 @@ PREPARING = "Preparing the solver: its first run compiles it (this takes up to a
 
 
 class StatusBar(QStatusBar):
-    reset_requested = Signal()  # the stuck notice's Reset button
+    command_requested = Signal(object)  # Reset: the stuck notice's button
 
     def __init__(self, tool_hint: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,7 +78,7 @@ class StatusBar(QStatusBar):
         self.stuck_label.setStyleSheet(WARNING_STYLE)
         self.reset_button = QPushButton("Reset")
         self.reset_button.setToolTip("Back to t = 0 and the rest shape; your edits stay")
-        self.reset_button.clicked.connect(self.reset_requested)
+        self.reset_button.clicked.connect(lambda: self.command_requested.emit(Reset()))
         layout.addWidget(self.stuck_label, 1)
         layout.addWidget(self.reset_button)
         notice.hide()

@@ -30,7 +30,7 @@ from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import items
 from clothlab.ui.camera import OrbitCamera
 from clothlab.ui.gl import GLFailureError, Program, software_renderer, surface_format
-from clothlab.ui.interaction import Interaction, Tool
+from clothlab.ui.interaction import Interaction
 from clothlab.ui.selection import Selection
 
 MSAA_SAMPLES = 4  # on a GPU
@@ -72,8 +72,7 @@ class Viewport(QOpenGLWidget):
         self._options = items.ViewOptions()
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
-        self.interaction = Interaction(self)
-        self.interaction.set_tool(Tool.GRAB)
+        self.interaction = Interaction(self)  # the editing tools (ui.tools) and selecting
         self._reset_gl_state()
 
     # --- public API ------------------------------------------------------------------------
@@ -317,15 +316,16 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
-        if self.interaction.stroke:
+        if self.interaction.has_overlay():
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
 
     def _paint_overlay(self) -> None:
-        """The cut stroke, painted into the framebuffer itself. A QPainter on the widget would
-        do on screen, but while QWidget.grab() renders the window (screenshots) Qt redirects
-        such a painter to the grabbed image and then covers it with the framebuffer."""
+        """The tool's overlay (the cut stroke), painted into the framebuffer itself. A QPainter
+        on the widget would do on screen, but while QWidget.grab() renders the window
+        (screenshots) Qt redirects such a painter to the grabbed image and then covers it with
+        the framebuffer."""
         ratio = self.devicePixelRatioF()
         device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
         device.setDevicePixelRatio(ratio)

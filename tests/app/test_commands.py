@@ -8,11 +8,12 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import GrabMove, GrabStart, Load
+from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart, Load, SetSpeed
 from clothlab.sim.edits import seam_links
 from clothlab.sim.engine import replay
 from clothlab.sim.presets import load_preset
 from clothlab.sim.scene import build_topology, parse_scene, scene_json, with_settings
+from clothlab.ui.intents import SeamCut
 
 
 def run_for(qtbot, controller, steps: int) -> None:
@@ -33,13 +34,13 @@ def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_contro
     controller = make_controller("hanging-sheet")
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
     run_for(qtbot, controller, 20)
-    controller.grab(160, (0.5, -1.0, 0.6))
+    controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
     for k in range(10):
-        controller.move_grab((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k))
+        controller.submit(GrabMove((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k)))
         qtbot.wait(15)
-    controller.release_grab()
+    controller.submit(GrabRelease())
     run_for(qtbot, controller, 10)
-    controller.seam_cut()
+    controller.submit(SeamCut())
     run_for(qtbot, controller, 30)
     live = paused_state(qtbot, controller)
 
@@ -80,14 +81,14 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
     seam = set(seam_links(build_topology(scene)).tolist())
     bottom_middle = sheet.particle(sheet.rows - 1, sheet.cols // 2)
     controller.set_running(True)
-    controller.grab(bottom_middle, (0.0, -60.0, 0.0))
+    controller.submit(GrabStart(bottom_middle, (0.0, -60.0, 0.0)))
     qtbot.waitUntil(lambda: bool(set(controller.latest.torn) & seam), timeout=WAIT_MS)
-    controller.release_grab()
+    controller.submit(GrabRelease())
     paused_state(qtbot, controller)
     torn = set(controller.scene.tears)
     assert torn & seam, "the pull tore links on the seam"
 
-    controller.seam_cut()
+    controller.submit(SeamCut())
     cut = controller.undo_stack.command(0)
     assert not set(cut.edit.links) & torn  # only live links are cut
     controller.undo_stack.undo()
@@ -123,11 +124,11 @@ def test_a_recording_saved_and_played_in_the_app_equals_the_headless_replay(
     controller.record()
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     run_for(qtbot, controller, 15)
-    controller.grab(150, (-0.5, -1.2, 0.5))
+    controller.submit(GrabStart(150, (-0.5, -1.2, 0.5)))
     for k in range(6):
-        controller.move_grab((-0.5 - 0.05 * k, -1.2, 0.5))
+        controller.submit(GrabMove((-0.5 - 0.05 * k, -1.2, 0.5)))
         qtbot.wait(15)
-    controller.release_grab()
+    controller.submit(GrabRelease())
     controller.set_setting("wind", 4.0)
     run_for(qtbot, controller, 20)
     paused_state(qtbot, controller)
@@ -138,7 +139,7 @@ def test_a_recording_saved_and_played_in_the_app_equals_the_headless_replay(
     assert recording == controller.recording()  # the file holds it exactly
     player = make_controller()
     player.play(recording)
-    player.set_speed(math.inf)
+    player.submit(SetSpeed(math.inf))
     player.set_running(True)
     qtbot.waitUntil(lambda: player.latest is not None and player.latest.steps >= recording.steps,
                     timeout=WAIT_MS)  # fmt: skip

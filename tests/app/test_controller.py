@@ -11,6 +11,7 @@ from clothlab.sim.edits import CutLinks, SetPin, SetSetting
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.presets import load_preset, preset_path
 from clothlab.sim.scene import SceneError, load_scene, scene_settings
+from clothlab.ui.intents import BeginGesture, EndGesture, Reset
 
 
 @pytest.fixture
@@ -67,10 +68,10 @@ def test_set_setting_is_undoable_and_marks_the_document(qtbot, controller):
 
 
 def test_changes_of_one_setting_within_a_gesture_merge_into_one_command(controller):
-    controller.begin_gesture()
+    controller.submit(BeginGesture())
     for value in (1.0, 2.0, 3.0):
         controller.set_setting("wind", value)
-    controller.end_gesture()
+    controller.submit(EndGesture())
     controller.set_setting("gravity", 5.0)
     assert controller.undo_stack.count() == 2
     controller.undo_stack.undo()
@@ -93,7 +94,7 @@ def test_same_value_pushes_nothing(controller):
 
 
 def test_move_pin_is_undoable(controller):
-    controller.move_pin(14, (1.2, 1.1, 0.0))
+    controller.submit(SetPin(14, (1.2, 1.1, 0.0), None))
     assert {p.particle: p.anchor for p in controller.scene.pins}[14] == (1.2, 1.1, 0.0)
     assert controller.undo_stack.undoText() == "Move pin"
     controller.undo_stack.undo()
@@ -101,8 +102,8 @@ def test_move_pin_is_undoable(controller):
 
 
 def test_a_cut_takes_only_the_live_links_once_each_in_order(controller):
-    controller.cut([5])
-    controller.cut([7, 5, 3, 7])
+    controller.submit(CutLinks((5,)))
+    controller.submit(CutLinks((7, 5, 3, 7)))
     assert controller.scene.cuts == [3, 5, 7]
     assert controller.undo_stack.undoText() == "Cut 2 links"
     controller.undo_stack.undo()
@@ -154,7 +155,7 @@ def test_reset_keeps_edits_and_starts_at_rest(qtbot, controller):
                     timeout=WAIT_MS)  # fmt: skip
     controller.set_running(False)
     qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
-    controller.reset()
+    controller.submit(Reset())
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     assert controller.latest.settings.wind == 6.0
     assert controller.undo_stack.count() == 1
@@ -164,17 +165,17 @@ def test_two_drags_are_two_entries_and_one_slow_drag_is_one(qtbot, controller):
     """Merging went by time: two drags 0.5 s apart became one entry, one drag with a 2 s pause
     while held became two. Now a drag (press to release) is one entry, whatever the timing."""
     for value in (1.0, 2.0):  # two quick drags
-        controller.begin_gesture()
+        controller.submit(BeginGesture())
         controller.set_setting("wind", value)
         controller.set_setting("wind", value + 0.5)
-        controller.end_gesture()
+        controller.submit(EndGesture())
         qtbot.wait(50)
     assert controller.undo_stack.count() == 2
-    controller.begin_gesture()  # one slow drag
+    controller.submit(BeginGesture())  # one slow drag
     controller.set_setting("wind", 4.0)
     qtbot.wait(2000)
     controller.set_setting("wind", 5.0)
-    controller.end_gesture()
+    controller.submit(EndGesture())
     assert controller.undo_stack.count() == 3
     controller.set_setting("wind", 6.0)  # typed, not dragged: an entry of its own
     controller.set_setting("wind", 7.0)

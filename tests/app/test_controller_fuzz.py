@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 from qt_helpers import WAIT_MS
 
 from clothlab.sim import composition
+from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart, Step
+from clothlab.sim.edits import CutLinks, SetPin
 from clothlab.sim.parameters import PARAMETERS
 from clothlab.sim.scene import BoxSpec, SheetSpec, SphereSpec, parse_scene, scene_json
 from clothlab.ui.editor import PIN_ACTIONS
+from clothlab.ui.intents import Reset
 
 HOSTILE_NUMBERS = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),
@@ -85,25 +88,27 @@ def test_random_requests_never_break_the_document_or_the_solver(qtbot, make_cont
         ))  # fmt: skip
         try:
             if request == "pin":
-                controller.move_pin(particles, data.draw(st.one_of(st.none(), POINTS)))
+                controller.submit(SetPin(particles, data.draw(st.one_of(st.none(), POINTS)), None))
             elif request == "cut":
-                controller.cut(data.draw(st.lists(st.integers(-5, 2000), max_size=5)))
+                controller.submit(
+                    CutLinks(tuple(data.draw(st.lists(st.integers(-5, 2000), max_size=5))))
+                )
             elif request == "setting":
                 controller.set_setting(data.draw(st.sampled_from(keys)), data.draw(HOSTILE_NUMBERS))
             elif request == "grab":
-                controller.grab(particles, data.draw(POINTS))
-                controller.move_grab(data.draw(POINTS))
-                controller.release_grab()
+                controller.submit(GrabStart(particles, data.draw(POINTS)))
+                controller.submit(GrabMove(data.draw(POINTS)))
+                controller.submit(GrabRelease())
             elif request == "compose":
-                controller.compose(_composition(controller.scene, data.draw))
+                controller.submit(_composition(controller.scene, data.draw))
             elif request == "undo":
                 controller.undo_stack.undo()
             elif request == "redo":
                 controller.undo_stack.redo()
             elif request == "reset":
-                controller.reset()
+                controller.submit(Reset())
             else:
-                controller.step()
+                controller.submit(Step())
         except (ValueError, KeyError, TypeError, IndexError) as refused:
             assert "\n" not in str(refused)
             assert controller.scene == before  # a refused request changes nothing

@@ -9,10 +9,11 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import CutLinks, Stamped
+from clothlab.sim.commands import CutLinks, GrabMove, GrabRelease, GrabStart, SetSpeed, Stamped
 from clothlab.sim.engine import replay
 from clothlab.sim.recording import Recording, load_recording, save_recording
 from clothlab.sim.solver import Simulation
+from clothlab.ui.intents import SeamCut
 
 
 def run_for(qtbot, controller, steps: int) -> None:
@@ -44,13 +45,13 @@ def record_a_run(qtbot, controller) -> Recording:
     controller.record()
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     run_for(qtbot, controller, 20)
-    controller.grab(160, (0.5, -1.0, 0.6))
+    controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
     for k in range(8):
-        controller.move_grab((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k))
+        controller.submit(GrabMove((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k)))
         qtbot.wait(15)
-    controller.release_grab()
+    controller.submit(GrabRelease())
     run_for(qtbot, controller, 15)
-    controller.seam_cut()
+    controller.submit(SeamCut())
     run_for(qtbot, controller, 30)
     pause(qtbot, controller)
     return controller.recording()
@@ -94,7 +95,7 @@ def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path
 
     player = make_controller()
     player.play(recording)
-    player.set_speed(math.inf)
+    player.submit(SetSpeed(math.inf))
     with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS) as finished:
         player.set_running(True)
     assert finished.args == [recording.steps]
@@ -177,7 +178,7 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
     player = make_controller()
     player.worker.kept = KeptStates(every=10)
     player.play(recording)
-    player.set_speed(math.inf)
+    player.submit(SetSpeed(math.inf))
     with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS):
         player.set_running(True)
     qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)

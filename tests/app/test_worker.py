@@ -9,10 +9,12 @@ import pytest
 from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
 
 from clothlab.app.controller import Controller
+from clothlab.sim.commands import SetSpeed, Step
 from clothlab.sim.composition import change_body
 from clothlab.sim.edits import SetPin, SetSetting
 from clothlab.sim.presets import load_preset
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import Reset, SeamCut
 
 
 @pytest.fixture
@@ -65,7 +67,7 @@ def test_running_advances_and_pause_stops(qtbot, controller):
 def test_single_step_advances_exactly_one_step(qtbot, controller):
     first = load(qtbot, controller)
     for expected in (1, 2, 3):
-        controller.step()
+        controller.submit(Step())
         qtbot.waitUntil(lambda n=expected: controller.latest.steps == n, timeout=WAIT_MS)
     qtbot.wait(200)
     assert controller.latest.steps == first.steps + 3
@@ -75,7 +77,7 @@ def test_single_step_advances_exactly_one_step(qtbot, controller):
 def test_step_is_ignored_while_running(qtbot, controller):
     load(qtbot, controller)
     run_until(qtbot, controller, lambda s: s.steps > 0)
-    controller.step()  # must not raise or double-step; the clock owns stepping
+    controller.submit(Step())  # must not raise or double-step; the clock owns stepping
     paused = pause(qtbot, controller)
     assert paused.steps > 0
 
@@ -85,7 +87,7 @@ def test_reset_returns_to_time_zero_and_rest_positions(qtbot, controller):
     run_until(qtbot, controller, lambda s: s.t > 0.2)
     pause(qtbot, controller)
     assert not np.array_equal(controller.latest.x, controller.latest.topology.rest_positions)
-    controller.reset()
+    controller.submit(Reset())
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
     snapshot = controller.latest
     assert snapshot.t == 0.0
@@ -99,7 +101,7 @@ def test_reset_returns_to_time_zero_and_rest_positions(qtbot, controller):
 def test_reset_while_running_keeps_running_from_zero(qtbot, controller):
     load(qtbot, controller)
     run_until(qtbot, controller, lambda s: s.t > 0.2)
-    controller.reset()
+    controller.submit(Reset())
     qtbot.waitUntil(lambda: controller.latest.t < 0.2, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: controller.latest.t > 0.05, timeout=WAIT_MS)
     assert controller.running
@@ -135,10 +137,10 @@ def test_no_torn_frames_and_frame_ids_increase(qtbot, controller):
     controller.load(scene)
     received: list[tuple[Snapshot, int]] = []  # each with its crc as it arrived
     controller.snapshot_changed.connect(lambda s: received.append((s, snapshot_crc(s))))
-    controller.set_speed(float("inf"))
+    controller.submit(SetSpeed(float("inf")))
     controller.set_running(True)
     qtbot.waitUntil(lambda: len(received) >= 20, timeout=WAIT_MS)
-    controller.seam_cut()  # from here links and faces are dead: the masks have to agree
+    controller.submit(SeamCut())  # from here links and faces are dead: the masks have to agree
     qtbot.waitUntil(lambda: len(received) >= 40, timeout=WAIT_MS)
     pause(qtbot, controller)
     frames = [s.frame for s, _ in received]
@@ -175,7 +177,7 @@ def test_the_readout_history_has_every_step_from_zero_whatever_the_frame_rate(qt
     history = ReadoutHistory()
     controller.snapshot_changed.connect(lambda s: history.extend(s.rows))
     load(qtbot, controller, "soft-block")
-    controller.set_speed(math.inf)
+    controller.submit(SetSpeed(math.inf))
     run_until(qtbot, controller, lambda s: s.steps >= 600)
     last = pause(qtbot, controller).steps
     steps = history.column("step")

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.parameters import PARAMETERS, Settings
 from clothlab.sim.presets import load_preset
 from clothlab.sim.readouts import CSV_HEADER, READOUTS, column_key
@@ -50,7 +51,7 @@ def test_set_settings_shows_values_without_requesting_changes(qtbot):
     panel = ParametersPanel()
     qtbot.addWidget(panel)
     settings = Settings(passes=12, wind=3.0, ball=True)
-    with qtbot.assertNotEmitted(panel.setting_edit_requested):
+    with qtbot.assertNotEmitted(panel.command_requested):
         panel.set_settings(settings)
     assert panel.editors["passes"].value() == 12
     assert panel.editors["wind"].value() == pytest.approx(3.0)
@@ -61,16 +62,16 @@ def test_user_changes_become_requests(qtbot):
     panel = ParametersPanel()
     qtbot.addWidget(panel)
     panel.set_settings(Settings())
-    with qtbot.waitSignal(panel.setting_edit_requested) as blocker:
+    with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["passes"].setValue(16)
-    assert blocker.args == ["passes", 16]
-    with qtbot.waitSignal(panel.setting_edit_requested) as blocker:
+    assert blocker.args == [SetSetting("passes", 16, None)]
+    with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["ball"].setChecked(True)
-    assert blocker.args == ["ball", True]
-    with qtbot.waitSignal(panel.setting_edit_requested) as blocker:
+    assert blocker.args == [SetSetting("ball", True, None)]
+    with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["wind"].slider.setValue(panel.editors["wind"].slider.value() + 25)
-    assert blocker.args[0] == "wind"
-    assert blocker.args[1] == pytest.approx(2.5)
+    assert blocker.args[0].key == "wind"
+    assert blocker.args[0].value == pytest.approx(2.5)
 
 
 def snapshots(scene_name: str, count: int, steps_between: int = 3):

@@ -10,10 +10,10 @@ from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
-from clothlab.sim.edits import links_crossing_stroke
+from clothlab.sim.edits import SetPin, links_crossing_stroke
 from clothlab.sim.scene import load_scene
-from clothlab.ui.interaction import Tool
 from clothlab.ui.main_window import MainWindow
+from clothlab.ui.tools import TOOLS
 
 LEFT = Qt.MouseButton.LeftButton
 NO_MODIFIER = Qt.KeyboardModifier.NoModifier
@@ -65,8 +65,8 @@ def test_grab_pulls_a_particle_toward_the_pointer(qtbot, window):
 
 def test_a_cut_stroke_removes_what_the_pure_function_says_and_undo_redo_restore_it(qtbot, window):
     controller, viewport = window.controller, window.viewport
-    window.tool_actions[Tool.CUT].trigger()
-    assert viewport.interaction.tool is Tool.CUT
+    window.tool_actions["cut"].trigger()
+    assert viewport.interaction.tool == "cut"
     snapshot = controller.latest
     top = screen_point(window, (snapshot.x[6] + snapshot.x[7]) / 2) + QPoint(0, -40)
     bottom = screen_point(window, (snapshot.x[160] + snapshot.x[161]) / 2) + QPoint(0, 40)
@@ -98,7 +98,7 @@ def test_a_cut_stroke_removes_what_the_pure_function_says_and_undo_redo_restore_
 
 def test_dragging_a_pin_moves_its_anchor_as_one_undo_entry(qtbot, window):
     controller, viewport = window.controller, window.viewport
-    window.tool_actions[Tool.PIN].trigger()
+    window.tool_actions["pin"].trigger()
     anchor = np.array(controller.scene.pins[1].anchor)  # the top-right pin, particle 14
     start = screen_point(window, anchor)
     drag(viewport, [start + QPoint(-6 * k, 4 * k) for k in range(11)])
@@ -119,7 +119,7 @@ def test_dragging_a_pin_moves_its_anchor_as_one_undo_entry(qtbot, window):
 
 def test_clicking_pins_and_unpins_a_particle(qtbot, window):
     controller, viewport = window.controller, window.viewport
-    window.tool_actions[Tool.PIN].trigger()
+    window.tool_actions["pin"].trigger()
     particle = 5 * 15 + 3
     point = screen_point(window, controller.latest.x[particle])
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point)
@@ -135,7 +135,7 @@ def test_ball_toggle_and_drag_are_undoable(qtbot, window):
     controller, viewport = window.controller, window.viewport
     window.action_ball.trigger()
     assert controller.settings.ball and controller.undo_stack.undoText() == "Set ball"
-    window.tool_actions[Tool.BALL].trigger()
+    window.tool_actions["ball"].trigger()
     centre = np.array(controller.settings.ball_center)
     qtbot.waitUntil(lambda: viewport.snapshot().settings.ball, timeout=WAIT_MS)  # as drawn
     start = screen_point(window, centre)
@@ -155,8 +155,8 @@ def test_seam_cut_action_cuts_31_links(qtbot, window):
 
 def test_right_drag_orbits_in_every_tool(qtbot, window):
     viewport = window.viewport
-    for tool in Tool:
-        window.tool_actions[tool].trigger()
+    for tool in TOOLS:
+        window.tool_actions[tool.name].trigger()
         before = viewport.camera_spec().yaw
         centre = QPoint(viewport.width() // 2, viewport.height() // 2)
         QTest.mousePress(viewport, Qt.MouseButton.RightButton, NO_MODIFIER, centre)
@@ -171,7 +171,7 @@ def test_right_drag_orbits_in_every_tool(qtbot, window):
 def test_save_then_load_gives_the_same_scene(qtbot, window, tmp_path):
     controller = window.controller
     window.action_seam.trigger()
-    controller.move_pin(5 * 15 + 3, (0.1, 0.2, 0.3))
+    controller.submit(SetPin(5 * 15 + 3, (0.1, 0.2, 0.3), None))
     controller.set_setting("wind", 2.5)
     controller.set_setting("ball", True)
     path = tmp_path / "edited.json"

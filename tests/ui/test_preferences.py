@@ -262,4 +262,4 @@ def test_the_edit_menu_has_preferences_with_its_shortcut(make_window, monkeypatc
 
     monkeypatch.setattr(PreferencesDialog, "exec", exec_)
     window.action_preferences.trigger()
-    assert len(opened) == 1 and opened[0].target is window and opened[0].parent() is window
+    assert len(opened) == 1 and opened[0].parent() is window

@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.presets import preset_path
 from clothlab.sim.questions import load_builtin_set
 from clothlab.ui.docks.questions_dock import (
@@ -295,6 +296,7 @@ def test_now_try_buttons_say_what_they_change(qtbot, question_id):
     button = panel.now_try_buttons[0]
     assert button.text() == question.now_try[0].label
     assert "→" in button.toolTip()
-    with qtbot.waitSignal(panel.setting_edit_requested) as blocker:
+    with qtbot.waitSignal(panel.command_requested) as blocker:
         button.click()
-    assert blocker.args == [question.now_try[0].setting, question.now_try[0].value]
+    suggestion = question.now_try[0]
+    assert blocker.args == [SetSetting(suggestion.setting, suggestion.value, None)]

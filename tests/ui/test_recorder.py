@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.commands import GrabRelease, GrabStart
 from clothlab.sim.recording import load_recording
 
 
@@ -38,9 +39,9 @@ def record_and_save(qtbot, window, monkeypatch, path: Path) -> None:
     run_for(qtbot, window, 25)
     qtbot.waitUntil(lambda: window.status.currentMessage().startswith("● Recording — step "),
                     timeout=WAIT_MS)  # fmt: skip
-    controller.grab(160, (0.5, -1.0, 0.6))
+    controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
     qtbot.wait(30)
-    controller.release_grab()
+    controller.submit(GrabRelease())
     window.action_seam.trigger()
     run_for(qtbot, window, 30)
     pause(qtbot, window)

@@ -10,7 +10,10 @@ from PySide6.QtWidgets import QInputDialog, QSpinBox
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
+from clothlab.sim.composition import change_obstacle
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.scene import PinSpec, Scene, SheetSpec, body_counts
+from clothlab.ui.intents import Compose, Select
 from clothlab.ui.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.selection import BALL, Selection
 
@@ -167,10 +170,8 @@ def test_selection_in_the_panel_and_the_selection_model_follow_each_other(qtbot,
     assert tree.isExpanded(tree.currentIndex())
     group = window.parameters_panel.body_group
     assert group.isEnabled() and group.title() == "Selected body: Sheet 15 × 11 (1)"
-    tools = window.viewport.interaction
-    if hasattr(tools, "selection_requested"):  # the view's clicks, once it makes them
-        tools.selection_requested.emit(Selection("body", 1))
-        assert tree.currentIndex() == model.index_of(Selection("body", 1))
+    window.viewport.interaction.command_requested.emit(Select(Selection("body", 1)))  # a click
+    assert tree.currentIndex() == model.index_of(Selection("body", 1))
     window.action_undo.trigger()  # the box goes; the selection of a body stays
     window.action_undo.trigger()  # the second sheet goes, and with it the selection
     assert len(window.controller.scene.bodies) == 1
@@ -220,14 +221,11 @@ def test_the_ball_row_edits_the_ball_settings_and_obstacles_move_from_the_view(m
     model.setData(find_value(model, ("setting", "ball_radius")), 0.7)
     assert controller.settings.ball_radius == 0.7
     window.action_add_sphere.trigger()
-    tools = window.viewport.interaction
-    if not hasattr(tools, "obstacle_move_finished"):
-        pytest.skip("the view does not move obstacles yet")
-    start = controller.scene.obstacles[0].center
-    tools.obstacle_move_finished.emit(0, start, (0.5, 0.0, 0.2))
+    tools = window.viewport.interaction  # what the Move tool asks for at the end of a drag
+    tools.command_requested.emit(Compose(change_obstacle, (0,), {"center": (0.5, 0.0, 0.2)}))
     assert controller.scene.obstacles[0].center == (0.5, 0.0, 0.2)
     assert controller.undo_stack.text(controller.undo_stack.count() - 1) == "Move sphere"
-    tools.obstacle_move_finished.emit(BALL, controller.settings.ball_center, (0.1, 0.2, 0.3))
+    tools.command_requested.emit(SetSetting("ball_center", (0.1, 0.2, 0.3), None))
     assert controller.settings.ball_center == (0.1, 0.2, 0.3)
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from clothlab.sim.composition import change_obstacle
+from clothlab.sim.edits import SetPin, SetSetting
 from clothlab.sim.presets import load_preset
+from clothlab.ui.intents import Compose, change_body
 from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel
 
 
@@ -55,15 +58,15 @@ def test_body_fields_and_obstacles_are_listed_and_edited(qtbot):
     assert find_value(model, ("body", 0, "cols")).data() == "15"
     assert find_value(model, ("body", 0, "horizontal")).data() == "hanging"
     assert find_value(model, ("obstacle", 0, "size", 2)).data() == "1 units"
-    with qtbot.waitSignal(model.body_edit_requested) as blocker:
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("body", 0, "top_center", 1)), 2.0)
-    assert blocker.args == [0, {"top_center": (0.0, 2.0, 0.0)}]
-    with qtbot.waitSignal(model.body_edit_requested) as blocker:
+    assert blocker.args == [Compose(change_body, (0,), {"top_center": (0.0, 2.0, 0.0)})]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("body", 0, "horizontal")), 1)
-    assert blocker.args == [0, {"horizontal": True}]
-    with qtbot.waitSignal(model.obstacle_edit_requested) as blocker:
+    assert blocker.args == [Compose(change_body, (0,), {"horizontal": True})]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("obstacle", 0, "name")), "crate")
-    assert blocker.args == [0, {"name": "crate"}]
+    assert blocker.args == [Compose(change_obstacle, (0,), {"name": "crate"})]
 
 
 def test_the_pins_of_the_selected_body_are_listed():
@@ -96,31 +99,32 @@ def test_values_show_the_document_with_units():
 def test_editing_a_value_requests_the_change(qtbot):
     model = SceneModel()
     model.set_scene(load_preset("hanging-sheet"))
-    with qtbot.waitSignal(model.setting_edit_requested) as blocker:
+    with qtbot.waitSignal(model.command_requested) as blocker:
         assert model.setData(find_value(model, ("setting", "ball_radius")), 0.8)
-    assert blocker.args == ["ball_radius", 0.8]
-    with qtbot.waitSignal(model.setting_edit_requested) as blocker:
+    assert blocker.args == [SetSetting("ball_radius", 0.8, None)]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("setting", "passes")), 20)
-    assert blocker.args == ["passes", 20]
-    with qtbot.waitSignal(model.setting_edit_requested) as blocker:
+    assert blocker.args == [SetSetting("passes", 20, None)]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(
             find_value(model, ("setting", "ball")),
             Qt.CheckState.Checked,
             Qt.ItemDataRole.CheckStateRole,
         )
-    assert blocker.args == ["ball", True]
-    with qtbot.waitSignal(model.setting_edit_requested) as blocker:
+    assert blocker.args == [SetSetting("ball", True, None)]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("ball_center", 1)), -0.2)
-    assert blocker.args == ["ball_center", (0.0, -0.2, 0.75)]  # the preset ball: in front
-    with qtbot.waitSignal(model.pin_edit_requested) as blocker:
+    # the preset ball: in front
+    assert blocker.args == [SetSetting("ball_center", (0.0, -0.2, 0.75), None)]
+    with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("pin", 14, 0)), 1.0)
-    assert blocker.args == [14, (1.0, 1.0, 0.0)]
+    assert blocker.args == [SetPin(14, (1.0, 1.0, 0.0), None)]
 
 
 def test_out_of_range_edit_is_refused(qtbot):
     model = SceneModel()
     model.set_scene(load_preset("hanging-sheet"))
-    with qtbot.assertNotEmitted(model.setting_edit_requested):
+    with qtbot.assertNotEmitted(model.command_requested):
         assert not model.setData(find_value(model, ("setting", "passes")), 0)
         assert not model.setData(find_value(model, ("setting", "wind")), float("nan"))
 
@@ -135,7 +139,7 @@ def test_update_from_scene_follows_edits_and_pins(qtbot):
             "pins": scene.pins[:1],
         }
     )
-    with qtbot.assertNotEmitted(model.setting_edit_requested):
+    with qtbot.assertNotEmitted(model.command_requested):
         model.update_from_scene(edited)
     assert find_value(model, ("setting", "wind")).data(Qt.ItemDataRole.EditRole) == 3.5
     pins = model.index(2, 0)

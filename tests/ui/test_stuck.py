@@ -46,7 +46,7 @@ def test_the_status_bar_offers_reset_and_reset_clears_the_tangle(qtbot, make_win
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
 
     def run_to(step: int) -> None:
-        controller.send(Step(step - controller.latest.steps))
+        controller.submit(Step(step - controller.latest.steps))
         qtbot.waitUntil(lambda: controller.latest.steps == step, timeout=4 * WAIT_MS)
 
     run_to(240)
@@ -64,3 +64,20 @@ def test_the_status_bar_offers_reset_and_reset_clears_the_tangle(qtbot, make_win
     assert controller.settings.stiffness == 1.0  # the edits stay; the shape starts over
     qtbot.waitUntil(lambda: controller.latest.t > 3.0, timeout=4 * WAIT_MS)
     assert controller.latest.readouts.max_stretch < 0.05  # it hangs as it should
+
+
+def test_the_stuck_notices_reset_button_starts_the_run_afresh(qtbot, make_window):
+    """The button's own path (a Reset request through the window), whether or not the model
+    tangled: the run goes back to step 0 and the notice goes."""
+    window = make_window("hanging-sheet", paused=True)
+    controller, status = window.controller, window.status
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    controller.submit(Step(240))
+    # shown, not only computed: the panels (the status bar first) see a frame before the view
+    qtbot.waitUntil(lambda: window.viewport.snapshot().steps == 240, timeout=4 * WAIT_MS)
+    status.show_stuck("Stuck: as the solver would say it")
+    assert status.stuck_notice.isVisible() and not status.tool_label.isVisible()
+    QTest.mouseClick(status.reset_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not status.stuck_notice.isVisible(), timeout=WAIT_MS)
+    assert status.tool_label.isVisible() and controller.undo_stack.count() == 0

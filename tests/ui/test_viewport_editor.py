@@ -11,9 +11,11 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
+from clothlab.sim.commands import GrabStart
+from clothlab.sim.composition import change_obstacle
 from clothlab.sim.scene import BoxSpec, Scene, SphereSpec, build_simulation
 from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.ui.interaction import Tool
+from clothlab.ui.intents import Preview, Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport import Viewport
 
@@ -182,31 +184,34 @@ def test_a_body_outline_follows_the_moving_cloth(qtbot, viewport, snapshot) -> N
 
 def test_the_move_tool_drags_a_box(qtbot, viewport, snapshot) -> None:
     render(qtbot, viewport, snapshot)
-    viewport.interaction.set_tool(Tool.BALL)
-    moves: list[tuple[int, np.ndarray]] = []
-    finished: list[tuple[int, np.ndarray, np.ndarray]] = []
-    viewport.interaction.obstacle_move_requested.connect(lambda k, c: moves.append((k, c)))
-    viewport.interaction.obstacle_move_finished.connect(lambda k, a, b: finished.append((k, a, b)))
+    viewport.interaction.set_tool("ball")
+    requests: list[object] = []
+    viewport.interaction.command_requested.connect(requests.append)
     start = point_of(viewport, (0.0, -1.1, 0.5))  # the box's front face
     QTest.mousePress(viewport, LEFT, NO_MODIFIER, start)
     for k in range(1, 9):
         QTest.mouseMove(viewport, start + QPoint(6 * k, 0))
     QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, start + QPoint(48, 0))
-    assert moves and all(index == 1 for index, _ in moves)
-    assert moves[-1][1][0] > 0.2  # to the right
+    # live previews while it is dragged, then one move of obstacle 1 (the box) on release
+    moves = [request.command for request in requests if isinstance(request, Preview)]
+    finished = [request for request in requests if not isinstance(request, Preview)]
+    assert moves and all((m.make, m.args) == (change_obstacle, (1,)) for m in moves)
+    assert moves[-1].changes["center"][0] > 0.2  # to the right
     assert len(finished) == 1
-    index, before, after = finished[0]
-    assert index == 1
-    np.testing.assert_allclose(before, BOX.center)
-    np.testing.assert_allclose(after, moves[-1][1])
+    assert (finished[0].make, finished[0].args) == (change_obstacle, (1,))
+    np.testing.assert_allclose(viewport.interaction.tools["ball"].start, BOX.center)
+    after = finished[0].changes["center"]
+    np.testing.assert_allclose(after, moves[-1].changes["center"])
     assert abs(after[1] - BOX.center[1]) < 0.05  # a sideways drag keeps the height
+    moved = finished[0].composed(SCENE)
+    assert moved.text == "Move box" and moved.scene.obstacles[1].center == after
 
 
 def test_the_move_tool_on_empty_background_orbits(qtbot, viewport, snapshot) -> None:
     render(qtbot, viewport, snapshot)
-    viewport.interaction.set_tool(Tool.BALL)
+    viewport.interaction.set_tool("ball")
     moves: list[object] = []
-    viewport.interaction.obstacle_move_requested.connect(lambda *args: moves.append(args))
+    viewport.interaction.command_requested.connect(moves.append)
     yaw = viewport.camera_spec().yaw
     QTest.mousePress(viewport, LEFT, NO_MODIFIER, QPoint(8, 8))
     QTest.mouseMove(viewport, QPoint(60, 8))
@@ -216,16 +221,17 @@ def test_the_move_tool_on_empty_background_orbits(qtbot, viewport, snapshot) -> 
 
 def test_select_tool_clicks_select_bodies_obstacles_and_nothing(qtbot, viewport, snapshot) -> None:
     render(qtbot, viewport, snapshot)
-    viewport.interaction.set_tool(Tool.SELECT)
+    viewport.interaction.set_tool("select")
     chosen: list[object] = []
-    viewport.interaction.selection_requested.connect(chosen.append)
+    viewport.interaction.command_requested.connect(chosen.append)
     camera = viewport.camera_spec()
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point_of(viewport, snapshot.x[5 * 15 + 4]))
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point_of(viewport, (0.0, -1.1, 0.5)))
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, point_of(viewport, SPHERE.center))
     QTest.mouseClick(viewport, LEFT, NO_MODIFIER, QPoint(8, 8))
     assert chosen == [
-        Selection("body", 0), Selection("obstacle", 1), Selection("obstacle", 0), None
+        Select(Selection("body", 0)), Select(Selection("obstacle", 1)),
+        Select(Selection("obstacle", 0)), Select(None),
     ]  # fmt: skip
     assert viewport.camera_spec() == camera  # clicks do not nudge the camera
 
@@ -238,16 +244,15 @@ def test_select_tool_clicks_select_bodies_obstacles_and_nothing(qtbot, viewport,
 
 def test_ctrl_click_selects_in_any_tool(qtbot, viewport, snapshot) -> None:
     render(qtbot, viewport, snapshot)
-    chosen: list[object] = []
-    grabs: list[object] = []
-    viewport.interaction.selection_requested.connect(chosen.append)
-    viewport.interaction.grab_requested.connect(lambda *args: grabs.append(args))
+    requests: list[object] = []
+    viewport.interaction.command_requested.connect(requests.append)
     ctrl = Qt.KeyboardModifier.ControlModifier
     cloth = point_of(viewport, snapshot.x[5 * 15 + 4])
-    for tool in (Tool.GRAB, Tool.PIN, Tool.CUT, Tool.BALL):
+    for tool in ("grab", "pin", "cut", "ball"):
         viewport.interaction.set_tool(tool)
         QTest.mouseClick(viewport, LEFT, ctrl, cloth)
-    viewport.interaction.set_tool(Tool.GRAB)
+    viewport.interaction.set_tool("grab")
     QTest.mouseClick(viewport, LEFT, ctrl, point_of(viewport, (0.0, -1.1, 0.5)))
-    assert chosen == [Selection("body", 0)] * 4 + [Selection("obstacle", 1)]
-    assert not grabs  # Ctrl+click does not also grab
+    chosen = [request for request in requests if isinstance(request, Select)]
+    assert chosen == [Select(Selection("body", 0))] * 4 + [Select(Selection("obstacle", 1))]
+    assert not [r for r in requests if isinstance(r, GrabStart)]  # Ctrl+click does not grab

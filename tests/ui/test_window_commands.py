@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.presets import load_preset, preset_path
 from clothlab.sim.readouts import READOUTS
 from clothlab.sim.scene import Scene, build_topology, load_scene
@@ -185,11 +186,11 @@ def test_scene_tree_names_choices_as_the_parameters_panel_does(qtbot):
     editor = delegate.createEditor(None, QStyleOptionViewItem(), index)
     assert isinstance(editor, QComboBox) and editor.currentText() == "automatic"
     delegate.setEditorData(editor, index)
-    requests: list[tuple[str, object]] = []
-    model.setting_edit_requested.connect(lambda key, value: requests.append((key, value)))
+    requests: list[object] = []
+    model.command_requested.connect(requests.append)
     editor.setCurrentIndex(1)
     delegate.setModelData(editor, model, index)
-    assert requests == [("solver_mode", 1)]
+    assert requests == [SetSetting("solver_mode", 1, None)]
     editor.deleteLater()
 
 

@@ -11,8 +11,6 @@ from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 from test_viewport_gl import pixels
 
-from clothlab.ui.interaction import Tool
-
 pytestmark = pytest.mark.gl
 
 
@@ -53,12 +51,12 @@ def test_saved_image_shows_the_cut_stroke_being_drawn(qtbot, make_window):
     window = make_window(paused=True)
     drawn(qtbot, window)
     viewport = window.viewport
-    window.tool_actions[Tool.CUT].trigger()
+    window.tool_actions["cut"].trigger()
     start = QPoint(viewport.width() // 4, viewport.height() // 3)
     QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     for step in range(1, 13):
         QTest.mouseMove(viewport, start + QPoint(step * viewport.width() // 24, step * 4))
-    assert len(viewport.interaction.stroke) > 2
+    assert len(viewport.interaction.tools["cut"].stroke) > 2
     shown, saved = shown_and_saved(window)
     difference = np.abs(shown - saved).max(axis=2)
     assert difference.max() <= 8, f"{(difference > 8).mean():.2%} of the view differs"

@@ -1,11 +1,12 @@
 """The Parameters panel: one widget per declared setting, generated from PARAMETERS.
 
-int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as
-`setting_edit_requested`; the document's answer comes back through `show_scene` / `show_edit`
-(a ui.panels.Panel) or `set_settings`, none of which re-emits.
+int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as a
+SetSetting on `command_requested`, and a slider's drag is bracketed by BeginGesture and
+EndGesture (ui.intents), so it undoes as one; the document's answer comes back through
+`show_scene` / `show_edit` (a ui.panels.Panel) or `set_settings`, none of which re-emits.
 
 Above the world's settings, the "Selected body" group sets the selected body's material and
-its own stiffness (`body_change_requested`: body index and the fields to change).
+its own stiffness (a Compose of the body's changed fields).
 """
 
 from __future__ import annotations
@@ -29,12 +30,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.fabrics import BODY_STIFFNESS, FABRICS
 from clothlab.sim.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.scene import Scene, scene_settings
 from clothlab.sim.snapshot import Snapshot
 from clothlab.ui.docks.scene_dock import decimals_for
+from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
 from clothlab.ui.scene_model import distinct_labels, tooltip_for
+from clothlab.ui.selection import Selection
 
 
 class FloatEditor(QWidget):
@@ -103,7 +107,7 @@ WORLD = "World settings"  # the material combo's first entry: the body takes the
 class BodyGroup(QGroupBox):
     """The selected body's material and own stiffness; disabled while no body is selected."""
 
-    change_requested = Signal(int, object)  # body index, {"material": …} or {"stiffness": …}
+    command_requested = Signal(object)  # a Compose of the body's material or stiffness
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Selected body", parent)
@@ -166,23 +170,22 @@ class BodyGroup(QGroupBox):
     def _material_chosen(self, row: int) -> None:
         if self.index is not None:
             name = self.material.itemText(row)
-            self.change_requested.emit(self.index, {"material": None if name == WORLD else name})
+            self._change(material=None if name == WORLD else name)
 
     def _own_toggled(self, on: bool) -> None:
         if self.index is not None:
-            value = self.stiffness.value() if on else None
-            self.change_requested.emit(self.index, {"stiffness": value})
+            self._change(stiffness=self.stiffness.value() if on else None)
 
     def _stiffness_changed(self, value: float) -> None:
         if self.index is not None and self.own.isChecked():
-            self.change_requested.emit(self.index, {"stiffness": value})
+            self._change(stiffness=value)
+
+    def _change(self, **changes: object) -> None:
+        self.command_requested.emit(Compose(change_body, (self.index,), changes))
 
 
 class ParametersPanel(QWidget):
-    setting_edit_requested = Signal(str, object)  # Settings key, new value
-    body_change_requested = Signal(int, object)  # body index, {field: value}
-    drag_started = Signal()  # a slider was pressed: what follows until release undoes as one
-    drag_finished = Signal()
+    command_requested = Signal(object)  # SetSetting, Compose, BeginGesture, EndGesture
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,7 +195,7 @@ class ParametersPanel(QWidget):
         column = QVBoxLayout(form_host)
         column.setContentsMargins(0, 0, 0, 0)
         self.body_group = BodyGroup()
-        self.body_group.change_requested.connect(self.body_change_requested)
+        self.body_group.command_requested.connect(self.command_requested)
         column.addWidget(self.body_group)
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)
@@ -226,25 +229,29 @@ class ParametersPanel(QWidget):
         key = parameter.key
         if parameter.kind is bool:
             check_box = QCheckBox(self)
-            check_box.toggled.connect(lambda on: self.setting_edit_requested.emit(key, on))
+            check_box.toggled.connect(lambda on: self._request(key, on))
             return check_box
         if parameter.choices:  # an int setting whose values have names
             combo_box = QComboBox(self)
             combo_box.addItems(list(parameter.choices))
-            combo_box.activated.connect(lambda v: self.setting_edit_requested.emit(key, v))
+            combo_box.activated.connect(lambda v: self._request(key, v))
             return combo_box
         if parameter.kind is int:
             spin_box = QSpinBox(self)
             spin_box.setRange(int(parameter.minimum), int(parameter.maximum))
             spin_box.setSingleStep(int(parameter.step))
             spin_box.setKeyboardTracking(False)
-            spin_box.valueChanged.connect(lambda v: self.setting_edit_requested.emit(key, v))
+            spin_box.valueChanged.connect(lambda v: self._request(key, v))
             return spin_box
         editor = FloatEditor(parameter, self)
-        editor.value_changed.connect(lambda v: self.setting_edit_requested.emit(key, v))
-        editor.drag_started.connect(self.drag_started)
-        editor.drag_finished.connect(self.drag_finished)
+        editor.value_changed.connect(lambda v: self._request(key, v))
+        # a slider's drag, press to release, undoes as one
+        editor.drag_started.connect(lambda: self.command_requested.emit(BeginGesture()))
+        editor.drag_finished.connect(lambda: self.command_requested.emit(EndGesture()))
         return editor
+
+    def _request(self, key: str, value: Any) -> None:
+        self.command_requested.emit(SetSetting(key, value, None))
 
     # --- Panel: the settings follow the document, not the frames ------------------------------
 
@@ -256,8 +263,10 @@ class ParametersPanel(QWidget):
         self.set_settings(scene_settings(scene))
         self.body_group.show_body(scene, self.body_group.index)
 
-    def show_selected_body(self, index: int | None) -> None:
-        """The body the "Selected body" group edits (None: none is selected)."""
+    def show_selection(self, selection: Selection | None) -> None:
+        """The "Selected body" group edits the selected body; an obstacle or nothing selected
+        leaves it with none."""
+        index = selection.index if selection is not None and selection.kind == "body" else None
         self.body_group.show_body(self._scene, index)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:

@@ -48,6 +48,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.commands import Run
+from clothlab.sim.edits import SetSetting
 from clothlab.sim.files import write_atomically
 from clothlab.sim.parameters import SETTINGS_TABLE
 from clothlab.sim.questions import (
@@ -60,6 +62,7 @@ from clothlab.sim.questions import (
 )
 from clothlab.sim.scene import Scene, scene_settings
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import NewDocument
 from clothlab.ui.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
@@ -180,11 +183,11 @@ def _wrapped(text: str = "", object_name: str = "", rich: bool = False) -> QLabe
 
 
 class QuestionsPanel(QWidget):
-    """A ui.panels.Panel; the window connects its requests to the controller and the readouts."""
+    """A ui.panels.Panel; its requests go the window's one way (ui.context), its evidence to
+    the readouts."""
 
-    scene_requested = Signal(object)  # Scene: load it, paused, as a new document
-    run_requested = Signal()
-    setting_edit_requested = Signal(str, object)  # a "now try": key, value (undoable)
+    # NewDocument (the question's scene, paused), Run, SetSetting (a "now try", undoable)
+    command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
 
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
@@ -286,7 +289,7 @@ class QuestionsPanel(QWidget):
         self.evidence_label = _wrapped(rich=True)
         self.run_button = QPushButton("Run ▶")
         self.run_button.setToolTip("Run the simulation (Space); every tool keeps working")
-        self.run_button.clicked.connect(self.run_requested)
+        self.run_button.clicked.connect(lambda: self.command_requested.emit(Run()))
         self.explain_button = QPushButton("I have watched it: explain")
         self.explain_button.clicked.connect(self.explain)
         buttons = QHBoxLayout()
@@ -439,7 +442,7 @@ class QuestionsPanel(QWidget):
         """Ask for the question's scene; the prediction opens when the scene arrives."""
         assert self.question_set is not None
         self._requested = self.question_set.scene_for(self.question)
-        self.scene_requested.emit(self._requested)
+        self.command_requested.emit(NewDocument(self._requested, paused=True))
 
     def _choice_made(self, index: int) -> None:
         self.prediction = index
@@ -485,7 +488,7 @@ class QuestionsPanel(QWidget):
 
     def apply_now_try(self, index: int) -> None:
         suggestion = self.question.now_try[index]
-        self.setting_edit_requested.emit(suggestion.setting, suggestion.value)
+        self.command_requested.emit(SetSetting(suggestion.setting, suggestion.value, None))
 
     # --- progress --------------------------------------------------------------------------------
 

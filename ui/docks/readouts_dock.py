@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
 from clothlab.sim.scene import Scene, build_topology
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import Trigger
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
@@ -43,7 +44,8 @@ HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; p
 
 
 class ReadoutsPanel(QWidget):
-    export_requested = Signal()  # the window asks for a file name and calls history.write_csv
+    # Trigger("export_csv"): the button does what File ▸ Export readouts CSV… does
+    command_requested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,7 +98,9 @@ class ReadoutsPanel(QWidget):
         self.clear_button.clicked.connect(self.clear)
         self.export_button = QPushButton("Export CSV…")
         self.export_button.setToolTip(f"Save every recorded row: {', '.join(COLUMNS)}.")
-        self.export_button.clicked.connect(self.export_requested)
+        self.export_button.clicked.connect(
+            lambda: self.command_requested.emit(Trigger("export_csv"))
+        )
         self.window_box = QSpinBox()
         self.window_box.setRange(2, 600)
         self.window_box.setValue(DEFAULT_WINDOW_S)

@@ -1,7 +1,7 @@
 """The Scene panel: a tree view on the SceneModel with range-aware editors; as a
 ui.panels.Panel it hands the document to the model. Choosing a body's or an obstacle's row
-asks for it to be selected (`selection_requested`); `show_selection` shows a selection made
-anywhere (the 3D view) as the current row, with that body's fields and pins."""
+asks for it to be selected (a Select on `command_requested`); `show_selection` shows a
+selection made anywhere (the 3D view) as the current row, with that body's fields and pins."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.parameters import Parameter
 from clothlab.sim.scene import Scene
 from clothlab.sim.snapshot import Snapshot
+from clothlab.ui.intents import Select
 from clothlab.ui.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
 from clothlab.ui.selection import Selection
 
@@ -94,7 +95,7 @@ class ValueDelegate(QStyledItemDelegate):
 class ScenePanel(QWidget):
     """Tree of the scene's objects; double-click (or F2) a value to edit it."""
 
-    selection_requested = Signal(object)  # Selection: a body's or an obstacle's row was chosen
+    command_requested = Signal(object)  # Select: a body's or an obstacle's row was chosen
 
     def __init__(self, model: SceneModel, parent: Any = None) -> None:
         super().__init__(parent)
@@ -182,7 +183,7 @@ class ScenePanel(QWidget):
             return  # the model's rows moved, or a selection is being shown: nobody chose
         selection = _selection_at(current)
         if selection is not None and selection != self.selection:
-            self.selection_requested.emit(selection)
+            self.command_requested.emit(Select(selection))
 
     def _expand(self, *_: Any) -> None:
         # Groups open, pins closed: a curtain has dozens of pins with three rows each.

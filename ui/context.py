@@ -1,0 +1,64 @@
+"""What the window's parts get instead of the window: the controller, the selection, the status
+bar, the 3D view, the actions, and the one path every request takes (`submit`).
+
+The scene editor (ui.editor), the exporter (ui.export) and the recorder (ui.recorder) each take a
+WindowContext; the panels take nothing and emit command records on `command_requested`, which
+the window connects to `WindowContext.submit`. So no part reaches into another through the
+window, and only ui.main_window (and app.gui, which builds the window) imports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+from clothlab.ui.intents import NewDocument, Preview, Select, Trigger
+from clothlab.ui.selection import SelectionModel
+from clothlab.ui.viewport import Viewport
+
+if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
+    from clothlab.app.controller import Controller
+
+MESSAGE_MS = 8000  # how long a refusal or a note stays in the status bar
+
+
+@dataclass(frozen=True)
+class WindowContext:
+    controller: Controller
+    selection: SelectionModel
+    status: QStatusBar
+    viewport: Viewport
+    parent: QWidget  # the window as a parent for dialogs: nothing of it is reached through here
+    actions: Mapping[str, QAction]  # by row name (ui.actions)
+    confirm_discard: Callable[[], bool]  # unsaved edits: True if the user saved or dropped them
+    show_document: Callable[[], None]  # the panels show the document again, not what was typed
+
+    def submit(self, command: object) -> bool:
+        """Carry out what a view asks: selecting and the window's actions here, everything else
+        by the controller (Controller.submit). A refusal is said in the status bar in one line,
+        and the panels drop what was typed; a refused preview says nothing, as the drag's end
+        will. True if the request was carried out."""
+        if isinstance(command, Select):
+            self.selection.select(command.selection)
+            return True
+        if isinstance(command, Trigger):
+            self.actions[command.action].trigger()
+            return True
+        if isinstance(command, NewDocument) and not self.confirm_discard():
+            return False
+        try:
+            self.controller.submit(command)
+        except (KeyError, ValueError) as error:
+            if not isinstance(command, Preview):
+                self.say(str(error.args[0]) if isinstance(error, KeyError) else str(error))
+                self.show_document()
+            return False
+        return True
+
+    def say(self, text: str, timeout_ms: int = MESSAGE_MS) -> None:
+        """One line in the status bar: a note on an edit, or why one was refused."""
+        self.status.showMessage(text, timeout_ms)

@@ -1,0 +1,329 @@
+"""The 3D view's editing tools: one small class per tool, and TOOLS, one row per tool, from which
+the Tool menu and toolbar entries (ui.actions), the status bar's hint and the view's dispatch
+(ui.interaction) all come. A new tool is a class here and a row in TOOLS.
+
+A tool turns the left-button gestures it takes into command records (sim.commands, sim.edits,
+ui.intents) and hands them to `emit`; it never touches the simulation. `press` says whether the
+tool takes the gesture; when it does not, the camera does. Selecting is not a tool's gesture:
+every tool selects on Ctrl+click and the Select tool on every click (`clicks_select`), both
+done by ui.interaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+
+from clothlab.sim import composition
+from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart
+from clothlab.sim.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
+from clothlab.sim.snapshot import Snapshot
+from clothlab.ui import picking
+from clothlab.ui.camera import OrbitCamera
+from clothlab.ui.intents import Compose, Preview
+from clothlab.ui.selection import BALL
+
+PICK_RADIUS_PX = 14.0  # how close on screen a pin or particle must be to the pointer
+Vec3 = tuple[float, float, float]
+Emit = Callable[[object], None]
+
+
+class ToolView(Protocol):
+    """What a tool sees of the 3D view (ui.viewport.Viewport)."""
+
+    camera: OrbitCamera
+
+    def snapshot(self) -> Snapshot | None: ...
+
+    def project(self, points: np.ndarray) -> np.ndarray: ...
+
+    def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def obstacle_kinds(self) -> tuple[str, ...] | None: ...
+
+    def setCursor(self, cursor: Qt.CursorShape) -> None: ...  # noqa: N802 (Qt's name)
+
+    def update(self) -> None: ...
+
+
+class Tool:
+    """A tool's gesture, press to release: `move` and `release` follow only a press the tool
+    took; `cancel` drops a gesture under way (a tool switch, a new scene)."""
+
+    cursor: ClassVar[Qt.CursorShape] = Qt.CursorShape.ArrowCursor
+    clicks_select: ClassVar[bool] = False  # every left click selects, as Ctrl+click does
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        self.view = view
+        self.emit = emit
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        """True when the tool takes the gesture; otherwise the camera does."""
+        return False
+
+    def move(self, position: QPointF) -> None:
+        pass
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        """The gesture ends; `moved`: the pointer left the click's slop, a drag, not a click."""
+
+    def cancel(self) -> None:
+        pass
+
+    def has_overlay(self) -> bool:
+        return False
+
+    def paint(self, painter: QPainter) -> None:
+        """Draw over the 3D view while the gesture lasts (has_overlay)."""
+
+
+class DragTool(Tool):
+    """Drags a point on the camera-facing plane through where the drag began."""
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.subject = -1  # the particle grabbed, the pin dragged or the obstacle moved
+        self.start = np.zeros(3)  # where the dragged point was when the drag began
+        self.current = np.zeros(3)
+        self._offset = np.zeros(3)  # from the pointer on the drag plane to the dragged point
+
+    def _start_drag(self, subject: int, point: np.ndarray) -> None:
+        self.subject = subject
+        self.start = np.array(point, dtype=np.float64)
+        self.current = self.start.copy()
+        self._offset = np.zeros(3)
+
+    def _on_drag_plane(self, position: QPointF) -> np.ndarray | None:
+        """The pointer on the camera-facing plane through the drag's start."""
+        origin, direction = self.view.ray(position.x(), position.y())
+        _, _, forward = self.view.camera.basis()
+        return picking.drag_plane_point(origin, direction, self.start, forward)
+
+    def _dragged_to(self, position: QPointF) -> np.ndarray | None:
+        """Where the dragged point goes for the pointer at `position` (None: off the plane)."""
+        point = self._on_drag_plane(position)
+        if point is not None:
+            self.current = point + self._offset
+        return None if point is None else self.current
+
+
+class SelectTool(Tool):
+    """Clicks select; drags orbit (ui.interaction does both)."""
+
+    clicks_select = True
+
+
+class GrabTool(DragTool):
+    """Holds a free particle at the pointer while the button is down."""
+
+    cursor = Qt.CursorShape.OpenHandCursor
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        particle = particle_at(self.view, snapshot, position, free_only=True)
+        if particle is None:
+            return False
+        self._start_drag(particle, snapshot.x[particle])
+        self.emit(GrabStart(particle, _vec(self.current)))
+        self.view.setCursor(Qt.CursorShape.ClosedHandCursor)
+        return True
+
+    def move(self, position: QPointF) -> None:
+        point = self._dragged_to(position)
+        if point is not None:
+            self.emit(GrabMove(_vec(point)))
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        self.emit(GrabRelease())
+        self.view.setCursor(self.cursor)
+
+    def cancel(self) -> None:
+        self.emit(GrabRelease())  # a grab lets go
+
+
+class PinTool(DragTool):
+    """A click on a free particle pins it where it is, a click on a pin unpins it, a drag of a
+    pin moves its anchor (shown live, one undoable edit on release)."""
+
+    cursor = Qt.CursorShape.PointingHandCursor
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.dragging = False  # a pin; else a free particle that a click would pin
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        self.dragging = False
+        if len(snapshot.pin_index):
+            screen = self.view.project(snapshot.pin_anchor)
+            k = picking.nearest_on_screen(screen, (position.x(), position.y()), PICK_RADIUS_PX)
+            if k is not None:
+                self._start_drag(int(snapshot.pin_index[k]), snapshot.pin_anchor[k])
+                self.dragging = True
+                return True
+        particle = particle_at(self.view, snapshot, position, free_only=True)
+        if particle is None:
+            return False
+        self.subject = particle
+        return True
+
+    def move(self, position: QPointF) -> None:
+        if not self.dragging:
+            return  # a press on an unpinned particle that turns into a drag does nothing
+        point = self._dragged_to(position)
+        if point is not None:
+            self.emit(Preview(SetPin(self.subject, _vec(point), None)))
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        if self.dragging:
+            anchor = _vec(self.current) if moved else None  # a click on a pin unpins it
+            self.emit(SetPin(self.subject, anchor, _vec(self.start)))
+            return
+        snapshot = self.view.snapshot()
+        if not moved and snapshot is not None:  # pinned where the newest frame has it
+            self.emit(SetPin(self.subject, _vec(snapshot.x[self.subject]), None))
+
+
+class CutTool(Tool):
+    """A stroke across the cloth cuts every link whose on-screen segment it crosses."""
+
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.stroke: list[QPointF] = []
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        self.stroke = [position]
+        return True
+
+    def move(self, position: QPointF) -> None:
+        self.stroke.append(position)
+        self.view.update()
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        snapshot = self.view.snapshot()
+        stroke = np.array([(p.x(), p.y()) for p in self.stroke], dtype=np.float64)
+        self.cancel()
+        self.view.update()
+        if snapshot is None or len(stroke) < 2:
+            return
+        screen = self.view.project(snapshot.x)
+        crossed = links_crossing_stroke(
+            screen, snapshot.topology.links, snapshot.link_alive, stroke
+        )
+        if len(crossed):
+            self.emit(CutLinks(tuple(int(k) for k in crossed)))
+
+    def cancel(self) -> None:
+        self.stroke = []
+
+    def has_overlay(self) -> bool:
+        return bool(self.stroke)
+
+    def paint(self, painter: QPainter) -> None:
+        """The cut stroke, drawn over the 3D view while it is being made."""
+        if len(self.stroke) < 2:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        glow = QPen(QColor(255, 255, 255, 90), 7.0)
+        glow.setCapStyle(Qt.PenCapStyle.RoundCap)
+        glow.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(glow)
+        polyline = QPolygonF(self.stroke)
+        painter.drawPolyline(polyline)
+        blade = QPen(QColor(255, 214, 64), 2.0, Qt.PenStyle.DashLine)
+        painter.setPen(blade)
+        painter.drawPolyline(polyline)
+
+
+class MoveTool(DragTool):
+    """Drags the ball or any other obstacle (shown live, one undoable edit on release)."""
+
+    cursor = Qt.CursorShape.SizeAllCursor
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        origin, direction = self.view.ray(position.x(), position.y())
+        candidates = picking.obstacles(snapshot, self.view.obstacle_kinds())
+        hit = picking.nearest_obstacle(candidates, origin, direction)
+        if hit is None:
+            return False
+        self._start_drag(hit[0].index, hit[0].center)
+        # The drag plane goes through the centre; the obstacle keeps its place under the
+        # pointer (a box grabbed by a corner does not jump to centre itself on it).
+        grabbed = self._on_drag_plane(position)
+        if grabbed is not None:
+            self._offset = self.start - grabbed
+        return True
+
+    def move(self, position: QPointF) -> None:
+        point = self._dragged_to(position)
+        if point is not None:
+            self.emit(Preview(self._moved_to(point)))
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        if moved:
+            self.emit(self._moved_to(self.current))
+
+    def _moved_to(self, center: np.ndarray) -> SetSetting | Compose:
+        # The ball is a setting of the classic model; the other obstacles are the scene's.
+        if self.subject == BALL:
+            return SetSetting("ball_center", _vec(center), None)
+        return Compose(composition.change_obstacle, (self.subject,), {"center": _vec(center)})
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    name: str  # its action is tool_<name> (ui.actions)
+    label: str  # in the Edit ▸ Tool menu, with its mnemonic
+    icon: str  # resources/icons/<icon>.svg
+    shortcut: str
+    hint: str  # the status bar's line while the tool is chosen; the action's tip
+    tool: type[Tool]
+
+
+TOOLS: tuple[ToolRow, ...] = (
+    ToolRow("select", "&Select", "select", "Q",
+            "Select: click a body or an obstacle to select it, the background to select "
+            "nothing; drag to orbit. Ctrl+click selects in every tool.", SelectTool),
+    ToolRow("grab", "&Grab", "grab", "G",
+            "Grab: drag the cloth or the block; right-drag orbits, middle-drag pans. "
+            "Ctrl+click selects.", GrabTool),
+    ToolRow("pin", "&Pin", "pin", "P",
+            "Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
+            "Ctrl+click selects.", PinTool),
+    ToolRow("cut", "&Cut", "cut", "C",
+            "Cut: drag a stroke across the cloth; every link it crosses is cut. "
+            "Ctrl+click selects.", CutTool),
+    ToolRow("ball", "&Ball tool", "ball", "B",
+            "Move: drag the ball or any obstacle to move it; right-drag orbits. "
+            "Ctrl+click selects.", MoveTool),
+)  # fmt: skip
+DEFAULT_TOOL = "grab"
+
+
+def tool_row(name: str) -> ToolRow:
+    return next(row for row in TOOLS if row.name == name)
+
+
+# --- picking ------------------------------------------------------------------------------------
+
+
+def particle_at(
+    view: ToolView, snapshot: Snapshot, position: QPointF, free_only: bool
+) -> int | None:
+    """The particle under the pointer, if one is within PICK_RADIUS_PX of it on screen."""
+    origin, direction = view.ray(position.x(), position.y())
+    screen = view.project(snapshot.x)
+    particle = picking.pick_particle(
+        snapshot, origin, direction, screen, (position.x(), position.y()), PICK_RADIUS_PX,
+        free_only,
+    )  # fmt: skip
+    return None if particle is None else int(particle)
+
+
+def _vec(values: Sequence[float] | np.ndarray) -> Vec3:
+    return (float(values[0]), float(values[1]), float(values[2]))
