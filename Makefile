@@ -18,6 +18,7 @@ run: $(STAMP)
 test: debian $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy sim app api
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

@@ -23,6 +23,7 @@ from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.commands import (
     CutLinks,
     Edit,
+    EditScene,
     GrabMove,
     GrabRelease,
     GrabStart,
