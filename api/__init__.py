@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from clothlab.lab import Lab, Table
-from clothlab.sim import variants
-from clothlab.sim.presets import preset_names
-from clothlab.sim.scene import SceneError
-from clothlab.sim.variants import BASELINE, Source, Variant, VariantError, run_variant
+from clothlab.sim.document.presets import preset_names
+from clothlab.sim.document.scene import SceneError
+from clothlab.sim.lab import variants
+from clothlab.sim.lab.variants import BASELINE, Source, Variant, VariantError, run_variant
 
 __all__ = [
     "Lab", "SceneError", "SweepRow", "Table", "VariantError", "compare", "keys", "open",
@@ -102,7 +102,7 @@ def sweep(
 def _run_grid(base: Source, grid: list[Variant], steps: int, workers: int) -> list[Any]:
     if workers <= 1:
         return [run_variant(base, v.changes, steps, keep_rows=False) for v in grid]
-    from clothlab.app.sweep import make_pool, run_sweep  # no Qt there: worker processes
+    from clothlab.sim.lab.sweep import make_pool, run_sweep  # no Qt there: worker processes
 
     results: dict[int, Any] = {}
     pool = make_pool(min(workers, len(grid)), None)

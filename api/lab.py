@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim import readouts, variants
-from clothlab.sim.commands import (
+from clothlab.sim.core import readouts
+from clothlab.sim.document.commands import (
     Command,
     CommandError,
     GrabMove,
@@ -25,11 +25,12 @@ from clothlab.sim.commands import (
     GrabStart,
     apply_to_document,
 )
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting, seam_links
-from clothlab.sim.engine import Engine, Source
-from clothlab.sim.files import write_atomically
-from clothlab.sim.recording import Recording, save_recording
-from clothlab.sim.scene import Scene, capture_scene, scene_json
+from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, seam_links
+from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.recording import Recording, save_recording
+from clothlab.sim.document.scene import Scene, capture_scene, scene_json
+from clothlab.sim.lab import variants
+from clothlab.sim.lab.engine import Engine, Source
 
 Vec3 = tuple[float, float, float]
 

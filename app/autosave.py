@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from clothlab.sim.files import FileTooLargeError, read_regular_file, write_atomically
-from clothlab.sim.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
+from clothlab.sim.document.files import FileTooLargeError, read_regular_file, write_atomically
+from clothlab.sim.document.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
 from clothlab.ui import preferences
 from clothlab.ui.preferences import APPLICATION, ORGANIZATION  # the folder names QSettings uses
 

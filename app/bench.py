@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from clothlab.app.errors import UsageError
 
 if TYPE_CHECKING:
-    from clothlab.sim.solver import Simulation
+    from clothlab.sim.core.solver import Simulation
 
 
 def add_parser(commands: Any) -> None:
@@ -97,8 +97,8 @@ def bench_grid(
     """Steps/s and link projections/s (min, median, max of the timed runs) for the default
     sheet's cloth at cols × rows, pinned at its top corners. A run in which the model blew up
     gives no figures: `failed` says at which step and why."""
-    from clothlab.sim.solver import Simulation
-    from clothlab.sim.topology import TopologyBuilder
+    from clothlab.sim.core.solver import Simulation
+    from clothlab.sim.core.topology import TopologyBuilder
 
     width, height = BENCH_SHEET
     builder = TopologyBuilder()
@@ -155,7 +155,7 @@ def _bench_path(sim: Simulation) -> str:
     if not sim.links.parallel:
         order = "colour" if sim.links.coloured else "seed order"
         return f"{integrator}, {order}, 1 thread"
-    from clothlab.sim.ordering import AUTOMATIC, MOST_THREADS
+    from clothlab.sim.core.ordering import AUTOMATIC, MOST_THREADS
 
     automatic = sim.settings.solver_mode == AUTOMATIC
     threads = sim.threads.choice if automatic else MOST_THREADS
@@ -165,8 +165,8 @@ def _bench_path(sim: Simulation) -> str:
 _FIRST_STEP_PROBE = """
 import time
 started = time.perf_counter()
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 sim = build_simulation(load_preset("hanging-sheet"))
 imported = time.perf_counter()
 sim.step()

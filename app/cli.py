@@ -30,11 +30,10 @@ import numpy as np
 from clothlab.app import bench, questions_cli
 from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
-from clothlab.sim import readouts, variants
-from clothlab.sim.engine import Engine
-from clothlab.sim.files import AtomicFile, describe
-from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.scene import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import PARAMETERS
+from clothlab.sim.document.files import AtomicFile, describe
+from clothlab.sim.document.scene import (
     MAX_MESSAGE,
     Scene,
     SceneError,
@@ -42,7 +41,9 @@ from clothlab.sim.scene import (
     capture_scene,
     scene_json,
 )
-from clothlab.sim.variants import (
+from clothlab.sim.lab import variants
+from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.variants import (
     BASELINE,
     SCENE_KEYS,
     Source,
@@ -147,7 +148,7 @@ def _set_option(parser: argparse.ArgumentParser) -> None:
 
 
 def sweep_module_hint() -> str:
-    from clothlab.app.sweep import INSTALL_HINT
+    from clothlab.sim.lab.sweep import INSTALL_HINT
 
     return INSTALL_HINT
 
@@ -257,8 +258,8 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _with_seam(scene: Scene) -> Scene:
-    from clothlab.sim.commands import CutLinks, apply_to_document
-    from clothlab.sim.edits import seam_links
+    from clothlab.sim.document.commands import CutLinks, apply_to_document
+    from clothlab.sim.document.edits import seam_links
 
     topology = build_topology(scene)
     if not topology.sheets:
@@ -487,7 +488,7 @@ def _sweep(
     source: Source, chosen: list[Variant], steps: int, workers: int, scheduler: str | None
 ) -> tuple[dict[int, VariantResult], bool]:
     """The results by the variant's index, and whether all finished (False: Ctrl+C)."""
-    from clothlab.app.sweep import SweepError, make_pool, run_sweep
+    from clothlab.sim.lab.sweep import SweepError, make_pool, run_sweep
 
     results: dict[int, VariantResult] = {}
     progress = Progress(len(chosen), unit="variant")
@@ -695,7 +696,7 @@ def _number(value: float) -> str:
 
 
 def scenes_command(args: argparse.Namespace) -> int:
-    from clothlab.sim.presets import load_preset, preset_names
+    from clothlab.sim.document.presets import load_preset, preset_names
 
     names = preset_names()
     width = max(map(len, names))

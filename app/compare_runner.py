@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 
-from clothlab.sim.commands import WORKER_COMMANDS, CommandError, Load, Stamped
-from clothlab.sim.engine import Engine, Row, Source
-from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory
-from clothlab.sim.recording import from_journal
-from clothlab.sim.scene import SceneError, body_counts
-from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.sim.variants import Variant, VariantError, changed, scene_of
+from clothlab.sim.core.readouts import CSV_COLUMNS, ReadoutHistory
+from clothlab.sim.core.snapshot import Snapshot, take_snapshot
+from clothlab.sim.document.commands import WORKER_COMMANDS, CommandError, Load, Stamped
+from clothlab.sim.document.recording import from_journal
+from clothlab.sim.document.scene import SceneError, body_counts
+from clothlab.sim.lab.engine import Engine, Row, Source
+from clothlab.sim.lab.variants import Variant, VariantError, changed, scene_of
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller

@@ -20,7 +20,9 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
-from clothlab.sim.commands import (
+from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.commands import (
     CutLinks,
     Edit,
     EditScene,
@@ -38,15 +40,18 @@ from clothlab.sim.commands import (
     apply_to_document,
     validate,
 )
-from clothlab.sim.composition import Composed, edit_of
-from clothlab.sim.edits import seam_links
-from clothlab.sim.engine import Engine
-from clothlab.sim.parameters import PARAMETERS, SETTINGS_TABLE
-from clothlab.sim.presets import load_preset, resolve_scene
-from clothlab.sim.recording import Recording, from_journal, is_recording_file, load_recording
-from clothlab.sim.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
-from clothlab.sim.scene import scene_settings as settings_of
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.document.composition import Composed, edit_of
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import load_preset, resolve_scene
+from clothlab.sim.document.recording import (
+    Recording,
+    from_journal,
+    is_recording_file,
+    load_recording,
+)
+from clothlab.sim.document.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
+from clothlab.sim.document.scene import scene_settings as settings_of
+from clothlab.sim.lab.engine import Engine
 from clothlab.ui.intents import (
     BeginGesture,
     Compose,

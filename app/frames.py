@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from clothlab.app.errors import UsageError
-from clothlab.sim.files import describe
-from clothlab.sim.mesh_export import FORMATS, SEQUENCE_NAME, mesh_bytes, steps_per_frame
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import take_snapshot
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.files import describe
+from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.mesh_export import FORMATS, SEQUENCE_NAME, mesh_bytes, steps_per_frame
 
 FRAME_RATES = (24, 30, 60)
 MAX_VIDEO_SIDE = 3840

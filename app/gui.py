@@ -21,9 +21,9 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from clothlab.app.errors import Parser, UsageError
-from clothlab.sim.presets import DEFAULT_PRESET, resolve_scene
-from clothlab.sim.recording import Recording, is_recording_file, load_recording
-from clothlab.sim.scene import Scene, SceneError
+from clothlab.sim.document.presets import DEFAULT_PRESET, resolve_scene
+from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
+from clothlab.sim.document.scene import Scene, SceneError
 
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0

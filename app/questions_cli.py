@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clothlab.sim.questions import (
+from clothlab.sim.lab.questions import (
     BUILTIN_SET,
     QuestionSetError,
     builtin_set_names,

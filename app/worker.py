@@ -23,13 +23,13 @@ from typing import TypeAlias
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from clothlab.sim.commands import Command, CommandError, Load, Pause
-from clothlab.sim.engine import Engine, KeptStates, Row
-from clothlab.sim.readouts import CSV_COLUMNS
-from clothlab.sim.recording import Recording
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import Snapshot, merged
-from clothlab.sim.stuck import StuckWatch, stuck_message
+from clothlab.sim.core.readouts import CSV_COLUMNS
+from clothlab.sim.core.snapshot import Snapshot, merged
+from clothlab.sim.document.commands import Command, CommandError, Load, Pause
+from clothlab.sim.document.recording import Recording
+from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.engine import Engine, KeptStates, Row
+from clothlab.sim.lab.stuck import StuckWatch, stuck_message
 
 AS_FAST_AS_POSSIBLE = math.inf
 TICK_MS = 8  # pacing timer; 1× needs one 1/120 s step per tick on average

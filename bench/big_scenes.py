@@ -28,10 +28,10 @@ from test_reliability_targets import largest_legal_scene
 
 from clothlab.app.controller import Controller
 from clothlab.app.gui import freeze_start_up_heap
-from clothlab.sim.composition import change_body
-from clothlab.sim.edits import SetPin
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import PinSpec, save_scene
+from clothlab.sim.document.composition import change_body
+from clothlab.sim.document.edits import SetPin
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import PinSpec, save_scene
 from clothlab.ui.main_window import MainWindow
 from clothlab.ui.viewport import surface_format
 

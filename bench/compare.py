@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from clothlab.sim import ordering
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.core import ordering
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
 
 HERE = Path(__file__).resolve().parent
 PASSES = 8

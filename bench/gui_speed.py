@@ -26,9 +26,9 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from clothlab.app.controller import Controller  # noqa: E402
-from clothlab.sim.commands import GrabMove  # noqa: E402
-from clothlab.sim.composition import change_body  # noqa: E402
-from clothlab.sim.presets import load_preset  # noqa: E402
+from clothlab.sim.document.commands import GrabMove  # noqa: E402
+from clothlab.sim.document.composition import change_body  # noqa: E402
+from clothlab.sim.document.presets import load_preset  # noqa: E402
 from clothlab.ui.main_window import MainWindow  # noqa: E402
 from clothlab.ui.viewport import surface_format  # noqa: E402
 

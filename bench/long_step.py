@@ -15,8 +15,8 @@ import time
 from PySide6.QtCore import QCoreApplication, QEventLoop
 
 from clothlab.app.controller import Controller
-from clothlab.sim.composition import change_body
-from clothlab.sim.presets import load_preset
+from clothlab.sim.document.composition import change_body
+from clothlab.sim.document.presets import load_preset
 
 
 def wait_for(app: QCoreApplication, condition, timeout_s: float) -> float | None:

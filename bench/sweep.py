@@ -5,8 +5,8 @@ Reproduces the table in RESEARCH.md:  .venv/bin/python bench/sweep.py
 
 from __future__ import annotations
 
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 
 SETTLE_STEPS = 1200  # 10 s of model time: motion has died down to < 1e-6 units/s
 

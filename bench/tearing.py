@@ -26,9 +26,9 @@ import numba
 import numpy as np
 from numba import njit
 
-from clothlab.sim import constraint_sets, integrators, solver
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.core import constraint_sets, integrators, solver
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
 
 SHEET = (2.8, 2.0)  # units: the default sheet's size, as `clothlab bench` uses
 PULL_SPEED = 1.0  # units/s, of the grab's pointer

@@ -43,7 +43,7 @@ def make_controller(qtbot) -> Iterator[Callable[..., Controller]]:
     """make_controller() gives a controller with no scene; make_controller("flag") one with that
     preset loaded. Each is shut down (its solver thread stopped) when the test ends."""
     from clothlab.app.controller import Controller
-    from clothlab.sim.presets import load_preset
+    from clothlab.sim.document.presets import load_preset
 
     made: list[Controller] = []
 
@@ -71,7 +71,7 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
     from PySide6.QtWidgets import QMessageBox
 
     from clothlab.app.controller import Controller
-    from clothlab.sim.presets import load_preset
+    from clothlab.sim.document.presets import load_preset
     from clothlab.ui.main_window import MainWindow
 
     made: list[MainWindow] = []

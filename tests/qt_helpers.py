@@ -10,8 +10,8 @@ import zlib
 
 import numpy as np
 
-from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.state import faces_alive
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.state import faces_alive
 
 # Generous because the first wait of a session also compiles the numba kernels; a wait that
 # succeeds returns as soon as its condition holds, so a passing run never waits this long.

@@ -247,7 +247,7 @@ from PySide6.QtCore import QObject
 import OpenGL.GL as gl, math
 from typing import TYPE_CHECKING
 
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.topology import Topology
 from clothlab import ui
 from .. import app
 from . import kernels
@@ -279,7 +279,7 @@ def test_ui_may_import_app_only_for_type_checking():
 from typing import TYPE_CHECKING
 import typing
 
-from clothlab.sim.scene import Scene
+from clothlab.sim.document.scene import Scene
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller
@@ -307,7 +307,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from . import scenes
 import numpy
-from clothlab.sim import presets
+from clothlab.sim.document import presets
 """
     breaches = check_source(source, "resources", "resources/__init__.py", "clothlab.resources")
     assert lines_of(breaches) == [7, 8]

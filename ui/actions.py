@@ -19,8 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QMenuBar, QToolBar, QWidget
 
-from clothlab.sim.presets import load_preset, preset_names
-from clothlab.sim.scene import SceneError
+from clothlab.sim.document.presets import load_preset, preset_names
+from clothlab.sim.document.scene import SceneError
 from clothlab.ui import dialogs
 from clothlab.ui.icons import icon
 from clothlab.ui.tools import TOOLS

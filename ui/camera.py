@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from clothlab.sim.scene import CameraSpec
+from clothlab.sim.document.scene import CameraSpec
 
 FOV_Y_DEGREES = 40.0
 PITCH_LIMIT = 89.0  # CameraSpec's range; at ±90 the view's up vector would be undefined

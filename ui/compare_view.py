@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import Scene
 from clothlab.ui.viewport import Viewport
 
 CAPTION_STYLE = (

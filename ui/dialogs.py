@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.files import describe, write_atomically
-from clothlab.sim.scene import CameraSpec, Scene, SceneError
+from clothlab.sim.document.files import describe, write_atomically
+from clothlab.sim.document.scene import CameraSpec, Scene, SceneError
 from clothlab.ui import preferences
 from clothlab.ui.preferences import APPLICATION
 

@@ -16,9 +16,9 @@ import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog
 
-from clothlab.sim import composition
-from clothlab.sim.composition import Composed
-from clothlab.sim.scene import (
+from clothlab.sim.document import composition
+from clothlab.sim.document.composition import Composed
+from clothlab.sim.document.scene import (
     BlockSpec,
     BoxSpec,
     Scene,

@@ -39,17 +39,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.engine import Engine
-from clothlab.sim.files import describe, inspect_target, write_atomically
-from clothlab.sim.mesh_export import (
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.files import describe, inspect_target, write_atomically
+from clothlab.sim.document.scene import CameraSpec, Scene
+from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.mesh_export import (
     UnstableRunError,
     run_frames,
     steps_per_frame,
     write_mesh,
     write_sequence,
 )
-from clothlab.sim.scene import CameraSpec, Scene
-from clothlab.sim.snapshot import Snapshot
 from clothlab.ui import actions as action_table
 from clothlab.ui.dialogs import show_error, slug
 from clothlab.ui.viewport import Viewport

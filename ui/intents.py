@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from clothlab.sim import composition
-from clothlab.sim.composition import Composed
-from clothlab.sim.scene import Scene, SheetSpec
+from clothlab.sim.document import composition
+from clothlab.sim.document.composition import Composed
+from clothlab.sim.document.scene import Scene, SheetSpec
 
 if TYPE_CHECKING:
-    from clothlab.sim.edits import SetPin, SetSetting
+    from clothlab.sim.document.edits import SetPin, SetSetting
     from clothlab.ui.selection import Selection
 
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 from OpenGL import GL
 
-from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.topology import Topology
 from clothlab.ui import meshes
 from clothlab.ui.gl import Layout, Mesh, Program, line_width
 from clothlab.ui.picking import Obstacle, obstacles

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.commands import Pause, Run, SetSpeed, Step
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.commands import Pause, Run, SetSpeed, Step
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.scene import Scene
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences, preferences_dialog
 from clothlab.ui.compare_view import beside

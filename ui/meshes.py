@@ -24,9 +24,9 @@ import math
 import numpy as np
 from numba import njit
 
-from clothlab.sim.kernels import link_strains
-from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import BodySpan, Topology, link_indices
+from clothlab.sim.core.kernels import link_strains
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.topology import BodySpan, Topology, link_indices
 
 DYNAMIC_FLOATS = 9
 STATIC_FLOATS = 10

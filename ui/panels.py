@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from clothlab.sim.scene import Scene
-    from clothlab.sim.snapshot import Snapshot
+    from clothlab.sim.core.snapshot import Snapshot
+    from clothlab.sim.document.scene import Scene
 
 
 @runtime_checkable

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
 
 BALL = -1  # the ball's obstacle index; the same as ui.selection.BALL, which needs Qt
 

@@ -18,10 +18,10 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QLabel, QSlider, QSpinBox, QToolBar, QWidget
 
-from clothlab.sim.files import describe
-from clothlab.sim.recording import Recording, load_recording, save_recording
-from clothlab.sim.scene import SceneError
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.files import describe
+from clothlab.sim.document.recording import Recording, load_recording, save_recording
+from clothlab.sim.document.scene import SceneError
 from clothlab.ui import actions as action_table
 from clothlab.ui import dialogs, preferences
 from clothlab.ui.intents import SeekReplay

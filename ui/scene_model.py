@@ -23,10 +23,10 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
-from clothlab.sim import composition
-from clothlab.sim.edits import SetPin, SetSetting
-from clothlab.sim.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
-from clothlab.sim.scene import (
+from clothlab.sim.core.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
+from clothlab.sim.document import composition
+from clothlab.sim.document.edits import SetPin, SetSetting
+from clothlab.sim.document.scene import (
     BlockSpec,
     BoxSpec,
     PinSpec,

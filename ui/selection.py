@@ -11,7 +11,7 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from clothlab.sim.scene import Scene
+from clothlab.sim.document.scene import Scene
 
 BALL = -1  # the obstacle index of the classic model's ball (the first sphere)
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import Scene
 from clothlab.ui.intents import Reset
 
 STATUS_HZ = 4

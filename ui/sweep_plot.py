@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.readouts import READOUTS
-from clothlab.sim.sweep_results import SweepResults, SweepResultsError, load_sweep_results
+from clothlab.sim.core.readouts import READOUTS
+from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load_sweep_results
 from clothlab.ui import dialogs
 from clothlab.ui.docks.readouts_dock import COLOURS
 

@@ -19,10 +19,10 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
-from clothlab.sim import composition
-from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document import composition
+from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
+from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
 from clothlab.ui import picking
 from clothlab.ui.camera import OrbitCamera
 from clothlab.ui.intents import Compose, Preview

@@ -25,8 +25,8 @@ from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
-from clothlab.sim.scene import CameraSpec, Scene
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.ui import items
 from clothlab.ui.camera import OrbitCamera
 from clothlab.ui.gl import GLFailureError, Program, software_renderer, surface_format

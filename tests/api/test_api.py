@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import clothlab
-from clothlab.sim.commands import GrabStart, SetSetting
-from clothlab.sim.edits import CutLinks
-from clothlab.sim.recording import load_recording
-from clothlab.sim.variants import VariantError, run_variant
+from clothlab.sim.document.commands import GrabStart, SetSetting
+from clothlab.sim.document.edits import CutLinks
+from clothlab.sim.document.recording import load_recording
+from clothlab.sim.lab.variants import VariantError, run_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "sim" / "fixtures" / "recordings"

@@ -23,8 +23,8 @@ from qt_helpers import WAIT_MS
 from clothlab.app import autosave
 from clothlab.app.autosave import Autosaver, offer_recovery, read_recovery, recovery_folder
 from clothlab.app.controller import Controller
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import load_scene, scene_json
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import load_scene, scene_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TICK_S = 0.05

@@ -8,11 +8,11 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart, Load, SetSpeed
-from clothlab.sim.edits import seam_links
-from clothlab.sim.engine import replay
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_topology, parse_scene, scene_json, with_settings
+from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, Load, SetSpeed
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_topology, parse_scene, scene_json, with_settings
+from clothlab.sim.lab.engine import replay
 from clothlab.ui.intents import SeamCut
 
 
@@ -60,7 +60,7 @@ def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_contro
 def test_replay_refuses_a_journal_without_a_load():
     import pytest
 
-    from clothlab.sim.commands import CommandError, Stamped
+    from clothlab.sim.document.commands import CommandError, Stamped
 
     with pytest.raises(CommandError, match="starts with a Load"):
         replay([Stamped(0, GrabMove((0.0, 0.0, 0.0)))], 10)
@@ -105,7 +105,7 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
 def test_a_scene_setting_and_the_same_set_value_give_one_simulation():
     """`--set KEY=VALUE` edits the document like the file does (solver_mode included)."""
     from clothlab.app import cli
-    from clothlab.sim.variants import split_changes
+    from clothlab.sim.lab.variants import split_changes
 
     settings, _ = split_changes(cli.parse_set(["xpbd=1", "solver_mode=2"]))
     scene = with_settings(load_preset("hanging-sheet"), settings)
@@ -117,7 +117,7 @@ def test_a_scene_setting_and_the_same_set_value_give_one_simulation():
 def test_a_recording_saved_and_played_in_the_app_equals_the_headless_replay(
     qtbot, make_controller, tmp_path
 ):
-    from clothlab.sim.recording import load_recording, save_recording
+    from clothlab.sim.document.recording import load_recording, save_recording
 
     controller = make_controller("hanging-sheet")
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
@@ -155,8 +155,8 @@ def test_a_bad_recording_gives_one_line_naming_the_field(tmp_path):
 
     import pytest
 
-    from clothlab.sim.recording import Recording, parse_recording, recording_json
-    from clothlab.sim.scene import SceneError
+    from clothlab.sim.document.recording import Recording, parse_recording, recording_json
+    from clothlab.sim.document.scene import SceneError
 
     good = json.loads(recording_json(Recording(load_preset("hanging-sheet"), (), 10)))
     cases = {

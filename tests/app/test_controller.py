@@ -6,11 +6,11 @@ import pytest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
-from clothlab.sim.commands import apply_to_document
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting
-from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.presets import load_preset, preset_path
-from clothlab.sim.scene import SceneError, load_scene, scene_settings
+from clothlab.sim.core.parameters import PARAMETERS
+from clothlab.sim.document.commands import apply_to_document
+from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting
+from clothlab.sim.document.presets import load_preset, preset_path
+from clothlab.sim.document.scene import SceneError, load_scene, scene_settings
 from clothlab.ui.intents import BeginGesture, EndGesture, Reset
 
 

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from qt_helpers import WAIT_MS
 
-from clothlab.sim import composition
-from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart, Step
-from clothlab.sim.edits import CutLinks, SetPin
-from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.scene import BoxSpec, SheetSpec, SphereSpec, parse_scene, scene_json
+from clothlab.sim.core.parameters import PARAMETERS
+from clothlab.sim.document import composition
+from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, Step
+from clothlab.sim.document.edits import CutLinks, SetPin
+from clothlab.sim.document.scene import BoxSpec, SheetSpec, SphereSpec, parse_scene, scene_json
 from clothlab.ui.editor import PIN_ACTIONS
 from clothlab.ui.intents import Reset
 
@@ -130,7 +130,7 @@ def test_random_requests_never_break_the_document_or_the_solver(qtbot, make_cont
 
 
 def _particles(scene) -> int:
-    from clothlab.sim.scene import body_counts
+    from clothlab.sim.document.scene import body_counts
 
     return body_counts(scene.bodies)[0]
 

@@ -56,8 +56,8 @@ def test_preset_and_file_are_resolved(tmp_path):
 
 def test_a_recording_on_the_command_line_opens_to_be_replayed(tmp_path):
     """`clothlab FILE` opens what File ▸ Open opens: a recording is replayed, not refused."""
-    from clothlab.sim.presets import load_preset
-    from clothlab.sim.recording import Recording, save_recording
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.recording import Recording, save_recording
 
     recording = Recording(load_preset("hanging-sheet"), (), 120)
     save_recording(recording, tmp_path / "run.clothrec.json")

@@ -9,10 +9,17 @@ import math
 import numpy as np
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import CutLinks, GrabMove, GrabRelease, GrabStart, SetSpeed, Stamped
-from clothlab.sim.engine import replay
-from clothlab.sim.recording import Recording, load_recording, save_recording
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.commands import (
+    CutLinks,
+    GrabMove,
+    GrabRelease,
+    GrabStart,
+    SetSpeed,
+    Stamped,
+)
+from clothlab.sim.document.recording import Recording, load_recording, save_recording
+from clothlab.sim.lab.engine import replay
 from clothlab.ui.intents import SeamCut
 
 
@@ -111,7 +118,7 @@ def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path
 def test_a_load_ends_the_replay(qtbot, make_controller):
     import pytest
 
-    from clothlab.sim.presets import load_preset
+    from clothlab.sim.document.presets import load_preset
 
     player = make_controller()
     recording = Recording(load_preset("hanging-sheet"), (), 50)
@@ -130,10 +137,10 @@ def test_a_load_ends_the_replay(qtbot, make_controller):
 
 def a_recording_with_a_cut_at(step: int, steps: int) -> Recording:
     """The extended integrator (XPBD), a grab, and a seam cut stamped for `step`."""
-    from clothlab.sim.commands import GrabMove, GrabRelease, GrabStart
-    from clothlab.sim.edits import SetSetting, seam_links
-    from clothlab.sim.presets import load_preset
-    from clothlab.sim.scene import build_topology
+    from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
+    from clothlab.sim.document.edits import SetSetting, seam_links
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.scene import build_topology
 
     scene = load_preset("hanging-sheet")
     commands = (
@@ -147,7 +154,7 @@ def a_recording_with_a_cut_at(step: int, steps: int) -> Recording:
 
 
 def test_a_copied_simulation_steps_on_bit_for_bit():
-    from clothlab.sim.engine import copy_simulation
+    from clothlab.sim.lab.engine import copy_simulation
 
     recording = a_recording_with_a_cut_at(40, 70)
     sim = headless(recording, 45)  # the extended integrator's caches are built and in use
@@ -159,7 +166,7 @@ def test_a_copied_simulation_steps_on_bit_for_bit():
 
 
 def test_kept_states_thin_evenly_when_full():
-    from clothlab.sim.engine import KeptState, KeptStates
+    from clothlab.sim.lab.engine import KeptState, KeptStates
 
     kept = KeptStates(every=10, at_most=4)
     for step in range(1, 101):
@@ -172,7 +179,7 @@ def test_kept_states_thin_evenly_when_full():
 
 
 def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
-    from clothlab.sim.engine import KeptStates
+    from clothlab.sim.lab.engine import KeptStates
 
     recording = a_recording_with_a_cut_at(40, 70)  # 40: a multiple of the kept spacing
     player = make_controller()
@@ -194,7 +201,7 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
         assert sim.state.link_alive.all() == (step < 40)
         assert player.worker.steps_taken - taken == step - start, f"step {step}"
     # The journal is the rebuild's (a Load, then the run's commands up to step 39).
-    from clothlab.sim.commands import WORKER_COMMANDS, Load
+    from clothlab.sim.document.commands import WORKER_COMMANDS, Load
 
     journal = player.journal
     assert isinstance(journal[0].command, Load)

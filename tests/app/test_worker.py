@@ -9,11 +9,11 @@ import pytest
 from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
 
 from clothlab.app.controller import Controller
-from clothlab.sim.commands import SetSpeed, Step
-from clothlab.sim.composition import change_body
-from clothlab.sim.edits import SetPin, SetSetting
-from clothlab.sim.presets import load_preset
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.commands import SetSpeed, Step
+from clothlab.sim.document.composition import change_body
+from clothlab.sim.document.edits import SetPin, SetSetting
+from clothlab.sim.document.presets import load_preset
 from clothlab.ui.intents import Reset, SeamCut
 
 
@@ -172,7 +172,7 @@ def test_shutdown_stops_the_thread(qtbot):
 def test_the_readout_history_has_every_step_from_zero_whatever_the_frame_rate(qtbot, controller):
     """soft-block gave 29 CSV rows for 605 steps, none for step 0: the GUI recorded only the
     snapshots it happened to draw. Rows now come from the solver, one per step."""
-    from clothlab.sim.readouts import CSV_COLUMNS, ReadoutHistory
+    from clothlab.sim.core.readouts import CSV_COLUMNS, ReadoutHistory
 
     history = ReadoutHistory()
     controller.snapshot_changed.connect(lambda s: history.extend(s.rows))

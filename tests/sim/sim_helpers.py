@@ -5,10 +5,10 @@ import os
 
 import numpy as np
 
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting
-from clothlab.sim.parameters import Settings
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import Topology, TopologyBuilder
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import Topology, TopologyBuilder
+from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting
 
 
 def sheet_topology(cols, rows, spacing=0.2, top_center=(0.0, 1.0, 0.0), horizontal=False):

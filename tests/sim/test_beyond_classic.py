@@ -12,17 +12,18 @@ import numpy as np
 import pytest
 from sim_helpers import cut
 
-from clothlab.sim import constraints, edits, readouts
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.constraint_sets import AUTO_COLLISION_FRACTION, Model, SelfContactSet
-from clothlab.sim.fabrics import FABRICS
-from clothlab.sim.integrators import ExtendedIntegrator
-from clothlab.sim.parameters import PARAMETERS, Settings
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation, parse_scene, scene_json, with_settings
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
-from clothlab.sim.variants import apply_changes
+from clothlab.sim.core import constraints, readouts
+from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, Model, SelfContactSet
+from clothlab.sim.core.fabrics import FABRICS
+from clothlab.sim.core.integrators import ExtendedIntegrator
+from clothlab.sim.core.parameters import PARAMETERS, Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document import edits
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation, parse_scene, scene_json, with_settings
+from clothlab.sim.lab.variants import apply_changes
 
 
 def configured(sim: Simulation, **settings) -> Simulation:

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim.presets import preset_names
-from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER, column_key
+from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER, column_key
+from clothlab.sim.document.presets import preset_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,8 +167,8 @@ def test_bench_json_reports_warm_rates():
 
 def test_bench_reports_a_run_that_blew_up_instead_of_its_figures(monkeypatch):
     from clothlab.app import bench
-    from clothlab.sim.guard import Instability
-    from clothlab.sim.solver import Simulation
+    from clothlab.sim.core.guard import Instability
+    from clothlab.sim.core.solver import Simulation
 
     real_step = Simulation.step
 

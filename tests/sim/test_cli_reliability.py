@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from clothlab.app import cli
-from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER
+from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # a hang fails the test instead of stopping the run

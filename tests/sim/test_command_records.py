@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim import composition
-from clothlab.sim.commands import (
+from clothlab.sim.document import composition
+from clothlab.sim.document.commands import (
     COMMANDS,
     Command,
     CutLinks,
@@ -34,11 +34,16 @@ from clothlab.sim.commands import (
     apply_to_document,
     validate,
 )
-from clothlab.sim.edits import seam_links
-from clothlab.sim.engine import Engine, replay
-from clothlab.sim.presets import load_preset
-from clothlab.sim.recording import Recording, load_recording, recording_json, save_recording
-from clothlab.sim.scene import BoxSpec, Scene, body_counts, build_topology
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.recording import (
+    Recording,
+    load_recording,
+    recording_json,
+    save_recording,
+)
+from clothlab.sim.document.scene import BoxSpec, Scene, body_counts, build_topology
+from clothlab.sim.lab.engine import Engine, replay
 
 STEPS = 60
 BOX_MOVED_TO = (0.3, -1.4, 0.0)

@@ -5,19 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clothlab.sim import composition as c
-from clothlab.sim.commands import (
+from clothlab.sim.core.fabrics import BODY_STIFFNESS
+from clothlab.sim.document import composition as c
+from clothlab.sim.document.commands import (
     Load,
     Stamped,
     apply_to_document,
     apply_to_simulation,
     validate,
 )
-from clothlab.sim.engine import replay
-from clothlab.sim.fabrics import BODY_STIFFNESS
-from clothlab.sim.presets import load_preset
-from clothlab.sim.recording import Recording, parse_recording, recording_json
-from clothlab.sim.scene import (
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.recording import Recording, parse_recording, recording_json
+from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_OBSTACLES,
     BlockSpec,
@@ -33,6 +32,7 @@ from clothlab.sim.scene import (
     parse_scene,
     scene_json,
 )
+from clothlab.sim.lab.engine import replay
 
 FLOOR_OFF = {"floor": {"enabled": False, "y": -1.6}}
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sim_helpers import hanging_sheet
 
-from clothlab.sim import readouts
-from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER, READOUTS, column_key
-from clothlab.sim.sweep_results import parse_sweep_results
+from clothlab.sim.core import readouts
+from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER, READOUTS, column_key
+from clothlab.sim.lab.sweep_results import parse_sweep_results
 
 ROOT = Path(__file__).resolve().parents[2]
 

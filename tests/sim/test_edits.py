@@ -15,16 +15,16 @@ from sim_helpers import (
     sheet_topology,
 )
 
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import (
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.edits import (
     CutLinks,
     SetPin,
     SetSetting,
     links_crossing_stroke,
     seam_links,
 )
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
 
 
 def snapshot(sim):

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from sim_helpers import hanging_sheet, lone_particles, sheet_topology
 
-from clothlab.sim import kernels, readouts
-from clothlab.sim.parameters import Settings, damping_per_step
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core import kernels, readouts
+from clothlab.sim.core.parameters import Settings, damping_per_step
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 
 G, H = 9.8, 1.0 / 120.0
 

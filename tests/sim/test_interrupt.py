@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sim_helpers import sheet_topology
 
-from clothlab.sim.parameters import Settings
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
 
 
 def sheet(**options) -> Simulation:

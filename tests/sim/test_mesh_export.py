@@ -7,8 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from clothlab.sim.edits import seam_links
-from clothlab.sim.mesh_export import (
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.core.topology import Topology, TopologyBuilder
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
+from clothlab.sim.lab.mesh_export import (
     body_names,
     obj_text,
     ply_bytes,
@@ -17,10 +21,6 @@ from clothlab.sim.mesh_export import (
     write_mesh,
     write_sequence,
 )
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.snapshot import take_snapshot
-from clothlab.sim.topology import Topology, TopologyBuilder
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from sim_helpers import sheet_topology
 
-from clothlab.sim import ordering
-from clothlab.sim.parameters import Settings
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.core import ordering
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 
 
 def corner_pinned(cols: int, rows: int, mode: int) -> Simulation:

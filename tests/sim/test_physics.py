@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from sim_helpers import hanging_sheet, lone_particles, move_pin, sheet_topology
 
-from clothlab.sim import readouts
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.parameters import Settings
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 
 DT = 1.0 / 120.0
 G = 9.8

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from clothlab.sim.parameters import SETTINGS_TABLE
-from clothlab.sim.presets import preset_path
-from clothlab.sim.questions import (
+from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.document.presets import preset_path
+from clothlab.sim.lab.questions import (
     BUILTIN_SET,
     EVIDENCE,
     MEASURES,

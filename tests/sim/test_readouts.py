@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from sim_helpers import block_topology, cut, lone_particles, sheet_topology
 
-from clothlab.sim import readouts
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import seam_links
-from clothlab.sim.parameters import Settings
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.edits import seam_links
 
 
 def _distance_to_line(point, a, b):

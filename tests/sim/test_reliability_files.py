@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from clothlab.sim.presets import preset_names, preset_path
-from clothlab.sim.scene import (
+from clothlab.sim.document.presets import preset_names, preset_path
+from clothlab.sim.document.scene import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_LIST,
@@ -344,14 +344,14 @@ def test_a_megabyte_key_or_value_still_gives_a_short_message(where):
 @pytest.mark.parametrize("name", ["a" * 300, "b" * 300 + ".json", "/tmp/" + "c" * 300 + ".json"])
 def test_a_name_too_long_for_the_file_system_is_one_line(name):
     """File ▸ Open with a 300-character name raised OSError from a path check (issue 17)."""
-    from clothlab.sim.presets import resolve_scene
+    from clothlab.sim.document.presets import resolve_scene
 
     with pytest.raises(SceneError, match="cannot read: File name too long"):
         resolve_scene(name)
 
 
 def test_a_question_set_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
-    from clothlab.sim.questions import QuestionSetError, load_question_set
+    from clothlab.sim.lab.questions import QuestionSetError, load_question_set
 
     fifo = tmp_path / "set.json"
     os.mkfifo(fifo)

@@ -17,12 +17,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sim_helpers import cases, hanging_sheet
 
-from clothlab.sim import kernels
-from clothlab.sim.guard import GOOD_STATE_EVERY
-from clothlab.sim.parameters import Settings
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import Scene, build_simulation, capture_scene, parse_scene, scene_json
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core import kernels
+from clothlab.sim.core.guard import GOOD_STATE_EVERY
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import (
+    Scene,
+    build_simulation,
+    capture_scene,
+    parse_scene,
+    scene_json,
+)
 
 PATHS = {
     "classic": {},

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import (
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import (
     Scene,
     body_counts,
     parse_scene,
@@ -39,7 +39,7 @@ MAX_DELAY = 0.05  # s
 
 SAVER = r"""
 import os, sys
-from clothlab.sim.scene import load_scene, save_scene
+from clothlab.sim.document.scene import load_scene, save_scene
 old, new, target = load_scene(sys.argv[1]), load_scene(sys.argv[2]), sys.argv[3]
 for line in sys.stdin:
     command, _, argument = line.strip().partition(" ")

@@ -29,11 +29,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from clothlab.sim import edits
-from clothlab.sim.commands import apply_to_document, apply_to_simulation
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation, capture_scene, parse_scene, scene_json
-from clothlab.sim.state import faces_alive
+from clothlab.sim.core.state import faces_alive
+from clothlab.sim.document import edits
+from clothlab.sim.document.commands import apply_to_document, apply_to_simulation
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation, capture_scene, parse_scene, scene_json
 
 SCENE = load_preset("hanging-sheet")
 totals = {"steps": 0, "edits": 0, "undos": 0, "redos": 0, "instabilities": 0}

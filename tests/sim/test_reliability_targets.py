@@ -28,11 +28,16 @@ import numpy as np
 import pytest
 from annotated_types import Ge, Gt
 
-from clothlab.sim import files
-from clothlab.sim.files import AtomicFile, FileRefusedError, remove_stale_temps, write_atomically
-from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import READOUTS, ReadoutHistory
-from clothlab.sim.scene import (
+from clothlab.sim.core.readouts import READOUTS, ReadoutHistory
+from clothlab.sim.document import files
+from clothlab.sim.document.files import (
+    AtomicFile,
+    FileRefusedError,
+    remove_stale_temps,
+    write_atomically,
+)
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_FILE_BYTES,
     MAX_LIST,
@@ -406,8 +411,8 @@ def test_loading_a_fifo_is_one_line_and_does_not_block(tmp_path, through_link):
 def test_a_recording_is_read_as_a_scene_is_a_regular_file_without_blocking(tmp_path):
     """Replay ▸ Open and `clothlab run.clothrec.json` read recordings: a FIFO there blocked the
     GUI thread in read() until a writer came, and a file of any size was read whole."""
-    from clothlab.sim.recording import MAX_FILE_BYTES as RECORDING_BYTES
-    from clothlab.sim.recording import load_recording
+    from clothlab.sim.document.recording import MAX_FILE_BYTES as RECORDING_BYTES
+    from clothlab.sim.document.recording import load_recording
 
     pipe = tmp_path / "run.clothrec.json"
     os.mkfifo(pipe)

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim.engine import replay
-from clothlab.sim.recording import load_recording
-from clothlab.sim.solver import Simulation
-from clothlab.sim.variants import run_variant
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.recording import load_recording
+from clothlab.sim.lab.engine import replay
+from clothlab.sim.lab.variants import run_variant
 
 FOLDER = Path(__file__).parent / "fixtures" / "recordings"
 EXPECTED = json.loads((FOLDER / "expected.json").read_text())

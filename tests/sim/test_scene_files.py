@@ -11,11 +11,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sim_helpers import add_pin, cut, move_ball, move_pin, set_setting
 
-from clothlab.sim import readouts
-from clothlab.sim.commands import apply_to_document, apply_to_simulation
-from clothlab.sim.edits import seam_links
-from clothlab.sim.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
-from clothlab.sim.scene import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.commands import apply_to_document, apply_to_simulation
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
+from clothlab.sim.document.scene import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     Scene,
@@ -30,7 +31,6 @@ from clothlab.sim.scene import (
     read_json_object,
     save_scene,
 )
-from clothlab.sim.topology import TopologyBuilder
 
 PRESETS = [
     "hanging-sheet",

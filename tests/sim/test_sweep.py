@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from clothlab.app import sweep
-from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import CSV_HEADER
-from clothlab.sim.scene import save_scene, with_settings
-from clothlab.sim.variants import BASELINE
+from clothlab.sim.core.readouts import CSV_HEADER
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import save_scene, with_settings
+from clothlab.sim.lab import sweep
+from clothlab.sim.lab.variants import BASELINE
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]

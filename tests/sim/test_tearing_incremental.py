@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clothlab.sim import ordering
-from clothlab.sim.arrays import build_links
-from clothlab.sim.constraint_sets import Model, TetherSet, tethers
-from clothlab.sim.parameters import Settings
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.core import ordering
+from clothlab.sim.core.arrays import build_links
+from clothlab.sim.core.constraint_sets import Model, TetherSet, tethers
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import TopologyBuilder
 
 COLS, ROWS, SPACING = 16, 12, 0.1
 

@@ -8,17 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sim_helpers import block_topology, sheet_topology
 
-from clothlab.sim import readouts
-from clothlab.sim.scene import BlockSpec, SheetSpec, body_counts, build_topology
-from clothlab.sim.scene import Scene as SceneModel
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import (
     LATTICE_OFFSETS,
     TopologyBuilder,
     link_indices,
     link_lengths,
     sheet_link_count,
 )
+from clothlab.sim.document.scene import BlockSpec, SheetSpec, body_counts, build_topology
+from clothlab.sim.document.scene import Scene as SceneModel
 
 
 def test_classic_sheet_has_165_particles_584_links_140_faces():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import typing
 from dataclasses import MISSING, fields
 
-from clothlab.sim import parameters, readouts
-from clothlab.sim.parameters import SETTINGS_TABLE, Settings
-from clothlab.sim.readouts import READOUTS, Readouts
+from clothlab.sim.core import parameters, readouts
+from clothlab.sim.core.parameters import SETTINGS_TABLE, Settings
+from clothlab.sim.core.readouts import READOUTS, Readouts
 
 KINDS = {float: float, int: int, bool: bool, tuple: parameters.Vec3}
 

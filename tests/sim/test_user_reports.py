@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from sim_helpers import hanging_sheet
 
-from clothlab.sim.commands import GrabMove, GrabStart, apply_to_simulation
-from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.presets import load_preset, preset_names
-from clothlab.sim.scene import build_simulation, scene_settings, with_setting
+from clothlab.sim.core.parameters import PARAMETERS
+from clothlab.sim.document.commands import GrabMove, GrabStart, apply_to_simulation
+from clothlab.sim.document.presets import load_preset, preset_names
+from clothlab.sim.document.scene import build_simulation, scene_settings, with_setting
 
 
 def test_a_grabbed_particle_is_held_above_the_floor_and_outside_the_ball():

@@ -13,21 +13,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clothlab.sim import readouts, variants
-from clothlab.sim.commands import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER
+from clothlab.sim.document.commands import (
     GrabMove,
     GrabRelease,
     GrabStart,
     Stamped,
     apply_to_simulation,
 )
-from clothlab.sim.edits import CutLinks, SetPin, SetSetting
-from clothlab.sim.engine import Engine, replay
-from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import CSV_COLUMNS, CSV_HEADER
-from clothlab.sim.recording import Recording, load_recording, save_recording
-from clothlab.sim.scene import build_simulation, load_scene, save_scene, with_settings
-from clothlab.sim.variants import VariantError, run_variant
+from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.recording import Recording, load_recording, save_recording
+from clothlab.sim.document.scene import build_simulation, load_scene, save_scene, with_settings
+from clothlab.sim.lab import variants
+from clothlab.sim.lab.engine import Engine, replay
+from clothlab.sim.lab.variants import VariantError, run_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim.scene import CameraSpec
+from clothlab.sim.document.scene import CameraSpec
 from clothlab.ui.camera import MIN_ASPECT, MIN_DISTANCE, OrbitCamera
 
 VIEWS = [

@@ -12,9 +12,9 @@ from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
 
 from clothlab.app import compare_runner
 from clothlab.app.compare_runner import CompareRunner
-from clothlab.sim.engine import Engine
-from clothlab.sim.readouts import CSV_COLUMNS
-from clothlab.sim.variants import changed, run_variant
+from clothlab.sim.core.readouts import CSV_COLUMNS
+from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.variants import changed, run_variant
 from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
 from clothlab.ui.panels import Panel
 

@@ -12,12 +12,12 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.parameters import PARAMETERS, Settings
-from clothlab.sim.presets import load_preset
-from clothlab.sim.readouts import CSV_HEADER, READOUTS, column_key
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.snapshot import take_snapshot
+from clothlab.sim.core.parameters import PARAMETERS, Settings
+from clothlab.sim.core.readouts import CSV_HEADER, READOUTS, column_key
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
 from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel, envelope
 

@@ -10,8 +10,8 @@ from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
-from clothlab.sim.edits import SetPin, links_crossing_stroke
-from clothlab.sim.scene import load_scene
+from clothlab.sim.document.edits import SetPin, links_crossing_stroke
+from clothlab.sim.document.scene import load_scene
 from clothlab.ui.main_window import MainWindow
 from clothlab.ui.tools import TOOLS
 

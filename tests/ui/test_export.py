@@ -159,9 +159,9 @@ def test_export_mesh_refuses_other_suffixes_in_one_line(
 
 
 def test_a_replay_exports_as_a_mesh_sequence_to_its_end(qtbot, make_window, tmp_path):
-    from clothlab.sim.mesh_export import steps_per_frame
-    from clothlab.sim.presets import load_preset
-    from clothlab.sim.recording import Recording
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.recording import Recording
+    from clothlab.sim.lab.mesh_export import steps_per_frame
     from clothlab.ui.export import export_mesh_sequence
 
     window = ready(qtbot, make_window)

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QDockWidget, QMessageBox
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
-from clothlab.sim.presets import preset_names, preset_path
-from clothlab.sim.scene import load_scene
+from clothlab.sim.document.presets import preset_names, preset_path
+from clothlab.sim.document.scene import load_scene
 from clothlab.ui import main_window
 from clothlab.ui.main_window import settings
 

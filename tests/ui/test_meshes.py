@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import CutLinks
-from clothlab.sim.scene import BlockSpec, Scene, SheetSpec, build_simulation
-from clothlab.sim.snapshot import take_snapshot
-from clothlab.sim.state import faces_alive
-from clothlab.sim.topology import TopologyBuilder
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.core.state import faces_alive
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.edits import CutLinks
+from clothlab.sim.document.scene import BlockSpec, Scene, SheetSpec, build_simulation
 from clothlab.ui import meshes
 
 

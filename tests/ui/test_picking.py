@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import (
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import (
     BlockSpec,
     BoxSpec,
     Scene,
@@ -15,7 +16,6 @@ from clothlab.sim.scene import (
     build_simulation,
     with_setting,
 )
-from clothlab.sim.snapshot import take_snapshot
 from clothlab.ui import picking
 from clothlab.ui.selection import BALL
 

@@ -13,9 +13,9 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.presets import preset_path
-from clothlab.sim.questions import load_builtin_set
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.presets import preset_path
+from clothlab.sim.lab.questions import load_builtin_set
 from clothlab.ui.docks.questions_dock import (
     CSV_HEADER,
     Answer,

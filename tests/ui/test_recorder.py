@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import GrabRelease, GrabStart
-from clothlab.sim.recording import load_recording
+from clothlab.sim.document.commands import GrabRelease, GrabStart
+from clothlab.sim.document.recording import load_recording
 
 
 def frame_step(window) -> int | None:

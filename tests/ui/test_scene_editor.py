@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QInputDialog, QSpinBox
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
-from clothlab.sim.composition import change_obstacle
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.scene import PinSpec, Scene, SheetSpec, body_counts
+from clothlab.sim.document.composition import change_obstacle
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.scene import PinSpec, Scene, SheetSpec, body_counts
 from clothlab.ui.intents import Compose, Select
 from clothlab.ui.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.selection import BALL, Selection

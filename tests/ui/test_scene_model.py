@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from clothlab.sim.composition import change_obstacle
-from clothlab.sim.edits import SetPin, SetSetting
-from clothlab.sim.presets import load_preset
+from clothlab.sim.document.composition import change_obstacle
+from clothlab.sim.document.edits import SetPin, SetSetting
+from clothlab.sim.document.presets import load_preset
 from clothlab.ui.intents import Compose, change_body
 from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel
 
@@ -50,7 +50,7 @@ def test_objects_of_the_scene_are_listed():
 
 
 def test_body_fields_and_obstacles_are_listed_and_edited(qtbot):
-    from clothlab.sim.scene import BoxSpec
+    from clothlab.sim.document.scene import BoxSpec
 
     model = SceneModel()
     scene = load_preset("hanging-sheet")
@@ -70,7 +70,7 @@ def test_body_fields_and_obstacles_are_listed_and_edited(qtbot):
 
 
 def test_the_pins_of_the_selected_body_are_listed():
-    from clothlab.sim.composition import duplicate_body
+    from clothlab.sim.document.composition import duplicate_body
 
     model = SceneModel()
     scene = duplicate_body(load_preset("hanging-sheet"), 0).scene  # two sheets, 2 + 2 pins

@@ -8,10 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.commands import Step
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import build_simulation
-from clothlab.sim.stuck import StuckWatch, stuck_message
+from clothlab.sim.document.commands import Step
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
+from clothlab.sim.lab.stuck import StuckWatch, stuck_message
 
 
 def settle_watching(sim, seconds: float) -> str | None:

@@ -11,10 +11,10 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
-from clothlab.sim.commands import GrabStart
-from clothlab.sim.composition import change_obstacle
-from clothlab.sim.scene import BoxSpec, Scene, SphereSpec, build_simulation
-from clothlab.sim.snapshot import Snapshot, take_snapshot
+from clothlab.sim.core.snapshot import Snapshot, take_snapshot
+from clothlab.sim.document.commands import GrabStart
+from clothlab.sim.document.composition import change_obstacle
+from clothlab.sim.document.scene import BoxSpec, Scene, SphereSpec, build_simulation
 from clothlab.ui.intents import Preview, Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport import Viewport
@@ -120,7 +120,7 @@ def test_the_box_casts_a_shadow_on_the_floor(qtbot, viewport) -> None:
     scene = Scene(obstacles=[box])
     with_box = take_snapshot(build_simulation(scene), frame=1)
     without = take_snapshot(build_simulation(Scene()), frame=2)
-    from clothlab.sim.scene import CameraSpec
+    from clothlab.sim.document.scene import CameraSpec
 
     viewport.set_camera(CameraSpec(target=(0.0, -1.6, 1.0), distance=5.0, pitch=70.0))
     floor_y = scene.floor.y

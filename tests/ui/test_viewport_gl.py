@@ -8,11 +8,11 @@ from OpenGL import GL
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QImage, QMouseEvent, QWheelEvent
 
-from clothlab.sim.commands import apply_to_simulation
-from clothlab.sim.edits import CutLinks
-from clothlab.sim.presets import load_preset
-from clothlab.sim.scene import CameraSpec, build_simulation, with_setting
-from clothlab.sim.snapshot import Snapshot, take_snapshot
+from clothlab.sim.core.snapshot import Snapshot, take_snapshot
+from clothlab.sim.document.commands import apply_to_simulation
+from clothlab.sim.document.edits import CutLinks
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import CameraSpec, build_simulation, with_setting
 from clothlab.ui import gl as gl_module
 from clothlab.ui.viewport import Viewport
 

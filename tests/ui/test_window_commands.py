@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.presets import load_preset, preset_path
-from clothlab.sim.readouts import READOUTS
-from clothlab.sim.scene import Scene, build_topology, load_scene
+from clothlab.sim.core.readouts import READOUTS
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.presets import load_preset, preset_path
+from clothlab.sim.document.scene import Scene, build_topology, load_scene
 from clothlab.ui import dialogs
 from clothlab.ui.dialogs import window_title
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel

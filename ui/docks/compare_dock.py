@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout
-from clothlab.sim.scene import Scene, build_topology
-from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.variants import Variant, VariantError, parse_variant
+from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import Scene, build_topology
+from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
     from clothlab.app.compare_runner import CompareRunner

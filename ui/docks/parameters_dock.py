@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.fabrics import BODY_STIFFNESS, FABRICS
-from clothlab.sim.parameters import PARAMETERS, Parameter, Settings
-from clothlab.sim.scene import Scene, scene_settings
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS
+from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.scene import Scene, scene_settings
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
 from clothlab.ui.scene_model import distinct_labels, tooltip_for

@@ -48,11 +48,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.commands import Run
-from clothlab.sim.edits import SetSetting
-from clothlab.sim.files import write_atomically
-from clothlab.sim.parameters import SETTINGS_TABLE
-from clothlab.sim.questions import (
+from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.commands import Run
+from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.scene import Scene, scene_settings
+from clothlab.sim.lab.questions import (
     BUILTIN_SET,
     Question,
     QuestionSet,
@@ -60,8 +62,6 @@ from clothlab.sim.questions import (
     load_builtin_set,
     load_question_set,
 )
-from clothlab.sim.scene import Scene, scene_settings
-from clothlab.sim.snapshot import Snapshot
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.preferences import APPLICATION, ORGANIZATION
 

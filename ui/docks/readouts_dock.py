@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
-from clothlab.sim.scene import Scene, build_topology
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.ui.intents import Trigger
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.parameters import Parameter
-from clothlab.sim.scene import Scene
-from clothlab.sim.snapshot import Snapshot
+from clothlab.sim.core.parameters import Parameter
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.scene import Scene
 from clothlab.ui.intents import Select
 from clothlab.ui.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
 from clothlab.ui.selection import Selection

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from clothlab.sim.commands import (
+from clothlab.sim.document.commands import (
     COMMANDS,
     Command,
     CommandError,
@@ -35,8 +35,8 @@ from clothlab.sim.commands import (
     Stamped,
     validate,
 )
-from clothlab.sim.files import read_document, write_atomically
-from clothlab.sim.scene import (
+from clothlab.sim.document.files import read_document, write_atomically
+from clothlab.sim.document.scene import (
     MAX_LIST,
     Scene,
     SceneError,

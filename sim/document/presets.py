@@ -6,8 +6,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from clothlab.resources import resource
-from clothlab.sim.files import describe
-from clothlab.sim.scene import Scene, SceneError, load_scene, parse_scene
+from clothlab.sim.document.files import describe
+from clothlab.sim.document.scene import Scene, SceneError, load_scene, parse_scene
 
 DEFAULT_PRESET = "hanging-sheet"
 _SCENES = resource("scenes")

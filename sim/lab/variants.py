@@ -18,19 +18,19 @@ from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
-from clothlab.sim import readouts
-from clothlab.sim.commands import CommandError, Stamped, apply_to_document
-from clothlab.sim.composition import change_body, first_sheet, shift_right_pins
-from clothlab.sim.engine import Engine, Row, Source
-from clothlab.sim.fabrics import FABRICS
-from clothlab.sim.parameters import PARAMETERS
-from clothlab.sim.recording import Recording, is_recording_file, load_recording
-from clothlab.sim.scene import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.fabrics import FABRICS
+from clothlab.sim.core.parameters import PARAMETERS
+from clothlab.sim.document.commands import CommandError, Stamped, apply_to_document
+from clothlab.sim.document.composition import change_body, first_sheet, shift_right_pins
+from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
+from clothlab.sim.document.scene import (
     Scene,
     SceneError,
     body_counts,
     with_settings,
 )
+from clothlab.sim.lab.engine import Engine, Row, Source
 
 Note = Callable[[str], None]
 
@@ -196,7 +196,7 @@ def last_command_step(source: Source) -> int:
 def read_source(name_or_path: str) -> Source:
     """A preset, a scene file or a recording, told apart by the file's first bytes. Raises
     SceneError (one line naming the file); OSError for a name the system refuses."""
-    from clothlab.sim.presets import is_preset, resolve_scene
+    from clothlab.sim.document.presets import is_preset, resolve_scene
 
     if not is_preset(name_or_path) and is_recording_file(name_or_path):
         return load_recording(name_or_path)

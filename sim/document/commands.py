@@ -34,8 +34,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, GetPydanticSchema
 from pydantic_core import core_schema, to_jsonable_python
 
-from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
-from clothlab.sim.scene import (
+from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_LIST,
     MAX_OBSTACLES,
@@ -49,7 +50,6 @@ from clothlab.sim.scene import (
     obstacle_shapes,
     with_setting,
 )
-from clothlab.sim.solver import Simulation
 
 # The validating types of the fields (what a recording's entry may hold), from the scene
 # file's: Vec3 is three finite numbers within its coordinate limit.

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from clothlab.sim.solver import Simulation
+from clothlab.sim.core.solver import Simulation
 
 AT_REST_MOTION = 0.01  # units/s: mean particle speed below this is at rest
 AT_REST_FOR_S = 1.0  # of model time, before a state at rest is looked at

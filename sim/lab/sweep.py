@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
-from clothlab.sim.variants import Source, Variant, VariantResult, run_variant
+from clothlab.sim.lab.variants import Source, Variant, VariantResult, run_variant
 
 POLL_S = 0.05  # how often the main process looks for finished variants and for Ctrl+C
 CONNECT_TIMEOUT_S = 10

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from clothlab.sim import ordering
-from clothlab.sim.topology import Topology
+from clothlab.sim.core import ordering
+from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
 

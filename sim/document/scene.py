@@ -35,8 +35,7 @@ from pydantic import (
 from pydantic.dataclasses import dataclass
 from pydantic_core import from_json
 
-from clothlab.sim.files import read_document, write_atomically
-from clothlab.sim.parameters import (
+from clothlab.sim.core.parameters import (
     COORDINATE_LIMIT,
     SECTIONS,
     SETTINGS_TABLE,
@@ -44,8 +43,9 @@ from clothlab.sim.parameters import (
     Settings,
     section_parameters,
 )
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import Topology, TopologyBuilder
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import Topology, TopologyBuilder
+from clothlab.sim.document.files import read_document, write_atomically
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,

@@ -12,17 +12,17 @@ import math
 
 import numpy as np
 
-from clothlab.sim import constraints, kernels
-from clothlab.sim.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
-from clothlab.sim.constraint_sets import (
+from clothlab.sim.core import constraints, kernels
+from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.core.constraint_sets import (
     Model,
     Substep,
     constraint_sets,
     live_triangles,
     vertex_areas,
 )
-from clothlab.sim.parameters import Settings, damping_per_step
-from clothlab.sim.state import State
+from clothlab.sim.core.parameters import Settings, damping_per_step
+from clothlab.sim.core.state import State
 
 
 class ClassicIntegrator:

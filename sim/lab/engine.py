@@ -24,7 +24,10 @@ from typing import TypeAlias
 
 import numpy as np
 
-from clothlab.sim.commands import (
+from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts, record_stride, row
+from clothlab.sim.core.snapshot import Snapshot, take_snapshot
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.commands import (
     WORKER_COMMANDS,
     Command,
     CommandError,
@@ -33,11 +36,8 @@ from clothlab.sim.commands import (
     apply_to_simulation,
     validate,
 )
-from clothlab.sim.readouts import CSV_COLUMNS, Readouts, record_stride, row
-from clothlab.sim.recording import Recording
-from clothlab.sim.scene import Scene, build_simulation
-from clothlab.sim.snapshot import Snapshot, take_snapshot
-from clothlab.sim.solver import Simulation
+from clothlab.sim.document.recording import Recording
+from clothlab.sim.document.scene import Scene, build_simulation
 
 Row = tuple[float, ...]  # sim.readouts.CSV_COLUMNS
 Source: TypeAlias = Scene | Recording

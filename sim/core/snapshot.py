@@ -6,10 +6,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from clothlab.sim.parameters import Settings
-from clothlab.sim.readouts import CSV_COLUMNS, Readouts
-from clothlab.sim.solver import Simulation
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.topology import Topology
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from clothlab.sim.commands import EDITABLE_PARTS as EDITABLE_PARTS
-from clothlab.sim.commands import CutLinks as CutLinks
-from clothlab.sim.commands import Edit as Edit
-from clothlab.sim.commands import EditScene as EditScene
-from clothlab.sim.commands import SetPin as SetPin
-from clothlab.sim.commands import SetSetting as SetSetting
-from clothlab.sim.commands import with_pin as with_pin
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.topology import Topology
+from clothlab.sim.document.commands import EDITABLE_PARTS as EDITABLE_PARTS
+from clothlab.sim.document.commands import CutLinks as CutLinks
+from clothlab.sim.document.commands import Edit as Edit
+from clothlab.sim.document.commands import EditScene as EditScene
+from clothlab.sim.document.commands import SetPin as SetPin
+from clothlab.sim.document.commands import SetSetting as SetSetting
+from clothlab.sim.document.commands import with_pin as with_pin
 
 # --- which links to cut --------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.topology import Topology
 
 
 @dataclass

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from clothlab.sim.parameters import Settings
+    from clothlab.sim.core.parameters import Settings
 
 import numpy as np
 
-from clothlab.sim import kernels
-from clothlab.sim.parameters import Settings
+from clothlab.sim.core import kernels
+from clothlab.sim.core.parameters import Settings
 
 GOOD_STATE_EVERY = 30  # steps between the states kept for recovery (a quarter second)
 GOOD_STATES_KEPT = 4

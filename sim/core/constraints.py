@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from clothlab.sim.kernels import (
+from clothlab.sim.core.kernels import (
     FASTMATH,
     HEALTHY,
     MAX_SPEED,

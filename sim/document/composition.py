@@ -24,8 +24,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from clothlab.sim.commands import EDITABLE_PARTS, EditScene
-from clothlab.sim.scene import (
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.commands import EDITABLE_PARTS, EditScene
+from clothlab.sim.document.scene import (
     APPEARANCE_FIELDS,
     MAX_BODIES,
     MAX_NAME,
@@ -43,7 +44,6 @@ from clothlab.sim.scene import (
     build_body,
     validation_message,
 )
-from clothlab.sim.topology import TopologyBuilder
 
 Body: TypeAlias = SheetSpec | BlockSpec
 Obstacle: TypeAlias = SphereSpec | BoxSpec

@@ -52,14 +52,14 @@ from pydantic import (
 )
 
 from clothlab.resources import resource
-from clothlab.sim import readouts
-from clothlab.sim.commands import CutLinks, GrabStart, apply_to_document
-from clothlab.sim.edits import seam_links
-from clothlab.sim.engine import Engine
-from clothlab.sim.files import read_document
-from clothlab.sim.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
-from clothlab.sim.presets import is_preset, load_preset
-from clothlab.sim.scene import (
+from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.commands import CutLinks, GrabStart, apply_to_document
+from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.files import read_document
+from clothlab.sim.document.presets import is_preset, load_preset
+from clothlab.sim.document.scene import (
     Scene,
     SceneError,
     body_counts,
@@ -70,7 +70,7 @@ from clothlab.sim.scene import (
     read_json_object,
     with_settings,
 )
-from clothlab.sim.solver import Simulation
+from clothlab.sim.lab.engine import Engine
 
 FORMAT: Final = "clothlab-questions"
 SCHEMA_VERSION: Final = 1

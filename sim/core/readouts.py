@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clothlab.sim import kernels
-from clothlab.sim.files import write_atomically
-from clothlab.sim.parameters import damping_per_step
+from clothlab.sim.core import kernels
+from clothlab.sim.core.parameters import damping_per_step
+from clothlab.sim.document.files import write_atomically
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
-    from clothlab.sim.solver import Simulation
-    from clothlab.sim.topology import Topology
+    from clothlab.sim.core.solver import Simulation
+    from clothlab.sim.core.topology import Topology
 
 
 @dataclass(frozen=True)

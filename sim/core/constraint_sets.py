@@ -15,10 +15,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from clothlab.sim import constraints, kernels, ordering
-from clothlab.sim.arrays import LinkArrays, LinkMaterial, Obstacles
-from clothlab.sim.parameters import Settings
-from clothlab.sim.topology import Topology
+from clothlab.sim.core import constraints, kernels, ordering
+from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.topology import Topology
 
 LINKS, PINS = "links", "pins"  # what can invalidate a constraint set
 # Pairs are found once per substep, before the passes move particles: search wider than the

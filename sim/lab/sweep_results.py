@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clothlab.sim.files import read_document
-from clothlab.sim.readouts import CSV_COLUMNS, column_key
+from clothlab.sim.core.readouts import CSV_COLUMNS, column_key
+from clothlab.sim.document.files import read_document
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # 256 variants are some 100 KB
 

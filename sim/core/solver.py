@@ -15,8 +15,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from clothlab.sim import constraints, kernels, ordering
-from clothlab.sim.arrays import (
+from clothlab.sim.core import constraints, kernels, ordering
+from clothlab.sim.core.arrays import (
     FixedArrays,
     LinkArrays,
     LinkMaterial,
@@ -26,14 +26,14 @@ from clothlab.sim.arrays import (
     build_links,
     build_obstacles,
 )
-from clothlab.sim.constraint_sets import LINKS, PINS, Model
-from clothlab.sim.fabrics import body_link_properties
-from clothlab.sim.guard import GoodStates, Instability, likely_cause
-from clothlab.sim.integrators import ClassicIntegrator, ExtendedIntegrator
-from clothlab.sim.parameters import Settings
-from clothlab.sim.readouts import EnergyAccount, Readouts, account_for_next_step, measure
-from clothlab.sim.state import State, faces_alive, pin_arrays
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.constraint_sets import LINKS, PINS, Model
+from clothlab.sim.core.fabrics import body_link_properties
+from clothlab.sim.core.guard import GoodStates, Instability, likely_cause
+from clothlab.sim.core.integrators import ClassicIntegrator, ExtendedIntegrator
+from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
+from clothlab.sim.core.state import State, faces_alive, pin_arrays
+from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
 BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness) of a body

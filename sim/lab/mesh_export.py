@@ -31,10 +31,10 @@ from typing import Protocol
 
 import numpy as np
 
-from clothlab.sim.engine import Engine
-from clothlab.sim.files import write_atomically
-from clothlab.sim.snapshot import Snapshot
-from clothlab.sim.topology import Topology
+from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.topology import Topology
+from clothlab.sim.document.files import write_atomically
+from clothlab.sim.lab.engine import Engine
 
 FORMATS = ("obj", "ply")
 SEQUENCE_NAME = "frame_{:04d}.{}"  # frame_0000.obj, frame_0001.obj, …
