@@ -165,7 +165,7 @@ class SceneFiles:
             return
         history = self.readouts.history
         try:
-            history.write_csv(path)
+            write_atomically(path, history.csv_text().encode("utf-8"))
         except OSError as error:
             show_error(self.window, "Cannot export readouts", f"{path}: {describe(error)}")
             return

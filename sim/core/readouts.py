@@ -13,14 +13,12 @@ import io
 import math
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clothlab.sim.core import kernels
 from clothlab.sim.core.parameters import damping_per_step
-from clothlab.sim.document.files import write_atomically
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
     from clothlab.sim.core.solver import Simulation
@@ -379,9 +377,6 @@ class ReadoutHistory:
 
     def csv_text(self) -> str:
         return csv_text(self.rows)
-
-    def write_csv(self, path: Path) -> None:
-        write_atomically(Path(path), self.csv_text().encode("utf-8"))
 
 
 # Readouts are recorded every `record_stride` steps from step 0: every step up to this many

@@ -14,6 +14,7 @@ from sim_helpers import hanging_sheet
 
 from clothlab.sim.core import readouts
 from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER, READOUTS, column_key
+from clothlab.sim.document.files import write_atomically
 from clothlab.sim.lab.sweep_results import parse_sweep_results
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ def test_the_header_names_each_columns_unit():
 def test_a_written_csv_reads_back_by_key(tmp_path):
     history = recorded_history()
     path = tmp_path / "readouts.csv"
-    history.write_csv(path)
+    write_atomically(path, history.csv_text().encode("utf-8"))
     with path.open(encoding="utf-8") as stream:
         by_name = list(csv.DictReader(stream))
     rows = [{column_key(name): cell for name, cell in row.items()} for row in by_name]

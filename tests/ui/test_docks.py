@@ -16,6 +16,7 @@ from clothlab.sim.core.parameters import PARAMETERS, Settings
 from clothlab.sim.core.readouts import CSV_HEADER, READOUTS, column_key
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
@@ -174,7 +175,7 @@ def test_export_csv_has_the_documented_columns(qtbot, tmp_path):
     for snapshot in snapshots("hanging-sheet", 4):
         panel.add_snapshot(snapshot)
     path = tmp_path / "readouts.csv"
-    panel.history.write_csv(path)
+    write_atomically(path, panel.history.csv_text().encode("utf-8"))
     with path.open() as stream:
         rows = list(csv.reader(stream))
     assert rows[0] == list(CSV_HEADER)  # each column's name with its unit: "t (s)"
