@@ -32,15 +32,8 @@ from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS
-from clothlab.sim.document.files import AtomicFile, describe
-from clothlab.sim.document.scene import (
-    MAX_MESSAGE,
-    Scene,
-    SceneError,
-    build_topology,
-    capture_scene,
-    scene_json,
-)
+from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
+from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.lab.variants import (

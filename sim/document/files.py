@@ -24,13 +24,21 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import hashlib
+import json
 import os
 import re
 import secrets
 import stat
+from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 from types import TracebackType
+from typing import Any
+
+import numpy as np
+from pydantic_core import from_json
 
 CHUNK = 1 << 16  # bytes gathered before a write(2)
 TEMP_SUFFIX = ".tmp"
@@ -363,3 +371,209 @@ def read_document(
         raise error(f"{path}: is {refused.kind}, not {what}") from None
     except OSError as failed:
         raise error(f"{path}: cannot read: {describe(failed)}") from None
+
+
+# --- reading the lab's JSON files ---------------------------------------------------------------
+# Scenes, recordings, question sets and sweep results are JSON documents read by one hardened
+# reader: a cap on size, UTF-8, no duplicate keys, no NaN or Infinity, a cap on nesting.
+
+# Cloth Lab saves loads again: at most MAX_PARTICLES pin lines of ≤ 111 bytes (full-precision
+# anchors) and 2 × MAX_LIST cut or torn links of ≤ 8 bytes, 65.3 MB. The largest legal scene
+# (8 blocks of 32³ cubes, every particle pinned, every link cut or torn) saves to 58 MB
+# (tests/sim/test_reliability_targets.py).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 16
+MAX_MESSAGE = 400  # characters of a SceneError message
+
+
+class SceneError(ValueError):
+    """A scene that cannot be read; the message is one line naming the file and field."""
+
+    def __init__(self, message: str) -> None:
+        # Field names come from the file: escape line breaks and other control characters,
+        # and elide the middle of a message a megabyte-long key or value would blow up (the
+        # start names the file and field, the end says what is wrong).
+        line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        if len(line) > MAX_MESSAGE:
+            half = (MAX_MESSAGE - 1) // 2
+            line = f"{line[:half]}…{line[-half:]}"
+        super().__init__(line)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise SceneError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+class _NonFinite:
+    """What NaN, Infinity and -Infinity parse to: a marker, found again after parsing so that
+    the error can name the field it stands in (json.loads does not say where it is)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _first_non_finite(data: Any) -> str | None:
+    """ "field.path: NaN is not a finite number" for the first marker in document order."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _NonFinite):
+            return f"{path + ': ' if path else ''}{item.name} is not a finite number"
+        children = item.items() if isinstance(item, dict) else enumerate(item) \
+            if isinstance(item, list) else ()  # fmt: skip
+        nested = [(v, f"{path}.{k}" if path else str(k)) for k, v in children
+                  if isinstance(v, (dict, list, _NonFinite))]  # fmt: skip
+        stack.extend(reversed(nested))
+    return None
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def _bracket_depth(raw: bytes) -> int:
+    """How deep the brackets of valid JSON nest outside its strings. _depth is at most one more
+    (it counts a dict's scalar values as a level), so a file this bounds needs no walk of its
+    parsed values: for the largest legal file, 0.3 s instead of 0.8."""
+    brackets = np.frombuffer(_JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS), np.uint8)
+    if not len(brackets):
+        return 0
+    opening = (brackets == ord("[")) | (brackets == ord("{"))
+    return int(np.cumsum(np.where(opening, 1, -1)).max())
+
+
+def _depth(value: Any, limit: int) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            break
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        # A list of millions of numbers (cuts) holds no containers: find that out in C (map,
+        # set) rather than looking at each item in Python.
+        elif isinstance(item, list) and set(map(type, item)) & {dict, list}:
+            stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list)))
+    return deepest
+
+
+def read_json_object(
+    text: str | bytes,
+    source: str,
+    max_bytes: int = MAX_FILE_BYTES,
+    error: type[SceneError] = SceneError,
+) -> dict[str, Any]:
+    """A JSON document's top-level object, for every file format of the lab (scenes,
+    recordings, question sets): at most `max_bytes`, UTF-8, no duplicate keys, no NaN or
+    Infinity, nested at most MAX_DEPTH deep. Raises `error` with one line naming `source`."""
+    if len(text) > max_bytes:
+        size = f"{max_bytes // 1024**2} MiB" if max_bytes >= 1024**2 else f"{max_bytes // 1024} KiB"
+        raise error(f"{source}: file is larger than {size}")
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as problem:
+            raise error(f"{source}: not UTF-8 text (byte {problem.start})") from None
+    data = _parse_quickly(raw)
+    if data is None:
+        data = _parse_carefully(text, raw, source, error)
+    if not isinstance(data, dict):
+        raise error(f"{source}: top level must be an object")
+    return data
+
+
+def _parse_quickly(raw: bytes) -> Any | None:
+    """The document as pydantic-core's JSON reader parses it (0.5 s with the checks below for the
+    largest legal scene, against 1.0 for the careful parse), or None whenever the careful parser
+    must look: for anything the reader refuses (it accepts no more than json does), a key that
+    may be repeated (the reader keeps the last), or deep nesting."""
+    try:
+        data = from_json(raw, allow_inf_nan=False)
+    except ValueError:
+        return None
+    depth, pairs, colons = _shape(data)
+    # Outside its strings, valid JSON has a colon between each key and its value, so the file's
+    # colons are the pairs plus those in strings. A repeated key is dropped with its value, and
+    # the colons left to count fall short. Escapes can only add colons (\u003a), and a drop
+    # still falls short once they are taken away: no false "no repeats".
+    escaped = raw.count(b"\\u003a") + raw.count(b"\\u003A") if b"\\u003" in raw else 0
+    if depth + 1 > MAX_DEPTH or raw.count(b":") != pairs + colons - escaped:
+        return None
+    return data
+
+
+_SCALARS = {int, float, bool, type(None)}
+
+
+def _shape(data: Any) -> tuple[int, int, int]:
+    """(how deep containers nest, key–value pairs, colons in keys and strings) of parsed JSON,
+    one nesting level at a time so that C does most of the walking (the largest legal scene
+    holds 2.6 million values)."""
+    depth = pairs = colons = 0
+    level: list[Any] = [data]
+    while level and not (kinds := set(map(type, level))) <= _SCALARS:
+        dicts: list[dict[str, Any]] = [i for i in level if type(i) is dict] if dict in kinds else []
+        lists: list[list[Any]] = [i for i in level if type(i) is list] if list in kinds else []
+        strings: list[str] = [i for i in level if type(i) is str] if str in kinds else []
+        colons += "".join(strings).count(":")
+        if not dicts and not lists:
+            break
+        depth += 1
+        keys = list(chain.from_iterable(dicts))
+        pairs += len(keys)
+        colons += "".join(keys).count(":")
+        # A long run of numbers (cuts, tears) holds nothing to count: find that out in C and
+        # leave it out, rather than look at its millions of items in each pass above.
+        lists = [items for items in lists if len(items) < 1000 or set(map(type, items)) - _SCALARS]
+        level = [*chain.from_iterable(map(dict.values, dicts)), *chain.from_iterable(lists)]
+    return depth, pairs, colons
+
+
+def _parse_carefully(text: str, raw: bytes, source: str, error: type[SceneError]) -> Any:
+    """json's parse, which names what is wrong: a repeated key, NaN or Infinity and the field
+    it stands in, nesting deeper than MAX_DEPTH, bad syntax and its line."""
+    constants: list[_NonFinite] = []
+
+    def non_finite(name: str) -> _NonFinite:
+        constants.append(_NonFinite(name))
+        return constants[-1]
+
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=non_finite)
+    except SceneError as problem:
+        raise error(f"{source}: {problem}") from None
+    except RecursionError:
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as problem:
+        raise error(f"{source}: not valid JSON: {problem.msg} at line {problem.lineno}") from None
+    except ValueError:  # Python refuses integers of more than 4300 digits
+        raise error(f"{source}: a number has too many digits") from None
+    if constants:
+        raise error(f"{source}: {_first_non_finite(data)}")
+    if _bracket_depth(raw) + 1 > MAX_DEPTH and _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels")
+    return data
+
+
+@contextlib.contextmanager
+def no_garbage_collection() -> Iterator[None]:
+    """Parsing makes millions of objects and no reference cycles: Python's collector, which
+    walks the young objects again and again as they pile up, took 0.9 of 2.2 s to load the
+    largest legal scene. (Sending the survivors straight to the oldest generation with
+    gc.freeze and gc.unfreeze would save the one walk left, 0.2 s, but made the solver
+    thread's next collection crash: a segfault, every time.)"""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

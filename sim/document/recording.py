@@ -35,16 +35,14 @@ from clothlab.sim.document.commands import (
     Stamped,
     validate,
 )
-from clothlab.sim.document.files import read_document, write_atomically
-from clothlab.sim.document.scene import (
-    MAX_LIST,
-    Scene,
+from clothlab.sim.document.files import (
     SceneError,
-    body_counts,
     no_garbage_collection,
-    parse_scene,
+    read_document,
     read_json_object,
+    write_atomically,
 )
+from clothlab.sim.document.scene import MAX_LIST, Scene, body_counts, parse_scene
 
 FORMAT: Final = "clothlab-recording"
 SCHEMA_VERSION: Final = 1

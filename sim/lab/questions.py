@@ -57,17 +57,15 @@ from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import CutLinks, GrabStart, apply_to_document
 from clothlab.sim.document.edits import seam_links
-from clothlab.sim.document.files import read_document
+from clothlab.sim.document.files import SceneError, read_document, read_json_object
 from clothlab.sim.document.presets import is_preset, load_preset
 from clothlab.sim.document.scene import (
     Scene,
-    SceneError,
     body_counts,
     build_topology,
     check_version,
     load_scene,
     parse_scene,
-    read_json_object,
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine

@@ -17,17 +17,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from clothlab.sim.document.files import MAX_DEPTH, MAX_FILE_BYTES, MAX_MESSAGE, SceneError
 from clothlab.sim.document.presets import preset_names, preset_path
-from clothlab.sim.document.scene import (
-    MAX_DEPTH,
-    MAX_FILE_BYTES,
-    MAX_LIST,
-    MAX_MESSAGE,
-    Scene,
-    SceneError,
-    load_scene,
-    parse_scene,
-)
+from clothlab.sim.document.scene import MAX_LIST, Scene, load_scene, parse_scene
 
 MiB = 1024 * 1024
 

@@ -71,7 +71,7 @@ def export_csv(path: Path) -> None:
     history = ReadoutHistory()
     sim = build_simulation(load_preset("hanging-sheet"))
     history.append(sim.state.steps, sim.readouts())
-    history.write_csv(path)
+    write_atomically(path, history.csv_text().encode("utf-8"))
 
 
 def export_positions(path: Path) -> None:
