@@ -37,8 +37,11 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from clothlab.sim.document.files import FileTooLargeError, read_regular_file, write_atomically
 from clothlab.sim.document.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
-from clothlab.ui import preferences
-from clothlab.ui.preferences import APPLICATION, ORGANIZATION  # the folder names QSettings uses
+from clothlab.ui.window import preferences
+from clothlab.ui.window.preferences import (  # the folder names QSettings uses
+    APPLICATION,
+    ORGANIZATION,
+)
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller

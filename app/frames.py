@@ -75,7 +75,7 @@ class VideoFrames:
             raise UsageError("--video: needs a display with OpenGL (on a server: xvfb-run …)")
         from PySide6.QtWidgets import QApplication
 
-        from clothlab.ui.export import (
+        from clothlab.ui.window.export import (
             OffscreenView,
             VideoError,
             VideoSpec,

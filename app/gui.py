@@ -105,9 +105,9 @@ def run(
 
     from clothlab.app.compare_runner import CompareRunner
     from clothlab.app.controller import Controller
-    from clothlab.ui.main_window import MainWindow
-    from clothlab.ui.preferences import APPLICATION, ORGANIZATION, settings
-    from clothlab.ui.viewport import surface_format
+    from clothlab.ui.viewport.viewport import surface_format
+    from clothlab.ui.window.main_window import MainWindow
+    from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION, settings
 
     QSurfaceFormat.setDefaultFormat(surface_format())  # one format for every GL context
     app = QApplication.instance() or QApplication([sys.argv[0]])

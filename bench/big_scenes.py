@@ -32,8 +32,8 @@ from clothlab.sim.document.composition import change_body
 from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import PinSpec, save_scene
-from clothlab.ui.main_window import MainWindow
-from clothlab.ui.viewport import surface_format
+from clothlab.ui.viewport.viewport import surface_format
+from clothlab.ui.window.main_window import MainWindow
 
 EDITS = 10_000
 

@@ -29,8 +29,8 @@ from clothlab.app.controller import Controller  # noqa: E402
 from clothlab.sim.document.commands import GrabMove  # noqa: E402
 from clothlab.sim.document.composition import change_body  # noqa: E402
 from clothlab.sim.document.presets import load_preset  # noqa: E402
-from clothlab.ui.main_window import MainWindow  # noqa: E402
-from clothlab.ui.viewport import surface_format  # noqa: E402
+from clothlab.ui.viewport.viewport import surface_format  # noqa: E402
+from clothlab.ui.window.main_window import MainWindow  # noqa: E402
 
 MEASURE_S = 6.0
 MOVES = 12  # pointer moves per latency run

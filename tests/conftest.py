@@ -15,7 +15,7 @@ import pytest
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.window.main_window import MainWindow
 
 # pyqtgraph picks its Qt binding at import time; make it the one the app uses.
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -72,7 +72,7 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
 
     from clothlab.app.controller import Controller
     from clothlab.sim.document.presets import load_preset
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.window.main_window import MainWindow
 
     made: list[MainWindow] = []
     monkeypatch.setattr(

@@ -4,8 +4,8 @@
   clothlab.app — not even for type checking;
 * `ui` imports nothing from clothlab.app at run time (only inside `if TYPE_CHECKING:`);
 * `resources` imports only the standard library (and itself);
-* no module imports clothlab.ui.main_window but the window's own and app/gui.py, which builds
-  it — not even for type checking: the window's parts get a WindowContext (ui.context);
+* no module imports clothlab.ui.window.main_window but the window's own and app/gui.py, which
+  builds it — not even for type checking: the window's parts get a WindowContext (ui.context);
 * no layer imports the old top-level names `sim`, `ui`, `app`, `resources`: installed, they
   exist only as clothlab.sim, clothlab.ui, clothlab.app, clothlab.resources.
 
@@ -30,8 +30,8 @@ NAMESPACE = "clothlab"
 LAYERS = ("app", "sim", "ui", "resources")  # folders of the checkout, each clothlab.<folder>
 GUI = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "OpenGL", "pyqtgraph")
 OLD_TOP_LEVEL = LAYERS
-WINDOW = f"{NAMESPACE}.ui.main_window"
-WINDOW_IMPORTERS = ("ui/main_window.py", "app/gui.py")  # the window itself, and who builds it
+WINDOW = f"{NAMESPACE}.ui.window.main_window"
+WINDOW_IMPORTERS = ("ui/window/main_window.py", "app/gui.py")  # the window, and who builds it
 
 
 @dataclass(frozen=True)
@@ -333,23 +333,23 @@ def test_only_the_window_and_the_gui_import_the_window():
 from typing import TYPE_CHECKING
 
 from clothlab.ui.context import WindowContext
-from clothlab.ui import main_window
-from clothlab.ui.main_window import FRAME_HZ
+from clothlab.ui.window import main_window
+from clothlab.ui.window.main_window import FRAME_HZ
 from . import main_window as window
 
 if TYPE_CHECKING:
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.window.main_window import MainWindow
 
 
 def later():
-    importlib.import_module("clothlab.ui.main_window")
+    importlib.import_module("clothlab.ui.window.main_window")
 """
-    for file in ("ui/editor.py", "ui/docks/scene_dock.py", "app/autosave.py"):
+    for file in ("ui/window/editor.py", "ui/docks/scene_dock.py", "app/autosave.py"):
         package = "clothlab." + file.rpartition("/")[0].replace("/", ".")
         breaches = check_source(source, file.split("/")[0], file, package)
-        relative = [6] if package == "clothlab.ui" else []  # `.` is clothlab.ui only there
+        relative = [6] if package == "clothlab.ui.window" else []  # `.` is the window's package
         assert lines_of(breaches) == sorted([4, 5, *relative, 9, 13]), file
-        assert all("only ui/main_window.py and app/gui.py" in b.reason for b in breaches)
+        assert all("only ui/window/main_window.py and app/gui.py" in b.reason for b in breaches)
     for file in WINDOW_IMPORTERS:
         assert check_source(source, file.split("/")[0], file, "clothlab.ui") == []
 

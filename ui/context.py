@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from clothlab.ui.intents import NewDocument, Preview, Select, Trigger
 from clothlab.ui.selection import SelectionModel
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport.viewport import Viewport
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller

@@ -295,7 +295,7 @@ EDIT_AND_WAIT = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.window.main_window import MainWindow
     from clothlab.app import gui
 
     show = MainWindow.show
@@ -316,7 +316,7 @@ REPORT_AND_CLOSE = textwrap.dedent(
     import json, sys
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QMessageBox
-    from clothlab.ui.main_window import MainWindow
+    from clothlab.ui.window.main_window import MainWindow
     from clothlab.app import autosave, gui
 
     QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Discard

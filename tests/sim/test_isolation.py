@@ -57,7 +57,7 @@ def test_importing_every_sim_module_loads_no_gui_module():
     "plant",
     [
         "import json as _planted; sys.modules['PySide6'] = _planted",
-        "import json as _planted; sys.modules['clothlab.ui.viewport'] = _planted",
+        "import json as _planted; sys.modules['clothlab.ui.viewport.viewport'] = _planted",
         "import json as _planted; sys.modules['app'] = _planted",
     ],
 )

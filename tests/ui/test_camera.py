@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.document.scene import CameraSpec
-from clothlab.ui.camera import MIN_ASPECT, MIN_DISTANCE, OrbitCamera
+from clothlab.ui.viewport.camera import MIN_ASPECT, MIN_DISTANCE, OrbitCamera
 
 VIEWS = [
     CameraSpec(),

@@ -16,7 +16,7 @@ from clothlab.sim.core.readouts import CSV_COLUMNS
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.lab.variants import changed, run_variant
 from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
-from clothlab.ui.panels import Panel
+from clothlab.ui.docks.panels import Panel
 
 ONE_SECOND = 120  # steps of 1/120 s
 

@@ -252,7 +252,7 @@ def test_a_slider_drag_is_one_undo_entry_and_two_drags_are_two(qtbot, make_windo
 def test_a_message_shown_before_the_window_does_not_draw_over_the_tool_hint(qtbot):
     from PySide6.QtWidgets import QMainWindow
 
-    from clothlab.ui.status_bar import StatusBar
+    from clothlab.ui.window.status_bar import StatusBar
 
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -268,7 +268,7 @@ def test_a_message_shown_before_the_window_does_not_draw_over_the_tool_hint(qtbo
 
 def test_a_first_step_that_takes_long_says_the_solver_is_being_prepared(qtbot):
     """A cold start compiles the solver for seconds: the status bar says so, not 0 fps alone."""
-    from clothlab.ui.status_bar import PREPARING, PREPARING_AFTER_MS, StatusBar
+    from clothlab.ui.window.status_bar import PREPARING, PREPARING_AFTER_MS, StatusBar
 
     status = StatusBar("Grab: drag the cloth")
     qtbot.addWidget(status)

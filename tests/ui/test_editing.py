@@ -12,8 +12,8 @@ from qt_helpers import WAIT_MS
 from clothlab.app.controller import Controller
 from clothlab.sim.document.edits import SetPin, links_crossing_stroke
 from clothlab.sim.document.scene import load_scene
-from clothlab.ui.main_window import MainWindow
-from clothlab.ui.tools import TOOLS
+from clothlab.ui.viewport.tools import TOOLS
+from clothlab.ui.window.main_window import MainWindow
 
 LEFT = Qt.MouseButton.LeftButton
 NO_MODIFIER = Qt.KeyboardModifier.NoModifier

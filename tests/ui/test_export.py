@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from qt_helpers import WAIT_MS
 
-from clothlab.ui import export
-from clothlab.ui.export import MISSING_VIDEO, VideoSpec, export_video, gif_durations
+from clothlab.ui.window import export
+from clothlab.ui.window.export import MISSING_VIDEO, VideoSpec, export_video, gif_durations
 
 pytestmark = pytest.mark.gl
 
@@ -162,7 +162,7 @@ def test_a_replay_exports_as_a_mesh_sequence_to_its_end(qtbot, make_window, tmp_
     from clothlab.sim.document.presets import load_preset
     from clothlab.sim.document.recording import Recording
     from clothlab.sim.lab.mesh_export import steps_per_frame
-    from clothlab.ui.export import export_mesh_sequence
+    from clothlab.ui.window.export import export_mesh_sequence
 
     window = ready(qtbot, make_window)
     controller = window.controller
@@ -181,7 +181,7 @@ def test_a_replay_exports_as_a_mesh_sequence_to_its_end(qtbot, make_window, tmp_
 
 
 def test_five_seconds_of_meshes_from_a_plain_run(qtbot, make_window, tmp_path):
-    from clothlab.ui.export import export_mesh_sequence
+    from clothlab.ui.window.export import export_mesh_sequence
 
     window = ready(qtbot, make_window, "hanging-sheet")
     written = export_mesh_sequence(window.controller, tmp_path, "ply", fps=24, seconds=0.5)

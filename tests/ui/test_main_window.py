@@ -12,8 +12,8 @@ from test_scene_model import find_value
 
 from clothlab.sim.document.presets import preset_names, preset_path
 from clothlab.sim.document.scene import load_scene
-from clothlab.ui import main_window
-from clothlab.ui.main_window import settings
+from clothlab.ui.window import main_window
+from clothlab.ui.window.main_window import settings
 
 # make_window (a shown window on a preset, closed and shut down after the test): tests/conftest.py
 

@@ -13,7 +13,7 @@ from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.commands import apply_to_simulation
 from clothlab.sim.document.edits import CutLinks
 from clothlab.sim.document.scene import BlockSpec, Scene, SheetSpec, build_simulation
-from clothlab.ui import meshes
+from clothlab.ui.viewport import meshes
 
 
 def sheet(cols: int = 5, rows: int = 4, horizontal: bool = False):
@@ -301,7 +301,7 @@ def test_box_and_sphere_outlines_and_their_quads() -> None:
 
 
 def test_pin_cubes_put_one_cube_of_the_marker_size_at_each_anchor_in_one_mesh():
-    from clothlab.ui.items import pin_cubes
+    from clothlab.ui.viewport.items import pin_cubes
 
     anchors = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [-4.0, 0.5, 0.0]])
     positions, normals, indices = pin_cubes(meshes.cube(0.5), anchors, 0.1)

@@ -16,8 +16,8 @@ from clothlab.sim.document.scene import (
     build_simulation,
     with_setting,
 )
-from clothlab.ui import picking
 from clothlab.ui.selection import BALL
+from clothlab.ui.viewport import picking
 
 
 def sheet_snapshot():

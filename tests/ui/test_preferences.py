@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
 
 from clothlab.app import autosave
 from clothlab.app.autosave import Autosaver
-from clothlab.ui import preferences, preferences_dialog
 from clothlab.ui.docks.readouts_dock import DEFAULT_WINDOW_S, ReadoutsPanel
-from clothlab.ui.main_window import FRAME_HZ
-from clothlab.ui.preferences import (
+from clothlab.ui.window import preferences, preferences_dialog
+from clothlab.ui.window.main_window import FRAME_HZ
+from clothlab.ui.window.preferences import (
     APPLICATION,
     AUTOSAVE_INTERVAL,
     FRAME_RATE_CAP,
@@ -24,7 +24,7 @@ from clothlab.ui.preferences import (
     THEME_KEY,
     Preferences,
 )
-from clothlab.ui.preferences_dialog import PreferencesDialog, dark_palette
+from clothlab.ui.window.preferences_dialog import PreferencesDialog, dark_palette
 
 Buttons = QDialogButtonBox.StandardButton
 WINDOW = QPalette.ColorRole.Window

@@ -16,6 +16,7 @@ from qt_helpers import WAIT_MS
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.presets import preset_path
 from clothlab.sim.lab.questions import load_builtin_set
+from clothlab.ui.docks.panels import Panel
 from clothlab.ui.docks.questions_dock import (
     CSV_HEADER,
     Answer,
@@ -24,7 +25,6 @@ from clothlab.ui.docks.questions_dock import (
     progress_folder,
 )
 from clothlab.ui.docks.readouts_dock import HIGHLIGHT_STYLE, ReadoutsPanel
-from clothlab.ui.panels import Panel
 
 BUILTIN = load_builtin_set()
 

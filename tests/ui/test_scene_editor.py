@@ -13,8 +13,8 @@ from test_scene_model import find_value
 from clothlab.sim.document.composition import change_obstacle
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import PinSpec, Scene, SheetSpec, body_counts
+from clothlab.ui.docks.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.intents import Compose, Select
-from clothlab.ui.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.selection import BALL, Selection
 
 

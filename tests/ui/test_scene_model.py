@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from clothlab.sim.document.composition import change_obstacle
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.presets import load_preset
+from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SceneModel
 from clothlab.ui.intents import Compose, change_body
-from clothlab.ui.scene_model import ADDRESS_ROLE, SceneModel
 
 
 def find_value(model: SceneModel, address):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clothlab.sim.lab.sweep_results import SweepResultsError, load_sweep_results
-from clothlab.ui.sweep_plot import SweepPlot
+from clothlab.ui.docks.sweep_plot import SweepPlot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from clothlab.sim.document.composition import change_obstacle
 from clothlab.sim.document.scene import BoxSpec, Scene, SphereSpec, build_simulation
 from clothlab.ui.intents import Preview, Select
 from clothlab.ui.selection import BALL, Selection
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport.viewport import Viewport
 
 pytestmark = pytest.mark.gl
 

@@ -13,8 +13,8 @@ from clothlab.sim.document.commands import apply_to_simulation
 from clothlab.sim.document.edits import CutLinks
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import CameraSpec, build_simulation, with_setting
-from clothlab.ui import gl as gl_module
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport import gl as gl_module
+from clothlab.ui.viewport.viewport import Viewport
 
 pytestmark = pytest.mark.gl
 

@@ -22,11 +22,11 @@ from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.presets import load_preset, preset_path
 from clothlab.sim.document.scene import Scene, build_topology, load_scene
-from clothlab.ui import dialogs
-from clothlab.ui.dialogs import window_title
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ValueDelegate
-from clothlab.ui.scene_model import SceneModel
+from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.window import dialogs
+from clothlab.ui.window.dialogs import window_title
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 

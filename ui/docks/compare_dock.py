@@ -37,7 +37,7 @@ from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
     from clothlab.app.compare_runner import CompareRunner
-    from clothlab.ui.compare_view import SideView
+    from clothlab.ui.viewport.compare_view import SideView
 
 ROWS = 4
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one per variant row

@@ -36,8 +36,8 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene, scene_settings
 from clothlab.ui.docks.scene_dock import decimals_for
+from clothlab.ui.docks.scene_model import distinct_labels, tooltip_for
 from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
-from clothlab.ui.scene_model import distinct_labels, tooltip_for
 from clothlab.ui.selection import Selection
 
 

@@ -63,7 +63,7 @@ from clothlab.sim.lab.questions import (
     load_question_set,
 )
 from clothlab.ui.intents import NewDocument
-from clothlab.ui.preferences import APPLICATION, ORGANIZATION
+from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
 PROGRESS_VERSION = 1

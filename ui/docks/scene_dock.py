@@ -33,8 +33,8 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.parameters import Parameter
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
 from clothlab.ui.intents import Select
-from clothlab.ui.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
 from clothlab.ui.selection import Selection
 
 Index = QModelIndex | QPersistentModelIndex

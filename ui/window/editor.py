@@ -29,10 +29,10 @@ from clothlab.sim.document.scene import (
     obstacle_shapes,
     scene_settings,
 )
-from clothlab.ui import actions as action_table
 from clothlab.ui.intents import Compose
 from clothlab.ui.selection import BALL, Selection
-from clothlab.ui.viewport import scene_points
+from clothlab.ui.viewport.viewport import scene_points
+from clothlab.ui.window import actions as action_table
 
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext

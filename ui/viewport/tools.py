@@ -23,10 +23,10 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
-from clothlab.ui import picking
-from clothlab.ui.camera import OrbitCamera
 from clothlab.ui.intents import Compose, Preview
 from clothlab.ui.selection import BALL
+from clothlab.ui.viewport import picking
+from clothlab.ui.viewport.camera import OrbitCamera
 
 PICK_RADIUS_PX = 14.0  # how close on screen a pin or particle must be to the pointer
 Vec3 = tuple[float, float, float]

@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load_sweep_results
-from clothlab.ui import dialogs
 from clothlab.ui.docks.readouts_dock import COLOURS
+from clothlab.ui.window import dialogs
 
 NO_SECOND = "(none)"
 

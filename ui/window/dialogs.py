@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import CameraSpec, Scene, SceneError
-from clothlab.ui import preferences
-from clothlab.ui.preferences import APPLICATION
+from clothlab.ui.window import preferences
+from clothlab.ui.window.preferences import APPLICATION
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QW
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport.viewport import Viewport
 
 CAPTION_STYLE = (
     "color: {colour}; font-weight: bold; padding: 2px 6px; margin: 6px;"

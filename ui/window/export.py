@@ -50,9 +50,9 @@ from clothlab.sim.lab.mesh_export import (
     write_mesh,
     write_sequence,
 )
-from clothlab.ui import actions as action_table
-from clothlab.ui.dialogs import show_error, slug
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport.viewport import Viewport
+from clothlab.ui.window import actions as action_table
+from clothlab.ui.window.dialogs import show_error, slug
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller

@@ -14,8 +14,8 @@ import sys
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QStyle
 
-from clothlab.ui import preferences
-from clothlab.ui.preferences import STATE_VERSION
+from clothlab.ui.window import preferences
+from clothlab.ui.window.preferences import STATE_VERSION
 
 VIEW_SHARE = 0.5
 VIEW_WIDTH = 560

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QPainter
 
-from clothlab.ui import picking
 from clothlab.ui.intents import Select
 from clothlab.ui.selection import Selection
-from clothlab.ui.tools import DEFAULT_TOOL, PICK_RADIUS_PX, TOOLS, Tool
+from clothlab.ui.viewport import picking
+from clothlab.ui.viewport.tools import DEFAULT_TOOL, PICK_RADIUS_PX, TOOLS, Tool
 
 if TYPE_CHECKING:  # the viewport makes its interaction
-    from clothlab.ui.viewport import Viewport
+    from clothlab.ui.viewport.viewport import Viewport
 
 CLICK_SLOP_PX = 4.0  # a press and release closer than this is a click, not a drag
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.ui import preferences
-from clothlab.ui.preferences import NumberPreference, Preferences
+from clothlab.ui.window import preferences
+from clothlab.ui.window.preferences import NumberPreference, Preferences
 
 THEME_LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
 Buttons = QDialogButtonBox.StandardButton

@@ -30,29 +30,29 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Pause, Run, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene
-from clothlab.ui import actions as action_table
-from clothlab.ui import dialogs, preferences, preferences_dialog
-from clothlab.ui.compare_view import beside
 from clothlab.ui.context import WindowContext
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.history_dock import HistoryView
+from clothlab.ui.docks.panels import Panel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
-from clothlab.ui.editor import SceneEditor
-from clothlab.ui.export import Exporter
+from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.intents import Reset, SeamCut
-from clothlab.ui.layout import WindowLayout
-from clothlab.ui.panels import Panel
-from clothlab.ui.preferences import settings as settings  # tests read the store through here
-from clothlab.ui.recorder import Recorder
-from clothlab.ui.scene_model import SceneModel
 from clothlab.ui.selection import SelectionModel
-from clothlab.ui.status_bar import StatusBar
-from clothlab.ui.sweep_plot import open_sweep_results
-from clothlab.ui.tools import DEFAULT_TOOL, tool_row
-from clothlab.ui.viewport import Viewport
+from clothlab.ui.viewport.compare_view import beside
+from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
+from clothlab.ui.viewport.viewport import Viewport
+from clothlab.ui.window import actions as action_table
+from clothlab.ui.window import dialogs, preferences, preferences_dialog
+from clothlab.ui.window.editor import SceneEditor
+from clothlab.ui.window.export import Exporter
+from clothlab.ui.window.layout import WindowLayout
+from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
+from clothlab.ui.window.recorder import Recorder
+from clothlab.ui.window.status_bar import StatusBar
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller

@@ -20,9 +20,9 @@ from OpenGL import GL
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.topology import Topology
-from clothlab.ui import meshes
-from clothlab.ui.gl import Layout, Mesh, Program, line_width
-from clothlab.ui.picking import Obstacle, obstacles
+from clothlab.ui.viewport import meshes
+from clothlab.ui.viewport.gl import Layout, Mesh, Program, line_width
+from clothlab.ui.viewport.picking import Obstacle, obstacles
 
 if TYPE_CHECKING:
     from clothlab.ui.selection import Selection

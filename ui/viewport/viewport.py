@@ -27,11 +27,11 @@ from PySide6.QtWidgets import QWidget
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, Scene
-from clothlab.ui import items
-from clothlab.ui.camera import OrbitCamera
-from clothlab.ui.gl import GLFailureError, Program, software_renderer, surface_format
-from clothlab.ui.interaction import Interaction
 from clothlab.ui.selection import Selection
+from clothlab.ui.viewport import items
+from clothlab.ui.viewport.camera import OrbitCamera
+from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
+from clothlab.ui.viewport.interaction import Interaction
 
 MSAA_SAMPLES = 4  # on a GPU
 

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QMenuBar, QToolBar,
 
 from clothlab.sim.document.presets import load_preset, preset_names
 from clothlab.sim.document.scene import SceneError
-from clothlab.ui import dialogs
 from clothlab.ui.icons import icon
-from clothlab.ui.tools import TOOLS
+from clothlab.ui.viewport.tools import TOOLS
+from clothlab.ui.window import dialogs
 
 Key = QKeySequence.StandardKey | str
 StandardKey = QKeySequence.StandardKey

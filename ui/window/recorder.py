@@ -22,9 +22,9 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.recording import Recording, load_recording, save_recording
 from clothlab.sim.document.scene import SceneError
-from clothlab.ui import actions as action_table
-from clothlab.ui import dialogs, preferences
 from clothlab.ui.intents import SeekReplay
+from clothlab.ui.window import actions as action_table
+from clothlab.ui.window import dialogs, preferences
 
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
