@@ -15,20 +15,22 @@ from clothlab.sim.core import readouts
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.commands import apply_to_document, apply_to_simulation
 from clothlab.sim.document.edits import seam_links
-from clothlab.sim.document.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
-from clothlab.sim.document.scene import (
+from clothlab.sim.document.files import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
-    Scene,
     SceneError,
-    SheetSpec,
     _parse_quickly,
+    read_json_object,
+)
+from clothlab.sim.document.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
+from clothlab.sim.document.scene import (
+    Scene,
+    SheetSpec,
     build_simulation,
     build_topology,
     capture_scene,
     load_scene,
     parse_scene,
-    read_json_object,
     save_scene,
 )
 

@@ -44,7 +44,7 @@ NPY_FILTER = "NumPy arrays (*.npy)"
 # The documents Help opens. A checkout has them next to the packages' folders; a wheel does not
 # install them, so Help then says where they are.
 DOCUMENTS = {"readme": "README.md", "research": "RESEARCH.md"}
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[2]
 # What the mouse and the 3D view do, listed after the actions' own shortcuts.
 VIEW_SHORTCUTS = (
     ("Step (in the 3D view)", "Right"),
