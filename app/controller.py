@@ -20,7 +20,7 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
-from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE
+from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
     CutLinks,
@@ -307,7 +307,7 @@ class Controller(QObject):
         self._gesture = None
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         """The document's settings, as the simulation has them once queued edits land."""
         return settings_of(self.scene)
 

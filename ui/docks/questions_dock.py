@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.parameters import SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Run
 from clothlab.sim.document.edits import SetSetting
@@ -198,7 +198,7 @@ class QuestionsPanel(QWidget):
         self.stage = "start"
         self.prediction: int | float | None = None  # a choice's index, or a number
         self._requested: Scene | None = None  # the scene asked for, until it is shown
-        self._settings: Any = None  # the document's settings, for the "now try" buttons
+        self._settings: Settings | None = None  # the document's, for the "now try" buttons
         self.choice_buttons: list[QRadioButton] = []
         self.now_try_buttons: list[QPushButton] = []
         self._build()

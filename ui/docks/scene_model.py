@@ -23,7 +23,13 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
-from clothlab.sim.core.parameters import COORDINATE_LIMIT, PARAMETERS, Parameter, section_parameters
+from clothlab.sim.core.parameters import (
+    COORDINATE_LIMIT,
+    PARAMETERS,
+    Parameter,
+    Settings,
+    section_parameters,
+)
 from clothlab.sim.document import composition
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.scene import (
@@ -173,7 +179,7 @@ def spec_value(spec: Body | Obstacle, field: str, axis: int | None = None) -> An
 
 
 def value_at(
-    scene: Scene, address: Address, settings: Any = None, anchors: dict | None = None
+    scene: Scene, address: Address, settings: Settings | None = None, anchors: dict | None = None
 ) -> Any:
     """The document's value for an address. `settings` and `anchors` (particle → anchor) are
     the scene's, when the caller has them at hand: derived once, not once per value."""
