@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from clothlab.sim.core.readouts import CSV_COLUMNS, ReadoutHistory
 from clothlab.sim.core.snapshot import Snapshot, take_snapshot
@@ -115,8 +115,13 @@ class _Follower:
         return _Update(self.index, array, self.final, self.failure or RUNNING)
 
 
-class _Worker:
-    """The worker thread's loop: step the live variants in turns up to the target."""
+class _Worker(QObject):
+    """Steps the live variants in turns up to the main run's step. Background runs have one
+    threading model: like the solver's worker, this is a QObject on a QThread of its own,
+    driven by queued calls and a timer. Target, commands and the shown run are set from the
+    GUI thread (under a lock); a stopped worker's simulations may be read from any thread."""
+
+    _woken = Signal()  # from the GUI thread: there is work (queued to the worker's thread)
 
     def __init__(
         self,
@@ -125,42 +130,50 @@ class _Worker:
         publish: Callable[[_Worker, int, Snapshot], None],
         load: int,
     ) -> None:
+        super().__init__()
         self.followers = followers
         self._post = post
         self._publish = publish  # the shown variant's snapshots, from this thread
         self._load = load
-        self._lock = threading.Condition()
+        self._lock = threading.Lock()
         self._target = 0
         self._commands: list[Stamped] = []
         self._shown: int | None = None  # the run index whose snapshots are published
         self._publish_now = False  # the choice changed: publish even if it did not move
         self._published = (-1, -1)  # (run index, steps) of the last snapshot published
         self._last_publish = -float("inf")
+        self._last_post = -float("inf")
         self._frame = 0
-        self.stop_event = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="compare", daemon=True)
+        self._timer: QTimer | None = None
+        self._thread = QThread()
+        self._thread.setObjectName("compare")
+        self.moveToThread(self._thread)
+        self._thread.started.connect(self._begin)
+        self._woken.connect(self._wake)
 
     def start(self) -> None:
         self._thread.start()
 
     def stop(self) -> None:
-        self.stop_event.set()
-        with self._lock:
-            self._lock.notify_all()
-        self._thread.join()
+        """From the GUI thread: end the thread (after the slice under way) and wait for it;
+        the last rows are posted on the way out."""
+        if self._thread.isRunning():
+            QMetaObject.invokeMethod(self, "_end", Qt.ConnectionType.BlockingQueuedConnection)
+            self._thread.quit()
+            self._thread.wait()
 
     def advance_to(self, target: int, commands: Sequence[Stamped]) -> None:
         """From the GUI thread: commands journalled since the last call, and the new target."""
         with self._lock:
             self._commands.extend(commands)
             self._target = max(self._target, target)
-            self._lock.notify_all()
+        self._woken.emit()
 
     def show(self, index: int | None) -> None:
         """From the GUI thread: publish the snapshots of this run (None: of none)."""
         with self._lock:
             self._shown, self._publish_now = index, index is not None
-            self._lock.notify_all()
+        self._woken.emit()
 
     def publish_shown(self, force: bool = False) -> None:
         """A snapshot of the shown variant if it moved (or `force`), at most ~30 a second.
@@ -196,46 +209,64 @@ class _Worker:
     def _live(self) -> list[_Follower]:
         return [f for f in self.followers if f.failure is None]
 
-    def _wait_for_work(self) -> tuple[int, list[Stamped]] | None:
-        with self._lock:
-            while not self.stop_event.is_set():
-                if self._publish_now:
-                    self._publish_now = False
-                    self.publish_shown(force=True)
-                if self._commands or any(f.steps < self._target for f in self._live()):
-                    commands, self._commands = self._commands, []
-                    return self._target, commands
-                delay = self._publish_delay()
-                self._lock.wait(delay)
-                if delay is not None:  # the step reached last, held back by the rate limit
-                    self.publish_shown()
-        return None
+    # --- in the worker's thread -----------------------------------------------------------
 
-    def _loop(self) -> None:
+    @Slot()
+    def _begin(self) -> None:
+        self._timer = QTimer(self)  # it must belong to the thread it fires in
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._turn)
+        self._post_updates()  # the rows of step 0
+        self._wake()
+
+    @Slot()
+    def _wake(self) -> None:
+        if self._timer is not None and not self._timer.isActive():
+            self._timer.start(0)
+
+    @Slot()
+    def _end(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._post_updates()
+
+    @Slot()
+    def _turn(self) -> None:
+        """One turn: the new commands to every variant, a slice of steps each, the rows to the
+        GUI when caught up (or every POST_INTERVAL_S), then another turn if there is work."""
         try:
-            self._run()
-        except Exception as error:  # a bug must not leave the panel saying "running"
-            for follower in self.followers:
-                follower.failure = follower.failure or f"failed: {error}"
-            self._post([f.take_update() for f in self.followers])
-            raise
-
-    def _run(self) -> None:
-        self._post([f.take_update() for f in self.followers])  # the rows of step 0
-        last_post = time.perf_counter()
-        while (work := self._wait_for_work()) is not None:
-            target, commands = work
+            with self._lock:
+                target, commands, self._commands = self._target, self._commands, []
+                publish_now, self._publish_now = self._publish_now, False
+            if publish_now:
+                self.publish_shown(force=True)
             for follower in self._live():
                 follower.follow(commands)
             for follower in self._live():
-                if not self.stop_event.is_set():
-                    follower.advance(target, time.perf_counter() + SLICE_S)
+                follower.advance(target, time.perf_counter() + SLICE_S)
             caught_up = all(f.steps >= target for f in self._live())
-            if caught_up or time.perf_counter() - last_post >= POST_INTERVAL_S:
-                self._post([f.take_update() for f in self.followers])
-                last_post = time.perf_counter()
+            if caught_up or time.perf_counter() - self._last_post >= POST_INTERVAL_S:
+                self._post_updates()
             self.publish_shown()
+        except Exception as error:  # a bug must not leave the panel saying "running"
+            for follower in self.followers:
+                follower.failure = follower.failure or f"failed: {error}"
+            self._post_updates()
+            raise
+        self._schedule(caught_up)
+
+    def _schedule(self, caught_up: bool) -> None:
+        assert self._timer is not None
+        with self._lock:
+            more = bool(self._commands) or self._publish_now
+        if more or not caught_up:
+            self._timer.start(0)
+        elif (delay := self._publish_delay()) is not None:  # held back by the rate limit
+            self._timer.start(round(delay * 1000))
+
+    def _post_updates(self) -> None:
         self._post([f.take_update() for f in self.followers])
+        self._last_post = time.perf_counter()
 
 
 class CompareRunner(QObject):
