@@ -11,7 +11,7 @@
     clothlab.sweep("hanging-sheet", {"passes": [4, 8, 16]}, steps=600)
 
 The numbers are those of the CLI and the app bit for bit: every run is stepped by the same
-engine (sim.engine). The full reference is docs/api.md.
+engine (sim.lab.engine). The full reference is docs/api.md.
 """
 
 from __future__ import annotations

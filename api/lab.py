@@ -1,6 +1,6 @@
 """`Lab`: one run of a scene, driven from Python as the app and the CLI drive it.
 
-A Lab wraps the engine (sim.engine.Engine) that the app's solver thread, `clothlab run` and the
+A Lab wraps the engine (sim.lab.engine.Engine) that the app's solver thread, `clothlab run` and the
 Compare panel step, so the same scene, settings and commands give the same numbers bit for bit:
 `Lab.run` returns the readout rows `clothlab run --csv` writes. Edits (`cut`, `pin`, `set` after
 the first step) are the commands the app records, so `Lab.recording` replays in the app.

@@ -172,7 +172,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def parse_set(pairs: list[str]) -> dict[str, Any]:
-    """--set pairs as one dict of changes (sim.variants), a bad one as a UsageError."""
+    """--set pairs as one dict of changes (sim.lab.variants), a bad one as a UsageError."""
     try:
         return parse_changes(pairs)
     except VariantError as error:
@@ -184,7 +184,7 @@ def _note(message: str) -> None:
 
 
 def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
-    """The scene with its first sheet reshaped; pins follow it (sim.composition), cuts of a
+    """The scene with its first sheet reshaped; pins follow it (sim.document.composition), cuts of a
     sheet given a new resolution are dropped with a note on stderr."""
     return variants.reshape_scene(scene, reshapes, _note)
 

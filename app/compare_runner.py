@@ -3,9 +3,9 @@ worker thread alongside it, never ahead of it, so their readouts line up in mode
 
 Each variant starts from the main run's step 0: the scene its last Load built and the journal
 of what the worker applied since (controller.recording()), with the variant's changes made
-(sim.variants.changed), and takes every later command of the journal at its step too (grabs,
+(sim.lab.variants.changed), and takes every later command of the journal at its step too (grabs,
 cuts, pins, a replay's commands). So a variant at step N is exactly what
-`sim.variants.run_variant(controller.recording(), changes, N)` gives.
+`sim.lab.variants.run_variant(controller.recording(), changes, N)` gives.
 
 Keeping pace: the GUI side hears of each of the main run's snapshots, and only in a later pass
 of the event loop (a queued call) lets the variants go up to that snapshot's step. The worker
@@ -97,7 +97,7 @@ class _Follower:
         engine = self.engine
         moved = engine.advance(target - engine.steps, deadline) > 0
         if engine.blew_up:
-            instability = engine.sim.instability  # as sim.variants reports it
+            instability = engine.sim.instability  # as sim.lab.variants reports it
             at = instability.step if instability else engine.steps + 1
             self.failure = f"blew up at step {at}"
             # the good state the guard went back to; not plotted, as it may be an earlier step

@@ -1,12 +1,12 @@
 """The controller: owns the document (the current Scene and its path), the solver thread and
 the undo stack, and is the one place the GUI asks for changes.
 
-Every request is a command record (sim.commands, sim.edits, or a ui.intents request) handed to
-`submit`, the one way in: it validates the record against the document, pushes an undo entry
-when it edits the document (applied here by `apply_to_document`), and queues it for the solver
-thread, where every command goes on one queue. So saving never has to read the simulation
-across threads: the document is the scene as loaded plus the edits, and the tears the model
-reports in its snapshots.
+Every request is a command record (sim.document.commands, sim.document.edits, or a ui.intents
+request) handed to `submit`, the one way in: it validates the record against the document,
+pushes an undo entry when it edits the document (applied here by `apply_to_document`), and
+queues it for the solver thread, where every command goes into one inbox. So saving never has
+to read the simulation across threads: the document is the scene as loaded plus the edits, and
+the tears the model reports in its snapshots.
 """
 
 from __future__ import annotations
@@ -266,10 +266,11 @@ class Controller(QObject):
     # --- requests: the one way in -------------------------------------------------------------
 
     def submit(self, command: object) -> None:
-        """Carry out a request: a command record of sim.commands or sim.edits, a Composed, or a
-        ui.intents request. An edit is checked against the document, pushed on the undo stack
-        as one entry (nothing when it changes nothing) and queued for the solver thread; the
-        other commands are checked and queued, or steer the document (a new one, reset, seek).
+        """Carry out a request: a command record of sim.document.commands (or .edits), a
+        Composed, or a ui.intents request. An edit is checked against the document, pushed on
+        the undo stack as one entry (nothing when it changes nothing) and queued for the solver
+        thread; the other commands are checked and queued, or steer the document (a new one,
+        reset, seek).
         Raises ValueError (CommandError, SceneError; one line) or KeyError (an unknown setting)
         and changes nothing when the request does not fit the document, TypeError when it is
         not a request at all."""
@@ -322,7 +323,7 @@ class Controller(QObject):
         self.scene_edited.emit(self.scene, edit)
 
     def _compose(self, composed: Composed) -> None:
-        """A change of the scene's composition (sim.composition): one undoable edit, named
+        """A change of the scene's composition (sim.document.composition): one undoable edit, named
         by its text; what it could not carry over is said on `message`."""
         if composed.scene == self.scene or not composed.text:
             return

@@ -15,7 +15,7 @@ from pathlib import Path
 
 # In the app the solver shares 2 cores with the GUI and software OpenGL: OpenMP threads that
 # spin at the per-colour barriers would take a core the renderer needs, so they sleep instead.
-# Automatic mode times one thread against two (sim.ordering.ThreadChooser) and so takes one
+# Automatic mode times one thread against two (sim.core.ordering.ThreadChooser) and so takes one
 # where sleeping makes two slower; the app's frame rates are the same either way. Headless,
 # spinning is faster, so only the app sets this, before numba starts OpenMP.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

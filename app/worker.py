@@ -1,4 +1,4 @@
-"""The solver thread: pacing around the run's engine (sim.engine), in model time paced to the
+"""The solver thread: pacing around the run's engine (sim.lab.engine), in model time paced to the
 wall clock.
 
 Everything that changes the run is a command put on one inbox; a queued signal wakes the worker,
@@ -221,7 +221,7 @@ class SolverWorker(QObject):
             return
         command.on_thread(self)  # run, pause, step and speed call the methods below
 
-    # --- what the solver thread's commands steer (sim.commands.SolverThread) -----------------
+    # --- what the solver thread's commands steer (sim.document.commands.SolverThread) ------
     # Called in the solver thread only, by the commands it takes: others put a command in the
     # inbox.
 

@@ -396,7 +396,7 @@ def test_planted_breaches_in_a_file_tree_are_reported_as_file_and_line(tmp_path)
             "    from ...app import worker\n"
         ),
         "app/__init__.py": "",
-        "app/main.py": "from clothlab.ui.docks import panel\nimport sim.kernels\n",
+        "app/main.py": "from clothlab.ui.docks import panel\nimport sim.core.kernels\n",
         "resources/__init__.py": "import json\nimport numpy\n",
     }
     for name, source in files.items():
@@ -409,7 +409,7 @@ def test_planted_breaches_in_a_file_tree_are_reported_as_file_and_line(tmp_path)
         "ui/docks/panel.py:5",
         "resources/__init__.py:2",
     ]
-    assert "layer contract broken:\n  app/main.py:2: imports sim.kernels" in report(
+    assert "layer contract broken:\n  app/main.py:2: imports sim.core.kernels" in report(
         check_tree(tmp_path)
     )
 

@@ -3,11 +3,11 @@
 Views turn gestures into command records and emit them on one signal, `command_requested`;
 the window hands every one to `WindowContext.submit` (ui.context), which passes them on to
 `Controller.submit` (app.controller). Where the simulation has a record for the request, that
-record is what a view emits: sim.commands' GrabStart, GrabMove, GrabRelease, Run, Pause, Step,
-SetSpeed and sim.edits' CutLinks, SetPin, SetSetting. The records here cover the rest: a change
-of composition made against the document as it is when the request arrives, a live preview of a
-drag, the window's own business (selection, its actions), and requests that only the document's
-holder can spell out (the seam cut, reset, a new document).
+record is what a view emits: sim.document.commands' GrabStart, GrabMove, GrabRelease, Run, Pause,
+Step, SetSpeed and sim.document.edits' CutLinks, SetPin, SetSetting. The records here cover the
+rest: a change of composition made against the document as it is when the request arrives, a live
+preview of a drag, the window's own business (selection, its actions), and requests that only the
+document's holder can spell out (the seam cut, reset, a new document).
 
 A request's `previous` (SetPin, SetSetting) is what the view saw, or None: the controller takes
 it from the document, which only it holds. Nothing here imports Qt.
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Compose:
-    """A change of the scene's composition: `make(scene, *args, **changes)` (a sim.composition
-    function) is called on the document when the request arrives, so a view need not hold the
-    newest scene. One undoable edit, named by the Composed's text."""
+    """A change of the scene's composition: `make(scene, *args, **changes)` (a
+    sim.document.composition function) is called on the document when the request arrives, so a view
+    need not hold the newest scene. One undoable edit, named by the Composed's text."""
 
     make: Callable[..., Composed]
     args: tuple[Any, ...] = ()

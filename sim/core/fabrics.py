@@ -1,5 +1,5 @@
 """Fabric presets: sensible settings beyond the classic model for familiar materials, for the
-whole world (`clothlab run --set fabric=…`, sim.variants) or for one body (its material).
+whole world (`clothlab run --set fabric=…`, sim.lab.variants) or for one body (its material).
 
 Values are in model units (a particle per 0.2 × 0.2 units, mass 1) and were chosen by eye and by
 the droop test in RESEARCH.md, not measured from real cloth. XPBD's compliance law holds only

@@ -2,7 +2,7 @@
 
 `ClassicIntegrator` is the seed's model in fused kernels (predict, passes over links with ball
 and floor after each), on one or two threads. `ExtendedIntegrator` takes substeps, forces
-(aerodynamic wind) and loops over constraint sets (sim.constraint_sets) for every option beyond
+(aerodynamic wind) and loops over constraint sets (sim.core.constraint_sets) for every option beyond
 the classic model; with every option off it computes what the classic one does.
 """
 

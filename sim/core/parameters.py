@@ -2,7 +2,7 @@
 
 One row per setting: key, label, unit, range, step, default, tooltip, where it lives in a scene
 file (section and field) and whether it belongs to the seed's classic model. `Settings` (what
-the kernels read), the scene file's section schemas and defaults (sim.scene), `clothlab run
+the kernels read), the scene file's section schemas and defaults (sim.document.scene), `clothlab run
 --set`, the Parameters panel and the Scene panel are all derived from this table: adding an
 option is one row here plus its kernel.
 """

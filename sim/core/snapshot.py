@@ -32,7 +32,7 @@ class Snapshot:
     # full size)
     readouts: Readouts
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
-    # snapshot (sim.readouts.CSV_COLUMNS, every record_stride steps from step 0)
+    # snapshot (sim.core.readouts.CSV_COLUMNS, every record_stride steps from step 0)
 
     @property
     def t(self) -> float:

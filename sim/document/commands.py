@@ -9,7 +9,7 @@ is its "type" in a recording and puts it in COMMANDS. Its methods carry it out:
 * `on_simulation(sim)` carries it out on a simulation (edits and grabs);
 * `on_thread(thread)` carries it out on the solver thread (run, pause, step, speed).
 
-Its entry in a recording file (sim.recording) is derived from its fields: their annotations
+Its entry in a recording file (sim.document.recording) is derived from its fields: their annotations
 are the scene file's validating types. A record whose file form differs says so beside it
 (`file_fields`, `to_file`, `from_file`). So a new command is one class here, plus, if it
 steers the solver thread, the method it calls there (SolverThread, app.worker).
@@ -17,7 +17,7 @@ steers the solver thread, the method it calls there (SolverThread, app.worker).
 Edits (cut, pin, setting, composition) change the document and the simulation and know their
 inverse, for undo; grabs steer the simulation only; the solver thread's commands (load, run,
 pause, step, speed) say how it runs. A run is a list of `Stamped` commands: each carries the
-step it was applied at, so replaying the list from the same scene (an sim.engine.Engine does)
+step it was applied at, so replaying the list from the same scene (an sim.lab.engine.Engine does)
 applies every command at the same step and reproduces the positions bit for bit.
 """
 
@@ -106,7 +106,7 @@ class Command:
     def on_thread(self, thread: SolverThread) -> None:
         """Carry out the command on the solver thread, once the run has journalled it."""
 
-    # --- its entry in a recording (sim.recording adds "step" and "type") ---
+    # --- its entry in a recording (sim.document.recording adds "step" and "type") ---
 
     @classmethod
     def file_fields(cls) -> dict[str, tuple[Any, Any]]:
@@ -288,7 +288,7 @@ class _Parts(BaseModel):
 @dataclass(frozen=True)
 class EditScene(Edit, kind="edit_scene"):
     """Parts of the scene replaced as a whole: any of bodies, obstacles, pins and cuts, with
-    what they were (sim.composition makes these). `restart`: see Edit."""
+    what they were (sim.document.composition makes these). `restart`: see Edit."""
 
     after: dict[str, Any]  # scene field → its new value (a list of specs or indices)
     before: dict[str, Any]

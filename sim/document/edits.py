@@ -1,7 +1,7 @@
 """Which links an edit cuts: the model's seam, the links a stroke crosses.
 
 The edit records (cut, pin, setting, composition), with their inverses and effects, are
-commands declared in sim.commands; their names stay importable from here.
+commands declared in sim.document.commands; their names stay importable from here.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Recordings: a scene and the commands applied to it, each at its step, in one file.
 
-A recording replays bit for bit: `sim.engine.replay` applies every command at the step it
+A recording replays bit for bit: `sim.lab.engine.replay` applies every command at the step it
 was recorded at. The file is versioned JSON, validated like a scene file (strict types, no
 unknown keys, finite numbers, indices in range, steps in order) and written atomically::
 
@@ -11,7 +11,7 @@ unknown keys, finite numbers, indices in range, steps in order) and written atom
                    "target": [0.5, -1.0, 0.6], "place": false}, ...]}
 
 A command's entry is its step, its type (the record's `kind`) and the fields its record in
-sim.commands declares for a file; nothing here names a command.
+sim.document.commands declares for a file; nothing here names a command.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def _entry_model(command: type[Command]) -> type[_Entry]:
     return create_model(f"_{command.__name__}", __base__=_Entry, **fields)
 
 
-# One entry per kind of command (sim.commands.COMMANDS), told apart by "type". A type checker
-# sees their common base: the union is made at import.
+# One entry per kind of command (sim.document.commands.COMMANDS), told apart by "type". A type
+# checker sees their common base: the union is made at import.
 if TYPE_CHECKING:
     _Entries = _Entry
 else:
@@ -91,7 +91,7 @@ class Recording:
 
     @property
     def journal(self) -> list[Stamped]:
-        """What `sim.engine.replay` takes: the Load first, then the commands."""
+        """What `sim.lab.engine.replay` takes: the Load first, then the commands."""
         return [Stamped(0, Load(self.scene)), *self.commands]
 
 

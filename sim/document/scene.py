@@ -94,7 +94,7 @@ Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 class _BodySpec(_Strict):
     kind: str
     name: str = Field("", max_length=MAX_NAME)
-    material: MaterialName | None = None  # sim.fabrics; None: the world's link settings
+    material: MaterialName | None = None  # sim.core.fabrics; None: the world's link settings
     stiffness: Stiffness | None = None  # the body's own, over its material's
 
     @property

@@ -39,7 +39,7 @@ from clothlab.sim.document.commands import (
 from clothlab.sim.document.recording import Recording
 from clothlab.sim.document.scene import Scene, build_simulation
 
-Row = tuple[float, ...]  # sim.readouts.CSV_COLUMNS
+Row = tuple[float, ...]  # sim.core.readouts.CSV_COLUMNS
 Source: TypeAlias = Scene | Recording
 KEEP_EVERY = 240  # model steps between kept states of a replay (2 s at 1/120 s)
 KEEP_AT_MOST = 64  # kept states of one replay; when full, every other one goes
@@ -96,7 +96,7 @@ class KeptStates:
 
 class Engine:
     """A run of a scene: see the module's doc. A readout row is recorded every `record_every`
-    steps (0: none; None: as often as the app plots, sim.readouts.record_stride); `keep` makes
+    steps (0: none; None: as often as the app plots, sim.core.readouts.record_stride); `keep` makes
     it a replay that keeps states for `seek`."""
 
     def __init__(
@@ -291,7 +291,7 @@ class Engine:
     # --- reading -----------------------------------------------------------------------------
 
     def readouts(self) -> Readouts:
-        """The readouts (sim.readouts.Readouts) of the state as it is."""
+        """The readouts (sim.core.readouts.Readouts) of the state as it is."""
         if self._readouts is None:
             self._readouts = self.sim.readouts()
         return self._readouts

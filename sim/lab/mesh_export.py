@@ -15,9 +15,9 @@ What is written, per frame:
   3D view splits them; dead faces (cut or torn away) are left out;
 * OBJ: one `o` object per body, named sheet_1, sheet_2, block_1, … in scene order.
 
-The functions take anything with `x`, `topology` and `face_alive` (a sim.snapshot.Snapshot, or
+The functions take anything with `x`, `topology` and `face_alive` (a sim.core.snapshot.Snapshot, or
 bare arrays in any object that has them), so this module needs no Qt and no running simulation.
-`run_frames` steps a run (sim.engine) to give the frames of a run at a fixed model-time spacing
+`run_frames` steps a run (sim.lab.engine) to give the frames of a run at a fixed model-time spacing
 (`steps_per_frame`), for `write_sequence` or a video.
 """
 
@@ -45,7 +45,7 @@ PLY_VERTEX = np.dtype("<f4")
 
 
 class MeshSource(Protocol):
-    """What a frame to export needs; sim.snapshot.Snapshot has it."""
+    """What a frame to export needs; sim.core.snapshot.Snapshot has it."""
 
     @property
     def x(self) -> np.ndarray: ...  # (N, 3) positions

@@ -1,4 +1,4 @@
-"""Sweeps run in parallel: each variant of a grid (sim.variants) in a worker process on this
+"""Sweeps run in parallel: each variant of a grid (sim.lab.variants) in a worker process on this
 machine, or on an existing Dask cluster.
 
 Both pools run the same function on the same pickled scene, and the model is deterministic,
@@ -49,7 +49,7 @@ def _start_worker(stop_event: Any) -> None:
 
 
 def _stop_requested() -> bool:
-    # run_variant asks every sim.variants.STOP_CHECK_EVERY steps (each look is a system call)
+    # run_variant asks every sim.lab.variants.STOP_CHECK_EVERY steps (each look is a system call)
     return _stop_event is not None and _stop_event.is_set()
 
 

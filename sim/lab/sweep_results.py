@@ -26,7 +26,8 @@ class SweepResultsError(ValueError):
 class SweepRow:
     values: dict[str, str]  # varied setting → its value as typed
     status: str  # "ok", or why the variant has no readouts
-    readouts: dict[str, float]  # column key (sim.readouts.CSV_COLUMNS) → final value, NaN if empty
+    # column key (sim.core.readouts.CSV_COLUMNS) → final value, NaN if empty
+    readouts: dict[str, float]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A variant's changes are what `clothlab run --set KEY=VALUE` takes: the settings 
 keys, `fabric=NAME` and the reshapes of the first sheet (SCENE_KEYS). They are parsed and
 applied here, once, for `run`, `compare` and `sweep` and for worker processes on this machine or
 a cluster, so that a variant gives bit for bit the run `clothlab run --set` gives. A recording's
-commands are applied at their steps, as `sim.engine.replay` applies them.
+commands are applied at their steps, as `sim.lab.engine.replay` applies them.
 
 Pure: no Qt, no printing, no processes; whatever `run_variant` returns pickles.
 """
@@ -136,7 +136,7 @@ def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, fl
 
 
 def reshape_scene(scene: Scene, reshapes: dict[str, float], note: Note | None = None) -> Scene:
-    """The scene with its first sheet reshaped; pins follow it (sim.composition). Cuts of a
+    """The scene with its first sheet reshaped; pins follow it (sim.document.composition). Cuts of a
     sheet given a new resolution are dropped, and `note` is told so."""
     sheet_changes = {k: v for k, v in reshapes.items() if k in SHEET_KEYS}
     if sheet_changes:

@@ -1,5 +1,5 @@
 """Recordings in the app: a run recorded with a grab drag and a cut, saved, opened and played;
-seeking to any step gives the positions `sim.engine.replay` builds there, bit for bit."""
+seeking to any step gives the positions `sim.lab.engine.replay` builds there, bit for bit."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Every command is one record (sim.commands), whose file form is derived from it: each kind
-a recording can hold goes through save, load and replay here, and its effects land. A kind
+"""Every command is one record (sim.document.commands), whose file form is derived from it: each
+kind a recording can hold goes through save, load and replay here, and its effects land. A kind
 registered without an example here fails the first test, so a new command is covered or the
 suite says so."""
 
@@ -92,7 +92,8 @@ def test_the_examples_hold_every_kind_of_command() -> None:
 
 
 class ThreadCalls:
-    """A solver thread that notes what the commands ask of it (sim.commands.SolverThread)."""
+    """A solver thread that notes what the commands ask of it
+    (sim.document.commands.SolverThread)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []

@@ -1,4 +1,4 @@
-"""Mesh export (sim.mesh_export): OBJ and PLY files read back with the small parsers below."""
+"""Mesh export (sim.lab.mesh_export): OBJ and PLY files read back with the small parsers below."""
 
 from __future__ import annotations
 

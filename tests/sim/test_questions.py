@@ -1,5 +1,5 @@
-"""Question sets (sim.questions) and `clothlab questions`: the format and its one-line errors, the
-numeric checks, and every built-in question's explanation checked by numbers, headless."""
+"""Question sets (sim.lab.questions) and `clothlab questions`: the format and its one-line errors,
+the numeric checks, and every built-in question's explanation checked by numbers, headless."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A hypothesis state machine steps the hanging sheet and edits it at random: cuts (link subsets
 and strokes), pins added, removed and moved, the ball moved and toggled, undo and redo of all
-of these through `sim.edits` records and their inverses. After every rule: no NaN, no link
+of these through `sim.document.edits` records and their inverses. After every rule: no NaN, no link
 refers to a missing particle, derived link data matches the mask; after a step, every pin
 sits exactly on its anchor; undo returns the state hash from before the edit and redo the one
 after it. The short run is part of the default suite; the soak of ≥ 10⁶ steps is `slow`.

@@ -1,4 +1,4 @@
-"""Variants (sim.variants) and the commands built on them: `clothlab run --replay` and
+"""Variants (sim.lab.variants) and the commands built on them: `clothlab run --replay` and
 `clothlab compare`. The CLI is run as a user runs it, in a subprocess."""
 
 from __future__ import annotations

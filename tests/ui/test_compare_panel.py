@@ -1,5 +1,5 @@
 """The Compare panel in the real window: variants typed, run alongside the main run on their own
-thread, plotted and tabled; their values are exactly a headless sim.variants run's; a bad entry
+thread, plotted and tabled; their values are exactly a headless sim.lab.variants run's; a bad entry
 runs nothing; Stop stops; an edit makes the comparison stale."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ recovery folder: ``$XDG_DATA_HOME/ClothLab/Cloth Lab/progress/<set id>.json`` on
      "answers": {"drop": {"prediction": "It slides off…", "matched": true,
                           "time": "2025-01-31T14:05:09+01:00"}}}
 
-Only the latest answer to each question is kept. Writes are atomic (sim.files).
+Only the latest answer to each question is kept. Writes are atomic (sim.document.files).
 """
 
 from __future__ import annotations

@@ -201,7 +201,7 @@ class ReadoutsPanel(QWidget):
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
         """Record the rows the solver measured since the last snapshot (every step, or every
-        few on big sheets: sim.readouts.record_stride), or the snapshot's own readouts."""
+        few on big sheets: sim.core.readouts.record_stride), or the snapshot's own readouts."""
         if len(snapshot.rows):
             added = self.history.extend(snapshot.rows)
         else:

@@ -81,8 +81,8 @@ def _field(
 
 
 # The editable fields of bodies and obstacles: label and editor metadata by field name. Ranges
-# are the file format's (sim.scene); what the whole scene must satisfy (particle caps, spacing)
-# is checked by sim.composition, whose one-line refusal the window shows.
+# are the file format's (sim.document.scene); what the whole scene must satisfy (particle caps,
+# spacing) is checked by sim.document.composition, whose one-line refusal the window shows.
 LENGTH = (0.01, 1000.0, 0.1)
 FIELDS: dict[str, Parameter] = {
     "name": _field("Name", "", 0, 0, 1, "Shown in the panels; empty: named by its shape.", str),
@@ -508,7 +508,8 @@ class SceneModel(QStandardItemModel):
         parameter = parameter_for(address)
         try:
             value = parameter.kind(value)
-            if address[0] not in ("body", "obstacle"):  # fields: sim.composition checks them
+            # a body's or an obstacle's fields: sim.document.composition checks them
+            if address[0] not in ("body", "obstacle"):
                 value = parameter.check(value)
         except (TypeError, ValueError) as error:
             self.edit_refused.emit(f"{parameter.label}: {error}")

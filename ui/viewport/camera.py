@@ -1,6 +1,6 @@
 """Orbit camera math for the viewport, free of Qt and OpenGL so it can be tested on its own.
 
-Conventions (the same as `sim.scene.CameraSpec`):
+Conventions (the same as `sim.document.scene.CameraSpec`):
 
 * The camera orbits `target` at `distance`. `yaw` (degrees) turns it about +y, `pitch`
   (degrees) lifts it above the horizon. Yaw 0, pitch 0 puts the eye on the +z side looking

@@ -2,11 +2,11 @@
 the Tool menu and toolbar entries (ui.actions), the status bar's hint and the view's dispatch
 (ui.interaction) all come. A new tool is a class here and a row in TOOLS.
 
-A tool turns the left-button gestures it takes into command records (sim.commands, sim.edits,
-ui.intents) and hands them to `emit`; it never touches the simulation. `press` says whether the
-tool takes the gesture; when it does not, the camera does. Selecting is not a tool's gesture:
-every tool selects on Ctrl+click and the Select tool on every click (`clicks_select`), both
-done by ui.interaction.
+A tool turns the left-button gestures it takes into command records (sim.document.commands,
+sim.document.edits, ui.intents) and hands them to `emit`; it never touches the simulation. `press`
+says whether the tool takes the gesture; when it does not, the camera does. Selecting is not a
+tool's gesture: every tool selects on Ctrl+click and the Select tool on every click
+(`clicks_select`), both done by ui.interaction.
 """
 
 from __future__ import annotations

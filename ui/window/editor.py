@@ -1,5 +1,5 @@
 """The scene editor: what the Add and Edit menus ask of the scene's composition, turned into
-sim.composition changes for the controller.
+sim.document.composition changes for the controller.
 
 The window makes one SceneEditor and hands it a WindowContext (ui.context); it keeps the
 composition's actions enabled as the selection allows. Every change is one Compose request

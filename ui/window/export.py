@@ -1,14 +1,14 @@
 """File ▸ Export mesh… and File ▸ Export video…: the frame shown as an OBJ or PLY mesh
-(sim.mesh_export), and a run as an MP4 (H.264) or animated GIF rendered by the 3D view.
+(sim.lab.mesh_export), and a run as an MP4 (H.264) or animated GIF rendered by the 3D view.
 
 A video is taken at exact model-time steps, not from the screen: a copy of the run (its engine,
-sim.engine) takes round(1/fps / dt) steps for each frame (sim.mesh_export.steps_per_frame), a
-snapshot of that state is drawn by a second, off-screen Viewport of the chosen size (same
+sim.lab.engine) takes round(1/fps / dt) steps for each frame (sim.lab.mesh_export.steps_per_frame),
+a snapshot of that state is drawn by a second, off-screen Viewport of the chosen size (same
 camera, same view options as the window's), and the picture goes to the writer. So the video's
 clock is model time, however slowly the frames are drawn; the window's own 3D view keeps its
 size, and the run itself goes on (or stays paused) as it was. The file is written in a private
-temporary folder and then copied over the target with sim.files.write_atomically, as every file
-the lab writes.
+temporary folder and then copied over the target with sim.document.files.write_atomically, as every
+file the lab writes.
 
 `render_video` (snapshots in, file out) and `export_video` (from a window's controller) are
 plain functions; the dialogs here only collect their parameters. Video needs the optional

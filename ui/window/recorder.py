@@ -3,7 +3,7 @@ recording…, and the replay bar (play / pause, step, a seek slider over the rec
 
 The window makes one Recorder. Recording is the controller's journal from step 0 of the
 document (controller.record); a replay is controller.play, and seeking is controller.seek,
-which rebuilds the run exactly (sim.engine.replay). The bar follows the controller: it shows
+which rebuilds the run exactly (sim.lab.engine.replay). The bar follows the controller: it shows
 while a recording is replayed and the step of the newest frame.
 """
 
