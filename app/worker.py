@@ -293,11 +293,6 @@ class SolverWorker(QObject):
     def running(self) -> bool:
         return self._running
 
-    @property
-    def simulation(self) -> object:
-        """For tests only, and only while the worker thread is not stepping."""
-        return None if self.engine is None else self.engine.sim
-
     # --- pacing ----------------------------------------------------------------------------
 
     def _apply_interval(self) -> None:

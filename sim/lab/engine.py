@@ -86,9 +86,6 @@ class KeptStates:
         """The newest state at or before `step`, if any."""
         return next((k for k in reversed(self.states) if k.step <= step), None)
 
-    def steps(self) -> list[int]:
-        return [k.step for k in self.states]
-
     def emptied(self) -> KeptStates:
         """None kept, at the spacing this one started with: for another replay."""
         return KeptStates(self._first_every, self._at_most)
@@ -311,11 +308,11 @@ class Engine:
         table = np.array(rows, dtype=np.float64).reshape(len(rows), len(CSV_COLUMNS))
         return take_snapshot(self.sim, frame, load, table, self.readouts())
 
-    def recording(self, steps: int | None = None) -> Recording:
-        """The run as a recording `steps` long (the steps taken by default)."""
-        last = self.journal[-1].step
-        length = self.steps if steps is None else steps
-        return Recording(self.scene, tuple(self.journal[1:]), max(length, last))
+    def recording(self) -> Recording:
+        """The run so far as a recording: its scene and every command at its step."""
+        return Recording(
+            self.scene, tuple(self.journal[1:]), max(self.steps, self.journal[-1].step)
+        )
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:

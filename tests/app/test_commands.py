@@ -27,7 +27,7 @@ def paused_state(qtbot, controller):
     controller.set_running(False)
     qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
     qtbot.wait(50)  # the last snapshot and journal entries land
-    return controller.worker.simulation
+    return controller.worker.engine.sim
 
 
 def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_controller):
@@ -93,7 +93,7 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
     assert not set(cut.edit.links) & torn  # only live links are cut
     controller.undo_stack.undo()
     qtbot.wait(100)
-    sim = controller.worker.simulation
+    sim = controller.worker.engine.sim
     assert not sim.state.link_alive[sorted(torn)].any(), "undo must not revive torn links"
     assert set(controller.scene.tears) >= torn
 

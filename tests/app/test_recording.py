@@ -70,7 +70,7 @@ def seek_and_wait(qtbot, controller, step: int) -> Simulation:
                     timeout=WAIT_MS)  # fmt: skip
     qtbot.wait(50)  # nothing else is on its way: the worker is paused at `step`
     assert not controller.running
-    return controller.worker.simulation
+    return controller.worker.engine.sim
 
 
 def test_seeking_a_played_recording_gives_the_replay_at_that_step(qtbot, make_controller, tmp_path):
@@ -109,7 +109,7 @@ def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path
     qtbot.waitUntil(lambda: not player.running and player.latest.steps == recording.steps,
                     timeout=WAIT_MS)  # fmt: skip
     qtbot.wait(50)
-    assert digest(player.worker.simulation) == digest(headless(recording, recording.steps))
+    assert digest(player.worker.engine.sim) == digest(headless(recording, recording.steps))
     # The user may go on from there, and seek back into the recording.
     sim = seek_and_wait(qtbot, player, 12)
     assert digest(sim) == digest(headless(recording, 12))
@@ -172,10 +172,10 @@ def test_kept_states_thin_evenly_when_full():
     for step in range(1, 101):
         if kept.wants(step):
             kept.add(KeptState(step, None, 0))  # type: ignore[arg-type]
-    assert kept.steps() == [40, 80]
+    assert [k.step for k in kept.states] == [40, 80]
     assert kept.nearest(79).step == 40 and kept.nearest(39) is None
     fresh = kept.emptied()  # for another replay: none kept, the first spacing
-    assert fresh.steps() == [] and fresh.every == 10
+    assert fresh.states == [] and fresh.every == 10
 
 
 def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
@@ -190,7 +190,7 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
         player.set_running(True)
     qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
     qtbot.wait(50)
-    assert player.worker.kept.steps() == [10, 20, 30, 40, 50, 60, 70]
+    assert [k.step for k in player.worker.kept.states] == [10, 20, 30, 40, 50, 60, 70]
     # (step, where it starts from): a kept step, whose cut is applied after the copy; on from
     # there; before every kept state (from step 0); a later kept state rather than on from
     # here; at the end; back to the kept state before.
