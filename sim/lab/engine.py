@@ -266,13 +266,16 @@ class Engine:
         """Back to a kept state, or to step 0: the journal, rows and schedule as they were."""
         self.restores += 1
         self._pending = []
+        stop = self.sim.stop  # whoever may interrupt a step holds this flag: keep it
         if kept is None:
             self.sim = build_simulation(self.scene)
+            self.sim.stop = stop
             self.journal, self._next = self.journal[:1], 0
             self.exact = True
             self._arrive()
             return
         self.sim = copy_simulation(kept.sim)  # the kept one stays as it was
+        self.sim.stop = stop
         # An exact run applied each scheduled command at its own step: its journal up to here
         # is the schedule's commands before this step.
         self._next = bisect.bisect_left(self._schedule, kept.step, key=lambda s: s.step)
