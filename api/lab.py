@@ -8,6 +8,7 @@ the first step) are the commands the app records, so `Lab.recording` replays in 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -106,8 +107,8 @@ class Lab:
 
     @property
     def readouts(self) -> dict[str, float]:
-        """The readouts of the state now, by CSV column key."""
-        return dict(zip(Table.columns, self._engine.row(), strict=True))
+        """The readouts of the state now, by CSV column key (counts as int)."""
+        return {"step": self.steps, **dataclasses.asdict(self._engine.readouts())}
 
     @property
     def scene(self) -> Scene:

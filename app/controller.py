@@ -205,16 +205,13 @@ class Controller(QObject):
         # The journal may be ahead of the newest frame: a run as long as its last command.
         return from_journal(journal, max(steps, journal[-1].step if journal else 0))
 
-    def play(self, recording: Recording, step: int = 0) -> None:
+    def play(self, recording: Recording) -> None:
         """Replay a recording: its scene becomes the document and the worker applies its
         commands at their steps, so running (or stepping) reproduces the run bit for bit, and
         it pauses at the last step (`replay_finished`). Play, pause, step and speed are the
-        user's, and so is anything else the user does."""
+        user's: a running model plays it at once. So is anything else the user does."""
         self._session += 1  # states kept of an earlier replay are of another run
-        self._open_replay(recording, step)
-
-    def _open_replay(self, recording: Recording, step: int) -> None:
-        self.load(recording.scene, None, Play(recording, self._session, step))
+        self.load(recording.scene, None, Play(recording, self._session))
 
     def seek(self, step: int) -> None:
         """Show the replay at `step` (clamped to 0…its steps), paused, exactly as replaying
@@ -225,7 +222,7 @@ class Controller(QObject):
             raise ValueError("no recording is being replayed")
         step = max(0, min(int(step), recording.steps))
         if self.undo_stack.count():  # the user edited the replay: back to the recording's scene
-            self._open_replay(recording, step)
+            self.load(recording.scene, None, Play(recording, self._session, step, seek=True))
             return
         self.scene = recording.scene  # the same document: the views and camera stay
         self._replay_end_pending = True

@@ -44,12 +44,13 @@ _T, _MOTION, _STRETCH = (CSV_COLUMNS.index(k) for k in ("t", "motion", "max_stre
 
 @dataclass(frozen=True)
 class Play:
-    """Replay a recording from its scene and go to `step`, paused. Replays of one `session`
-    share the states kept for seeking."""
+    """Replay a recording from its scene, running or paused as the run was, or (`seek`) paused
+    at `step`. Replays of one `session` share the states kept for seeking."""
 
     recording: Recording
     session: int
     step: int = 0
+    seek: bool = False
 
 
 @dataclass(frozen=True)
@@ -262,14 +263,15 @@ class SolverWorker(QObject):
             self._session, self.kept = play.session, self.kept.emptied()
         if self._load(*_built(play.recording, self.kept)):
             self._replay = play.recording
-            self._seek(play.step)
+            self._seek(play.step, pause=play.seek)
 
-    def _seek(self, step: int) -> None:
+    def _seek(self, step: int, pause: bool = True) -> None:
         engine, recording = self.engine, self._replay
         if engine is None or recording is None:
             self.command_failed.emit("no recording is being replayed")
             return
-        self.set_running(False)
+        if pause:
+            self.set_running(False)
         stepped = engine.stepped
         engine.seek(max(0, min(step, recording.steps)))
         self.steps_taken += engine.stepped - stepped

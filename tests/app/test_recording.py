@@ -207,3 +207,22 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
     assert isinstance(journal[0].command, Load)
     edits = [item for item in journal[1:] if not isinstance(item.command, WORKER_COMMANDS)]
     assert edits == [item for item in recording.commands if item.step <= 39]
+
+
+def test_a_recording_opened_while_running_plays_at_once_and_pauses_at_its_end(
+    qtbot, make_controller
+):
+    """Play and pause are the user's: File ▸ Open of a recording on a running model plays it
+    (a seek, by contrast, pauses); it stops at its last step."""
+    player = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: player.latest is not None, timeout=WAIT_MS)
+    player.set_running(True)
+    qtbot.waitUntil(lambda: player.running, timeout=WAIT_MS)
+    recording = a_recording_with_a_cut_at(40, 70)
+    with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS) as finished:
+        player.play(recording)
+    assert finished.args == [recording.steps]
+    qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
+    player.seek(30)
+    qtbot.waitUntil(lambda: player.latest.steps == 30, timeout=WAIT_MS)
+    assert not player.running
