@@ -128,6 +128,22 @@ def test_the_plotted_envelope_keeps_every_peak_the_ends_and_the_order():
     assert envelope(short, short, 300)[1] is short  # few samples are drawn as they are
 
 
+def test_a_one_sample_spike_anywhere_in_the_window_is_drawn_at_every_plot_width():
+    """Issue 27 item 1: the envelope kept sample 0 and skipped samples 1 … (count mod width),
+    so 1 500 samples on a 280-pixel plot left 0.008–0.825 s undrawn and a peak there vanished."""
+    # every width from 50 px on 600 samples (from 299 px they are drawn one by one), and the
+    # report's 1 500 samples on 280 px
+    cases = [(600, width) for width in range(50, 2001) if 2 * width + 2 < 600] + [(1500, 280)]
+    for count, width in cases:
+        t = np.arange(count) / 120.0
+        for spike in range(count):
+            values = np.zeros(count)
+            values[spike] = 1.0
+            shown_t, shown = envelope(t, values, width)
+            assert shown.max() == 1.0 and t[spike] in shown_t, (count, width, spike)
+            assert len(shown) <= 2 * width + 4
+
+
 def test_a_steady_readout_keeps_its_value_range_from_redraw_to_redraw(qtbot):
     """A range that changes re-lays the axis (the costliest part of a redraw)."""
     panel = ReadoutsPanel()
