@@ -133,7 +133,8 @@ def test_a_one_sample_spike_anywhere_in_the_window_is_drawn_at_every_plot_width(
     so 1 500 samples on a 280-pixel plot left 0.008–0.825 s undrawn and a peak there vanished."""
     # every width from 50 px on 600 samples (from 299 px they are drawn one by one), and the
     # report's 1 500 samples on 280 px
-    cases = [(600, width) for width in range(50, 2001) if 2 * width + 2 < 600] + [(1500, 280)]
+    cases = [(600, width) for width in range(50, 2001) if 2 * width + 2 < 600]
+    cases += [(1500, 280), (1077, 370)]
     for count, width in cases:
         t = np.arange(count) / 120.0
         for spike in range(count):
@@ -141,7 +142,13 @@ def test_a_one_sample_spike_anywhere_in_the_window_is_drawn_at_every_plot_width(
             values[spike] = 1.0
             shown_t, shown = envelope(t, values, width)
             assert shown.max() == 1.0 and t[spike] in shown_t, (count, width, spike)
-            assert len(shown) <= 2 * width + 4
+            assert len(shown) <= 2 * width + 2
+        # and no stretch of the window is drawn as one straight line: the points drawn are at
+        # most two bins apart (a remainder of count % width samples lumped into one bin was)
+        values = np.sin(t * 7.0)
+        shown_t, _ = envelope(t, values, width)
+        gaps = np.diff(np.searchsorted(t, shown_t))
+        assert gaps.max() <= 2 * (count // width + 1), (count, width)
 
 
 def test_a_steady_readout_keeps_its_value_range_from_redraw_to_redraw(qtbot):

@@ -298,28 +298,25 @@ def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:
 
 
 def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
-    """At most 2·bins + 4 of the samples that draw the same line as all of them on a plot
-    `bins` pixels wide: each bin's lowest and highest sample in time order, so that every
-    sample counts in its bin's extremes and no peak is lost, plus the first and the newest.
-    Drawing thousands of points a pixel apart costs the plots most of their redraw; the
-    envelope drawn is the same."""
+    """At most 2·bins + 2 of the samples that draw the same line as all of them on a plot
+    `bins` pixels wide: each bin's lowest and highest sample in time order, plus the first
+    and the newest. Every sample falls in a bin (the bins hold count // bins samples, the
+    oldest count % bins of them one more), so no peak is lost anywhere in the window. Drawing
+    thousands of points a pixel apart costs the plots most of their redraw; the envelope drawn
+    is the same."""
     count = len(values)
     if count <= 2 * bins + 2:
         return t, values
-    per = count // bins
-    start = count - per * bins  # bins end at the newest sample
-    block = values[start:].reshape(bins, per)
-    lowest, highest = block.argmin(axis=1), block.argmax(axis=1)
-    offsets = start + per * np.arange(bins)
-    # The oldest samples that do not fill a bin (count mod bins of them) form one of their
-    # own: left out, a peak there vanished from the plot until it left the window.
-    head = values[:start] if start else values[:1]
-    picked = np.concatenate(
-        ([0, head.argmin(), head.argmax()], offsets + np.minimum(lowest, highest),
-         offsets + np.maximum(lowest, highest), [count - 1])
-    )  # fmt: skip
-    picked = np.unique(picked)  # sorted: each bin's two in time order
-    return t[picked], values[picked]
+    per, longer = divmod(count, bins)
+    split = longer * (per + 1)
+    picked = [np.array([0, count - 1])]
+    for first, block in ((0, values[:split].reshape(longer, per + 1)),
+                         (split, values[split:].reshape(bins - longer, per))):  # fmt: skip
+        lowest, highest = block.argmin(axis=1), block.argmax(axis=1)
+        offsets = first + block.shape[1] * np.arange(len(block))
+        picked += [offsets + lowest, offsets + highest]
+    chosen = np.unique(np.concatenate(picked))  # sorted: each bin's two in time order
+    return t[chosen], values[chosen]
 
 
 def _number(value: float, unit: str) -> str:
