@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene
@@ -282,7 +282,10 @@ class MainWindow(QMainWindow):
         self._show_edit(self.controller.scene, None)
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
-        self._pending_snapshot = snapshot  # drawn by the frame clock, newest first
+        # Drawn by the frame clock, newest first; the readout rows of a snapshot it did not
+        # draw ride on with the newer one (dropped, they left gaps in the plots and the CSV).
+        pending = self._pending_snapshot
+        self._pending_snapshot = snapshot if pending is None else merged(pending, snapshot)
 
     def _present(self) -> None:
         """Show the newest snapshot, at most FRAME_HZ times a second. Drawing on every
