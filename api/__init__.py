@@ -117,8 +117,7 @@ def _source(source: str | os.PathLike[str] | Lab) -> Source:
     """A Lab's run from its step 0 with the commands given so far (as the app's Compare panel
     takes the main run), or a preset, scene or recording."""
     if isinstance(source, Lab):
-        recording = source.recording
-        return recording if recording.commands else recording.scene
+        return variants.run_source(source.recording)
     return variants.read_source(os.fspath(source))
 
 

@@ -29,7 +29,7 @@ from clothlab.sim.document.commands import (
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, seam_links
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.recording import Recording, save_recording
-from clothlab.sim.document.scene import Scene, capture_scene, scene_json
+from clothlab.sim.document.scene import Scene, capture_scene, save_scene
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source
 
@@ -181,10 +181,11 @@ class Lab:
         """Cut these links (indices into the model's links) where still live; returns how many
         were cut."""
         live = self._engine.sim.state.link_alive
-        chosen = tuple(sorted({int(k) for k in links if 0 <= int(k) < len(live) and live[k]}))
-        bad = [k for k in links if not 0 <= int(k) < len(live)]
+        indices = [int(k) for k in links]
+        bad = [k for k in indices if not 0 <= k < len(live)]
         if bad:
             raise ValueError(f"link {bad[0]} is not within 0…{len(live) - 1}")
+        chosen = tuple(sorted({k for k in indices if live[k]}))
         if chosen:
             self._edit(CutLinks(chosen))
         return len(chosen)
@@ -220,14 +221,12 @@ class Lab:
     def _edit(self, edit: CutLinks | SetPin | SetSetting) -> None:
         """An edit of the set-up: of the scene itself at the start (as `--seam` cuts), else a
         command at the current step."""
-        if self._at_start():
-            self._command(edit)  # checked against the model first
-            scene = apply_to_document(self._document, edit)
-            source = self._source
-            self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
-            return
-        self._command(edit)
+        at_start = self._at_start()
+        self._command(edit)  # checked against the model, and applied to the run
         self._document = apply_to_document(self._document, edit)
+        if at_start:  # step 0 is the edited scene: start it afresh
+            source, scene = self._source, self._document
+            self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
 
     def _command(self, command: Command) -> None:
         try:
@@ -244,8 +243,7 @@ class Lab:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the scene as it stands (what `clothlab run --save` writes), atomically."""
-        scene = capture_scene(self._document, self._engine.sim)
-        write_atomically(Path(path), scene_json(scene).encode("utf-8"))
+        save_scene(capture_scene(self._document, self._engine.sim), path)
 
     def save_recording(self, path: str | os.PathLike[str]) -> None:
         """Write the run so far as a recording (File ▸ Open plays it in the app)."""

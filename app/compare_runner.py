@@ -31,7 +31,7 @@ from clothlab.sim.document.commands import WORKER_COMMANDS, CommandError, Load, 
 from clothlab.sim.document.recording import from_journal
 from clothlab.sim.document.scene import SceneError, body_counts
 from clothlab.sim.lab.engine import Engine, Row, Source
-from clothlab.sim.lab.variants import Variant, VariantError, changed, scene_of
+from clothlab.sim.lab.variants import Variant, VariantError, changed, run_source, scene_of
 
 if TYPE_CHECKING:
     from clothlab.app.controller import Controller
@@ -321,7 +321,8 @@ class CompareRunner(QObject):
             raise CompareError("The main run has not started yet")
         self.stop()
         self.runs = [VariantRun(variant) for variant in chosen]
-        followers = list(_followers(self.runs, _source(journal, latest.steps)))
+        source = run_source(from_journal(journal, latest.steps))
+        followers = list(_followers(self.runs, source))
         self._load, self._journal_seen = latest.load, len(journal)
         self._worker = self._last_worker = _Worker(
             followers, self._post, self._publish, latest.load
@@ -418,15 +419,6 @@ class CompareRunner(QObject):
         run.final = update.final if update.final is not None else run.final
         if run.status == RUNNING:
             run.status = update.status
-
-
-def _source(journal: list[Stamped], steps: int) -> Source:
-    """The main run from its step 0: a recording when the journal holds commands for the
-    simulation, else just the scene (so a variant may change its resolution)."""
-    recording = from_journal(journal, steps)
-    if all(isinstance(item.command, WORKER_COMMANDS) for item in recording.commands):
-        return recording.scene
-    return recording
 
 
 def _followers(runs: Iterable[VariantRun], source: Source) -> Iterable[_Follower]:

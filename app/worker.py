@@ -30,6 +30,7 @@ from clothlab.sim.document.recording import Recording
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.engine import Engine, KeptStates, Row
 from clothlab.sim.lab.stuck import StuckWatch, stuck_message
+from clothlab.sim.lab.variants import scene_of
 
 AS_FAST_AS_POSSIBLE = math.inf
 TICK_MS = 8  # pacing timer; 1× needs one 1/120 s step per tick on average
@@ -163,7 +164,7 @@ class SolverWorker(QObject):
         self._frame = 0
         self._dirty = False  # state changed since the last snapshot
         self._last_snapshot = -math.inf
-        self.steps_taken = 0  # steps taken since start, for tests and benchmarks
+        self._earlier_steps = 0  # steps the engines before this one took
 
     # --- lifecycle (run in the solver thread) ---------------------------------------------
 
@@ -252,6 +253,7 @@ class SolverWorker(QObject):
             self.load_failed.emit(failure)
             return False
         engine.sim.stop = self._stop  # one flag for every simulation this worker steps
+        self._earlier_steps = self.steps_taken
         self.engine = engine
         self._rows = engine.take_rows()  # the row of step 0
         self._journal_sent = (engine.restores, 0)
@@ -272,9 +274,7 @@ class SolverWorker(QObject):
             return
         if pause:
             self.set_running(False)
-        stepped = engine.stepped
         engine.seek(max(0, min(step, recording.steps)))
-        self.steps_taken += engine.stepped - stepped
         self._replay_end = recording.steps
         self._after_steps(engine)
 
@@ -294,6 +294,11 @@ class SolverWorker(QObject):
     @property
     def running(self) -> bool:
         return self._running
+
+    @property
+    def steps_taken(self) -> int:
+        """Steps taken since start, seeks included (for tests and benchmarks)."""
+        return self._earlier_steps + (self.engine.stepped if self.engine is not None else 0)
 
     # --- pacing ----------------------------------------------------------------------------
 
@@ -325,9 +330,7 @@ class SolverWorker(QObject):
         assert engine is not None
         if self._running and self._replay_end is not None:
             count = min(count, max(0, self._replay_end - engine.steps))
-        stepped = engine.stepped
         taken = engine.advance(count, deadline)
-        self.steps_taken += engine.stepped - stepped
         self._dirty = self._dirty or taken > 0
         if engine.blew_up:
             self.set_running(False)
@@ -386,5 +389,4 @@ def _built(source: Scene | Recording, keep: KeptStates | None = None) -> tuple[E
     try:
         return Engine.of(source, record_every=None, keep=keep), ""
     except (ValueError, IndexError, MemoryError) as error:
-        scene = source if isinstance(source, Scene) else source.scene
-        return None, f"{scene.name}: {error}".splitlines()[0]
+        return None, f"{scene_of(source).name}: {error}".splitlines()[0]

@@ -265,28 +265,21 @@ class Engine:
     def _restart(self, kept: KeptState | None) -> None:
         """Back to a kept state, or to step 0: the journal, rows and schedule as they were."""
         self.restores += 1
-        self._pending = []
         stop = self.sim.stop  # whoever may interrupt a step holds this flag: keep it
         if kept is None:
             self.sim = build_simulation(self.scene)
-            self.sim.stop = stop
-            self.journal, self._next = self.journal[:1], 0
-            self.exact = True
-            self._arrive()
-            return
-        self.sim = copy_simulation(kept.sim)  # the kept one stays as it was
+            self._next, self._pending = 0, []
+        else:
+            assert self.keep is not None
+            self.sim = copy_simulation(kept.sim)  # the kept one stays as it was
+            self._next = bisect.bisect_left(self._schedule, kept.step, key=lambda s: s.step)
+            self._pending = list(self.keep.rows[: kept.row_count])
         self.sim.stop = stop
         # An exact run applied each scheduled command at its own step: its journal up to here
         # is the schedule's commands before this step.
-        self._next = bisect.bisect_left(self._schedule, kept.step, key=lambda s: s.step)
         self.journal = [self.journal[0], *self._schedule[: self._next]]
         self.exact, self._readouts = True, None
-        assert self.keep is not None
-        self._pending = list(self.keep.rows[: kept.row_count])
-        self._apply_due()
-        if self.record_every > 0 and kept.step % self.record_every == 0:
-            self._readouts = self.sim.readouts()
-            self._pending.append(row(kept.step, self._readouts))
+        self._arrive()  # the step's commands and row, as on any arrival (no state to keep)
 
     # --- reading -----------------------------------------------------------------------------
 

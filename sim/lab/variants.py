@@ -21,7 +21,12 @@ from typing import Any
 from clothlab.sim.core import readouts
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.parameters import PARAMETERS
-from clothlab.sim.document.commands import CommandError, Stamped, apply_to_document
+from clothlab.sim.document.commands import (
+    WORKER_COMMANDS,
+    CommandError,
+    Stamped,
+    apply_to_document,
+)
 from clothlab.sim.document.composition import change_body, first_sheet, shift_right_pins
 from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.document.scene import (
@@ -167,6 +172,14 @@ def changed(source: Source, changes: dict[str, Any], note: Note | None = None) -
         raise VariantError(f"{keys}: a recording's commands name particles and links by index: "
                            "change its resolution in the app and record again")  # fmt: skip
     return with_scene(source, scene)
+
+
+def run_source(recording: Recording) -> Source:
+    """A run from its step 0 as a source: the recording when it holds commands for the
+    simulation, else just its scene (so a variant may change its resolution)."""
+    if all(isinstance(item.command, WORKER_COMMANDS) for item in recording.commands):
+        return recording.scene
+    return recording
 
 
 def with_scene(recording: Recording, scene: Scene) -> Recording:
