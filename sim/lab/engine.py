@@ -113,7 +113,6 @@ class Engine:
         # Only the schedule's commands applied so far: the run is the recording's, and seeks
         # may start from its kept states.
         self.exact = True
-        self.interrupted = False  # the last advance stopped for `sim.stop` (a step undone)
         self.blew_up = False  # the last advance ended in a blow-up (`sim.instability` says why)
         self.restores = 0  # times a seek went back to a kept state (the journal was cut)
         self.stepped = 0  # steps taken in all, counting those a seek went back over
@@ -185,19 +184,17 @@ class Engine:
     def advance(self, count: int, deadline: float | None = None) -> int:
         """Take up to `count` steps, applying on the way the commands due. Stops early at a
         blow-up (`blew_up`: the simulation has its last good state back), when another thread
-        sets `sim.stop` (`interrupted`), or after the step that passes `deadline`
+        sets `sim.stop` (`sim.interrupted`), or after the step that passes `deadline`
         (time.perf_counter). Returns the steps taken."""
-        self.blew_up = self.interrupted = False
+        self.blew_up = False
         start, target = self.steps, self.steps + max(0, count)
         while self.steps < target:
             chunk = 1 if deadline is not None else self._chunk(target)
             taken = self.sim.step(chunk)
             self.stepped += taken
             self._readouts = None
-            if taken < chunk:
-                if self.sim.interrupted:
-                    self.interrupted = True
-                else:
+            if taken < chunk:  # interrupted (sim.interrupted: the step undone) or blown up
+                if not self.sim.interrupted:
                     self.blew_up, self.exact = True, False  # a recovered state is no replay's
                 return max(0, self.steps - start)
             self._arrive()
