@@ -36,7 +36,7 @@ from clothlab.sim.document.commands import (
     apply_to_simulation,
     validate,
 )
-from clothlab.sim.document.recording import Recording
+from clothlab.sim.document.recording import Recording, from_journal
 from clothlab.sim.document.scene import Scene, build_simulation
 
 Row = tuple[float, ...]  # sim.core.readouts.CSV_COLUMNS
@@ -303,20 +303,17 @@ class Engine:
 
     def recording(self) -> Recording:
         """The run so far as a recording: its scene and every command at its step."""
-        return Recording(
-            self.scene, tuple(self.journal[1:]), max(self.steps, self.journal[-1].step)
-        )
+        return from_journal(self.journal, max(self.steps, self.journal[-1].step))
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:
     """The simulation a journal (a Load first, then stamped commands) gives at `steps`: every
     command applied when the run has taken exactly the steps it is stamped with."""
-    if not journal or not isinstance(journal[0].command, Load):
-        raise CommandError("a journal starts with a Load")
+    recording = from_journal(list(journal), steps)  # CommandError unless a Load starts it
     for before, after in itertools.pairwise(journal):
         if after.step < before.step:
             raise CommandError(f"journal goes back in time: step {after.step} after {before.step}")
-    engine = Engine(journal[0].command.scene, journal[1:], record_every=0)
+    engine = Engine(recording.scene, recording.commands, record_every=0)
     if engine.advance_to(steps) != steps or engine.blew_up:
         raise CommandError(f"the model blew up replaying step {engine.steps}")
     return engine.sim
