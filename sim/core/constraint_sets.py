@@ -91,13 +91,13 @@ class LinkSet(ConstraintSet):
         tear_ratio = s.tear_ratio if s.tearing else 0.0
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.colour_start,
+                sub.x, sub.x_prev, sub.inv_mass, links.a, links.b, links.rest, links.colour_start,
                 self.lambdas, s.xpbd, material.compliance, sub.h, material.stiffness,
                 tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, links.a, links.b, links.rest, self.lambdas, s.xpbd,
+                sub.x, sub.x_prev, sub.inv_mass, links.a, links.b, links.rest, self.lambdas, s.xpbd,
                 material.compliance, sub.h, material.stiffness, tear_ratio, self.torn,
             )  # fmt: skip
 
@@ -150,12 +150,12 @@ class BendingSet(ConstraintSet):
     def project(self, sub: Substep) -> None:
         if self.parallel:
             constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.colour_start, self.lambdas,
-                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+                sub.x, sub.x_prev, sub.inv_mass, self.a, self.b, self.rest, self.colour_start,
+                self.lambdas, True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
         else:
             constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
+                sub.x, sub.x_prev, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
                 self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
 
@@ -211,14 +211,20 @@ class TetherSet(ConstraintSet):
 
 
 class VolumeSet(ConstraintSet):
+    """The blocks' tetrahedra back to their rest volume: every one (keep volume), or only
+    those squashed inside out (cells right side out)."""
+
     def enabled(self, s: Settings) -> bool:
-        return s.volume_constraint
+        return s.volume_constraint or s.upright_cells
 
     def build(self, model: Model) -> None:
         self.tets, self.rest = block_tetrahedra(model.topology)
 
     def project(self, sub: Substep) -> None:
-        constraints.project_volumes(sub.x, sub.inv_mass, self.tets, self.rest)
+        inverted_only = not sub.settings.volume_constraint
+        constraints.project_volumes(
+            sub.x, sub.x_prev, sub.inv_mass, self.tets, self.rest, inverted_only
+        )
 
 
 class SelfContactSet(ConstraintSet):

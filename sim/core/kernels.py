@@ -49,11 +49,54 @@ def _predict_particle(
     x_prev[i, 2] = pz
 
 
+# A link whose directions now and at the step's start meet at a |cosine| below this is
+# corrected along itself now: in a strong wind links turn by 30° and more a step, and only the
+# direction now holds them.
+MAX_KEPT_TURN_COS = 0.9  # cos 26°
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def start_direction(
+    x_prev: np.ndarray, i: int, j: int, dx: float, dy: float, dz: float, length: float
+) -> tuple[float, float, float]:
+    """What a link's correction moves along: of the link's unit direction now, (dx, dy, dz) /
+    `length` with (dx, dy, dz) = x_j − x_i, only the part along the link as the step began
+    (x_prev holds the positions it began from).
+
+    Along the link now, a correction on a link that turns within the step adds a torque
+    (x_prev_i − x_prev_j) × Δx_i. On a sheet whose passes fight gravity every step, that
+    torque put back exactly what damping took out, and a spinning sheet spun for ever
+    (RESEARCH.md §1, "Corrections move along the link as the step began"). Along the link
+    as it began, each correction keeps the step's angular momentum Σ x_prev × x, as SHAKE
+    does in molecular dynamics. Only the part along it is kept (not the whole correction
+    turned onto it), so a turned link is corrected a little less, never more: turning the
+    whole correction overshot and set tangled blocks jittering. A link turned by 26° to 154°
+    (MAX_KEPT_TURN_COS) is corrected along itself now; one flipped through itself keeps its
+    start line, which pushes it back (so a block squashed inside out comes back)."""
+    ux, uy, uz = dx / length, dy / length, dz / length
+    ex = x_prev[j, 0] - x_prev[i, 0]
+    ey = x_prev[j, 1] - x_prev[i, 1]
+    ez = x_prev[j, 2] - x_prev[i, 2]
+    e2 = ex * ex + ey * ey + ez * ez
+    along = ux * ex + uy * ey + uz * ez
+    if e2 == 0.0 or along * along < MAX_KEPT_TURN_COS**2 * e2:
+        return ux, uy, uz
+    along /= e2
+    return ex * along, ey * along, ez * along
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _project_link(
-    x: np.ndarray, inv_mass: np.ndarray, i: int, j: int, rest: float, stiffness: float
+    x: np.ndarray,
+    x_prev: np.ndarray,
+    inv_mass: np.ndarray,
+    i: int,
+    j: int,
+    rest: float,
+    stiffness: float,
 ) -> None:
-    """Move both ends along the link by (L − rest)·stiffness, shared by inverse mass."""
+    """Move both ends by (L − rest)·stiffness, shared by inverse mass, along the link as the
+    step began (start_direction)."""
     wi = inv_mass[i]
     wj = inv_mass[j]
     w = wi + wj
@@ -65,8 +108,9 @@ def _project_link(
     length = math.sqrt(dx * dx + dy * dy + dz * dz)
     if length == 0.0:
         return
-    s = (length - rest) * stiffness / (length * w)
-    move_link_ends(x, i, j, dx, dy, dz, s * wi, s * wj)
+    ux, uy, uz = start_direction(x_prev, i, j, dx, dy, dz, length)
+    s = (length - rest) * stiffness / w
+    move_link_ends(x, i, j, ux, uy, uz, s * wi, s * wj)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -128,6 +172,7 @@ def place_pins(
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_links(
     x: np.ndarray,  # (N, 3) float64, updated in place
+    x_prev: np.ndarray,  # (N, 3) float64, the positions the step began from
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32, live links only
     link_b: np.ndarray,  # (L,) int32
@@ -137,7 +182,7 @@ def project_links(
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
     for k in range(link_a.shape[0]):
-        _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
+        _project_link(x, x_prev, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -319,7 +364,7 @@ def step_classic(
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
-        project_links(x, inv_mass, link_a, link_b, rest, stiffness)
+        project_links(x, x_prev, inv_mass, link_a, link_b, rest, stiffness)
         collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 
@@ -466,7 +511,7 @@ def step_parallel(
             return INTERRUPTED
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
-                _project_link(x, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
+                _project_link(x, x_prev, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
         collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 

@@ -232,6 +232,13 @@ _TABLE = (
         classic=False, switches_option=True,
     ),
     Parameter(
+        "upright_cells", "Cells right side out", "", 0, 1, 1, False,
+        "A soft block's tetrahedron squashed inside out (negative volume) is pushed back to "
+        "its rest volume. Links alone hold a mirrored cell as well as the right one, so a "
+        "hard squash could leave the block inside out.", "fabric", kind=bool, classic=False,
+        switches_option=True,
+    ),
+    Parameter(
         "self_collision", "Self-collision", "", 0, 1, 1, False,
         "Particles keep at least the collision distance apart (unless closer at rest).",
         "fabric", kind=bool, classic=False, switches_option=True,
@@ -289,6 +296,7 @@ class Settings:
     tearing: bool = False
     tear_ratio: float = 2.2
     volume_constraint: bool = False
+    upright_cells: bool = False
     self_collision: bool = False
     collision_distance: float = 0.0
 

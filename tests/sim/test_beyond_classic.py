@@ -57,10 +57,15 @@ def test_defaults_are_the_classic_model():
     assert Settings().is_classic
     for name in ("hanging-sheet", "ball-start", "drop", "shifted-pins", "curtain"):
         assert build_simulation(load_preset(name)).settings.is_classic, name
-    # soft-block is the seed's block on a floor with friction, its one option: squashed on
-    # the frictionless floor it turns by itself (tests/sim/test_user_reports.py)
+    # soft-block is the seed's block on a floor with friction, its cells kept right side out
     block = build_simulation(load_preset("soft-block")).settings
-    assert block.with_value("friction_static", 0.0).with_value("friction_kinetic", 0.0).is_classic
+    for key, classic in (
+        ("friction_static", 0.0),
+        ("friction_kinetic", 0.0),
+        ("upright_cells", False),
+    ):
+        block = block.with_value(key, classic)
+    assert block.is_classic
 
 
 @pytest.mark.parametrize("scene", ["ball-start", "soft-block"])
@@ -70,12 +75,16 @@ def test_general_step_with_every_option_off_matches_the_classic_kernel(scene):
     state = general.state
     model = Model(general.topology, state.link_alive, state.face_alive, state.pin_index,
                   general.links)  # fmt: skip
+    gaps = []
     for _ in range(240):
         classic.step()
         integrator.step(state, general.settings, general.fixed, model,
                         general.link_material(), general.obstacles(), general.stop)  # fmt: skip
         state.t += general.settings.dt
-    assert np.abs(classic.state.x - general.state.x).max() < 1e-9
+        gaps.append(np.abs(classic.state.x - general.state.x).max())
+    # The same arithmetic, compiled in two kernels: they may round apart in the last bit, and
+    # ball-start's jolt grows that (4e-13 after 10 steps, 3e-7 after 240).
+    assert gaps[9] < 1e-11 and gaps[-1] < 1e-5
 
 
 @pytest.mark.parametrize("key", [p.key for p in PARAMETERS.values() if p.group != "Classic model"])

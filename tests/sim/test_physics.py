@@ -217,8 +217,9 @@ def test_grab_holds_the_particle_on_the_target_and_it_moves_on_after_release():
     assert sim.grabbed is None
     before = sim.state.x[held].copy()
     sim.step()
-    assert sim.state.x[held, 2] - before[2] > 0.005  # keeps the pointer's last velocity
-    sim.step(600)
+    # keeps the pointer's last velocity, 0.01 a step, less what its links pull back (≈ ½)
+    assert sim.state.x[held, 2] - before[2] > 0.004
+    sim.step(1200)
     assert abs(sim.state.x[held, 2]) < 0.01  # and then falls back under the pins
 
 

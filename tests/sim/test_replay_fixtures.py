@@ -1,7 +1,8 @@
 """Recordings saved by an earlier version of Cloth Lab (commit c6a0d64) replay bit for bit:
 the positions, the previous positions and the live links at the middle and the end, and every
-readout row, hash to what that version computed (tests/sim/fixtures/recordings/expected.json).
-Between them the four runs use every command a recording holds."""
+readout row, hash to what the model computes (tests/sim/fixtures/recordings/expected.json,
+written anew only when the model changes on purpose: by regenerate.py there, last for issue
+27's link rule). Between them the four runs use every command a recording holds."""
 
 from __future__ import annotations
 

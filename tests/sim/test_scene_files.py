@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sim_helpers import add_pin, cut, move_ball, move_pin, set_setting
 
 from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.commands import apply_to_document, apply_to_simulation
 from clothlab.sim.document.edits import seam_links
@@ -630,6 +631,20 @@ def check_migrated_bodies(old: dict, migrated: Scene) -> None:
         assert np.abs(rest.rest_positions - old_rest_positions(before)).max() < 1e-12, k
 
 
+def check_kept_values(old: dict, new: dict) -> None:
+    """Every value of the old file but its bodies is in the migrated scene; a setting added
+    since (a key the old section lacks) takes its default, which changes nothing."""
+    for key, value in old.items():
+        if key in ("schema_version", "bodies"):
+            continue
+        if isinstance(value, dict):
+            added = set(new[key]) - set(value)
+            assert all(new[key][k] == SETTINGS_TABLE[k].default for k in added), key
+            assert {k: new[key][k] for k in value} == value, key
+        else:
+            assert new[key] == value, key
+
+
 @pytest.mark.parametrize("path", V1_PRESETS, ids=lambda p: p.stem)
 def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
     old = json.loads(path.read_text())
@@ -637,9 +652,7 @@ def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
     migrated = load_scene(path)
     assert migrated.schema_version == 3 and migrated.tears == [] and migrated.obstacles == []
     new = migrated.model_dump(mode="json")
-    for key, value in old.items():
-        if key not in ("schema_version", "bodies"):
-            assert new[key] == value, key
+    check_kept_values(old, new)
     check_migrated_bodies(old, migrated)
     # and it saves as version 3, loading back equal
     assert parse_scene(json.dumps(new)) == migrated
@@ -650,7 +663,7 @@ def test_there_is_a_version_1_fixture_for_every_preset():
 
 
 # What a preset changed on purpose after version 3, so a migrated old copy differs there:
-# soft-block's floor got friction (a squashed block turned on the frictionless one).
+# soft-block's floor got friction, and its cells come back right side out.
 PRESET_CHANGES_SINCE_V2 = {"soft-block": {"fabric", "description"}}
 
 
@@ -664,9 +677,7 @@ def test_every_version_2_preset_migrates_forward(path):
     preset = load_preset(path.stem)
     assert migrated.schema_version == 3 and migrated.obstacles == []
     new = migrated.model_dump(mode="json")
-    for key, value in old.items():
-        if key not in ("schema_version", "bodies"):
-            assert new[key] == value, key
+    check_kept_values(old, new)
     check_migrated_bodies(old, migrated)
     # against the version-3 preset: rest positions within 1e-12, sizes within rounding,
     # everything else equal

@@ -80,10 +80,11 @@ def test_a_squashed_and_held_block_comes_to_rest_without_turning(depth):
     assert motion < 1e-3 and abs(spin) < 1e-2
 
 
-def test_on_a_frictionless_floor_the_squashed_block_turns():
-    """Why the preset's floor has friction. With the seed's frictionless floor a squashed
-    block buckles into a twisted shape whose constraints cannot all be met; the passes then
-    push its bottom round each step (more passes push harder) and nothing holds it."""
+def test_on_a_frictionless_floor_the_squashed_block_turns_while_held():
+    """Why the preset's floor has friction (a known limit, RESEARCH.md §5). Held squashed on
+    the frictionless floor, the links under the hand turn by more than 26° a step and are
+    corrected along themselves now, which turns the block; let go, it comes to rest
+    (tests/sim/test_damping_wins.py)."""
     motion, spin = squashed_and_held(friction_static=0.0, friction_kinetic=0.0)
     print(f"\nfrictionless: motion {motion:.3f} units/s, L_y {spin:.1f}")
-    assert motion > 1.0 and abs(spin) > 50.0
+    assert motion > 0.5 and abs(spin) > 20.0
