@@ -198,9 +198,18 @@ class Lab:
         return self.cut(seam_links(topology, sheet).tolist())
 
     def pin(self, particle: int, at: Vec3 | None = None) -> None:
-        """Pin a particle where it is now (or at `at`), or move its pin there."""
-        anchor = self._engine.sim.state.x[particle] if at is None else at
-        self._edit(SetPin(particle, _point(anchor), self._anchor(particle)))
+        """Pin a particle where it is now, as the app's Pin tool does: the run holds it there and
+        the set-up (`scene`, a save, `reset`) at its rest place, so step 0 starts unstretched.
+        Or pin it, or move its pin, at `at`: a place chosen on purpose, the set-up's too."""
+        sim = self._engine.sim
+        if not 0 <= particle < sim.topology.particle_count:  # say it before reading x
+            raise ValueError(f"particle {particle} is not within 0…{self.particles - 1}")
+        previous = self._anchor(particle)
+        if at is not None:
+            self._edit(SetPin(particle, _point(at), previous))
+            return
+        rest, now = _point(sim.topology.rest_positions[particle]), _point(sim.state.x[particle])
+        self._edit(SetPin(particle, rest, previous, live=None if now == rest else now))
 
     def unpin(self, particle: int) -> None:
         self._edit(SetPin(particle, None, self._anchor(particle)))
@@ -242,7 +251,14 @@ class Lab:
         return self._engine.recording()
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the scene as it stands (what `clothlab run --save` writes), atomically."""
+        """Write the scene as set up (`scene`: what `clothlab run --save` writes), atomically:
+        never the links the run tore nor where it moved the particles."""
+        save_scene(self._document, path)
+
+    def save_state(self, path: str | os.PathLike[str]) -> None:
+        """Write the set-up with the links the run has torn so far (what `--save-state` writes;
+        File ▸ Save State in the app), named "… — state at t = … s (N links torn)". Positions
+        are not stored: the file opens at rest, torn."""
         save_scene(capture_scene(self._document, self._engine.sim), path)
 
     def save_recording(self, path: str | os.PathLike[str]) -> None:

@@ -90,7 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the file is a recording: replay its commands, each at its step",
     )  # fmt: skip
     run.add_argument("--csv", type=Path, help="write readouts per step to this CSV file")
-    run.add_argument("--save", type=Path, help="save the scene as it stands at the end")
+    run.add_argument(
+        "--save", type=Path, help="save the scene as set up (with --set, --seam and the "
+        "recording's edits; never what the run tore)",
+    )  # fmt: skip
+    run.add_argument(
+        "--save-state", type=Path, metavar="FILE",
+        help="save the set-up with the links torn by the end (no positions: it opens at rest)",
+    )  # fmt: skip
     run.add_argument("--positions", type=Path, help="save final positions as (N, 3) .npy")
     run.add_argument("--obj-dir", type=Path, help="write a mesh per frame into this folder")
     run.add_argument("--mesh-format", default="obj", help="obj (default) or ply for --obj-dir")
@@ -225,7 +232,7 @@ def run_command(args: argparse.Namespace) -> int:
     _check_steps(args.steps)
     outputs = Outputs()
     try:
-        for option in ("csv", "positions", "save"):
+        for option in ("csv", "positions", "save", "save_state"):
             outputs.open(option, getattr(args, option))
         changes = parse_set(args.set)
         source = _read_source(args.scene)
@@ -305,9 +312,11 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
             x = np.ascontiguousarray(sim.state.x, dtype=np.float64)
             np.save(buffer, x, allow_pickle=False)
             outputs.write("positions", buffer.getvalue())
+        document = variants.document_at_end(source)
         if "save" in outputs.files:
-            document = variants.document_at_end(source)
-            outputs.write("save", scene_json(capture_scene(document, sim)).encode())
+            outputs.write("save", scene_json(document).encode())
+        if "save_state" in outputs.files:
+            outputs.write("save_state", scene_json(capture_scene(document, sim)).encode())
         outputs.commit(*outputs.files)  # the renames, last: all outputs or none
         frames.commit()
 

@@ -5,8 +5,10 @@ Every request is a command record (sim.document.commands, sim.document.edits, or
 request) handed to `submit`, the one way in: it validates the record against the document,
 pushes an undo entry when it edits the document (applied here by `apply_to_document`), and
 queues it for the solver thread, where every command goes into one inbox. So saving never has
-to read the simulation across threads: the document is the scene as loaded plus the edits, and
-the tears the model reports in its snapshots.
+to read the simulation across threads: the document is the experiment's set-up, the scene as
+loaded plus the user's edits. What the model does while it runs (the links it tears, where the
+particles go) is never written into it; `save_state` exports the links torn so far, from the
+newest snapshot, as a scene file of its own.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from clothlab.sim.document.commands import (
     apply_to_document,
     validate,
 )
-from clothlab.sim.document.composition import Composed, edit_of
+from clothlab.sim.document.composition import Composed, edit_of, pins_away_from_rest
 from clothlab.sim.document.edits import seam_links
 from clothlab.sim.document.presets import load_preset, resolve_scene
 from clothlab.sim.document.recording import (
@@ -49,7 +51,14 @@ from clothlab.sim.document.recording import (
     is_recording_file,
     load_recording,
 )
-from clothlab.sim.document.scene import CameraSpec, Scene, body_counts, build_topology, save_scene
+from clothlab.sim.document.scene import (
+    CameraSpec,
+    Scene,
+    body_counts,
+    build_topology,
+    save_scene,
+    state_scene,
+)
 from clothlab.sim.document.scene import scene_settings as settings_of
 from clothlab.sim.lab.engine import Engine
 from clothlab.ui.intents import (
@@ -241,7 +250,8 @@ class Controller(QObject):
         self.load(load_preset(name), None)
 
     def save(self, path: Path | None = None, camera: CameraSpec | None = None) -> Path:
-        """Write the document (to `path`, else its own path); raises OSError, ValueError."""
+        """Write the document, the set-up (to `path`, else its own path); raises OSError,
+        ValueError."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("the scene has no file yet: choose one with Save As")
@@ -255,6 +265,34 @@ class Controller(QObject):
             self.path = target
             self.path_changed.emit(target)
         return target
+
+    def state(self, snapshot: Snapshot | None = None, camera: CameraSpec | None = None) -> Scene:
+        """The set-up with the links the model had torn by `snapshot` (the newest frame of the
+        document by default), named as a state (state_scene). Raises ValueError before the
+        first frame."""
+        if snapshot is None:
+            snapshot = self.current_snapshot()
+        if snapshot is None:
+            raise ValueError("no frame of the scene has been computed yet")
+        scene = self.scene
+        if camera is not None:
+            scene = scene.model_copy(update={"camera": camera})
+        return state_scene(scene, snapshot.torn, snapshot.t)
+
+    def save_state(
+        self, path: Path, camera: CameraSpec | None = None, snapshot: Snapshot | None = None
+    ) -> Scene:
+        """Write `state(snapshot, camera)`: an export of the run's state, so the document keeps
+        its path and its clean state. Returns the scene written; raises OSError, ValueError."""
+        state = self.state(snapshot, camera)
+        save_scene(state, Path(path))
+        return state
+
+    def current_snapshot(self) -> Snapshot | None:
+        """The newest frame, if it is of the document as it runs now (not of a start before a
+        Reset, or of another scene before a load's first frame has come)."""
+        latest = self.latest
+        return latest if latest is not None and latest.load == self._loads else None
 
     @property
     def title_name(self) -> str:
@@ -361,13 +399,16 @@ class Controller(QObject):
             self._push(SetSetting(key, value, previous))
 
     def _set_pin(self, request: SetPin) -> None:
-        """Pin, move or (anchor None) unpin a particle: one undoable edit."""
-        particle, anchor = request.particle, request.anchor
+        """Pin, move or (anchor None) unpin a particle: one undoable edit. A pin made where the
+        particle is in the run (`live`, the Pin tool's) is the document's at `anchor`."""
+        particle, anchor, live = request.particle, request.anchor, request.live
         previous = next((p.anchor for p in self.scene.pins if p.particle == particle), None)
         if anchor is not None:
             anchor = tuple(float(v) for v in anchor)
+        if live is not None:
+            live = tuple(float(v) for v in live)
         if anchor != previous:
-            self._push(SetPin(particle, anchor, previous))
+            self._push(SetPin(particle, anchor, previous, None if live == anchor else live))
 
     def _cut(self, request: CutLinks) -> None:
         """Cut the links of a stroke that are still live (restore those that are cut): one
@@ -376,7 +417,9 @@ class Controller(QObject):
         if request.restore:
             chosen = links & set(self.scene.cuts)
         else:
-            chosen = links - set(self.scene.cuts) - set(self.scene.tears)
+            snapshot = self.current_snapshot()  # the run's tears: the file's and its own
+            torn = snapshot.torn if snapshot is not None else self.scene.tears
+            chosen = links - set(self.scene.cuts) - set(torn)
         if chosen:
             self._push(CutLinks(tuple(sorted(chosen)), request.restore))
 
@@ -404,10 +447,18 @@ class Controller(QObject):
         self.send(command)
 
     def _reset(self, _request: Reset) -> None:
-        """Back to t = 0 and rest positions; edits on the undo stack stay applied, what the
-        model tore is whole again."""
-        self.scene = self.scene.model_copy(update={"tears": []})
+        """Back to t = 0 and the set-up: rest positions, the edits on the undo stack applied,
+        the links the run tore whole again (a file's own tears, a saved state's, stay: they are
+        its set-up). Pins of the set-up anchor rest places, so the sheet starts unstretched;
+        if pins were moved on purpose it starts stretched, and `message` says so."""
         self._start(self.scene)
+        away = pins_away_from_rest(self.scene)
+        if away:
+            pins = (
+                "1 pin is away from its rest place" if away == 1
+                else f"{away} pins are away from their rest places"
+            )  # fmt: skip
+            self.message.emit(f"Reset: {pins} — the cloth starts stretched")
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed
@@ -456,11 +507,7 @@ class Controller(QObject):
         snapshot = self.worker.take_snapshot()
         if snapshot is None or snapshot.load != self._loads:
             return  # a frame of a scene the document no longer is
-        self.latest = snapshot
-        cuts = set(self.scene.cuts)  # a link cut while it tore counts as cut
-        tears = [k for k in snapshot.torn if k not in cuts]
-        if tears != self.scene.tears:
-            self.scene = self.scene.model_copy(update={"tears": tears})
+        self.latest = snapshot  # what the model did stays here, never in the document
         self.snapshot_changed.emit(snapshot)
 
     @Slot(object)

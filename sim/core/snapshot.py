@@ -24,7 +24,7 @@ class Snapshot:
     face_alive: np.ndarray  # (F,) bool, read-only copy
     pin_index: np.ndarray  # (P,) int32, read-only copy
     pin_anchor: np.ndarray  # (P, 3) float64, read-only copy
-    torn: tuple[int, ...]  # links torn since the load, ascending
+    torn: tuple[int, ...]  # torn links (a saved state's and the run's own), ascending
     grabbed: int | None
     settings: Settings
     spheres: tuple[tuple[tuple[float, float, float], float], ...]  # (centre, radius), no ball

@@ -200,9 +200,15 @@ class CutLinks(Edit, kind="cut"):
 
 @dataclass(frozen=True)
 class SetPin(Edit, kind="set_pin"):
+    """Pin, move or (anchor None) unpin a particle. `anchor` is the document's: the set-up
+    anchors a pin made during a run at its particle's rest place, so that step 0 (a load, a
+    Reset) starts unstretched. `live`, if given, is where the running model holds it now (where
+    the particle was when the Pin tool pinned it): the simulation takes that instead."""
+
     particle: Index
     anchor: Vec3 | None  # None: not pinned
     previous: Vec3 | None
+    live: Vec3 | None = None  # the simulation's anchor, if not `anchor`; a recording keeps it
 
     def inverse(self) -> SetPin:
         return SetPin(self.particle, self.previous, self.anchor)
@@ -217,6 +223,10 @@ class SetPin(Edit, kind="set_pin"):
         _indices((self.particle,), particles, "particle")
         if self.anchor is not None:
             _point(self.anchor, "anchor")
+        if self.live is not None:
+            if self.anchor is None:
+                raise CommandError("set_pin: a live anchor needs an anchor")
+            _point(self.live, "live anchor")
 
     def on_document(self, scene: Scene) -> Scene:
         # The other pins' specs are kept as they are: building every PinSpec anew made each
@@ -228,7 +238,15 @@ class SetPin(Edit, kind="set_pin"):
         return scene.model_copy(update={"pins": pins})
 
     def on_simulation(self, sim: Simulation) -> None:
-        sim.set_pins(with_pin(sim.pins, self.particle, self.anchor))
+        anchor = self.anchor if self.live is None else self.live
+        sim.set_pins(with_pin(sim.pins, self.particle, anchor))
+
+    # In a file, `live` only where it is given: entries read the same as before it existed.
+    def to_file(self) -> dict[str, Any]:
+        fields = dict(vars(self))
+        if fields["live"] is None:
+            del fields["live"]
+        return fields
 
 
 @dataclass(frozen=True)
@@ -269,12 +287,14 @@ class SetSetting(Edit, kind="set_setting"):
         sim.settings = sim.settings.with_value(self.key, self.value)
 
 
-EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts")  # of a scene, for EditScene
+# Of a scene, for EditScene. Tears (a saved state's) change only with a change of bodies,
+# which starts the model afresh: its links are not the torn ones.
+EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears")
 
 
 class _Parts(BaseModel):
     """The parts of a scene a live composition change replaces, in a recording (a change of
-    cuts comes with a change of bodies: a restart, never in a recording)."""
+    cuts or tears comes with a change of bodies: a restart, never in a recording)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     bodies: list[Body] | None = Field(None, max_length=MAX_BODIES)
@@ -287,8 +307,8 @@ class _Parts(BaseModel):
 
 @dataclass(frozen=True)
 class EditScene(Edit, kind="edit_scene"):
-    """Parts of the scene replaced as a whole: any of bodies, obstacles, pins and cuts, with
-    what they were (sim.document.composition makes these). `restart`: see Edit."""
+    """Parts of the scene replaced as a whole: any of bodies, obstacles, pins, cuts and tears,
+    with what they were (sim.document.composition makes these). `restart`: see Edit."""
 
     after: dict[str, Any]  # scene field → its new value (a list of specs or indices)
     before: dict[str, Any]
@@ -303,8 +323,9 @@ class EditScene(Edit, kind="edit_scene"):
             return
         if "pins" in self.after:
             _indices([p.particle for p in self.after["pins"]], particles, "particle")
-        if "cuts" in self.after:
-            raise CommandError(f"{self.text}: cuts change with bodies only (a restart)")
+        for part in ("cuts", "tears"):
+            if part in self.after:
+                raise CommandError(f"{self.text}: {part} change with bodies only (a restart)")
         if "bodies" in self.after and bodies_restructure(
             self.before["bodies"], self.after["bodies"]
         ):
@@ -312,8 +333,8 @@ class EditScene(Edit, kind="edit_scene"):
 
     def on_document(self, scene: Scene) -> Scene:
         update = dict(self.after)
-        if self.restart:
-            update["tears"] = []  # the model starts afresh: nothing is torn
+        if self.restart:  # a new model: no tears unless the edit says (an undo gives them back)
+            update.setdefault("tears", [])
         return scene.model_copy(update=update)
 
     def on_simulation(self, sim: Simulation) -> None:

@@ -12,8 +12,10 @@ place that remaps them:
   new grid) and drops the body's cuts, with a message;
 * a removed body takes its pins and cuts with it.
 
-What the model tore is part of the running state, not the composition: any change of bodies
-starts the model afresh, so tears are cleared.
+Pins of the set-up anchor rest places: a pin set is pinned where the body was set up, never
+where a run has moved it, so step 0 starts unstretched (`pins_away_from_rest` counts the pins
+moved on purpose). What a run tore is not part of the composition; a saved state's tears are
+dropped by any change of bodies, which starts the model afresh with other links.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from pydantic import BaseModel, ValidationError
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.commands import EDITABLE_PARTS, EditScene
 from clothlab.sim.document.scene import (
-    APPEARANCE_FIELDS,
     MAX_BODIES,
     MAX_NAME,
     MAX_OBSTACLES,
@@ -42,12 +43,16 @@ from clothlab.sim.document.scene import (
     bodies_restructure,
     body_size,
     build_body,
+    build_topology,
     validation_message,
 )
 
 Body: TypeAlias = SheetSpec | BlockSpec
 Obstacle: TypeAlias = SphereSpec | BoxSpec
 DUPLICATE_OFFSET = 0.4  # units along +x between a body and its duplicate, beyond its width
+# Units between an anchor and its particle's rest place below which the pin is at rest: far
+# above float rounding (a file's 0.9 against a computed 1.0 − 0.1), far below any drag.
+AT_REST = 1e-6
 
 
 @dataclass(frozen=True)
@@ -119,10 +124,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     message = ""
     if dropped > 0:
         message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
-    update: dict[str, Any] = {"bodies": bodies, "pins": pins, "cuts": cuts}
-    if set(changes) - APPEARANCE_FIELDS:
-        update["tears"] = []
-    return Composed(_with(scene, **update), text or _change_text(old, new), message)
+    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    return Composed(new_scene, text or _change_text(old, new), message)
 
 
 def first_sheet(scene: Scene) -> int:
@@ -204,12 +207,10 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 # --- pins --------------------------------------------------------------------------------------
 
 
-def pin_set(
-    scene: Scene, index: int, which: str, positions: np.ndarray | None = None, every: int = 2
-) -> Composed:
-    """Pin a set of a sheet's particles where they are (`positions`, (N, 3) float64, the
-    running model's; rest positions if None): "top edge", "top corners", "left edge" or
-    "every nth of top edge" (columns 0, n, 2n, …). Particles already pinned keep their anchor."""
+def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
+    """Pin a set of a sheet's particles at their rest places (the set-up, wherever a run has
+    them now): "top edge", "top corners", "left edge" or "every nth of top edge" (columns 0, n,
+    2n, …). Particles already pinned keep their anchor."""
     sheet = _body(scene, index)
     if not isinstance(sheet, SheetSpec):
         raise SceneError(f"{sheet.label}: only a sheet has edges to pin")
@@ -223,14 +224,25 @@ def pin_set(
         "every nth of top edge": range(0, cols, every),
     }[which]
     first = _first_particle(scene, index)
-    where = _rest(sheet) if positions is None else positions[first : first + cols * rows]
+    rest = _rest(sheet)
     pinned = {p.particle for p in scene.pins}
     new = [
-        PinSpec(particle=first + k, anchor=_vec(where[k])) for k in local if first + k not in pinned
+        PinSpec(particle=first + k, anchor=_vec(rest[k])) for k in local if first + k not in pinned
     ]
     label = f"every {_ordinal(every)} of top edge" if which == "every nth of top edge" else which
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
     return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
+
+
+def pins_away_from_rest(scene: Scene, tolerance: float = AT_REST) -> int:
+    """How many pins anchor their particle away from its rest place: pins moved on purpose (a
+    drag, Move pin, `pin_shift`), from which step 0 starts stretched."""
+    if not scene.pins:
+        return 0
+    rest = build_topology(scene).rest_positions
+    particles = np.array([p.particle for p in scene.pins], dtype=np.int64)
+    anchors = np.array([p.anchor for p in scene.pins], dtype=np.float64)
+    return int(np.count_nonzero(np.linalg.norm(anchors - rest[particles], axis=1) > tolerance))
 
 
 def shift_right_pins(scene: Scene, shift: float) -> Scene:
@@ -263,6 +275,8 @@ def unpin_all(scene: Scene, index: int) -> Composed:
 def _with(scene: Scene, **update: Any) -> Scene:
     """The scene with fields replaced, validated as a whole (indices in range, caps)."""
     data = scene.model_dump()
+    if "bodies" in update and bodies_restructure(scene.bodies, update["bodies"]):
+        data["tears"] = []  # a new model: the torn links were the old one's
     data.update({k: [v.model_dump() if isinstance(v, BaseModel) else v for v in values]
                  for k, values in update.items()})  # fmt: skip
     try:

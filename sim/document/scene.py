@@ -2,8 +2,8 @@
 and the bridge between a scene and a running Simulation.
 
 A scene describes how to build the model (bodies, pins, ball, floor, wind, solver settings), the
-edits made to it (cuts, moved pins) and where the camera looks. It never stores positions: a
-loaded scene starts at rest.
+edits made to it (cuts, moved pins) and where the camera looks; a saved state (state_scene) adds
+the links a run had torn. It never stores positions: a loaded scene starts at rest.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
@@ -84,6 +86,8 @@ class _Strict(BaseModel):
 
 
 MAX_NAME = 100  # characters of a body's or obstacle's name
+SCENE_NAME_LIMIT = 200  # characters of a scene's name
+SCENE_DESCRIPTION_LIMIT = 2000
 MAX_OBSTACLES = 16  # spheres and boxes besides the ball and the floor
 MaterialName = Literal["silk", "cotton", "denim", "leather", "paper"]
 Stiffness = Annotated[float, Field(ge=0.01, le=1.0, allow_inf_nan=False)]
@@ -295,8 +299,8 @@ class CameraSpec(_Strict):
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
     schema_version: Literal[3] = SCHEMA_VERSION
-    name: str = Field("Untitled", max_length=200)
-    description: str = Field("", max_length=2000)
+    name: str = Field("Untitled", max_length=SCENE_NAME_LIMIT)
+    description: str = Field("", max_length=SCENE_DESCRIPTION_LIMIT)
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
     pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
     ball: BallSpec = BallSpec()  # the classic model's ball: the first sphere
@@ -306,8 +310,9 @@ class Scene(_Strict):
     solver: SolverSpec = SolverSpec()
     fabric: FabricSpec = FabricSpec()
     cuts: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
-    # Links the model tore while it ran (the tearing option): dead like cuts, but not undone
-    # with them, and cleared by a reset.
+    # Links a run had torn (the tearing option), in a saved state (state_scene): dead like
+    # cuts, but not undone with them. A save of the document never adds the model's tears: they
+    # are what a run did, not the set-up. A file that holds some starts with them.
     tears: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
 
@@ -645,9 +650,31 @@ def build_simulation(scene: Scene) -> Simulation:
     )  # fmt: skip
 
 
-def capture_scene(scene: Scene, sim: Simulation, camera: CameraSpec | None = None) -> Scene:
-    """The scene as it stands now: `scene` with `sim`'s tears, and the camera if given."""
-    update: dict[str, Any] = {"tears": sorted(sim.torn)}
-    if camera is not None:
-        update["camera"] = camera
+# What a state's name adds to its scene's ("Flag — state at t = 3.20 s (32 links torn)"): a
+# state of a state is named from the set-up's name, not with the phrase twice.
+STATE_SUFFIX = re.compile(r" — state at t = .*$", re.DOTALL)
+STATE_NOTE = (
+    "The set-up of “{name}” with the {torn} the model had torn by t = {t:.2f} s. Positions "
+    "are not stored (a scene file has none): it opens at rest, torn."
+)
+
+
+def state_scene(scene: Scene, torn: Iterable[int], t: float) -> Scene:
+    """The set-up `scene` with the links a run of it had torn by model time `t` (links the
+    user cut stay cuts): what File ▸ Save State and `--save-state` write, named and described
+    as such. Save writes the set-up alone."""
+    cut = set(scene.cuts)
+    tears = sorted({int(k) for k in torn} - cut)
+    noun = f"{len(tears)} link{'' if len(tears) == 1 else 's'} torn"
+    setup = STATE_SUFFIX.sub("", scene.name)
+    suffix = f" — state at t = {t:.2f} s ({noun})"
+    name = setup[: SCENE_NAME_LIMIT - len(suffix)] + suffix
+    note = STATE_NOTE.format(name=setup, torn=noun.removesuffix(" torn"), t=t)
+    description = f"{note}\n\n{scene.description}" if scene.description else note
+    update = {"tears": tears, "name": name, "description": description[:SCENE_DESCRIPTION_LIMIT]}
     return scene.model_copy(update=update)
+
+
+def capture_scene(scene: Scene, sim: Simulation) -> Scene:
+    """The state of `sim`, a run of the set-up `scene`: see state_scene."""
+    return state_scene(scene, sim.torn, sim.state.t)

@@ -1,5 +1,5 @@
-"""One command path: what the worker applied, at which step, replays bit for bit; tears are part
-of the document and never come back with an undo."""
+"""One command path: what the worker applied, at which step, replays bit for bit; torn links
+never come back with an undo, and only a saved state holds them."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_replay_refuses_a_journal_without_a_load():
                 Stamped(2, GrabMove((0, 1, 0)))], 10)  # fmt: skip
 
 
-def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
+def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_only_a_state_saves_them(
     qtbot, make_controller, tmp_path
 ):
     controller = make_controller("tear-lab")
@@ -85,8 +85,9 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
     qtbot.waitUntil(lambda: bool(set(controller.latest.torn) & seam), timeout=WAIT_MS)
     controller.submit(GrabRelease())
     paused_state(qtbot, controller)
-    torn = set(controller.scene.tears)
+    torn = set(controller.latest.torn)
     assert torn & seam, "the pull tore links on the seam"
+    assert controller.scene.tears == []  # what the model did is not the set-up
 
     controller.submit(SeamCut())
     cut = controller.undo_stack.command(0)
@@ -95,11 +96,13 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_are_saved(
     qtbot.wait(100)
     sim = controller.worker.engine.sim
     assert not sim.state.link_alive[sorted(torn)].any(), "undo must not revive torn links"
-    assert set(controller.scene.tears) >= torn
+    assert set(controller.latest.torn) >= torn
 
-    path = controller.save(tmp_path / "torn.json")
-    saved = parse_scene(path.read_text())
-    assert set(saved.tears) == set(controller.scene.tears) and not saved.cuts
+    path = controller.save(tmp_path / "setup.json")
+    assert parse_scene(path.read_text()).tears == []
+    state = controller.save_state(tmp_path / "state.json")
+    saved = parse_scene((tmp_path / "state.json").read_text())
+    assert saved == state and set(saved.tears) == set(controller.latest.torn) and not saved.cuts
 
 
 def test_a_scene_setting_and_the_same_set_value_give_one_simulation():

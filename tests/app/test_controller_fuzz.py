@@ -58,7 +58,7 @@ def _composition(scene, draw):
     if choice == "pins":
         # the pin sets the Pin menu asks for (ui.editor), and its every n-th
         which = draw(st.sampled_from([*PIN_ACTIONS.values(), "every nth of top edge"]))
-        return composition.pin_set(scene, index, which, None, draw(st.integers(-2, 5)))
+        return composition.pin_set(scene, index, which, draw(st.integers(-2, 5)))
     if choice == "unpin":
         return composition.unpin_all(scene, index)
     if choice == "material":

@@ -204,11 +204,13 @@ def test_pin_sets_of_a_sheet():
     assert c.pin_set(top.scene, 0, "top corners").text == "Pin top corners (0 pins)"
 
 
-def test_pins_go_where_the_particles_are_when_positions_are_given():
-    scene = c.unpin_all(load_preset("hanging-sheet"), 0).scene
-    positions = build_topology(scene).rest_positions + np.array([0.0, -1.0, 0.0])
-    pinned = c.pin_set(scene, 0, "top corners", positions).scene
-    assert pinned.pins[0].anchor == tuple(positions[0])
+def test_pin_sets_anchor_the_rest_places_of_the_set_up():
+    scene = c.unpin_all(load_preset("two-sheets"), 1).scene
+    rest = build_topology(scene).rest_positions
+    pinned = c.pin_set(scene, 1, "top corners").scene
+    new = [p for p in pinned.pins if p not in scene.pins]
+    assert len(new) == 2 and all(p.anchor == tuple(rest[p.particle]) for p in new)
+    assert c.pins_away_from_rest(pinned) == 0
 
 
 def test_every_body_change_undoes_to_the_byte():

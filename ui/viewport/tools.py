@@ -146,8 +146,9 @@ class GrabTool(DragTool):
 
 
 class PinTool(DragTool):
-    """A click on a free particle pins it where it is, a click on a pin unpins it, a drag of a
-    pin moves its anchor (shown live, one undoable edit on release)."""
+    """A click on a free particle pins it where it is (in the run; the set-up pins it at its rest
+    place), a click on a pin unpins it, a drag of a pin moves its anchor, on purpose (shown live,
+    one undoable edit on release)."""
 
     cursor = Qt.CursorShape.PointingHandCursor
 
@@ -183,8 +184,12 @@ class PinTool(DragTool):
             self.emit(SetPin(self.subject, anchor, _vec(self.start)))
             return
         snapshot = self.view.snapshot()
-        if not moved and snapshot is not None:  # pinned where the newest frame has it
-            self.emit(SetPin(self.subject, _vec(snapshot.x[self.subject]), None))
+        if not moved and snapshot is not None:
+            # The run holds it where the newest frame has it; the set-up at its rest place,
+            # so that Reset starts unstretched.
+            rest = snapshot.topology.rest_positions[self.subject]
+            now = snapshot.x[self.subject]
+            self.emit(SetPin(self.subject, _vec(rest), None, live=_vec(now)))
 
 
 class CutTool(Tool):

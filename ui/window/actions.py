@@ -66,6 +66,14 @@ class SubmenuRow:
     separator: bool = False
 
 
+STATE_TEXT = "Save S&tate…"  # with the model time once a frame is shown: see state_text
+
+
+def state_text(t: float | None) -> str:
+    """File ▸ Save State's text: "Save State at t = 3.20 s…" (the newest frame's time)."""
+    return STATE_TEXT if t is None else f"Save S&tate at t = {t:.2f} s…"
+
+
 TOOLS_PLACE = 30  # the tools' place on the toolbar, in the order of ui.tools.TOOLS
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
@@ -85,6 +93,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               toolbar=11, separator=True),
     ActionRow("save_as", "Save &As…", "&File", (StandardKey.SaveAs,),
               tip="Save the scene to a new file"),
+    ActionRow("save_state", STATE_TEXT, "&File",
+              tip="Save the set-up with the links torn so far, as a scene file of its own "
+              "(positions are not stored: it opens at rest)"),
     ActionRow("revert", "Re&vert", "&File",
               tip="Load the scene's file again, dropping the changes since it was saved"),
     ActionRow("close", "&Close", "&File", (StandardKey.Close,),
@@ -120,7 +131,7 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     *(
         ActionRow(f"pin_{which.replace(' ', '_')}", text, "&Edit/Pi&n selected sheet",
                   icon="pin-edge" if which == "top edge" else "",
-                  tip=f"Pin the {which} of the selected sheet where it is now",
+                  tip=f"Pin the {which} of the selected sheet at its rest place (as set up)",
                   toolbar=39 if which == "top edge" else 0)
         for which, text in (("top edge", "Pin &top edge"), ("top corners", "Pin top &corners"),
                             ("left edge", "Pin &left edge"))

@@ -1,7 +1,7 @@
 """The main window's dialogs and messages: its file commands (new, open, revert, close, save,
-export, screenshot) with their file choosers, the unsaved-changes question and the recent-files
-list they keep; the keyboard shortcuts table, the documentation, About, and the text shown when
-OpenGL is missing."""
+save state, export, screenshot) with their file choosers, the unsaved-changes question and the
+recent-files list they keep; the keyboard shortcuts table, the documentation, About, and the
+text shown when OpenGL is missing."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ SCENE_FILTER = "Cloth Lab scenes (*.json);;All files (*)"
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
 PNG_FILTER = "PNG images (*.png)"
 NPY_FILTER = "NumPy arrays (*.npy)"
+STATE_MESSAGE_MS = 8000  # long enough to read what a saved state holds
 # The documents Help opens. A checkout has them next to the packages' folders; a wheel does not
 # install them, so Help then says where they are.
 DOCUMENTS = {"readme": "README.md", "research": "RESEARCH.md"}
@@ -158,6 +159,30 @@ class SceneFiles:
         self.window.statusBar().showMessage(f"Saved {saved}", 4000)
         return True
 
+    def save_state(self) -> bool:
+        """File ▸ Save State: the set-up with the links torn by the frame shown now, to a file
+        of its own; the document keeps its file and its unsaved changes."""
+        snapshot = self.controller.current_snapshot()
+        if snapshot is None:
+            show_error(self.window, "Cannot save the state", "No frame has been computed yet.")
+            return False
+        state = self.controller.state(snapshot)
+        what = f"t = {snapshot.t:.2f} s ({_torn(len(state.tears))})"
+        name = f"{slug(self.controller.title_name)}-state-{snapshot.t:.2f}s.json"
+        suggestion = self._folder() / name
+        title = f"Save state at {what} — positions are not stored"
+        path = self._ask_save_path(title, suggestion, SCENE_FILTER)
+        if path is None:
+            return False
+        try:
+            self.controller.save_state(path, self.camera(), snapshot)
+        except (OSError, ValueError) as error:
+            show_error(self.window, "Cannot save the state", f"{path}: {describe(error)}")
+            return False
+        message = f"Saved the state at {what} to {path} — no positions: it opens at rest, torn"
+        self.window.statusBar().showMessage(message, STATE_MESSAGE_MS)
+        return True
+
     def export_readouts(self) -> None:
         suggestion = Path.home() / f"{slug(self.controller.title_name)}-readouts.csv"
         path = self._ask_save_path("Export readouts", suggestion, CSV_FILTER)
@@ -205,6 +230,10 @@ class SceneFiles:
     def _ask_save_path(self, title: str, suggestion: Path, file_filter: str) -> Path | None:
         path, _ = QFileDialog.getSaveFileName(self.window, title, str(suggestion), file_filter)
         return Path(path) if path else None
+
+
+def _torn(count: int) -> str:
+    return f"{count} link{'' if count == 1 else 's'} torn"
 
 
 def write_positions(path: Path, x: np.ndarray) -> None:

@@ -24,7 +24,6 @@ from clothlab.sim.document.scene import (
     Scene,
     SheetSpec,
     SphereSpec,
-    body_counts,
     build_topology,
     obstacle_shapes,
     scene_settings,
@@ -214,10 +213,11 @@ class SceneEditor(QObject):
             self.selection.select(None)
 
     def pin(self, which: str, every: int = 2) -> None:
-        """Pin a set of the selected sheet's particles where the running model has them."""
+        """Pin a set of the selected sheet's particles at their rest places: the set-up's, so
+        that Reset starts the sheet unstretched wherever the run has it now."""
         body = self.selection.body
         if body is not None:
-            self.compose(composition.pin_set, body, which, self._positions(), every)
+            self.compose(composition.pin_set, body, which, every)
 
     def pin_every_nth(self) -> None:
         if self.selection.body is None:
@@ -233,14 +233,6 @@ class SceneEditor(QObject):
         body = self.selection.body
         if body is not None:
             self.compose(composition.unpin_all, body)
-
-    def _positions(self) -> np.ndarray | None:
-        """The newest frame's positions, if the frame is of the document's bodies."""
-        latest = self.controller.latest
-        particles = body_counts(self.controller.scene.bodies)[0]
-        if latest is None or latest.x.shape[0] != particles:
-            return None  # rest positions
-        return np.asarray(latest.x, dtype=np.float64)
 
 
 def _vec(values: Any) -> Vec3:

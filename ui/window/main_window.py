@@ -205,7 +205,8 @@ class MainWindow(QMainWindow):
         c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
         return {
             "new": files.new, "open": files.open_dialog, "save": files.save,
-            "save_as": files.save_as, "revert": files.revert, "close": files.new,
+            "save_as": files.save_as, "save_state": files.save_state, "revert": files.revert,
+            "close": files.new,
             "export_csv": files.export_readouts, "export_positions": files.export_positions,
             "screenshot": files.save_screenshot_dialog, "quit": self.close,
             "seam": partial(send, SeamCut()), "ball": lambda on: send(SetSetting("ball", on, None)),
@@ -229,6 +230,8 @@ class MainWindow(QMainWindow):
         self.panels_menu = submenus["panels"]
         action_table.fill_preset_menu(self.preset_menu, self.files.new_from_preset)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
+        self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
@@ -301,6 +304,15 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         self.status.show_numbers(self.controller.latest)
+        self._show_state_time()
+
+    def _show_state_time(self) -> None:
+        """File ▸ Save State names the time of the state it saves: the newest frame's."""
+        snapshot = self.controller.current_snapshot()
+        self.action_save_state.setEnabled(snapshot is not None)
+        text = action_table.state_text(snapshot.t if snapshot is not None else None)
+        if self.action_save_state.text() != text:
+            self.action_save_state.setText(text)
 
     def _show_running(self, running: bool) -> None:
         action_table.show_running(self._actions, running)
