@@ -259,6 +259,25 @@ def test_readouts_highlight_points_at_one_readout(qtbot):
     assert panel.highlighted is None and panel.links_label.styleSheet() == ""
 
 
+def test_the_fastest_particle_is_plotted_with_motion_and_can_be_pointed_at(qtbot):
+    """max_speed is a second curve on the Motion plot, named in its legend, with its own
+    value; pointing at it marks its name and value and the plot it is drawn on."""
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    motion = panel.plots["motion"]
+    assert panel.plots["max_speed"] is motion
+    legend = motion.getPlotItem().legend
+    assert [label.text for _sample, label in legend.items] == ["mean", "fastest"]
+    panel.highlight("max_speed")
+    assert panel.highlighted == "max_speed"
+    assert panel.value_labels["max_speed"].styleSheet() == HIGHLIGHT_STYLE
+    assert panel.value_labels["motion"].styleSheet() == ""
+    assert "border" in motion.styleSheet()
+    panel.highlight("faces")
+    assert panel.count_labels["faces"].styleSheet() == HIGHLIGHT_STYLE
+    assert "border" not in motion.styleSheet()
+
+
 def test_progress_store_round_trip_and_a_corrupt_file(tmp_path, capsys):
     store = ProgressStore(tmp_path / "progress")
     assert store.answers("lab") == {}
