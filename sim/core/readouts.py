@@ -392,20 +392,25 @@ class ReadoutHistory:
         self._count = 0
 
     def append(self, steps: int, readouts: Readouts) -> bool:
-        """Record one moment; False if it adds nothing (the same step as the last)."""
+        """Record one moment; False if it changes nothing (the same row as the last)."""
         return self.extend(np.array([row(steps, readouts)]))
 
     def extend(self, rows: np.ndarray) -> bool:
-        """Record (k, columns) rows in step order; a row at or before the last step recorded
-        starts afresh if it goes back (a reset or a new scene), is skipped if it repeats.
-        False if nothing was added."""
+        """Record (k, columns) rows in step order. A row before the last step recorded starts
+        afresh (a reset or a new scene); a row of the last step recorded takes its place: the
+        state at that step has changed (an edit, an undo or a reset while paused), and the
+        record holds the readouts of the state as it is, one row per step. False if nothing
+        changed."""
         added = False
         for values in rows:
             if self._count:
-                last_step = self._rows[self._count - 1, 0]
-                if values[0] == last_step:
+                last = self._rows[self._count - 1]
+                if values[0] == last[0]:
+                    if not np.array_equal(values, last, equal_nan=True):
+                        last[:] = values
+                        added = True
                     continue
-                if values[0] < last_step:
+                if values[0] < last[0]:
                     self.clear()
             if self._count == len(self._rows):
                 self._grow()

@@ -203,3 +203,24 @@ def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
     assert float(cells["total_energy"]) == pytest.approx(
         float(cells["kinetic_energy"]) + float(cells["potential_energy"]), rel=1e-15
     )
+
+
+def test_a_row_of_the_step_last_recorded_takes_its_place():
+    """Issue 27 item 6: an edit, an undo or a reset while paused gives new readouts at the
+    step already recorded; the record keeps one row per step, the newest state's (it used to
+    keep the first and drop the rest, and the panel went on showing the old state)."""
+    sim = Simulation(sheet_topology(15, 11))
+    history = readouts.ReadoutHistory()
+    assert history.append(0, sim.readouts())
+    assert not history.append(0, sim.readouts())  # the same again changes nothing
+    apply_to_simulation(sim, cut(sim, seam_links(sim.topology)))  # at step 0, paused
+    assert history.append(0, sim.readouts())
+    assert len(history) == 1 and history.column("links")[-1] == 553
+    sim.step(2)
+    history.append(1, sim.readouts())  # (a stand-in for step 1's row)
+    history.append(2, sim.readouts())
+    rows = np.array([readouts.row(2, sim.readouts()), readouts.row(3, sim.readouts())])
+    rows[0, readouts.CSV_COLUMNS.index("links")] = 500  # step 2 again, changed, then step 3
+    assert history.extend(rows)
+    assert list(history.column("step")) == [0, 1, 2, 3]
+    assert list(history.column("links")) == [553, 553, 500, 553]

@@ -99,9 +99,9 @@ class ReadoutsPanel(QWidget):
         layout.addLayout(footer)
 
         # Changes that come without a snapshot (clear, window, unfreeze) redraw on their own.
+        # So do the newest rows of a solver that went quiet within a redraw's interval.
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
-        self._redraw_timer.setInterval(0)
         self._redraw_timer.timeout.connect(self.redraw)
 
     def _build_controls(self) -> QHBoxLayout:
@@ -239,15 +239,26 @@ class ReadoutsPanel(QWidget):
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
         """Record the rows the solver measured since the last snapshot (every step, or every
-        few on big sheets: sim.core.readouts.record_stride), or the snapshot's own readouts."""
-        if len(snapshot.rows):
-            added = self.history.extend(snapshot.rows)
-        else:
-            added = self.history.append(snapshot.steps, snapshot.readouts)
-        if added:
-            self._dirty = True
-            if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
-                self.redraw()
+        few on big sheets: sim.core.readouts.record_stride), then the snapshot's own readouts
+        at its step unless that step falls between recorded ones. The snapshot's readouts are
+        of the state it shows: a row of its step that came with it may be of the state before
+        an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
+        one), and the newer readouts take that row's place."""
+        rows = snapshot.rows
+        added = self.history.extend(rows) if len(rows) else False
+        if not len(rows) or rows[-1, 0] == snapshot.steps:
+            added = self.history.append(snapshot.steps, snapshot.readouts) or added
+        if not added:
+            return
+        self._dirty = True
+        wait = self._last_redraw + 1.0 / REDRAW_HZ - time.perf_counter()
+        if wait <= 0:
+            self.redraw()
+        elif not self._redraw_timer.isActive():
+            # Too soon after the last redraw. A running solver's next snapshot redraws (and
+            # stops this timer); a paused one sends none, and the state it stopped at, reset
+            # to or edited must still be shown, not the one before it.
+            self._redraw_timer.start(math.ceil((wait + 1.0 / REDRAW_HZ) * 1000))
 
     def clear(self) -> None:
         self.history.clear()
@@ -263,7 +274,7 @@ class ReadoutsPanel(QWidget):
 
     def _mark_dirty(self) -> None:
         self._dirty = True
-        self._redraw_timer.start()
+        self._redraw_timer.start(0)
 
     def highlight(self, key: str | None) -> None:
         """Point at one readout: its name, value and the plot it is drawn on (or a count under
@@ -296,6 +307,7 @@ class ReadoutsPanel(QWidget):
         """Update plots and numbers if anything changed since the last redraw."""
         if not self._dirty or self._frozen:
             return
+        self._redraw_timer.stop()  # a redraw it was waiting to make is this one
         self._dirty = False
         self._last_redraw = time.perf_counter()
         self.redraw_count += 1
@@ -318,8 +330,7 @@ class ReadoutsPanel(QWidget):
                 if visible:
                     shown.append(values)
                     self._draw(series.key, t, values)
-                    unit = series.shown_unit or series.unit
-                    self.value_labels[series.key].setText(_number(float(values[-1]), unit))
+                    self.value_labels[series.key].setText(value_text(series.key, values[-1]))
             if shown:
                 self._frame(key, start, end, shown)
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
@@ -385,5 +396,8 @@ def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, 
     return t[chosen], values[chosen]
 
 
-def _number(value: float, unit: str) -> str:
-    return f"{value:.4g} {unit}"
+def value_text(key: str, shown: float) -> str:
+    """A readout's value as the panel writes it, `shown` in the panel's unit (its value
+    times shown_scale): "0.006578 units", "21.53 %"."""
+    series = READOUTS_BY_KEY[key]
+    return f"{float(shown):.4g} {series.shown_unit or series.unit}"
