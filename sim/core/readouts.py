@@ -1,9 +1,10 @@
 """What the model shows about itself, declared once.
 
 Each readout is one row of `READOUTS`: key, label, unit, the factor the panels show it with,
-when it applies, and the function that measures it on a simulation. The `Readouts` record, the
-Qt-free `ReadoutHistory`, the CSV written by `clothlab run --csv` and by the app, and the
-Readouts panel are all derived from the table: adding a readout is one row plus one function.
+when it applies, how the panel shows it, and the function that measures it on a simulation. The
+`Readouts` record, the Qt-free `ReadoutHistory`, the CSV written by `clothlab run --csv` and by
+the app, the Readouts panel, the names questions, sweeps and compares accept and the API's
+columns are all derived from the table: adding a readout is one row plus one function.
 """
 
 from __future__ import annotations
@@ -26,18 +27,44 @@ if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module,
 
 
 @dataclass(frozen=True)
+class ParticleSpeeds:
+    """One pass over the particles' speeds |x − x_prev| / h, h = Δt / substeps (x_prev is one
+    substep back), which two readouts read: motion (the mean) and max_speed (the fastest)."""
+
+    mean: float  # units/s
+    fastest: float  # units/s
+
+
+def particle_speeds(sim: Simulation) -> ParticleSpeeds:
+    s = sim.settings
+    mean, fastest = kernels.speeds(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
+    return ParticleSpeeds(mean, fastest)
+
+
+# A readout's function gets the simulation and the speeds pass, made once for all readouts.
+Measure = Callable[["Simulation", ParticleSpeeds], float]
+
+
+@dataclass(frozen=True)
 class Readout:
     key: str
     label: str
     unit: str  # of the value as measured (and as written to CSV)
-    measure: Callable[[Simulation], float]
+    measure: Measure
     tooltip: str
     shown_unit: str = ""  # the panels' unit, when they scale the value (e.g. %)
     shown_scale: float = 1.0
     # whether it means anything for a scene: (topology, pinned particle indices) → bool
     applies: Callable[[Topology, Collection[int]], bool] = lambda _topology, _pins: True
-    plotted: bool = True
+    plotted: bool = True  # counts (integer) that are not plotted show under the plots
     integer: bool = False
+    plot_with: str = ""  # drawn as a second curve on this readout's plot, not a plot of its own
+    curve: str = ""  # its curve's name in the legend of a plot with more than one
+
+
+def of_simulation(function: Callable[[Simulation], float]) -> Measure:
+    """A readout measured on the simulation alone (most are)."""
+    return lambda sim, _speeds: function(sim)
 
 
 def hangs_from_top_corners(topology: Topology, pins: Collection[int]) -> bool:
@@ -76,8 +103,12 @@ def volume(sim: Simulation) -> float:
 
 def motion(sim: Simulation) -> float:
     """Mean particle speed. x_prev is one substep back, so the gap is over Δt / substeps."""
-    s = sim.settings
-    return kernels.mean_speed(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
+    return particle_speeds(sim).mean
+
+
+def max_speed(sim: Simulation) -> float:
+    """The fastest particle's speed, over the last substep as for motion."""
+    return particle_speeds(sim).fastest
 
 
 def max_stretch(sim: Simulation) -> float:
@@ -169,62 +200,85 @@ def live_links(sim: Simulation) -> float:
     return sim.links.count
 
 
+def live_faces(sim: Simulation) -> float:
+    return int(np.count_nonzero(sim.state.face_alive))
+
+
 READOUTS: tuple[Readout, ...] = (
     Readout(
-        "sag", "Sag", "units", sag,
+        "sag", "Sag", "units", of_simulation(sag),
         "Distance from the line between the top corners down to the lowest top-edge particle.",
         applies=hangs_from_top_corners,
     ),
     Readout(
-        "volume", "Volume", "units³", volume,
+        "volume", "Volume", "units³", of_simulation(volume),
         "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512.",
         applies=lambda topology, _pins: bool(topology.blocks),
     ),
-    Readout("motion", "Motion", "units/s", motion, "Mean particle speed |x − x_prev| / Δt."),
     Readout(
-        "max_stretch", "Max stretch", "fraction", max_stretch,
+        "motion", "Motion", "units/s", lambda _sim, speeds: speeds.mean,
+        "Mean particle speed |x − x_prev| / Δt.", curve="mean",
+    ),
+    Readout(
+        "max_speed", "Fastest particle", "units/s", lambda _sim, speeds: speeds.fastest,
+        "Speed of the fastest particle, |x − x_prev| / Δt (Motion is the mean of the same "
+        "speeds).",
+        plot_with="motion", curve="fastest",
+    ),
+    Readout(
+        "max_stretch", "Max stretch", "fraction", of_simulation(max_stretch),
         "Largest (L − rest) / rest over live links: the error the passes leave.",
         shown_unit="%", shown_scale=100.0,
     ),
     Readout(
-        "residual", "Residual", "fraction", residual,
+        "residual", "Residual", "fraction", of_simulation(residual),
         "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
         "max |L − rest| / rest with the classic rule. More passes or substeps lower it.",
         shown_unit="%", shown_scale=100.0, plotted=False,
     ),
     Readout(
-        "kinetic_energy", "Kinetic energy", "mass·units²/s²", kinetic_energy,
+        "kinetic_energy", "Kinetic energy", "mass·units²/s²", of_simulation(kinetic_energy),
         "½ Σ m v² over all particles, mass 1 each.", plotted=False,
     ),
     Readout(
-        "potential_energy", "Potential energy", "mass·units²/s²", potential_energy,
+        "potential_energy", "Potential energy", "mass·units²/s²",
+        of_simulation(potential_energy),
         "Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step.",
         plotted=False,
     ),
     Readout(
-        "total_energy", "Energy", "mass·units²/s²", total_energy,
+        "total_energy", "Energy", "mass·units²/s²", of_simulation(total_energy),
         "Kinetic + potential energy. What the damping, the solver and the wind change.",
     ),
     Readout(
-        "damping_loss", "Damping loss", "mass·units²/s² per step", damping_loss,
+        "damping_loss", "Damping loss", "mass·units²/s² per step", of_simulation(damping_loss),
         "Energy the Verlet damping took out in the last step.", plotted=False,
     ),
     Readout(
-        "wind_work", "Wind work", "mass·units²/s² per step", wind_work,
+        "wind_work", "Wind work", "mass·units²/s² per step", of_simulation(wind_work),
         "Energy the gusting wind put in during the last step (aerodynamic wind: counted in "
         "the solver loss).", plotted=False,
     ),
     Readout(
-        "solver_loss", "Solver loss", "mass·units²/s² per step", solver_loss,
+        "solver_loss", "Solver loss", "mass·units²/s² per step", of_simulation(solver_loss),
         "Energy the links, collisions, pins and grab took out in the last step (< 0: put in).",
         plotted=False,
     ),
     Readout(
-        "links", "Links", "", live_links, "Live links (cuts and tears remove links).",
+        "links", "Links", "", of_simulation(live_links),
+        "Live links (cuts and tears remove links).", plotted=False, integer=True,
+    ),
+    Readout(
+        "faces", "Faces", "", of_simulation(live_faces),
+        "Live faces: a face is drawn while all six of its links (four sides, two diagonals) "
+        "are live.",
         plotted=False, integer=True,
     ),
 )  # fmt: skip
 READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
+# What the Readouts panel shows, so what a question can point at: every plotted readout (on its
+# own plot or as a second curve on another's) and the counts under the plots.
+SHOWN_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS if r.plotted or r.integer)
 # Every CSV (the CLI's and the app's) has these columns: the step, model time, the readouts.
 # Code finds a column by its key; the file's header names each with its unit (CSV_HEADER).
 CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
@@ -259,6 +313,7 @@ class Readouts:
     sag: float  # units
     volume: float  # units³
     motion: float  # units/s
+    max_speed: float  # units/s
     max_stretch: float  # fraction
     residual: float  # fraction
     kinetic_energy: float  # mass·units²/s²
@@ -268,11 +323,13 @@ class Readouts:
     wind_work: float
     solver_loss: float
     links: int
+    faces: int
 
 
 def measure(sim: Simulation) -> Readouts:
-    """Every readout of the simulation as it stands."""
-    values: dict[str, Any] = {r.key: _typed(r, r.measure(sim)) for r in READOUTS}
+    """Every readout of the simulation as it stands (the particles' speeds in one pass)."""
+    speeds = particle_speeds(sim)
+    values: dict[str, Any] = {r.key: _typed(r, r.measure(sim, speeds)) for r in READOUTS}
     return Readouts(t=sim.state.t, **values)
 
 
@@ -335,20 +392,25 @@ class ReadoutHistory:
         self._count = 0
 
     def append(self, steps: int, readouts: Readouts) -> bool:
-        """Record one moment; False if it adds nothing (the same step as the last)."""
+        """Record one moment; False if it changes nothing (the same row as the last)."""
         return self.extend(np.array([row(steps, readouts)]))
 
     def extend(self, rows: np.ndarray) -> bool:
-        """Record (k, columns) rows in step order; a row at or before the last step recorded
-        starts afresh if it goes back (a reset or a new scene), is skipped if it repeats.
-        False if nothing was added."""
+        """Record (k, columns) rows in step order. A row before the last step recorded starts
+        afresh (a reset or a new scene); a row of the last step recorded takes its place: the
+        state at that step has changed (an edit, an undo or a reset while paused), and the
+        record holds the readouts of the state as it is, one row per step. False if nothing
+        changed."""
         added = False
         for values in rows:
             if self._count:
-                last_step = self._rows[self._count - 1, 0]
-                if values[0] == last_step:
+                last = self._rows[self._count - 1]
+                if values[0] == last[0]:
+                    if not np.array_equal(values, last, equal_nan=True):
+                        last[:] = values
+                        added = True
                     continue
-                if values[0] < last_step:
+                if values[0] < last[0]:
                     self.clear()
             if self._count == len(self._rows):
                 self._grow()

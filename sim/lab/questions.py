@@ -95,18 +95,10 @@ class RunContext:
     held: tuple[int, tuple[float, float, float]] | None = None  # grabbed particle, its target
 
 
-def _speeds(sim: Simulation) -> np.ndarray:
+def _velocities(sim: Simulation) -> np.ndarray:
     """(N, 3) float64: each particle's velocity over the last substep."""
     s = sim.settings
     return (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
-
-
-def _faces(sim: Simulation, _run: RunContext) -> float:
-    return float(np.count_nonzero(sim.state.face_alive))
-
-
-def _max_speed(sim: Simulation, _run: RunContext) -> float:
-    return float(np.linalg.norm(_speeds(sim), axis=1).max())
 
 
 def _on_ball(sim: Simulation, _run: RunContext) -> float:
@@ -122,7 +114,7 @@ def _height(sim: Simulation, _run: RunContext) -> float:
 
 
 def _slide_speed(sim: Simulation, _run: RunContext) -> float:
-    v = _speeds(sim)
+    v = _velocities(sim)
     return float(np.hypot(v[:, 0], v[:, 2]).mean())
 
 
@@ -133,18 +125,17 @@ def _held_gap(sim: Simulation, run: RunContext) -> float:
     return float(np.linalg.norm(sim.state.x[particle] - np.asarray(target)))
 
 
-# Beyond the readouts, which the panels show: numbers only a check needs.
+# Beyond the readouts (sim.core.readouts.READOUTS, which the app shows and the CSV holds):
+# numbers only a check needs, seen in the 3D view rather than read off a panel.
 PROBES: dict[str, tuple[str, Callable[[Simulation, RunContext], float]]] = {
-    "faces": ("live faces (a face lives while all six of its links do)", _faces),
-    "max_speed": ("the fastest particle's speed, units/s", _max_speed),
     "on_ball": (f"particles touching the ball (within {BALL_CONTACT} of its surface)", _on_ball),
     "height": ("mean height (y) of all particles, units", _height),
     "slide_speed": ("mean horizontal speed (x–z) of the particles, units/s", _slide_speed),
     "held_gap": ("distance from the grabbed particle to where it is held, units", _held_gap),
 }
 MEASURES: tuple[str, ...] = (*readouts.READOUT_KEYS, *PROBES)
-# What the Readouts panel can point at: its plots, and the links count under them.
-EVIDENCE: tuple[str, ...] = (*(r.key for r in readouts.READOUTS if r.plotted), "links")
+# What the Readouts panel can point at: its plots and curves, and the counts under them.
+EVIDENCE: tuple[str, ...] = readouts.SHOWN_KEYS
 
 
 def measure(sim: Simulation, key: str, run: RunContext | None = None) -> float:

@@ -60,7 +60,7 @@ def parse_sweep_results(text: str, source: str) -> SweepResults:
     split = header.index("status")
     keys = tuple(header[:split])
     columns = [column_key(name) for name in header[split + 1 :]]  # with units or without
-    if not keys or columns != list(CSV_COLUMNS):
+    if not keys or not _known_columns(columns):
         raise SweepResultsError(f"{source}: not a sweep's results (unexpected columns)")
     rows = []
     for number, cells in enumerate(lines[1:], start=2):
@@ -68,10 +68,20 @@ def parse_sweep_results(text: str, source: str) -> SweepResults:
             raise SweepResultsError(
                 f"{source}: line {number}: {len(cells)} cells, not {len(header)}"
             )
-        finals = zip(columns, cells[split + 1 :], strict=True)
-        readouts = {c: _number(v) if v else math.nan for c, v in finals}
+        finals = dict(zip(columns, cells[split + 1 :], strict=True))
+        # a readout the file's version did not have yet is NaN, as one that did not apply
+        readouts = {c: _number(finals[c]) if finals.get(c) else math.nan for c in CSV_COLUMNS}
         rows.append(SweepRow(dict(zip(keys, cells[:split], strict=True)), cells[split], readouts))
     return SweepResults(keys, tuple(rows))
+
+
+def _known_columns(columns: list[str]) -> bool:
+    """The readout columns of this version, or of an earlier one: step and t, then readouts
+    this version knows, in its order (a readout added later is missing from older files)."""
+    if columns[:2] != ["step", "t"] or not set(columns) <= set(CSV_COLUMNS):
+        return False
+    positions = [CSV_COLUMNS.index(c) for c in columns]
+    return positions == sorted(set(positions))  # in this version's order, none twice
 
 
 def load_sweep_results(path: str | os.PathLike[str]) -> SweepResults:

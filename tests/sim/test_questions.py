@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.document.presets import preset_path
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
@@ -69,6 +70,42 @@ def test_every_now_try_is_itself_checked_by_numbers():
             )
 
 
+# Checks that measure something other than the question's evidence, and why that is right:
+# each bears out a sentence of the explanation (or of the "watch" text) that is not the answer
+# itself, and every one is seen where the question sends the student (the 3D view, or a plot the
+# watch text names). The answer is always borne out on the evidence, by the first check.
+SUPPORTING = {
+    ("drop", "on_ball"): "where the sheet ends (the watch text asks) is seen in the 3D view",
+    ("drop", "height"): "the sheet on the floor: seen in the 3D view",
+    ("more-passes", "max_stretch"): "the explanation: sag comes from the stretch left",
+    ("lower-stiffness", "max_stretch"): "the watch text names Max stretch too",
+    ("longer-chain", "sag"): "the watch text names Sag too",
+    ("squashed-volume", "max_stretch"): "the explanation: its links give a little",
+    ("edge-on-wind", "height"): "on the floor, so Motion is its slide along it (3D view)",
+    ("seam-faces", "links"): "the watch text: the seam cut's 31 links, in the footer",
+    ("shifted-grab", "held_gap"): "a grab is a pin: the particle is at the pointer (3D view)",
+    ("sliding-landing", "height"): "on the floor, so Motion is its slide along it (3D view)",
+}
+
+
+def test_every_check_asserts_on_the_readout_its_question_points_at():
+    """Issue 27 item 2: "Why do particles jump?" asked for the fastest particle, pointed at
+    Motion (the mean speed, 5.5 units/s after one step) and checked the fastest particle (47),
+    so a student who read the evidence was marked wrong. A question's answer is checked on the
+    readout it highlights (its first check), the watch text names that readout, and any other
+    check is a supporting claim listed above with its reason."""
+    labels = {r.key: r.label for r in READOUTS}
+    for question in BUILTIN.questions:
+        readouts = [check.expect.readout for check in question.checks]
+        assert readouts[0] == question.evidence, f"{question.id}: answer checked on {readouts[0]}"
+        assert labels[question.evidence] in question.watch, question.id
+        for readout in readouts:
+            if readout != question.evidence:
+                assert (question.id, readout) in SUPPORTING, f"{question.id}: {readout}"
+    used = {(q.id, c.expect.readout) for q in BUILTIN.questions for c in q.checks}
+    assert set(SUPPORTING) <= used  # no stale excuses
+
+
 @pytest.fixture(scope="module")
 def cli_check() -> dict[str, str]:
     """`clothlab questions --check` on the built-in set, as a teacher runs it: its lines by id."""
@@ -94,10 +131,12 @@ def test_the_checks_measure_what_the_explanations_say():
     measured = {qid: [c.measured for c in r.checks] for qid, r in results.items()}
     assert measured["seam-faces"][:2] == [10, 553]
     assert measured["terminal-speed"][0] == pytest.approx(9.8 / 120 / (1 - 0.994), abs=0.02)
-    assert measured["ball-start"][0] > 20  # tens of units/s in the first step
-    assert measured["drop"][0] == 0  # no particle on the ball after 6 s
-    assert measured["shifted-grab"][0] < 1e-12  # a grab is a pin: exactly at the pointer
+    assert measured["ball-start"][0] == pytest.approx(46.79, abs=0.01)  # 0.4 units in 1/120 s
+    assert measured["drop"][1] == 0  # no particle on the ball after 6 s
+    assert measured["shifted-grab"][2] < 1e-12  # a grab is a pin: exactly at the pointer
+    assert measured["sliding-landing"][0] == pytest.approx(0.06, abs=0.001)
     assert measured["sliding-landing"][2] == pytest.approx(0.994**120, abs=0.03)
+    assert measured["edge-on-wind"][0] == pytest.approx(1.1, abs=0.05)
     assert all(r.passed for r in results.values())
 
 
@@ -375,7 +414,9 @@ def test_parse_without_a_folder_takes_presets_only():
 
 
 def test_every_measure_has_a_name_the_format_accepts():
-    assert {"sag", "volume", "motion", "max_stretch", "links", "faces", "on_ball"} <= set(MEASURES)
+    assert {"sag", "volume", "motion", "max_speed", "max_stretch", "links", "faces",
+            "on_ball"} <= set(MEASURES)  # fmt: skip
+    assert len(MEASURES) == len(set(MEASURES))  # a readout is never a probe as well
     assert "passes" in SETTINGS_TABLE  # `set` is the settings table's own keys
 
 

@@ -1,4 +1,5 @@
-"""Readout definitions on hand-made configurations: sag, volume, max stretch, links."""
+"""Readout definitions on hand-made configurations: sag, volume, speeds, max stretch, links,
+faces."""
 
 import math
 
@@ -11,6 +12,12 @@ from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import apply_to_simulation
 from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
+
+
+def preset_simulation(name):
+    return build_simulation(load_preset(name))
 
 
 def _distance_to_line(point, a, b):
@@ -117,6 +124,44 @@ def test_links_readout_counts_live_links_after_cuts():
     assert sim.readouts().links == 584 - 31 - 3
 
 
+def test_faces_readout_counts_live_faces_after_cuts():
+    """A face lives while all six of its links do: the seam's 31 links take the 10 squares of
+    the middle column with them, and no others."""
+    sim = Simulation(sheet_topology(15, 11))
+    assert sim.readouts().faces == 14 * 10
+    apply_to_simulation(sim, cut(sim, seam_links(sim.topology)))
+    assert sim.readouts().faces == 140 - 10
+    assert Simulation(block_topology()).readouts().faces == 6 * 16  # the block's surface
+
+
+def test_max_speed_is_the_fastest_particles_speed_over_the_last_substep():
+    """|x − x_prev| / h of the fastest particle, h = Δt / substeps as for motion (the mean)."""
+    settings = Settings(floor=False, substeps=4, damping=1.0, gravity=0.0)
+    sim = Simulation(lone_particles([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]), settings)
+    h = sim.settings.dt / 4
+    velocities = np.array([[3.0, 0.0, 0.0], [0.0, 3.0, 4.0], [0.0, 0.0, 1.0]])
+    sim.state.x_prev[:] = sim.state.x - velocities * h
+    values = sim.readouts()
+    assert values.max_speed == pytest.approx(5.0, rel=1e-12)  # the 3-4-5 particle
+    assert values.motion == pytest.approx((3.0 + 5.0 + 1.0) / 3, rel=1e-12)
+    sim.step(10)  # no forces, no damping: every particle keeps its speed
+    assert sim.readouts().max_speed == pytest.approx(5.0, rel=1e-9)
+    still = Simulation(lone_particles([0.0, 0.0, 0.0]))
+    assert still.readouts().max_speed == 0.0 == still.readouts().motion
+
+
+def test_the_fastest_particle_of_ball_start_jumps_at_tens_of_units_per_second():
+    """Issue 27 item 2: in the first step of ball-start the ball throws particles out of it at
+    about 47 units/s (up to 0.4 units in 1/120 s), where the mean speed, Motion, reads 5.5."""
+    sim = preset_simulation("ball-start")
+    sim.step()
+    values = sim.readouts()
+    speeds = np.linalg.norm(sim.state.x - sim.state.x_prev, axis=1) / sim.settings.dt
+    assert values.max_speed == pytest.approx(speeds.max(), rel=1e-12)
+    assert values.max_speed == pytest.approx(46.79, abs=0.01)
+    assert values.motion == pytest.approx(5.53, abs=0.01)
+
+
 def test_kinetic_energy_of_free_particles_tends_to_the_terminal_value():
     """½·v² per particle of mass 1, with v → g·Δt/(1 − damping) = 13.61 units/s."""
     sim = Simulation(lone_particles([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]), Settings(floor=False))
@@ -138,8 +183,9 @@ def test_kinetic_energy_counts_the_substep_velocity():
 
 def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
     assert readouts.CSV_COLUMNS == (
-        "step", "t", "sag", "volume", "motion", "max_stretch", "residual", "kinetic_energy",
-        "potential_energy", "total_energy", "damping_loss", "wind_work", "solver_loss", "links",
+        "step", "t", "sag", "volume", "motion", "max_speed", "max_stretch", "residual",
+        "kinetic_energy", "potential_energy", "total_energy", "damping_loss", "wind_work",
+        "solver_loss", "links", "faces",
     )  # fmt: skip
     sim = Simulation(sheet_topology(3, 2), Settings(floor=False))
     history = readouts.ReadoutHistory()
@@ -157,3 +203,24 @@ def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
     assert float(cells["total_energy"]) == pytest.approx(
         float(cells["kinetic_energy"]) + float(cells["potential_energy"]), rel=1e-15
     )
+
+
+def test_a_row_of_the_step_last_recorded_takes_its_place():
+    """Issue 27 item 6: an edit, an undo or a reset while paused gives new readouts at the
+    step already recorded; the record keeps one row per step, the newest state's (it used to
+    keep the first and drop the rest, and the panel went on showing the old state)."""
+    sim = Simulation(sheet_topology(15, 11))
+    history = readouts.ReadoutHistory()
+    assert history.append(0, sim.readouts())
+    assert not history.append(0, sim.readouts())  # the same again changes nothing
+    apply_to_simulation(sim, cut(sim, seam_links(sim.topology)))  # at step 0, paused
+    assert history.append(0, sim.readouts())
+    assert len(history) == 1 and history.column("links")[-1] == 553
+    sim.step(2)
+    history.append(1, sim.readouts())  # (a stand-in for step 1's row)
+    history.append(2, sim.readouts())
+    rows = np.array([readouts.row(2, sim.readouts()), readouts.row(3, sim.readouts())])
+    rows[0, readouts.CSV_COLUMNS.index("links")] = 500  # step 2 again, changed, then step 3
+    assert history.extend(rows)
+    assert list(history.column("step")) == [0, 1, 2, 3]
+    assert list(history.column("links")) == [553, 553, 500, 553]

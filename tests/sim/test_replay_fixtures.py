@@ -1,8 +1,9 @@
 """Recordings saved by an earlier version of Cloth Lab (commit c6a0d64) replay bit for bit:
 the positions, the previous positions and the live links at the middle and the end, and every
-readout row, hash to what the model computes (tests/sim/fixtures/recordings/expected.json,
-written anew only when the model changes on purpose: by regenerate.py there, last for issue
-27's link rule). Between them the four runs use every command a recording holds."""
+readout row (its columns of that time: fixture_hashes.HASHED_COLUMNS), hash to what the model
+computes (tests/sim/fixtures/recordings/expected.json, written anew only when the model changes
+on purpose: by regenerate.py there, last for issue 27's link rule). Between them the four runs
+use every command a recording holds."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fixture_hashes import rows_digest
 
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.recording import load_recording
@@ -26,11 +28,6 @@ def digest(sim: Simulation) -> str:
     state = sim.state
     parts = (state.x, state.x_prev, state.link_alive)
     return hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in parts)).hexdigest()
-
-
-def rows_digest(rows: object) -> str:
-    array = np.ascontiguousarray(np.array(rows, dtype=np.float64))
-    return hashlib.sha256(array.tobytes()).hexdigest()
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -328,3 +328,128 @@ def test_the_exported_readouts_equal_the_cli_csv_row_for_row(qtbot, make_window,
     subprocess.run([sys.executable, "-m", "clothlab.app.main", *command], check=True,
                    capture_output=True, timeout=300)  # fmt: skip
     assert history.csv_text() == cli.read_text()
+
+
+# --- issue 27 item 6: the readouts of the state shown ----------------------------------------
+
+
+def dock_text(window) -> dict[str, str]:
+    """What the Readouts dock shows now: every value beside a visible plot, the counts under the
+    plots and the time."""
+    panel = window.readouts_panel
+    shown = {k: label.text() for k, label in panel.value_labels.items() if label.isVisibleTo(panel)}
+    counts = {k: label.text() for k, label in panel.count_labels.items()}
+    return {**shown, **counts, "t": panel.time_label.text()}
+
+
+def readouts_text(window, snapshot) -> dict[str, str]:
+    """What the Readouts dock should show for `snapshot`, written as the dock writes it."""
+    from clothlab.ui.docks.readouts_dock import COUNTS, READOUTS_BY_KEY, value_text
+
+    panel = window.readouts_panel
+    expected = {
+        k: value_text(k, getattr(snapshot.readouts, k) * READOUTS_BY_KEY[k].shown_scale)
+        for k, label in panel.value_labels.items()
+        if label.isVisibleTo(panel)
+    }
+    expected.update({c.key: f"{c.label} {getattr(snapshot.readouts, c.key)}" for c in COUNTS})
+    expected["t"] = f"t = {snapshot.readouts.t:.2f} s · step {snapshot.steps}"
+    return expected
+
+
+def test_every_reset_load_and_undo_while_paused_shows_the_readouts_of_the_state_shown(
+    qtbot, make_window
+):
+    """Issue 27 item 6: History ▸ "Scene as loaded" then Ctrl+R while paused showed 218 % max
+    stretch for an unstretched sheet until a step was taken. Paused throughout, after each
+    reset (Ctrl+R), load (File ▸ New, New from preset), edit and undo (Ctrl+Z of a cut and of
+    a pin move), the Readouts dock shows the readouts of the snapshot the 3D view shows, and
+    its newest recorded row is that snapshot's."""
+    import numpy as np
+    from PySide6.QtTest import QTest
+
+    from clothlab.sim.core.readouts import row
+    from clothlab.sim.document.edits import SetPin
+
+    window = make_window("hanging-sheet", paused=True)
+    controller, viewport = window.controller, window.viewport
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+
+    def shows(condition, what: str) -> None:
+        """Wait for the 3D view to show a state for which `condition(snapshot)` holds, then
+        for the dock to show that state's readouts (a stale dock never does)."""
+        qtbot.waitUntil(
+            lambda: viewport.snapshot() is not None and condition(viewport.snapshot()),
+            timeout=WAIT_MS,
+        )
+        assert not controller.running, what
+        shown = viewport.snapshot()
+        try:
+            qtbot.waitUntil(lambda: dock_text(window) == readouts_text(window, shown), timeout=2000)
+        except Exception:
+            raise AssertionError(
+                f"{what}: the dock shows {dock_text(window)}, the state shown has "
+                f"{readouts_text(window, shown)}"
+            ) from None
+        newest = window.readouts_panel.history.rows[-1]
+        assert np.array_equal(newest, row(shown.steps, shown.readouts), equal_nan=True), what
+
+    def key(k, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+        viewport.setFocus()
+        QTest.keyClick(viewport, k, modifier)
+
+    shows(lambda s: s.steps == 0, "loaded")
+    for _ in range(20):
+        key(Qt.Key.Key_Period)  # Step
+    shows(lambda s: s.steps == 20, "20 steps")
+
+    window.action_seam.trigger()  # at step 20: 553 links, the same step
+    shows(lambda s: s.readouts.links == 553, "seam cut at step 20")
+    key(Qt.Key.Key_Z, ctrl)
+    shows(lambda s: s.readouts.links == 584, "Ctrl+Z of the cut at step 20")
+
+    pin = controller.scene.pins[0]
+    moved = (pin.anchor[0] - 0.6, pin.anchor[1], pin.anchor[2])  # outwards: 121 % at a step
+
+    def anchored_at(snapshot, where) -> bool:
+        k = list(snapshot.pin_index).index(pin.particle)
+        return bool(np.allclose(snapshot.pin_anchor[k], where))
+
+    controller.submit(
+        SetPin(pin.particle, moved, pin.anchor)
+    )  # what a drag of the Pin tool ends in
+    shows(lambda s: anchored_at(s, moved), "pin moved at step 20 (its particle follows at a step)")
+    key(Qt.Key.Key_Period)
+    shows(lambda s: s.steps == 21 and s.readouts.max_stretch > 1.0, "a step with the pin moved")
+    key(Qt.Key.Key_Z, ctrl)
+    shows(lambda s: anchored_at(s, pin.anchor), "Ctrl+Z of the pin move")
+    key(Qt.Key.Key_Period)
+    shows(lambda s: s.steps == 22 and s.readouts.max_stretch < 1.0, "a step with the pin back")
+
+    key(Qt.Key.Key_R, ctrl)  # Reset
+    shows(lambda s: s.steps == 0 and s.readouts.links == 584, "Ctrl+R")
+    window.action_seam.trigger()  # at step 0
+    shows(lambda s: s.steps == 0 and s.readouts.links == 553, "seam cut at step 0")
+    key(Qt.Key.Key_R, ctrl)
+    shows(lambda s: s.steps == 0 and s.readouts.links == 553, "Ctrl+R after the cut")
+    window.history_dock.raise_()  # History ▸ "Scene as loaded", then Ctrl+R (the report)
+    view = window.history_view
+    qtbot.waitUntil(lambda: not view.visibleRegion().isEmpty(), timeout=WAIT_MS)
+    centre = view.visualRect(view.model().index(0, 0)).center()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    shows(lambda s: s.readouts.links == 584, "History ▸ Scene as loaded")
+    key(Qt.Key.Key_R, ctrl)
+    shows(lambda s: s.steps == 0 and s.readouts.links == 584, "Ctrl+R after Scene as loaded")
+
+    key(Qt.Key.Key_N, ctrl)  # File ▸ New: a blank scene, one sheet, no pins
+    shows(lambda s: s.steps == 0 and not len(s.pin_index), "File ▸ New")
+    for _ in range(5):
+        key(Qt.Key.Key_Period)
+    shows(lambda s: s.steps == 5, "5 steps of the new scene")
+    soft_block = next(a for a in window.preset_menu.actions() if "soft" in a.text().lower())
+    soft_block.trigger()  # File ▸ New from preset ▸ Soft block
+    shows(lambda s: s.steps == 0 and bool(s.topology.blocks), "New from preset ▸ Soft block")
+    key(Qt.Key.Key_R, ctrl)
+    shows(lambda s: s.steps == 0 and bool(s.topology.blocks), "Ctrl+R of the soft block")

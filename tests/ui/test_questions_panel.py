@@ -259,6 +259,60 @@ def test_readouts_highlight_points_at_one_readout(qtbot):
     assert panel.highlighted is None and panel.links_label.styleSheet() == ""
 
 
+def test_the_fastest_particle_is_plotted_with_motion_and_can_be_pointed_at(qtbot):
+    """max_speed is a second curve on the Motion plot, named in its legend, with its own
+    value; pointing at it marks its name and value and the plot it is drawn on."""
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    motion = panel.plots["motion"]
+    assert panel.plots["max_speed"] is motion
+    legend = motion.getPlotItem().legend
+    assert [label.text for _sample, label in legend.items] == ["mean", "fastest"]
+    panel.highlight("max_speed")
+    assert panel.highlighted == "max_speed"
+    assert panel.value_labels["max_speed"].styleSheet() == HIGHLIGHT_STYLE
+    assert panel.value_labels["motion"].styleSheet() == ""
+    assert "border" in motion.styleSheet()
+    panel.highlight("faces")
+    assert panel.count_labels["faces"].styleSheet() == HIGHLIGHT_STYLE
+    assert "border" not in motion.styleSheet()
+
+
+def test_why_do_particles_jump_points_at_the_fastest_particle(qtbot, make_window):
+    """Issue 27 item 2: question 2 asks how fast the fastest particle moves in the first step.
+    A student who locks "tens of units per second", presses Step (.) and reads the highlighted
+    readout sees 46.8 units/s there, which bears the answer out (Motion, the mean, reads 5.5)."""
+    from PySide6.QtCore import Qt
+
+    window = make_window("hanging-sheet", paused=True)
+    controller, panel = window.controller, window.questions_panel
+    window.show_questions()
+    panel.select(BUILTIN.questions.index(BUILTIN.question("ball-start")))
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: controller.latest is not None and panel.stage == "predict",
+                    timeout=WAIT_MS)  # fmt: skip
+    qtbot.waitUntil(lambda: controller.latest.settings.ball, timeout=WAIT_MS)  # its scene
+    question = panel.question
+    correct = next(k for k, c in enumerate(question.prediction.choices) if c.correct)
+    assert question.prediction.choices[correct].text == "Tens of units per second."
+    panel.choice_buttons[correct].click()
+    panel.lock_button.click()
+    readouts = window.readouts_panel
+    assert readouts.highlighted == "max_speed"
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    window.viewport.setFocus()
+    qtbot.keyClick(window.viewport, Qt.Key.Key_Period)
+    qtbot.waitUntil(lambda: controller.latest.steps == 1, timeout=WAIT_MS)
+    shown = readouts.value_labels[readouts.highlighted]
+    qtbot.waitUntil(lambda: shown.text() != "—", timeout=WAIT_MS)
+    readouts.redraw()
+    value, unit = shown.text().split(" ", 1)
+    assert unit == "units/s" and float(value) == pytest.approx(46.79, abs=0.01)
+    assert 10 <= float(value) < 100  # tens of units per second
+    assert float(readouts.value_labels["motion"].text().split()[0]) == pytest.approx(5.53, abs=0.01)
+
+
 def test_progress_store_round_trip_and_a_corrupt_file(tmp_path, capsys):
     store = ProgressStore(tmp_path / "progress")
     assert store.answers("lab") == {}

@@ -59,3 +59,19 @@ def test_a_file_that_is_not_a_sweep_is_one_line(tmp_path, text, problem):
     path.write_text(text)
     with pytest.raises(SweepResultsError, match=problem):
         load_sweep_results(path)
+
+
+def test_a_sweep_written_before_a_readout_was_added_still_reads(tmp_path, sweep_csv):
+    """A sweep's CSV from a version without max_speed and faces (added for issue 27 item 2):
+    its columns read as before, the readouts it does not have are NaN."""
+    lines = sweep_csv.read_text().splitlines()
+    header = lines[0].split(",")
+    dropped = [k for k, name in enumerate(header) if name.split(" (")[0] in ("max_speed", "faces")]
+    assert len(dropped) == 2
+    older = [",".join(c for k, c in enumerate(line.split(",")) if k not in dropped)
+             for line in lines]  # fmt: skip
+    path = tmp_path / "older.csv"
+    path.write_text("\n".join(older) + "\n")
+    results, current = load_sweep_results(path), load_sweep_results(sweep_csv)
+    assert results.curves("sag", "passes", "gravity") == current.curves("sag", "passes", "gravity")
+    assert all(math.isnan(row.readouts["max_speed"]) for row in results.rows)

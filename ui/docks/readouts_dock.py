@@ -1,4 +1,5 @@
-"""The Readouts panel: live plots of sag, volume, motion and max stretch against model time.
+"""The Readouts panel: live plots of sag, volume, motion (mean and fastest particle), max
+stretch and energy against model time, and the links and faces counts under them.
 
 Every snapshot that reaches the GUI adds one row to the history (the CSV export writes all of
 it); the plots show a scrolling window of the last seconds and redraw at most REDRAW_HZ times a
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout, ReadoutHistory
+from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, SHOWN_KEYS, Readout, ReadoutHistory
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.ui.intents import Trigger
@@ -39,6 +40,12 @@ DEFAULT_WINDOW_S = 20
 COLOURS = ("#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 SERIES: tuple[Readout, ...] = tuple(r for r in READOUTS if r.plotted)
 READOUTS_BY_KEY = {series.key: series for series in SERIES}
+# Each plot, by its own readout's key: the readouts drawn on it (its own first, then those
+# drawn with it as a second curve, e.g. the fastest particle with Motion, the mean).
+PLOTS: dict[str, tuple[Readout, ...]] = {
+    r.key: (r, *(c for c in SERIES if c.plot_with == r.key)) for r in SERIES if not r.plot_with
+}
+COUNTS: tuple[Readout, ...] = tuple(r for r in READOUTS if r.key in SHOWN_KEYS and not r.plotted)
 HIGHLIGHT = "#f0a000"  # the evidence a question points at
 HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; padding: 0 3px;"
 
@@ -55,11 +62,12 @@ class ReadoutsPanel(QWidget):
         self._last_redraw = -math.inf
         self.redraw_count = 0  # plot redraws so far, for the frame-rate benchmark
         self.value_labels: dict[str, QLabel] = {}
-        self.plots: dict[str, pg.PlotWidget] = {}
+        self.plots: dict[str, pg.PlotWidget] = {}  # by readout: a second curve's is its host's
         self._curves: dict[str, pg.PlotCurveItem] = {}
-        self._rows: dict[str, tuple[QLabel, QLabel, pg.PlotWidget]] = {}
-        self._grid_rows: dict[str, int] = {}
+        self._rows: dict[str, tuple[QLabel, QLabel]] = {}  # name and value
+        self._grid_rows: dict[str, int] = {}  # a plot's row in the grid, by its own key
         self.applies: dict[str, bool] = {series.key: True for series in SERIES}
+        self._curve_shown: dict[str, bool] = {series.key: True for series in SERIES}
         self.highlighted: str | None = None  # the readout a question points at
 
         layout = QVBoxLayout(self)
@@ -69,23 +77,31 @@ class ReadoutsPanel(QWidget):
         grid = QGridLayout()
         grid.setSpacing(2)
         self._grid = grid
-        for row, series in enumerate(SERIES):
-            self._add_series(grid, row * 2, series)
-        self.plots[SERIES[-1].key].getPlotItem().setLabel("bottom", "model time (s)")
+        row = 0
+        for key, drawn in PLOTS.items():
+            row = self._add_plot(grid, row, key, drawn)
+        last = list(PLOTS)[-1]
+        self.plots[last].getPlotItem().setLabel("bottom", "model time (s)")
         layout.addLayout(grid, 1)
-        self.links_label = QLabel("Links —")
-        self.links_label.setToolTip("Live links (cuts remove links).")
         self.time_label = QLabel("t = 0.00 s")
         footer = QHBoxLayout()
         footer.addWidget(self.time_label)
         footer.addStretch(1)
-        footer.addWidget(self.links_label)
+        self.count_labels: dict[str, QLabel] = {}  # links, faces
+        for count in COUNTS:
+            label = QLabel(f"{count.label} —")
+            label.setObjectName(f"readout_{count.key}")
+            label.setToolTip(count.tooltip)
+            footer.addSpacing(12)
+            footer.addWidget(label)
+            self.count_labels[count.key] = label
+        self.links_label = self.count_labels["links"]
         layout.addLayout(footer)
 
         # Changes that come without a snapshot (clear, window, unfreeze) redraw on their own.
+        # So do the newest rows of a solver that went quiet within a redraw's interval.
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
-        self._redraw_timer.setInterval(0)
         self._redraw_timer.timeout.connect(self.redraw)
 
     def _build_controls(self) -> QHBoxLayout:
@@ -115,21 +131,16 @@ class ReadoutsPanel(QWidget):
         controls.addWidget(self.window_box)
         return controls
 
-    def _add_series(self, grid: QGridLayout, row: int, series: Readout) -> None:
-        name = QLabel(series.label)
-        name.setToolTip(series.tooltip)
-        value = QLabel("—")
-        value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        value.setToolTip(series.tooltip)
-        font = QFont(value.font())
-        font.setBold(True)
-        value.setFont(font)
-        value.setObjectName(f"readout_{series.key}")
+    def _add_plot(
+        self, grid: QGridLayout, first_row: int, key: str, drawn: tuple[Readout, ...]
+    ) -> int:
+        """A plot under the name and value of each readout drawn on it, from `first_row` of the
+        grid; a plot with more than one curve names them in a legend. Returns the next row."""
         background = self.palette().color(QPalette.ColorRole.Base)
         plot = pg.PlotWidget(background=background)
-        plot.setObjectName(f"plot_{series.key}")
+        plot.setObjectName(f"plot_{key}")
         plot.setMinimumHeight(80)
-        plot.setToolTip(series.tooltip)
+        plot.setToolTip("\n".join(series.tooltip for series in drawn))
         # The panel repaints each plot when it redraws. Left to itself, each plot's scene asks
         # for its repaint from a queued call of its own, after the window's repaint has begun,
         # and the window is then flushed (a whole composition with software OpenGL, as the
@@ -143,24 +154,44 @@ class ReadoutsPanel(QWidget):
         item.getAxis("left").setWidth(48)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
-        if series is not SERIES[-1]:  # one time axis, under the last plot: they share it
+        if key != list(PLOTS)[-1]:  # one time axis, under the last plot: they share it
             item.hideAxis("bottom")
         item.setMouseEnabled(x=False, y=False)
-        # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls QObject.property()
-        # for a missing property on every setData and paint, and PySide6 6.12 returns None
-        # from that without a reference, so a long run ends in "deallocating None".
-        colour = COLOURS[SERIES.index(series) % len(COLOURS)]
-        curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2))
-        item.addItem(curve)
+        if len(drawn) > 1:
+            legend = item.addLegend(offset=(4, 2), verSpacing=-6)
+            legend.setLabelTextColor(self.palette().color(QPalette.ColorRole.Text))
+        for k, series in enumerate(drawn):
+            self._add_name(grid, first_row + k, series)
+            # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls
+            # QObject.property() for a missing property on every setData and paint, and PySide6
+            # 6.12 returns None from that without a reference, so a long run ends in
+            # "deallocating None".
+            colour = COLOURS[_colour_index(series) % len(COLOURS)]
+            name = series.curve if len(drawn) > 1 else None  # what the legend reads
+            curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2), name=name)
+            item.addItem(curve)
+            self._curves[series.key] = curve
+            self.plots[series.key] = plot
+        row = first_row + len(drawn)
+        grid.addWidget(plot, row, 0, 1, 2)
+        grid.setRowStretch(row, 1)
+        self._grid_rows[key] = row
+        return row + 1
+
+    def _add_name(self, grid: QGridLayout, row: int, series: Readout) -> None:
+        name = QLabel(series.label)
+        name.setToolTip(series.tooltip)
+        value = QLabel("—")
+        value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        value.setToolTip(series.tooltip)
+        font = QFont(value.font())
+        font.setBold(True)
+        value.setFont(font)
+        value.setObjectName(f"readout_{series.key}")
         grid.addWidget(name, row, 0)
         grid.addWidget(value, row, 1)
-        grid.addWidget(plot, row + 1, 0, 1, 2)
-        grid.setRowStretch(row + 1, 1)
         self.value_labels[series.key] = value
-        self.plots[series.key] = plot
-        self._curves[series.key] = curve
-        self._rows[series.key] = (name, value, plot)
-        self._grid_rows[series.key] = row + 1
+        self._rows[series.key] = (name, value)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)
@@ -171,10 +202,17 @@ class ReadoutsPanel(QWidget):
         """Give the plots the panel's Base and Text colours again: pyqtgraph took them once, at
         construction, and does not follow the palette."""
         palette = self.palette()
-        for plot in self.plots.values():
+        text = palette.color(QPalette.ColorRole.Text)
+        for key in PLOTS:
+            plot = self.plots[key]
             plot.setBackground(palette.color(QPalette.ColorRole.Base))
             for axis in ("left", "bottom"):
-                plot.getPlotItem().getAxis(axis).setTextPen(palette.color(QPalette.ColorRole.Text))
+                plot.getPlotItem().getAxis(axis).setTextPen(text)
+            legend = plot.getPlotItem().legend
+            if legend is not None:
+                legend.setLabelTextColor(text)
+                for _sample, label in legend.items:
+                    label.setText(label.text)  # a label takes its new colour when set again
             plot.viewport().update()  # the plots repaint only when asked (NoViewportUpdate)
 
     # --- the panel protocol (ui.panels) -------------------------------------------------------
@@ -201,15 +239,26 @@ class ReadoutsPanel(QWidget):
 
     def add_snapshot(self, snapshot: Snapshot) -> None:
         """Record the rows the solver measured since the last snapshot (every step, or every
-        few on big sheets: sim.core.readouts.record_stride), or the snapshot's own readouts."""
-        if len(snapshot.rows):
-            added = self.history.extend(snapshot.rows)
-        else:
-            added = self.history.append(snapshot.steps, snapshot.readouts)
-        if added:
-            self._dirty = True
-            if time.perf_counter() - self._last_redraw >= 1.0 / REDRAW_HZ:
-                self.redraw()
+        few on big sheets: sim.core.readouts.record_stride), then the snapshot's own readouts
+        at its step unless that step falls between recorded ones. The snapshot's readouts are
+        of the state it shows: a row of its step that came with it may be of the state before
+        an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
+        one), and the newer readouts take that row's place."""
+        rows = snapshot.rows
+        added = self.history.extend(rows) if len(rows) else False
+        if not len(rows) or rows[-1, 0] == snapshot.steps:
+            added = self.history.append(snapshot.steps, snapshot.readouts) or added
+        if not added:
+            return
+        self._dirty = True
+        wait = self._last_redraw + 1.0 / REDRAW_HZ - time.perf_counter()
+        if wait <= 0:
+            self.redraw()
+        elif not self._redraw_timer.isActive():
+            # Too soon after the last redraw. A running solver's next snapshot redraws (and
+            # stops this timer); a paused one sends none, and the state it stopped at, reset
+            # to or edited must still be shown, not the one before it.
+            self._redraw_timer.start(math.ceil((wait + 1.0 / REDRAW_HZ) * 1000))
 
     def clear(self) -> None:
         self.history.clear()
@@ -225,30 +274,40 @@ class ReadoutsPanel(QWidget):
 
     def _mark_dirty(self) -> None:
         self._dirty = True
-        self._redraw_timer.start()
+        self._redraw_timer.start(0)
 
     def highlight(self, key: str | None) -> None:
-        """Point at one readout: its name, value and plot (or, for "links", the links count);
-        None points at nothing. A question uses it to show where its evidence is."""
-        self.highlighted = key if key in self._rows or key == "links" else None
-        for name, (label, value, plot) in self._rows.items():
+        """Point at one readout: its name, value and the plot it is drawn on (or a count under
+        the plots); None points at nothing. A question uses it to show where its evidence is."""
+        self.highlighted = key if key in self._rows or key in self.count_labels else None
+        for name, (label, value) in self._rows.items():
             on = name == self.highlighted
             label.setStyleSheet(HIGHLIGHT_STYLE if on else "")
             value.setStyleSheet(HIGHLIGHT_STYLE if on else "")
-            plot.setStyleSheet(f"border: 3px solid {HIGHLIGHT};" if on else "")
-        self.links_label.setStyleSheet(HIGHLIGHT_STYLE if self.highlighted == "links" else "")
+        for key_of_plot in PLOTS:
+            on = any(series.key == self.highlighted for series in PLOTS[key_of_plot])
+            self.plots[key_of_plot].setStyleSheet(f"border: 3px solid {HIGHLIGHT};" if on else "")
+        for name, label in self.count_labels.items():
+            label.setStyleSheet(HIGHLIGHT_STYLE if name == self.highlighted else "")
 
     def _show_series(self, key: str, visible: bool) -> None:
         """Only the readouts the scene has (no sag without a sheet, no volume without a block);
-        a hidden row gives its height to the others."""
+        a plot shows while one of its curves does, and a hidden plot gives its height to the
+        others."""
         for widget in self._rows[key]:
             widget.setVisible(visible)
-        self._grid.setRowStretch(self._grid_rows[key], 1 if visible else 0)
+        self._curves[key].setVisible(visible)
+        self._curve_shown[key] = visible
+        host = READOUTS_BY_KEY[key].plot_with or key
+        shown = any(self._curve_shown[series.key] for series in PLOTS[host])
+        self.plots[host].setVisible(shown)
+        self._grid.setRowStretch(self._grid_rows[host], 1 if shown else 0)
 
     def redraw(self) -> None:
         """Update plots and numbers if anything changed since the last redraw."""
         if not self._dirty or self._frozen:
             return
+        self._redraw_timer.stop()  # a redraw it was waiting to make is this one
         self._dirty = False
         self._last_redraw = time.perf_counter()
         self.redraw_count += 1
@@ -256,31 +315,49 @@ class ReadoutsPanel(QWidget):
         if not len(rows):
             for label in self.value_labels.values():
                 label.setText("—")
+            for count in COUNTS:
+                self.count_labels[count.key].setText(f"{count.label} —")
             return
         t = rows[:, 1]
         end = max(float(t[-1]), 1e-6)
         start = max(0.0, end - self.window_box.value())
-        latest: dict[str, float] = {}
-        for series in SERIES:
-            values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
-            shown = self.applies[series.key] and not math.isnan(values[-1])
-            self._show_series(series.key, shown)
+        for key, drawn in PLOTS.items():
+            shown = []
+            for series in drawn:
+                values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
+                visible = self.applies[series.key] and not math.isnan(values[-1])
+                self._show_series(series.key, visible)
+                if visible:
+                    shown.append(values)
+                    self._draw(series.key, t, values)
+                    self.value_labels[series.key].setText(value_text(series.key, values[-1]))
             if shown:
-                self._plot(series.key, t, values, start, end)
-                latest[series.key] = float(values[-1])
-        for key, value in latest.items():
-            series = READOUTS_BY_KEY[key]
-            self.value_labels[key].setText(_number(value, series.shown_unit or series.unit))
+                self._frame(key, start, end, shown)
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
-        self.links_label.setText(f"Links {int(rows[-1, COLUMNS.index('links')])}")
-        for key in latest:  # now, so the one window repaint that shows the 3D view has them
-            self.plots[key].viewport().update()
+        for count in COUNTS:
+            number = int(rows[-1, COLUMNS.index(count.key)])
+            self.count_labels[count.key].setText(f"{count.label} {number}")
 
-    def _plot(self, key: str, t: np.ndarray, values: np.ndarray, start: float, end: float) -> None:
+    def _draw(self, key: str, t: np.ndarray, values: np.ndarray) -> None:
+        self._curves[key].setData(*envelope(t, values, max(16, self.plots[key].width())))
+
+    def _frame(self, key: str, start: float, end: float, curves: list[np.ndarray]) -> None:
+        """The plot's time window and a value range that holds every curve on it; repainted
+        now, so the one window repaint that shows the 3D view has it."""
         plot = self.plots[key]
-        self._curves[key].setData(*envelope(t, values, max(16, plot.width())))
         plot.setXRange(start, max(end, start + 1.0), padding=0)
-        _follow(plot, float(np.nanmin(values)), float(np.nanmax(values)))
+        low = min(float(np.nanmin(values)) for values in curves)
+        high = max(float(np.nanmax(values)) for values in curves)
+        _follow(plot, low, high)
+        plot.viewport().update()
+
+
+def _colour_index(series: Readout) -> int:
+    """A plot's own curve takes the colour of its place among the plots; a second curve takes
+    one after all of those, so that adding one leaves every other curve's colour as it was."""
+    if not series.plot_with:
+        return list(PLOTS).index(series.key)
+    return len(PLOTS) + [r.key for r in SERIES if r.plot_with].index(series.key)
 
 
 def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:
@@ -319,5 +396,8 @@ def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, 
     return t[chosen], values[chosen]
 
 
-def _number(value: float, unit: str) -> str:
-    return f"{value:.4g} {unit}"
+def value_text(key: str, shown: float) -> str:
+    """A readout's value as the panel writes it, `shown` in the panel's unit (its value
+    times shown_scale): "0.006578 units", "21.53 %"."""
+    series = READOUTS_BY_KEY[key]
+    return f"{float(shown):.4g} {series.shown_unit or series.unit}"
