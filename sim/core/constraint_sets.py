@@ -211,8 +211,8 @@ class TetherSet(ConstraintSet):
 
 
 class VolumeSet(ConstraintSet):
-    """The blocks' tetrahedra back to their rest volume: every one (keep volume), or only
-    those squashed inside out (cells right side out)."""
+    """The blocks' tetrahedra back to their rest volume (keep volume), or only those squashed
+    inside out back to zero (cells right side out)."""
 
     def enabled(self, s: Settings) -> bool:
         return s.volume_constraint or s.upright_cells
@@ -222,9 +222,7 @@ class VolumeSet(ConstraintSet):
 
     def project(self, sub: Substep) -> None:
         inverted_only = not sub.settings.volume_constraint
-        constraints.project_volumes(
-            sub.x, sub.x_prev, sub.inv_mass, self.tets, self.rest, inverted_only
-        )
+        constraints.project_volumes(sub.x, sub.inv_mass, self.tets, self.rest, inverted_only)
 
 
 class SelfContactSet(ConstraintSet):

@@ -588,57 +588,42 @@ def triangle_vertex_areas(
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_volumes(
     x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64, the positions the substep began from
     inv_mass: np.ndarray,  # (N,) float64
     tets: np.ndarray,  # (T, 4) int32
     rest_volume: np.ndarray,  # (T,) float64
     inverted_only: bool,
 ) -> None:
-    """Each tetrahedron (with `inverted_only`, each of negative volume) back towards its rest
-    volume (PBD, stiffness 1): the correction along the volume's gradient now, keeping only its
-    part along the gradient as the substep began. As for links (kernels.start_direction), that
-    keeps the step's angular momentum: a volume does not change when its tetrahedron turns, so
-    Σ x_prev × ∇V(x_prev) = 0."""
-    now = np.empty((4, 3))  # 6·∂V/∂p_m at x
-    start = np.empty((4, 3))  # the same at x_prev
+    """Each tetrahedron back to its rest volume along the volume gradient (PBD, stiffness 1);
+    with `inverted_only`, only those of negative volume, and only back to zero: the links then
+    open them the right way (pushed to their rest volume, a cell held inside out by a hand
+    fought the hand)."""
+    gradient = np.empty((4, 3))
     for k in range(tets.shape[0]):
         corners = tets[k]
-        volume = _tet_volume(x, corners[0], corners[1], corners[2], corners[3])
+        p0 = corners[0]
+        a = (x[corners[1], 0] - x[p0, 0], x[corners[1], 1] - x[p0, 1], x[corners[1], 2] - x[p0, 2])
+        b = (x[corners[2], 0] - x[p0, 0], x[corners[2], 1] - x[p0, 1], x[corners[2], 2] - x[p0, 2])
+        c = (x[corners[3], 0] - x[p0, 0], x[corners[3], 1] - x[p0, 1], x[corners[3], 2] - x[p0, 2])
+        _cross_into(b, c, gradient, 1)  # ∂V/∂p1 = (b × c)/6, and so on round the corners
+        _cross_into(c, a, gradient, 2)
+        _cross_into(a, b, gradient, 3)
+        volume = (a[0] * gradient[1, 0] + a[1] * gradient[1, 1] + a[2] * gradient[1, 2]) / 6.0
         if inverted_only and volume >= 0.0:
             continue
-        _volume_gradient(x, corners, now)
-        _volume_gradient(x_prev, corners, start)
-        weighted = 0.0  # Σ w |∇V now|², as the plain PBD step divides by
-        along = 0.0  # Σ w (∇V now · ∇V start)
-        start_norm = 0.0  # Σ w |∇V start|²
-        for m in range(4):
-            w = inv_mass[corners[m]]
-            for d in range(3):
-                weighted += w * now[m, d] * now[m, d]
-                along += w * now[m, d] * start[m, d]
-                start_norm += w * start[m, d] * start[m, d]
-        if weighted == 0.0 or start_norm == 0.0:
-            continue
         target = 0.0 if inverted_only else rest_volume[k]
-        s = -6.0 * (volume - target) / weighted * along / start_norm
+        denominator = 0.0
+        for d in range(3):
+            gradient[0, d] = -(gradient[1, d] + gradient[2, d] + gradient[3, d])
+        for m in range(4):
+            g = gradient[m]
+            denominator += inv_mass[corners[m]] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) / 36.0
+        if denominator == 0.0:
+            continue
+        s = -(volume - target) / denominator / 6.0
         for m in range(4):
             w = inv_mass[corners[m]]
             for d in range(3):
-                x[corners[m], d] += s * w * start[m, d]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _volume_gradient(x: np.ndarray, corners: np.ndarray, out: np.ndarray) -> None:
-    """(4, 3) 6·∂V/∂p of the tetrahedron `corners` at positions x, into `out`."""
-    p0 = corners[0]
-    a = (x[corners[1], 0] - x[p0, 0], x[corners[1], 1] - x[p0, 1], x[corners[1], 2] - x[p0, 2])
-    b = (x[corners[2], 0] - x[p0, 0], x[corners[2], 1] - x[p0, 1], x[corners[2], 2] - x[p0, 2])
-    c = (x[corners[3], 0] - x[p0, 0], x[corners[3], 1] - x[p0, 1], x[corners[3], 2] - x[p0, 2])
-    _cross_into(b, c, out, 1)  # 6·∂V/∂p1 = b × c, and so on round the corners
-    _cross_into(c, a, out, 2)
-    _cross_into(a, b, out, 3)
-    for d in range(3):
-        out[0, d] = -(out[1, d] + out[2, d] + out[3, d])
+                x[corners[m], d] += s * w * gradient[m, d]
 
 
 @njit(cache=True, nogil=True, inline="always")

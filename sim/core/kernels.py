@@ -49,9 +49,9 @@ def _predict_particle(
     x_prev[i, 2] = pz
 
 
-# A link whose directions now and at the step's start meet at a |cosine| below this is
+# A link that turned further than this within the step (or flipped through itself) is
 # corrected along itself now: in a strong wind links turn by 30° and more a step, and only the
-# direction now holds them.
+# direction now holds them; in a tangle, links flip, and the start line set them jittering.
 MAX_KEPT_TURN_COS = 0.9  # cos 26°
 
 
@@ -70,16 +70,15 @@ def start_direction(
     as it began, each correction keeps the step's angular momentum Σ x_prev × x, as SHAKE
     does in molecular dynamics. Only the part along it is kept (not the whole correction
     turned onto it), so a turned link is corrected a little less, never more: turning the
-    whole correction overshot and set tangled blocks jittering. A link turned by 26° to 154°
-    (MAX_KEPT_TURN_COS) is corrected along itself now; one flipped through itself keeps its
-    start line, which pushes it back (so a block squashed inside out comes back)."""
+    whole correction overshot and a tangled block gained energy. A link turned by more than
+    26° (MAX_KEPT_TURN_COS) is corrected along itself now."""
     ux, uy, uz = dx / length, dy / length, dz / length
     ex = x_prev[j, 0] - x_prev[i, 0]
     ey = x_prev[j, 1] - x_prev[i, 1]
     ez = x_prev[j, 2] - x_prev[i, 2]
     e2 = ex * ex + ey * ey + ez * ez
     along = ux * ex + uy * ey + uz * ez
-    if e2 == 0.0 or along * along < MAX_KEPT_TURN_COS**2 * e2:
+    if e2 == 0.0 or along < MAX_KEPT_TURN_COS * math.sqrt(e2):
         return ux, uy, uz
     along /= e2
     return ex * along, ey * along, ez * along
