@@ -19,7 +19,7 @@ starts the model afresh, so tears are cleared.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -42,6 +42,7 @@ from clothlab.sim.document.scene import (
     bodies_restructure,
     body_size,
     build_body,
+    field_range,
     validation_message,
 )
 
@@ -203,6 +204,9 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 
 # --- pins --------------------------------------------------------------------------------------
 
+# "Pin every n-th of top edge": n from 1 (every particle) to the most columns a sheet has.
+PIN_EVERY: Final = (1, int(field_range(SheetSpec, "cols")[1]))
+
 
 def pin_set(
     scene: Scene, index: int, which: str, positions: np.ndarray | None = None, every: int = 2
@@ -213,8 +217,9 @@ def pin_set(
     sheet = _body(scene, index)
     if not isinstance(sheet, SheetSpec):
         raise SceneError(f"{sheet.label}: only a sheet has edges to pin")
-    if not 1 <= every <= 512:
-        raise SceneError(f"every {every}: expected a count within 1…512")
+    low, high = PIN_EVERY
+    if not low <= every <= high:
+        raise SceneError(f"every {every}: expected a count within {low}…{high}")
     cols, rows = sheet.cols, sheet.rows
     local = {
         "top edge": range(cols),

@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import threading
+import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
@@ -87,7 +88,9 @@ MAX_NAME = 100  # characters of a body's or obstacle's name
 MAX_OBSTACLES = 16  # spheres and boxes besides the ball and the floor
 MaterialName = Literal["silk", "cotton", "denim", "leather", "paper"]
 Stiffness = Annotated[float, Field(ge=0.01, le=1.0, allow_inf_nan=False)]
-Length = Annotated[float, Field(gt=0.0, le=1000.0, allow_inf_nan=False)]
+# A length below the finest spacing is no shape (a sheet or block that small is refused for its
+# spacing anyway); inclusive at both ends, so an editor can say the range as "0.001…1000".
+Length = Annotated[float, Field(ge=MIN_SPACING, le=1000.0, allow_inf_nan=False)]
 Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 
 
@@ -212,6 +215,19 @@ class BoxSpec(_Strict):
 
 
 Obstacle = Annotated[SphereSpec | BoxSpec, Field(discriminator="kind")]
+
+
+def field_range(spec: type[BaseModel], name: str) -> tuple[float, float]:
+    """The inclusive range (ge, le) a number field of a body or obstacle accepts; for a vector
+    (a position, a box's size), the range of each of its coordinates. Editors read it here, so
+    the file format is the one place that says it."""
+    annotation, metadata = spec.model_fields[name].annotation, spec.model_fields[name].metadata
+    if typing.get_origin(annotation) is tuple:  # Annotated[float, FieldInfo] per coordinate
+        metadata = typing.get_args(typing.get_args(annotation)[0])[1].metadata
+    limits = {type(rule).__name__: rule for rule in metadata}
+    if "Ge" not in limits or "Le" not in limits:
+        raise ValueError(f"{spec.__name__}.{name} has no inclusive range")
+    return limits["Ge"].ge, limits["Le"].le
 
 
 def _add(a: Vec3, b: Vec3) -> Vec3:

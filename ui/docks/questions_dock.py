@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -53,9 +52,10 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Run
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.scene import Scene, scene_settings
+from clothlab.sim.document.scene import Scene, field_range, scene_settings
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
+    NumberAnswer,
     Question,
     QuestionSet,
     QuestionSetError,
@@ -63,6 +63,7 @@ from clothlab.sim.lab.questions import (
     load_question_set,
 )
 from clothlab.ui.intents import NewDocument
+from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
@@ -272,14 +273,20 @@ class QuestionsPanel(QWidget):
         self.choices_layout = QVBoxLayout()
         self.choice_group = QButtonGroup(self)
         self.choice_group.idClicked.connect(self._choice_made)
-        self.number_box = QDoubleSpinBox()
+        # any number an answer may be (the question format's range)
+        answers = field_range(NumberAnswer, "answer")
+        self.number_box = FloatBox(Limits("Prediction", *answers))
         self.number_box.setObjectName("prediction_number")
-        self.number_box.setRange(-1e6, 1e6)
         self.number_box.valueChanged.connect(self._number_made)
+        self.number_box.lineEdit().textChanged.connect(self._number_typed)
+        # a refused number leaves the box's value, and that is the prediction again
+        self.number_box.refused.connect(lambda _: self._number_made(self.number_box.value()))
+        self.number_refusal = RefusalLine([self.number_box])
         self.lock_button = QPushButton("Lock in my prediction")
         self.lock_button.clicked.connect(self.lock_prediction)
         prediction.addLayout(self.choices_layout)
         prediction.addWidget(self.number_box)
+        prediction.addWidget(self.number_refusal)
         prediction.addWidget(self.lock_button)
         body.addWidget(self.prediction_group)
 
@@ -400,7 +407,7 @@ class QuestionsPanel(QWidget):
         self.number_box.setVisible(number is not None)
         if number is not None:
             self.number_box.blockSignals(True)
-            self.number_box.setDecimals(number.decimals)
+            self.number_box.shown_decimals = number.decimals
             self.number_box.setSuffix(f" {number.unit}" if number.unit else "")
             self.number_box.setValue(0.0)
             self.number_box.blockSignals(False)
@@ -447,6 +454,14 @@ class QuestionsPanel(QWidget):
     def _choice_made(self, index: int) -> None:
         self.prediction = index
         self.lock_button.setEnabled(self.stage == "predict")
+
+    def _number_typed(self, _text: str) -> None:
+        """A number in range is the prediction as soon as it is typed, so "Lock in" takes it
+        (the box itself takes it on Enter or when the focus leaves)."""
+        if self.number_box.typed_refusal() is None:
+            number = self.number_box.typed_number()
+            if number is not None:
+                self._number_made(number)
 
     def _number_made(self, value: float) -> None:
         self.prediction = value

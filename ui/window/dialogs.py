@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFormLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import CameraSpec, Scene, SceneError
+from clothlab.ui.number_box import Limits, RefusalLine, number_box
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import APPLICATION
 
@@ -325,3 +327,36 @@ def window_title(scene_name: str, path: Path | None) -> str:
     else:
         document = f"{path.name} ({scene_name})"
     return f"{APPLICATION} — {document}[*]"
+
+
+# --- asking for a number ---------------------------------------------------------------------
+
+
+class NumberDialog(QDialog):
+    """One number, in its range (Qt's QInputDialog clamps a typed number without a word): a
+    number out of range is said under the box, and OK waits until the number is one in range."""
+
+    def __init__(
+        self, parent: QWidget | None, title: str, label: str, limits: Limits, value: float
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.box = number_box(limits)
+        self.box.setValue(value)
+        ok, cancel = QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel
+        buttons = QDialogButtonBox(ok | cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.refusal_line = RefusalLine([self.box], buttons.button(ok))
+        form = QFormLayout(self)
+        form.addRow(label, self.box)
+        form.addRow(self.refusal_line)
+        form.addRow(buttons)
+
+
+def ask_number(
+    parent: QWidget | None, title: str, label: str, limits: Limits, value: float
+) -> float | None:
+    """The number the user chose, or None if they cancelled."""
+    dialog = NumberDialog(parent, title, label, limits, value)
+    return dialog.box.value() if dialog.exec() == QDialog.DialogCode.Accepted else None

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QProgressDialog,
@@ -50,6 +49,7 @@ from clothlab.sim.lab.mesh_export import (
     write_mesh,
     write_sequence,
 )
+from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
 from clothlab.ui.window.dialogs import show_error, slug
@@ -62,7 +62,7 @@ MESH_FILTERS = {"obj": "OBJ meshes (*.obj)", "ply": "PLY meshes, binary (*.ply)"
 VIDEO_FILTERS = {"mp4": "MP4 video, H.264 (*.mp4)", "gif": "Animated GIF (*.gif)"}
 VIDEO_SIZES = ((640, 400), (640, 480), (1280, 720), (1280, 800), (1920, 1080))  # even: H.264
 FRAME_RATES = (24, 30, 60)
-MAX_SECONDS = 600.0
+MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # of model time a video may show
 MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
 # What each format needs besides imageio: its encoder
 VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("imageio", "PIL")}
@@ -328,9 +328,8 @@ class VideoDialog(QDialog):
         for fps in FRAME_RATES:
             self.fps_box.addItem(f"{fps} frames per second", fps)
         self.fps_box.setCurrentIndex(max(0, self.fps_box.findData(spec.fps)))
-        self.seconds_box = QDoubleSpinBox()
-        self.seconds_box.setRange(0.1, MAX_SECONDS)
-        self.seconds_box.setDecimals(1)
+        limits = Limits("Length", MIN_SECONDS, MAX_SECONDS, "s")
+        self.seconds_box = FloatBox(limits, shown_decimals=1)
         self.seconds_box.setSuffix(" s of model time")
         self.seconds_box.setValue(spec.seconds)
         self.format_box = QComboBox()
@@ -351,6 +350,10 @@ class VideoDialog(QDialog):
         )
         for label, widget in rows:
             form.addRow(label, widget)
+        # a length out of range is said here, and OK waits until it is one in range
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.refusal_line = RefusalLine([self.seconds_box], ok)
+        form.addRow(self.refusal_line)
         form.addRow(buttons)
 
     def spec(self) -> VideoSpec:

@@ -248,6 +248,8 @@ class MainWindow(QMainWindow):
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
             (c.stuck_found, self.status.show_stuck),
             (self.scene_model.edit_refused, self.context.say),
+            (self.parameters_panel.refused, self.context.say),
+            (self.readouts_panel.refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
             (self.selection.changed, self.scene_panel.show_selection),
             (self.selection.changed, self.parameters_panel.show_selection),
