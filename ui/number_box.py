@@ -28,7 +28,7 @@ _NUMBER_SO_FAR = re.compile(r"[+-]?\d*(\.\d*)?([eE][+-]?\d*)?")
 # QDoubleSpinBox rounds every value to its decimals: keep them all (Qt's largest), so a typed
 # 0.00833333 is the value taken; the box shows `shown_decimals` unless the value needs more.
 ALL_DECIMALS = 323
-FINE_DIGITS = 6  # significant digits shown for a value finer than the usual decimals (1/120 s)
+FINE_DIGITS = 4  # significant digits shown for a value finer than the usual decimals (1/120 s)
 
 
 @dataclass(frozen=True)

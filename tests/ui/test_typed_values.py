@@ -228,3 +228,22 @@ def test_a_prediction_out_of_the_answers_range_is_refused_inline(qtbot, make_win
     qtbot.keyClick(box, Qt.Key.Key_Return)
     assert panel.number_refusal.text() == "Prediction 1e12: expected -1e+09…1e+09"
     assert box.value() == 0.0 and panel.prediction == 0.0  # what the box holds, as shown
+
+
+def test_tabbing_out_of_a_tree_field_with_a_refused_number_says_why(qtbot, make_window):
+    window = make_window(paused=True)
+    window.editor.selection.select(Selection("body", 0))
+    window.scene_dock.raise_()
+    tree = window.scene_panel.view
+    index = find_value(window.scene_model, ("body", 0, "cols"))
+    tree.scrollTo(index)
+    tree.setCurrentIndex(index)
+    tree.edit(index)
+    editor = tree.indexWidget(index)
+    focus(qtbot, editor)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "600")
+    qtbot.keyClick(editor, Qt.Key.Key_Tab)
+    qtbot.waitUntil(lambda: tree.indexWidget(index) is None, timeout=WAIT_MS)
+    assert window.status.currentMessage() == "Columns 600: expected 2…512"
+    assert window.controller.scene.bodies[0].cols == 15
