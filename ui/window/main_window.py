@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -64,6 +64,13 @@ FRAME_HZ = 60  # most frames drawn per second
 MINIMUM_SIZE = (640, 480)
 
 
+def fitted_size(wanted: tuple[int, int], available: QSize) -> QSize:
+    """`wanted` (logical pixels), made no larger than the screen's available area: at
+    QT_SCALE_FACTOR=2 a 1600 × 1000 screen has 800 × 500 of them, and 1280 × 800 would open
+    the window at twice the screen's size."""
+    return QSize(min(wanted[0], available.width()), min(wanted[1], available.height()))
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self, controller: Controller, remember_layout: bool = True, parent: QWidget | None = None
@@ -74,7 +81,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.remember_layout = remember_layout
         self.setObjectName("main_window")
-        self.setMinimumSize(*MINIMUM_SIZE)
+        self.setMinimumSize(fitted_size(MINIMUM_SIZE, self.screen().availableGeometry().size()))
         self.setDockNestingEnabled(True)
         self._build_central()
         self._build_status_bar()
@@ -98,7 +105,7 @@ class MainWindow(QMainWindow):
         self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
-        self.resize(*DEFAULT_SIZE)
+        self.resize(fitted_size(DEFAULT_SIZE, self.screen().availableGeometry().size()))
         if remember_layout:
             self.restore_layout()
             for name, action in action_table.remembered(self._actions).items():
