@@ -230,6 +230,13 @@ def field_range(spec: type[BaseModel], name: str) -> tuple[float, float]:
     return limits["Ge"].ge, limits["Le"].le
 
 
+def max_length(model: type[BaseModel], name: str) -> int:
+    """The longest text a field takes (its max_length): editors limit their text to it."""
+    return next(
+        rule.max_length for rule in model.model_fields[name].metadata if hasattr(rule, "max_length")
+    )
+
+
 def _add(a: Vec3, b: Vec3) -> Vec3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
@@ -308,11 +315,16 @@ class CameraSpec(_Strict):
     pitch: float = Field(10.0, ge=-89.0, le=89.0, allow_inf_nan=False)  # degrees above horizon
 
 
+UNTITLED: Final = "Untitled"  # a new scene's name: it has none of its own yet
+SceneName = Annotated[str, Field(max_length=200)]
+SceneDescription = Annotated[str, Field(max_length=2000)]
+
+
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
     schema_version: Literal[3] = SCHEMA_VERSION
-    name: str = Field("Untitled", max_length=200)
-    description: str = Field("", max_length=2000)
+    name: SceneName = UNTITLED
+    description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
     pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
     ball: BallSpec = BallSpec()  # the classic model's ball: the first sphere

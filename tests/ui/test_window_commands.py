@@ -59,24 +59,29 @@ def information(monkeypatch):
 
 def test_title_names_the_file_after_save_as(make_window, save_dialog, tmp_path):
     window = make_window()
-    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"  # no file yet
+    assert window.windowTitle() == "Hanging sheet[*] — Cloth Lab"  # no file yet
     save_dialog.append(tmp_path / "edited.json")
     assert window.files.save_as()
-    assert window.windowTitle() == "Cloth Lab — edited.json (Hanging sheet)[*]"
+    assert window.windowTitle() == "edited.json[*] — Hanging sheet — Cloth Lab"
     assert not window.isWindowModified()
     window.controller.set_setting("wind", 2.0)
     assert window.isWindowModified()  # Qt shows the [*] as *
 
 
 def test_title_gives_the_scene_name_only_where_the_file_name_does_not_say_it():
-    assert window_title("Hanging sheet", None) == "Cloth Lab — Hanging sheet[*]"
+    """Issue 27 item 17: "file — scene name — Cloth Lab", nothing twice (the title read "Cloth
+    Lab — Hanging sheet — Cloth Lab", as Qt adds its display name to a title without it, and a
+    new scene saved showed "flag.json (Untitled)")."""
+    assert window_title("Hanging sheet", None) == "Hanging sheet[*] — Cloth Lab"
     assert window_title("Hanging sheet", Path("/x/hanging-sheet.json")) == (
-        "Cloth Lab — hanging-sheet.json[*]"
+        "hanging-sheet.json[*] — Cloth Lab"
     )
     assert window_title("Drop on the ball", Path("/x/mine.json")) == (
-        "Cloth Lab — mine.json (Drop on the ball)[*]"
+        "mine.json[*] — Drop on the ball — Cloth Lab"
     )
-    assert window_title("", Path("/x/mine.json")) == "Cloth Lab — mine.json[*]"
+    assert window_title("", Path("/x/mine.json")) == "mine.json[*] — Cloth Lab"
+    assert window_title("Untitled", Path("/x/flag.json")) == "flag.json[*] — Cloth Lab"
+    assert window_title("Untitled", None) == "Untitled[*] — Cloth Lab"
 
 
 # --- 14: small windows keep most of their width for the 3D view -----------------------------
@@ -252,7 +257,7 @@ def test_new_and_close_start_a_blank_scene(make_window):
         assert scene == Scene()
         assert window.controller.path is None
         assert len(scene.bodies) == 1 and not scene.pins
-        assert window.windowTitle() == "Cloth Lab — Untitled[*]"
+        assert window.windowTitle() == "Untitled[*] — Cloth Lab"
         assert not window.isWindowModified()
     assert not window.action_revert.isEnabled()  # no file to go back to
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -183,6 +184,24 @@ def _wrapped(text: str = "", object_name: str = "", rich: bool = False) -> QLabe
     return label
 
 
+class ChoiceLabel(QLabel):
+    """A choice's words beside its radio button, wrapped to the panel's width (a radio button's
+    own text does not wrap: a long choice pushed the panel into a horizontal scroll bar); a
+    click on them chooses, as a click on a radio button's text does."""
+
+    def __init__(self, text: str, button: QRadioButton) -> None:
+        super().__init__(text)
+        self.button = button
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setBuddy(button)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if self.button.isEnabled():
+            self.button.click()
+        event.accept()
+
+
 class QuestionsPanel(QWidget):
     """A ui.panels.Panel; its requests go the window's one way (ui.context), its evidence to
     the readouts."""
@@ -201,6 +220,7 @@ class QuestionsPanel(QWidget):
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
         self.choice_buttons: list[QRadioButton] = []
+        self.choice_labels: list[ChoiceLabel] = []
         self.now_try_buttons: list[QPushButton] = []
         self._build()
         self.set_question_set(load_builtin_set(BUILTIN_SET))
@@ -247,6 +267,8 @@ class QuestionsPanel(QWidget):
 
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
+        # the text wraps to the panel's width: nothing to scroll sideways to
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         body = QVBoxLayout(content)
         body.setContentsMargins(2, 2, 2, 2)
@@ -394,16 +416,27 @@ class QuestionsPanel(QWidget):
     def _build_prediction(self, question: Question) -> None:
         for button in self.choice_buttons:
             self.choice_group.removeButton(button)
-            button.deleteLater()
-        self.choice_buttons = []
+        while self.choices_layout.count():
+            item = self.choices_layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.choice_buttons, self.choice_labels = [], []
         self.prediction = None
         choices, number = question.prediction.choices, question.prediction.number
         for k, choice in enumerate(choices or []):
-            button = QRadioButton(choice.text)
+            button = QRadioButton()
             button.setObjectName(f"choice_{k}")
+            button.setAccessibleName(choice.text)
+            label = ChoiceLabel(choice.text, button)
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            line.addWidget(label, 1)
             self.choice_group.addButton(button, k)
-            self.choices_layout.addWidget(button)
+            self.choices_layout.addWidget(row)
             self.choice_buttons.append(button)
+            self.choice_labels.append(label)
         self.number_box.setVisible(number is not None)
         if number is not None:
             self.number_box.blockSignals(True)
@@ -435,7 +468,7 @@ class QuestionsPanel(QWidget):
         step = STAGES.index(stage)
         self.start_button.setText("Load the scene" if step == 0 else "Reload the scene")
         self.prediction_group.setVisible(step >= 1)
-        for widget in (*self.choice_buttons, self.number_box):
+        for widget in (*self.choice_buttons, *self.choice_labels, self.number_box):
             widget.setEnabled(step == 1)
         self.lock_button.setVisible(step == 1)
         self.lock_button.setEnabled(step == 1 and self.prediction is not None)

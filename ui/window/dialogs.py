@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.document.files import describe, write_atomically
-from clothlab.sim.document.scene import CameraSpec, Scene, SceneError
+from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import APPLICATION
@@ -317,16 +319,76 @@ class ShortcutsDialog(QDialog):
 
 
 def window_title(scene_name: str, path: Path | None) -> str:
-    """The window's title, e.g. "Cloth Lab — edited.json (Hanging sheet)[*]": the document's
-    file, and the scene's name where it says more than the file name does; the scene's name
-    alone until there is a file. Qt shows the [*] as * while there are unsaved changes."""
+    """The window's title, "file — scene name — Cloth Lab", each said once: the scene's name
+    only where the file name does not say it already, and no "Untitled" beside a file (a new
+    scene's name says only that it has none). Before there is a file, "scene name — Cloth Lab".
+    Qt shows the [*] as * while there are unsaved changes. The title ends with the application's
+    name, so Qt does not add it again (it appends its display name to a title without it)."""
+    name = "" if scene_name == UNTITLED else scene_name
     if path is None:
-        document = scene_name or "Untitled"
-    elif not scene_name or slug(scene_name) == slug(path.stem):
-        document = path.name
+        parts = [f"{name or UNTITLED}[*]"]
     else:
-        document = f"{path.name} ({scene_name})"
-    return f"{APPLICATION} — {document}[*]"
+        parts = [f"{path.name}[*]"]
+        if name and slug(name) != slug(path.stem):
+            parts.append(name)
+    return " — ".join([*parts, APPLICATION])
+
+
+# --- scene properties ------------------------------------------------------------------------
+
+
+class ScenePropertiesDialog(QDialog):
+    """File ▸ Scene properties: the scene's name (the window's title shows it) and its
+    description, within the lengths a scene file takes."""
+
+    def __init__(self, parent: QWidget | None, name: str, description: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Scene properties")
+        self.setObjectName("scene_properties")
+        self.name_edit = QLineEdit(name)
+        self.name_edit.setObjectName("scene_name")
+        self.name_edit.setMaxLength(max_length(Scene, "name"))
+        self.name_edit.setToolTip("The scene's name: the window's title and a saved file keep it")
+        self.description_edit = QPlainTextEdit(description)
+        self.description_edit.setObjectName("scene_description")
+        self.description_edit.setTabChangesFocus(True)
+        self.description_edit.setPlaceholderText("What the experiment shows (optional)")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        # a description too long for a scene file is said, and OK waits: nothing is cut
+        self.refusal_line = QLabel()
+        self.refusal_line.setStyleSheet("color: #c62828;")
+        self.description_edit.textChanged.connect(self._check_length)
+        form = QFormLayout(self)
+        form.addRow("Name", self.name_edit)
+        form.addRow("Description", self.description_edit)
+        form.addRow(self.refusal_line)
+        form.addRow(buttons)
+        self._check_length()
+        self.resize(420, self.sizeHint().height())
+
+    def _check_length(self) -> None:
+        length, limit = len(self.description_edit.toPlainText()), max_length(Scene, "description")
+        too_long = length > limit
+        self.refusal_line.setText(
+            f"Description: {length} characters, at most {limit}" if too_long else ""
+        )
+        self.refusal_line.setVisible(too_long)
+        self.ok.setEnabled(not too_long)
+
+    def values(self) -> tuple[str, str]:
+        """The name (spaces trimmed; none is "Untitled") and the description, as entered."""
+        return self.name_edit.text().strip() or UNTITLED, self.description_edit.toPlainText()
+
+
+def ask_scene_properties(parent: QWidget | None, scene: Scene) -> tuple[str, str] | None:
+    """The name and description the user entered, or None if they cancelled."""
+    dialog = ScenePropertiesDialog(parent, scene.name, scene.description)
+    return dialog.values() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
 # --- asking for a number ---------------------------------------------------------------------

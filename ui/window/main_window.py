@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetSpeed, Step
+from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene
 from clothlab.ui.context import WindowContext
@@ -213,6 +213,7 @@ class MainWindow(QMainWindow):
         return {
             "new": files.new, "open": files.open_dialog, "save": files.save,
             "save_as": files.save_as, "revert": files.revert, "close": files.new,
+            "scene_properties": self.edit_scene_properties,
             "export_csv": files.export_readouts, "export_positions": files.export_positions,
             "screenshot": files.save_screenshot_dialog, "quit": self.close,
             "seam": partial(send, SeamCut()), "ball": lambda on: send(SetSetting("ball", on, None)),
@@ -285,6 +286,7 @@ class MainWindow(QMainWindow):
         for panel in self.panels:
             panel.show_edit(scene, command)
         self.action_ball.setChecked(self.controller.settings.ball)
+        self._update_title()  # a renamed scene, or its undo
 
     def _show_document(self) -> None:
         """After a refused request: the panels drop what was typed and show the document."""
@@ -412,6 +414,15 @@ class MainWindow(QMainWindow):
         action_table.fill_recent_menu(self.recent_menu, files, self.files.open_recent, clear)
 
     # --- dialogs and shutdown ---------------------------------------------------------------------
+
+    def edit_scene_properties(self) -> None:
+        """File ▸ Scene properties: a new name or description is one undoable edit."""
+        scene = self.controller.scene
+        entered = dialogs.ask_scene_properties(self, scene)
+        if entered is None or entered == (scene.name, scene.description):
+            return
+        name, description = entered
+        self.context.submit(SetSceneInfo(name, description, scene.name, scene.description))
 
     def show_shortcuts(self) -> None:
         dialogs.ShortcutsDialog(self.shortcut_rows(), self).exec()
