@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QTabBar
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QTabBar
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.document.presets import preset_path
 from clothlab.ui.window.layout import LAYOUT_WARNING, tabs_width
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -160,3 +161,76 @@ def test_tab_titles_at_the_default_size_stay_whole(qtbot, make_window):
     qtbot.wait(200)
     for title, width in shown_tabs(window):
         assert width >= tabs_width((title,)), (title, width)
+
+
+# --- item 18: narrow and wide again; the last folder used ------------------------------------
+
+
+def on_screen(dock) -> bool:
+    """A dock one sees: a tab behind another counts as visible to Qt, but none of it is shown."""
+    return not dock.visibleRegion().isEmpty()
+
+
+def narrow_then_wide(qtbot, window) -> None:
+    window.resize(800, 600)
+    qtbot.waitUntil(lambda: window.readouts_dock in window.tabifiedDockWidgets(
+        window.parameters_dock), timeout=WAIT_MS)  # fmt: skip
+    qtbot.wait(100)
+    window.resize(1800, 1000)
+    qtbot.waitUntil(lambda: window.dockWidgetArea(window.readouts_dock) == RIGHT, timeout=WAIT_MS)
+    qtbot.wait(200)
+
+
+RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
+
+
+def test_after_narrow_and_wide_again_the_readouts_are_shown(qtbot, make_window):
+    window = make_window(size=(1280, 800))
+    assert on_screen(window.readouts_dock)
+    narrow_then_wide(qtbot, window)
+    assert on_screen(window.readouts_dock) and not on_screen(window.compare_dock)
+    tabs = next(bar for bar in window.findChildren(QTabBar) if bar.isVisible()
+                and "Compare" in [bar.tabText(k) for k in range(bar.count())])  # fmt: skip
+    assert [tabs.tabText(k) for k in range(tabs.count())] == ["Readouts", "Compare"]
+
+
+def test_after_narrow_and_wide_again_the_tab_the_user_had_is_shown(qtbot, make_window):
+    window = make_window(size=(1280, 800))
+    window.compare_dock.raise_()
+    qtbot.waitUntil(lambda: on_screen(window.compare_dock), timeout=WAIT_MS)
+    narrow_then_wide(qtbot, window)
+    assert on_screen(window.compare_dock) and not on_screen(window.readouts_dock)
+
+
+def test_file_dialogs_start_in_the_last_folder_used(make_window, monkeypatch, tmp_path):
+    chosen = tmp_path / "class" / "week 3"
+    chosen.mkdir(parents=True)
+    (chosen / "flag.json").write_bytes(preset_path("flag").read_bytes())
+    started: list[str] = []
+
+    def open_name(parent, title, folder, filters, *rest):
+        started.append(folder)
+        return str(chosen / "flag.json"), filters
+
+    def save_name(parent, title, suggestion, filters, *rest):
+        started.append(suggestion)
+        return "", filters  # cancelled
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_name)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    window = make_window(paused=True)
+    window.action_open.trigger()
+    assert started[0] == str(Path.home())  # nothing used yet
+    assert window.controller.path == chosen / "flag.json"
+    window.action_export_csv.trigger()  # was: the home folder
+    assert Path(started[-1]).parent == chosen.resolve()
+    window.action_save_as.trigger()
+    assert Path(started[-1]).parent == chosen.resolve()
+    window.close()
+
+    again = make_window(paused=True)  # a new run: the folder is remembered
+    again.action_new.trigger()
+    again.action_screenshot.trigger()
+    assert Path(started[-1]).parent == chosen.resolve()
+    again.action_open.trigger()
+    assert started[-1] == str(chosen.resolve())

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -65,6 +64,7 @@ from clothlab.sim.lab.questions import (
 )
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
@@ -386,9 +386,7 @@ class QuestionsPanel(QWidget):
         return True
 
     def open_set_dialog(self) -> None:
-        folder = str(self.question_set.path.parent if self.question_set and self.question_set.path
-                     else Path.home())  # fmt: skip
-        path, _ = QFileDialog.getOpenFileName(self, "Open question set", folder, QUESTION_FILTER)
+        path, _ = file_dialogs.get_open_file_name(self, "Open question set", QUESTION_FILTER)
         if path:
             self.open_set(path)
 
@@ -597,8 +595,8 @@ class QuestionsPanel(QWidget):
 
     def export_dialog(self) -> None:
         assert self.question_set is not None
-        suggestion = str(Path.home() / f"{self.question_set.id}-answers.csv")
-        path, _ = QFileDialog.getSaveFileName(self, "Export answers", suggestion, CSV_FILTER)
+        suggestion = f"{self.question_set.id}-answers.csv"
+        path, _ = file_dialogs.get_save_file_name(self, "Export answers", suggestion, CSV_FILTER)
         if not path:
             return
         try:

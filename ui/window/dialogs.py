@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -34,7 +33,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
-from clothlab.ui.window import preferences
+from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -124,8 +123,7 @@ class SceneFiles:
     def open_dialog(self) -> None:
         if not self.confirm_discard():
             return
-        folder = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open scene", folder, SCENE_FILTER)
+        path, _ = file_dialogs.get_open_file_name(self.window, "Open scene", SCENE_FILTER)
         if path:
             self.open_path(path)
 
@@ -136,6 +134,7 @@ class SceneFiles:
             show_error(self.window, "Cannot open scene", str(error))
             return False
         preferences.add_recent_file(Path(path))
+        preferences.remember_folder(Path(path).parent)  # where the next file dialog starts
         return True
 
     def open_recent(self, file: str) -> None:
@@ -148,7 +147,7 @@ class SceneFiles:
         return self.save_to(self.controller.path)
 
     def save_as(self) -> bool:
-        suggestion = self._folder() / f"{slug(self.controller.title_name)}.json"
+        suggestion = f"{slug(self.controller.title_name)}.json"
         path = self._ask_save_path("Save scene as", suggestion, SCENE_FILTER)
         return path is not None and self.save_to(path)
 
@@ -159,11 +158,12 @@ class SceneFiles:
             show_error(self.window, "Cannot save scene", f"{path}: {describe(error)}")
             return False
         preferences.add_recent_file(saved)
+        preferences.remember_folder(saved.parent)
         self.window.statusBar().showMessage(f"Saved {saved}", 4000)
         return True
 
     def export_readouts(self) -> None:
-        suggestion = Path.home() / f"{slug(self.controller.title_name)}-readouts.csv"
+        suggestion = f"{slug(self.controller.title_name)}-readouts.csv"
         path = self._ask_save_path("Export readouts", suggestion, CSV_FILTER)
         if path is None:
             return
@@ -182,7 +182,7 @@ class SceneFiles:
         if snapshot is None:
             show_error(self.window, "Cannot export positions", "No frame has been computed yet.")
             return
-        suggestion = self._folder() / f"{slug(self.controller.title_name)}-positions.npy"
+        suggestion = f"{slug(self.controller.title_name)}-positions.npy"
         path = self._ask_save_path("Export positions", suggestion, NPY_FILTER)
         if path is None:
             return
@@ -197,17 +197,14 @@ class SceneFiles:
         self.window.statusBar().showMessage(message, 4000)
 
     def save_screenshot_dialog(self) -> None:
-        suggestion = Path.home() / f"{slug(self.controller.title_name)}.png"
+        suggestion = f"{slug(self.controller.title_name)}.png"
         path = self._ask_save_path("Save screenshot", suggestion, PNG_FILTER)
         if path is not None and not self.save_image(path):
             show_error(self.window, "Cannot save screenshot", f"{path}: could not write the image")
 
-    def _folder(self) -> Path:
-        """Where the scene file dialogs start: the document's folder, else the home folder."""
-        return self.controller.path.parent if self.controller.path else Path.home()
-
-    def _ask_save_path(self, title: str, suggestion: Path, file_filter: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(self.window, title, str(suggestion), file_filter)
+    def _ask_save_path(self, title: str, file_name: str, file_filter: str) -> Path | None:
+        """A path to save to, the dialog started in the last folder used with `file_name`."""
+        path, _ = file_dialogs.get_save_file_name(self.window, title, file_name, file_filter)
         return Path(path) if path else None
 
 

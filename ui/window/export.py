@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QProgressDialog,
     QWidget,
@@ -52,6 +51,7 @@ from clothlab.sim.lab.mesh_export import (
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
+from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.dialogs import show_error, slug
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -378,10 +378,9 @@ class Exporter(QObject):
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
         """A save path; with no suffix, the chosen filter's is added."""
-        suggestion = str(self._folder() / f"{stem}.{fmt}")
         choices = ";;".join(filters.values())
-        path, chosen = QFileDialog.getSaveFileName(
-            self.context.parent, title, suggestion, choices, filters[fmt]
+        path, chosen = file_dialogs.get_save_file_name(
+            self.context.parent, title, f"{stem}.{fmt}", choices, filters[fmt]
         )
         if not path:
             return None
@@ -390,9 +389,6 @@ class Exporter(QObject):
             by_filter = {label: key for key, label in filters.items()}
             path = path.with_suffix(f".{by_filter.get(chosen, fmt)}")
         return path
-
-    def _folder(self) -> Path:
-        return self.controller.path.parent if self.controller.path else Path.home()
 
     def export_mesh(self) -> None:
         """The frame shown as OBJ or PLY, by the file name's suffix."""
@@ -416,8 +412,8 @@ class Exporter(QObject):
 
     def export_meshes(self) -> None:
         """A replay to its end (or 5 s from the frame shown) as an OBJ sequence in a folder."""
-        folder = QFileDialog.getExistingDirectory(
-            self.context.parent, "Export mesh sequence into", str(self._folder())
+        folder = file_dialogs.get_existing_directory(
+            self.context.parent, "Export mesh sequence into"
         )
         if not folder:
             return

@@ -39,6 +39,7 @@ class WindowLayout:
         self.window, self.docks, self.first, self.status = window, docks, first, status
         self.default_state = window.saveState(STATE_VERSION)
         self.tabbed_right: list[QDockWidget] = []  # docks moved to the left column
+        self.right_on_top: QDockWidget | None = None  # the one of them shown before they moved
         self._timer = QTimer(window)  # resizes come in bursts: fit once after them
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
@@ -136,18 +137,26 @@ class WindowLayout:
 
     def _tab_into(self, left: list[QDockWidget], right: list[QDockWidget]) -> None:
         current = _on_top(left)
+        self.right_on_top = _on_top(right)  # shown again when they go back
+        right = sorted(right, key=self._declared)  # in the window's order: Readouts, Compare
         for dock in right:
             self.window.tabifyDockWidget(current, dock)
         current.raise_()
-        self.tabbed_right = list(right)
+        self.tabbed_right = right
 
     def _untab(self, moved: list[QDockWidget]) -> None:
-        first, *rest = moved
+        """The moved docks back to the right column, in the window's order, with the one that
+        was on top there on top again (not whichever was tabified last)."""
+        first, *rest = sorted(moved, key=self._declared)
         self.window.addDockWidget(SIDES[1], first)
         for dock in rest:
             self.window.tabifyDockWidget(first, dock)
-        first.raise_()
+        on_top = self.right_on_top if self.right_on_top in moved else first
+        on_top.raise_()
         self.tabbed_right = []
+
+    def _declared(self, dock: QDockWidget) -> int:
+        return self.docks.index(dock) if dock in self.docks else len(self.docks)
 
     def _narrow(self, columns: dict[Qt.DockWidgetArea, list[QDockWidget]], room: float) -> None:
         widths = {side: _column_width(docks) for side, docks in columns.items()}

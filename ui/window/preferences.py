@@ -28,6 +28,7 @@ GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 VIEW_PREFIX = "view/"
 RECENT_KEY = "recent_files"
+LAST_FOLDER_KEY = "files/last_folder"
 
 
 def settings() -> QSettings:
@@ -117,6 +118,23 @@ def forget_recent_file(file: str) -> None:
 
 def clear_recent_files() -> None:
     settings().setValue(RECENT_KEY, [])
+
+
+# --- the last folder used -----------------------------------------------------------------------
+
+
+def last_folder() -> Path | None:
+    """The folder of the last file chosen, opened or saved (file dialogs start there), if it
+    is still a folder."""
+    value = settings().value(LAST_FOLDER_KEY)
+    if not isinstance(value, str) or not value:
+        return None
+    folder = Path(value)
+    return folder if folder.is_dir() else None
+
+
+def remember_folder(folder: Path) -> None:
+    settings().setValue(LAST_FOLDER_KEY, str(folder.resolve()))
 
 
 # --- preferences (Edit ▸ Preferences) --------------------------------------------------------

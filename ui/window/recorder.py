@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QLabel, QSlider, QToolBar, QWidget
+from PySide6.QtWidgets import QLabel, QSlider, QToolBar, QWidget
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.files import describe
@@ -25,7 +25,7 @@ from clothlab.sim.document.scene import SceneError
 from clothlab.ui.intents import SeekReplay
 from clothlab.ui.number_box import IntBox, Limits
 from clothlab.ui.window import actions as action_table
-from clothlab.ui.window import dialogs, preferences
+from clothlab.ui.window import dialogs, file_dialogs, preferences
 
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
@@ -183,9 +183,8 @@ class Recorder(QObject):
             self.say("Nothing recorded yet: Simulation ▸ Record first")
             return
         name = dialogs.slug(self.controller.title_name)
-        suggestion = str(self._folder() / f"{name}{SUFFIX}")
-        path, _ = QFileDialog.getSaveFileName(
-            self.context.parent, "Save recording", suggestion, RECORDING_FILTER
+        path, _ = file_dialogs.get_save_file_name(
+            self.context.parent, "Save recording", f"{name}{SUFFIX}", RECORDING_FILTER
         )
         if path:
             self.save_to(Path(path), recording)
@@ -214,9 +213,9 @@ class Recorder(QObject):
     def open_dialog(self) -> None:
         if not self.context.confirm_discard():
             return
-        folder = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.context.parent, "Open recording", folder,
-                                              RECORDING_FILTER)  # fmt: skip
+        path, _ = file_dialogs.get_open_file_name(
+            self.context.parent, "Open recording", RECORDING_FILTER
+        )
         if path:
             self.open_path(Path(path))
 
@@ -256,6 +255,3 @@ class Recorder(QObject):
 
     def _enable_save(self) -> None:
         self.actions["save_recording"].setEnabled(self.to_save() is not None)
-
-    def _folder(self) -> Path:
-        return self.controller.path.parent if self.controller.path else Path.home()
