@@ -143,6 +143,7 @@ class WindowLayout:
             self.window.tabifyDockWidget(current, dock)
         current.raise_()
         self.tabbed_right = right
+        self.keep_titles()  # now, so the layout takes its new widths in one step
 
     def _untab(self, moved: list[QDockWidget]) -> None:
         """The moved docks back to the right column, in the window's order, with the one that
@@ -154,6 +155,7 @@ class WindowLayout:
         on_top = self.right_on_top if self.right_on_top in moved else first
         on_top.raise_()
         self.tabbed_right = []
+        self.keep_titles()
 
     def _declared(self, dock: QDockWidget) -> int:
         return self.docks.index(dock) if dock in self.docks else len(self.docks)
