@@ -35,6 +35,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetSceneInfo,
     SetSetting,
     SetSpeed,
     Stamped,
@@ -318,7 +319,7 @@ class Controller(QObject):
         """By the request's type: one place says what each request does."""
         return {
             SetSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
-            EditScene: self._push, Composed: self._compose,
+            EditScene: self._push, SetSceneInfo: self._push, Composed: self._compose,
             Compose: lambda request: self._compose(request.composed(self.scene)),
             Preview: self._preview,
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,

@@ -44,9 +44,12 @@ from clothlab.sim.document.scene import (
     Obstacle,
     PinSpec,
     Scene,
+    SceneDescription,
+    SceneName,
     Vec3,
     bodies_restructure,
     body_materials,
+    max_length,
     obstacle_shapes,
     with_setting,
 )
@@ -285,6 +288,37 @@ class SetSetting(Edit, kind="set_setting"):
 
     def on_simulation(self, sim: Simulation) -> None:
         sim.settings = sim.settings.with_value(self.key, self.value)
+
+
+@dataclass(frozen=True)
+class SetSceneInfo(Edit, kind="set_scene_info"):
+    """The scene's name and description (File ▸ Scene properties): the document's words about
+    the experiment, so the simulation is left as it is."""
+
+    name: SceneName
+    description: SceneDescription
+    previous_name: SceneName
+    previous_description: SceneDescription
+
+    def inverse(self) -> SetSceneInfo:
+        return SetSceneInfo(
+            self.previous_name, self.previous_description, self.name, self.description
+        )
+
+    @property
+    def text(self) -> str:
+        if self.name != self.previous_name:
+            return f"Rename scene “{self.name}”"
+        return "Describe scene"
+
+    def check(self, particles: int, links: int) -> None:
+        for words, field in ((self.name, "name"), (self.description, "description")):
+            limit = max_length(Scene, field)
+            if not isinstance(words, str) or len(words) > limit:
+                raise CommandError(f"scene {field}: expected text of at most {limit} characters")
+
+    def on_document(self, scene: Scene) -> Scene:
+        return scene.model_copy(update={"name": self.name, "description": self.description})
 
 
 # Of a scene, for EditScene. Tears (a saved state's) change only with a change of bodies,

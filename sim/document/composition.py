@@ -21,7 +21,7 @@ dropped by any change of bodies, which starts the model afresh with other links.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -44,6 +44,7 @@ from clothlab.sim.document.scene import (
     body_size,
     build_body,
     build_topology,
+    field_range,
     validation_message,
 )
 
@@ -206,6 +207,9 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 
 # --- pins --------------------------------------------------------------------------------------
 
+# "Pin every n-th of top edge": n from 1 (every particle) to the most columns a sheet has.
+PIN_EVERY: Final = (1, int(field_range(SheetSpec, "cols")[1]))
+
 
 def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     """Pin a set of a sheet's particles at their rest places (the set-up, wherever a run has
@@ -214,8 +218,9 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     sheet = _body(scene, index)
     if not isinstance(sheet, SheetSpec):
         raise SceneError(f"{sheet.label}: only a sheet has edges to pin")
-    if not 1 <= every <= 512:
-        raise SceneError(f"every {every}: expected a count within 1…512")
+    low, high = PIN_EVERY
+    if not low <= every <= high:
+        raise SceneError(f"every {every}: expected a count within {low}…{high}")
     cols, rows = sheet.cols, sheet.rows
     local = {
         "top edge": range(cols),

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import threading
+import typing
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
@@ -91,7 +92,9 @@ SCENE_DESCRIPTION_LIMIT = 2000
 MAX_OBSTACLES = 16  # spheres and boxes besides the ball and the floor
 MaterialName = Literal["silk", "cotton", "denim", "leather", "paper"]
 Stiffness = Annotated[float, Field(ge=0.01, le=1.0, allow_inf_nan=False)]
-Length = Annotated[float, Field(gt=0.0, le=1000.0, allow_inf_nan=False)]
+# A length below the finest spacing is no shape (a sheet or block that small is refused for its
+# spacing anyway); inclusive at both ends, so an editor can say the range as "0.001…1000".
+Length = Annotated[float, Field(ge=MIN_SPACING, le=1000.0, allow_inf_nan=False)]
 Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 
 
@@ -218,6 +221,26 @@ class BoxSpec(_Strict):
 Obstacle = Annotated[SphereSpec | BoxSpec, Field(discriminator="kind")]
 
 
+def field_range(spec: type[BaseModel], name: str) -> tuple[float, float]:
+    """The inclusive range (ge, le) a number field of a body or obstacle accepts; for a vector
+    (a position, a box's size), the range of each of its coordinates. Editors read it here, so
+    the file format is the one place that says it."""
+    annotation, metadata = spec.model_fields[name].annotation, spec.model_fields[name].metadata
+    if typing.get_origin(annotation) is tuple:  # Annotated[float, FieldInfo] per coordinate
+        metadata = typing.get_args(typing.get_args(annotation)[0])[1].metadata
+    limits = {type(rule).__name__: rule for rule in metadata}
+    if "Ge" not in limits or "Le" not in limits:
+        raise ValueError(f"{spec.__name__}.{name} has no inclusive range")
+    return limits["Ge"].ge, limits["Le"].le
+
+
+def max_length(model: type[BaseModel], name: str) -> int:
+    """The longest text a field takes (its max_length): editors limit their text to it."""
+    return next(
+        rule.max_length for rule in model.model_fields[name].metadata if hasattr(rule, "max_length")
+    )
+
+
 def _add(a: Vec3, b: Vec3) -> Vec3:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
@@ -296,11 +319,16 @@ class CameraSpec(_Strict):
     pitch: float = Field(10.0, ge=-89.0, le=89.0, allow_inf_nan=False)  # degrees above horizon
 
 
+UNTITLED: Final = "Untitled"  # a new scene's name: it has none of its own yet
+SceneName = Annotated[str, Field(max_length=SCENE_NAME_LIMIT)]
+SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
+
+
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
     schema_version: Literal[3] = SCHEMA_VERSION
-    name: str = Field("Untitled", max_length=SCENE_NAME_LIMIT)
-    description: str = Field("", max_length=SCENE_DESCRIPTION_LIMIT)
+    name: SceneName = UNTITLED
+    description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
     pins: list[PinSpec] = Field(default_factory=list, max_length=MAX_LIST)
     ball: BallSpec = BallSpec()  # the classic model's ball: the first sphere

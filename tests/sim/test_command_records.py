@@ -26,6 +26,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetSceneInfo,
     SetSetting,
     SetSpeed,
     Stamped,
@@ -69,6 +70,7 @@ def one_of_each(scene: Scene) -> list[Stamped]:
         Stamped(25, SetPin(14, (1.2, 1.0, 0.1), (1.4, 1.0, 0.0))),
         Stamped(30, SetSetting("wind", 2.0, 0.0)),
         Stamped(35, composition.edit_of(scene, moved)),
+        Stamped(36, SetSceneInfo("Sheet over a box", "A box under it", scene.name, "")),
         Stamped(40, Pause()),
         Stamped(40, Step(3)),
         Stamped(45, SetSpeed(math.inf)),  # written as null
@@ -155,6 +157,7 @@ def test_every_kind_of_command_is_saved_loaded_and_replayed(tmp_path: Path) -> N
     assert [p.anchor for p in document.pins if p.particle == 14] == [(1.2, 1.0, 0.1)]
     assert document.wind.strength == 2.0
     assert document.obstacles[0].center == BOX_MOVED_TO
+    assert (document.name, document.description) == ("Sheet over a box", "A box under it")
     thread = ThreadCalls()
     for command in loaded_commands:
         command.on_thread(thread)

@@ -539,9 +539,10 @@ def test_a_degenerate_spacing_is_a_scene_error(body, spacing, version):
         {"format": "clothlab-scene", "schema_version": version,
          "bodies": [{"kind": body, **fields}]}
     )  # fmt: skip
-    if spacing == 0.0:  # no size at all
+    size = 14 * spacing if body == "sheet" else 4 * spacing
+    if size < MIN_SPACING:  # a size below the finest spacing: refused as a length
         expected = "bodies.0.width" if body == "sheet" else "bodies.0.size"
-        expected += ": Input should be greater than 0"
+        expected += f": Input should be greater than or equal to {MIN_SPACING}"
     elif body == "sheet":
         expected = (f"bodies.0: a {14 * spacing:g} × {10 * spacing:g} sheet of 15 × 11 "
                     "particles is finer than 0.001 units between particles")  # fmt: skip

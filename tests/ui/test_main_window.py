@@ -143,7 +143,7 @@ def test_garbage_in_stored_layout_gives_the_default_layout(make_window, garbage)
 
 def test_title_follows_scene_and_undo_stack(qtbot, make_window):
     window = make_window()
-    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+    assert window.windowTitle() == "Hanging sheet[*] — Cloth Lab"
     assert not window.isWindowModified()
     window.controller.set_setting("wind", 5.0)
     assert window.isWindowModified()
@@ -174,7 +174,7 @@ def test_opening_a_corrupt_file_keeps_the_current_scene(make_window, message_box
     bad.write_text('{"format": "clothlab-scene", "schema_version": 1, "bodies": [{"kind": ')
     assert not window.files.open_path(bad)
     assert window.controller.scene is before
-    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"
+    assert window.windowTitle() == "Hanging sheet[*] — Cloth Lab"
     assert len(message_boxes) == 1
     title, text = message_boxes[0]
     assert title == "Cannot open scene"
@@ -201,7 +201,7 @@ def test_save_writes_the_edited_scene(make_window, tmp_path):
     assert not window.isWindowModified()
     saved = load_scene(path)
     assert saved.ball.enabled
-    assert window.windowTitle() == "Cloth Lab — saved.json (Hanging sheet)[*]"
+    assert window.windowTitle() == "saved.json[*] — Hanging sheet — Cloth Lab"
 
 
 def test_gl_failure_shows_a_message_instead_of_the_view(make_window):

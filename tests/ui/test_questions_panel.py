@@ -335,7 +335,7 @@ def test_the_panel_shows_a_number_question_with_its_unit(qtbot):
     panel = QuestionsPanel(ProgressStore(Path(os.environ["XDG_DATA_HOME"]) / "p"))
     qtbot.addWidget(panel)
     panel.select([q.id for q in BUILTIN.questions].index("terminal-speed"))
-    assert panel.number_box.suffix() == " units/s" and panel.number_box.decimals() == 1
+    assert panel.number_box.suffix() == " units/s" and panel.number_box.shown_decimals == 1
     assert not panel.choice_buttons
     panel.select(0)
     assert len(panel.choice_buttons) == 3 and not panel.number_box.isVisibleTo(panel)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
+from test_typed_values import type_into
 
 from clothlab.sim.document.commands import GrabRelease, GrabStart
 from clothlab.sim.document.recording import load_recording
@@ -83,6 +84,11 @@ def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch
     qtbot.waitUntil(lambda: frame_step(window) == 40, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: bar.step_box.value() == 40, timeout=WAIT_MS)
     assert bar.slider.value() == 40 and not window.controller.running
+
+    type_into(qtbot, bar.step_box, "99999")  # past the end: refused in one line, not clamped
+    assert window.status.currentMessage() == f"Step 99999: expected 0…{recording.steps}"
+    qtbot.wait(100)
+    assert frame_step(window) == 40 and bar.step_box.value() == 40
 
     bar.step_box.setValue(recording.steps)  # a typed step (entered) seeks too
     qtbot.waitUntil(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QSpinBox
+from PySide6.QtWidgets import QSpinBox
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
@@ -16,6 +16,7 @@ from clothlab.sim.document.scene import PinSpec, Scene, SheetSpec, body_counts
 from clothlab.ui.docks.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.intents import Compose, Select
 from clothlab.ui.selection import BALL, Selection
+from clothlab.ui.window import dialogs
 
 
 def undo_texts(window) -> list[str]:
@@ -109,7 +110,7 @@ def test_bad_input_says_why_in_one_line_and_changes_nothing(qtbot, make_window):
     before = controller.scene
     model.setData(find_value(model, ("body", 0, "cols")), 1)
     message = window.status.currentMessage()
-    assert "cols" in message and "\n" not in message
+    assert message == "Columns 1: expected 2…512"  # the range, from the scene format
     assert controller.scene == before and stack.count() == 0
     assert find_value(model, ("body", 0, "cols")).data(Qt.ItemDataRole.EditRole) == 15
 
@@ -118,7 +119,14 @@ def test_bad_input_says_why_in_one_line_and_changes_nothing(qtbot, make_window):
     window.status.clearMessage()
     model.setData(find_value(model, ("obstacle", 0, "size", 1)), 0.0)
     message = window.status.currentMessage()
-    assert "size" in message and "greater than 0" in message and "\n" not in message
+    assert message == "Size y 0: expected 0.001…1000 units"
+    assert controller.scene == before and stack.count() == count
+
+    # in range, but refused by what the whole body must satisfy: the composition says why
+    window.status.clearMessage()
+    model.setData(find_value(model, ("body", 0, "width")), 0.005)
+    message = window.status.currentMessage()
+    assert "finer than 0.001 units between particles" in message and "\n" not in message
     assert controller.scene == before and stack.count() == count
 
 
@@ -185,7 +193,7 @@ def test_remove_duplicate_unpin_and_every_nth(qtbot, make_window, monkeypatch):
     window.editor.selection.select(Selection("body", 0))
     window.action_unpin_all.trigger()
     assert stack.text(0).startswith("Unpin all") and not controller.scene.pins
-    monkeypatch.setattr(QInputDialog, "getInt", lambda *args, **kwargs: (3, True))
+    monkeypatch.setattr(dialogs, "ask_number", lambda *args, **kwargs: 3)
     window.action_pin_every_nth.trigger()
     assert stack.text(1) == "Pin every 3rd of top edge (5 pins)"
     window.action_duplicate_body.trigger()

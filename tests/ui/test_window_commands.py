@@ -27,6 +27,7 @@ from clothlab.ui.docks.scene_dock import ValueDelegate
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.window import dialogs
 from clothlab.ui.window.dialogs import window_title
+from clothlab.ui.window.layout import tabs_width
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 
@@ -58,33 +59,44 @@ def information(monkeypatch):
 
 def test_title_names_the_file_after_save_as(make_window, save_dialog, tmp_path):
     window = make_window()
-    assert window.windowTitle() == "Cloth Lab — Hanging sheet[*]"  # no file yet
+    assert window.windowTitle() == "Hanging sheet[*] — Cloth Lab"  # no file yet
     save_dialog.append(tmp_path / "edited.json")
     assert window.files.save_as()
-    assert window.windowTitle() == "Cloth Lab — edited.json (Hanging sheet)[*]"
+    assert window.windowTitle() == "edited.json[*] — Hanging sheet — Cloth Lab"
     assert not window.isWindowModified()
     window.controller.set_setting("wind", 2.0)
     assert window.isWindowModified()  # Qt shows the [*] as *
 
 
 def test_title_gives_the_scene_name_only_where_the_file_name_does_not_say_it():
-    assert window_title("Hanging sheet", None) == "Cloth Lab — Hanging sheet[*]"
+    """Issue 27 item 17: "file — scene name — Cloth Lab", nothing twice (the title read "Cloth
+    Lab — Hanging sheet — Cloth Lab", as Qt adds its display name to a title without it, and a
+    new scene saved showed "flag.json (Untitled)")."""
+    assert window_title("Hanging sheet", None) == "Hanging sheet[*] — Cloth Lab"
     assert window_title("Hanging sheet", Path("/x/hanging-sheet.json")) == (
-        "Cloth Lab — hanging-sheet.json[*]"
+        "hanging-sheet.json[*] — Cloth Lab"
     )
     assert window_title("Drop on the ball", Path("/x/mine.json")) == (
-        "Cloth Lab — mine.json (Drop on the ball)[*]"
+        "mine.json[*] — Drop on the ball — Cloth Lab"
     )
-    assert window_title("", Path("/x/mine.json")) == "Cloth Lab — mine.json[*]"
+    assert window_title("", Path("/x/mine.json")) == "mine.json[*] — Cloth Lab"
+    assert window_title("Untitled", Path("/x/flag.json")) == "flag.json[*] — Cloth Lab"
+    assert window_title("Untitled", None) == "Untitled[*] — Cloth Lab"
 
 
 # --- 14: small windows keep most of their width for the 3D view -----------------------------
 
 
 def test_a_small_window_keeps_half_its_width_for_the_3d_view(qtbot, make_window):
+    """Half, or what the docks leave when their tab titles need more (issue 27 item 12: six
+    tabs in one column need 464 px to read "Parameters", not "Param…")."""
     window = make_window(size=(800, 600))
     assert window.width() == 800
-    qtbot.waitUntil(lambda: window.viewport.width() >= window.width() / 2, timeout=WAIT_MS)
+    titles = tuple(dock.windowTitle() for dock in window.docks)
+    share = min(window.width() / 2, window.width() - tabs_width(titles) - 20)
+    qtbot.waitUntil(lambda: window.parameters_dock.minimumWidth() > 0, timeout=WAIT_MS)
+    qtbot.wait(100)  # the layout has settled
+    assert window.viewport.width() >= share
     # the readouts gave way as a tab of the left column, and are still there
     assert window.dockWidgetArea(window.readouts_dock) == LEFT
     assert window.readouts_dock in window.tabifiedDockWidgets(window.parameters_dock)
@@ -245,7 +257,7 @@ def test_new_and_close_start_a_blank_scene(make_window):
         assert scene == Scene()
         assert window.controller.path is None
         assert len(scene.bodies) == 1 and not scene.pins
-        assert window.windowTitle() == "Cloth Lab — Untitled[*]"
+        assert window.windowTitle() == "Untitled[*] — Cloth Lab"
         assert not window.isWindowModified()
     assert not window.action_revert.isEnabled()  # no file to go back to
 

@@ -18,14 +18,12 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QScrollArea,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -38,6 +36,7 @@ from clothlab.sim.document.scene import Scene, scene_settings
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, tooltip_for
 from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
+from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 
 
@@ -47,15 +46,15 @@ class FloatEditor(QWidget):
     value_changed = Signal(float)
     drag_started = Signal()
     drag_finished = Signal()
+    refused = Signal(str)  # one line: a typed value outside the setting's range
 
     def __init__(self, parameter: Parameter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.parameter = parameter
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, round((parameter.maximum - parameter.minimum) / parameter.step))
-        self.spin_box = QDoubleSpinBox(self)
-        self.spin_box.setDecimals(decimals_for(parameter))
-        self.spin_box.setRange(parameter.minimum, parameter.maximum)
+        self.spin_box = FloatBox(Limits.of(parameter), decimals_for(parameter), self)
+        self.spin_box.refused.connect(self.refused)
         self.spin_box.setSingleStep(parameter.step)
         self.spin_box.setKeyboardTracking(False)  # one change per typed number, not per digit
         self.spin_box.setMinimumWidth(84)
@@ -186,6 +185,7 @@ class BodyGroup(QGroupBox):
 
 class ParametersPanel(QWidget):
     command_requested = Signal(object)  # SetSetting, Compose, BeginGesture, EndGesture
+    refused = Signal(str)  # one line: why a typed value was not taken (it says the range)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -196,6 +196,7 @@ class ParametersPanel(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         self.body_group = BodyGroup()
         self.body_group.command_requested.connect(self.command_requested)
+        self.body_group.stiffness.refused.connect(self.refused)
         column.addWidget(self.body_group)
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)
@@ -237,13 +238,14 @@ class ParametersPanel(QWidget):
             combo_box.activated.connect(lambda v: self._request(key, v))
             return combo_box
         if parameter.kind is int:
-            spin_box = QSpinBox(self)
-            spin_box.setRange(int(parameter.minimum), int(parameter.maximum))
+            spin_box = IntBox(Limits.of(parameter), self)
+            spin_box.refused.connect(self.refused)
             spin_box.setSingleStep(int(parameter.step))
             spin_box.setKeyboardTracking(False)
             spin_box.valueChanged.connect(lambda v: self._request(key, v))
             return spin_box
         editor = FloatEditor(parameter, self)
+        editor.refused.connect(self.refused)
         editor.value_changed.connect(lambda v: self._request(key, v))
         # a slider's drag, press to release, undoes as one
         editor.drag_started.connect(lambda: self.command_requested.emit(BeginGesture()))
@@ -285,7 +287,7 @@ class ParametersPanel(QWidget):
         editor.blockSignals(True)
         if isinstance(editor, QCheckBox):
             editor.setChecked(bool(value))
-        elif isinstance(editor, QSpinBox):
+        elif isinstance(editor, IntBox):
             editor.setValue(int(value))
         elif isinstance(editor, QComboBox):
             editor.setCurrentIndex(int(value))

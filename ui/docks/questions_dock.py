@@ -28,13 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QStandardPaths, Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -53,9 +52,10 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Run
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.scene import Scene, scene_settings
+from clothlab.sim.document.scene import Scene, field_range, scene_settings
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
+    NumberAnswer,
     Question,
     QuestionSet,
     QuestionSetError,
@@ -63,6 +63,8 @@ from clothlab.sim.lab.questions import (
     load_question_set,
 )
 from clothlab.ui.intents import NewDocument
+from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
@@ -182,6 +184,24 @@ def _wrapped(text: str = "", object_name: str = "", rich: bool = False) -> QLabe
     return label
 
 
+class ChoiceLabel(QLabel):
+    """A choice's words beside its radio button, wrapped to the panel's width (a radio button's
+    own text does not wrap: a long choice pushed the panel into a horizontal scroll bar); a
+    click on them chooses, as a click on a radio button's text does."""
+
+    def __init__(self, text: str, button: QRadioButton) -> None:
+        super().__init__(text)
+        self.button = button
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setBuddy(button)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if self.button.isEnabled():
+            self.button.click()
+        event.accept()
+
+
 class QuestionsPanel(QWidget):
     """A ui.panels.Panel; its requests go the window's one way (ui.context), its evidence to
     the readouts."""
@@ -200,6 +220,7 @@ class QuestionsPanel(QWidget):
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
         self.choice_buttons: list[QRadioButton] = []
+        self.choice_labels: list[ChoiceLabel] = []
         self.now_try_buttons: list[QPushButton] = []
         self._build()
         self.set_question_set(load_builtin_set(BUILTIN_SET))
@@ -246,6 +267,8 @@ class QuestionsPanel(QWidget):
 
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
+        # the text wraps to the panel's width: nothing to scroll sideways to
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         body = QVBoxLayout(content)
         body.setContentsMargins(2, 2, 2, 2)
@@ -272,14 +295,20 @@ class QuestionsPanel(QWidget):
         self.choices_layout = QVBoxLayout()
         self.choice_group = QButtonGroup(self)
         self.choice_group.idClicked.connect(self._choice_made)
-        self.number_box = QDoubleSpinBox()
+        # any number an answer may be (the question format's range)
+        answers = field_range(NumberAnswer, "answer")
+        self.number_box = FloatBox(Limits("Prediction", *answers))
         self.number_box.setObjectName("prediction_number")
-        self.number_box.setRange(-1e6, 1e6)
         self.number_box.valueChanged.connect(self._number_made)
+        self.number_box.lineEdit().textChanged.connect(self._number_typed)
+        # a refused number leaves the box's value, and that is the prediction again
+        self.number_box.refused.connect(lambda _: self._number_made(self.number_box.value()))
+        self.number_refusal = RefusalLine([self.number_box])
         self.lock_button = QPushButton("Lock in my prediction")
         self.lock_button.clicked.connect(self.lock_prediction)
         prediction.addLayout(self.choices_layout)
         prediction.addWidget(self.number_box)
+        prediction.addWidget(self.number_refusal)
         prediction.addWidget(self.lock_button)
         body.addWidget(self.prediction_group)
 
@@ -357,9 +386,7 @@ class QuestionsPanel(QWidget):
         return True
 
     def open_set_dialog(self) -> None:
-        folder = str(self.question_set.path.parent if self.question_set and self.question_set.path
-                     else Path.home())  # fmt: skip
-        path, _ = QFileDialog.getOpenFileName(self, "Open question set", folder, QUESTION_FILTER)
+        path, _ = file_dialogs.get_open_file_name(self, "Open question set", QUESTION_FILTER)
         if path:
             self.open_set(path)
 
@@ -387,20 +414,31 @@ class QuestionsPanel(QWidget):
     def _build_prediction(self, question: Question) -> None:
         for button in self.choice_buttons:
             self.choice_group.removeButton(button)
-            button.deleteLater()
-        self.choice_buttons = []
+        while self.choices_layout.count():
+            item = self.choices_layout.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.choice_buttons, self.choice_labels = [], []
         self.prediction = None
         choices, number = question.prediction.choices, question.prediction.number
         for k, choice in enumerate(choices or []):
-            button = QRadioButton(choice.text)
+            button = QRadioButton()
             button.setObjectName(f"choice_{k}")
+            button.setAccessibleName(choice.text)
+            label = ChoiceLabel(choice.text, button)
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            line.addWidget(label, 1)
             self.choice_group.addButton(button, k)
-            self.choices_layout.addWidget(button)
+            self.choices_layout.addWidget(row)
             self.choice_buttons.append(button)
+            self.choice_labels.append(label)
         self.number_box.setVisible(number is not None)
         if number is not None:
             self.number_box.blockSignals(True)
-            self.number_box.setDecimals(number.decimals)
+            self.number_box.shown_decimals = number.decimals
             self.number_box.setSuffix(f" {number.unit}" if number.unit else "")
             self.number_box.setValue(0.0)
             self.number_box.blockSignals(False)
@@ -428,7 +466,7 @@ class QuestionsPanel(QWidget):
         step = STAGES.index(stage)
         self.start_button.setText("Load the scene" if step == 0 else "Reload the scene")
         self.prediction_group.setVisible(step >= 1)
-        for widget in (*self.choice_buttons, self.number_box):
+        for widget in (*self.choice_buttons, *self.choice_labels, self.number_box):
             widget.setEnabled(step == 1)
         self.lock_button.setVisible(step == 1)
         self.lock_button.setEnabled(step == 1 and self.prediction is not None)
@@ -447,6 +485,14 @@ class QuestionsPanel(QWidget):
     def _choice_made(self, index: int) -> None:
         self.prediction = index
         self.lock_button.setEnabled(self.stage == "predict")
+
+    def _number_typed(self, _text: str) -> None:
+        """A number in range is the prediction as soon as it is typed, so "Lock in" takes it
+        (the box itself takes it on Enter or when the focus leaves)."""
+        if self.number_box.typed_refusal() is None:
+            number = self.number_box.typed_number()
+            if number is not None:
+                self._number_made(number)
 
     def _number_made(self, value: float) -> None:
         self.prediction = value
@@ -549,8 +595,8 @@ class QuestionsPanel(QWidget):
 
     def export_dialog(self) -> None:
         assert self.question_set is not None
-        suggestion = str(Path.home() / f"{self.question_set.id}-answers.csv")
-        path, _ = QFileDialog.getSaveFileName(self, "Export answers", suggestion, CSV_FILTER)
+        suggestion = f"{self.question_set.id}-answers.csv"
+        path, _ = file_dialogs.get_save_file_name(self, "Export answers", suggestion, CSV_FILTER)
         if not path:
             return
         try:

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +32,8 @@ from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, SHOWN_KEYS, Readou
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.ui.intents import Trigger
+from clothlab.ui.number_box import IntBox, Limits
+from clothlab.ui.window.preferences import PLOT_WINDOW
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout
 REDRAW_HZ = 10  # plenty for a 20 s window; each redraw of the plots costs ~15 ms
@@ -53,6 +54,7 @@ HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; p
 class ReadoutsPanel(QWidget):
     # Trigger("export_csv"): the button does what File ▸ Export readouts CSV… does
     command_requested = Signal(object)
+    refused = Signal(str)  # one line: a typed plot window outside its range
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -117,12 +119,13 @@ class ReadoutsPanel(QWidget):
         self.export_button.clicked.connect(
             lambda: self.command_requested.emit(Trigger("export_csv"))
         )
-        self.window_box = QSpinBox()
-        self.window_box.setRange(2, 600)
+        low, high = PLOT_WINDOW.minimum, PLOT_WINDOW.maximum  # the preference's range
+        self.window_box = IntBox(Limits("Plot window", low, high, PLOT_WINDOW.unit, True))
         self.window_box.setValue(DEFAULT_WINDOW_S)
-        self.window_box.setSuffix(" s")
-        self.window_box.setToolTip("Model time shown by the plots (2 … 600 s).")
+        self.window_box.setSuffix(f" {PLOT_WINDOW.unit}")
+        self.window_box.setToolTip(f"Model time shown by the plots ({low} … {high} s).")
         self.window_box.valueChanged.connect(self._mark_dirty)
+        self.window_box.refused.connect(self.refused)
         controls = QHBoxLayout()
         for button in (self.pause_button, self.clear_button, self.export_button):
             controls.addWidget(button)

@@ -10,19 +10,19 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDoubleSpinBox,
     QHeaderView,
-    QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeView,
@@ -35,6 +35,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
 from clothlab.ui.intents import Select
+from clothlab.ui.number_box import FloatBox, IntBox, Limits, number_box
 from clothlab.ui.selection import Selection
 
 Index = QModelIndex | QPersistentModelIndex
@@ -47,7 +48,8 @@ def decimals_for(parameter: Parameter) -> int:
 
 class ValueDelegate(QStyledItemDelegate):
     """Spin boxes with the range, step and unit the value's metadata declares; a list of the
-    names for a setting whose values are named."""
+    names for a setting whose values are named. A typed number out of range is refused in one
+    line (ui.number_box), never clamped."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:  # noqa: N802
         address = index.data(ADDRESS_ROLE)
@@ -60,24 +62,27 @@ class ValueDelegate(QStyledItemDelegate):
             combo_box = QComboBox(parent)
             combo_box.addItems(list(parameter.choices))
             return combo_box
-        editor: QSpinBox | QDoubleSpinBox
-        if parameter.kind is int:
-            editor = QSpinBox(parent)
-            editor.setRange(int(parameter.minimum), int(parameter.maximum))
-        else:
-            editor = QDoubleSpinBox(parent)
-            editor.setDecimals(decimals_for(parameter))
-            editor.setRange(parameter.minimum, parameter.maximum)
-            editor.setSingleStep(parameter.step)
+        editor = number_box(Limits.of(parameter), decimals_for(parameter), parent)
+        editor.setSingleStep(parameter.step)
         if parameter.unit:
             editor.setSuffix(f" {parameter.unit}")
         editor.setFrame(False)
+        model = index.model()
+        if isinstance(model, SceneModel):  # a refusal goes where the model's refusals go
+            editor.refused.connect(model.edit_refused)
         return editor
+
+    def eventFilter(self, editor: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        # Qt's delegate makes a spin box interpret its text before Enter, Tab or leaving it is
+        # committed, which puts the old value back without a word: say the refusal first.
+        if isinstance(editor, (IntBox, FloatBox)) and _commits(event):
+            editor.accept_typed()
+        return super().eventFilter(editor, event)
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:  # noqa: N802
         if isinstance(editor, QComboBox):
             editor.setCurrentIndex(int(index.data(Qt.ItemDataRole.EditRole)))
-        elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
+        elif isinstance(editor, (IntBox, FloatBox)):
             editor.setValue(index.data(Qt.ItemDataRole.EditRole))
         else:
             super().setEditorData(editor, index)
@@ -85,9 +90,10 @@ class ValueDelegate(QStyledItemDelegate):
     def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: Index) -> None:  # noqa: N802
         if isinstance(editor, QComboBox):
             model.setData(index, editor.currentIndex(), Qt.ItemDataRole.EditRole)
-        elif isinstance(editor, (QSpinBox, QDoubleSpinBox)):
-            editor.interpretText()
-            model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
+        elif isinstance(editor, (IntBox, FloatBox)):
+            if editor.accept_typed():  # else refused in one line, and nothing is changed
+                editor.interpretText()
+                model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
         else:
             super().setModelData(editor, model, index)
 
@@ -194,6 +200,18 @@ class ScenePanel(QWidget):
     def _expand_inserted(self, parent: QModelIndex, *_: Any) -> None:
         if not parent.isValid():
             self._expand()
+
+
+def _commits(event: QEvent) -> bool:
+    """True for the events on which a delegate commits an editor's value."""
+    if event.type() == QEvent.Type.FocusOut:
+        return True
+    keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+    return (
+        isinstance(event, QKeyEvent)
+        and event.type() == QEvent.Type.KeyPress
+        and (event.key() in keys)
+    )
 
 
 def _selection_at(index: QModelIndex) -> Selection | None:

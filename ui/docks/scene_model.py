@@ -40,9 +40,11 @@ from clothlab.sim.document.scene import (
     SheetSpec,
     SphereSpec,
     body_size,
+    field_range,
     scene_settings,
 )
 from clothlab.ui.intents import Compose, change_body
+from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
@@ -80,30 +82,38 @@ def _field(
     return Parameter(label, label, unit, low, high, step, low, tip, "", kind=kind, choices=choices)
 
 
+def _number(
+    label: str, unit: str, spec: type[Any], name: str, step: float, tip: str, kind: type = float
+) -> Parameter:
+    """A number field whose range is the scene format's (sim.document.scene.field_range)."""
+    return _field(label, unit, *field_range(spec, name), step, tip, kind)
+
+
 # The editable fields of bodies and obstacles: label and editor metadata by field name. Ranges
 # are the file format's (sim.document.scene); what the whole scene must satisfy (particle caps,
 # spacing) is checked by sim.document.composition, whose one-line refusal the window shows.
-LENGTH = (0.01, 1000.0, 0.1)
 FIELDS: dict[str, Parameter] = {
     "name": _field("Name", "", 0, 0, 1, "Shown in the panels; empty: named by its shape.", str),
-    "width": _field("Width", "units", *LENGTH, "Width of the sheet."),
-    "height": _field("Height", "units", *LENGTH, "Height of the sheet (its length if flat)."),
-    "cols": _field("Columns", "", 2, 512, 1, "Particles across the sheet.", int),
-    "rows": _field("Rows", "", 2, 512, 1, "Particles down the sheet.", int),
+    "width": _number("Width", "units", SheetSpec, "width", 0.1, "Width of the sheet."),
+    "height": _number("Height", "units", SheetSpec, "height", 0.1,
+                      "Height of the sheet (its length if flat)."),
+    "cols": _number("Columns", "", SheetSpec, "cols", 1, "Particles across the sheet.", int),
+    "rows": _number("Rows", "", SheetSpec, "rows", 1, "Particles down the sheet.", int),
     "lock_spacing": _field("Lock spacing", "", 0, 1, 1,
                            "On: a new width or height changes the resolution instead.", bool),
     "horizontal": _field("Lies", "", 0, 1, 1, "Hanging in x–y, or lying flat in x–z.", int,
                          ("hanging", "flat")),
-    "top_center": _field("Position", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
-                         "Centre of the sheet's top edge."),
-    "yaw": _field("Yaw", "°", -360.0, 360.0, 5.0, "Turn about the vertical (+y) axis."),
-    "cubes": _field("Cubes per side", "", 1, 32, 1, "Small cubes along each edge.", int),
-    "size": _field("Size", "units", *LENGTH, "Length of each edge (a box: along each axis)."),
-    "min_corner": _field("Min corner", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
-                         "The corner with the smallest x, y and z."),
-    "center": _field("Centre", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
-                     "Centre of the obstacle."),
-    "radius": _field("Radius", "units", *LENGTH, "Radius of the sphere."),
+    "top_center": _number("Position", "units", SheetSpec, "top_center", 0.05,
+                          "Centre of the sheet's top edge."),
+    "yaw": _number("Yaw", "°", SheetSpec, "yaw", 5.0, "Turn about the vertical (+y) axis."),
+    "cubes": _number("Cubes per side", "", BlockSpec, "cubes", 1, "Small cubes along each edge.",
+                     int),
+    "size": _number("Size", "units", BlockSpec, "size", 0.1,
+                    "Length of each edge (a box: along each axis)."),
+    "min_corner": _number("Min corner", "units", BlockSpec, "min_corner", 0.05,
+                          "The corner with the smallest x, y and z."),
+    "center": _number("Centre", "units", SphereSpec, "center", 0.05, "Centre of the obstacle."),
+    "radius": _number("Radius", "units", SphereSpec, "radius", 0.1, "Radius of the sphere."),
 }  # fmt: skip
 SHEET_FIELDS = ("name", "width", "height", "cols", "rows", "lock_spacing", "horizontal",
                 "top_center", "yaw")  # fmt: skip
@@ -508,14 +518,28 @@ class SceneModel(QStandardItemModel):
         parameter = parameter_for(address)
         try:
             value = parameter.kind(value)
-            # a body's or an obstacle's fields: sim.document.composition checks them
-            if address[0] not in ("body", "obstacle"):
-                value = parameter.check(value)
+            refusal = self._refusal(address, parameter, value)
+            if refusal is None and address[0] not in ("body", "obstacle"):
+                value = parameter.check(value)  # a body's fields: the composition checks them
         except (TypeError, ValueError) as error:
-            self.edit_refused.emit(f"{parameter.label}: {error}")
+            refusal = f"{parameter.label}: {error}"
+        if refusal is not None:
+            self.edit_refused.emit(refusal)
             return False
+        if self._scene is not None and value == value_at(self._scene, address):
+            return True  # nothing changed: no command, no undo step
         self._request(address, value)
         return True
+
+    @staticmethod
+    def _refusal(address: Address, parameter: Parameter, value: Any) -> str | None:
+        """One line if a number is outside its range, in the words the spin boxes use."""
+        if parameter.kind not in (int, float) or parameter.choices:
+            return None
+        label = parameter.label
+        if address[0] in ("body", "obstacle") and len(address) > 3:
+            label = f"{label} {AXES[address[3]]}"  # "Position y"
+        return Limits.of(parameter, label).refusal(f"{value:g}", float(value))
 
     def _request(self, address: Address, value: Any) -> None:
         scene = self._scene

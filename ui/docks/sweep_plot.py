@@ -7,7 +7,6 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QFormLayout,
     QLabel,
     QVBoxLayout,
@@ -17,7 +16,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load_sweep_results
 from clothlab.ui.docks.readouts_dock import COLOURS
-from clothlab.ui.window import dialogs
+from clothlab.ui.window import dialogs, file_dialogs
 
 NO_SECOND = "(none)"
 
@@ -73,7 +72,7 @@ class SweepPlot(QDialog):
 
 def open_sweep_results(parent: QWidget) -> SweepPlot | None:
     """Ask for a sweep's CSV and show it; a file that is not one gets a one-line error."""
-    path, _ = QFileDialog.getOpenFileName(parent, "Open sweep results", "", "CSV (*.csv)")
+    path, _ = file_dialogs.get_open_file_name(parent, "Open sweep results", "CSV (*.csv)")
     if not path:
         return None
     try:

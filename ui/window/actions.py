@@ -100,6 +100,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip="Load the scene's file again, dropping the changes since it was saved"),
     ActionRow("close", "&Close", "&File", (StandardKey.Close,),
               tip="Close the scene and start from a blank one"),
+    ActionRow("scene_properties", "Scene p&roperties…", "&File",
+              tip="Name the scene (the window's title shows it) and describe it"),
     ActionRow("export_csv", "&Export readouts CSV…", "&File",
               tip="Save the recorded readouts as CSV", separator=True),
     ActionRow("export_positions", "Export &positions…", "&File",

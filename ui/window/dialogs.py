@@ -18,10 +18,12 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
+    QFormLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -29,8 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.document.files import describe, write_atomically
-from clothlab.sim.document.scene import CameraSpec, Scene, SceneError
-from clothlab.ui.window import preferences
+from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
+from clothlab.ui.number_box import Limits, RefusalLine, number_box
+from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -121,8 +124,7 @@ class SceneFiles:
     def open_dialog(self) -> None:
         if not self.confirm_discard():
             return
-        folder = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open scene", folder, SCENE_FILTER)
+        path, _ = file_dialogs.get_open_file_name(self.window, "Open scene", SCENE_FILTER)
         if path:
             self.open_path(path)
 
@@ -133,6 +135,7 @@ class SceneFiles:
             show_error(self.window, "Cannot open scene", str(error))
             return False
         preferences.add_recent_file(Path(path))
+        preferences.remember_folder(Path(path).parent)  # where the next file dialog starts
         return True
 
     def open_recent(self, file: str) -> None:
@@ -145,7 +148,7 @@ class SceneFiles:
         return self.save_to(self.controller.path)
 
     def save_as(self) -> bool:
-        suggestion = self._folder() / f"{slug(self.controller.title_name)}.json"
+        suggestion = f"{slug(self.controller.title_name)}.json"
         path = self._ask_save_path("Save scene as", suggestion, SCENE_FILTER)
         return path is not None and self.save_to(path)
 
@@ -156,6 +159,7 @@ class SceneFiles:
             show_error(self.window, "Cannot save scene", f"{path}: {describe(error)}")
             return False
         preferences.add_recent_file(saved)
+        preferences.remember_folder(saved.parent)
         self.window.statusBar().showMessage(f"Saved {saved}", 4000)
         return True
 
@@ -184,7 +188,7 @@ class SceneFiles:
         return True
 
     def export_readouts(self) -> None:
-        suggestion = Path.home() / f"{slug(self.controller.title_name)}-readouts.csv"
+        suggestion = f"{slug(self.controller.title_name)}-readouts.csv"
         path = self._ask_save_path("Export readouts", suggestion, CSV_FILTER)
         if path is None:
             return
@@ -203,7 +207,7 @@ class SceneFiles:
         if snapshot is None:
             show_error(self.window, "Cannot export positions", "No frame has been computed yet.")
             return
-        suggestion = self._folder() / f"{slug(self.controller.title_name)}-positions.npy"
+        suggestion = f"{slug(self.controller.title_name)}-positions.npy"
         path = self._ask_save_path("Export positions", suggestion, NPY_FILTER)
         if path is None:
             return
@@ -218,17 +222,14 @@ class SceneFiles:
         self.window.statusBar().showMessage(message, 4000)
 
     def save_screenshot_dialog(self) -> None:
-        suggestion = Path.home() / f"{slug(self.controller.title_name)}.png"
+        suggestion = f"{slug(self.controller.title_name)}.png"
         path = self._ask_save_path("Save screenshot", suggestion, PNG_FILTER)
         if path is not None and not self.save_image(path):
             show_error(self.window, "Cannot save screenshot", f"{path}: could not write the image")
 
-    def _folder(self) -> Path:
-        """Where the scene file dialogs start: the document's folder, else the home folder."""
-        return self.controller.path.parent if self.controller.path else Path.home()
-
-    def _ask_save_path(self, title: str, suggestion: Path, file_filter: str) -> Path | None:
-        path, _ = QFileDialog.getSaveFileName(self.window, title, str(suggestion), file_filter)
+    def _ask_save_path(self, title: str, file_name: str, file_filter: str) -> Path | None:
+        """A path to save to, the dialog started in the last folder used with `file_name`."""
+        path, _ = file_dialogs.get_save_file_name(self.window, title, file_name, file_filter)
         return Path(path) if path else None
 
 
@@ -344,13 +345,106 @@ class ShortcutsDialog(QDialog):
 
 
 def window_title(scene_name: str, path: Path | None) -> str:
-    """The window's title, e.g. "Cloth Lab — edited.json (Hanging sheet)[*]": the document's
-    file, and the scene's name where it says more than the file name does; the scene's name
-    alone until there is a file. Qt shows the [*] as * while there are unsaved changes."""
+    """The window's title, "file — scene name — Cloth Lab", each said once: the scene's name
+    only where the file name does not say it already, and no "Untitled" beside a file (a new
+    scene's name says only that it has none). Before there is a file, "scene name — Cloth Lab".
+    Qt shows the [*] as * while there are unsaved changes. The title ends with the application's
+    name, so Qt does not add it again (it appends its display name to a title without it)."""
+    name = "" if scene_name == UNTITLED else scene_name
     if path is None:
-        document = scene_name or "Untitled"
-    elif not scene_name or slug(scene_name) == slug(path.stem):
-        document = path.name
+        parts = [f"{name or UNTITLED}[*]"]
     else:
-        document = f"{path.name} ({scene_name})"
-    return f"{APPLICATION} — {document}[*]"
+        parts = [f"{path.name}[*]"]
+        if name and slug(name) != slug(path.stem):
+            parts.append(name)
+    return " — ".join([*parts, APPLICATION])
+
+
+# --- scene properties ------------------------------------------------------------------------
+
+
+class ScenePropertiesDialog(QDialog):
+    """File ▸ Scene properties: the scene's name (the window's title shows it) and its
+    description, within the lengths a scene file takes."""
+
+    def __init__(self, parent: QWidget | None, name: str, description: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Scene properties")
+        self.setObjectName("scene_properties")
+        self.name_edit = QLineEdit(name)
+        self.name_edit.setObjectName("scene_name")
+        self.name_edit.setMaxLength(max_length(Scene, "name"))
+        self.name_edit.setToolTip("The scene's name: the window's title and a saved file keep it")
+        self.description_edit = QPlainTextEdit(description)
+        self.description_edit.setObjectName("scene_description")
+        self.description_edit.setTabChangesFocus(True)
+        self.description_edit.setPlaceholderText("What the experiment shows (optional)")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        # a description too long for a scene file is said, and OK waits: nothing is cut
+        self.refusal_line = QLabel()
+        self.refusal_line.setStyleSheet("color: #c62828;")
+        self.description_edit.textChanged.connect(self._check_length)
+        form = QFormLayout(self)
+        form.addRow("Name", self.name_edit)
+        form.addRow("Description", self.description_edit)
+        form.addRow(self.refusal_line)
+        form.addRow(buttons)
+        self._check_length()
+        self.resize(420, self.sizeHint().height())
+
+    def _check_length(self) -> None:
+        length, limit = len(self.description_edit.toPlainText()), max_length(Scene, "description")
+        too_long = length > limit
+        self.refusal_line.setText(
+            f"Description: {length} characters, at most {limit}" if too_long else ""
+        )
+        self.refusal_line.setVisible(too_long)
+        self.ok.setEnabled(not too_long)
+
+    def values(self) -> tuple[str, str]:
+        """The name (spaces trimmed; none is "Untitled") and the description, as entered."""
+        return self.name_edit.text().strip() or UNTITLED, self.description_edit.toPlainText()
+
+
+def ask_scene_properties(parent: QWidget | None, scene: Scene) -> tuple[str, str] | None:
+    """The name and description the user entered, or None if they cancelled."""
+    dialog = ScenePropertiesDialog(parent, scene.name, scene.description)
+    return dialog.values() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+# --- asking for a number ---------------------------------------------------------------------
+
+
+class NumberDialog(QDialog):
+    """One number, in its range (Qt's QInputDialog clamps a typed number without a word): a
+    number out of range is said under the box, and OK waits until the number is one in range."""
+
+    def __init__(
+        self, parent: QWidget | None, title: str, label: str, limits: Limits, value: float
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.box = number_box(limits)
+        self.box.setValue(value)
+        ok, cancel = QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel
+        buttons = QDialogButtonBox(ok | cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.refusal_line = RefusalLine([self.box], buttons.button(ok))
+        form = QFormLayout(self)
+        form.addRow(label, self.box)
+        form.addRow(self.refusal_line)
+        form.addRow(buttons)
+
+
+def ask_number(
+    parent: QWidget | None, title: str, label: str, limits: Limits, value: float
+) -> float | None:
+    """The number the user chose, or None if they cancelled."""
+    dialog = NumberDialog(parent, title, label, limits, value)
+    return dialog.box.value() if dialog.exec() == QDialog.DialogCode.Accepted else None

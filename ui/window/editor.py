@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QInputDialog
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.composition import Composed
@@ -29,9 +28,11 @@ from clothlab.sim.document.scene import (
     scene_settings,
 )
 from clothlab.ui.intents import Compose
+from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.viewport import scene_points
 from clothlab.ui.window import actions as action_table
+from clothlab.ui.window import dialogs
 
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
@@ -222,12 +223,13 @@ class SceneEditor(QObject):
     def pin_every_nth(self) -> None:
         if self.selection.body is None:
             return
-        n, ok = QInputDialog.getInt(
-            self.context.parent, "Pin every n-th of top edge", "Pin every n-th particle, n:", 2,
-            1, 512,
+        low, high = composition.PIN_EVERY
+        n = dialogs.ask_number(
+            self.context.parent, "Pin every n-th of top edge", "Pin every n-th particle, n:",
+            Limits("n", low, high, integer=True), 2,
         )  # fmt: skip
-        if ok:
-            self.pin("every nth of top edge", n)
+        if n is not None:
+            self.pin("every nth of top edge", int(n))
 
     def unpin_all(self) -> None:
         body = self.selection.body

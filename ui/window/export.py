@@ -32,8 +32,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QProgressDialog,
     QWidget,
@@ -50,8 +48,10 @@ from clothlab.sim.lab.mesh_export import (
     write_mesh,
     write_sequence,
 )
+from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
+from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.dialogs import show_error, slug
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
@@ -62,7 +62,7 @@ MESH_FILTERS = {"obj": "OBJ meshes (*.obj)", "ply": "PLY meshes, binary (*.ply)"
 VIDEO_FILTERS = {"mp4": "MP4 video, H.264 (*.mp4)", "gif": "Animated GIF (*.gif)"}
 VIDEO_SIZES = ((640, 400), (640, 480), (1280, 720), (1280, 800), (1920, 1080))  # even: H.264
 FRAME_RATES = (24, 30, 60)
-MAX_SECONDS = 600.0
+MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # of model time a video may show
 MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
 # What each format needs besides imageio: its encoder
 VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("imageio", "PIL")}
@@ -328,9 +328,8 @@ class VideoDialog(QDialog):
         for fps in FRAME_RATES:
             self.fps_box.addItem(f"{fps} frames per second", fps)
         self.fps_box.setCurrentIndex(max(0, self.fps_box.findData(spec.fps)))
-        self.seconds_box = QDoubleSpinBox()
-        self.seconds_box.setRange(0.1, MAX_SECONDS)
-        self.seconds_box.setDecimals(1)
+        limits = Limits("Length", MIN_SECONDS, MAX_SECONDS, "s")
+        self.seconds_box = FloatBox(limits, shown_decimals=1)
         self.seconds_box.setSuffix(" s of model time")
         self.seconds_box.setValue(spec.seconds)
         self.format_box = QComboBox()
@@ -351,6 +350,10 @@ class VideoDialog(QDialog):
         )
         for label, widget in rows:
             form.addRow(label, widget)
+        # a length out of range is said here, and OK waits until it is one in range
+        ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.refusal_line = RefusalLine([self.seconds_box], ok)
+        form.addRow(self.refusal_line)
         form.addRow(buttons)
 
     def spec(self) -> VideoSpec:
@@ -375,10 +378,9 @@ class Exporter(QObject):
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
         """A save path; with no suffix, the chosen filter's is added."""
-        suggestion = str(self._folder() / f"{stem}.{fmt}")
         choices = ";;".join(filters.values())
-        path, chosen = QFileDialog.getSaveFileName(
-            self.context.parent, title, suggestion, choices, filters[fmt]
+        path, chosen = file_dialogs.get_save_file_name(
+            self.context.parent, title, f"{stem}.{fmt}", choices, filters[fmt]
         )
         if not path:
             return None
@@ -387,9 +389,6 @@ class Exporter(QObject):
             by_filter = {label: key for key, label in filters.items()}
             path = path.with_suffix(f".{by_filter.get(chosen, fmt)}")
         return path
-
-    def _folder(self) -> Path:
-        return self.controller.path.parent if self.controller.path else Path.home()
 
     def export_mesh(self) -> None:
         """The frame shown as OBJ or PLY, by the file name's suffix."""
@@ -413,8 +412,8 @@ class Exporter(QObject):
 
     def export_meshes(self) -> None:
         """A replay to its end (or 5 s from the frame shown) as an OBJ sequence in a folder."""
-        folder = QFileDialog.getExistingDirectory(
-            self.context.parent, "Export mesh sequence into", str(self._folder())
+        folder = file_dialogs.get_existing_directory(
+            self.context.parent, "Export mesh sequence into"
         )
         if not folder:
             return

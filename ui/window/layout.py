@@ -5,14 +5,20 @@ After a resize the 3D view keeps at least VIEW_SHARE of the window's width, or V
 where that is less; the dock columns get the rest, each narrowed no further than it stays
 usable. When two columns cannot both be usable, the right column's docks join the left one as
 tabs, and go back when the window is wide enough again.
+
+A usable column shows its tabs' titles in full ("Parameters", not "Param…"): docks tabbed
+together are given the width their tab bar needs as their minimum, and where the window is too
+small for that and half of it for the 3D view (800 × 500 logical pixels, a 1600 × 1000 screen at
+QT_SCALE_FACTOR=2), the titles win.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QStyle
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QStyle, QTabBar
 
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import STATE_VERSION
@@ -33,9 +39,12 @@ class WindowLayout:
         self.window, self.docks, self.first, self.status = window, docks, first, status
         self.default_state = window.saveState(STATE_VERSION)
         self.tabbed_right: list[QDockWidget] = []  # docks moved to the left column
+        self.right_on_top: QDockWidget | None = None  # the one of them shown before they moved
         self._timer = QTimer(window)  # resizes come in bursts: fit once after them
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
+        for dock in docks:  # a dock dragged into or out of a tab group: its titles' width
+            dock.dockLocationChanged.connect(self.schedule)
 
     def restore(self) -> bool:
         """The stored geometry and dock layout; anything unreadable → the default layout, and
@@ -89,6 +98,7 @@ class WindowLayout:
         the user put elsewhere, are left alone."""
         width = self.window.width()
         room = max(width - VIEW_WIDTH, (1.0 - VIEW_SHARE) * width)
+        self.keep_titles()
         columns = self.columns()
         left, right = (columns.get(side, []) for side in SIDES)
         moved = [dock for dock in self.tabbed_right if dock in left]
@@ -107,6 +117,15 @@ class WindowLayout:
         self.tabbed_right = moved
         self._narrow(columns, room - separators)
 
+    def keep_titles(self) -> None:
+        """Each dock tabbed with others gets the width their tab bar needs to show every title
+        in full as its minimum; a dock on its own, none (its content's own minimum holds)."""
+        for dock in self.docks:
+            group = [dock, *self.window.tabifiedDockWidgets(dock)]
+            shown = [d for d in group if d.toggleViewAction().isChecked() and not d.isFloating()]
+            tabbed = len(shown) > 1 and dock in shown
+            dock.setMinimumWidth(tabs_width(_titles(shown)) if tabbed else 0)
+
     def columns(self) -> dict[Qt.DockWidgetArea, list[QDockWidget]]:
         """The docks shown (as a tab or not) in the left and right columns."""
         columns: dict[Qt.DockWidgetArea, list[QDockWidget]] = {}
@@ -118,18 +137,28 @@ class WindowLayout:
 
     def _tab_into(self, left: list[QDockWidget], right: list[QDockWidget]) -> None:
         current = _on_top(left)
+        self.right_on_top = _on_top(right)  # shown again when they go back
+        right = sorted(right, key=self._declared)  # in the window's order: Readouts, Compare
         for dock in right:
             self.window.tabifyDockWidget(current, dock)
         current.raise_()
-        self.tabbed_right = list(right)
+        self.tabbed_right = right
+        self.keep_titles()  # now, so the layout takes its new widths in one step
 
     def _untab(self, moved: list[QDockWidget]) -> None:
-        first, *rest = moved
+        """The moved docks back to the right column, in the window's order, with the one that
+        was on top there on top again (not whichever was tabified last)."""
+        first, *rest = sorted(moved, key=self._declared)
         self.window.addDockWidget(SIDES[1], first)
         for dock in rest:
             self.window.tabifyDockWidget(first, dock)
-        first.raise_()
+        on_top = self.right_on_top if self.right_on_top in moved else first
+        on_top.raise_()
         self.tabbed_right = []
+        self.keep_titles()
+
+    def _declared(self, dock: QDockWidget) -> int:
+        return self.docks.index(dock) if dock in self.docks else len(self.docks)
 
     def _narrow(self, columns: dict[Qt.DockWidgetArea, list[QDockWidget]], room: float) -> None:
         widths = {side: _column_width(docks) for side, docks in columns.items()}
@@ -152,13 +181,29 @@ class WindowLayout:
 
 
 def _needed(docks: list[QDockWidget]) -> int:
-    """How wide a column of docks must stay to be usable: its docks' minimum widths, and up to
-    USABLE_DOCK_WIDTH of what they would like (a scrolling form reports a tiny minimum)."""
-    return max(
-        max(dock.minimumSizeHint().width(), dock.minimumWidth(),
-            min(dock.sizeHint().width(), USABLE_DOCK_WIDTH))
+    """How wide a column of docks must stay to be usable: its docks' minimum widths, up to
+    USABLE_DOCK_WIDTH of what they would like (a scrolling form reports a tiny minimum), and
+    the width of their titles as tabs of one tab bar, when there are several."""
+    content = max(
+        max(dock.minimumSizeHint().width(), min(dock.sizeHint().width(), USABLE_DOCK_WIDTH))
         for dock in docks
-    )  # fmt: skip
+    )
+    return max(content, tabs_width(_titles(docks)) if len(docks) > 1 else 0)
+
+
+def _titles(docks: list[QDockWidget]) -> tuple[str, ...]:
+    return tuple(dock.windowTitle() for dock in docks)
+
+
+@functools.cache  # one font and style per run
+def tabs_width(titles: tuple[str, ...]) -> int:
+    """The width a tab bar needs to show these titles in full: measured on a tab bar of the
+    application's style, as QMainWindow's own dock tab bars are."""
+    bar = QTabBar()
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+    for title in titles:
+        bar.addTab(title)
+    return bar.sizeHint().width()
 
 
 def _on_top(docks: list[QDockWidget]) -> QDockWidget:

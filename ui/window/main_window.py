@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetSpeed, Step
+from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene
 from clothlab.ui.context import WindowContext
@@ -64,6 +64,13 @@ FRAME_HZ = 60  # most frames drawn per second
 MINIMUM_SIZE = (640, 480)
 
 
+def fitted_size(wanted: tuple[int, int], available: QSize) -> QSize:
+    """`wanted` (logical pixels), made no larger than the screen's available area: at
+    QT_SCALE_FACTOR=2 a 1600 × 1000 screen has 800 × 500 of them, and 1280 × 800 would open
+    the window at twice the screen's size."""
+    return QSize(min(wanted[0], available.width()), min(wanted[1], available.height()))
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self, controller: Controller, remember_layout: bool = True, parent: QWidget | None = None
@@ -74,7 +81,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.remember_layout = remember_layout
         self.setObjectName("main_window")
-        self.setMinimumSize(*MINIMUM_SIZE)
+        self.setMinimumSize(fitted_size(MINIMUM_SIZE, self.screen().availableGeometry().size()))
         self.setDockNestingEnabled(True)
         self._build_central()
         self._build_status_bar()
@@ -98,7 +105,7 @@ class MainWindow(QMainWindow):
         self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
-        self.resize(*DEFAULT_SIZE)
+        self.resize(fitted_size(DEFAULT_SIZE, self.screen().availableGeometry().size()))
         if remember_layout:
             self.restore_layout()
             for name, action in action_table.remembered(self._actions).items():
@@ -207,6 +214,7 @@ class MainWindow(QMainWindow):
             "new": files.new, "open": files.open_dialog, "save": files.save,
             "save_as": files.save_as, "save_state": files.save_state, "revert": files.revert,
             "close": files.new,
+            "scene_properties": self.edit_scene_properties,
             "export_csv": files.export_readouts, "export_positions": files.export_positions,
             "screenshot": files.save_screenshot_dialog, "quit": self.close,
             "seam": partial(send, SeamCut()), "ball": lambda on: send(SetSetting("ball", on, None)),
@@ -251,6 +259,8 @@ class MainWindow(QMainWindow):
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
             (c.stuck_found, self.status.show_stuck),
             (self.scene_model.edit_refused, self.context.say),
+            (self.parameters_panel.refused, self.context.say),
+            (self.readouts_panel.refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
             (self.selection.changed, self.scene_panel.show_selection),
             (self.selection.changed, self.parameters_panel.show_selection),
@@ -279,6 +289,7 @@ class MainWindow(QMainWindow):
         for panel in self.panels:
             panel.show_edit(scene, command)
         self.action_ball.setChecked(self.controller.settings.ball)
+        self._update_title()  # a renamed scene, or its undo
 
     def _show_document(self) -> None:
         """After a refused request: the panels drop what was typed and show the document."""
@@ -415,6 +426,15 @@ class MainWindow(QMainWindow):
         action_table.fill_recent_menu(self.recent_menu, files, self.files.open_recent, clear)
 
     # --- dialogs and shutdown ---------------------------------------------------------------------
+
+    def edit_scene_properties(self) -> None:
+        """File ▸ Scene properties: a new name or description is one undoable edit."""
+        scene = self.controller.scene
+        entered = dialogs.ask_scene_properties(self, scene)
+        if entered is None or entered == (scene.name, scene.description):
+            return
+        name, description = entered
+        self.context.submit(SetSceneInfo(name, description, scene.name, scene.description))
 
     def show_shortcuts(self) -> None:
         dialogs.ShortcutsDialog(self.shortcut_rows(), self).exec()

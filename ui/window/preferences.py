@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Signal
+from PySide6.QtCore import QByteArray, QDataStream, QObject, QSettings, Signal
 
 if TYPE_CHECKING:  # only for the hints: the window is passed in, never built here
     from PySide6.QtWidgets import QMainWindow
@@ -28,6 +28,7 @@ GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 VIEW_PREFIX = "view/"
 RECENT_KEY = "recent_files"
+LAST_FOLDER_KEY = "files/last_folder"
 
 
 def settings() -> QSettings:
@@ -38,16 +39,38 @@ def settings() -> QSettings:
 
 
 def restore_window(window: QMainWindow) -> bool:
-    """Apply the stored geometry and dock layout to `window`; False if either is missing or
-    unreadable (the caller then puts the default layout back)."""
+    """Apply the stored dock layout and geometry to `window`; False if either is missing or
+    unreadable (the caller then puts the default layout back).
+
+    A readable geometry that Qt will not apply is no failure: Qt refuses one saved on a screen
+    more than 25 % wider or narrower (another QT_SCALE_FACTOR, another monitor), and the window
+    then keeps the size it has (the caller's, fitted to the screen) with the docks as stored."""
     stored = settings()
     geometry, state = stored.value(GEOMETRY_KEY), stored.value(STATE_KEY)
     if not (isinstance(geometry, QByteArray) and isinstance(state, QByteArray)):
         return False
+    if not geometry_readable(geometry):
+        return False
     try:
-        return window.restoreGeometry(geometry) and window.restoreState(state, STATE_VERSION)
+        window.restoreGeometry(geometry)  # False on a screen of another size: see above
+        return window.restoreState(state, STATE_VERSION)
     except (TypeError, ValueError, RuntimeError):
         return False
+
+
+GEOMETRY_MAGIC = 0x01D9D0CB  # what QWidget.saveGeometry() writes first
+GEOMETRY_MAJOR_VERSIONS = (1, 2, 3)
+
+
+def geometry_readable(geometry: QByteArray) -> bool:
+    """Whether `geometry` is what QWidget.saveGeometry() writes (its magic number and a format
+    version Qt reads), whether or not Qt applies it on this screen."""
+    stream = QDataStream(geometry)
+    stream.setVersion(QDataStream.Version.Qt_4_0)  # as Qt writes the header
+    if geometry.size() < 8:
+        return False
+    magic, major = stream.readUInt32(), stream.readUInt16()
+    return magic == GEOMETRY_MAGIC and major in GEOMETRY_MAJOR_VERSIONS
 
 
 def layout_stored() -> bool:
@@ -95,6 +118,23 @@ def forget_recent_file(file: str) -> None:
 
 def clear_recent_files() -> None:
     settings().setValue(RECENT_KEY, [])
+
+
+# --- the last folder used -----------------------------------------------------------------------
+
+
+def last_folder() -> Path | None:
+    """The folder of the last file chosen, opened or saved (file dialogs start there), if it
+    is still a folder."""
+    value = settings().value(LAST_FOLDER_KEY)
+    if not isinstance(value, str) or not value:
+        return None
+    folder = Path(value)
+    return folder if folder.is_dir() else None
+
+
+def remember_folder(folder: Path) -> None:
+    settings().setValue(LAST_FOLDER_KEY, str(folder.resolve()))
 
 
 # --- preferences (Edit ▸ Preferences) --------------------------------------------------------

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QSpinBox,
     QWidget,
 )
 
+from clothlab.ui.number_box import IntBox, Limits, RefusalLine
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import NumberPreference, Preferences
 
@@ -54,10 +54,14 @@ class PreferencesDialog(QDialog):
         for preference, box in self._number_boxes():
             form.addRow(preference.label, box)
         form.addRow("Theme", self.theme_box)
+        # a number out of its range is said here, and OK waits until it is one in range
+        ok = self.button_box.button(Buttons.Ok)
+        self.refusal_line = RefusalLine([box for _, box in self._number_boxes()], ok)
+        form.addRow(self.refusal_line)
         form.addRow(self.button_box)
         self.show_values(preferences.stored_preferences())
 
-    def _number_boxes(self) -> tuple[tuple[NumberPreference, QSpinBox], ...]:
+    def _number_boxes(self) -> tuple[tuple[NumberPreference, IntBox], ...]:
         return (
             (preferences.AUTOSAVE_INTERVAL, self.autosave_box),
             (preferences.FRAME_RATE_CAP, self.frame_rate_box),
@@ -83,9 +87,9 @@ class PreferencesDialog(QDialog):
         super().accept()
 
 
-def _number_box(preference: NumberPreference) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(preference.minimum, preference.maximum)
+def _number_box(preference: NumberPreference) -> IntBox:
+    box = IntBox(Limits(preference.label, preference.minimum, preference.maximum,
+                        preference.unit, integer=True))  # fmt: skip
     box.setSuffix(f" {preference.unit}")
     box.setToolTip(f"{preference.tooltip} ({preference.minimum} … {preference.maximum} "
                    f"{preference.unit}, default {preference.default})")  # fmt: skip

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QLabel, QSlider, QSpinBox, QToolBar, QWidget
+from PySide6.QtWidgets import QLabel, QSlider, QToolBar, QWidget
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.recording import Recording, load_recording, save_recording
 from clothlab.sim.document.scene import SceneError
 from clothlab.ui.intents import SeekReplay
+from clothlab.ui.number_box import IntBox, Limits
 from clothlab.ui.window import actions as action_table
-from clothlab.ui.window import dialogs, preferences
+from clothlab.ui.window import dialogs, file_dialogs, preferences
 
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
@@ -53,9 +54,11 @@ class ReplayBar(QToolBar):
         self.slider.setObjectName("replay_slider")
         self.slider.setMinimumWidth(240)
         self.slider.setToolTip("Drag to any step of the recording: the run is rebuilt exactly")
-        self.step_box = QSpinBox()
+        # a step out of the recording is refused in the status bar (`refused`), not clamped;
+        # like every number box, it seeks once the step is entered, not per digit
+        self.step_box = IntBox(step_limits(0))
         self.step_box.setObjectName("replay_step")
-        self.step_box.setKeyboardTracking(False)  # seek once the step is typed, not per digit
+        self.refused = self.step_box.refused
         self.step_box.setToolTip("The step shown; type one to go there")
         self.length_label = _label("", "The recording's length")
         self.addWidget(self.slider)
@@ -78,7 +81,9 @@ class ReplayBar(QToolBar):
             dt = recording.scene.solver.dt
             for widget in (self.slider, self.step_box):
                 widget.blockSignals(True)
-                widget.setRange(0, steps)
+            self.slider.setRange(0, steps)
+            self.step_box.set_limits(step_limits(steps))
+            for widget in (self.slider, self.step_box):
                 widget.blockSignals(False)
             self.slider.setPageStep(max(1, steps // 20))
             self.length_label.setText(f"of {steps} ({steps * dt:.2f} s)")
@@ -105,6 +110,11 @@ class ReplayBar(QToolBar):
 
     def _seek(self, step: int) -> None:
         self.command_requested.emit(SeekReplay(step))
+
+
+def step_limits(steps: int) -> Limits:
+    """The steps a recording of `steps` steps has: 0 (as loaded) to its last."""
+    return Limits("Step", 0, steps, integer=True)
 
 
 def _label(text: str, tip: str) -> QLabel:
@@ -143,6 +153,7 @@ class Recorder(QObject):
             (c.snapshot_changed, self._show_snapshot), (c.scene_loaded, self._stop_on_load),
             (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
             (self.bar.command_requested, self.context.submit),
+            (self.bar.refused, self.context.say),
         ):  # fmt: skip
             signal.connect(slot)
 
@@ -172,9 +183,8 @@ class Recorder(QObject):
             self.say("Nothing recorded yet: Simulation ▸ Record first")
             return
         name = dialogs.slug(self.controller.title_name)
-        suggestion = str(self._folder() / f"{name}{SUFFIX}")
-        path, _ = QFileDialog.getSaveFileName(
-            self.context.parent, "Save recording", suggestion, RECORDING_FILTER
+        path, _ = file_dialogs.get_save_file_name(
+            self.context.parent, "Save recording", f"{name}{SUFFIX}", RECORDING_FILTER
         )
         if path:
             self.save_to(Path(path), recording)
@@ -203,9 +213,9 @@ class Recorder(QObject):
     def open_dialog(self) -> None:
         if not self.context.confirm_discard():
             return
-        folder = str(self._folder())
-        path, _ = QFileDialog.getOpenFileName(self.context.parent, "Open recording", folder,
-                                              RECORDING_FILTER)  # fmt: skip
+        path, _ = file_dialogs.get_open_file_name(
+            self.context.parent, "Open recording", RECORDING_FILTER
+        )
         if path:
             self.open_path(Path(path))
 
@@ -245,6 +255,3 @@ class Recorder(QObject):
 
     def _enable_save(self) -> None:
         self.actions["save_recording"].setEnabled(self.to_save() is not None)
-
-    def _folder(self) -> Path:
-        return self.controller.path.parent if self.controller.path else Path.home()
