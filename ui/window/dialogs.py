@@ -172,8 +172,7 @@ class SceneFiles:
             return False
         state = self.controller.state(snapshot)
         what = f"t = {snapshot.t:.2f} s ({_torn(len(state.tears))})"
-        name = f"{slug(self.controller.title_name)}-state-{snapshot.t:.2f}s.json"
-        suggestion = self._folder() / name
+        suggestion = f"{slug(self.controller.title_name)}-state-{snapshot.t:.2f}s.json"
         title = f"Save state at {what} — positions are not stored"
         path = self._ask_save_path(title, suggestion, SCENE_FILTER)
         if path is None:
