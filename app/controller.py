@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from clothlab.app.finer_sheet_check import FinerSheetCheck
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
@@ -125,6 +126,7 @@ class Controller(QObject):
     load_failed = Signal(str)
     instability_found = Signal(str)
     stuck_found = Signal(str)  # the model rests tangled: the window offers Reset
+    advice_found = Signal(object)  # sim.lab.resolution.Advice: a setting that serves an edit
     message = Signal(str)  # one line for the status bar: what an edit could not carry over
     commands_posted = Signal()  # to the worker, across threads: drain the command queue
     _fork_requested = Signal(object)  # to the worker, blocking: a list to put a copy of the run in
@@ -152,6 +154,8 @@ class Controller(QObject):
         self.worker = SolverWorker()
         self.worker.moveToThread(self._thread)
         self._handlers = self._request_handlers()
+        self._finer_sheet = FinerSheetCheck(self)
+        self._finer_sheet.found.connect(self.advice_found)
         self._connect_worker()
         self._thread.started.connect(self.worker.start)
         self._thread.start()
@@ -181,6 +185,7 @@ class Controller(QObject):
         start it, or `play` a recording of it."""
         self.scene = scene
         self.path = path
+        self._finer_sheet.cancel()
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self.latest = None
@@ -363,7 +368,9 @@ class Controller(QObject):
         by its text; what it could not carry over is said on `message`."""
         if composed.scene == self.scene or not composed.text:
             return
+        before = self.scene
         self._push(edit_of(self.scene, composed))
+        self._finer_sheet.start(before, self.scene)  # a finer sheet may hang far more stretched
         if composed.message:
             self.message.emit(composed.message)
 
@@ -494,6 +501,7 @@ class Controller(QObject):
 
     def shutdown(self) -> None:
         """Stop the solver thread and wait for it; safe to call twice."""
+        self._finer_sheet.wait()
         if not self._thread.isRunning():
             return
         self.worker.interrupt()  # a slow step stops at its next pass

@@ -1,13 +1,13 @@
 """A finer sheet hangs more stretched under the classic rule (issue 27, item 7).
 
 The classic rule's stretch is whatever error its passes leave, and the error left over a longer
-chain of links grows fast: `hanging-sheet` settles 3 s after the start at 2 % max stretch at
-15 × 11, 127 % at 60 × 43 and 794 % at 128 × 91 with the same 8 passes (RESEARCH.md §3). So when
+chain of links grows fast: `hanging-sheet`'s max stretch over its third second is 2 % at
+15 × 11, 117 % at 60 × 43 and 794 % at 128 × 91 with the same 8 passes (RESEARCH.md §3). So when
 an edit makes a sheet finer, `finer_sheet_advice` runs the edited scene from rest for a few
 seconds of model time and, if the sheet would hang much more stretched than before, says so in
 one line and names the fix: tethers, which hold every particle within its distance along the
 cloth from a pin, whatever the resolution (0.3 % at 128 × 91), where 4× the passes or XPBD with
-8 substeps still leave 164 % and 495 %.
+8 substeps still leave 217 % and 563 % (`bench/finer_sheets.py`).
 """
 
 from __future__ import annotations
@@ -51,15 +51,20 @@ def worth_checking(before: Scene, after: Scene) -> bool:
 
 
 def settled_stretch(scene: Scene, stop: Callable[[], bool] = lambda: False) -> tuple[float, bool]:
-    """(max stretch, settled) of `scene` run SETTLE_S from rest; not settled when `stop` said so
-    or MAX_WALL_S ran out first (the stretch so far, which only grows as a sheet settles, is
-    then a lower bound), or when the model blew up (the stretch when it did)."""
+    """(max stretch, settled) of `scene` run SETTLE_S from rest: the mean over the last second
+    of its max stretch, since a hanging sheet still sways. Not settled when `stop` said so, when
+    MAX_WALL_S ran out first or when the model blew up: then the max stretch it had got to,
+    which only grows as a sheet comes to hang, is a lower bound."""
     sim = build_simulation(scene)
-    started = time.perf_counter()
-    for _ in range(math.ceil(SETTLE_S / sim.settings.dt)):
+    steps = math.ceil(SETTLE_S / sim.settings.dt)
+    averaged = min(steps, math.ceil(1.0 / sim.settings.dt))  # the last second's steps
+    started, total = time.perf_counter(), 0.0
+    for step in range(steps):
         if stop() or time.perf_counter() - started > MAX_WALL_S or sim.step(1) == 0:
             return float(sim.readouts().max_stretch), False
-    return float(sim.readouts().max_stretch), True
+        if step >= steps - averaged:
+            total += sim.readouts().max_stretch
+    return total / averaged, True
 
 
 def finer_sheet_advice(

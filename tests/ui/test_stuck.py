@@ -54,12 +54,12 @@ def test_the_status_bar_offers_reset_and_reset_clears_the_tangle(qtbot, make_win
     run_to(1440)  # the sheet falls through itself to the floor
     controller.set_setting("stiffness", 1.0)
     run_to(1440 + 960)
-    qtbot.waitUntil(lambda: status.stuck_notice.isVisible(), timeout=WAIT_MS)
-    assert status.stuck_label.text().startswith("Stuck:")
+    qtbot.waitUntil(lambda: status.notice.isVisible(), timeout=WAIT_MS)
+    assert status.notice_label.text().startswith("Stuck:")
     assert not status.tool_label.isVisible()  # the notice takes the hint's place
     controller.set_running(True)
-    QTest.mouseClick(status.reset_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not status.stuck_notice.isVisible(), timeout=WAIT_MS)
+    QTest.mouseClick(status.notice_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not status.notice.isVisible(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: controller.latest.t < 1.0, timeout=WAIT_MS)
     assert controller.settings.stiffness == 1.0  # the edits stay; the shape starts over
     qtbot.waitUntil(lambda: controller.latest.t > 3.0, timeout=4 * WAIT_MS)
@@ -76,8 +76,8 @@ def test_the_stuck_notices_reset_button_starts_the_run_afresh(qtbot, make_window
     # shown, not only computed: the panels (the status bar first) see a frame before the view
     qtbot.waitUntil(lambda: window.viewport.snapshot().steps == 240, timeout=4 * WAIT_MS)
     status.show_stuck("Stuck: as the solver would say it")
-    assert status.stuck_notice.isVisible() and not status.tool_label.isVisible()
-    QTest.mouseClick(status.reset_button, Qt.MouseButton.LeftButton)
+    assert status.notice.isVisible() and not status.tool_label.isVisible()
+    QTest.mouseClick(status.notice_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not status.stuck_notice.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not status.notice.isVisible(), timeout=WAIT_MS)
     assert status.tool_label.isVisible() and controller.undo_stack.count() == 0

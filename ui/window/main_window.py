@@ -258,6 +258,7 @@ class MainWindow(QMainWindow):
             (c.timing_changed, self._show_timing), (c.speed_changed, self._show_speed),
             (c.load_failed, self._show_load_failure), (c.instability_found, self._show_instability),
             (c.stuck_found, self.status.show_stuck),
+            (c.advice_found, self.status.show_advice),
             (self.scene_model.edit_refused, self.context.say),
             (self.parameters_panel.refused, self.context.say),
             (self.readouts_panel.refused, self.context.say),

@@ -22,7 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.commands import SetSetting
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.resolution import Advice
 from clothlab.ui.intents import Reset
 
 STATUS_HZ = 4
@@ -34,7 +36,7 @@ PREPARING = "Preparing the solver: its first run compiles it (this takes up to a
 
 
 class StatusBar(QStatusBar):
-    command_requested = Signal(object)  # Reset: the stuck notice's button
+    command_requested = Signal(object)  # the notice's button: Reset, or a SetSetting
 
     def __init__(self, tool_hint: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -59,8 +61,9 @@ class StatusBar(QStatusBar):
         for label in (self.state_label, self.time_label, self.factor_label, self.fps_label):
             self.addPermanentWidget(label)
         self.addPermanentWidget(self.count_label)
-        self.stuck_notice = self._stuck_notice()
-        self.addWidget(self.stuck_notice)  # left, after the tool hint; shown when stuck
+        self._notice_command: object = None
+        self.notice = self._notice()
+        self.addWidget(self.notice)  # left, in place of the tool hint while shown
         self._running = False
         self._last_steps = 0  # of the last snapshot
         self._waiting = False  # for a new scene's first step
@@ -69,34 +72,52 @@ class StatusBar(QStatusBar):
         self._preparing.setInterval(PREPARING_AFTER_MS)  # until the first step: Run may come late
         self._preparing.timeout.connect(self._say_preparing)
 
-    def _stuck_notice(self) -> QWidget:
+    def _notice(self) -> QWidget:
         notice = QWidget()
-        notice.setObjectName("stuck_notice")
+        notice.setObjectName("notice")
         layout = QHBoxLayout(notice)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.stuck_label = QLabel()
-        self.stuck_label.setStyleSheet(WARNING_STYLE)
-        self.reset_button = QPushButton("Reset")
-        self.reset_button.setToolTip("Back to t = 0 and the rest shape; your edits stay")
-        self.reset_button.clicked.connect(lambda: self.command_requested.emit(Reset()))
-        layout.addWidget(self.stuck_label, 1)
-        layout.addWidget(self.reset_button)
+        self.notice_label = QLabel()
+        self.notice_label.setStyleSheet(WARNING_STYLE)
+        self.notice_button = QPushButton()
+        self.notice_button.clicked.connect(self._act_on_notice)
+        layout.addWidget(self.notice_label, 1)
+        layout.addWidget(self.notice_button)
         notice.hide()
         return notice
 
+    def show_notice(self, message: str, tooltip: str, action: str, command: object) -> None:
+        """A state the model cannot leave by itself, or a setting that would serve the scene
+        better: one line in place of the tool hint, with the one command that helps at hand."""
+        self._notice_command = command
+        self.notice_label.setText(message)
+        self.notice_label.setToolTip(tooltip)
+        self.notice_button.setText(action)
+        self.notice_button.setToolTip(tooltip)
+        self.tool_label.hide()
+        self.notice.show()
+
     def show_stuck(self, message: str) -> None:
         """The model rests tangled and cannot leave on its own: say so, with Reset at hand."""
-        self.stuck_label.setText(message)
-        self.stuck_label.setToolTip(
+        tooltip = (
             f"{message}: tangled, and nothing in the model will undo it. Reset starts again "
             "from the rest shape, keeping your edits."
         )
-        self.tool_label.hide()
-        self.stuck_notice.show()
+        self.show_notice(message, tooltip, "Reset", Reset())
 
-    def _hide_stuck(self) -> None:
-        if self.stuck_notice.isVisibleTo(self):
-            self.stuck_notice.hide()
+    def show_advice(self, advice: Advice) -> None:
+        """A setting that would serve the scene better (sim.lab.resolution): one click sets it."""
+        tooltip = f"{advice.message}. {advice.label}: one undoable change of the settings."
+        command = SetSetting(advice.setting, True, None)
+        self.show_notice(advice.message, tooltip, advice.label, command)
+
+    def _act_on_notice(self) -> None:
+        self._hide_notice()
+        self.command_requested.emit(self._notice_command)
+
+    def _hide_notice(self) -> None:
+        if self.notice.isVisibleTo(self):
+            self.notice.hide()
             self.tool_label.show()
 
     def _label(self, text: str, tooltip: str = "") -> QLabel:
@@ -108,16 +129,16 @@ class StatusBar(QStatusBar):
     # --- Panel ------------------------------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
-        self._hide_stuck()  # a new start
+        self._hide_notice()  # a new start
         self._waiting, self._start_step = True, None
         self._preparing.start()
 
     def show_edit(self, scene: Scene, command: object) -> None:
-        self._hide_stuck()  # the model may leave where it rests now; the solver says if not
+        self._hide_notice()  # the model may leave where it rests now; the solver says if not
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         if snapshot.steps < self._last_steps:  # a reset or a seek: a new start
-            self._hide_stuck()
+            self._hide_notice()
         self._last_steps = snapshot.steps
         if self._waiting:
             if self._start_step is None:
