@@ -36,6 +36,7 @@ class LinkArrays:
     coloured: bool  # in colour order (independent sets) rather than the classic family order
     parallel: bool  # the two-thread kernel applies
     solver_mode: int  # the setting these were built for (ordering.AUTOMATIC, …)
+    start: np.ndarray  # (L, 3) float64, scratch: each link's direction as the step began
 
     @property
     def count(self) -> int:
@@ -78,6 +79,7 @@ def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) ->
         coloured=coloured,
         parallel=parallel,
         solver_mode=solver_mode,
+        start=np.zeros((len(rest), 3)),
     )
 
 

@@ -85,20 +85,21 @@ class LinkSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
+        kernels.start_directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
         tear_ratio = s.tear_ratio if s.tearing else 0.0
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
-                sub.x, sub.x_prev, sub.inv_mass, links.a, links.b, links.rest, links.colour_start,
+                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, links.colour_start,
                 self.lambdas, s.xpbd, material.compliance, sub.h, material.stiffness,
                 tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
-                sub.x, sub.x_prev, sub.inv_mass, links.a, links.b, links.rest, self.lambdas, s.xpbd,
-                material.compliance, sub.h, material.stiffness, tear_ratio, self.torn,
+                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, self.lambdas,
+                s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio, self.torn,
             )  # fmt: skip
 
     def lambdas_for(self, links: LinkArrays) -> bool:
@@ -142,20 +143,22 @@ class BendingSet(ConstraintSet):
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
         self.compliance = np.zeros(len(self.rest))  # (B,) float64
+        self.start = np.zeros((len(self.rest), 3))  # (B, 3) float64, start_directions
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
         self.compliance[:] = sub.settings.bend_compliance
+        kernels.start_directions(sub.x_prev, self.a, self.b, self.start)
 
     def project(self, sub: Substep) -> None:
         if self.parallel:
             constraints.project_links_xpbd_parallel(
-                sub.x, sub.x_prev, sub.inv_mass, self.a, self.b, self.rest, self.colour_start,
+                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.colour_start,
                 self.lambdas, True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
         else:
             constraints.project_links_xpbd(
-                sub.x, sub.x_prev, sub.inv_mass, self.a, self.b, self.rest, self.lambdas, True,
+                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.lambdas, True,
                 self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
 

@@ -19,9 +19,9 @@ from clothlab.sim.core.kernels import (
     HEALTHY,
     MAX_SPEED,
     _tet_volume,
+    along_start,
     move_link_ends,
     particle_health,
-    start_direction,
 )
 
 
@@ -206,11 +206,11 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_links_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64, the positions the (sub)step began from
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
+    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
     xpbd: bool,
     compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
@@ -245,25 +245,26 @@ def project_links_xpbd(
         if w == 0.0 or length == 0.0:
             continue
         error = length - rest[k]
-        ux, uy, uz = start_direction(x_prev, i, j, dx, dy, dz, length)
+        vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
         if not xpbd:
-            s = error * stiffness[k] / w
+            s = error * stiffness[k] * top / (bottom * w)
         else:
             alpha = compliance[k] / h2
-            s = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
-            lambdas[k] -= s
-        move_link_ends(x, i, j, ux, uy, uz, s * wi, s * wj)
+            delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
+            lambdas[k] -= delta
+            s = delta * top / bottom
+        move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def project_links_xpbd_parallel(
     x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64, the positions the (sub)step began from
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32, in colour order
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
+    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
     lambdas: np.ndarray,  # (L,) float64
     xpbd: bool,
@@ -297,14 +298,15 @@ def project_links_xpbd_parallel(
             if w == 0.0 or length == 0.0:
                 continue
             error = length - rest[k]
-            ux, uy, uz = start_direction(x_prev, i, j, dx, dy, dz, length)
+            vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
             if not xpbd:
-                s = error * stiffness[k] / w
+                s = error * stiffness[k] * top / (bottom * w)
             else:
                 alpha = compliance[k] / h2
-                s = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
-                lambdas[k] -= s
-            move_link_ends(x, i, j, ux, uy, uz, s * wi, s * wj)
+                delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
+                lambdas[k] -= delta
+                s = delta * top / bottom
+            move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
 

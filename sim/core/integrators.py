@@ -42,7 +42,7 @@ class ClassicIntegrator:
         colours = (links.colour_start,) if links.parallel else ()
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
-            links.a, links.b, links.rest, material.stiffness, *colours,
+            links.a, links.b, links.rest, material.stiffness, *colours, links.start,
             s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
             state.t, s.dt,
             obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, stop,

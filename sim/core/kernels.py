@@ -55,13 +55,43 @@ def _predict_particle(
 MAX_KEPT_TURN_COS = 0.9  # cos 26°
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def start_directions(
+    x_prev: np.ndarray,  # (N, 3) float64, the positions the (sub)step began from
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    out: np.ndarray,  # (L, 3) float64: each link's unit direction a → b then (0 if none)
+) -> None:
+    """Each link's direction as the step begins, once a step: the passes then read it in link
+    order instead of both ends' x_prev (they ran at half the seed's speed that way)."""
+    for k in range(link_a.shape[0]):
+        _start_direction(x_prev, link_a, link_b, out, k)
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def start_direction(
-    x_prev: np.ndarray, i: int, j: int, dx: float, dy: float, dz: float, length: float
-) -> tuple[float, float, float]:
-    """What a link's correction moves along: of the link's unit direction now, (dx, dy, dz) /
-    `length` with (dx, dy, dz) = x_j − x_i, only the part along the link as the step began
-    (x_prev holds the positions it began from).
+def _start_direction(
+    x_prev: np.ndarray, link_a: np.ndarray, link_b: np.ndarray, out: np.ndarray, k: int
+) -> None:
+    i, j = link_a[k], link_b[k]
+    ex = x_prev[j, 0] - x_prev[i, 0]
+    ey = x_prev[j, 1] - x_prev[i, 1]
+    ez = x_prev[j, 2] - x_prev[i, 2]
+    norm = math.sqrt(ex * ex + ey * ey + ez * ez)
+    scale = 1.0 / norm if norm > 0.0 else 0.0
+    out[k, 0] = ex * scale
+    out[k, 1] = ey * scale
+    out[k, 2] = ez * scale
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def along_start(
+    start: np.ndarray, k: int, dx: float, dy: float, dz: float, length: float
+) -> tuple[float, float, float, float, float]:
+    """What link k's correction moves along, as (vx, vy, vz, top, bottom): the unit direction
+    it moves along is (vx, vy, vz)·top/bottom. (dx, dy, dz) = x_j − x_i is the link now, of
+    `length`; of its unit direction only the part along the link as the step began (start[k],
+    start_directions) is kept. A fraction, so that the caller divides once per link, as the
+    seed's kernel did.
 
     Along the link now, a correction on a link that turns within the step adds a torque
     (x_prev_i − x_prev_j) × Δx_i. On a sheet whose passes fight gravity every step, that
@@ -71,31 +101,27 @@ def start_direction(
     does in molecular dynamics. Only the part along it is kept (not the whole correction
     turned onto it), so a turned link is corrected a little less, never more: turning the
     whole correction overshot and a tangled block gained energy. A link turned by more than
-    26° (MAX_KEPT_TURN_COS) is corrected along itself now."""
-    ux, uy, uz = dx / length, dy / length, dz / length
-    ex = x_prev[j, 0] - x_prev[i, 0]
-    ey = x_prev[j, 1] - x_prev[i, 1]
-    ez = x_prev[j, 2] - x_prev[i, 2]
-    e2 = ex * ex + ey * ey + ez * ez
-    along = ux * ex + uy * ey + uz * ez
-    if e2 == 0.0 or along < MAX_KEPT_TURN_COS * math.sqrt(e2):
-        return ux, uy, uz
-    along /= e2
-    return ex * along, ey * along, ez * along
+    26° (MAX_KEPT_TURN_COS), or flipped, is corrected along itself now."""
+    ex, ey, ez = start[k, 0], start[k, 1], start[k, 2]
+    dot = dx * ex + dy * ey + dz * ez  # = length·cos(turn)
+    if dot > 0.0 and dot * dot >= MAX_KEPT_TURN_COS**2 * (length * length):
+        return ex, ey, ez, dot, length  # ê·(u·ê), u = d/length
+    return dx, dy, dz, 1.0, length
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _project_link(
     x: np.ndarray,
-    x_prev: np.ndarray,
     inv_mass: np.ndarray,
+    start: np.ndarray,
+    k: int,
     i: int,
     j: int,
     rest: float,
     stiffness: float,
 ) -> None:
-    """Move both ends by (L − rest)·stiffness, shared by inverse mass, along the link as the
-    step began (start_direction)."""
+    """Move both ends of link k by (L − rest)·stiffness, shared by inverse mass, along the
+    link as the step began (along_start)."""
     wi = inv_mass[i]
     wj = inv_mass[j]
     w = wi + wj
@@ -107,9 +133,9 @@ def _project_link(
     length = math.sqrt(dx * dx + dy * dy + dz * dz)
     if length == 0.0:
         return
-    ux, uy, uz = start_direction(x_prev, i, j, dx, dy, dz, length)
-    s = (length - rest) * stiffness / w
-    move_link_ends(x, i, j, ux, uy, uz, s * wi, s * wj)
+    vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
+    s = (length - rest) * stiffness * top / (bottom * w)
+    move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -171,17 +197,17 @@ def place_pins(
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_links(
     x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64, the positions the step began from
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32, live links only
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64, of each link's body
+    start: np.ndarray,  # (L, 3) float64, start_directions of this step
 ) -> None:
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
     for k in range(link_a.shape[0]):
-        _project_link(x, x_prev, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
+        _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k])
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -336,6 +362,7 @@ def step_classic(
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64
+    start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
     passes: int,
     damping: float,
     gravity: float,
@@ -360,10 +387,11 @@ def step_classic(
     if health != HEALTHY:
         return health
     place_pins(x, pin_index, pin_anchor)
+    start_directions(x_prev, link_a, link_b, start)
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
-        project_links(x, x_prev, inv_mass, link_a, link_b, rest, stiffness)
+        project_links(x, inv_mass, link_a, link_b, rest, stiffness, start)
         collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 
@@ -476,6 +504,7 @@ def step_parallel(
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
+    start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
     passes: int,
     damping: float,
     gravity: float,
@@ -511,12 +540,14 @@ def step_parallel(
     if worst != HEALTHY:
         return worst
     place_pins(x, pin_index, pin_anchor)
+    for k in prange(link_a.shape[0]):
+        _start_direction(x_prev, link_a, link_b, start, k)
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
-                _project_link(x, x_prev, inv_mass, link_a[k], link_b[k], rest[k], stiffness[k])
+                _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k])
         collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
     return HEALTHY
 
