@@ -39,6 +39,8 @@ from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 
+SPIN_BOX_CHROME = 40  # px a spin box needs besides its text: the arrows, frame and margins
+
 
 class FloatEditor(QWidget):
     """A slider for dragging and a spin box for exact values, kept in step."""
@@ -57,10 +59,14 @@ class FloatEditor(QWidget):
         self.spin_box.refused.connect(self.refused)
         self.spin_box.setSingleStep(parameter.step)
         self.spin_box.setKeyboardTracking(False)  # one change per typed number, not per digit
-        self.spin_box.setMinimumWidth(84)
         self.slider.setMinimumWidth(48)
         if parameter.unit and not unit_in_label(parameter):
             self.spin_box.setSuffix(f" {parameter.unit}")
+        # Wide enough for the default as shown (1/120 s reads "0.008333 s", not "0.008333 :"),
+        # plus the arrows and the frame.
+        default = self.spin_box.textFromValue(float(parameter.default)) + self.spin_box.suffix()
+        text_width = self.spin_box.fontMetrics().horizontalAdvance(default)
+        self.spin_box.setMinimumWidth(max(84, text_width + SPIN_BOX_CHROME))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.slider, 1)
