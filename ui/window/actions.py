@@ -165,6 +165,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               "Look at the scene from its own camera", toolbar=42),
     ActionRow("frame_scene", "&Frame scene", "&View", ("F",),
               tip="Turn the camera on everything in the scene, from where it looks now"),
+    ActionRow("full_screen", "F&ull screen", "&View", ("F11",), checkable=True, separator=True,
+              tip="Fill the screen with the window; F11 again to leave"),
     ActionRow("play", "&Play", "&Simulation", ("Space",), "play", "Run or pause the simulation",
               toolbar=20),
     ActionRow("step", "S&tep", "&Simulation", (".",), "step",

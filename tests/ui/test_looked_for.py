@@ -1,0 +1,35 @@
+"""What a new user looked for and did not find (issue 27 item 15): full screen, the fabric
+presets in Compare's list, and the user guide shown inside the app."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDesktopServices
+from qt_helpers import WAIT_MS
+
+
+def test_f11_toggles_full_screen_and_the_view_menu_follows(make_window, qtbot):
+    window = make_window()
+    window.activateWindow()  # a window shortcut needs its window active, as on a desktop
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    window.viewport.setFocus()
+    assert not window.isFullScreen()
+    assert window.action_full_screen.text().replace("&", "") == "Full screen"
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    assert window.action_full_screen in view_menu.actions()
+
+    qtbot.keyClick(window.viewport, Qt.Key.Key_F11)
+    qtbot.waitUntil(window.isFullScreen, timeout=WAIT_MS)
+    assert window.action_full_screen.isChecked()
+
+    qtbot.keyClick(window.viewport, Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=WAIT_MS)
+    assert not window.action_full_screen.isChecked()
+
+
+def test_view_full_screen_from_the_menu_and_back(make_window, qtbot):
+    window = make_window()
+    window.action_full_screen.trigger()  # View ▸ Full screen
+    qtbot.waitUntil(window.isFullScreen, timeout=WAIT_MS)
+    window.action_full_screen.trigger()
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=WAIT_MS)
