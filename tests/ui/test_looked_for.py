@@ -3,9 +3,12 @@ presets in Compare's list, and the user guide shown inside the app."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices
 from qt_helpers import WAIT_MS
+
+from clothlab.ui.window.dialogs import DocumentViewer
 
 
 def test_f11_toggles_full_screen_and_the_view_menu_follows(make_window, qtbot):
@@ -33,3 +36,22 @@ def test_view_full_screen_from_the_menu_and_back(make_window, qtbot):
     qtbot.waitUntil(window.isFullScreen, timeout=WAIT_MS)
     window.action_full_screen.trigger()
     qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=WAIT_MS)
+
+
+def test_help_user_guide_shows_the_readme_inside_the_app(make_window, qtbot, monkeypatch):
+    """Help ▸ User guide said "no program was set up to open it": the guide is shown in a window
+    of the app itself, rendered from README.md, without asking the desktop."""
+    window = make_window()
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: pytest.fail(f"opened {url}"))
+    window.action_readme.trigger()
+    viewer = window.findChild(DocumentViewer)
+    assert viewer is not None and viewer.isVisible()
+    qtbot.waitExposed(viewer)
+    text = viewer.browser.toPlainText()
+    assert text.startswith("Cloth Lab"), text[:80]  # the README's title, rendered: no "# "
+    assert "View ▸ Full screen" in text
+    assert "User guide" in viewer.windowTitle()
+    window.action_research.trigger()  # the model notes in the same viewer
+    assert "RESEARCH" in viewer.windowTitle() or "Model notes" in viewer.windowTitle()
+    assert "Gauss" in viewer.browser.toPlainText()
+    assert window.findChildren(DocumentViewer) == [viewer]

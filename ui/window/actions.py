@@ -190,9 +190,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),
               tip="List the keyboard shortcuts"),
     ActionRow("readme", "&User guide (README)", "&Help", separator=True,
-              tip="Open README.md: using the app, the command line, the scenes"),
+              tip="Show README.md: using the app, the command line, the scenes"),
     ActionRow("research", "&Model notes (RESEARCH)", "&Help",
-              tip="Open RESEARCH.md: the model's equations, measured figures and limits"),
+              tip="Show RESEARCH.md: the model's equations, measured figures and limits"),
     ActionRow("about", "&About Cloth Lab", "&Help", separator=True),
 )  # fmt: skip
 
