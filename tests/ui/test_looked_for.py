@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.core.fabrics import FABRICS
+from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.window.dialogs import DocumentViewer
 
 
@@ -55,3 +57,32 @@ def test_help_user_guide_shows_the_readme_inside_the_app(make_window, qtbot, mon
     assert "RESEARCH" in viewer.windowTitle() or "Model notes" in viewer.windowTitle()
     assert "Gauss" in viewer.browser.toPlainText()
     assert window.findChildren(DocumentViewer) == [viewer]
+
+
+def choose_in_popup(qtbot, combo, text: str) -> None:
+    """Open the combo's list and walk down to `text` with the arrow keys, then Enter."""
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Space)  # opens the list, as a click does
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=WAIT_MS)
+    while view.currentIndex().data() != text:
+        before = view.currentIndex().row()
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+        assert view.currentIndex().row() != before, f"{text!r} is not in the list"
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+
+
+def test_compare_offers_every_fabric_preset(qtbot):
+    """The user looked for the fabrics (sim.core.fabrics) in Compare's preset list."""
+    panel = ComparePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    row = panel.rows[1]
+    listed = [row.presets.itemText(i) for i in range(row.presets.count())]
+    for fabric in FABRICS:
+        assert f"Fabric: {fabric}" in listed, listed
+        choose_in_popup(qtbot, row.presets, f"Fabric: {fabric}")
+        assert row.edit.text() == f"fabric={fabric}"
+        assert row.presets.currentIndex() == 0  # ready for the next choice
+        assert row.variant() is not None  # a variant the runner takes, as typed
