@@ -3,14 +3,18 @@ presets in Compare's list, and the user guide shown inside the app."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.window.dialogs import DocumentViewer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_f11_toggles_full_screen_and_the_view_menu_follows(make_window, qtbot):
@@ -86,3 +90,16 @@ def test_compare_offers_every_fabric_preset(qtbot):
         assert row.edit.text() == f"fabric={fabric}"
         assert row.presets.currentIndex() == 0  # ready for the next choice
         assert row.variant() is not None  # a variant the runner takes, as typed
+
+
+def test_the_guide_fits_its_pictures_to_the_viewer(make_window, qtbot):
+    """The README's screenshots are wider than the viewer: shown whole, scaled to its width."""
+    window = make_window()
+    window.action_readme.trigger()
+    viewer = window.findChild(DocumentViewer)
+    qtbot.waitExposed(viewer)
+    browser = viewer.browser
+    picture = QUrl("docs/screenshots/hanging-sheet.png")
+    assert QImage(str(ROOT / picture.path())).width() > browser.viewport().width()
+    shown = browser.loadResource(QTextDocument.ResourceType.ImageResource.value, picture)
+    assert isinstance(shown, QImage) and 0 < shown.width() <= browser.viewport().width()

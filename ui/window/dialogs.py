@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QAction, QKeySequence, QTextDocument
+from PySide6.QtGui import QAction, QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -277,6 +277,21 @@ def document_path(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+class GuideBrowser(QTextBrowser):
+    """A text browser whose pictures fit its width: the README's screenshots are wider than the
+    viewer, and a picture wider than the page pushes the text under a horizontal scrollbar."""
+
+    def loadResource(self, kind: int, name: QUrl) -> object:  # noqa: N802 (Qt override)
+        resource = super().loadResource(kind, name)
+        if kind != QTextDocument.ResourceType.ImageResource.value:
+            return resource
+        image = resource if isinstance(resource, QImage) else QImage.fromData(resource)
+        width = max(200, self.viewport().width() - 40)
+        if image.isNull() or image.width() <= width:
+            return resource
+        return image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+
+
 class DocumentViewer(QDialog):
     """Help's documents shown inside the app (a desktop may have no program for .md files): the
     Markdown rendered in a browser that follows the documents' links to each other and their
@@ -285,7 +300,7 @@ class DocumentViewer(QDialog):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("document_viewer")
-        self.browser = QTextBrowser(self)
+        self.browser = GuideBrowser(self)
         self.browser.setOpenExternalLinks(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
