@@ -43,6 +43,7 @@ class Installed:
     venv: Path
     outside: Path  # the working folder for every command: not the checkout
     env: dict[str, str]
+    build_output: str  # what `pip wheel` printed
 
     @property
     def python(self) -> Path:
@@ -80,7 +81,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     shutil.copytree(ROOT, source, ignore=NOT_COPIED)
     dist = folder / "dist"
     build = [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation"]
-    checked(
+    built = checked(
         subprocess.run(
             [*build, "-w", str(dist)],
             cwd=source,
@@ -104,7 +105,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     # its own settings and recovery folders: never the user's, never another test's
     env["XDG_CONFIG_HOME"] = str(folder / "config")
     env["XDG_DATA_HOME"] = str(folder / "data")
-    result = Installed(source, wheel, venv, outside, env)
+    result = Installed(source, wheel, venv, outside, env, built.stdout + built.stderr)
     checked(result.run(sys.executable, "-m", "venv", venv, timeout=120))
     install = [result.python, "-m", "pip", "install", "--quiet", wheel]  # with dependencies
     checked(result.run(*install, timeout=INSTALL_TIMEOUT_S))
@@ -133,6 +134,38 @@ def test_the_wheel_holds_the_package_data_and_only_the_clothlab_namespace(instal
         assert f"clothlab/{path.name}" in names, f"the wheel lacks clothlab/{path.name}"
     tops = {name.split("/")[0] for name in names}
     assert tops == {"clothlab", wheel_dist_info(installed.wheel)}, tops
+
+
+def setuptools_complaints(output: str) -> list[str]:
+    """The lines of a build's output where setuptools says the packaging is set up wrong."""
+    signs = ("would be ignored", "absent from the `packages`", "importable package")
+    return [line.strip() for line in output.splitlines() if any(s in line for s in signs)]
+
+
+def test_building_the_wheel_prints_no_setuptools_warnings(installed):
+    """Issue 27 item 14: the data folders under resources/ are listed as packages, so setuptools
+    no longer prints ≈150 lines of "Package would be ignored" for each of them."""
+    assert not setuptools_complaints(installed.build_output), installed.build_output
+
+
+def test_the_editable_build_prints_no_setuptools_warnings(installed, tmp_path):
+    """`pip install -e .` (make run's first step) runs this hook: the same packaging, editable."""
+    hook = (
+        "import sys\nfrom setuptools import build_meta\n"
+        "print(build_meta.build_editable(sys.argv[1]))\n"
+    )
+    built = checked(
+        subprocess.run(
+            [sys.executable, "-c", hook, str(tmp_path)],
+            cwd=installed.source,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT_S,
+        )
+    )
+    output = built.stdout + built.stderr
+    assert list(tmp_path.glob("clothlab-*.whl")), output
+    assert not setuptools_complaints(output), output
 
 
 def wheel_dist_info(wheel: Path) -> str:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
@@ -47,6 +48,8 @@ PRESETS = (
     ("friction on", "friction_static=0.5,friction_kinetic=0.4"),
     ("stiffness 0.5", "stiffness=0.5"),
 )  # fmt: skip
+# The world fabric presets (sim.core.fabrics), after a line: `fabric=silk` as the CLI takes it
+FABRIC_PRESETS = tuple((f"Fabric: {name}", f"fabric={name}") for name in FABRICS)
 REDRAW_HZ = 10
 ERROR_COLOUR = "#d62728"
 ERROR_STYLE = f"color: {ERROR_COLOUR};"
@@ -73,7 +76,10 @@ class VariantRow(QWidget):
         self.presets.addItem("Preset…")
         for label, text in PRESETS:
             self.presets.addItem(label, text)
-        self.presets.setToolTip("Fill in a common variant.")
+        self.presets.insertSeparator(self.presets.count())
+        for label, text in FABRIC_PRESETS:
+            self.presets.addItem(label, text)
+        self.presets.setToolTip("Fill in a common variant, or a fabric's settings.")
         self.presets.activated.connect(self._choose_preset)
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -89,7 +95,7 @@ class VariantRow(QWidget):
         grid.addWidget(self.error_label, 1, 1, 1, 2)
 
     def _choose_preset(self, index: int) -> None:
-        if index > 0:
+        if self.presets.itemData(index):  # not "Preset…" nor the line
             self.edit.setText(self.presets.itemData(index))
         self.presets.setCurrentIndex(0)
 

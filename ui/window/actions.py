@@ -165,6 +165,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               "Look at the scene from its own camera", toolbar=42),
     ActionRow("frame_scene", "&Frame scene", "&View", ("F",),
               tip="Turn the camera on everything in the scene, from where it looks now"),
+    ActionRow("full_screen", "F&ull screen", "&View", ("F11",), checkable=True, separator=True,
+              tip="Fill the screen with the window; F11 again to leave"),
     ActionRow("play", "&Play", "&Simulation", ("Space",), "play", "Run or pause the simulation",
               toolbar=20),
     ActionRow("step", "S&tep", "&Simulation", (".",), "step",
@@ -188,9 +190,9 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),
               tip="List the keyboard shortcuts"),
     ActionRow("readme", "&User guide (README)", "&Help", separator=True,
-              tip="Open README.md: using the app, the command line, the scenes"),
+              tip="Show README.md: using the app, the command line, the scenes"),
     ActionRow("research", "&Model notes (RESEARCH)", "&Help",
-              tip="Open RESEARCH.md: the model's equations, measured figures and limits"),
+              tip="Show RESEARCH.md: the model's equations, measured figures and limits"),
     ActionRow("about", "&About Cloth Lab", "&Help", separator=True),
 )  # fmt: skip
 

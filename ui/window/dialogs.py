@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -48,6 +49,8 @@ STATE_MESSAGE_MS = 8000  # long enough to read what a saved state holds
 # The documents Help opens. A checkout has them next to the packages' folders; a wheel does not
 # install them, so Help then says where they are.
 DOCUMENTS = {"readme": "README.md", "research": "RESEARCH.md"}
+DOCUMENT_TITLES = {"readme": "User guide", "research": "Model notes"}
+VIEWER_SIZE = (820, 640)
 CHECKOUT = Path(__file__).resolve().parents[2]
 # What the mouse and the 3D view do, listed after the actions' own shortcuts.
 VIEW_SHORTCUTS = (
@@ -274,20 +277,63 @@ def document_path(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+class GuideBrowser(QTextBrowser):
+    """A text browser whose pictures fit its width: the README's screenshots are wider than the
+    viewer, and a picture wider than the page pushes the text under a horizontal scrollbar."""
+
+    def loadResource(self, kind: int, name: QUrl) -> object:  # noqa: N802 (Qt override)
+        resource = super().loadResource(kind, name)
+        if kind != QTextDocument.ResourceType.ImageResource.value:
+            return resource
+        image = resource if isinstance(resource, QImage) else QImage.fromData(resource)
+        width = max(200, self.viewport().width() - 40)
+        if image.isNull() or image.width() <= width:
+            return resource
+        return image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+
+
+class DocumentViewer(QDialog):
+    """Help's documents shown inside the app (a desktop may have no program for .md files): the
+    Markdown rendered in a browser that follows the documents' links to each other and their
+    pictures, and hands web links to the desktop's browser. Not modal: the lab keeps working."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("document_viewer")
+        self.browser = GuideBrowser(self)
+        self.browser.setOpenExternalLinks(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        self.resize(*VIEWER_SIZE)
+
+    def show_document(self, name: str, path: Path) -> None:
+        """Show the document Help entry `name` is, read from `path`, and bring the viewer up."""
+        self.setWindowTitle(f"{APPLICATION} — {DOCUMENT_TITLES[name]} ({path.name})")
+        self.browser.setSource(
+            QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource
+        )
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+
 def open_document(parent: QWidget, name: str) -> bool:
-    """Open a document with the desktop's viewer; where it is not installed, say where it is."""
+    """Show a document in the app's own viewer (one per window); where it is not installed, say
+    where it is."""
     path = document_path(name)
-    if path is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
-        return True
-    file = DOCUMENTS[name]
-    where = (
-        f"{path} could not be opened: no program for it is set up."
-        if path is not None
-        else f"{file} is not installed with the package: it is at the top of Cloth Lab's source "
-        "repository (README.md is the user guide, RESEARCH.md the model notes)."
-    )
-    QMessageBox.information(parent, file, where)
-    return False
+    if path is None:
+        file = DOCUMENTS[name]
+        QMessageBox.information(
+            parent,
+            file,
+            f"{file} is not installed with the package: it is at the top of Cloth Lab's source "
+            "repository (README.md is the user guide, RESEARCH.md the model notes).",
+        )
+        return False
+    viewer = parent.findChild(DocumentViewer) or DocumentViewer(parent)
+    viewer.show_document(name, path)
+    return True
 
 
 def gl_failure_label() -> QLabel:

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -83,6 +83,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self.setMinimumSize(fitted_size(MINIMUM_SIZE, self.screen().availableGeometry().size()))
         self.setDockNestingEnabled(True)
+        self._state_before_full_screen = Qt.WindowState.WindowNoState  # see set_full_screen
         self._build_central()
         self._build_status_bar()
         self._build_docks()
@@ -222,7 +223,7 @@ class MainWindow(QMainWindow):
             "step": partial(send, Step()), "reset": partial(send, Reset()),
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
             "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
-            "reset_layout": self.reset_layout,
+            "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
             "open_sweep": partial(open_sweep_results, self),
@@ -414,6 +415,21 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.layout_keeper.reset()
+
+    def set_full_screen(self, on: bool) -> None:
+        """View ▸ Full screen (F11): the window fills the screen, or goes back as it was."""
+        if on == self.isFullScreen():
+            return
+        if on:
+            self._state_before_full_screen = self.windowState()
+            self.showFullScreen()
+        else:
+            self.setWindowState(self._state_before_full_screen & ~Qt.WindowState.WindowFullScreen)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange:  # the desktop may leave full screen too
+            self.action_full_screen.setChecked(self.isFullScreen())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
