@@ -13,7 +13,14 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QIconEngine, QPainter, QPalette, QPen, QPixmap
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleOption,
+    QStyleOptionComplex,
+    QWidget,
+)
 
 ICON_INK = "#37474f"  # the outline colour every icon is drawn in, replaced by the palette's
 FOCUS_RING_WIDTH = 2.0  # logical pixels
@@ -91,7 +98,9 @@ class FocusRingStyle(QProxyStyle):
         widget: QWidget | None = None,
     ) -> None:
         if element == QStyle.PrimitiveElement.PE_FrameFocusRect:
-            _ring(painter, option)
+            # as Fusion: a button or box reached by the keyboard, not one clicked
+            if option.state & QStyle.StateFlag.State_KeyboardFocusChange:
+                _ring(painter, option)
             return
         super().drawPrimitive(element, option, painter, widget)
         if element == QStyle.PrimitiveElement.PE_PanelLineEdit and _focused(option, widget):
@@ -100,7 +109,7 @@ class FocusRingStyle(QProxyStyle):
     def drawComplexControl(  # noqa: N802 (Qt override)
         self,
         control: QStyle.ComplexControl,
-        option: QStyleOption,
+        option: QStyleOptionComplex,
         painter: QPainter,
         widget: QWidget | None = None,
     ) -> None:
@@ -110,22 +119,27 @@ class FocusRingStyle(QProxyStyle):
 
 
 def _focused(option: QStyleOption, widget: QWidget | None) -> bool:
-    if widget is not None and widget.parentWidget() is not None:
-        # a spin box's or editable combo's own line edit: its parent draws the one ring
-        parent = widget.parentWidget()
-        if widget.inherits("QLineEdit") and (
-            parent.inherits("QAbstractSpinBox") or parent.inherits("QComboBox")
-        ):
-            return False
-    state = option.state  # type: ignore[attr-defined]
+    if widget is not None and _inner_line_edit(widget):
+        return False
+    state = option.state
     return bool(state & QStyle.StateFlag.State_HasFocus) and bool(
         state & QStyle.StateFlag.State_Enabled
     )
 
 
+def _inner_line_edit(widget: QWidget) -> bool:
+    """A spin box's or an editable combo box's own line edit: its parent draws the one ring."""
+    parent = widget.parentWidget()
+    return (
+        parent is not None
+        and widget.inherits("QLineEdit")
+        and (parent.inherits("QAbstractSpinBox") or parent.inherits("QComboBox"))
+    )
+
+
 def _ring(painter: QPainter, option: QStyleOption) -> None:
-    palette = option.palette  # type: ignore[attr-defined]
-    rect = QRectF(option.rect).adjusted(1, 1, -1, -1)  # type: ignore[attr-defined]
+    palette = option.palette
+    rect = QRectF(option.rect).adjusted(1, 1, -1, -1)
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setPen(QPen(focus_colour(palette), FOCUS_RING_WIDTH))
