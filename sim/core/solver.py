@@ -40,12 +40,23 @@ BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness)
 SphereShape = tuple[Vec3, float]  # centre, radius
 BoxShape = tuple[Vec3, Vec3]  # centre, full size
 # Rounds of passes that relax the cloth around an edited obstacle (_push_out_gently).
+# At most RELAX_ROUNDS, and at most RELAX_WORK link corrections in all, but never fewer than
+# RELAX_MIN_ROUNDS: a 15 × 11 sheet gets all 60 (≈ 10 ms), a 128² one 8 (≈ 0.1 s, not 0.8 s
+# for each move of a ball dragged through it). A count, not a clock: a replay relaxes the same.
 RELAX_ROUNDS = 60
-RELAXED = 1e-6  # units: a round that moves no particle further has nothing left to relax
+RELAX_MIN_ROUNDS = 8
+RELAX_WORK = 2_000_000
+RELAXED = 1e-4  # units: a round that moves no particle further than this is done (0.01 units/s)
 # A step slower than this keeps a copy of the state it starts from, so that another thread
 # may interrupt it (`stop`) and have the state as it was: a 512² sheet with 200 passes and
 # 16 substeps takes seconds a step, and the window must not wait for it to close or pause.
 INTERRUPTIBLE_AFTER_S = 0.02
+
+
+def relax_rounds(links: int, passes: int) -> int:
+    """Rounds of passes an obstacle edit relaxes the cloth by (Simulation._push_out_gently)."""
+    affordable = RELAX_WORK // max(1, links * passes)
+    return max(RELAX_MIN_ROUNDS, min(RELAX_ROUNDS, affordable))
 
 
 class Simulation:
@@ -166,7 +177,7 @@ class Simulation:
         if np.array_equal(x, state.x):
             return  # the edit reached no particle: nothing to push, nothing else changes
         stiffness = self.link_material().stiffness
-        for _ in range(RELAX_ROUNDS):
+        for _ in range(relax_rounds(len(links.a), s.passes)):
             kernels.step_classic(
                 x, x_prev, self.fixed.inv_mass, self.fixed.index, self.fixed.anchor,
                 links.a, links.b, links.rest, stiffness, links.start, s.passes, 1.0, 0.0, 0.0,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.solver import RELAX_MIN_ROUNDS, RELAX_ROUNDS, Simulation, relax_rounds
 from clothlab.sim.document.commands import apply_to_simulation
-from clothlab.sim.document.composition import change_obstacle, edit_of
+from clothlab.sim.document.composition import add_obstacle, change_obstacle, edit_of
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import Scene, SphereSpec, build_simulation, with_setting
 
@@ -71,3 +71,16 @@ def test_enlarging_the_ball_under_a_resting_sheet_pushes_it_out_gently():
     center = np.asarray(sim.settings.ball_center)
     assert peak < GENTLE
     assert np.linalg.norm(sim.state.x - center, axis=1).min() >= 0.65 - 1e-6
+
+
+def test_an_obstacle_edit_that_reaches_no_particle_changes_nothing():
+    scene, sim = _drop_on_a_sphere()
+    x, x_prev = sim.state.x.copy(), sim.state.x_prev.copy()
+    far = SphereSpec(center=(5.0, 3.0, 5.0), radius=0.5)
+    apply_to_simulation(sim, edit_of(scene, add_obstacle(scene, far)))
+    assert np.array_equal(sim.state.x, x) and np.array_equal(sim.state.x_prev, x_prev)
+
+
+def test_a_big_sheet_is_relaxed_by_fewer_rounds_never_none():
+    assert relax_rounds(584, 8) == RELAX_ROUNDS  # drop's sheet: every round
+    assert relax_rounds(100_000, 8) == RELAX_MIN_ROUNDS  # a 128² sheet: a bounded cost
