@@ -39,10 +39,24 @@ Vec3 = tuple[float, float, float]
 BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness) of a body
 SphereShape = tuple[Vec3, float]  # centre, radius
 BoxShape = tuple[Vec3, Vec3]  # centre, full size
+# Rounds of passes that relax the cloth around an edited obstacle (_push_out_gently).
+# At most RELAX_ROUNDS, and at most RELAX_WORK link corrections in all, but never fewer than
+# RELAX_MIN_ROUNDS: a 15 × 11 sheet gets all 60 (≈ 10 ms), a 128² one 8 (≈ 0.1 s, not 0.8 s
+# for each move of a ball dragged through it). A count, not a clock: a replay relaxes the same.
+RELAX_ROUNDS = 60
+RELAX_MIN_ROUNDS = 8
+RELAX_WORK = 2_000_000
+RELAXED = 1e-4  # units: a round that moves no particle further than this is done (0.01 units/s)
 # A step slower than this keeps a copy of the state it starts from, so that another thread
 # may interrupt it (`stop`) and have the state as it was: a 512² sheet with 200 passes and
 # 16 substeps takes seconds a step, and the window must not wait for it to close or pause.
 INTERRUPTIBLE_AFTER_S = 0.02
+
+
+def relax_rounds(links: int, passes: int) -> int:
+    """Rounds of passes an obstacle edit relaxes the cloth by (Simulation._push_out_gently)."""
+    affordable = RELAX_WORK // max(1, links * passes)
+    return max(RELAX_MIN_ROUNDS, min(RELAX_ROUNDS, affordable))
 
 
 class Simulation:
@@ -64,6 +78,7 @@ class Simulation:
         self.spheres: list[SphereShape] = list(spheres or [])  # besides the ball
         self.boxes: list[BoxShape] = list(boxes or [])
         self._obstacles: tuple[tuple[Any, ...], Obstacles] | None = None
+        self._obstacles_in_use = False  # built once: a later rebuild is an edit of them
         self.settings = settings or Settings()
         self.state = State.at_rest(topology)
         self.cut = np.zeros(topology.link_count, dtype=bool)  # (M,) bool, cut by an edit
@@ -117,8 +132,10 @@ class Simulation:
         self._material = None
 
     def set_obstacles(self, spheres: list[SphereShape], boxes: list[BoxShape]) -> None:
+        """Replace the obstacles; the cloth is pushed out of the new ones at once, gently."""
         self.spheres, self.boxes = list(spheres), list(boxes)
         self._obstacles = None
+        self.obstacles()
 
     def link_material(self) -> LinkMaterial:
         """Each live link's stiffness and compliance, rebuilt when the links, a body's
@@ -139,7 +156,43 @@ class Simulation:
         if self._obstacles is None or self._obstacles[0] != key:
             ball = (s.ball_center, s.ball_radius) if s.ball else None
             self._obstacles = (key, build_obstacles(ball, self.spheres, self.boxes))
+            if self._obstacles_in_use:
+                self._push_out_gently(self._obstacles[1])
+            self._obstacles_in_use = True
         return self._obstacles[1]
+
+    def _push_out_gently(self, obstacles: Obstacles) -> None:
+        """An edited obstacle (grown, moved, added; the ball too) pushes the cloth out of it
+        before the next step, as a move, not as a velocity: the particles it now holds go onto
+        its surface and the links around them relax (RELAX_ROUNDS rounds of the step's passes
+        without gravity), and x_prev follows x by the same displacement. Otherwise the next
+        steps read the push and the stretch it made as velocities (a sphere grown by 0.1
+        under a resting sheet flung it at 15 units/s)."""
+        s, state, links = self.settings, self.state, self.links
+        x, x_prev = state.x.copy(), state.x.copy()  # at rest: only the passes move it
+        kernels.collide(
+            x, x_prev, self.fixed.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
+            s.floor_y, 0.0, 0.0,
+        )  # fmt: skip
+        if np.array_equal(x, state.x):
+            return  # the edit reached no particle: nothing to push, nothing else changes
+        stiffness = self.link_material().stiffness
+        for _ in range(relax_rounds(len(links.a), s.passes)):
+            kernels.step_classic(
+                x, x_prev, self.fixed.inv_mass, self.fixed.index, self.fixed.anchor,
+                links.a, links.b, links.rest, stiffness, links.start, s.passes, 1.0, 0.0, 0.0,
+                state.t, s.dt, obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
+                self._never,
+            )  # fmt: skip
+            settled = np.abs(x - x_prev).max() < RELAXED
+            x_prev[:] = x
+            if settled:
+                break
+        moved = x - state.x
+        if np.any(moved):
+            state.x += moved
+            state.x_prev += moved
+            self.energy_account = None  # the energy changed outside any step
 
     # --- pins and grab ---------------------------------------------------------------------
 

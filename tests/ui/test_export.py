@@ -186,3 +186,56 @@ def test_five_seconds_of_meshes_from_a_plain_run(qtbot, make_window, tmp_path):
     window = ready(qtbot, make_window, "hanging-sheet")
     written = export_mesh_sequence(window.controller, tmp_path, "ply", fps=24, seconds=0.5)
     assert len(written) == 12 and all(p.suffix == ".ply" for p in written)
+
+
+def _set_running(qtbot, window, running: bool) -> None:
+    window.controller.set_running(running)
+    qtbot.waitUntil(lambda: window.controller.running == running, timeout=WAIT_MS)
+
+
+def _still(qtbot, window, running: bool) -> None:
+    """Running or paused as before, and still so a while later (a queued Run or Pause would
+    have arrived by then)."""
+    qtbot.wait(400)
+    assert window.controller.running == running
+    assert window.controller.worker.running == running
+
+
+@pytest.mark.parametrize("running", [True, False], ids=["running", "paused"])
+def test_export_mesh_leaves_the_run_as_it_found_it(
+    qtbot, make_window, save_dialog, tmp_path, running
+):
+    window = ready(qtbot, make_window, "hanging-sheet")
+    _set_running(qtbot, window, running)
+    save_dialog.append(str(tmp_path / "sheet.obj"))
+    window.action_export_mesh.trigger()
+    assert (tmp_path / "sheet.obj").is_file()
+    _still(qtbot, window, running)
+
+
+@pytest.mark.parametrize("running", [True, False], ids=["running", "paused"])
+def test_export_video_leaves_the_run_as_it_found_it(
+    qtbot, make_window, monkeypatch, save_dialog, tmp_path, running
+):
+    window = ready(qtbot, make_window)
+    _set_running(qtbot, window, running)
+    monkeypatch.setattr(export.VideoDialog, "exec", lambda self: export.QDialog.DialogCode.Accepted)
+    monkeypatch.setattr(
+        export.VideoDialog, "spec", lambda self: VideoSpec(320, 200, 24, 0.5, "gif")
+    )
+    save_dialog.append(str(tmp_path / "run.gif"))
+    window.action_export_video.trigger()
+    assert (tmp_path / "run.gif").is_file()
+    _still(qtbot, window, running)
+
+
+@pytest.mark.parametrize("running", [True, False], ids=["running", "paused"])
+def test_export_mesh_sequence_leaves_the_run_as_it_found_it(
+    qtbot, make_window, monkeypatch, tmp_path, running
+):
+    window = ready(qtbot, make_window, "hanging-sheet")
+    _set_running(qtbot, window, running)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    window.action_export_meshes.trigger()
+    assert len(list(tmp_path.glob("frame_*.obj"))) == 150  # 5 s at 30 frames a second
+    _still(qtbot, window, running)

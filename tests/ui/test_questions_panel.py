@@ -226,6 +226,25 @@ def test_choosing_another_question_stops_pointing(qtbot, make_window):
     assert panel.stage == "start"
 
 
+def test_loading_another_scene_stops_pointing(qtbot, make_window, monkeypatch):
+    """The evidence highlight belongs to the question's scene: File ▸ New (another scene)
+    clears it, from the Readouts panel's labels too; a Reset of the question's scene keeps it."""
+    window = make_window("hanging-sheet", paused=True)
+    panel, readouts = window.questions_panel, window.readouts_panel
+    panel.start_button.click()
+    panel.choice_buttons[1].click()
+    panel.lock_button.click()
+    assert readouts.highlighted == "motion"
+    window.action_reset.trigger()
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    assert readouts.highlighted == "motion"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    window.action_new.trigger()
+    assert window.controller.scene != BUILTIN.scene_for(panel.question)
+    assert readouts.highlighted is None
+    assert all(label.styleSheet() != HIGHLIGHT_STYLE for label in readouts.count_labels.values())
+
+
 def test_a_question_waits_for_its_scene(qtbot, make_window, monkeypatch):
     """If the person keeps their unsaved scene (Cancel), the question does not move on."""
     window = make_window("hanging-sheet", paused=True)

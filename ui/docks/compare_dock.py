@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -35,6 +35,7 @@ from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
+from clothlab.ui.theme import colour_plot
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
     from clothlab.app.compare_runner import CompareRunner
@@ -193,14 +194,22 @@ class ComparePanel(QWidget):
         item.setMouseEnabled(x=False, y=False)
         item.setLabel("bottom", "model time (s)")
         item.getAxis("left").setWidth(48)
-        for axis in ("left", "bottom"):
-            item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
+        self.legend = item.addLegend(offset=(-4, 4))
+        self._colour_plot()
+        return self.plot
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a new theme (Edit ▸ Preferences)
+            self._colour_plot()
+            if self.runner is not None and self.table.columnCount():
+                self._fill_table()  # the headers' and errors' colours are the table's own
+
+    def _colour_plot(self) -> None:
+        colour_plot(self.plot, self.palette())
         base = QColor(self.palette().color(QPalette.ColorRole.Base))
         base.setAlpha(200)  # the curves stay visible behind the legend
-        self.legend = item.addLegend(
-            offset=(-4, 4), labelTextColor=self._text_colour(), brush=pg.mkBrush(base)
-        )
-        return self.plot
+        self.legend.setBrush(pg.mkBrush(base))
 
     def _build_table(self) -> QTableWidget:
         self.table = QTableWidget(0, 0)
@@ -212,9 +221,6 @@ class ComparePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setMinimumHeight(120)
         return self.table
-
-    def _text_colour(self) -> QColor:
-        return self.palette().color(QPalette.ColorRole.Text)
 
     # --- the runner -----------------------------------------------------------------------
 
@@ -441,7 +447,9 @@ class ComparePanel(QWidget):
         cell.setToolTip(text)  # a status ("bad value: …") is longer than its column
         cell.setData(Qt.ItemDataRole.UserRole, value)  # the exact value, for tests and copying
         cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        cell.setForeground(QColor(ERROR_COLOUR) if error else self._text_colour())
+        # a value takes the table's text colour as the palette has it now (a colour set here
+        # stayed white on white after Dark → Light); only an error has its own
+        cell.setData(Qt.ItemDataRole.ForegroundRole, QColor(ERROR_COLOUR) if error else None)
 
     def value(self, run_name: str, key: str) -> float:
         """The table's value of a readout for a variant ("as is": the main run)."""

@@ -633,6 +633,8 @@ class QuestionsPanel(QWidget):
             self.prediction = None if self.question.prediction.choices else self.number_box.value()
             self.evidence_changed.emit(None)
             self._set_stage("predict")
+        else:  # another document: the evidence of this question's run is no longer shown
+            self.evidence_changed.emit(None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._settings = scene_settings(scene)

@@ -33,6 +33,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.ui.intents import Trigger
 from clothlab.ui.number_box import IntBox, Limits
+from clothlab.ui.theme import colour_plot
 from clothlab.ui.window.preferences import PLOT_WINDOW
 
 COLUMNS = CSV_COLUMNS  # step, t, then every readout
@@ -202,21 +203,8 @@ class ReadoutsPanel(QWidget):
             self._colour_plots()
 
     def _colour_plots(self) -> None:
-        """Give the plots the panel's Base and Text colours again: pyqtgraph took them once, at
-        construction, and does not follow the palette."""
-        palette = self.palette()
-        text = palette.color(QPalette.ColorRole.Text)
         for key in PLOTS:
-            plot = self.plots[key]
-            plot.setBackground(palette.color(QPalette.ColorRole.Base))
-            for axis in ("left", "bottom"):
-                plot.getPlotItem().getAxis(axis).setTextPen(text)
-            legend = plot.getPlotItem().legend
-            if legend is not None:
-                legend.setLabelTextColor(text)
-                for _sample, label in legend.items:
-                    label.setText(label.text)  # a label takes its new colour when set again
-            plot.viewport().update()  # the plots repaint only when asked (NoViewportUpdate)
+            colour_plot(self.plots[key], self.palette())
 
     # --- the panel protocol (ui.panels) -------------------------------------------------------
 

@@ -30,6 +30,7 @@ from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import Scene
+from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.history_dock import HistoryView
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self._status_timer = self._timer(1000, self._update_status)
         self._pending_snapshot: Snapshot | None = None
         self._frame_clock = self._timer(round(1000 / FRAME_HZ), self._present)
+        theme.install_focus_ring()  # visible on the dark theme as on the light one
         # Edit ▸ Preferences, as stored and whenever they change
         self.live_preferences = preferences_dialog.LivePreferences(
             self.set_frame_rate_cap, self.readouts_panel.window_box.setValue, self
