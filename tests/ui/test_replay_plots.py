@@ -17,6 +17,7 @@ from test_typed_values import type_into
 from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, SetSpeed
 from clothlab.sim.document.recording import Recording
+from clothlab.sim.document.scene import CameraSpec
 from clothlab.sim.lab.engine import KEEP_EVERY, Engine
 from clothlab.ui.docks.readouts_dock import envelope
 
@@ -93,10 +94,15 @@ def test_after_every_seek_the_plots_hold_the_replay_from_step_0(qtbot, make_wind
     assert_plots_hold_the_replay(qtbot, window, recording, KEEP_EVERY * 2 + 1)
 
     bar.slider.setFocus()
-    qtbot.keyClick(bar.slider, Qt.Key.Key_End)  # real keys on the seek bar (Home is the camera's)
+    qtbot.keyClick(bar.slider, Qt.Key.Key_End)  # real keys on the seek bar
     assert_plots_hold_the_replay(qtbot, window, recording, last)
     qtbot.keyClick(bar.slider, Qt.Key.Key_Left)
     assert_plots_hold_the_replay(qtbot, window, recording, last - 1)
+    window.viewport.set_camera(CameraSpec(target=(0.3, 0.0, 0.0), distance=4.0, yaw=35.0))
+    camera = window.viewport.camera_spec()  # not the scene's: Reset camera would change it
+    qtbot.keyClick(bar.slider, Qt.Key.Key_Home)  # the slider's, not View ▸ Reset camera's
+    assert_plots_hold_the_replay(qtbot, window, recording, 0)
+    assert window.viewport.camera_spec() == camera
 
     # played on from a seek, then seeked back: still the one run from step 0
     bar.slider.setValue(200)

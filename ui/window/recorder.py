@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import QLabel, QSlider, QToolBar, QWidget
 
 from clothlab.sim.core.snapshot import Snapshot
@@ -36,6 +36,23 @@ MESSAGE_MS = 8000
 STATUS_HZ = 4  # the "● Recording — step N" line: faster cannot be read, and costs repaints
 
 
+class SeekSlider(QSlider):
+    """The replay's slider keeps its own keys: Home and End go to the first and last step
+    here, not to the window's shortcuts (Home is View ▸ Reset camera)."""
+
+    OWN_KEYS = (Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
+
+    def event(self, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() in self.OWN_KEYS
+        ):
+            event.accept()  # the key goes to keyPressEvent, as for any slider
+            return True
+        return super().event(event)
+
+
 class ReplayBar(QToolBar):
     """Play / pause and step (the window's own actions), a slider 0…steps and a box for the
     step, and the recording's length. Moving the slider or typing a step asks for a seek."""
@@ -50,7 +67,7 @@ class ReplayBar(QToolBar):
         self.wanted = False
         self.addWidget(_label("Replay", "The recording being replayed"))
         self.addActions([play, step])
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider = SeekSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("replay_slider")
         self.slider.setMinimumWidth(240)
         self.slider.setToolTip("Drag to any step of the recording: the run is rebuilt exactly")
