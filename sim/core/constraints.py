@@ -245,14 +245,14 @@ def project_links_xpbd(
         if w == 0.0 or length == 0.0:
             continue
         error = length - rest[k]
-        vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
+        vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
         if not xpbd:
-            s = error * stiffness[k] * top / (bottom * w)
+            s = error * stiffness[k] * top / (length * w)
         else:
             alpha = compliance[k] / h2
             delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
-            s = delta * top / bottom
+            s = delta * top / length
         move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
@@ -298,14 +298,14 @@ def project_links_xpbd_parallel(
             if w == 0.0 or length == 0.0:
                 continue
             error = length - rest[k]
-            vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
+            vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
             if not xpbd:
-                s = error * stiffness[k] * top / (bottom * w)
+                s = error * stiffness[k] * top / (length * w)
             else:
                 alpha = compliance[k] / h2
                 delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
                 lambdas[k] -= delta
-                s = delta * top / bottom
+                s = delta * top / length
             move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 

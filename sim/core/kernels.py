@@ -86,12 +86,12 @@ def _start_direction(
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def along_start(
     start: np.ndarray, k: int, dx: float, dy: float, dz: float, length: float
-) -> tuple[float, float, float, float, float]:
-    """What link k's correction moves along, as (vx, vy, vz, top, bottom): the unit direction
-    it moves along is (vx, vy, vz)·top/bottom. (dx, dy, dz) = x_j − x_i is the link now, of
-    `length`; of its unit direction only the part along the link as the step began (start[k],
-    start_directions) is kept. A fraction, so that the caller divides once per link, as the
-    seed's kernel did.
+) -> tuple[float, float, float, float]:
+    """What link k's correction moves along, as (vx, vy, vz, top): the unit direction it moves
+    along is (vx, vy, vz)·top/length. (dx, dy, dz) = x_j − x_i is the link now, of `length`;
+    of its unit direction only the part along the link as the step began (start[k],
+    start_directions) is kept. Left over `length` so that the caller divides once per link, as
+    the seed's kernel did.
 
     Along the link now, a correction on a link that turns within the step adds a torque
     (x_prev_i − x_prev_j) × Δx_i. On a sheet whose passes fight gravity every step, that
@@ -105,8 +105,8 @@ def along_start(
     ex, ey, ez = start[k, 0], start[k, 1], start[k, 2]
     dot = dx * ex + dy * ey + dz * ez  # = length·cos(turn)
     if dot > 0.0 and dot * dot >= MAX_KEPT_TURN_COS**2 * (length * length):
-        return ex, ey, ez, dot, length  # ê·(u·ê), u = d/length
-    return dx, dy, dz, 1.0, length
+        return ex, ey, ez, dot  # ê·(u·ê), u = d/length
+    return dx, dy, dz, 1.0
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -133,8 +133,8 @@ def _project_link(
     length = math.sqrt(dx * dx + dy * dy + dz * dz)
     if length == 0.0:
         return
-    vx, vy, vz, top, bottom = along_start(start, k, dx, dy, dz, length)
-    s = (length - rest) * stiffness * top / (bottom * w)
+    vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
+    s = (length - rest) * stiffness * top / (length * w)
     move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
 
 
