@@ -9,6 +9,7 @@ without building a window.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ STATE_VERSION = 2  # bump when docks are added or renamed, so old layouts are ig
 MAX_RECENT = 10
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
+CHECKSUM_KEY = "window/sha256"  # of geometry and state as stored: Qt trusts what it restores
 VIEW_PREFIX = "view/"
 RECENT_KEY = "recent_files"
 LAST_FOLDER_KEY = "files/last_folder"
@@ -48,6 +50,10 @@ def restore_window(window: QMainWindow) -> bool:
     stored = settings()
     geometry, state = stored.value(GEOMETRY_KEY), stored.value(STATE_KEY)
     if not (isinstance(geometry, QByteArray) and isinstance(state, QByteArray)):
+        return False
+    # Qt parses a stored dock state without checking it: one damaged byte crashed every
+    # launch. Only what this app wrote, byte for byte, is handed to Qt.
+    if stored.value(CHECKSUM_KEY) != layout_checksum(geometry, state):
         return False
     if not geometry_readable(geometry):
         return False
@@ -73,6 +79,15 @@ def geometry_readable(geometry: QByteArray) -> bool:
     return magic == GEOMETRY_MAGIC and major in GEOMETRY_MAJOR_VERSIONS
 
 
+def layout_checksum(geometry: QByteArray, state: QByteArray) -> str:
+    """sha256 of the stored geometry and dock state, with their lengths (hex)."""
+    digest = hashlib.sha256()
+    for part in (geometry, state):
+        data = bytes(part.data())
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
+
+
 def layout_stored() -> bool:
     """Whether anything is stored for the layout, readable or not."""
     stored = settings()
@@ -82,8 +97,10 @@ def layout_stored() -> bool:
 def store_layout(window: QMainWindow, view_options: Mapping[str, bool]) -> None:
     """Remember `window`'s geometry and docks, and the view options by name."""
     stored = settings()
-    stored.setValue(GEOMETRY_KEY, window.saveGeometry())
-    stored.setValue(STATE_KEY, window.saveState(STATE_VERSION))
+    geometry, state = window.saveGeometry(), window.saveState(STATE_VERSION)
+    stored.setValue(GEOMETRY_KEY, geometry)
+    stored.setValue(STATE_KEY, state)
+    stored.setValue(CHECKSUM_KEY, layout_checksum(geometry, state))
     for name, on in view_options.items():
         stored.setValue(VIEW_PREFIX + name, on)
     stored.sync()

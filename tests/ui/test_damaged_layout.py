@@ -1,0 +1,90 @@
+"""A damaged stored layout is dropped, never handed to Qt (issue 30, item 1): one byte changed
+in `window/state` segfaulted every launch, since Qt parses a dock state without checking it.
+The layout is stored with its sha256, and only what the app wrote, byte for byte, is restored."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QByteArray
+
+from clothlab.ui.window import preferences
+from clothlab.ui.window.layout import LAYOUT_WARNING
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+LAUNCH = """
+import os
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from clothlab.app.controller import Controller
+from clothlab.ui.window.main_window import MainWindow
+
+app = QApplication([])
+controller = Controller()
+window = MainWindow(controller)
+window.show()
+QTest.qWaitForWindowExposed(window)
+QTest.qWait(200)
+window.close()  # stores the layout
+controller.shutdown()
+"""
+
+DAMAGE = """
+import sys
+from PySide6.QtCore import QByteArray
+from clothlab.ui.window import preferences
+
+stored = preferences.settings()
+state = bytearray(bytes(stored.value(preferences.STATE_KEY).data()))
+state[int(sys.argv[1])] = int(sys.argv[2])
+stored.setValue(preferences.STATE_KEY, QByteArray(bytes(state)))
+stored.sync()
+"""
+
+
+def run(script: str, config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config)}
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=env, capture_output=True, text=True, timeout=300, cwd=REPOSITORY,
+    )  # fmt: skip
+
+
+def test_a_layout_with_one_damaged_byte_launches_with_the_default_and_a_warning(tmp_path):
+    """The probe's damage: byte 15 of the dock state from 0x00 to 0x02."""
+    assert run(LAUNCH, tmp_path).returncode == 0
+    assert run(DAMAGE, tmp_path, "15", "2").returncode == 0
+    again = run(LAUNCH, tmp_path)
+    assert again.returncode == 0, again.stderr  # it was -11, a segfault, at every launch
+    assert f"clothlab: warning: {LAYOUT_WARNING}" in again.stderr
+    third = run(LAUNCH, tmp_path)  # the default layout stored on closing is restored
+    assert third.returncode == 0 and LAYOUT_WARNING not in third.stderr
+
+
+def test_thousands_of_damaged_layouts_are_refused_before_qt_reads_them(make_window):
+    window = make_window()
+    preferences.store_layout(window, {})
+    stored = preferences.settings()
+    state = bytes(stored.value(preferences.STATE_KEY).data())
+    assert preferences.restore_window(window)  # what the app wrote comes back
+    rng = np.random.default_rng(30)
+    for trial in range(3000):
+        damaged = bytearray(state)
+        kind = trial % 3
+        if kind == 0:  # a byte changed
+            at = int(rng.integers(len(damaged)))
+            damaged[at] = (damaged[at] + int(rng.integers(1, 256))) % 256
+        elif kind == 1:  # cut short
+            damaged = damaged[: int(rng.integers(len(damaged)))]
+        else:  # bytes added
+            damaged += bytes(rng.integers(0, 256, int(rng.integers(1, 64)), dtype=np.uint8))
+        stored.setValue(preferences.STATE_KEY, QByteArray(bytes(damaged)))
+        assert not preferences.restore_window(window), trial
+    stored.setValue(preferences.STATE_KEY, QByteArray(state))
+    assert preferences.restore_window(window)
