@@ -22,6 +22,7 @@ from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from clothlab.app.finer_sheet_check import FinerSheetCheck
+from clothlab.app.main_thread_gc import MainThreadCollector
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
@@ -154,6 +155,7 @@ class Controller(QObject):
         self.worker = SolverWorker()
         self.worker.moveToThread(self._thread)
         self._handlers = self._request_handlers()
+        self._collector = MainThreadCollector(self)  # never on the solver thread: see there
         self._finer_sheet = FinerSheetCheck(self)
         self._finer_sheet.found.connect(self.advice_found)
         self._connect_worker()
@@ -502,6 +504,7 @@ class Controller(QObject):
     def shutdown(self) -> None:
         """Stop the solver thread and wait for it; safe to call twice."""
         self._finer_sheet.wait()
+        self._collector.stop()
         if not self._thread.isRunning():
             return
         self.worker.interrupt()  # a slow step stops at its next pass
