@@ -26,7 +26,10 @@ def test_cycles_are_collected_on_the_gui_thread_while_the_solver_runs(qtbot, mak
 
     for _ in range(50):
         Cycle()
+    # kept alive past the youngest generation's threshold (freeing them would count back down)
+    allocated = [[] for _ in range(2 * gc.get_threshold()[0])]
     qtbot.waitUntil(lambda: len(on_gui_thread) == 50, timeout=WAIT_MS)
+    del allocated
     assert all(on_gui_thread)
     controller.shutdown()
     # automatic collection is back once no controller runs (one of another test may still)
