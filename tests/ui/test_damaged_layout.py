@@ -4,18 +4,12 @@ The layout is stored with its sha256, and only what the app wrote, byte for byte
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 from PySide6.QtCore import QByteArray
+from test_window_layout import run_script
 
 from clothlab.ui.window import preferences
 from clothlab.ui.window.layout import LAYOUT_WARNING
-
-REPOSITORY = Path(__file__).resolve().parents[2]
 
 LAUNCH = """
 import os
@@ -48,22 +42,14 @@ stored.sync()
 """
 
 
-def run(script: str, config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CONFIG_HOME": str(config)}
-    return subprocess.run(
-        [sys.executable, "-c", script, *args],
-        env=env, capture_output=True, text=True, timeout=300, cwd=REPOSITORY,
-    )  # fmt: skip
-
-
 def test_a_layout_with_one_damaged_byte_launches_with_the_default_and_a_warning(tmp_path):
     """The probe's damage: byte 15 of the dock state from 0x00 to 0x02."""
-    assert run(LAUNCH, tmp_path).returncode == 0
-    assert run(DAMAGE, tmp_path, "15", "2").returncode == 0
-    again = run(LAUNCH, tmp_path)
+    assert run_script(LAUNCH, tmp_path).returncode == 0
+    assert run_script(DAMAGE, tmp_path, "15", "2").returncode == 0
+    again = run_script(LAUNCH, tmp_path)
     assert again.returncode == 0, again.stderr  # it was -11, a segfault, at every launch
     assert f"clothlab: warning: {LAYOUT_WARNING}" in again.stderr
-    third = run(LAUNCH, tmp_path)  # the default layout stored on closing is restored
+    third = run_script(LAUNCH, tmp_path)  # the default layout stored on closing is restored
     assert third.returncode == 0 and LAYOUT_WARNING not in third.stderr
 
 

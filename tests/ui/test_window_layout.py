@@ -62,12 +62,19 @@ def docks_as_placed(window) -> dict[str, tuple]:
     return placed
 
 
-def save_layout_in_another_process(config: Path, scale: str) -> None:
-    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "QT_SCALE_FACTOR": scale}
-    result = subprocess.run(
-        [sys.executable, "-c", SAVE_A_LAYOUT],
-        env=env, capture_output=True, text=True, timeout=300, cwd=REPOSITORY,
+def run_script(
+    script: str, config: Path, *args: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`script` in another Python process whose settings live in `config`."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env={**os.environ, "XDG_CONFIG_HOME": str(config), **env},
+        capture_output=True, text=True, timeout=300, cwd=REPOSITORY,
     )  # fmt: skip
+
+
+def save_layout_in_another_process(config: Path, scale: str) -> None:
+    result = run_script(SAVE_A_LAYOUT, config, QT_SCALE_FACTOR=scale)
     assert result.returncode == 0, result.stderr
 
 
