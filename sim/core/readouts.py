@@ -36,7 +36,7 @@ class ParticleSpeeds:
 
 
 def particle_speeds(sim: Simulation) -> ParticleSpeeds:
-    s = sim.settings
+    s = sim.model_settings
     mean, fastest = kernels.speeds(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
     return ParticleSpeeds(mean, fastest)
 
@@ -117,15 +117,22 @@ def max_stretch(sim: Simulation) -> float:
 
 
 def kinetic_energy(sim: Simulation) -> float:
-    """½ Σ m v² with mass 1 per particle, v over the last substep as for motion."""
-    s = sim.settings
+    """½ Σ m v², v over the last substep as for motion; m is 1 per particle in model units,
+    or in kg where a body has an SI material."""
+    s = sim.model_settings
     v = (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
+    if sim.mechanics.any:
+        return 0.5 * float(np.einsum("i,ij,ij->", sim.mechanics.mass, v, v))
     return 0.5 * float(np.einsum("ij,ij->", v, v))
 
 
 def potential_energy(sim: Simulation) -> float:
-    """Σ m·g·y, mass 1 per particle, from y = 0, at the last substep's midpoint (as for KE)."""
-    return kernels.potential_energy(sim.state.x, sim.state.x_prev, sim.settings.gravity)
+    """Σ m·g·y from y = 0, at the last substep's midpoint (as for KE), m as for KE."""
+    state, gravity = sim.state, sim.settings.gravity
+    if sim.mechanics.any:
+        middle = 0.5 * (state.x[:, 1] + state.x_prev[:, 1])
+        return gravity * float(np.dot(sim.mechanics.mass, middle))
+    return kernels.potential_energy(state.x, state.x_prev, gravity)
 
 
 def total_energy(sim: Simulation) -> float:
@@ -150,7 +157,7 @@ def account_for_next_step(sim: Simulation) -> EnergyAccount:
     """Measured on the state a step starts from. The predict's damping and wind are known in
     closed form from it (kernels.predict_energy); with substeps, or aerodynamic wind, the
     inner substeps are not seen: the first substep's figures × substeps, an estimate."""
-    s, state = sim.settings, sim.state
+    s, state = sim.model_settings, sim.state
     h = s.dt / s.substeps
     wind = 0.0 if s.aerodynamic else s.wind  # aerodynamic forces replace the gusting wind
     energy, damped, blown = kernels.predict_energy(

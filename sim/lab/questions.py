@@ -97,7 +97,7 @@ class RunContext:
 
 def _velocities(sim: Simulation) -> np.ndarray:
     """(N, 3) float64: each particle's velocity over the last substep."""
-    s = sim.settings
+    s = sim.model_settings
     return (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
 
 
