@@ -166,7 +166,7 @@ class Lab:
         if self._at_start():
             self._start(variants.changed(self._source, parsed))
             return
-        reshapes = [key for key in parsed if key in variants.SCENE_KEYS]
+        reshapes = [k for k in parsed if k in variants.SCENE_KEYS or k == "material"]
         if reshapes:
             raise ValueError(f"{', '.join(reshapes)}: reshapes only before the first step (reset)")
         settings, _ = variants.split_changes(parsed)

@@ -143,7 +143,8 @@ def _steps_option(parser: argparse.ArgumentParser, text: str) -> None:
 def _set_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
-        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, fabric=NAME (model "
+        "units, the world's settings) or material=NAME (an SI fabric for every sheet)",
     )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clothlab.sim.core import kernels
+from clothlab.sim.core import kernels, specimens
 from clothlab.sim.core.parameters import damping_per_step
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
@@ -161,8 +161,8 @@ def account_for_next_step(sim: Simulation) -> EnergyAccount:
     h = s.dt / s.substeps
     wind = 0.0 if s.aerodynamic else s.wind  # aerodynamic forces replace the gusting wind
     energy, damped, blown = kernels.predict_energy(
-        state.x, state.x_prev, sim.fixed.inv_mass, damping_per_step(s.damping, h), s.gravity,
-        wind, state.t, h,
+        state.x, state.x_prev, sim.fixed.inv_mass, sim.mechanics.mass,
+        damping_per_step(s.damping, h), s.gravity, wind, state.t, h,
     )  # fmt: skip
     exact = s.substeps == 1 and not s.aerodynamic
     return EnergyAccount(-1, energy, damped * s.substeps, blown * s.substeps, exact)
@@ -209,6 +209,18 @@ def live_links(sim: Simulation) -> float:
 
 def live_faces(sim: Simulation) -> float:
     return int(np.count_nonzero(sim.state.face_alive))
+
+
+def _pinned(pins: Collection[int]) -> np.ndarray:
+    return np.array(sorted(pins), dtype=np.int32)
+
+
+def _has_cantilever(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_cantilever(topology, _pinned(pins)) is not None
+
+
+def _has_hanging_strip(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_hanging_strip(topology, _pinned(pins)) is not None
 
 
 READOUTS: tuple[Readout, ...] = (
@@ -272,6 +284,36 @@ READOUTS: tuple[Readout, ...] = (
         plotted=False,
     ),
     Readout(
+        "pin_force", "Pin force", "N", of_simulation(specimens.pin_force),
+        "Total force the pins hold the cloth with (|Σ|): what the links and bending runs pull "
+        "them with, from XPBD's multipliers, and their own particles' weight. At rest it is the "
+        "cloth's weight. N with SI fabrics; not measured with the classic rule.",
+        applies=lambda _topology, pins: bool(pins),
+    ),
+    Readout(
+        "tip_drop", "Tip drop", "m", of_simulation(specimens.tip_drop),
+        "Cantilever: how far the free end hangs below the platform's edge.",
+        applies=_has_cantilever,
+    ),
+    Readout(
+        "chord_angle", "Chord angle", "°", of_simulation(specimens.chord_angle),
+        "Cantilever: degrees below horizontal of the line from the platform's edge to the tip "
+        "(ASTM D1388 reads the bending length where it is 41.5°).",
+        applies=_has_cantilever,
+    ),
+    Readout(
+        "bending_length", "Bending length", "m", of_simulation(specimens.bending_length),
+        "Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the "
+        "chord angle θ; c³ = B / (ρ·g).",
+        shown_unit="cm", shown_scale=100.0, applies=_has_cantilever,
+    ),
+    Readout(
+        "elongation", "Elongation", "m", of_simulation(specimens.elongation),
+        "Hanging strip: how much longer than at rest, top row to bottom row (ρ·g·L²/(2k) for "
+        "a strip of stretch stiffness k at small strain).",
+        shown_unit="mm", shown_scale=1000.0, applies=_has_hanging_strip,
+    ),
+    Readout(
         "links", "Links", "", of_simulation(live_links),
         "Live links (cuts and tears remove links).", plotted=False, integer=True,
     ),
@@ -329,6 +371,11 @@ class Readouts:
     damping_loss: float  # mass·units²/s² per step
     wind_work: float
     solver_loss: float
+    pin_force: float  # N
+    tip_drop: float  # m
+    chord_angle: float  # °
+    bending_length: float  # m
+    elongation: float  # m
     links: int
     faces: int
 

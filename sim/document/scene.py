@@ -32,6 +32,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass
 
+from clothlab.sim.core.materials import SIMaterial
 from clothlab.sim.core.parameters import (
     COORDINATE_LIMIT,
     SECTIONS,
@@ -40,7 +41,7 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
-from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.solver import BodyMaterial, Simulation
 from clothlab.sim.core.topology import Topology, TopologyBuilder
 from clothlab.sim.document.files import (
     MAX_FILE_BYTES,
@@ -53,8 +54,8 @@ from clothlab.sim.document.files import (
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
-# named bodies with materials, obstacles (spheres and boxes)
-SCHEMA_VERSION: Final = 3
+# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units
+SCHEMA_VERSION: Final = 4
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
@@ -98,11 +99,42 @@ Length = Annotated[float, Field(ge=MIN_SPACING, le=1000.0, allow_inf_nan=False)]
 Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 
 
+# What SI fabric numbers a file may hold: beyond any fabric, but finite and positive.
+ArealDensity = Annotated[float, Field(ge=1e-3, le=10.0, allow_inf_nan=False)]  # kg/m²
+StretchStiffness = Annotated[float, Field(ge=1.0, le=1e7, allow_inf_nan=False)]  # N/m
+ShearStiffness = Annotated[float, Field(ge=1e-3, le=1e7, allow_inf_nan=False)]  # N/m
+BendingRigidity = Annotated[float, Field(ge=1e-9, le=1.0, allow_inf_nan=False)]  # N·m
+
+
+class SIMaterialSpec(_Strict):
+    """A fabric in SI units (sim.core.materials.SIMaterial), stored by its numbers so that a
+    file keeps its fabric whatever a later preset table says; `name` says where they came from
+    ("denim", or the user's own)."""
+
+    name: str = Field("", max_length=MAX_NAME)
+    areal_density: ArealDensity
+    stretch_warp: StretchStiffness
+    stretch_weft: StretchStiffness
+    shear: ShearStiffness
+    bending_warp: BendingRigidity
+    bending_weft: BendingRigidity
+
+    @classmethod
+    def of(cls, name: str, material: SIMaterial) -> SIMaterialSpec:
+        return cls(name=name, **vars(material))
+
+    @property
+    def material(self) -> SIMaterial:
+        return SIMaterial(**self.model_dump(exclude={"name"}))
+
+
 class _BodySpec(_Strict):
     kind: str
     name: str = Field("", max_length=MAX_NAME)
     material: MaterialName | None = None  # sim.core.fabrics; None: the world's link settings
     stiffness: Stiffness | None = None  # the body's own, over its material's
+    # a fabric in SI units, over both: its links, bending and masses come from it
+    si_material: SIMaterialSpec | None = None
 
     @property
     def label(self) -> str:
@@ -165,6 +197,8 @@ class BlockSpec(_BodySpec):
 
     @model_validator(mode="after")
     def _cubes_not_too_small(self) -> BlockSpec:
+        if self.si_material is not None:
+            raise ValueError("an SI fabric is a sheet's material, not a block's")
         if self.side < MIN_SPACING:
             raise ValueError(
                 f"a block of {self.size:g} units in {self.cubes} cubes a side has cubes "
@@ -326,7 +360,7 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[3] = SCHEMA_VERSION
+    schema_version: Literal[4] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
@@ -394,7 +428,7 @@ def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
 
 
 # Fields that do not change where a body's particles are: a change of these only restyles it.
-APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
+APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "si_material", "lock_spacing"})
 
 
 def bodies_restructure(
@@ -519,8 +553,13 @@ def _body_from_version_2(k: int, body: Any) -> Any:
     return body
 
 
+def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 added SI fabrics (`si_material` on a body): a version-3 file has none."""
+    return {**data, "schema_version": 4}
+
+
 # version → function lifting it to version + 1
-MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2}
+MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3}
 
 
 def check_version(
@@ -654,9 +693,12 @@ def with_setting(scene: Scene, key: str, value: Any) -> Scene:
     return with_settings(scene, {key: value})
 
 
-def body_materials(bodies: list[SheetSpec | BlockSpec]) -> list[tuple[str | None, float | None]]:
-    """Each body's (material, own stiffness), as Simulation takes them."""
-    return [(body.material, body.stiffness) for body in bodies]
+def body_materials(bodies: list[SheetSpec | BlockSpec]) -> list[BodyMaterial]:
+    """Each body's material, as Simulation takes them."""
+    return [
+        BodyMaterial(b.material, b.stiffness, b.si_material and b.si_material.material)
+        for b in bodies
+    ]
 
 
 def obstacle_shapes(
