@@ -32,7 +32,6 @@ from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_NAME,
     MAX_OBSTACLES,
-    BlockSpec,
     BodyShape,
     BoxSpec,
     DiscSpec,

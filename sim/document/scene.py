@@ -430,9 +430,7 @@ def body_counts(bodies: list[BodyShape]) -> tuple[int, int]:
 APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
 
 
-def bodies_restructure(
-    before: list[BodyShape], after: list[BodyShape]
-) -> bool:
+def bodies_restructure(before: list[BodyShape], after: list[BodyShape]) -> bool:
     """Whether bodies changed from `before` to `after` move particles or change their number
     (anything beyond their appearance), so that a model of them must start afresh."""
     if len(before) != len(after):

@@ -114,10 +114,10 @@ def _rasterize(
         if doubled == 0.0:
             continue  # seen edge-on, a triangle casts no area
         sign = 1.0 if doubled > 0.0 else -1.0  # either winding: a fold shows its back
-        col_low = max(int(math.floor(min(ax, bx, cx) - 0.5)), 0)
-        col_high = min(int(math.ceil(max(ax, bx, cx) - 0.5)), cols - 1)
-        row_low = max(int(math.floor(min(az, bz, cz) - 0.5)), 0)
-        row_high = min(int(math.ceil(max(az, bz, cz) - 0.5)), rows - 1)
+        col_low = max(math.floor(min(ax, bx, cx) - 0.5), 0)
+        col_high = min(math.ceil(max(ax, bx, cx) - 0.5), cols - 1)
+        row_low = max(math.floor(min(az, bz, cz) - 0.5), 0)
+        row_high = min(math.ceil(max(az, bz, cz) - 0.5), rows - 1)
         for row in range(row_low, row_high + 1):
             pz = row + 0.5
             for col in range(col_low, col_high + 1):
@@ -185,7 +185,9 @@ def drape_coefficient(sim: Simulation, disc_body: int, support_radius: float) ->
     return (disc_shadow(sim, disc_body).area - support) / (specimen - support) * 100.0
 
 
-def outline_radius(shadow: Shadow, center: tuple[float, float], bins: int = FOLD_BINS) -> np.ndarray:
+def outline_radius(
+    shadow: Shadow, center: tuple[float, float], bins: int = FOLD_BINS
+) -> np.ndarray:
     """(bins,) float64: the distance from `center` (x, z) of the farthest covered pixel centre
     in each of `bins` equal sectors, sector k from angle 2πk/bins (atan2(z, x)); a sector with
     no pixel takes the nearest sectors' values between them (0 if the shadow is empty)."""
