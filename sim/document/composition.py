@@ -249,6 +249,27 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
 
 
+def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
+    """Pin every particle of a disc within `radius` of its centre at its rest place, as a drape
+    meter's clamping discs hold the middle of a specimen flat. Particles already pinned keep
+    their anchor."""
+    disc = _body(scene, index)
+    if not isinstance(disc, DiscSpec):
+        raise SceneError(f"{disc.label}: only a disc has a middle to pin")
+    first, rest = _first_particle(scene, index), _rest(disc)
+    offset = rest[:, [0, 2]] - np.array([disc.center[0], disc.center[2]])
+    # a particle exactly on the circle is in: r ≤ radius as the drape meter's support says
+    held = np.flatnonzero(np.hypot(offset[:, 0], offset[:, 1]) <= radius * (1.0 + 1e-12))
+    pinned = {p.particle for p in scene.pins}
+    new = [
+        PinSpec(particle=first + int(k), anchor=_vec(rest[k]))
+        for k in held
+        if first + k not in pinned
+    ]
+    pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
+    return Composed(_with(scene, pins=pins), f"Pin middle of disc ({len(new)} pins)")
+
+
 def pins_away_from_rest(scene: Scene, tolerance: float = AT_REST) -> int:
     """How many pins anchor their particle away from its rest place: pins moved on purpose (a
     drag, Move pin, `pin_shift`), from which step 0 starts stretched."""

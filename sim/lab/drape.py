@@ -27,14 +27,8 @@ from numba import njit
 
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import DiscGrid, Topology
-from clothlab.sim.document.scene import (
-    CameraSpec,
-    DiscSpec,
-    PinSpec,
-    Scene,
-    build_topology,
-    with_settings,
-)
+from clothlab.sim.document.composition import pin_disc_middle
+from clothlab.sim.document.scene import CameraSpec, DiscSpec, Scene, with_settings
 
 PIXELS_ACROSS: Final = 400  # the default pixel: this fraction of the specimen's diameter
 MAX_PIXELS: Final = 50_000_000  # a raster past this (a blown-up run's extent) is refused
@@ -273,8 +267,4 @@ def drape_scene(diameter: float = 0.3, support: float = 0.18, cols: int = 61) ->
         camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.1, 0.0), distance=0.9, pitch=35.0),
     )
     scene = with_settings(scene, {"floor": True, "floor_y": 0.0, "ball": False})
-    rest = build_topology(scene).rest_positions
-    offset = rest[:, [0, 2]] - np.array([disc.center[0], disc.center[2]])
-    held = np.flatnonzero(np.hypot(offset[:, 0], offset[:, 1]) <= support / 2.0 + 1e-12)
-    pins = [PinSpec(particle=int(k), anchor=(rest[k, 0], rest[k, 1], rest[k, 2])) for k in held]
-    return scene.model_copy(update={"pins": pins})
+    return pin_disc_middle(scene, 0, support / 2.0).scene

@@ -149,6 +149,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip="Add a sheet of cloth beside the other bodies, hanging from its top corners"),
     ActionRow("add_block", "Soft &block", "&Add", icon="add-block",
               tip="Add a soft block beside the other bodies"),
+    ActionRow("add_disc", "&Disc", "&Add", icon="add-disc",
+              tip="Add a circular sheet lying flat beside the other bodies, held at its middle"),
     ActionRow("add_sphere", "S&phere", "&Add", icon="add-sphere", separator=True,
               tip="Add a sphere obstacle where the camera looks"),
     ActionRow("add_box", "B&ox", "&Add", icon="add-box", toolbar=38,
