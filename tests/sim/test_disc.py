@@ -235,3 +235,30 @@ def test_mesh_export_names_the_disc_and_maps_its_rest_place_to_uv(tmp_path):
     assert np.allclose(uv[:, 1], 0.5 - local[:, 1] / 0.3)
     assert uv.min() >= 0.0 and uv.max() <= 1.0
     assert np.hypot(uv[:, 0] - 0.5, uv[:, 1] - 0.5).max() == pytest.approx(0.5)
+
+
+def test_pin_disc_middle_pins_within_the_radius_at_rest_and_keeps_existing_anchors():
+    scene = Scene(bodies=[SheetSpec(cols=3, rows=2), DiscSpec(cols=21, center=(2.0, 1.0, 0.0))])
+    first = 6
+    moved = PinSpec(particle=first + 174, anchor=(9.0, 9.0, 9.0))  # the centre, moved on purpose
+    scene = scene.model_copy(update={"pins": [moved]})
+    held = composition.pin_disc_middle(scene, 1, 0.05)
+    rest = build_topology(scene).rest_positions
+    r = np.hypot(rest[first:, 0] - 2.0, rest[first:, 2])
+    inside = set((np.flatnonzero(r <= 0.05) + first).tolist())
+    assert {p.particle for p in held.scene.pins} == inside | {moved.particle}
+    assert held.text == f"Pin middle of disc ({len(inside - {moved.particle})} pins)"
+    for pin in held.scene.pins:
+        expected = moved.anchor if pin.particle == moved.particle else tuple(rest[pin.particle])
+        assert pin.anchor == pytest.approx(expected)
+    with pytest.raises(SceneError, match=r"^Sheet 3 × 2: only a disc has a middle to pin$"):
+        composition.pin_disc_middle(scene, 0, 0.05)
+
+
+def test_an_unknown_body_kind_is_one_line_naming_the_kinds():
+    text = json.dumps({"format": "clothlab-scene", "schema_version": 3,
+                       "bodies": [{"kind": "disk"}]})  # fmt: skip
+    with pytest.raises(SceneError) as caught:
+        parse_scene(text, "d.json")
+    message = str(caught.value)
+    assert "\n" not in message and "'disc'" in message and message.startswith("d.json: bodies.0")
