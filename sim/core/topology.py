@@ -280,6 +280,7 @@ class DiscParts:
     they depend on its column count alone. Read-only."""
 
     cell_ij: np.ndarray  # (N, 2) int32 (row, col)
+    grid_index: np.ndarray  # (cols, cols) int32, the particle at each grid point, −1 if none
     plane: np.ndarray  # (N, 2) float64 rest (x, z) in spacings from the centre, rim on the circle
     links: np.ndarray  # (M, 2) int32
     faces: np.ndarray  # (F, 4) int32, corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
@@ -334,8 +335,8 @@ def disc_parts(cols: int) -> DiscParts:
         across_number[ci, cj], across_number[ci + 1, cj], down_number[ci, cj],
         down_number[ci, cj + 1], falling_number[ci, cj], rising_number[ci, cj],
     ], axis=1).astype(np.int32)  # fmt: skip
-    parts = DiscParts(cell_ij, plane, links, faces, face_links)
-    for part in (cell_ij, plane, links, faces, face_links):
+    parts = DiscParts(cell_ij, index, plane, links, faces, face_links)
+    for part in (cell_ij, index, plane, links, faces, face_links):
         part.setflags(write=False)
     return parts
 

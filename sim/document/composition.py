@@ -395,11 +395,16 @@ def _carry_over(old: Body, new: Body, local: int) -> int:
 
 
 def _nearest_on_disc(old: DiscSpec, new: DiscSpec, local: int) -> int:
-    """The particle of disc `new` nearest, as a fraction of the radius, to particle `local` of
-    disc `old`: the same place on a disc of another resolution."""
+    """The particle of disc `new` at the place, as a fraction of the radius, of particle `local`
+    of disc `old`: the one at the nearest grid point, or (off the new disc's grid points, at
+    its rim) the nearest of all."""
     old_parts, new_parts = disc_parts(old.cols), disc_parts(new.cols)
-    where = old_parts.plane[local] / ((old.cols - 1) / 2.0)
-    offsets = new_parts.plane / ((new.cols - 1) / 2.0) - where
+    old_radius, new_radius = (old.cols - 1) / 2.0, (new.cols - 1) / 2.0
+    x, z = old_parts.plane[local] / old_radius * new_radius  # in the new disc's spacings
+    row, col = round(z + new_radius), round(x + new_radius)
+    if 0 <= row < new.cols and 0 <= col < new.cols and new_parts.grid_index[row, col] >= 0:
+        return int(new_parts.grid_index[row, col])
+    offsets = new_parts.plane - (x, z)
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
 
 

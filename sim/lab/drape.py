@@ -69,11 +69,13 @@ def shadow(x: np.ndarray, triangles: np.ndarray, pixel: float | None = None) -> 
     if not len(triangles):
         return Shadow(np.zeros((0, 0), dtype=bool), (0.0, 0.0), pixel or 1.0)
     corners = x[np.unique(triangles)][:, [0, 2]]
+    if not np.all(np.isfinite(corners)):
+        raise ValueError("shadow: a position is not finite (the run blew up)")
     low, high = corners.min(axis=0), corners.max(axis=0)
     if pixel is None:
         pixel = max(float(np.max(high - low)) / PIXELS_ACROSS, 1e-12)
-    if not (math.isfinite(pixel) and pixel > 0.0) or not np.all(np.isfinite(corners)):
-        raise ValueError(f"shadow: pixel {pixel:g} m and the positions must be finite, pixel > 0")
+    if not (math.isfinite(pixel) and pixel > 0.0):
+        raise ValueError(f"shadow: pixel {pixel:g} m: expected a size above 0")
     cols, rows = (int(n) + 1 for n in np.ceil((high - low) / pixel))
     if rows * cols > MAX_PIXELS:
         raise ValueError(

@@ -9,6 +9,8 @@ import sys
 import numpy as np
 import pytest
 
+from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.topology import TopologyBuilder, disc_parts
 from clothlab.sim.document import composition
 from clothlab.sim.document.scene import (
@@ -22,6 +24,7 @@ from clothlab.sim.document.scene import (
     build_topology,
     parse_scene,
     scene_json,
+    with_settings,
 )
 from clothlab.sim.lab import mesh_export
 
@@ -262,3 +265,22 @@ def test_an_unknown_body_kind_is_one_line_naming_the_kinds():
         parse_scene(text, "d.json")
     message = str(caught.value)
     assert "\n" not in message and "'disc'" in message and message.startswith("d.json: bodies.0")
+
+
+def test_a_disc_exports_as_an_obj_object_of_its_own():
+    sim = build_simulation(Scene(bodies=[SheetSpec(cols=3, rows=2), DiscSpec(cols=9)]))
+    text = mesh_export.obj_text(take_snapshot(sim, 0))
+    lines = text.splitlines()
+    assert [line for line in lines if line.startswith("o ")] == ["o sheet_1", "o disc_1"]
+    assert sum(line.startswith("vt ") for line in lines) == sim.topology.particle_count
+    faces = sum(line.startswith("f ") for line in lines)
+    assert faces == 2 * sim.topology.face_count
+
+
+def test_every_option_on_runs_a_disc_without_blowing_up():
+    scene = Scene(bodies=[DiscSpec(cols=15, diameter=1.0)])
+    scene = composition.pin_disc_middle(scene, 0, 0.2).scene
+    options = {k: True for k, p in SETTINGS_TABLE.items() if p.kind is bool and not p.classic}
+    sim = build_simulation(with_settings(scene, options))
+    assert sim.step(60) == 60
+    assert np.all(np.isfinite(sim.state.x))

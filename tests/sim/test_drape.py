@@ -109,6 +109,9 @@ def test_a_bad_pixel_or_a_blown_up_run_is_one_line_not_a_crash():
         assert "\n" not in str(caught.value)
     with pytest.raises(ValueError, match="more than 50000000 pixels"):
         drape.shadow_area(x * 1e6, triangles, 0.01)
+    x[2, 0] = math.nan
+    with pytest.raises(ValueError, match=r"^shadow: a position is not finite \(the run blew up\)$"):
+        drape.shadow_area(x, triangles)
 
 
 # --- drape coefficient -------------------------------------------------------------------------
