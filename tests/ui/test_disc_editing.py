@@ -5,10 +5,11 @@ hem."""
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 from test_typed_values import type_into_tree
-from test_window_setup_and_state import click_menu
+from test_window_setup_and_state import CTRL, LEFT, click_menu, screen_point
 
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.scene import (
@@ -49,6 +50,19 @@ def test_add_disc_from_the_menu_and_edit_its_fields(qtbot, make_window):
     held = NEW_DISC_HELD * disc.diameter / 2
     pinned = [p.particle - first for p in controller.scene.pins if p.particle >= first]
     assert pinned == list(np.flatnonzero(r <= held * (1 + 1e-12))) and len(pinned) > 100
+
+    # picked in the view: Ctrl+click selects the sheet, then the disc
+    rest = topology.rest_positions
+    drawn = window.viewport.snapshot  # the view picks in the frame it shows: the disc's
+    qtbot.waitUntil(lambda: drawn() is not None and len(drawn().x) == len(rest), timeout=WAIT_MS)
+    sheet_point, disc_point = (
+        rest[7],
+        rest[first + int(np.argmin(np.abs(r - 0.7 * disc.diameter / 2)))],
+    )
+    QTest.mouseClick(window.viewport, LEFT, CTRL, screen_point(window, sheet_point))
+    qtbot.waitUntil(lambda: window.editor.selection.body == 0, timeout=WAIT_MS)
+    QTest.mouseClick(window.viewport, LEFT, CTRL, screen_point(window, disc_point))
+    qtbot.waitUntil(lambda: window.editor.selection.body == 1, timeout=WAIT_MS)
 
     # the Scene panel lists its fields, with a disc's own range for columns
     before = controller.scene
