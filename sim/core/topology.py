@@ -74,7 +74,8 @@ class BlockGrid:
 class DiscGrid:
     """A disc: the kept points of a cols × cols square grid of `spacing` centred on `center`,
     lying in the x–z plane (row 0 towards −z, as a flat sheet), its rim moved onto the circle of
-    `radius`."""
+    `radius`. `cell_ij` says where each particle sits on the grid: straight grid lines (for
+    bending) are runs of particles along a row or a column of it."""
 
     first_particle: int
     first_link: int
@@ -94,7 +95,7 @@ class DiscGrid:
 
 @dataclass(frozen=True)
 class BodySpan:
-    """Where one body (sheet or block, in scene order) sits in the scene-wide arrays."""
+    """Where one body (sheet, block or disc, in scene order) sits in the scene-wide arrays."""
 
     first_particle: int
     particle_count: int
@@ -291,13 +292,13 @@ class DiscParts:
 def disc_parts(cols: int) -> DiscParts:
     """The grid of `cols` points across the diameter (spacing 1, so radius (cols − 1)/2): the
     points within radius + ½ are candidates, a cell exists when its four corners are, and a
-    point in no cell is dropped. Particles on the rim (on a side of only one cell) are moved
-    radially onto the circle, so the edge is round, not a staircase."""
+    point in no cell is dropped. Particles on the rim (corners of fewer than four cells: the
+    points missing a neighbour and the staircase's inner corners) are moved radially onto the
+    circle, so every point of the outline lies on it: the edge is round, not a staircase."""
     radius = (cols - 1) / 2.0
     offset = np.arange(cols, dtype=np.float64) - radius
     near = offset[:, None] ** 2 + offset[None, :] ** 2 <= (radius + 0.5) ** 2  # [row, col]
     cell = near[:-1, :-1] & near[:-1, 1:] & near[1:, :-1] & near[1:, 1:]  # (cols−1)²
-    kept = np.zeros((cols, cols), dtype=bool)
     cells_at = np.zeros((cols, cols), dtype=np.int32)  # how many cells each point is a corner of
     for di in (0, 1):
         for dj in (0, 1):
@@ -308,18 +309,29 @@ def disc_parts(cols: int) -> DiscParts:
     cell_ij = np.argwhere(kept).astype(np.int32)  # row-major, as the index
     plane = np.stack([offset[cell_ij[:, 1]], offset[cell_ij[:, 0]]], axis=1)
     rim = cells_at[kept] < 4
-    r = np.hypot(plane[rim, 0], plane[rim, 1])
-    plane[rim] *= (radius / r)[:, None]
+    plane[rim] *= (radius / np.hypot(plane[rim, 0], plane[rim, 1]))[:, None]
+    links, faces, face_links = _disc_links_and_faces(index, cell)
+    parts = DiscParts(cell_ij, index, plane, links, faces, face_links)
+    for part in (cell_ij, index, plane, links, faces, face_links):
+        part.setflags(write=False)
+    return parts
 
+
+def _disc_links_and_faces(
+    index: np.ndarray, cell: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Links (M, 2), faces (F, 4) and face links (F, 6) of the cells `cell` ((cols−1)² bool) of
+    a grid whose points are numbered `index` ((cols, cols), −1 where none): the families and
+    the face convention of a sheet (the module docstring; _sheet_faces)."""
+    cols = len(index)
     padded = np.zeros((cols + 1, cols + 1), dtype=bool)  # cell (i, j) at [i + 1, j + 1]
     padded[1:-1, 1:-1] = cell
     across = padded[:-1, 1:-1] | padded[1:, 1:-1]  # (cols, cols−1): side (i, j)–(i, j+1)
     down = padded[1:-1, :-1] | padded[1:-1, 1:]  # (cols−1, cols): side (i, j)–(i+1, j)
+    n_across, n_down, n_cells = (int(np.count_nonzero(m)) for m in (across, down, cell))
     across_number = _numbered(across)
-    down_number = _numbered(down) + np.count_nonzero(across)
-    n_sides = np.count_nonzero(across) + np.count_nonzero(down)
-    n_cells = np.count_nonzero(cell)
-    falling_number = _numbered(cell) + n_sides
+    down_number = _numbered(down) + n_across
+    falling_number = _numbered(cell) + n_across + n_down
     rising_number = falling_number + n_cells
     ci, cj = np.nonzero(cell)
     links = np.concatenate([
@@ -335,10 +347,7 @@ def disc_parts(cols: int) -> DiscParts:
         across_number[ci, cj], across_number[ci + 1, cj], down_number[ci, cj],
         down_number[ci, cj + 1], falling_number[ci, cj], rising_number[ci, cj],
     ], axis=1).astype(np.int32)  # fmt: skip
-    parts = DiscParts(cell_ij, index, plane, links, faces, face_links)
-    for part in (cell_ij, index, plane, links, faces, face_links):
-        part.setflags(write=False)
-    return parts
+    return links, faces, face_links
 
 
 def _numbered(present: np.ndarray) -> np.ndarray:
@@ -357,8 +366,8 @@ def disc_positions(
     x, z = local[:, 0], local[:, 1]
     c, s = np.cos(np.radians(yaw)), np.sin(np.radians(yaw))
     positions = np.zeros((len(local), 3))
-    positions[:, 0] = c * x + s * z if yaw else x
-    positions[:, 2] = -s * x + c * z if yaw else z
+    positions[:, 0] = c * x + s * z
+    positions[:, 2] = -s * x + c * z
     return positions + np.asarray(center, dtype=np.float64), local
 
 
