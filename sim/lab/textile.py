@@ -22,6 +22,7 @@ from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_ben
 from clothlab.sim.document.scene import (
     BoxSpec,
     CameraSpec,
+    DiscSpec,
     PinSpec,
     Scene,
     SceneError,
@@ -41,6 +42,7 @@ PLATFORM_Y = 0.3  # m, the platform's top
 TEST_DAMPING = 0.95
 PEIRCE_ANGLE = 41.5  # degrees: at this chord angle the bending length is half the overhang
 MAX_SUBSTEPS = int(SETTINGS_TABLE["substeps"].maximum)
+CLOTH = (SheetSpec, DiscSpec)  # the bodies an SI fabric is for
 
 
 def si_spec(name: str) -> SIMaterialSpec:
@@ -142,12 +144,13 @@ PRESETS = {"cantilever": cantilever_scene, "hanging-strip": hanging_strip_scene}
 
 
 def _sheets_with(scene: Scene, spec: SIMaterialSpec) -> Scene:
+    """Every sheet and disc of the scene made of `spec` (blocks are not cloth)."""
     bodies = [
-        b.replaced(si_material=spec.model_dump()) if isinstance(b, SheetSpec) else b
+        b.replaced(si_material=spec.model_dump()) if isinstance(b, CLOTH) else b
         for b in scene.bodies
     ]
-    if not any(isinstance(b, SheetSpec) for b in scene.bodies):
-        raise SceneError("material: the scene has no sheet to give a fabric")
+    if not any(isinstance(b, CLOTH) for b in scene.bodies):
+        raise SceneError("material: the scene has no sheet or disc to give a fabric")
     return scene.model_copy(update={"bodies": bodies})
 
 
@@ -167,9 +170,9 @@ FABRIC_VALUE_KEYS: dict[str, tuple[str, ...]] = {
 def with_fabric_values(scene: Scene, values: dict[str, float]) -> Scene:
     """Every sheet's SI fabric with numbers changed (`--set areal_density=0.3`, …); a sheet
     without one starts from cotton's. The fabric keeps its name with "(changed)"."""
-    first = next((b for b in scene.bodies if isinstance(b, SheetSpec)), None)
+    first = next((b for b in scene.bodies if isinstance(b, CLOTH)), None)
     if first is None:
-        raise SceneError("material: the scene has no sheet to give a fabric")
+        raise SceneError("material: the scene has no sheet or disc to give a fabric")
     base = first.si_material or si_spec("cotton")
     fields: dict[str, Any] = {}
     for key, value in values.items():
