@@ -545,10 +545,10 @@ def test_a_degenerate_spacing_is_a_scene_error(body, spacing, version):
         expected += f": Input should be greater than or equal to {MIN_SPACING}"
     elif body == "sheet":
         expected = (f"bodies.0: a {14 * spacing:g} × {10 * spacing:g} sheet of 15 × 11 "
-                    "particles is finer than 0.001 units between particles")  # fmt: skip
+                    "particles is finer than 0.0001 units between particles")  # fmt: skip
     else:
         expected = (f"bodies.0: a block of {4 * spacing:g} units in 4 cubes a side has cubes "
-                    "smaller than 0.001 units")  # fmt: skip
+                    "smaller than 0.0001 units")  # fmt: skip
     with pytest.raises(SceneError) as caught:
         parse_scene(text)
     assert str(caught.value) == f"scene: {expected}"
