@@ -1,4 +1,4 @@
-"""The drape meter's measurements (sim.lab.drape): shadow area, drape coefficient, folds."""
+"""The drape meter's measurements (sim.core.drape): shadow area, drape coefficient, folds."""
 
 import math
 
@@ -16,7 +16,7 @@ from clothlab.sim.document.scene import (
     scene_json,
     scene_settings,
 )
-from clothlab.sim.lab import drape
+from clothlab.sim.core import drape
 
 R, SUPPORT = 0.15, 0.09  # the Cusick meter's specimen and support radii, m
 

@@ -21,7 +21,7 @@ from clothlab.sim.document.scene import (
     build_simulation,
     build_topology,
 )
-from clothlab.sim.lab import drape
+from clothlab.sim.core import drape
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import meshes
 from clothlab.ui.window.editor import NEW_DISC_HELD
