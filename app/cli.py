@@ -325,7 +325,7 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
     lines.append(("t", f"{final.t:.6f} s"))
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
-        lines.append((readout.key, str(value) if readout.integer else _number(value)))
+        lines.append((readout.key, _number(value)))
     _print_columns(lines)
     return 0
 
@@ -434,7 +434,7 @@ def _readout(result: VariantResult, key: str) -> str:
     if result.final is None:
         return "-"
     value = getattr(result.final, key)
-    return str(value) if isinstance(value, int) else _number(value)
+    return _number(value)
 
 
 # --- sweep -----------------------------------------------------------------------------------
@@ -692,6 +692,8 @@ def _duration(seconds: float) -> str:
 
 
 def _number(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
     return "-" if math.isnan(value) else f"{value:.6g}"
 
 

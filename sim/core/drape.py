@@ -12,30 +12,28 @@ The folds ("nodes") are counted on the shadow's outline: its farthest covered pi
 centre in each of FOLD_BINS directions, smoothed over FOLD_SMOOTHING_DEG, and a fold is a rise
 that stands out by FOLD_PROMINENCE of the radius from the dips on both sides.
 
-`drape_scene` builds the meter's set-up: the disc at height 1, the particles over the support
-disc pinned at rest (its clamping discs hold that region flat), the floor at 0.
+sim.lab.textile's `cusick_drape_scene` builds the meter's set-up.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 from numba import njit
 
-from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import DiscGrid, Topology
-from clothlab.sim.document.composition import pin_disc_middle
-from clothlab.sim.document.scene import CameraSpec, DiscSpec, Scene, with_settings
+
+if TYPE_CHECKING:
+    from clothlab.sim.core.solver import Simulation
 
 PIXELS_ACROSS: Final = 400  # the default pixel: this fraction of the specimen's diameter
 MAX_PIXELS: Final = 50_000_000  # a raster past this (a blown-up run's extent) is refused
 FOLD_BINS: Final = 360
 FOLD_SMOOTHING_DEG: Final = 15.0
 FOLD_PROMINENCE: Final = 0.02  # of the specimen's radius
-SPECIMEN_HEIGHT: Final = 1.0  # m above the floor
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,8 +226,13 @@ def fold_count(sim: Simulation, disc_body: int) -> int:
     """The number of folds (nodes) of the draped disc: maxima of its shadow's outline radius
     around the disc's centre (FOLD_BINS sectors, smoothed over FOLD_SMOOTHING_DEG) standing
     out by more than FOLD_PROMINENCE of its radius from the dips on both sides."""
-    disc = disc_of(sim.topology, disc_body)
-    radius = outline_radius(disc_shadow(sim, disc_body), (disc.center[0], disc.center[2]))
+    return fold_count_of(sim.topology, disc_body, disc_shadow(sim, disc_body))
+
+
+def fold_count_of(topology: Topology, disc_body: int, cast: Shadow) -> int:
+    """fold_count of the shadow `cast` the disc `disc_body` casts."""
+    disc = disc_of(topology, disc_body)
+    radius = outline_radius(cast, (disc.center[0], disc.center[2]))
     smoothing = round(FOLD_SMOOTHING_DEG / 360.0 * FOLD_BINS)
     return count_lobes(radius, FOLD_PROMINENCE * disc.radius, smoothing)
 
@@ -247,26 +250,3 @@ def shadow_outline(
     angle = (np.arange(bins) + 0.5) * (2.0 * math.pi / bins)
     points = np.stack([center[0] + radius * np.cos(angle), center[1] + radius * np.sin(angle)], 1)
     return cast, points
-
-
-# --- the drape meter's scene -------------------------------------------------------------------
-
-
-def drape_scene(diameter: float = 0.3, support: float = 0.18, cols: int = 61) -> Scene:
-    """The Cusick drape meter: a disc `diameter` m across at SPECIMEN_HEIGHT m, every particle
-    within the support disc (`support` m across) pinned at its rest place, the floor at 0. It
-    has no material of its own: the world's settings until one is given."""
-    disc = DiscSpec(
-        name="Specimen", diameter=diameter, cols=cols, center=(0.0, SPECIMEN_HEIGHT, 0.0)
-    )
-    scene = Scene(
-        name="Drape test",
-        description=(
-            f"A disc {diameter * 100:g} cm across draping over a support {support * 100:g} cm "
-            "across (Cusick drape meter): the particles over the support are pinned flat."
-        ),
-        bodies=[disc],
-        camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.1, 0.0), distance=0.9, pitch=35.0),
-    )
-    scene = with_settings(scene, {"floor": True, "floor_y": 0.0, "ball": False})
-    return pin_disc_middle(scene, 0, support / 2.0).scene

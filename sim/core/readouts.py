@@ -223,6 +223,10 @@ def _has_hanging_strip(topology: Topology, pins: Collection[int]) -> bool:
     return specimens.find_hanging_strip(topology, _pinned(pins)) is not None
 
 
+def _has_drape_specimen(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_drape(topology, _pinned(pins)) is not None
+
+
 READOUTS: tuple[Readout, ...] = (
     Readout(
         "sag", "Sag", "units", of_simulation(sag),
@@ -314,6 +318,17 @@ READOUTS: tuple[Readout, ...] = (
         shown_unit="mm", shown_scale=1000.0, applies=_has_hanging_strip,
     ),
     Readout(
+        "drape_coefficient", "Drape coefficient", "%", of_simulation(specimens.drape_coefficient),
+        "Drape test: (shadow area − support area) / (specimen area − support area) × 100, the "
+        "shadow cast straight down, folds and overlaps counted once (Cusick).",
+        applies=_has_drape_specimen,
+    ),
+    Readout(
+        "folds", "Folds", "", of_simulation(specimens.folds),
+        "Drape test: the folds (nodes) round the shadow's outline.",
+        applies=_has_drape_specimen, plotted=False, integer=True,
+    ),
+    Readout(
         "links", "Links", "", of_simulation(live_links),
         "Live links (cuts and tears remove links).", plotted=False, integer=True,
     ),
@@ -376,6 +391,8 @@ class Readouts:
     chord_angle: float  # °
     bending_length: float  # m
     elongation: float  # m
+    drape_coefficient: float  # %
+    folds: float  # a count; NaN without a drape specimen
     links: int
     faces: int
 
@@ -388,7 +405,8 @@ def measure(sim: Simulation) -> Readouts:
 
 
 def _typed(readout: Readout, value: float) -> float | int:
-    return int(value) if readout.integer else float(value)
+    # a count that does not apply (folds without a drape specimen) stays NaN
+    return int(value) if readout.integer and math.isfinite(value) else float(value)
 
 
 # --- rows and CSV ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from clothlab.sim.core.materials import MIN_PASSES, SI_FABRICS, SIMaterial, subs
 from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
+from clothlab.sim.document.composition import pin_disc_middle
 from clothlab.sim.document.scene import (
     BoxSpec,
     CameraSpec,
@@ -137,7 +138,48 @@ def converged_stretch(scene: Scene) -> dict[str, int]:
     return {"substeps": substeps, "passes": MIN_PASSES * -(-needed // substeps)}
 
 
-PRESETS = {"cantilever": cantilever_scene, "hanging-strip": hanging_strip_scene}
+SPECIMEN_HEIGHT = 1.0  # m: the drape meter's specimen above the floor
+# The drape meter's solver: enough substeps and passes that the specimen cannot shrink its rim
+# by squeezing the links (an unconverged XPBD fabric drapes like a stretchy one): RESEARCH §8.
+DRAPE_SOLVER = {"substeps": 32, "passes": 16}
+
+
+def cusick_drape_scene(
+    fabric: SIMaterialSpec | str | None = "cotton",
+    cols: int = 31,
+    diameter: float = 0.3,
+    support: float = 0.18,
+) -> Scene:
+    """The Cusick drape meter (BS 5058 / ISO 9073-9): a disc `diameter` m across, `cols`
+    particles across, at SPECIMEN_HEIGHT m, every particle within the support disc (`support`
+    m across) pinned at its rest place, as the meter's clamping discs hold that region flat;
+    the floor at 0. `fabric` None: the world's settings (model units), for tests of the disc."""
+    disc = DiscSpec(
+        name="Specimen", diameter=diameter, cols=cols, center=(0.0, SPECIMEN_HEIGHT, 0.0)
+    )
+    scene = Scene(
+        name="Cusick drape test",
+        description=(
+            f"A disc {diameter * 100:g} cm across draping over a support {support * 100:g} cm "
+            "across (Cusick drape meter): the particles over the support are pinned flat. "
+            "Drape coefficient: the shadow's share of the overhanging ring."
+        ),
+        bodies=[disc],
+        camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.1, 0.0), distance=0.9, pitch=35.0),
+    )
+    scene = with_settings(scene, {"floor": True, "floor_y": 0.0, "ball": False})
+    scene = pin_disc_middle(scene, 0, support / 2.0).scene
+    if fabric is None:
+        return scene
+    scene = _sheets_with(scene, si_spec(fabric) if isinstance(fabric, str) else fabric)
+    return with_settings(scene, {"damping": TEST_DAMPING, **DRAPE_SOLVER})
+
+
+PRESETS = {
+    "cantilever": cantilever_scene,
+    "cusick-drape": cusick_drape_scene,
+    "hanging-strip": hanging_strip_scene,
+}
 
 
 # --- fabrics given to scenes -----------------------------------------------------------------

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from clothlab.sim.core import drape
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.scene import (
     DiscSpec,
@@ -16,7 +17,7 @@ from clothlab.sim.document.scene import (
     scene_json,
     scene_settings,
 )
-from clothlab.sim.core import drape
+from clothlab.sim.lab import textile
 
 R, SUPPORT = 0.15, 0.09  # the Cusick meter's specimen and support radii, m
 
@@ -37,7 +38,7 @@ def square(x0, z0, side, y=0.0):
 
 
 def disc_sim(cols=61):
-    return build_simulation(drape.drape_scene(cols=cols))
+    return build_simulation(textile.cusick_drape_scene(None, cols=cols))
 
 
 def draped(sim, outline):
@@ -187,7 +188,7 @@ def test_the_shadow_outline_follows_the_drape():
 
 
 def test_the_drape_scene_pins_the_support_disc_at_rest_one_metre_up():
-    scene = drape.drape_scene()
+    scene = textile.cusick_drape_scene(None, cols=61)
     topology = build_topology(scene)
     rest = topology.rest_positions
     r = np.hypot(rest[:, 0], rest[:, 2])
@@ -203,7 +204,7 @@ def test_the_drape_scene_pins_the_support_disc_at_rest_one_metre_up():
 
 
 def test_the_drape_scene_drapes_and_its_pins_hold_the_support_flat():
-    sim = build_simulation(drape.drape_scene(cols=31))
+    sim = build_simulation(textile.cusick_drape_scene(None, cols=31))
     sim.step(120)
     pinned = np.array(sorted(sim.pins))
     assert np.allclose(sim.state.x[pinned], sim.topology.rest_positions[pinned])

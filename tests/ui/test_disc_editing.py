@@ -21,7 +21,7 @@ from clothlab.sim.document.scene import (
     build_simulation,
     build_topology,
 )
-from clothlab.sim.core import drape
+from clothlab.sim.lab import textile
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import meshes
 from clothlab.ui.window.editor import NEW_DISC_HELD
@@ -117,7 +117,7 @@ def test_a_disc_gets_a_weave_and_a_round_hem():
 
 
 def test_a_discs_pins_rise_no_wires_and_a_sheets_do():
-    scene = drape.drape_scene(cols=21)
+    scene = textile.cusick_drape_scene(None, cols=21)
     sheet = SheetSpec(cols=3, rows=2, top_center=(1.0, 1.0, 0.0))
     scene = scene.model_copy(update={"bodies": [*scene.bodies, sheet]})
     first_sheet = body_counts(scene.bodies[:1])[0]
