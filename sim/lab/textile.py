@@ -10,6 +10,9 @@ measure is recognised from how the specimen is held (sim.core.specimens). `with_
 
 from __future__ import annotations
 
+import csv
+import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,15 +244,28 @@ def with_overhang(scene: Scene, overhang: float) -> Scene:
 
 # --- measured against published --------------------------------------------------------------
 
+# Cusick drape coefficients (30 cm specimen on an 18 cm support) as published, %: RESEARCH.md
+# §8 gives the sources (Gan, Ly & Steven 1991 for cotton; Memon et al. 2021 for leather).
+DRAPE_BANDS: dict[str, tuple[float, float]] = {
+    "silk": (20.0, 40.0), "cotton": (60.0, 76.0), "denim": (70.0, 90.0),
+    "wool": (40.0, 70.0), "leather": (47.0, 70.0), "polyester": (45.0, 65.0),
+}  # fmt: skip
+TESTS = ("cantilever", "hanging-strip", "cusick-drape")
+DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its damping: 0.95)
+
 
 @dataclass(frozen=True)
 class Check:
+    """One test of one fabric: what it measured against the band it should land in."""
+
     fabric: str
-    test: str
+    test: str  # one of TESTS
+    quantity: str  # what was measured
     measured: float
     unit: str
     low: float
     high: float
+    reference: str  # where the band comes from
     note: str = ""
 
     @property
@@ -257,10 +273,11 @@ class Check:
         return self.low <= self.measured <= self.high
 
     def line(self) -> str:
-        mark = "PASS" if self.passed else "OUT"
-        band = f"(published {self.low:g}…{self.high:g} {self.unit})"
-        return (f"{mark} {self.fabric:<10} {self.test:<16} {self.measured:10.4g} {self.unit:<3} "
-                f"{band} {self.note}").rstrip()  # fmt: skip
+        mark = "PASS" if self.passed else "OUT "
+        band = f"{self.low:.4g}…{self.high:.4g} {self.unit}"
+        return (f"{mark}  {self.fabric:<10} {self.test:<14} {self.quantity} "
+                f"{self.measured:.4g} {self.unit} ({self.reference}: {band})"
+                + (f"; {self.note}" if self.note else ""))  # fmt: skip
 
 
 def settle(scene: Scene, seconds: float = 3.0) -> Simulation:
@@ -273,17 +290,63 @@ def settle(scene: Scene, seconds: float = 3.0) -> Simulation:
 
 def cantilever_check(name: str, material: SIMaterial, segments: int = 20) -> Check:
     """The strip at the overhang of twice its bending length droops to about 41.5°, so
-    Peirce's formula reads back its bending length: measured c against (B/(ρg))^(1/3)."""
+    Peirce's formula reads back its bending length: measured c against (B/(ρg))^(1/3), within
+    5 % (Peirce's formula is itself an approximation of the heavy elastica)."""
     c = material.bending_length(GRAVITY)
     sim = settle(cantilever_scene(SIMaterialSpec.of(name, material), 2 * c, segments))
     angle = chord_angle(sim)
-    measured = peirce_bending_length(2 * c, angle)
-    # Peirce's formula is itself an approximation of the elastica (within about 3 %)
-    return Check(name, "bending length", measured * 100, "cm", 0.95 * c * 100, 1.05 * c * 100,
-                 f"chord {angle:.1f}°")  # fmt: skip
+    measured = peirce_bending_length(2 * c, angle) * 100
+    return Check(name, "cantilever", "bending length", measured, "cm", 95 * c, 105 * c,
+                 "(B/ρg)^⅓ ± 5 %", f"chord angle {angle:.1f}° at 2c")  # fmt: skip
 
 
-def validate(fabrics: dict[str, SIMaterial] | None = None) -> list[Check]:
-    """Each test for each fabric (the presets unless given)."""
-    fabrics = SI_FABRICS if fabrics is None else fabrics
-    return [cantilever_check(name, material) for name, material in fabrics.items()]
+def hanging_strip_check(name: str, material: SIMaterial) -> Check:
+    """A strip 1 m long stretches by ρ·g·L²/(2k) (within 3 %) and its clamp holds its weight."""
+    scene = hanging_strip_scene(SIMaterialSpec.of(name, material))
+    sim = settle(scene)
+    expected = material.areal_density * GRAVITY / (2 * material.stretch_warp) * 1000  # mm, L=1
+    strip = scene.bodies[0]
+    weight = material.areal_density * strip.width * strip.height * GRAVITY
+    measured = sim.readouts()
+    return Check(name, "hanging-strip", "elongation", measured.elongation * 1000, "mm",
+                 0.97 * expected, 1.03 * expected, "ρgL²/2k ± 3 %",
+                 f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
+
+
+def drape_check(name: str, material: SIMaterial, cols: int = 31) -> Check:
+    """The Cusick meter's drape coefficient against the published band (a user's own fabric:
+    0…100, measured only)."""
+    sim = settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
+    measured = sim.readouts()
+    low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
+    reference = "published" if name in DRAPE_BANDS else "no published value"
+    return Check(name, "cusick-drape", "drape coefficient", measured.drape_coefficient, "%",
+                 low, high, reference, f"{measured.folds} folds")  # fmt: skip
+
+
+CHECKS = {"cantilever": cantilever_check, "hanging-strip": hanging_strip_check,
+          "cusick-drape": drape_check}  # fmt: skip
+
+
+def validate(
+    fabrics: dict[str, SIMaterial] | None = None, tests: tuple[str, ...] = TESTS
+) -> Iterator[Check]:
+    """Each test for each fabric (the presets unless given), one at a time as measured."""
+    for name, material in (SI_FABRICS if fabrics is None else fabrics).items():
+        for test in tests:
+            yield CHECKS[test](name, material)
+
+
+CSV_HEADER = ("fabric", "test", "quantity", "measured", "unit", "low", "high", "reference",
+              "passed", "note")  # fmt: skip
+
+
+def checks_csv(checks: list[Check]) -> str:
+    """The checks as CSV: one row each, numbers as measured."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for c in checks:
+        writer.writerow([c.fabric, c.test, c.quantity, f"{c.measured:.6g}", c.unit, f"{c.low:.6g}",
+                         f"{c.high:.6g}", c.reference, c.passed, c.note])  # fmt: skip
+    return out.getvalue()
