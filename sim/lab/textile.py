@@ -97,8 +97,8 @@ def cantilever_scene(
         pins=[PinSpec(particle=p, anchor=tuple(positions[p])) for p in clamped],
         obstacles=[platform],
         floor={"enabled": True, "y": 0.0},
-        camera=CameraSpec(target=(0.0, PLATFORM_Y - 0.02, 0.03), distance=0.22, yaw=90.0,
-                          pitch=5.0),
+        camera=CameraSpec(target=(0.0, PLATFORM_Y - 0.03, 0.02), distance=0.3, yaw=60.0,
+                          pitch=15.0),
     )  # fmt: skip
     return with_settings(scene, {"damping": TEST_DAMPING})
 
@@ -168,7 +168,7 @@ def cusick_drape_scene(
             "Drape coefficient: the shadow's share of the overhanging ring."
         ),
         bodies=[disc],
-        camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.1, 0.0), distance=0.9, pitch=35.0),
+        camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.06, 0.0), distance=0.6, pitch=35.0),
     )
     scene = with_settings(scene, {"floor": True, "floor_y": 0.0, "ball": False})
     scene = pin_disc_middle(scene, 0, support / 2.0).scene

@@ -296,11 +296,18 @@ class BodyMesh:
         self.wire_range = (0, 0)
         self._link_color = np.asarray(LINK_COLOR, dtype=np.float32)
         self._wire_color = np.asarray(WIRE_COLOR, dtype=np.float32)
-        # A disc's pins are the support it lies on (a drape meter's clamping discs), not strings
-        # it hangs from: no wires rise above them (a thousand would stand as a grey column).
-        self.on_disc = np.zeros(n, dtype=bool)  # (N,) bool
-        for disc in topology.discs:
-            self.on_disc[disc.first_particle : disc.first_particle + disc.particle_count] = True
+        # A flat body's pins are what it lies on or is clamped by (a drape meter's discs, a
+        # cantilever's slide), not strings it hangs from: no wires rise above them (a thousand
+        # would stand as a grey column).
+        self.lies_flat = np.zeros(n, dtype=bool)  # (N,) bool
+        rest_y = topology.rest_positions[:, 1]
+        for span in topology.bodies:
+            body = slice(span.first_particle, span.first_particle + span.particle_count)
+            flat = any(d.first_particle == span.first_particle for d in topology.discs) or (
+                any(g.first_particle == span.first_particle for g in topology.sheets)
+                and np.ptp(rest_y[body]) == 0.0
+            )
+            self.lies_flat[body] = flat
 
     def _reserve_lines(self, pin_count: int) -> None:
         rows = 2 * (self.topology.link_count + pin_count)
@@ -327,8 +334,8 @@ class BodyMesh:
             self._indices_valid = True
 
         anchors = np.asarray(snapshot.pin_anchor, dtype=np.float64).reshape(-1, 3)
-        if self.on_disc.any():
-            anchors = anchors[~self.on_disc[np.asarray(snapshot.pin_index, dtype=np.int64)]]
+        if self.lies_flat.any():
+            anchors = anchors[~self.lies_flat[np.asarray(snapshot.pin_index, dtype=np.int64)]]
         self._reserve_lines(len(anchors))
         row = 0
         if wireframe:
