@@ -200,8 +200,11 @@ def _sheets_with(scene: Scene, spec: SIMaterialSpec) -> Scene:
 
 
 def with_fabric(scene: Scene, name: str) -> Scene:
-    """Every sheet made of the preset fabric `name` (`--set material=NAME`)."""
-    return _sheets_with(scene, si_spec(name))
+    """Every sheet made of the preset fabric `name` (`--set material=NAME`), with tethers on:
+    a real fabric stretches a fraction of a percent under its own weight, which XPBD's passes
+    cannot hold across a fine sheet by themselves (a 64 × 64 cotton sheet hung from its corners
+    stretches 370 % without them, 0.06 % with them: bench/si_refinement.py)."""
+    return with_settings(_sheets_with(scene, si_spec(name)), {"tethers": True})
 
 
 # `--set` keys for an SI fabric's numbers, and the fields each sets
