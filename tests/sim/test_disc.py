@@ -143,8 +143,8 @@ def test_a_disc_round_trips_through_a_scene_file():
     [
         ({"cols": 2}, "bodies.0.cols: Input should be greater than or equal to 3"),
         ({"cols": 513}, "bodies.0.cols: Input should be less than or equal to 512"),
-        ({"diameter": 0.0}, "bodies.0.diameter: Input should be greater than or equal to 0.001"),
-        ({"diameter": 0.1, "cols": 512}, "is finer than 0.001 units between particles"),
+        ({"diameter": 0.0}, "bodies.0.diameter: Input should be greater than or equal to 0.0001"),
+        ({"diameter": 0.01, "cols": 512}, "is finer than 0.0001 units between particles"),
         ({"radius": 1.0}, "bodies.0.radius: Extra inputs are not permitted"),
     ],
 )
@@ -200,8 +200,8 @@ def test_a_new_resolution_carries_a_discs_pins_by_place_and_drops_its_cuts():
 
 def test_a_disc_too_fine_for_the_scene_is_refused_in_one_line():
     scene = Scene(bodies=[DiscSpec(cols=31)])
-    with pytest.raises(SceneError, match=r"finer than 0\.001 units"):
-        composition.change_body(scene, 0, diameter=0.2, cols=512)
+    with pytest.raises(SceneError, match=r"finer than 0\.0001 units"):
+        composition.change_body(scene, 0, diameter=0.02, cols=512)
 
 
 # --- running and exporting ---------------------------------------------------------------------
