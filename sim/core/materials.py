@@ -7,7 +7,8 @@ particles weigh ρ × their share of the rest area (a quarter of each cell round
 run XPBD with compliances from the material (RESEARCH.md §8 derives them):
 
 * a side link of rest length L along the weft (across the sheet) or the warp (down it) is a
-  spring of k·w/L, w = the width it stands for (its cells' area / 2L): α = L² / (k · area);
+  spring of k'·w/L, w = the width it stands for (its cells' area / 2L): α = L² / (k' · area),
+  k' what is left of k once the cell's diagonals carry their part (`sides_stiffness`);
 * a cell's diagonal carries the shear stiffness G: α = 2·A_cell / (G · d²);
 * bending is a curvature constraint on each straight run of three particles along a warp or weft
   line, C = x_l − 2·x_i + x_r (a vector; 0 when straight), whose energy ½·|C|²/α equals the
@@ -31,6 +32,7 @@ import numpy as np
 from clothlab.sim.core.topology import Topology
 
 MIN_SHEAR = 1e-3  # N/m: a diagonal of zero stiffness would have infinite compliance
+MIN_SIDE_SHARE = 0.1  # of the stretch stiffness the sides keep, however stiff the shear
 # XPBD reaches a constraint's compliance α within a substep h when the passes converge: with
 # MIN_PASSES passes that holds while (Σ w·|∇C|²)·h² ≤ STIFFNESS_RATIO·α. A cantilever of 20
 # segments droops 0.2 % of its length from the elastica at 64 substeps × 4 passes (ratio 0.5),
@@ -129,11 +131,23 @@ def _add_body(
     rest = topology.rest_lengths
     side_area = np.zeros(topology.link_count)  # (M,) half the area of each side's cells
     np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
+    shear = max(material.shear, MIN_SHEAR)
+    # A cell's diagonals pull along its sides too (sides_stiffness): the sides carry the rest,
+    # so that the cell's stretch stiffness is the fabric's.
+    across_side = rest[face_links[:, 0]]  # (F,) each cell's side along the weft
+    down_side = rest[face_links[:, 2]]  # and along the warp
+    aspect = np.zeros(topology.link_count)  # (M,) area-weighted (own side / other side)²
+    for columns, ratio in (((0, 1), across_side / down_side), ((2, 3), down_side / across_side)):
+        for column in columns:
+            np.add.at(aspect, face_links[:, column], cell_area / 2.0 * ratio**2)
     compliance = mechanics.link_compliance.copy()
     across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
-    compliance[across] = rest[across] ** 2 / (material.stretch_weft * side_area[across])
-    compliance[down] = rest[down] ** 2 / (material.stretch_warp * side_area[down])
-    shear = max(material.shear, MIN_SHEAR)
+    for links, k, other in (
+        (across, material.stretch_weft, material.stretch_warp),
+        (down, material.stretch_warp, material.stretch_weft),
+    ):
+        by_sides = sides_stiffness(k, other, shear, aspect[links] / side_area[links])
+        compliance[links] = rest[links] ** 2 / (by_sides * side_area[links])
     for column in (4, 5):
         diagonal = face_links[:, column]
         compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)
@@ -156,6 +170,20 @@ def _add_body(
         curve_links=np.concatenate(curve_links).astype(np.int64),
         curve_compliance=np.concatenate(curve_compliance),
     )
+
+
+def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) -> np.ndarray:
+    """(K,) N/m: what a cell's sides along one direction must carry so that the cell, pulled
+    along it and free across, is as stiff as the fabric (k; `other` across it). The diagonals
+    (shear G) add G·a to the direction's stiffness, G/a across it (a = (own side / other
+    side)², the area-weighted `aspect`) and G of coupling between the two, so the uniaxial
+    stiffness is s + G·a − G² / (s_other + G/a): solved for s by a few fixed-point rounds (it
+    converges in two). A fabric stiffer in shear than in stretch keeps MIN_SIDE_SHARE of k."""
+    own, across = k - shear * aspect, other - shear / aspect
+    for _ in range(4):
+        own = k - shear * aspect + shear**2 / (np.maximum(across, 1e-9) + shear / aspect)
+        across = other - shear / aspect + shear**2 / (np.maximum(own, 1e-9) + shear * aspect)
+    return np.maximum(own, MIN_SIDE_SHARE * k)
 
 
 STRAIGHT_COS = -0.999  # two links at a particle continue each other within 2.6°

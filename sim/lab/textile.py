@@ -104,17 +104,23 @@ def cantilever_scene(
 
 
 def hanging_strip_scene(
-    fabric: SIMaterialSpec | str = "cotton", length: float = 1.0, segments: int = 20
+    fabric: SIMaterialSpec | str = "cotton",
+    length: float = 1.0,
+    segments: int = 20,
+    width: float | None = None,
 ) -> Scene:
-    """A strip 50 mm wide and `length` metres long clamped along its top edge, hanging under its
-    own weight: `elongation` is ρ·g·L²/(2k) at small strain and `pin_force` its weight. Its
+    """A strip `length` metres long clamped along its top edge, hanging under its own weight:
+    `elongation` is ρ·g·L²/(2k) at small strain and `pin_force` its weight. Two cells across,
+    square unless `width` is given. Its
     substeps converge the links' stretch (sim.core.materials.substeps_needed with links), so
     that the strain is the material's rather than the solver's."""
     spec = si_spec(fabric) if isinstance(fabric, str) else fabric
     top = 0.2 + length
     strip = SheetSpec(
         name=f"{spec.name or 'Fabric'} strip", cols=STRIP_COLS, rows=segments + 1,
-        width=2 * STRIP_WIDTH, height=length, top_center=(0.0, top, 0.0), si_material=spec,
+        width=width or (STRIP_COLS - 1) * length / segments, height=length,
+        top_center=(0.0, top, 0.0),
+        si_material=spec,
     )  # fmt: skip
     positions = build_topology(Scene(bodies=[strip])).rest_positions
     scene = Scene(
