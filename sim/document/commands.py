@@ -450,6 +450,25 @@ class GrabRelease(Command, kind="grab_release"):
         sim.release()
 
 
+# --- what the model did by itself -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlowUp(Command, kind="blew_up"):
+    """The model blew up on the step before this one's and the instability guard put back the
+    state of step `restored` (sim.core.guard). A run's journal holds it where it happened, so
+    a recording made across an instability replays it: the replay blows up at the same step
+    by itself and goes on from the same state. Stamped on the run's clock (sim.lab.engine),
+    which counts the failed step and never goes back, so what the user did next comes after
+    it. Carrying it out does nothing: the step that blew up did it."""
+
+    restored: Index
+
+    def check(self, particles: int, links: int) -> None:
+        if isinstance(self.restored, bool) or not isinstance(self.restored, int):
+            raise CommandError(f"blew_up: {self.restored!r} is not a step")
+
+
 # --- the solver thread -------------------------------------------------------------------------
 
 

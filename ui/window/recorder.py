@@ -260,8 +260,8 @@ class Recorder(QObject):
     # --- showing -------------------------------------------------------------------------------
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
-        if self.controller.replay is not None:
-            self.bar.show_step(snapshot.steps)
+        if self.controller.replay is not None:  # the slider is on the recording's clock
+            self.bar.show_step(snapshot.clock)
         now = time.perf_counter()
         if self.recording_now and now - self._said >= 1.0 / STATUS_HZ:
             self._said = now
