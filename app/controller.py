@@ -133,6 +133,9 @@ class Controller(QObject):
     _fork_requested = Signal(object)  # to the worker, blocking: a list to put a copy of the run in
     replay_changed = Signal(object)  # the Recording being replayed, or None when it is over
     replay_finished = Signal(int)  # the replay reached its last step and paused there
+    # An edit's text, just before it starts the model afresh (a change of bodies, or its undo):
+    # the journal still holds the run before it (a recording under way keeps it then).
+    restart_coming = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -360,6 +363,7 @@ class Controller(QObject):
         change of bodies starts the model afresh from the edited scene."""
         self.scene = apply_to_document(self.scene, edit)
         if edit.restart:
+            self.restart_coming.emit(edit.text)
             self._start(self.scene)
         else:
             self.send(edit)
