@@ -278,10 +278,12 @@ class SetSetting(Edit, kind="set_setting"):
     def check(self, particles: int, links: int) -> None:
         if self.key not in SETTINGS_TABLE:
             raise CommandError(f"set_setting: unknown setting {self.key!r}")
-        try:
-            SETTINGS_TABLE[self.key].check(self.value)
-        except (TypeError, ValueError) as error:
-            raise CommandError(f"{self.key}: {error}") from None
+        # `previous` too: undo applies it (a recording's, replayed in the app, may be undone)
+        for value, what in ((self.value, ""), (self.previous, " (previous)")):
+            try:
+                SETTINGS_TABLE[self.key].check(value)
+            except (TypeError, ValueError) as error:
+                raise CommandError(f"{self.key}{what}: {error}") from None
 
     def on_document(self, scene: Scene) -> Scene:
         return with_setting(scene, self.key, self.value)
@@ -363,6 +365,18 @@ class EditScene(Edit, kind="edit_scene"):
         if "bodies" in self.after and bodies_restructure(
             self.before["bodies"], self.after["bodies"]
         ):
+            raise CommandError(f"{self.text}: a change of bodies must start afresh")
+
+    def fits(self, scene: Scene) -> None:
+        """Raise CommandError unless this live edit applies to `scene` (the document as the
+        commands before it leave it, in a recording): its bodies before are the scene's, and
+        those after are the same model (particles and links), only their materials changed.
+        (Obstacles and pins are not compared: a drag's previews move them on the way.)"""
+        if "bodies" not in self.after:
+            return
+        if self.before["bodies"] != scene.bodies:
+            raise CommandError(f"{self.text}: its bodies before are not the scene's there")
+        if bodies_restructure(scene.bodies, self.after["bodies"]):
             raise CommandError(f"{self.text}: a change of bodies must start afresh")
 
     def on_document(self, scene: Scene) -> Scene:

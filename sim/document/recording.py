@@ -30,6 +30,8 @@ from clothlab.sim.document.commands import (
     COMMANDS,
     Command,
     CommandError,
+    Edit,
+    EditScene,
     Index,
     Load,
     Stamped,
@@ -42,7 +44,7 @@ from clothlab.sim.document.files import (
     read_json_object,
     write_atomically,
 )
-from clothlab.sim.document.scene import MAX_LIST, Scene, body_counts, parse_scene
+from clothlab.sim.document.scene import MAX_LIST, Scene, body_counts, parse_scene, scene_json
 
 FORMAT: Final = "clothlab-recording"
 SCHEMA_VERSION: Final = 1
@@ -162,6 +164,9 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
     scene = parse_scene(json.dumps(document.scene), f"{source}: scene")
     particles, links = body_counts(scene.bodies)
     commands, last = [], 0
+    # A recording is checked as a whole: each edit against the document the commands before it
+    # leave, so that what a replay simulates is what `--save` writes, and that opens again.
+    now = scene
     for k, entry in enumerate(document.commands):
         where = f"{source}: commands.{k}"
         if entry.step < last:
@@ -173,8 +178,14 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
             del fields["step"], fields["type"]
             command = COMMANDS[entry.type].from_file(fields)
             validate(command, particles, links)
+            if isinstance(command, EditScene):
+                command.fits(now)
         except CommandError as error:
             raise SceneError(f"{where}: {error}") from None
+        if isinstance(command, Edit):
+            now = command.on_document(now)
+            if isinstance(command, EditScene):  # pins, obstacles: the scene after must be one
+                parse_scene(scene_json(now), f"{where}: the scene after it")
         commands.append(Stamped(entry.step, command))
         last = entry.step
     return Recording(scene, tuple(commands), document.steps)
