@@ -220,3 +220,40 @@ def test_a_recording_that_restarts_in_the_middle_is_refused_not_saved(tmp_path):
     with pytest.raises((SceneError, ValueError)):
         save_recording(recording, path)
         load_recording(path)
+
+
+# --- paths through a loop of symbolic links ------------------------------------------------
+
+
+def looping_question_set(folder: Path) -> list[str]:
+    """A question set whose first question's scene is a file through a symbolic link loop."""
+    text = LAB_SET.read_text().replace('"scene": "drop"', '"scene": "loop/drop.json"', 1)
+    (folder / "set.json").write_text(text)
+    return ["questions", str(folder / "set.json")]
+
+
+LOOPS: dict[str, Callable[[Path], list[str]]] = {
+    "a question set's scene reference": looping_question_set,
+    "--obj-dir": lambda folder: [
+        "run",
+        "hanging-sheet",
+        "--steps",
+        "2",
+        "--obj-dir",
+        str(folder / "loop" / "frames"),
+    ],
+    "--screenshot": lambda folder: ["--screenshot", str(folder / "loop" / "shot.png")],
+    "a scene file": lambda folder: ["run", str(folder / "loop"), "--steps", "2"],
+    "a recording": lambda folder: ["run", "--replay", str(folder / "loop"), "--steps", "2"],
+}
+
+
+@pytest.mark.parametrize("name", LOOPS)
+def test_a_path_through_a_symbolic_link_loop_is_one_line_and_exit_2(name, tmp_path):
+    (tmp_path / "loop").symlink_to("loop")
+    args = LOOPS[name](tmp_path)
+    result = subprocess.run([*MAIN, *args], capture_output=True, text=True, cwd=ROOT,
+                            timeout=300)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("clothlab: error: ") and "symbolic links" in line, line
