@@ -257,3 +257,38 @@ def test_a_path_through_a_symbolic_link_loop_is_one_line_and_exit_2(name, tmp_pa
     assert result.returncode == 2, result.stderr
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("clothlab: error: ") and "symbolic links" in line, line
+
+
+# --- sweep results (File ▸ Open sweep results shows the one line in a dialog) -----------------
+
+
+def sweep_csv(newline: str, first_cell: str = "4") -> str:
+    from clothlab.sim.core.readouts import CSV_COLUMNS
+
+    header = ["passes", "status", *CSV_COLUMNS]
+    rows = [
+        [first_cell, "ok", *("1.5" for _ in CSV_COLUMNS)],
+        ["8", "ok", *("2.5" for _ in CSV_COLUMNS)],
+    ]
+    return newline.join(",".join(cells) for cells in (header, *rows)) + newline
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_sweep_results_read_with_any_line_ending(newline, tmp_path):
+    from clothlab.sim.lab.sweep_results import load_sweep_results
+
+    path = tmp_path / "sweep.csv"
+    path.write_bytes(sweep_csv(newline).encode())
+    results = load_sweep_results(path)
+    assert results.keys == ("passes",) and [r.values["passes"] for r in results.rows] == ["4", "8"]
+    assert results.rows[1].readouts["sag"] == 2.5
+
+
+def test_sweep_results_with_a_cell_past_the_csv_limit_are_refused_in_one_line(tmp_path):
+    from clothlab.sim.lab.sweep_results import SweepResultsError, load_sweep_results
+
+    path = tmp_path / "sweep.csv"
+    path.write_text(sweep_csv("\n", first_cell="4" * 131_073))
+    with pytest.raises(SweepResultsError) as refused:
+        load_sweep_results(path)
+    assert_one_line(str(refused.value), "not a sweep's results (field larger than", path)
