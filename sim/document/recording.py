@@ -195,5 +195,5 @@ def load_recording(path: str | os.PathLike[str]) -> Recording:
     """Read and validate a recording file: a regular file only, opened without blocking (a
     FIFO would wait for a writer forever). Raises SceneError, one line naming the file."""
     path = Path(path)
-    raw = read_document(path, MAX_FILE_BYTES, "a recording", SceneError)
+    raw = read_document(path, MAX_FILE_BYTES, "a recording file", SceneError)
     return parse_recording(raw, str(path))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -292,3 +293,22 @@ def test_sweep_results_with_a_cell_past_the_csv_limit_are_refused_in_one_line(tm
     with pytest.raises(SweepResultsError) as refused:
         load_sweep_results(path)
     assert_one_line(str(refused.value), "not a sweep's results (field larger than", path)
+
+
+# --- special files given to --replay (issue 30 item 13) ---------------------------------------
+
+SPECIAL_FILES: dict[str, tuple[Callable[[Path], Any], str]] = {  # name → (make it, its kind)
+    "pipe": (os.mkfifo, "a FIFO (named pipe)"),
+    "sub": (Path.mkdir, "a folder"),
+}
+
+
+@pytest.mark.parametrize("name", SPECIAL_FILES)
+def test_replay_of_a_special_file_says_it_is_not_a_recording_file(name, tmp_path):
+    make, kind = SPECIAL_FILES[name]
+    path = tmp_path / name
+    make(path)
+    result = subprocess.run([*MAIN, "run", "--replay", str(path)], capture_output=True,
+                            text=True, cwd=ROOT, timeout=300)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"clothlab: error: {path}: is {kind}, not a recording file"
