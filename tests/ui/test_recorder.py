@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
@@ -137,3 +138,53 @@ def test_add_sheet_while_recording_ends_the_recording_and_keeps_it(qtbot, make_w
     path = tmp_path / "kept.clothrec.json"
     assert window.recorder.save_to(path, window.recorder.to_save())
     assert load_recording(path) == before
+
+
+def hostile_recording(command: dict) -> str:
+    import json
+
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.recording import Recording, recording_json
+
+    document = json.loads(recording_json(Recording(load_preset("hanging-sheet"), (), 20)))
+    document["commands"] = [{"step": 1, **command}]
+    return json.dumps(document)
+
+
+HOSTILE = {  # issue 30 item 8: each had given tracebacks (≈ 120 a second while replaying)
+    "bodies emptied": {
+        "type": "edit_scene",
+        "text": "Edit",
+        "after": {"bodies": []},
+        "before": {"bodies": []},
+    },
+    "a 401-digit setting": {
+        "type": "set_setting",
+        "key": "stiffness",
+        "value": 10**400,
+        "previous": 1.0,
+    },
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_open_recording_of_a_hostile_file_is_one_dialog_and_keeps_the_document(
+    qtbot, make_window, monkeypatch, tmp_path, name
+):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "critical", lambda _p, title, text, *a, **k: shown.append((title, text))
+    )
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda _p, title, text, *a, **k: shown.append((title, text))
+    )
+    window = make_window()
+    before = window.controller.scene
+    path = tmp_path / "hostile.clothrec.json"
+    path.write_text(hostile_recording(HOSTILE[name]))
+    assert not window.recorder.open_path(path)
+    assert len(shown) == 1 and shown[0][0] == "Cannot open recording"
+    assert str(path) in shown[0][1] and "\n" not in shown[0][1]
+    assert window.controller.scene is before and window.controller.replay is None
