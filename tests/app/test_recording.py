@@ -289,3 +289,10 @@ def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(
 
     # what it replayed, blow-up included, saved again
     assert model_commands(player.recording()) == model_commands(recording)
+    # Seeks on the recording's clock: before the blow-up, just after it, and past it.
+    blown = blow_ups[0].step
+    for step in (blown - 3, blown, blown + 5):
+        player.seek(step)
+        qtbot.waitUntil(lambda: player.latest.clock == step, timeout=WAIT_MS)  # noqa: B023
+        qtbot.wait(50)
+        assert digest(player.worker.engine.sim) == digest(headless(recording, step)), step
