@@ -11,7 +11,13 @@ unknown keys, finite numbers, indices in range, steps in order) and written atom
                    "target": [0.5, -1.0, 0.6], "place": false}, ...]}
 
 A command's entry is its step, its type (the record's `kind`) and the fields its record in
-sim.document.commands declares for a file; nothing here names a command.
+sim.document.commands declares for a file; nothing here names a command. Steps are the run's
+clock (sim.lab.engine): a blow-up the guard recovered from is an entry of its own ("blew_up",
+the step put back), and the steps after it go on from the failed one, never back.
+
+A recording is checked as a whole: each edit of the scene's parts against the document as the
+entries before it leave it, so that a replay simulates the bodies `--save` writes, and what it
+writes opens again.
 """
 
 from __future__ import annotations
