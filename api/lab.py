@@ -132,7 +132,7 @@ class Lab:
         if steps is None:
             if not isinstance(self._source, Recording):
                 raise ValueError("give the number of steps to run")
-            steps = max(0, self._source.steps - self.steps)
+            steps = max(0, self._source.steps - self._engine.clock)
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps: {steps!r} is not a count of steps")
         engine = self._engine

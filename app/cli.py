@@ -17,6 +17,7 @@ import io
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -33,6 +34,8 @@ from clothlab.app.frames import FrameOutputs
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
+from clothlab.sim.document.presets import is_preset
+from clothlab.sim.document.recording import load_recording
 from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine
@@ -199,9 +202,20 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
     return variants.reshape_scene(scene, reshapes, _note)
 
 
-def _read_source(name: str) -> Source:
+def _read_source(name: str, recording: bool = False) -> Source:
+    """A preset, scene file or recording; with `recording` (--replay) anything but a regular
+    file or a preset (a FIFO, a folder, a device, nothing) is refused as a recording file."""
     with _reported(name):  # a 300-character name is an OSError before it is a file
+        if recording and not is_preset(name) and not _is_regular_file(name):
+            return load_recording(name)
         return read_source(name)
+
+
+def _is_regular_file(name: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _check_steps(steps: int | None) -> None:
@@ -238,7 +252,7 @@ def run_command(args: argparse.Namespace) -> int:
         for option in ("csv", "positions", "save", "save_state"):
             outputs.open(option, getattr(args, option))
         changes = parse_set(args.set)
-        source = _read_source(args.scene)
+        source = _read_source(args.scene, recording=args.replay)
         if args.replay and isinstance(source, Scene):
             raise UsageError(f"{args.scene}: is a scene, not a recording (--replay plays one)")
         if not args.replay and not isinstance(source, Scene):

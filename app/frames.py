@@ -18,7 +18,7 @@ from typing import Any
 from clothlab.app.errors import UsageError
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.files import describe
+from clothlab.sim.document.files import describe, resolved
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.mesh_export import FORMATS, SEQUENCE_NAME, mesh_bytes, steps_per_frame
 
@@ -45,8 +45,8 @@ class MeshFrames:
             raise UsageError(f"--mesh-format {fmt}: use one of {', '.join(FORMATS)}")
         if folder.exists() and not folder.is_dir():
             raise UsageError(f"{folder}: is not a folder")
-        parent = folder.resolve().parent
         try:
+            parent = resolved(folder).parent  # OSError for a loop of symbolic links
             self._staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
         except OSError as error:
             raise UsageError(f"{folder}: cannot write: {describe(error)}") from None

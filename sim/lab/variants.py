@@ -295,10 +295,10 @@ def run_variant(
                 on_row(line)
 
     take()
-    while engine.steps < steps:
+    while engine.clock < steps:  # a recording's steps are on the clock (sim.lab.engine)
         if should_stop and should_stop():
             return VariantResult(tuple(rows), None, "interrupted", engine.steps)
-        engine.advance(min(steps - engine.steps, 1 if measuring else STOP_CHECK_EVERY))
+        engine.advance(min(steps - engine.clock, 1 if measuring else STOP_CHECK_EVERY))
         if engine.blew_up:
             return _blown_up(engine, rows)
         take()

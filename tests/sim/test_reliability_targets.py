@@ -418,7 +418,7 @@ def test_a_recording_is_read_as_a_scene_is_a_regular_file_without_blocking(tmp_p
     os.mkfifo(pipe)
     with unblocking(pipe), pytest.raises(SceneError) as caught:
         load_recording(pipe)
-    assert str(caught.value) == f"{pipe}: is a FIFO (named pipe), not a recording"
+    assert str(caught.value) == f"{pipe}: is a FIFO (named pipe), not a recording file"
     big = tmp_path / "big.clothrec.json"
     with big.open("wb") as file:
         file.truncate(RECORDING_BYTES + 1)  # sparse: no disk is used
