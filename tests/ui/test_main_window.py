@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -352,7 +353,10 @@ def readouts_text(window, snapshot) -> dict[str, str]:
         for k, label in panel.value_labels.items()
         if label.isVisibleTo(panel)
     }
-    expected.update({c.key: f"{c.label} {getattr(snapshot.readouts, c.key)}" for c in COUNTS})
+    counts = {c.key: getattr(snapshot.readouts, c.key) for c in COUNTS}
+    expected.update(
+        {c.key: f"{c.label} {'—' if math.isnan(counts[c.key]) else counts[c.key]}" for c in COUNTS}
+    )
     expected["t"] = f"t = {snapshot.readouts.t:.2f} s · step {snapshot.steps}"
     return expected
 

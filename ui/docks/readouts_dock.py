@@ -396,4 +396,6 @@ def value_text(key: str, shown: float) -> str:
     """A readout's value as the panel writes it, `shown` in the panel's unit (its value
     times shown_scale): "0.006578 units", "21.53 %"."""
     series = READOUTS_BY_KEY[key]
+    if math.isnan(shown):  # not measured (pin force with the classic rule)
+        return "—"
     return f"{float(shown):.4g} {series.shown_unit or series.unit}"
