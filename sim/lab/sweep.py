@@ -10,8 +10,11 @@ go on. No Qt here: worker processes import this module to find the function they
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +25,8 @@ from clothlab.sim.lab.variants import Source, Variant, VariantResult, run_varian
 
 POLL_S = 0.05  # how often the main process looks for finished variants and for Ctrl+C
 CONNECT_TIMEOUT_S = 10
+PARENT_POLL_S = 0.5  # how often a worker looks for its parent where the kernel cannot tell it
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 INSTALL_HINT = "pip install 'clothlab[cluster]'"
 
 
@@ -40,12 +45,34 @@ class Pool(Protocol):
 _stop_event: Any = None  # the local pool's "stop now" flag, set in each worker at its start
 
 
-def _start_worker(stop_event: Any) -> None:
+def _start_worker(stop_event: Any, parent: int) -> None:
     global _stop_event
     _stop_event = stop_event
+    _exit_with_parent(parent)
     # Ctrl+C reaches every process of the terminal's process group: the main process asks the
     # workers to stop through the event, not with a KeyboardInterrupt traceback of each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker when the sweep that started it dies. SIGKILL cannot be caught, so a
+    killed sweep cannot stop its workers: they ran their variants on to the end, then waited
+    for work forever, and kept the resource tracker (which waits for their pipe) alive too."""
+    if sys.platform.startswith("linux"):
+        # The kernel sends the signal when the thread that started this process ends: the one
+        # that submitted to the pool, which outlives the pool (run_sweep closes it).
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
 
 
 def _stop_requested() -> bool:
@@ -82,7 +109,10 @@ class LocalPool:
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
         self._executor = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_start_worker, initargs=(self._stop,)
+            workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(self._stop, os.getpid()),
         )
 
     def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Future]:

@@ -4,6 +4,7 @@ finished. Run as a user runs it, in a subprocess (workers are separate processes
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
 import os
@@ -206,3 +207,32 @@ def test_a_variant_whose_worker_failed_is_reported_not_raised():
     assert finished  # the first line of the error only: a row's status is one line
     assert sorted(told) == [(0, "error: RuntimeError worker died"),
                             (1, "error: RuntimeError worker died")]  # fmt: skip
+
+
+def test_workers_exit_when_a_killed_sweep_leaves_them():
+    """SIGKILL cannot be caught, so the sweep cannot stop its workers: each stops itself when
+    its parent is gone, and the resource tracker, whose pipe they held, follows."""
+    psutil = pytest.importorskip("psutil")
+    process = subprocess.Popen(
+        [*MAIN, "sweep", "hanging-sheet", "--vary", "resolution=96x96,97x97", "--steps",
+         "100000", "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+    )  # fmt: skip
+    children = []
+    try:
+        sweep_process = psutil.Process(process.pid)
+        deadline = time.monotonic() + TIMEOUT_S
+        while len(children := sweep_process.children(recursive=True)) < 3:  # 2 workers, tracker
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.1)
+        time.sleep(3)  # the workers are into their variants (numba compiled, stepping)
+        assert all(child.is_running() for child in children)
+        process.kill()
+        process.wait(timeout=10)
+        _, alive = psutil.wait_procs(children, timeout=10)
+        assert alive == [], [(p.pid, p.cmdline()) for p in alive]
+    finally:
+        process.kill()
+        for child in children:  # orphans now: not this process's children any more
+            with contextlib.suppress(psutil.NoSuchProcess):
+                child.kill()
