@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
 from clothlab.sim.lab.variants import Source, Variant, VariantResult, run_variant
@@ -28,14 +28,24 @@ CONNECT_TIMEOUT_S = 10
 PARENT_POLL_S = 0.5  # how often a worker looks for its parent where the kernel cannot tell it
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 INSTALL_HINT = "pip install 'clothlab[cluster]'"
+PACKAGE = __name__.split(".")[0]  # what a worker must import to unpickle a scene: clothlab
 
 
 class SweepError(Exception):
-    """A pool that cannot be started (Dask missing, a scheduler out of reach); one line."""
+    """A pool that cannot be started or used (Dask missing, a scheduler out of reach, workers
+    without Cloth Lab); one line."""
+
+
+class PoolLostError(SweepError):
+    """The pool can run no more variants (its scheduler went away): those told so far are
+    whole, the rest are lost. One line: why."""
 
 
 class Pool(Protocol):
     def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Any]: ...
+    def lost(self, error: Exception) -> str | None:
+        """Why no variant can run any more, if a variant's `error` says so; else None."""
+
     def stop(self, pending: list[Any]) -> None: ...
     def close(self) -> None: ...
 
@@ -120,6 +130,9 @@ class LocalPool:
             return [self._executor.submit(run_in_worker, source, v.changes, steps)
                     for v in variants]  # fmt: skip
 
+    def lost(self, error: Exception) -> str | None:
+        return None  # a worker that died fails its own variants; the rest go on
+
     def stop(self, pending: list[Any]) -> None:
         self._stop.set()  # the running variants return within STOP_CHECK_EVERY steps
         self._executor.shutdown(wait=True, cancel_futures=True)
@@ -143,16 +156,29 @@ class DaskPool:
             raise SweepError(f"--scheduler {address}: cannot connect: {reason}") from None
 
     def submit(self, source: Source, variants: list[Variant], steps: int) -> list[Any]:
-        # the scene once to every worker, not once per variant
-        (shared,) = self._client.scatter([source], broadcast=True, hash=False)
+        try:  # the scene once to every worker, not once per variant
+            (shared,) = self._client.scatter([source], broadcast=True, hash=False)
+        except Exception as error:  # each worker unpickles the scene: Cloth Lab's classes
+            raise SweepError(self.lost(error) or f"--scheduler: {_first_line(error)}") from None
         return [self._client.submit(run_in_worker, shared, v.changes, steps, pure=False)
                 for v in variants]  # fmt: skip
 
+    def lost(self, error: Exception) -> str | None:
+        if f"No module named '{PACKAGE}" in str(error):
+            hint = "install it there (the same version as here)"
+            return f"the workers cannot import {PACKAGE}: {hint}"
+        if isinstance(error, CancelledError):  # not by stop(): after it no result is asked for
+            reason = getattr(error, "reason", "")
+            return "the scheduler went away" if "connection-lost" in reason else \
+                f"the cluster cancelled the variants ({reason or 'no reason given'})"  # fmt: skip
+        return None
+
     def stop(self, pending: list[Any]) -> None:
-        self._client.cancel(pending)
+        with contextlib.suppress(Exception):  # a scheduler gone cannot be told, and need not be
+            self._client.cancel(pending)
 
     def close(self) -> None:
-        self._client.close()
+        self._client.close(timeout=CONNECT_TIMEOUT_S)
 
 
 def make_pool(workers: int, scheduler: str | None) -> Pool:
@@ -162,14 +188,21 @@ def make_pool(workers: int, scheduler: str | None) -> Pool:
 # --- running ---------------------------------------------------------------------------------
 
 
-def _outcome(future: Any) -> VariantResult:
-    """A future's result; an error of the pool itself (a worker killed, Cloth Lab missing on a
-    cluster's worker) as the variant's failure."""
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__} {text.splitlines()[0] if text else ''}".strip()
+
+
+def _outcome(future: Any, pool: Pool) -> VariantResult:
+    """A future's result; an error of the pool itself (a worker killed) as the variant's
+    failure. Raises PoolLostError if the error says no variant can run any more."""
     try:
         return future.result()
     except Exception as error:  # whatever went wrong with this one, the rest go on
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        return VariantResult((), None, f"error: {type(error).__name__} {reason}".strip(), 0)
+        lost = pool.lost(error)
+        if lost:
+            raise PoolLostError(lost) from None
+        return VariantResult((), None, f"error: {_first_line(error)}", 0)
 
 
 def run_sweep(
@@ -182,7 +215,8 @@ def run_sweep(
 ) -> bool:
     """Run every variant on the pool, telling `on_done` (index, result) as each finishes, in
     whatever order they finish. False if `should_stop` stopped it: the results told so far
-    are whole; the others are dropped."""
+    are whole; the others are dropped. Raises SweepError if the pool cannot run them, and
+    PoolLostError if it went away on the way (the results told so far are whole)."""
     futures = pool.submit(source, variants, steps)
     pending = dict(enumerate(futures))
     while pending:
@@ -191,7 +225,12 @@ def run_sweep(
             return False
         done = [k for k, future in pending.items() if future.done()]
         for k in done:
-            on_done(k, _outcome(pending.pop(k)))
+            try:
+                result = _outcome(pending.pop(k), pool)
+            except PoolLostError:
+                pool.stop(list(pending.values()))
+                raise
+            on_done(k, result)
         if not done:
             time.sleep(POLL_S)
     return True
