@@ -214,33 +214,50 @@ def test_a_variant_whose_worker_failed_is_reported_not_raised():
                             (1, "error: RuntimeError worker died")]  # fmt: skip
 
 
-def test_workers_exit_when_a_killed_sweep_leaves_them():
+@pytest.mark.parametrize("moment", ["stepping", 0.3, 0.8, 1.3, 1.8, 2.5])
+def test_workers_exit_when_a_killed_sweep_leaves_them(moment):
     """SIGKILL cannot be caught, so the sweep cannot stop its workers: each stops itself when
-    its parent is gone, and the resource tracker, whose pipe they held, follows."""
+    its parent is gone, and the resource tracker, whose pipe they held, follows. Killed while
+    the workers step, or at a moment of the start (spawning, importing, compiling)."""
     psutil = pytest.importorskip("psutil")
+    tag = f"{os.getpid()}-{moment}-{time.monotonic_ns()}"  # inherited by every process it starts
     process = subprocess.Popen(
         [*MAIN, "sweep", "hanging-sheet", "--vary", "resolution=96x96,97x97", "--steps",
          "100000", "--workers", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+        env={**os.environ, "CLOTHLAB_TEST_TAG": tag},
     )  # fmt: skip
-    children = []
     try:
-        sweep_process = psutil.Process(process.pid)
-        deadline = time.monotonic() + TIMEOUT_S
-        while len(children := sweep_process.children(recursive=True)) < 3:  # 2 workers, tracker
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.1)
-        time.sleep(3)  # the workers are into their variants (numba compiled, stepping)
-        assert all(child.is_running() for child in children)
+        if moment == "stepping":
+            deadline = time.monotonic() + TIMEOUT_S
+            while len(started_by(psutil, tag)) < 4:  # the sweep, 2 workers, the tracker
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.1)
+            time.sleep(3)  # the workers are into their variants (numba compiled, stepping)
+        else:
+            time.sleep(moment)
+        assert process.poll() is None
         process.kill()
         process.wait(timeout=10)
-        _, alive = psutil.wait_procs(children, timeout=10)
-        assert alive == [], [(p.pid, p.cmdline()) for p in alive]
+        deadline = time.monotonic() + 10
+        while (left := started_by(psutil, tag)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert left == [], [(p.pid, p.cmdline()) for p in left]
     finally:
         process.kill()
-        for child in children:  # orphans now: not this process's children any more
-            with contextlib.suppress(psutil.NoSuchProcess):
-                child.kill()
+        for orphan in started_by(psutil, tag):
+            with contextlib.suppress(psutil.Error):
+                orphan.kill()
+
+
+def started_by(psutil, tag: str) -> list:
+    """The processes of a test's sweep, the orphans of a killed one too: they have its tag."""
+    found = []
+    for candidate in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            if candidate.environ().get("CLOTHLAB_TEST_TAG") == tag:
+                found.append(candidate)
+    return found
 
 
 # --- a Dask cluster of real processes: `dask scheduler`, `dask worker` ------------------------
