@@ -29,7 +29,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from clothlab.sim.document.files import FileRefusedError, _alive, _temp_prefix, file_kind
+from clothlab.sim.document.files import (
+    FileRefusedError,
+    _alive,
+    _temp_prefix,
+    _writable,
+    file_kind,
+)
 
 NEW, OLD = ".new", ".old"
 _AT_FDCWD = -100
@@ -68,6 +74,9 @@ class AtomicFolder:
         if not stat.S_ISDIR(status.st_mode):
             kind = file_kind(status.st_mode)
             raise FileRefusedError(errno.ENOTDIR, f"is {kind}, not a folder", str(self.path))
+        if not _writable(status, self.target, os.W_OK | os.X_OK):  # as for files: mode says no
+            mode = stat.S_IMODE(status.st_mode)
+            raise FileRefusedError(errno.EACCES, f"is read-only (mode {mode:04o})", str(self.path))
         with os.scandir(self.target) as entries:
             for entry in entries:
                 if not (entry.is_file(follow_symlinks=False) and self.replaceable(entry.name)):

@@ -82,6 +82,19 @@ def test_files_added_during_the_write_are_never_deleted(tmp_path):
     assert hidden(tmp_path) == []
 
 
+def test_a_read_only_folder_is_refused_and_kept(tmp_path):
+    target = tmp_path / "out"
+    target.mkdir()
+    (target / "frame_0").write_text("old")
+    target.chmod(0o555)
+    try:
+        with pytest.raises(FileRefusedError, match=r"is read-only \(mode 0555\)"):
+            AtomicFolder(target, is_frame)
+        assert contents(target) == {"frame_0": "old"} and hidden(tmp_path) == []
+    finally:
+        target.chmod(0o755)
+
+
 def test_a_file_is_not_a_folder(tmp_path):
     (tmp_path / "out").write_text("a file")
     with pytest.raises(FileRefusedError, match="is a regular file, not a folder"):
