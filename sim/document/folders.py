@@ -89,16 +89,22 @@ class AtomicFolder:
         is gone from beside the target."""
         try:
             status = self._check_target()
+            if status is None:
+                if _rename_new(self.staging, self.target):
+                    return
+                status = self._check_target()  # made during the run: what does it hold?
             if status is not None:
                 os.chmod(self.staging, stat.S_IMODE(status.st_mode))  # the user's folder's mode
-            if status is None and _rename_new(self.staging, self.target):
-                return
             if _exchange(self.staging, self.target):
                 shutil.rmtree(self.staging, ignore_errors=True)  # it holds the old files now
                 return
             aside = self.staging.with_name(self.staging.name[: -len(NEW)] + OLD)
             os.rename(self.target, aside)
-            os.rename(self.staging, self.target)
+            try:
+                os.rename(self.staging, self.target)
+            except BaseException:
+                os.rename(aside, self.target)
+                raise
             shutil.rmtree(aside, ignore_errors=True)
         except BaseException:
             self.discard()

@@ -70,11 +70,14 @@ def test_a_folder_holding_other_files_is_refused_and_kept(tmp_path):
     assert hidden(tmp_path) == []
 
 
-def test_files_added_during_the_write_are_never_deleted(tmp_path):
+@pytest.mark.parametrize("existed", [True, False], ids=["folder of frames", "no folder"])
+def test_files_added_during_the_write_are_never_deleted(tmp_path, existed):
     target = tmp_path / "out"
+    if existed:
+        target.mkdir()
     folder = AtomicFolder(target, is_frame)
     (folder.staging / "frame_0").write_text("new")
-    target.mkdir()
+    target.mkdir(exist_ok=True)
     (target / "notes.txt").write_text("made while the run ran")
     with pytest.raises(FileRefusedError, match=r"holds 'notes.txt'"):
         folder.commit()
