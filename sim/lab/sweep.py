@@ -167,11 +167,14 @@ class DaskPool:
         if f"No module named '{PACKAGE}" in str(error):
             hint = "install it there (the same version as here)"
             return f"the workers cannot import {PACKAGE}: {hint}"
-        if isinstance(error, CancelledError):  # not by stop(): after it no result is asked for
-            reason = getattr(error, "reason", "")
-            return "the scheduler went away" if "connection-lost" in reason else \
-                f"the cluster cancelled the variants ({reason or 'no reason given'})"  # fmt: skip
-        return None
+        if not isinstance(error, CancelledError):  # stop() cancels, but asks for no result after
+            return None
+        reason = getattr(error, "reason", "")
+        if "connection-lost" in reason:
+            return "the scheduler went away"
+        if reason == "already forgotten":  # the scene scattered to the workers went with them
+            return "the workers went away"
+        return f"the cluster cancelled the variants ({reason or 'no reason given'})"
 
     def stop(self, pending: list[Any]) -> None:
         with contextlib.suppress(Exception):  # a scheduler gone cannot be told, and need not be

@@ -336,13 +336,14 @@ def test_workers_without_clothlab_are_one_line_and_write_nothing(
     assert table.read_text() == "the user's\n" and result.stdout == ""
 
 
-def test_a_scheduler_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processes):
+@pytest.mark.parametrize("killed", ["scheduler", "workers"])
+def test_a_cluster_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processes, killed):
     """One worker of one thread runs the variants one by one (the later ones slower: more
-    passes); the scheduler is SIGKILLed once two have finished (the progress line on the
-    terminal says so)."""
+    passes); the scheduler or the worker is SIGKILLed once two have finished (the progress
+    line on the terminal says so)."""
     scheduler, address = start_scheduler(tmp_path)
-    processes.append(scheduler)
-    processes.append(start_worker(sys.executable, address, tmp_path))
+    worker = start_worker(sys.executable, address, tmp_path)
+    processes.extend([scheduler, worker])
     table = tmp_path / "sweep.csv"
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
@@ -358,7 +359,7 @@ def test_a_scheduler_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processe
         while not re.search(rb"variant [2-5] of 6", seen):  # two finished, or more (one look)
             assert time.monotonic() < deadline and process.poll() is None, seen
             seen += _read(controller)
-        scheduler.kill()
+        {"scheduler": scheduler, "workers": worker}[killed].kill()
         stdout, _ = process.communicate(timeout=120)
         seen += _read_to_the_end(controller)
     finally:
@@ -368,7 +369,7 @@ def test_a_scheduler_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processe
     assert "Traceback" not in text and "distributed" not in text and "ERROR" not in text, text
     finished = int(re.findall(r"after (\d+) of 6 variants", text)[-1])
     assert 2 <= finished < 6
-    assert text.endswith(f"\x1b[Kclothlab: error: the scheduler went away after {finished} of 6 "
+    assert text.endswith(f"\x1b[Kclothlab: error: the {killed} went away after {finished} of 6 "
                          f"variants; {finished} rows written to {table}\r\n")  # fmt: skip
     rows = list(csv.DictReader(table.open()))
     assert [r["status"] for r in rows] == ["ok"] * finished
