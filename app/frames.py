@@ -100,7 +100,7 @@ class VideoFrames:
         fmt = path.suffix.lower().lstrip(".")
         self._error = VideoError
         try:
-            spec = VideoSpec(size[0], size[1], fps, 1.0, fmt)
+            spec = VideoSpec(size[0], size[1], fps, 1.0, fmt)  # its length: unused by a writer
             self._writer = VideoWriter(path, spec)
         except (VideoError, ValueError) as error:
             raise UsageError(f"--video {path}: {error}") from None
