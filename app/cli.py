@@ -19,6 +19,7 @@ import logging
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -29,12 +30,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from clothlab.app import bench, questions_cli
+from clothlab.app import bench, questions_cli, validate_cli
 from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
+from clothlab.sim.document.presets import is_preset
+from clothlab.sim.document.recording import load_recording
 from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine
@@ -136,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("scenes", help="list the built-in scenes")
     questions_cli.add_parser(commands)
+    validate_cli.add_parser(commands)
 
     bench.add_parser(commands)
     return parser
@@ -148,7 +152,8 @@ def _steps_option(parser: argparse.ArgumentParser, text: str) -> None:
 def _set_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
-        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, fabric=NAME (model "
+        "units, the world's settings) or material=NAME (an SI fabric for every sheet)",
     )  # fmt: skip
 
 
@@ -165,6 +170,7 @@ def main(argv: Sequence[str]) -> int:
             "run": run_command, "compare": compare_command, "sweep": sweep_command,
             "scenes": scenes_command, "bench": bench.bench_command,
             "questions": questions_cli.questions_command,
+            "validate": validate_cli.validate_command,
         }[args.command]  # fmt: skip
         return command(args)
     except (UsageError, SceneError) as error:
@@ -201,9 +207,20 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
     return variants.reshape_scene(scene, reshapes, _note)
 
 
-def _read_source(name: str) -> Source:
+def _read_source(name: str, recording: bool = False) -> Source:
+    """A preset, scene file or recording; with `recording` (--replay) anything but a regular
+    file or a preset (a FIFO, a folder, a device, nothing) is refused as a recording file."""
     with _reported(name):  # a 300-character name is an OSError before it is a file
+        if recording and not is_preset(name) and not _is_regular_file(name):
+            return load_recording(name)
         return read_source(name)
+
+
+def _is_regular_file(name: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _check_steps(steps: int | None) -> None:
@@ -240,7 +257,7 @@ def run_command(args: argparse.Namespace) -> int:
         for option in ("csv", "positions", "save", "save_state"):
             outputs.open(option, getattr(args, option))
         changes = parse_set(args.set)
-        source = _read_source(args.scene)
+        source = _read_source(args.scene, recording=args.replay)
         if args.replay and isinstance(source, Scene):
             raise UsageError(f"{args.scene}: is a scene, not a recording (--replay plays one)")
         if not args.replay and not isinstance(source, Scene):
@@ -329,7 +346,7 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
     lines.append(("t", f"{final.t:.6f} s"))
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
-        lines.append((readout.key, str(value) if readout.integer else _number(value)))
+        lines.append((readout.key, _number(value)))
     _print_columns(lines)
     return 0
 
@@ -438,7 +455,7 @@ def _readout(result: VariantResult, key: str) -> str:
     if result.final is None:
         return "-"
     value = getattr(result.final, key)
-    return str(value) if isinstance(value, int) else _number(value)
+    return _number(value)
 
 
 # --- sweep -----------------------------------------------------------------------------------
@@ -723,6 +740,8 @@ def _duration(seconds: float) -> str:
 
 
 def _number(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
     return "-" if math.isnan(value) else f"{value:.6g}"
 
 

@@ -50,7 +50,7 @@ def test_menus_offer_the_documented_commands(make_window):
         for action in window.menuBar().actions()
     }
     assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Help"]
-    assert menus["Add"][:4] == ["Sheet", "Soft block", "", "Sphere"]  # "" is the separator
+    assert menus["Add"][:5] == ["Sheet", "Disc", "Soft block", "", "Sphere"]  # "" separates
     for item in ("Duplicate body", "Remove selected", "Pin selected sheet"):
         assert item in menus["Edit"]
     for item in ("New", "New from preset", "Open…", "Open recent", "Save", "Save As…", "Revert",
