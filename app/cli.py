@@ -5,7 +5,8 @@ Every failure ends in exit status 2 and one line on stderr that names the file o
 (control characters escaped, a long line elided in the middle): bad input, and any file that
 cannot be read or written. Nothing is written unless the whole run succeeds, except that Ctrl+C
 stops a run with exit 130 and keeps the CSV rows of the steps it finished. `compare` and `sweep`
-report a variant that blew up in its rows and run the rest: a failed variant is a result.
+report a variant that blew up in its rows and run the rest: a failed variant is a result. A
+sweep whose Dask scheduler goes away ends with exit 4, keeping the rows of the variants finished.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import argparse
 import contextlib
 import csv
 import io
+import logging
 import math
 import os
 import signal
@@ -57,6 +59,9 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 EXIT_UNSTABLE = 3  # the model blew up; nothing is written
 EXIT_INTERRUPTED = 130  # Ctrl+C: 128 + SIGINT, what a shell reports for a job it interrupted
+EXIT_LOST = 4  # a sweep's cluster went away: the rows of the variants finished are written
+INTERRUPTED = "interrupted"
+DASK_LOGGERS = ("distributed", "tornado", "bokeh")  # and those under them
 MAX_STEPS = 1_000_000_000  # some 100 days at 10⁴ steps/s: a typo, not a run
 DEFAULT_STEPS = 600  # 5 s of model time
 MAX_WORKERS = 1024
@@ -465,17 +470,22 @@ def sweep_command(args: argparse.Namespace) -> int:
         outputs.open("csv", args.csv)
         source = _read_source(args.scene)
         steps = _steps_for(source, args.steps)
-        results, finished = _sweep(source, chosen, steps, workers, args.scheduler)
+        results, stopped = _sweep(source, chosen, steps, workers, args.scheduler)
         keys = list(chosen[0].given)
-        if "csv" in outputs.files:
+        lost = stopped not in (None, INTERRUPTED)
+        # a lost sweep with no row writes nothing: no empty table over the user's file
+        written = "csv" in outputs.files and (bool(results) or not lost)
+        if written:
             outputs.write("csv", sweep_csv(keys, chosen, results).encode())
             outputs.commit("csv")
         _print_sweep(keys, chosen, results)
-        if not finished:
-            kept = f"; {len(results)} rows written to {args.csv}" if args.csv else ""
-            _say(f"interrupted after {len(results)} of {len(chosen)} variants{kept}")
-            return EXIT_INTERRUPTED
-        return 0
+        if stopped is None:
+            return 0
+        kept = f"; {len(results)} rows written to {args.csv}" if written else \
+            "; nothing written" if args.csv else ""  # fmt: skip
+        _say(f"{'error: ' if lost else ''}{stopped} after {len(results)} of {len(chosen)} "
+             f"variants{kept}")  # fmt: skip
+        return EXIT_LOST if lost else EXIT_INTERRUPTED
     finally:
         outputs.discard()
 
@@ -505,9 +515,10 @@ def _workers(workers: int | None, scheduler: str | None) -> int:
 
 def _sweep(
     source: Source, chosen: list[Variant], steps: int, workers: int, scheduler: str | None
-) -> tuple[dict[int, VariantResult], bool]:
-    """The results by the variant's index, and whether all finished (False: Ctrl+C)."""
-    from clothlab.sim.lab.sweep import SweepError, make_pool, run_sweep
+) -> tuple[dict[int, VariantResult], str | None]:
+    """The results by the variant's index, and why the others did not run: None if all did,
+    INTERRUPTED (Ctrl+C), or the pool's one line ("the scheduler went away")."""
+    from clothlab.sim.lab.sweep import PoolLostError, SweepError, make_pool, run_sweep
 
     results: dict[int, VariantResult] = {}
     progress = Progress(len(chosen), unit="variant")
@@ -516,18 +527,39 @@ def _sweep(
         results[k] = result
         progress.show(len(results))
 
+    if scheduler:
+        _keep_dask_logging_off_the_terminal()
     with StopOnInterrupt() as stop:
         try:
             pool = make_pool(min(workers, len(chosen)), scheduler)
         except SweepError as error:
             raise UsageError(str(error)) from None
+        stopped: str | None = None
         try:
             progress.show(0)
-            finished = run_sweep(pool, source, chosen, steps, on_done, lambda: stop.requested)
+            if not run_sweep(pool, source, chosen, steps, on_done, lambda: stop.requested):
+                stopped = INTERRUPTED
+        except PoolLostError as error:
+            stopped = str(error)
+        except SweepError as error:  # the pool cannot run a variant: nothing ran
+            raise UsageError(str(error)) from None
         finally:
             progress.clear()
             pool.close()
-    return results, finished
+    return results, stopped
+
+
+def _keep_dask_logging_off_the_terminal() -> None:
+    """Dask logs to stderr, tracebacks included (35 lines for a scheduler that went away): the
+    sweep says what went wrong in one line of its own instead. Dask gives several of its
+    loggers a stderr handler of their own as it is imported."""
+    with contextlib.suppress(ImportError):
+        import distributed  # noqa: F401
+    loggers = logging.root.manager.loggerDict
+    for name in [n for n in loggers if n.split(".")[0] in DASK_LOGGERS] + list(DASK_LOGGERS):
+        logger = logging.getLogger(name)
+        logger.handlers = [logging.NullHandler()]
+        logger.propagate = False
 
 
 def sweep_csv(keys: list[str], chosen: list[Variant], results: dict[int, VariantResult]) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -40,6 +41,7 @@ from clothlab.sim.lab.engine import Engine
 
 FORMATS = ("obj", "ply")
 SEQUENCE_NAME = "frame_{:04d}.{}"  # frame_0000.obj, frame_0001.obj, …
+_FRAME_NAME = re.compile(rf"frame_\d{{4,}}\.(?:{'|'.join(FORMATS)})")
 NO_FACE_NORMAL = (0.0, 1.0, 0.0)  # a particle no live face touches: up, not a zero vector
 # PLY face rows: a uchar count (always 3) and three int32 indices, packed (13 bytes)
 PLY_FACE = np.dtype([("count", "u1"), ("index", "<i4", (3,))])
@@ -224,6 +226,11 @@ def write_sequence(
         write_atomically(path, mesh_bytes(frame, fmt))
         written.append(path)
     return written
+
+
+def is_frame_name(name: str) -> bool:
+    """True for a name SEQUENCE_NAME gives, in any format: frame_0042.obj, frame_12345.ply."""
+    return _FRAME_NAME.fullmatch(name) is not None
 
 
 # --- frames of a run ---------------------------------------------------------------------------
