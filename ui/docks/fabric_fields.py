@@ -70,9 +70,9 @@ def fabric_summary(material: SIMaterial) -> str:
     return f"{material.areal_density * 1e3:.4g} g/m², B {short_e(material.bending_warp)} N·m"
 
 
-def short_e(value: float) -> str:
-    """9e-05 as "9.0e-5": two significant digits, the exponent without padding."""
-    mantissa, _, exponent = f"{value:.1e}".partition("e")
+def short_e(value: float, digits: int = 2) -> str:
+    """9e-05 as "9.0e-5": `digits` significant digits, the exponent without padding."""
+    mantissa, _, exponent = f"{value:.{digits - 1}e}".partition("e")
     return f"{mantissa}e{int(exponent)}"
 
 
