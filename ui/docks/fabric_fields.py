@@ -32,6 +32,7 @@ class FabricField:
     minimum: float  # in the shown unit: the scene format's range (sim.document.scene)
     maximum: float
     tip: str
+    decimals: int = 2  # shown, unless a value needs more (ui.number_box keeps it as typed)
 
     def shown(self, si_value: float) -> float:
         return round_noise(si_value * self.scale)
@@ -42,12 +43,13 @@ class FabricField:
 
 FABRIC_FIELDS = (
     FabricField("areal_density", "Areal density", "g/m²", 1e3, 1.0, 1e4,
-                "Mass per square metre of the fabric (weigh a swatch)."),
+                "Mass per square metre of the fabric (weigh a swatch).", 1),
     FabricField("stretch_warp", "Stretch warp", "N/m", 1.0, 1.0, 1e7,
-                "Force per unit width per unit strain down the sheet (along its columns)."),
+                "Force per unit width per unit strain down the sheet (along its columns).", 0),
     FabricField("stretch_weft", "Stretch weft", "N/m", 1.0, 1.0, 1e7,
-                "Force per unit width per unit strain across the sheet (along its rows)."),
-    FabricField("shear", "Shear", "N/m", 1.0, 1e-3, 1e7, "In-plane shear stiffness, per radian."),
+                "Force per unit width per unit strain across the sheet (along its rows).", 0),
+    FabricField("shear", "Shear", "N/m", 1.0, 1e-3, 1e7, "In-plane shear stiffness, per radian.",
+                1),
     FabricField("bending_warp", "Bending warp", "µN·m", 1e6, 1e-3, 1e6,
                 "Bending rigidity per unit width, curving the warp yarns (1 µN·m = 1e-6 N·m)."),
     FabricField("bending_weft", "Bending weft", "µN·m", 1e6, 1e-3, 1e6,
@@ -97,7 +99,7 @@ class FabricFields(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for field in FABRIC_FIELDS:
             limits = Limits(field.label, field.minimum, field.maximum, field.unit)
-            box = FloatBox(limits, 2, self)
+            box = FloatBox(limits, field.decimals, self)
             box.setObjectName(f"fabric_{field.key}")
             box.setSuffix(f" {field.unit}")
             box.setToolTip(f"{field.tip} Range {field.minimum:g}…{field.maximum:g} {field.unit}.")

@@ -266,6 +266,7 @@ class BodyGroup(QGroupBox):
         self.fill_materials()
         self._enable_fabrics(not isinstance(body, BlockSpec))
         self.material.setCurrentIndex(self._row_of(body))
+        self.material.setToolTip(self.material.currentText())  # the whole of a long entry
         self.own.setChecked(own)
         for widget in (self.material, self.own):
             widget.blockSignals(False)

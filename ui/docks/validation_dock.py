@@ -42,7 +42,9 @@ from clothlab.sim.lab import textile
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.window import file_dialogs
 
-COLUMNS = ("Fabric", "Test", "Measured", "Band", "", "Note")
+# the mark early: a narrow dock shows it without scrolling
+COLUMNS = ("Fabric", "Test", "", "Measured", "Band", "Note")
+MARK, MEASURED, BAND, NOTE = 2, 3, 4, 5
 PASS, OUT = "PASS", "OUT"
 PASS_COLOUR, OUT_COLOUR = "#2e7d32", "#c62828"
 CSV_FILTER = "CSV files (*.csv)"
@@ -263,7 +265,12 @@ class ValidationPanel(QWidget):
 
     def refresh_fabrics(self) -> None:
         """The presets and the user's own fabrics (read again: one may have been saved)."""
-        chosen = {n for n, c in self.fabric_checks.items() if c.isChecked()}
+        first = not self.fabric_checks  # at first every preset, as `clothlab validate` runs
+        chosen = (
+            set(SI_FABRICS)
+            if first
+            else {n for n, c in self.fabric_checks.items() if c.isChecked()}
+        )
         self._fabrics = dict(SI_FABRICS)
         self._fabrics.update({n: s.material for n, s in self.user_fabrics.fabrics().items()})
         for check in self.fabric_checks.values():
@@ -328,7 +335,7 @@ class ValidationPanel(QWidget):
     def _add_row(self, fabric: str, test: str) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
-        for column, text in enumerate((fabric, test, "…", "", "", "waiting")):
+        for column, text in enumerate((fabric, test, "", "…", "", "waiting")):
             self.table.setItem(row, column, QTableWidgetItem(text))
         self._rows[(fabric, test)] = row
 
@@ -344,15 +351,16 @@ class ValidationPanel(QWidget):
         texts = (
             check.fabric,
             check.test,
-            f"{check.quantity} {check.measured:.4g} {check.unit}",
-            f"{check.low:.4g}…{check.high:.4g} {check.unit}",
             mark,
+            f"{check.measured:.4g} {check.unit}",
+            f"{check.low:.4g}…{check.high:.4g} {check.unit}",
             check.note,
         )
         for column, text in enumerate(texts):
             self._cell(row, column).setText(text)
-        self._cell(row, 3).setToolTip(f"Band: {check.reference}")
-        mark_cell = self._cell(row, 4)
+        self._cell(row, MEASURED).setToolTip(check.quantity)
+        self._cell(row, BAND).setToolTip(f"Band: {check.reference}")
+        mark_cell = self._cell(row, MARK)
         mark_cell.setForeground(QColor(PASS_COLOUR if check.passed else OUT_COLOUR))
         font = mark_cell.font()
         font.setBold(True)
@@ -377,10 +385,10 @@ class ValidationPanel(QWidget):
         run = self.run_thread
         cancelled = run is not None and run.cancelled
         for (_fabric, _test), row in self._rows.items():
-            item = self._cell(row, 5)
+            item = self._cell(row, NOTE)
             if item.text() == "waiting":
                 item.setText("cancelled" if cancelled else "not run")
-                self._cell(row, 2).setText("—")
+                self._cell(row, MEASURED).setText("—")
         self._set_running(False)
         done, total = len(self.checks), len(self._rows)
         passed = sum(c.passed for c in self.checks)

@@ -57,13 +57,19 @@ class FitRun(QThread):
         self._stop.set()
 
     def run(self) -> None:
-        pool = LocalPool(FIT_WORKERS)
+        try:
+            pool = LocalPool(FIT_WORKERS)
+        except OSError as error:  # no processes to be had
+            self.failed.emit(f"cannot start the fit's processes: {describe(error)}")
+            return
         try:
             fit = fit_bending_rigidity(
                 self.areal_density, self.overhang, pool, self.angle, self._stop.is_set
             )
-        except (FitError, OSError) as error:
+        except FitError as error:
             self.failed.emit(str(error))
+        except (OSError, RuntimeError) as error:  # a worker process died (BrokenProcessPool)
+            self.failed.emit(f"the fit failed: {describe(error)}")
         else:
             self.fitted.emit(fit)
         finally:

@@ -196,6 +196,8 @@ class MainWindow(QMainWindow):
         self.user_fabrics = UserFabrics()
         self.validation_panel = ValidationPanel(self.user_fabrics)
         self.validation_dock = self._dock("Validation", self.validation_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
+        self.readouts_dock.raise_()
         self.validation_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
 
