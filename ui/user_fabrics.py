@@ -45,7 +45,7 @@ class UserFabrics:
         if not self.file.exists():
             return {}
         try:
-            data = read_json_object(self.file.read_bytes(), str(self.file), MAX_FABRICS_BYTES)
+            data = read_json_object(self.file.read_bytes(), self.file.name, MAX_FABRICS_BYTES)
             if data.get("format") != FABRICS_FORMAT or data.get("version") != FABRICS_VERSION:
                 raise SceneError(f"format: expected {FABRICS_FORMAT!r} version {FABRICS_VERSION}")
             stored = data.get("fabrics")

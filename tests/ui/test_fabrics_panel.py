@@ -18,7 +18,7 @@ from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.ui.docks.parameters_dock import OWN_FABRIC
 from clothlab.ui.selection import Selection
-from clothlab.ui.user_fabrics import UserFabrics
+from clothlab.ui.user_fabrics import UserFabrics, fabrics_file
 
 SHOTS = Path("/tmp/fabricsui")
 
@@ -288,3 +288,16 @@ def test_an_unreadable_fabrics_file_is_set_aside_and_read_as_none(tmp_path):
     assert (tmp_path / "fabrics.json.corrupt").exists() and not file.exists()
     store.save(SIMaterialSpec.of("mine", SI_FABRICS["wool"]))
     assert UserFabrics(file).fabrics() == {"mine": SIMaterialSpec.of("mine", SI_FABRICS["wool"])}
+
+
+def test_the_window_says_in_one_line_that_it_set_an_unreadable_fabrics_file_aside(make_window):
+    file = fabrics_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(b"{not json")
+    window = make_window(paused=True)
+    message = window.status.currentMessage()
+    assert message.startswith(f"Unreadable fabrics file {file}") and "\n" not in message
+    assert file.with_name("fabrics.json.corrupt").read_bytes() == b"{not json"  # kept
+    assert [t for t in map(window.parameters_panel.body_group.material.itemText,
+                           range(window.parameters_panel.body_group.material.count()))
+            if "(yours)" in t] == []  # fmt: skip

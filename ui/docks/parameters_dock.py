@@ -177,14 +177,21 @@ class BodyGroup(QGroupBox):
         self.own.toggled.connect(self._own_toggled)
         self.stiffness.value_changed.connect(self._stiffness_changed)
         self.fabric_fields.fabric_changed.connect(self._fabric_typed)
+        self._user = self.user_fabrics.fabrics()
         self.fill_materials()
         self.show_body(None, None)
 
     # --- the chooser's entries ----------------------------------------------------------------
 
+    def reload_fabrics(self) -> None:
+        """Read the user's fabrics again (one was saved) and show them."""
+        self._user = self.user_fabrics.fabrics()
+        self.fill_materials()
+        self.show_body_again()
+
     def fill_materials(self) -> None:
         """World settings, the model-units materials, the SI fabrics, the user's own fabrics
-        (read again: one may have been saved since) and "Your own…"."""
+        and "Your own…"."""
         combo = self.material
         combo.blockSignals(True)
         combo.clear()
@@ -199,7 +206,6 @@ class BodyGroup(QGroupBox):
         for name, material in SI_FABRICS.items():
             tip = "A fabric in SI units from published measurements (RESEARCH.md §8)."
             self._add(f"{name} — {fabric_summary(material)}", (SI_PRESET, name), tip)
-        self._user = self.user_fabrics.fabrics()
         for name, spec in self._user.items():
             self._add(f"{name} (yours) — {fabric_summary(spec.material)}", (USER_FABRIC, name),
                       "Your own fabric (Fit my fabric).")  # fmt: skip
@@ -327,14 +333,14 @@ class ParametersPanel(QWidget):
     refused = Signal(str)  # one line: why a typed value was not taken (it says the range)
     fit_requested = Signal()  # the fabric chooser's "Your own…": Fit my fabric
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
         self._scene: Scene | None = None
         form_host = QWidget()
         column = QVBoxLayout(form_host)
         column.setContentsMargins(0, 0, 0, 0)
-        self.body_group = BodyGroup()
+        self.body_group = BodyGroup(user_fabrics)
         self.body_group.command_requested.connect(self.command_requested)
         self.body_group.stiffness.refused.connect(self.refused)
         self.body_group.fabric_fields.refused.connect(self.refused)

@@ -164,7 +164,8 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         self.scene_model = SceneModel(self)
         self.scene_panel = ScenePanel(self.scene_model)
-        self.parameters_panel = ParametersPanel()
+        self.user_fabrics = UserFabrics()  # Fit my fabric's, offered by the fabric choosers
+        self.parameters_panel = ParametersPanel(self.user_fabrics)
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
@@ -193,13 +194,15 @@ class MainWindow(QMainWindow):
                       self.questions_dock, self.compare_dock)  # fmt: skip
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
-        self.user_fabrics = UserFabrics()
         self.validation_panel = ValidationPanel(self.user_fabrics)
         self.validation_dock = self._dock("Validation", self.validation_panel, right)
         self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
         self.readouts_dock.raise_()
         self.validation_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
+        if self.user_fabrics.warning:  # read by the panels just made
+            warning = self.user_fabrics.warning
+            self.status.showMessage(warning[:1].upper() + warning[1:], 15_000)
 
     def _build_actions(self) -> None:
         """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
@@ -440,8 +443,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _fabric_saved(self, name: str) -> None:
-        self.parameters_panel.body_group.fill_materials()
-        self.parameters_panel.body_group.show_body_again()
+        self.parameters_panel.body_group.reload_fabrics()
         if not self.validation_panel.running:
             self.validation_panel.refresh_fabrics()
         self.context.say(f"Saved your fabric {name}: the fabric choosers offer it")
