@@ -255,7 +255,11 @@ def test_fit_denim_from_its_density_and_overhang_then_save_and_choose_it(qtbot, 
 
 def test_cancel_stops_a_fit_and_says_so(qtbot, make_window):
     window = make_window(paused=True)
-    window.action_fit_fabric.trigger()
+    panel = validation_panel(qtbot, window, [], [])
+    click(qtbot, panel.run_button)  # nothing ticked: says so, runs nothing
+    assert panel.progress.text() == "Choose at least one fabric and one test."
+    assert panel.run_thread is None
+    click(qtbot, panel.fit_button)  # the panel's way to Fit my fabric
     dialog = window.fit_dialog
     qtbot.waitExposed(dialog)
     click(qtbot, dialog.fit_button)
