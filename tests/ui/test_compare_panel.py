@@ -132,7 +132,7 @@ def test_a_blow_up_or_a_bad_value_stops_only_that_variant(qtbot, compare_window,
     first = panel.rows[0].presets
     first.activated.emit(first.findText("passes 16"))
     assert panel.rows[0].edit.text() == "passes=16"
-    type_variants(panel, "passes=16", "passes=1", "cols=512,width=0.1")
+    type_variants(panel, "passes=16", "passes=1", "cols=512,width=0.01")
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
     panel.run_button.click()
     run_for(qtbot, window, ONE_SECOND)
@@ -143,7 +143,7 @@ def test_a_blow_up_or_a_bad_value_stops_only_that_variant(qtbot, compare_window,
     assert blown.status == "blew up at step 41" and blown.steps == 40
     assert panel.status("passes=1") == "blew up at step 41"
     assert bad.status.startswith("bad value: ") and bad.final is None
-    assert panel.status("cols=512,width=0.1").startswith("bad value: ")
+    assert panel.status("cols=512,width=0.01").startswith("bad value: ")
 
 
 def test_stop_and_an_edit_makes_the_comparison_stale(qtbot, compare_window):

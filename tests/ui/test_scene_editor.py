@@ -119,12 +119,12 @@ def test_bad_input_says_why_in_one_line_and_changes_nothing(qtbot, make_window):
     window.status.clearMessage()
     model.setData(find_value(model, ("obstacle", 0, "size", 1)), 0.0)
     message = window.status.currentMessage()
-    assert message == "Size y 0: expected 0.001…1000 units"
+    assert message == "Size y 0: expected 0.0001…1000 units"
     assert controller.scene == before and stack.count() == count
 
     # in range, but refused by what the whole body must satisfy: the composition says why
     window.status.clearMessage()
-    model.setData(find_value(model, ("body", 0, "width")), 0.005)
+    model.setData(find_value(model, ("body", 0, "width")), 0.0005)
     message = window.status.currentMessage()
     assert "finer than 0.0001 units between particles" in message and "\n" not in message
     assert controller.scene == before and stack.count() == count
