@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
 from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
@@ -49,7 +50,7 @@ from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs, preferences, preferences_dialog
 from clothlab.ui.window.editor import SceneEditor
-from clothlab.ui.window.export import Exporter
+from clothlab.ui.window.export import Exporter, png_bytes
 from clothlab.ui.window.layout import WindowLayout
 from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.window.recorder import Recorder
@@ -394,8 +395,11 @@ class MainWindow(QMainWindow):
 
     # --- pictures ---------------------------------------------------------------------------------
 
-    def save_screenshot(self, path: Path) -> bool:
-        return self.window_image().save(str(path))
+    def save_screenshot(self, path: Path) -> None:
+        """The window as a PNG file, written as every file of the lab is (QImage.save writes
+        into whatever has the name: a FIFO blocked it, a link to a device was written into).
+        Raises OSError with the reason."""
+        write_atomically(path, png_bytes(self.window_image()))
 
     def window_image(self) -> QImage:
         """The whole window as an image. Qt 6's QWidget.grab() renders QOpenGLWidget content
