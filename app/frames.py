@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from clothlab.app.errors import UsageError
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.files import describe
+from clothlab.sim.document.files import describe, make_temp_folder, write_new_file
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.mesh_export import FORMATS, SEQUENCE_NAME, mesh_bytes, steps_per_frame
 
@@ -37,6 +36,12 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
+def staging_prefix(folder: Path) -> str:
+    """The names of the hidden folders beside `folder` that frames are written into
+    (sim.document.files.make_temp_folder adds the pid and a random part)."""
+    return f".{folder.name}.frames"
+
+
 class MeshFrames:
     """A mesh per frame into a hidden folder beside `folder`, moved in on commit."""
 
@@ -46,15 +51,18 @@ class MeshFrames:
         if folder.exists() and not folder.is_dir():
             raise UsageError(f"{folder}: is not a folder")
         parent = folder.resolve().parent
-        try:
-            self._staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=parent))
+        try:  # named with the pid: a later run removes it if this one is killed
+            self._staging = make_temp_folder(parent, staging_prefix(folder))
         except OSError as error:
             raise UsageError(f"{folder}: cannot write: {describe(error)}") from None
         self.folder, self.fmt, self.count = folder, fmt, 0
 
     def add(self, snapshot: Any) -> None:
         name = SEQUENCE_NAME.format(self.count, self.fmt)
-        (self._staging / name).write_bytes(mesh_bytes(snapshot, self.fmt))
+        try:
+            write_new_file(self._staging / name, mesh_bytes(snapshot, self.fmt))
+        except OSError as error:  # the frame as the user will look for it, not the staging file
+            raise OSError(error.errno, describe(error), str(self.folder / name)) from None
         self.count += 1
 
     def commit(self) -> None:
