@@ -132,7 +132,7 @@ class Lab:
         if steps is None:
             if not isinstance(self._source, Recording):
                 raise ValueError("give the number of steps to run")
-            steps = max(0, self._source.steps - self.steps)
+            steps = max(0, self._source.steps - self._engine.clock)
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps: {steps!r} is not a count of steps")
         engine = self._engine
@@ -166,7 +166,7 @@ class Lab:
         if self._at_start():
             self._start(variants.changed(self._source, parsed))
             return
-        reshapes = [key for key in parsed if key in variants.SCENE_KEYS]
+        reshapes = [k for k in parsed if k in variants.SCENE_KEYS or k == "material"]
         if reshapes:
             raise ValueError(f"{', '.join(reshapes)}: reshapes only before the first step (reset)")
         settings, _ = variants.split_changes(parsed)

@@ -174,8 +174,10 @@ def read_recovery(file: Path) -> Recovery:
         saved_at = datetime.fromisoformat(data["saved_at"])
     except ValueError:
         raise ValueError("saved_at: expected an ISO 8601 time") from None
-    if saved_at.tzinfo is None:
+    try:  # in local time once, here: 9999-12-31T23:59-14:00 is past the year 9999 in UTC
         saved_at = saved_at.astimezone()
+    except (OverflowError, ValueError):
+        raise ValueError(f"saved_at: {data['saved_at'][:40]} is out of range") from None
     # The scene section goes through the scene file's own validation (and its messages).
     scene = parse_scene(json.dumps(data["scene"], separators=(",", ":")), "scene")
     return Recovery(file, scene, Path(path) if path is not None else None, saved_at)

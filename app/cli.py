@@ -5,7 +5,8 @@ Every failure ends in exit status 2 and one line on stderr that names the file o
 (control characters escaped, a long line elided in the middle): bad input, and any file that
 cannot be read or written. Nothing is written unless the whole run succeeds, except that Ctrl+C
 stops a run with exit 130 and keeps the CSV rows of the steps it finished. `compare` and `sweep`
-report a variant that blew up in its rows and run the rest: a failed variant is a result.
+report a variant that blew up in its rows and run the rest: a failed variant is a result. A
+sweep whose Dask scheduler goes away ends with exit 4, keeping the rows of the variants finished.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import argparse
 import contextlib
 import csv
 import io
+import logging
 import math
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -27,12 +30,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from clothlab.app import bench, questions_cli
+from clothlab.app import bench, questions_cli, validate_cli
 from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
+from clothlab.sim.document.presets import is_preset
+from clothlab.sim.document.recording import load_recording
 from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine
@@ -54,6 +59,9 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 EXIT_UNSTABLE = 3  # the model blew up; nothing is written
 EXIT_INTERRUPTED = 130  # Ctrl+C: 128 + SIGINT, what a shell reports for a job it interrupted
+EXIT_LOST = 4  # a sweep's cluster went away: the rows of the variants finished are written
+INTERRUPTED = "interrupted"
+DASK_LOGGERS = ("distributed", "tornado", "bokeh")  # and those under them
 MAX_STEPS = 1_000_000_000  # some 100 days at 10⁴ steps/s: a typo, not a run
 DEFAULT_STEPS = 600  # 5 s of model time
 MAX_WORKERS = 1024
@@ -131,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("scenes", help="list the built-in scenes")
     questions_cli.add_parser(commands)
+    validate_cli.add_parser(commands)
 
     bench.add_parser(commands)
     return parser
@@ -143,7 +152,8 @@ def _steps_option(parser: argparse.ArgumentParser, text: str) -> None:
 def _set_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
-        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, or fabric=NAME",
+        help=f"change a setting: {', '.join([*PARAMETERS, *SCENE_KEYS])}, fabric=NAME (model "
+        "units, the world's settings) or material=NAME (an SI fabric for every sheet)",
     )  # fmt: skip
 
 
@@ -160,6 +170,7 @@ def main(argv: Sequence[str]) -> int:
             "run": run_command, "compare": compare_command, "sweep": sweep_command,
             "scenes": scenes_command, "bench": bench.bench_command,
             "questions": questions_cli.questions_command,
+            "validate": validate_cli.validate_command,
         }[args.command]  # fmt: skip
         return command(args)
     except (UsageError, SceneError) as error:
@@ -196,9 +207,20 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float]) -> Scene:
     return variants.reshape_scene(scene, reshapes, _note)
 
 
-def _read_source(name: str) -> Source:
+def _read_source(name: str, recording: bool = False) -> Source:
+    """A preset, scene file or recording; with `recording` (--replay) anything but a regular
+    file or a preset (a FIFO, a folder, a device, nothing) is refused as a recording file."""
     with _reported(name):  # a 300-character name is an OSError before it is a file
+        if recording and not is_preset(name) and not _is_regular_file(name):
+            return load_recording(name)
         return read_source(name)
+
+
+def _is_regular_file(name: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _check_steps(steps: int | None) -> None:
@@ -235,7 +257,7 @@ def run_command(args: argparse.Namespace) -> int:
         for option in ("csv", "positions", "save", "save_state"):
             outputs.open(option, getattr(args, option))
         changes = parse_set(args.set)
-        source = _read_source(args.scene)
+        source = _read_source(args.scene, recording=args.replay)
         if args.replay and isinstance(source, Scene):
             raise UsageError(f"{args.scene}: is a scene, not a recording (--replay plays one)")
         if not args.replay and not isinstance(source, Scene):
@@ -324,7 +346,7 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
     lines.append(("t", f"{final.t:.6f} s"))
     for readout in readouts.READOUTS:
         value = getattr(final, readout.key)
-        lines.append((readout.key, str(value) if readout.integer else _number(value)))
+        lines.append((readout.key, _number(value)))
     _print_columns(lines)
     return 0
 
@@ -433,7 +455,7 @@ def _readout(result: VariantResult, key: str) -> str:
     if result.final is None:
         return "-"
     value = getattr(result.final, key)
-    return str(value) if isinstance(value, int) else _number(value)
+    return _number(value)
 
 
 # --- sweep -----------------------------------------------------------------------------------
@@ -448,17 +470,22 @@ def sweep_command(args: argparse.Namespace) -> int:
         outputs.open("csv", args.csv)
         source = _read_source(args.scene)
         steps = _steps_for(source, args.steps)
-        results, finished = _sweep(source, chosen, steps, workers, args.scheduler)
+        results, stopped = _sweep(source, chosen, steps, workers, args.scheduler)
         keys = list(chosen[0].given)
-        if "csv" in outputs.files:
+        lost = stopped not in (None, INTERRUPTED)
+        # a lost sweep with no row writes nothing: no empty table over the user's file
+        written = "csv" in outputs.files and (bool(results) or not lost)
+        if written:
             outputs.write("csv", sweep_csv(keys, chosen, results).encode())
             outputs.commit("csv")
         _print_sweep(keys, chosen, results)
-        if not finished:
-            kept = f"; {len(results)} rows written to {args.csv}" if args.csv else ""
-            _say(f"interrupted after {len(results)} of {len(chosen)} variants{kept}")
-            return EXIT_INTERRUPTED
-        return 0
+        if stopped is None:
+            return 0
+        kept = f"; {len(results)} rows written to {args.csv}" if written else \
+            "; nothing written" if args.csv else ""  # fmt: skip
+        _say(f"{'error: ' if lost else ''}{stopped} after {len(results)} of {len(chosen)} "
+             f"variants{kept}")  # fmt: skip
+        return EXIT_LOST if lost else EXIT_INTERRUPTED
     finally:
         outputs.discard()
 
@@ -488,9 +515,10 @@ def _workers(workers: int | None, scheduler: str | None) -> int:
 
 def _sweep(
     source: Source, chosen: list[Variant], steps: int, workers: int, scheduler: str | None
-) -> tuple[dict[int, VariantResult], bool]:
-    """The results by the variant's index, and whether all finished (False: Ctrl+C)."""
-    from clothlab.sim.lab.sweep import SweepError, make_pool, run_sweep
+) -> tuple[dict[int, VariantResult], str | None]:
+    """The results by the variant's index, and why the others did not run: None if all did,
+    INTERRUPTED (Ctrl+C), or the pool's one line ("the scheduler went away")."""
+    from clothlab.sim.lab.sweep import PoolLostError, SweepError, make_pool, run_sweep
 
     results: dict[int, VariantResult] = {}
     progress = Progress(len(chosen), unit="variant")
@@ -499,18 +527,39 @@ def _sweep(
         results[k] = result
         progress.show(len(results))
 
+    if scheduler:
+        _keep_dask_logging_off_the_terminal()
     with StopOnInterrupt() as stop:
         try:
             pool = make_pool(min(workers, len(chosen)), scheduler)
         except SweepError as error:
             raise UsageError(str(error)) from None
+        stopped: str | None = None
         try:
             progress.show(0)
-            finished = run_sweep(pool, source, chosen, steps, on_done, lambda: stop.requested)
+            if not run_sweep(pool, source, chosen, steps, on_done, lambda: stop.requested):
+                stopped = INTERRUPTED
+        except PoolLostError as error:
+            stopped = str(error)
+        except SweepError as error:  # the pool cannot run a variant: nothing ran
+            raise UsageError(str(error)) from None
         finally:
             progress.clear()
             pool.close()
-    return results, finished
+    return results, stopped
+
+
+def _keep_dask_logging_off_the_terminal() -> None:
+    """Dask logs to stderr, tracebacks included (35 lines for a scheduler that went away): the
+    sweep says what went wrong in one line of its own instead. Dask gives several of its
+    loggers a stderr handler of their own as it is imported."""
+    with contextlib.suppress(ImportError):
+        import distributed  # noqa: F401
+    loggers = logging.root.manager.loggerDict
+    for name in [n for n in loggers if n.split(".")[0] in DASK_LOGGERS] + list(DASK_LOGGERS):
+        logger = logging.getLogger(name)
+        logger.handlers = [logging.NullHandler()]
+        logger.propagate = False
 
 
 def sweep_csv(keys: list[str], chosen: list[Variant], results: dict[int, VariantResult]) -> str:
@@ -691,6 +740,8 @@ def _duration(seconds: float) -> str:
 
 
 def _number(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
     return "-" if math.isnan(value) else f"{value:.6g}"
 
 

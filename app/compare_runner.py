@@ -83,7 +83,8 @@ class _Follower:
 
     @property
     def steps(self) -> int:
-        return self.engine.steps
+        """On the run's clock, as the main run's journal and snapshots count them."""
+        return self.engine.clock
 
     def follow(self, commands: Sequence[Stamped]) -> None:
         live = [item for item in commands if not isinstance(item.command, WORKER_COMMANDS)]
@@ -95,7 +96,7 @@ class _Follower:
     def advance(self, target: int, deadline: float) -> None:
         """Step towards `target` until the deadline; the newest row becomes `final`."""
         engine = self.engine
-        moved = engine.advance(target - engine.steps, deadline) > 0
+        moved = engine.advance(target - engine.clock, deadline) > 0
         if engine.blew_up:
             instability = engine.sim.instability  # as sim.lab.variants reports it
             at = instability.step if instability else engine.steps + 1
@@ -321,7 +322,7 @@ class CompareRunner(QObject):
             raise CompareError("The main run has not started yet")
         self.stop()
         self.runs = [VariantRun(variant) for variant in chosen]
-        source = run_source(from_journal(journal, latest.steps))
+        source = run_source(from_journal(journal, latest.clock))
         followers = list(_followers(self.runs, source))
         self._load, self._journal_seen = latest.load, len(journal)
         self._worker = self._last_worker = _Worker(
@@ -329,7 +330,7 @@ class CompareRunner(QObject):
         )
         self._worker.show(self._shown)
         self._worker.start()
-        self._worker.advance_to(latest.steps, ())
+        self._worker.advance_to(latest.clock, ())
         self.running_changed.emit(True)
         self.updated.emit()
 
@@ -381,7 +382,7 @@ class CompareRunner(QObject):
         if len(snapshot.rows) and self.main.extend(snapshot.rows):
             self.updated.emit()
         if self._worker is not None:  # let the journal's queued commands land first
-            self._snapshot_settled.emit(snapshot.load, snapshot.steps)
+            self._snapshot_settled.emit(snapshot.load, snapshot.clock)
 
     @Slot(int, int)
     def _follow(self, load: int, steps: int) -> None:

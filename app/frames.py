@@ -2,24 +2,32 @@
 1/fps of model time from step 0, as a numbered mesh sequence (for Blender) or a video.
 
 Like every output of `run`, nothing is written unless the run succeeds: meshes go to a hidden
-folder beside DIR and are moved into it at the end; the video is encoded in a temporary file
-and written over FILE atomically. A video needs Qt and OpenGL (under Xvfb on a machine with no
-screen); they are imported only when one is asked for, so the rest of the CLI stays Qt-free.
+folder beside DIR, which replaces DIR whole at the end (sim.document.folders: DIR never holds
+frames of two runs); the video is encoded in a temporary file and written over FILE
+atomically. A video needs Qt and OpenGL (under Xvfb on a machine with no screen); they are
+imported only when one is asked for, so the rest of the CLI stays Qt-free.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 from clothlab.app.errors import UsageError
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.files import describe, make_temp_folder, write_new_file
+from clothlab.sim.document.files import FileRefusedError, describe, write_new_file
+from clothlab.sim.document.folders import AtomicFolder
 from clothlab.sim.document.scene import Scene
-from clothlab.sim.lab.mesh_export import FORMATS, SEQUENCE_NAME, mesh_bytes, steps_per_frame
+from clothlab.sim.lab.mesh_export import (
+    FORMATS,
+    SEQUENCE_NAME,
+    is_frame_name,
+    mesh_bytes,
+    steps_per_frame,
+)
 
 FRAME_RATES = (24, 30, 60)
 MAX_VIDEO_SIDE = 3840
@@ -36,23 +44,21 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def staging_prefix(folder: Path) -> str:
-    """The names of the hidden folders beside `folder` that frames are written into
-    (sim.document.files.make_temp_folder adds the pid and a random part)."""
-    return f".{folder.name}.frames"
-
-
 class MeshFrames:
-    """A mesh per frame into a hidden folder beside `folder`, moved in on commit."""
+    """A mesh per frame into a new folder beside `folder`, swapped in whole on commit: the
+    folder then holds this run's frames only. A folder holding anything but frames is refused
+    before the run."""
 
     def __init__(self, folder: Path, fmt: str) -> None:
         if fmt not in FORMATS:
             raise UsageError(f"--mesh-format {fmt}: use one of {', '.join(FORMATS)}")
-        if folder.exists() and not folder.is_dir():
-            raise UsageError(f"{folder}: is not a folder")
-        parent = folder.resolve().parent
-        try:  # named with the pid: a later run removes it if this one is killed
-            self._staging = make_temp_folder(parent, staging_prefix(folder))
+        try:
+            self._folder = AtomicFolder(folder, is_frame_name)
+        except FileRefusedError as error:
+            if error.errno == errno.ENOTEMPTY:  # a folder of the user's, not of frames
+                raise UsageError(f"{folder}: {error}, not a frame: the run's frames replace the "
+                                 "folder whole; give a new or empty one") from None  # fmt: skip
+            raise UsageError(f"{folder}: {error}") from None
         except OSError as error:
             raise UsageError(f"{folder}: cannot write: {describe(error)}") from None
         self.folder, self.fmt, self.count = folder, fmt, 0
@@ -60,19 +66,21 @@ class MeshFrames:
     def add(self, snapshot: Any) -> None:
         name = SEQUENCE_NAME.format(self.count, self.fmt)
         try:
-            write_new_file(self._staging / name, mesh_bytes(snapshot, self.fmt))
+            write_new_file(self._folder.staging / name, mesh_bytes(snapshot, self.fmt))
         except OSError as error:  # the frame as the user will look for it, not the staging file
             raise OSError(error.errno, describe(error), str(self.folder / name)) from None
         self.count += 1
 
     def commit(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        for path in sorted(self._staging.iterdir()):
-            os.replace(path, self.folder / path.name)
-        self.discard()
+        try:
+            self._folder.commit()
+        except FileRefusedError as error:  # changed during the run
+            raise UsageError(f"{self.folder}: {error}") from None
+        except OSError as error:
+            raise UsageError(f"{self.folder}: cannot write: {describe(error)}") from None
 
     def discard(self) -> None:
-        shutil.rmtree(self._staging, ignore_errors=True)
+        self._folder.discard()
 
 
 class VideoFrames:
@@ -95,7 +103,7 @@ class VideoFrames:
         fmt = path.suffix.lower().lstrip(".")
         self._error = VideoError
         try:
-            spec = VideoSpec(size[0], size[1], fps, 1.0, fmt)
+            spec = VideoSpec(size[0], size[1], fps, 1.0, fmt)  # its length: unused by a writer
             self._writer = VideoWriter(path, spec)
         except (VideoError, ValueError) as error:
             raise UsageError(f"--video {path}: {error}") from None

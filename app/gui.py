@@ -21,7 +21,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from clothlab.app.errors import Parser, UsageError
-from clothlab.sim.document.files import describe
+from clothlab.sim.document.files import describe, resolved
 from clothlab.sim.document.presets import DEFAULT_PRESET, resolve_scene
 from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.document.scene import Scene, SceneError
@@ -92,7 +92,11 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path 
     if args.screenshot is not None:
         if args.screenshot.suffix.lower() != ".png":
             raise UsageError(f"--screenshot: {args.screenshot} must end in .png")
-        if not args.screenshot.resolve().parent.is_dir():
+        try:
+            folder = resolved(args.screenshot).parent
+        except OSError as error:  # a loop of symbolic links
+            raise UsageError(f"--screenshot: {args.screenshot}: {describe(error)}") from None
+        if not folder.is_dir():
             raise UsageError(f"--screenshot: folder {args.screenshot.parent} does not exist")
     elif "--after" in argv:
         raise UsageError("--after only makes sense with --screenshot")

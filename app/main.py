@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("run", "compare", "sweep", "scenes", "bench", "questions")
+HEADLESS_COMMANDS = ("run", "compare", "sweep", "scenes", "bench", "questions", "validate")
 
 
 def main(argv: list[str] | None = None) -> int:

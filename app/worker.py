@@ -329,7 +329,7 @@ class SolverWorker(QObject):
         engine = self.engine
         assert engine is not None
         if self._running and self._replay_end is not None:
-            count = min(count, max(0, self._replay_end - engine.steps))
+            count = min(count, max(0, self._replay_end - engine.clock))
         taken = engine.advance(count, deadline)
         self._dirty = self._dirty or taken > 0
         if engine.blew_up:
@@ -344,7 +344,7 @@ class SolverWorker(QObject):
         """A replay that reached its end pauses there (and journals so); the stuck watch
         looks at every row recorded on the way."""
         end = self._replay_end
-        if end is not None and engine.steps >= end:
+        if end is not None and engine.clock >= end:
             self._replay_end = None
             self.set_running(False)
             engine.apply(Pause())

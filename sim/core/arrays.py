@@ -49,7 +49,7 @@ class FixedArrays:
 
     index: np.ndarray  # (P,) int32, pins in ascending order, then the grabbed particle
     anchor: np.ndarray  # (P, 3) float64, where each sits
-    inv_mass: np.ndarray  # (N,) float64, 0 for held particles, 1 otherwise
+    inv_mass: np.ndarray  # (N,) float64, 0 for held particles, 1 / mass otherwise
 
 
 def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) -> LinkArrays:
@@ -148,12 +148,13 @@ def build_fixed(
     pin_index: np.ndarray,  # (P,) int32
     pin_anchor: np.ndarray,  # (P, 3) float64
     grab: tuple[int, np.ndarray] | None,  # (particle, target) while a particle is held
+    mass: np.ndarray | None = None,  # (N,) float64, kg; None: every particle of mass 1
 ) -> FixedArrays:
     index, anchor = pin_index, pin_anchor
     if grab is not None and grab[0] not in set(pin_index.tolist()):
         index = np.append(pin_index, np.int32(grab[0])).astype(np.int32)
         anchor = np.vstack([pin_anchor, grab[1]])
-    inv_mass = np.ones(particle_count)
+    inv_mass = np.ones(particle_count) if mass is None else 1.0 / mass
     inv_mass[index] = 0.0
     return FixedArrays(
         index=np.ascontiguousarray(index, dtype=np.int32),
@@ -196,10 +197,17 @@ def build_link_material(
     links: LinkArrays,
     link_body: np.ndarray,  # (M,) int32, the body each topology link belongs to
     body_properties: list[tuple[float, float]],  # (stiffness, compliance) of each body
+    own_compliance: np.ndarray | None = None,  # (M,) float64 by topology index, NaN: the body's
 ) -> LinkMaterial:
+    """Each live link's stiffness and compliance: its body's, or (an SI material's links,
+    sim.core.materials) the link's own compliance."""
     table = np.array(body_properties, dtype=np.float64).reshape(-1, 2)  # (bodies, 2)
     body = link_body[links.live]
+    compliance = table[body, 1]
+    if own_compliance is not None:
+        own = own_compliance[links.live]
+        compliance = np.where(np.isnan(own), compliance, own)
     return LinkMaterial(
         stiffness=np.ascontiguousarray(table[body, 0]),
-        compliance=np.ascontiguousarray(table[body, 1]),
+        compliance=np.ascontiguousarray(compliance),
     )

@@ -17,10 +17,11 @@ import numpy as np
 
 from clothlab.sim.core import constraints, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.core.materials import Mechanics
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.topology import Topology
 
-LINKS, PINS = "links", "pins"  # what can invalidate a constraint set
+LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
 # Pairs are found once per substep, before the passes move particles: search wider than the
 # collision distance so that pairs closing in during the passes are already known.
 PAIR_SEARCH_MARGIN = 1.5
@@ -41,6 +42,7 @@ class Model:
     face_alive: np.ndarray  # (F,) bool
     pin_index: np.ndarray  # (P,) int32, pins only (not the grab)
     links: LinkArrays
+    mechanics: Mechanics  # the SI bodies' masses and compliances
 
 
 @dataclass
@@ -281,9 +283,52 @@ class ContactSet(ConstraintSet):
         )  # fmt: skip
 
 
+class CurvatureSet(ConstraintSet):
+    """The bending of SI-material bodies (sim.core.materials): one curvature constraint per
+    straight run of three particles along a warp or weft line whose two links live."""
+
+    depends_on = frozenset({LINKS, MATERIALS, PINS})
+
+    def __init__(self) -> None:
+        self.curves = np.zeros((0, 3), dtype=np.int32)  # (K, 3) int32, the live runs
+        self.compliance = np.zeros(0)  # (K,) float64
+        self.lambdas = np.zeros((0, 3))  # (K, 3) float64, per substep
+
+    def build(self, model: Model) -> None:
+        m = model.mechanics
+        live = model.link_alive[m.curve_links].all(axis=1) if len(m.curves) else []
+        self.curves = np.ascontiguousarray(m.curves[live])
+        self.compliance = clamped(self.curves, m.curve_compliance[live], model.pin_index)
+        self.lambdas = np.zeros((len(self.curves), 3))  # (K, 3) float64, per substep
+
+    def begin(self, sub: Substep) -> None:
+        self.lambdas[:] = 0.0
+
+    def project(self, sub: Substep) -> None:
+        if len(self.curves):
+            constraints.project_curves_xpbd(
+                sub.x, sub.inv_mass, self.curves, self.compliance, self.lambdas, sub.h
+            )
+
+
+def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.ndarray:
+    """(K,) float64: the runs' compliances, halved where a run ends at a clamp (its middle and
+    one end pinned). The cloth is straight on the clamp's side and curved on the other, so
+    x_l − 2·x_i + x_r sees half the curvature there: halving α gives that segment the energy
+    ½·B·κ² of the curved half alone (without it a cantilever droops too far by O(spacing))."""
+    pinned = np.zeros(int(curves.max(initial=-1)) + 1, dtype=bool)
+    pinned[pins[pins < len(pinned)]] = True
+    ends = pinned[curves[:, 0]].astype(int) + pinned[curves[:, 2]]
+    at_clamp = pinned[curves[:, 1]] & (ends == 1)
+    return np.ascontiguousarray(np.where(at_clamp, 0.5 * compliance, compliance))
+
+
 def constraint_sets() -> list[ConstraintSet]:
     """A fresh set of each kind, in the order the passes visit them."""
-    return [LinkSet(), BendingSet(), TetherSet(), VolumeSet(), SelfContactSet(), ContactSet()]
+    return [
+        LinkSet(), CurvatureSet(), BendingSet(), TetherSet(), VolumeSet(), SelfContactSet(),
+        ContactSet(),
+    ]  # fmt: skip
 
 
 # --- derived constraint sets (pure functions of topology, live links and pins) ---------------

@@ -588,6 +588,91 @@ def triangle_vertex_areas(
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
+def project_curves_xpbd(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    curves: np.ndarray,  # (K, 3) int32, (left, middle, right) of straight runs at rest
+    compliance: np.ndarray,  # (K,) float64
+    lambdas: np.ndarray,  # (K, 3) float64, Lagrange multipliers of this substep
+    h: float,
+) -> None:
+    """One XPBD pass over curvature constraints C = x_l − 2·x_i + x_r = 0 (sim.core.materials):
+    three linear components each, gradients 1, −2, 1, so each update is exact for its run."""
+    h2 = h * h
+    for k in range(curves.shape[0]):
+        left, middle, right = curves[k, 0], curves[k, 1], curves[k, 2]
+        wl, wm, wr = inv_mass[left], inv_mass[middle], inv_mass[right]
+        w = wl + 4.0 * wm + wr
+        if w == 0.0:
+            continue
+        alpha = compliance[k] / h2
+        for c in range(3):
+            error = x[left, c] - 2.0 * x[middle, c] + x[right, c]
+            step = (-error - alpha * lambdas[k, c]) / (w + alpha)
+            lambdas[k, c] += step
+            x[left, c] += wl * step
+            x[middle, c] -= 2.0 * wm * step
+            x[right, c] += wr * step
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def link_forces_on_held(
+    x: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64, 0 for held particles
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    start: np.ndarray,  # (L, 3) float64, the substep's start directions
+    lambdas: np.ndarray,  # (L,) float64, the substep's multipliers after its passes
+    h: float,
+    out: np.ndarray,  # (N, 3) float64, accumulates the force on each held particle
+) -> None:
+    """The force each XPBD link pulls a held (pinned) end with over the last substep: a free
+    end moved by w·Δλ·u a pass, so the link's force on an end is ∓λ·u/h² (u its correction's
+    unit direction, as project_links_xpbd moved along it)."""
+    h2 = h * h
+    for k in range(link_a.shape[0]):
+        i, j = link_a[k], link_b[k]
+        if inv_mass[i] != 0.0 and inv_mass[j] != 0.0:
+            continue
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if length == 0.0:
+            continue
+        vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
+        f = lambdas[k] * top / (length * h2)
+        if inv_mass[i] == 0.0:
+            out[i, 0] -= vx * f
+            out[i, 1] -= vy * f
+            out[i, 2] -= vz * f
+        if inv_mass[j] == 0.0:
+            out[j, 0] += vx * f
+            out[j, 1] += vy * f
+            out[j, 2] += vz * f
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def curve_forces_on_held(
+    inv_mass: np.ndarray,  # (N,) float64
+    curves: np.ndarray,  # (K, 3) int32
+    lambdas: np.ndarray,  # (K, 3) float64, the substep's multipliers after its passes
+    h: float,
+    out: np.ndarray,  # (N, 3) float64, accumulates
+) -> None:
+    """The force each curvature run (project_curves_xpbd) exerts on its held members over the
+    last substep: gradient coefficient (1, −2, 1) × λ / h²."""
+    h2 = h * h
+    for k in range(curves.shape[0]):
+        for member in range(3):
+            p = curves[k, member]
+            if inv_mass[p] == 0.0:
+                coefficient = -2.0 if member == 1 else 1.0
+                for c in range(3):
+                    out[p, c] += coefficient * lambdas[k, c] / h2
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_volumes(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64

@@ -15,6 +15,7 @@ import numpy as np
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.constraint_sets import (
+    CurvatureSet,
     Model,
     Substep,
     constraint_sets,
@@ -56,6 +57,7 @@ class ExtendedIntegrator:
     def __init__(self, particle_count: int) -> None:
         self.sets = constraint_sets()
         self.links_set = self.sets[0]
+        self.curvature_set = next(c for c in self.sets if isinstance(c, CurvatureSet))
         self._stale = set(range(len(self.sets)))  # sets to build before they next run
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
         self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
@@ -113,6 +115,20 @@ class ExtendedIntegrator:
                 for c in active:
                     c.project(sub)
         return kernels.HEALTHY
+
+    def forces_on_held(self, x: np.ndarray, fixed: FixedArrays, h: float) -> np.ndarray:
+        """(N, 3) float64: the force the XPBD links and curvature runs exerted on each held
+        particle over the last substep (0 elsewhere); the pins' reaction is its negative."""
+        out = np.zeros_like(x)
+        links = self.links_set
+        if getattr(links, "links", None) is not None:
+            constraints.link_forces_on_held(
+                x, fixed.inv_mass, links.links.a, links.links.b, links.links.start,
+                links.lambdas, h, out,
+            )  # fmt: skip
+        curves = self.curvature_set
+        constraints.curve_forces_on_held(fixed.inv_mass, curves.curves, curves.lambdas, h, out)
+        return out
 
     def take_torn(self) -> np.ndarray:
         """Topology indices of links torn by the last steps (the caller marks them dead)."""

@@ -571,14 +571,15 @@ def predict_energy(
     x: np.ndarray,  # (N, 3) float64, the state a step starts from
     x_prev: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64, 0 for pinned or grabbed particles
+    mass: np.ndarray,  # (N,) float64, 1 each in model units (× 1.0 is exact: the same sums)
     damping: float,  # the factor one predict keeps (parameters.damping_per_step)
     gravity: float,
     wind: float,
     t: float,
     h: float,
 ) -> tuple[float, float, float]:
-    """(KE + PE now, energy the next predict's damping takes out, work its wind does), mass 1
-    each, from the state before the predict, read only. With u0 = x − x_prev the predict makes
+    """(KE + PE now, energy the next predict's damping takes out, work its wind does), from
+    the state before the predict, read only. With u0 = x − x_prev the predict makes
     u1 = d·u0 + a·h²; the particle moves (u0 + u1)/2 at the midpoints where PE is measured, so
     ΔKE + ΔPE = wind work − damping loss exactly, with damping loss = ½(1 − d)·u0·(u0 + u1)/h²
     (the impulse −(1 − d)·u0/h times the mean velocity) and wind work = a_z·(u0_z + u1_z)/2."""
@@ -591,15 +592,16 @@ def predict_energy(
         ux = x[i, 0] - x_prev[i, 0]
         uy = x[i, 1] - x_prev[i, 1]
         uz = x[i, 2] - x_prev[i, 2]
-        kinetic += ux * ux + uy * uy + uz * uz
-        height += x[i, 1] + x_prev[i, 1]
+        m = mass[i]
+        kinetic += m * (ux * ux + uy * uy + uz * uz)
+        height += m * (x[i, 1] + x_prev[i, 1])
         if inv_mass[i] == 0.0:  # pins are not predicted (the kernels reset their x_prev)
             continue
         gust = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
         wx = ux * (1.0 + damping)
         wy = uy * (1.0 + damping) - gravity * h2
         wz = uz * (1.0 + damping) + gust * h2
-        damped += ux * wx + uy * wy + uz * wz
-        blown += gust * wz
+        damped += m * (ux * wx + uy * wy + uz * wz)
+        blown += m * gust * wz
     energy = 0.5 * kinetic / h2 + 0.5 * gravity * height
     return energy, 0.5 * (1.0 - damping) * damped / h2, 0.5 * blown

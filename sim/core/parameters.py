@@ -77,7 +77,7 @@ class Parameter:
                 raise ValueError(f"expected on/off, got {value!r}")
             return bool(value)
         if self.kind is tuple:
-            value = tuple(float(v) for v in value)
+            value = tuple(_as_float(v) for v in value)
             if len(value) != 3 or not all(
                 math.isfinite(v) and abs(v) <= self.maximum for v in value
             ):
@@ -87,15 +87,32 @@ class Parameter:
             raise ValueError(f"{value} is not a finite number")
         if self.kind is int:
             if isinstance(value, bool) or int(value) != value:
-                raise ValueError(f"expected an integer, got {value!r}")
+                raise ValueError(f"expected an integer, got {_shown(value)}")
             value = int(value)
         else:
-            value = float(value)
+            value = _as_float(value)
         if not (self.minimum <= value <= self.maximum):  # also rejects NaN
             raise ValueError(
-                f"{value} is outside {self.minimum:g}…{self.maximum:g} {self.unit}".rstrip()
+                f"{_shown(value)} is outside {self.minimum:g}…{self.maximum:g} {self.unit}".rstrip()
             )
         return value
+
+
+def _as_float(value: Any) -> float:
+    """float(value), a ValueError for an integer beyond a float's range (JSON allows any
+    number of digits: 10**309 is an OverflowError to float())."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{_shown(value)} is not a finite number") from None
+
+
+def _shown(value: Any) -> str:
+    """A value for a one-line message: an integer of hundreds of digits by its size (str()
+    of one past 4300 digits is itself an error)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**21:
+        return f"an integer of about {round(value.bit_length() * math.log10(2))} digits"
+    return repr(value)
 
 
 _TABLE = (

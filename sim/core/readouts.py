@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clothlab.sim.core import kernels
+from clothlab.sim.core import kernels, specimens
 from clothlab.sim.core.parameters import damping_per_step
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
@@ -36,7 +36,7 @@ class ParticleSpeeds:
 
 
 def particle_speeds(sim: Simulation) -> ParticleSpeeds:
-    s = sim.settings
+    s = sim.model_settings
     mean, fastest = kernels.speeds(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
     return ParticleSpeeds(mean, fastest)
 
@@ -117,15 +117,22 @@ def max_stretch(sim: Simulation) -> float:
 
 
 def kinetic_energy(sim: Simulation) -> float:
-    """½ Σ m v² with mass 1 per particle, v over the last substep as for motion."""
-    s = sim.settings
+    """½ Σ m v², v over the last substep as for motion; m is 1 per particle in model units,
+    or in kg where a body has an SI material."""
+    s = sim.model_settings
     v = (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
+    if sim.mechanics.any:
+        return 0.5 * float(np.einsum("i,ij,ij->", sim.mechanics.mass, v, v))
     return 0.5 * float(np.einsum("ij,ij->", v, v))
 
 
 def potential_energy(sim: Simulation) -> float:
-    """Σ m·g·y, mass 1 per particle, from y = 0, at the last substep's midpoint (as for KE)."""
-    return kernels.potential_energy(sim.state.x, sim.state.x_prev, sim.settings.gravity)
+    """Σ m·g·y from y = 0, at the last substep's midpoint (as for KE), m as for KE."""
+    state, gravity = sim.state, sim.settings.gravity
+    if sim.mechanics.any:
+        middle = 0.5 * (state.x[:, 1] + state.x_prev[:, 1])
+        return gravity * float(np.dot(sim.mechanics.mass, middle))
+    return kernels.potential_energy(state.x, state.x_prev, gravity)
 
 
 def total_energy(sim: Simulation) -> float:
@@ -150,12 +157,12 @@ def account_for_next_step(sim: Simulation) -> EnergyAccount:
     """Measured on the state a step starts from. The predict's damping and wind are known in
     closed form from it (kernels.predict_energy); with substeps, or aerodynamic wind, the
     inner substeps are not seen: the first substep's figures × substeps, an estimate."""
-    s, state = sim.settings, sim.state
+    s, state = sim.model_settings, sim.state
     h = s.dt / s.substeps
     wind = 0.0 if s.aerodynamic else s.wind  # aerodynamic forces replace the gusting wind
     energy, damped, blown = kernels.predict_energy(
-        state.x, state.x_prev, sim.fixed.inv_mass, damping_per_step(s.damping, h), s.gravity,
-        wind, state.t, h,
+        state.x, state.x_prev, sim.fixed.inv_mass, sim.mechanics.mass,
+        damping_per_step(s.damping, h), s.gravity, wind, state.t, h,
     )  # fmt: skip
     exact = s.substeps == 1 and not s.aerodynamic
     return EnergyAccount(-1, energy, damped * s.substeps, blown * s.substeps, exact)
@@ -202,6 +209,22 @@ def live_links(sim: Simulation) -> float:
 
 def live_faces(sim: Simulation) -> float:
     return int(np.count_nonzero(sim.state.face_alive))
+
+
+def _pinned(pins: Collection[int]) -> np.ndarray:
+    return np.array(sorted(pins), dtype=np.int32)
+
+
+def _has_cantilever(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_cantilever(topology, _pinned(pins)) is not None
+
+
+def _has_hanging_strip(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_hanging_strip(topology, _pinned(pins)) is not None
+
+
+def _has_drape_specimen(topology: Topology, pins: Collection[int]) -> bool:
+    return specimens.find_drape(topology, _pinned(pins)) is not None
 
 
 READOUTS: tuple[Readout, ...] = (
@@ -265,6 +288,47 @@ READOUTS: tuple[Readout, ...] = (
         plotted=False,
     ),
     Readout(
+        "pin_force", "Pin force", "N", of_simulation(specimens.pin_force),
+        "Total force the pins hold the cloth with (|Σ|): what the links and bending runs pull "
+        "them with, from XPBD's multipliers, and their own particles' weight. At rest it is the "
+        "cloth's weight. N with SI fabrics; not measured with the classic rule.",
+        applies=lambda _topology, pins: bool(pins),
+    ),
+    Readout(
+        "tip_drop", "Tip drop", "m", of_simulation(specimens.tip_drop),
+        "Cantilever: how far the free end hangs below the platform's edge.",
+        applies=_has_cantilever,
+    ),
+    Readout(
+        "chord_angle", "Chord angle", "°", of_simulation(specimens.chord_angle),
+        "Cantilever: degrees below horizontal of the line from the platform's edge to the tip "
+        "(ASTM D1388 reads the bending length where it is 41.5°).",
+        applies=_has_cantilever,
+    ),
+    Readout(
+        "bending_length", "Bending length", "m", of_simulation(specimens.bending_length),
+        "Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the "
+        "chord angle θ; c³ = B / (ρ·g).",
+        shown_unit="cm", shown_scale=100.0, applies=_has_cantilever,
+    ),
+    Readout(
+        "elongation", "Elongation", "m", of_simulation(specimens.elongation),
+        "Hanging strip: how much longer than at rest, top row to bottom row (ρ·g·L²/(2k) for "
+        "a strip of stretch stiffness k at small strain).",
+        shown_unit="mm", shown_scale=1000.0, applies=_has_hanging_strip,
+    ),
+    Readout(
+        "drape_coefficient", "Drape coefficient", "%", of_simulation(specimens.drape_coefficient),
+        "Drape test: (shadow area − support area) / (specimen area − support area) × 100, the "
+        "shadow cast straight down, folds and overlaps counted once (Cusick).",
+        applies=_has_drape_specimen,
+    ),
+    Readout(
+        "folds", "Folds", "", of_simulation(specimens.folds),
+        "Drape test: the folds (nodes) round the shadow's outline.",
+        applies=_has_drape_specimen, plotted=False, integer=True,
+    ),
+    Readout(
         "links", "Links", "", of_simulation(live_links),
         "Live links (cuts and tears remove links).", plotted=False, integer=True,
     ),
@@ -322,6 +386,13 @@ class Readouts:
     damping_loss: float  # mass·units²/s² per step
     wind_work: float
     solver_loss: float
+    pin_force: float  # N
+    tip_drop: float  # m
+    chord_angle: float  # °
+    bending_length: float  # m
+    elongation: float  # m
+    drape_coefficient: float  # %
+    folds: float  # a count; NaN without a drape specimen
     links: int
     faces: int
 
@@ -334,7 +405,8 @@ def measure(sim: Simulation) -> Readouts:
 
 
 def _typed(readout: Readout, value: float) -> float | int:
-    return int(value) if readout.integer else float(value)
+    # a count that does not apply (folds without a drape specimen) stays NaN
+    return int(value) if readout.integer and math.isfinite(value) else float(value)
 
 
 # --- rows and CSV ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ class Snapshot:
     frame: int  # increases by one per snapshot taken from a simulation
     load: int  # which Load of the solver thread this state descends from (1, 2, …)
     steps: int  # model steps taken
+    clock: int  # steps on the run's timeline (sim.lab.engine): past `steps` after a blow-up
     topology: Topology  # shared, never mutated
     x: np.ndarray  # (N, 3) float64, read-only copy
     x_prev: np.ndarray  # (N, 3) float64, read-only copy
@@ -51,13 +52,16 @@ def take_snapshot(
     load: int = 0,
     rows: np.ndarray | None = None,
     readouts: Readouts | None = None,
+    clock: int | None = None,
 ) -> Snapshot:
-    """A frozen copy of the simulation; `readouts` are its readouts if already measured."""
+    """A frozen copy of the simulation; `readouts` are its readouts if already measured,
+    `clock` the run's (sim.lab.engine), if not its step count."""
     state = sim.state
     return Snapshot(
         frame=frame,
         load=load,
         steps=state.steps,
+        clock=state.steps if clock is None else clock,
         topology=sim.topology,
         x=_frozen(state.x),
         x_prev=_frozen(state.x_prev),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -26,17 +26,34 @@ from clothlab.sim.core.arrays import (
     build_links,
     build_obstacles,
 )
-from clothlab.sim.core.constraint_sets import LINKS, PINS, Model
+from clothlab.sim.core.constraint_sets import LINKS, MATERIALS, PINS, Model
 from clothlab.sim.core.fabrics import body_link_properties
 from clothlab.sim.core.guard import GoodStates, Instability, likely_cause
 from clothlab.sim.core.integrators import ClassicIntegrator, ExtendedIntegrator
+from clothlab.sim.core.materials import (
+    MIN_PASSES,
+    Mechanics,
+    SIMaterial,
+    derive_mechanics,
+    substeps_needed,
+)
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
 from clothlab.sim.core.state import State, faces_alive, pin_arrays
 from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
-BodyMaterial = tuple[str | None, float | None]  # (material name, own stiffness) of a body
+
+
+class BodyMaterial(NamedTuple):
+    """What a body is made of: a model-units fabric (sim.core.fabrics) and its own stiffness,
+    or a fabric in SI units (sim.core.materials), which then sets its links and masses."""
+
+    name: str | None = None
+    stiffness: float | None = None
+    si: SIMaterial | None = None
+
+
 SphereShape = tuple[Vec3, float]  # centre, radius
 BoxShape = tuple[Vec3, Vec3]  # centre, full size
 # Rounds of passes that relax the cloth around an edited obstacle (_push_out_gently).
@@ -67,14 +84,14 @@ class Simulation:
         pins: dict[int, Vec3] | None = None,
         cuts: np.ndarray | list[int] | tuple[int, ...] = (),
         tears: np.ndarray | list[int] | tuple[int, ...] = (),
-        materials: list[BodyMaterial] | None = None,
+        materials: list[BodyMaterial] | list[tuple[Any, ...]] | None = None,
         spheres: list[SphereShape] | None = None,
         boxes: list[BoxShape] | None = None,
     ) -> None:
         self.topology = topology
         self._link_body = topology.link_body()  # (M,) int32
-        self.materials: list[BodyMaterial] = materials or [(None, None)] * len(topology.bodies)
         self._material: tuple[tuple[Any, ...], LinkMaterial] | None = None
+        self._extended: ExtendedIntegrator | None = None  # made on the first non-classic step
         self.spheres: list[SphereShape] = list(spheres or [])  # besides the ball
         self.boxes: list[BoxShape] = list(boxes or [])
         self._obstacles: tuple[tuple[Any, ...], Obstacles] | None = None
@@ -86,8 +103,9 @@ class Simulation:
         self.torn_mask = np.zeros(topology.link_count, dtype=bool)  # (M,) bool, torn
         self.torn_mask[np.asarray(tears, dtype=np.int64)] = True
         self._grab: tuple[int, np.ndarray] | None = None
+        self._si: list[SIMaterial | None] | None = None  # each body's, as mechanics has them
+        self.set_materials(materials or [BodyMaterial()] * len(topology.bodies))
         self._classic = ClassicIntegrator()
-        self._extended: ExtendedIntegrator | None = None  # made on the first non-classic step
         self.threads = ordering.ThreadChooser()  # automatic mode's, for the colour order
         self.stop = np.zeros(1, dtype=np.uint8)  # (1,) set by another thread: abandon the step
         self.interrupted = False  # the last step() ended early because `stop` was set
@@ -126,10 +144,33 @@ class Simulation:
 
     # --- materials and obstacles -----------------------------------------------------------
 
-    def set_materials(self, materials: list[BodyMaterial]) -> None:
-        """Each body's (material, own stiffness); the links take them at the next step."""
-        self.materials = list(materials)
+    def set_materials(self, materials: list[BodyMaterial] | list[tuple[Any, ...]]) -> None:
+        """Each body's material; the links and masses take them at the next step."""
+        self.materials = [BodyMaterial(*m) for m in materials]
+        si = [m.si for m in self.materials]
+        if self._si != si:
+            self._si = si
+            self.mechanics: Mechanics = derive_mechanics(self.topology, si)
+            self._needed: tuple[float, int] | None = None  # (Δt, substeps_needed) once known
+            self._update_fixed()
+            if self._extended is not None:
+                self._extended.invalidate(MATERIALS)
         self._material = None
+
+    @property
+    def model_settings(self) -> Settings:
+        """The settings the model runs with: the scene's, except that a body with an SI
+        material runs XPBD (its links have compliances from the fabric, not a stiffness factor)
+        with at least the substeps and passes its fabric needs (sim.core.materials)."""
+        s = self.settings
+        if not self.mechanics.any:
+            return s
+        if self._needed is None or self._needed[0] != s.dt:
+            self._needed = (s.dt, substeps_needed(self.mechanics, s.dt))
+        substeps, passes = max(s.substeps, self._needed[1]), max(s.passes, MIN_PASSES)
+        if s.xpbd and (substeps, passes) == (s.substeps, s.passes):
+            return s
+        return replace(s, xpbd=True, substeps=substeps, passes=passes)
 
     def set_obstacles(self, spheres: list[SphereShape], boxes: list[BoxShape]) -> None:
         """Replace the obstacles; the cloth is pushed out of the new ones at once, gently."""
@@ -144,9 +185,12 @@ class Simulation:
         key = (self.links, s.stiffness, s.compliance)
         if self._material is None or self._material[0] != key:
             properties = [
-                body_link_properties(m, k, s.stiffness, s.compliance) for m, k in self.materials
+                body_link_properties(m.name, m.stiffness, s.stiffness, s.compliance)
+                for m in self.materials
             ]
-            self._material = (key, build_link_material(self.links, self._link_body, properties))
+            own = self.mechanics.link_compliance if self.mechanics.any else None
+            material = build_link_material(self.links, self._link_body, properties, own)
+            self._material = (key, material)
         return self._material[1]
 
     def obstacles(self) -> Obstacles:
@@ -246,8 +290,9 @@ class Simulation:
 
     def _update_fixed(self) -> None:
         state = self.state
+        mass = self.mechanics.mass if self.mechanics.any else None
         self.fixed: FixedArrays = build_fixed(
-            self.topology.particle_count, state.pin_index, state.pin_anchor, self._grab
+            self.topology.particle_count, state.pin_index, state.pin_anchor, self._grab, mass
         )
 
     # --- stepping ------------------------------------------------------------------------
@@ -256,7 +301,7 @@ class Simulation:
         """Advance `count` steps. Returns how many were taken: fewer when the model blew up,
         in which case the last good state is back in place and `instability` says why, or
         when `stop` was set during a slow step (`interrupted`), which is then undone."""
-        s, state = self.settings, self.state
+        s, state = self.model_settings, self.state
         self.interrupted = False
         if self.links.solver_mode != s.solver_mode:
             self._update_links()
@@ -277,7 +322,7 @@ class Simulation:
                     stop,
                 )  # fmt: skip
             else:
-                health = self._extended_step(stop)
+                health = self._extended_step(s, stop)
             elapsed = time.perf_counter() - started
             self._slow = elapsed > self.interruptible_after_s
             if choosing:
@@ -296,15 +341,16 @@ class Simulation:
             self.energy_account = replace(account, steps=state.steps)
         return count
 
-    def _extended_step(self, stop: np.ndarray) -> int:
+    def _extended_step(self, s: Settings, stop: np.ndarray) -> int:
         if self._extended is None:
             self._extended = ExtendedIntegrator(self.topology.particle_count)
         state = self.state
         model = Model(
-            self.topology, state.link_alive, state.face_alive, state.pin_index, self.links
-        )
+            self.topology, state.link_alive, state.face_alive, state.pin_index, self.links,
+            self.mechanics,
+        )  # fmt: skip
         health = self._extended.step(
-            state, self.settings, self.fixed, model, self.link_material(), self.obstacles(), stop
+            state, s, self.fixed, model, self.link_material(), self.obstacles(), stop
         )
         if health == kernels.INTERRUPTED:  # the step is undone: so are the tears it made
             self._extended.links_set.forget_torn()
@@ -331,7 +377,7 @@ class Simulation:
     def link_residual(self) -> float:
         """The solver's own measure of convergence: max |C + α̃·λ| / rest over live links after
         the last step (XPBD's multipliers where it ran; rest lengths for the classic rule)."""
-        s, links = self.settings, self.links
+        s, links = self.model_settings, self.links
         lambdas = np.zeros(0)
         if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
             lambdas = self._extended.links_set.lambdas
@@ -341,8 +387,23 @@ class Simulation:
             s.dt / s.substeps,
         )  # fmt: skip
 
+    def pin_forces(self) -> np.ndarray | None:
+        """(P, 3) float64: the force each pin exerts on the cloth over the last substep, N
+        where the bodies have SI materials: what the links and bending runs pull it with
+        (from XPBD's multipliers), and the weight of its own particle, which it holds too.
+        None when the last step ran the classic rule or no step has run."""
+        extended, s = self._extended, self.model_settings
+        if extended is None or s.is_classic or not s.xpbd or self.state.steps == 0:
+            return None
+        pins = self.state.pin_index
+        on_held = extended.forces_on_held(self.state.x, self.fixed, s.dt / s.substeps)
+        forces = -on_held[pins]
+        forces[:, 1] += self.mechanics.mass[pins] * s.gravity
+        return forces
+
     def link_projections_per_step(self) -> int:
-        return self.links.count * self.settings.passes * self.settings.substeps
+        s = self.model_settings
+        return self.links.count * s.passes * s.substeps
 
     def readouts(self) -> Readouts:
         return measure(self)

@@ -6,6 +6,12 @@ Link order is fixed and documented because scene files store cuts as link indice
 Sheet links come in families: all across links (row-major), then all down links, then the
 diagonals from top-left to bottom-right, then the diagonals from top-right to bottom-left.
 Gauss–Seidel over this order is what the classic model does (and it is cache-friendly).
+
+A disc (a circular sheet lying in the x–z plane) keeps the points of a square grid within its
+circle and the grid's cells whose four corners are kept; its links are those cells' sides and
+diagonals, in a sheet's families: every across side (row-major by its left end), every down side
+(row-major by its top end), then the falling and the rising diagonal of each cell (cells
+row-major). Its particles are the kept points, row-major.
 """
 
 from __future__ import annotations
@@ -65,8 +71,31 @@ class BlockGrid:
 
 
 @dataclass(frozen=True)
+class DiscGrid:
+    """A disc: the kept points of a cols × cols square grid of `spacing` centred on `center`,
+    lying in the x–z plane (row 0 towards −z, as a flat sheet), its rim moved onto the circle of
+    `radius`. `cell_ij` says where each particle sits on the grid: straight grid lines (for
+    bending) are runs of particles along a row or a column of it."""
+
+    first_particle: int
+    first_link: int
+    particle_count: int
+    cols: int
+    radius: float
+    spacing: float
+    center: tuple[float, float, float]
+    cell_ij: np.ndarray = field(repr=False)  # (N, 2) int32 (row, col) of each particle's point
+    # (N, 2) float64 each particle's rest (x, z) from the centre, before the disc's yaw turns it
+    local_xz: np.ndarray = field(repr=False)
+
+    @property
+    def particles(self) -> range:
+        return range(self.first_particle, self.first_particle + self.particle_count)
+
+
+@dataclass(frozen=True)
 class BodySpan:
-    """Where one body (sheet or block, in scene order) sits in the scene-wide arrays."""
+    """Where one body (sheet, block or disc, in scene order) sits in the scene-wide arrays."""
 
     first_particle: int
     particle_count: int
@@ -88,6 +117,7 @@ class Topology:
     sheets: tuple[SheetGrid, ...] = ()
     blocks: tuple[BlockGrid, ...] = ()
     bodies: tuple[BodySpan, ...] = ()  # every body in scene order
+    discs: tuple[DiscGrid, ...] = ()
 
     def body_of(self, particle: int) -> int:
         """Index of the body a particle belongs to."""
@@ -245,6 +275,102 @@ def link_indices(links: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     return np.where(keys[order[place]] == wanted, order[place], -1)
 
 
+@dataclass(frozen=True, eq=False)
+class DiscParts:
+    """A disc's particles, links and faces in grid units (spacing 1, centred on the centre):
+    they depend on its column count alone. Read-only."""
+
+    cell_ij: np.ndarray  # (N, 2) int32 (row, col)
+    grid_index: np.ndarray  # (cols, cols) int32, the particle at each grid point, −1 if none
+    plane: np.ndarray  # (N, 2) float64 rest (x, z) in spacings from the centre, rim on the circle
+    links: np.ndarray  # (M, 2) int32
+    faces: np.ndarray  # (F, 4) int32, corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
+    face_links: np.ndarray  # (F, 6) int32: top, bottom, left, right, falling, rising
+
+
+@functools.lru_cache(maxsize=8)
+def disc_parts(cols: int) -> DiscParts:
+    """The grid of `cols` points across the diameter (spacing 1, so radius (cols − 1)/2): the
+    points within radius + ½ are candidates, a cell exists when its four corners are, and a
+    point in no cell is dropped. Particles on the rim (corners of fewer than four cells: the
+    points missing a neighbour and the staircase's inner corners) are moved radially onto the
+    circle, so every point of the outline lies on it: the edge is round, not a staircase."""
+    radius = (cols - 1) / 2.0
+    offset = np.arange(cols, dtype=np.float64) - radius
+    near = offset[:, None] ** 2 + offset[None, :] ** 2 <= (radius + 0.5) ** 2  # [row, col]
+    cell = near[:-1, :-1] & near[:-1, 1:] & near[1:, :-1] & near[1:, 1:]  # (cols−1)²
+    cells_at = np.zeros((cols, cols), dtype=np.int32)  # how many cells each point is a corner of
+    for di in (0, 1):
+        for dj in (0, 1):
+            cells_at[di : di + cols - 1, dj : dj + cols - 1] += cell
+    kept = cells_at > 0
+    index = np.full((cols, cols), -1, dtype=np.int32)
+    index[kept] = np.arange(np.count_nonzero(kept), dtype=np.int32)
+    cell_ij = np.argwhere(kept).astype(np.int32)  # row-major, as the index
+    plane = np.stack([offset[cell_ij[:, 1]], offset[cell_ij[:, 0]]], axis=1)
+    rim = cells_at[kept] < 4
+    plane[rim] *= (radius / np.hypot(plane[rim, 0], plane[rim, 1]))[:, None]
+    links, faces, face_links = _disc_links_and_faces(index, cell)
+    parts = DiscParts(cell_ij, index, plane, links, faces, face_links)
+    for part in (cell_ij, index, plane, links, faces, face_links):
+        part.setflags(write=False)
+    return parts
+
+
+def _disc_links_and_faces(
+    index: np.ndarray, cell: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Links (M, 2), faces (F, 4) and face links (F, 6) of the cells `cell` ((cols−1)² bool) of
+    a grid whose points are numbered `index` ((cols, cols), −1 where none): the families and
+    the face convention of a sheet (the module docstring; _sheet_faces)."""
+    cols = len(index)
+    padded = np.zeros((cols + 1, cols + 1), dtype=bool)  # cell (i, j) at [i + 1, j + 1]
+    padded[1:-1, 1:-1] = cell
+    across = padded[:-1, 1:-1] | padded[1:, 1:-1]  # (cols, cols−1): side (i, j)–(i, j+1)
+    down = padded[1:-1, :-1] | padded[1:-1, 1:]  # (cols−1, cols): side (i, j)–(i+1, j)
+    n_across, n_down, n_cells = (int(np.count_nonzero(m)) for m in (across, down, cell))
+    across_number = _numbered(across)
+    down_number = _numbered(down) + n_across
+    falling_number = _numbered(cell) + n_across + n_down
+    rising_number = falling_number + n_cells
+    ci, cj = np.nonzero(cell)
+    links = np.concatenate([
+        np.stack([index[:, :-1][across], index[:, 1:][across]], axis=1),
+        np.stack([index[:-1, :][down], index[1:, :][down]], axis=1),
+        np.stack([index[ci, cj], index[ci + 1, cj + 1]], axis=1),
+        np.stack([index[ci, cj + 1], index[ci + 1, cj]], axis=1),
+    ]).astype(np.int32)  # fmt: skip
+    faces = np.stack(
+        [index[ci, cj], index[ci, cj + 1], index[ci + 1, cj + 1], index[ci + 1, cj]], axis=1
+    ).astype(np.int32)
+    face_links = np.stack([
+        across_number[ci, cj], across_number[ci + 1, cj], down_number[ci, cj],
+        down_number[ci, cj + 1], falling_number[ci, cj], rising_number[ci, cj],
+    ], axis=1).astype(np.int32)  # fmt: skip
+    return links, faces, face_links
+
+
+def _numbered(present: np.ndarray) -> np.ndarray:
+    """Row-major running numbers of the True entries of `present` (−1 elsewhere)."""
+    number = np.full(present.shape, -1, dtype=np.int64)
+    number[present] = np.arange(np.count_nonzero(present))
+    return number
+
+
+def disc_positions(
+    parts: DiscParts, spacing: float, center: tuple[float, float, float], yaw: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """((N, 3) rest positions, (N, 2) local (x, z) before the yaw) of a disc lying in the x–z
+    plane, turned `yaw` degrees about the vertical through its centre as a flat sheet is."""
+    local = parts.plane * spacing
+    x, z = local[:, 0], local[:, 1]
+    c, s = np.cos(np.radians(yaw)), np.sin(np.radians(yaw))
+    positions = np.zeros((len(local), 3))
+    positions[:, 0] = c * x + s * z
+    positions[:, 2] = -s * x + c * z
+    return positions + np.asarray(center, dtype=np.float64), local
+
+
 def block_positions(cubes: int, side: float, min_corner: tuple[float, float, float]) -> np.ndarray:
     n = cubes + 1
     grid = np.stack(np.meshgrid(*(np.arange(n) * side,) * 3, indexing="ij"), axis=-1)
@@ -261,6 +387,7 @@ class TopologyBuilder:
         self._face_links: list[np.ndarray] = []
         self._sheets: list[SheetGrid] = []
         self._blocks: list[BlockGrid] = []
+        self._discs: list[DiscGrid] = []
         self._bodies: list[BodySpan] = []
         self._n_particles = 0
         self._n_links = 0
@@ -296,6 +423,25 @@ class TopologyBuilder:
         self._blocks.append(grid)
         return grid
 
+    def add_disc(
+        self,
+        diameter: float,
+        cols: int,
+        center: tuple[float, float, float] = (0.0, 1.0, 0.0),
+        yaw: float = 0.0,
+    ) -> DiscGrid:
+        parts = disc_parts(cols)
+        spacing = diameter / (cols - 1)
+        positions, local = disc_positions(parts, spacing, center, yaw)
+        local.setflags(write=False)
+        grid = DiscGrid(
+            self._n_particles, self._n_links, len(positions), cols, diameter / 2.0, spacing,
+            center, parts.cell_ij, local,
+        )  # fmt: skip
+        self._append(positions, parts.links, parts.faces, parts.face_links)
+        self._discs.append(grid)
+        return grid
+
     def _append(
         self, positions: np.ndarray, links: np.ndarray, faces: np.ndarray, face_links: np.ndarray
     ) -> None:
@@ -320,6 +466,7 @@ class TopologyBuilder:
             sheets=tuple(self._sheets),
             blocks=tuple(self._blocks),
             bodies=tuple(self._bodies),
+            discs=tuple(self._discs),
         )
 
 

@@ -278,10 +278,12 @@ class SetSetting(Edit, kind="set_setting"):
     def check(self, particles: int, links: int) -> None:
         if self.key not in SETTINGS_TABLE:
             raise CommandError(f"set_setting: unknown setting {self.key!r}")
-        try:
-            SETTINGS_TABLE[self.key].check(self.value)
-        except (TypeError, ValueError) as error:
-            raise CommandError(f"{self.key}: {error}") from None
+        # `previous` too: undo applies it (a recording's, replayed in the app, may be undone)
+        for value, what in ((self.value, ""), (self.previous, " (previous)")):
+            try:
+                SETTINGS_TABLE[self.key].check(value)
+            except (TypeError, ValueError) as error:
+                raise CommandError(f"{self.key}{what}: {error}") from None
 
     def on_document(self, scene: Scene) -> Scene:
         return with_setting(scene, self.key, self.value)
@@ -363,6 +365,18 @@ class EditScene(Edit, kind="edit_scene"):
         if "bodies" in self.after and bodies_restructure(
             self.before["bodies"], self.after["bodies"]
         ):
+            raise CommandError(f"{self.text}: a change of bodies must start afresh")
+
+    def fits(self, scene: Scene) -> None:
+        """Raise CommandError unless this live edit applies to `scene` (the document as the
+        commands before it leave it, in a recording): its bodies before are the scene's, and
+        those after are the same model (particles and links), only their materials changed.
+        (Obstacles and pins are not compared: a drag's previews move them on the way.)"""
+        if "bodies" not in self.after:
+            return
+        if self.before["bodies"] != scene.bodies:
+            raise CommandError(f"{self.text}: its bodies before are not the scene's there")
+        if bodies_restructure(scene.bodies, self.after["bodies"]):
             raise CommandError(f"{self.text}: a change of bodies must start afresh")
 
     def on_document(self, scene: Scene) -> Scene:
@@ -448,6 +462,25 @@ class GrabMove(Command, kind="grab_move"):
 class GrabRelease(Command, kind="grab_release"):
     def on_simulation(self, sim: Simulation) -> None:
         sim.release()
+
+
+# --- what the model did by itself -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlowUp(Command, kind="blew_up"):
+    """The model blew up on the step before this one's and the instability guard put back the
+    state of step `restored` (sim.core.guard). A run's journal holds it where it happened, so
+    a recording made across an instability replays it: the replay blows up at the same step
+    by itself and goes on from the same state. Stamped on the run's clock (sim.lab.engine),
+    which counts the failed step and never goes back, so what the user did next comes after
+    it. Carrying it out does nothing: the step that blew up did it."""
+
+    restored: Index
+
+    def check(self, particles: int, links: int) -> None:
+        if isinstance(self.restored, bool) or not isinstance(self.restored, int):
+            raise CommandError(f"blew_up: {self.restored!r} is not a step")
 
 
 # --- the solver thread -------------------------------------------------------------------------

@@ -26,14 +26,15 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
-from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.core.topology import TopologyBuilder, disc_parts
 from clothlab.sim.document.commands import EDITABLE_PARTS, EditScene
 from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_NAME,
     MAX_OBSTACLES,
-    BlockSpec,
+    BodyShape,
     BoxSpec,
+    DiscSpec,
     PinSpec,
     Scene,
     SceneError,
@@ -48,7 +49,7 @@ from clothlab.sim.document.scene import (
     validation_message,
 )
 
-Body: TypeAlias = SheetSpec | BlockSpec
+Body: TypeAlias = BodyShape
 Obstacle: TypeAlias = SphereSpec | BoxSpec
 DUPLICATE_OFFSET = 0.4  # units along +x between a body and its duplicate, beyond its width
 # Units between an anchor and its particle's rest place below which the pin is at rest: far
@@ -95,7 +96,7 @@ def remove_body(scene: Scene, index: int) -> Composed:
 def duplicate_body(scene: Scene, index: int) -> Composed:
     """A copy beside the original (to its right), with the original's pins and material."""
     body = _body(scene, index)
-    width = body.width if isinstance(body, SheetSpec) else body.size
+    width = body_width(body)
     copy = body.moved((width + DUPLICATE_OFFSET, 0.0, 0.0))
     if body.name:
         copy = copy.replaced(name=f"{body.name} copy"[:MAX_NAME])
@@ -129,6 +130,15 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     return Composed(new_scene, text or _change_text(old, new), message)
 
 
+def body_width(body: Body) -> float:
+    """How far a body reaches along x at rest, unturned: a sheet's width, a disc's diameter."""
+    if isinstance(body, SheetSpec):
+        return body.width
+    if isinstance(body, DiscSpec):
+        return body.diameter
+    return body.size
+
+
 def first_sheet(scene: Scene) -> int:
     """Index of the scene's first sheet; SceneError if it has none."""
     for k, body in enumerate(scene.bodies):
@@ -149,14 +159,14 @@ def resize_sheet_keeping_rule(sheet: SheetSpec, width: float, height: float) -> 
 
 def _change_text(old: Body, new: Body) -> str:
     changed = {k for k in type(old).model_fields if getattr(old, k) != getattr(new, k)}
-    noun = "sheet" if isinstance(old, SheetSpec) else "block"
+    noun = old.kind
     if changed <= {"name"}:
         return f"Rename {noun} to {new.name!r}" if new.name else f"Rename {noun}"
     if changed & {"cols", "rows", "cubes"}:
         return f"Set resolution of {_noun(new)}"
-    if changed & {"width", "height", "size"}:
+    if changed & {"width", "height", "size", "diameter"}:
         return f"Resize {noun}"
-    if changed <= {"top_center", "min_corner"}:
+    if changed <= {"top_center", "min_corner", "center"}:
         return f"Move {noun}"
     if changed <= {"yaw"}:
         return f"Turn {noun}"
@@ -239,6 +249,27 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
 
 
+def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
+    """Pin every particle of a disc within `radius` of its centre at its rest place, as a drape
+    meter's clamping discs hold the middle of a specimen flat. Particles already pinned keep
+    their anchor."""
+    disc = _body(scene, index)
+    if not isinstance(disc, DiscSpec):
+        raise SceneError(f"{disc.label}: only a disc has a middle to pin")
+    first, rest = _first_particle(scene, index), _rest(disc)
+    offset = rest[:, [0, 2]] - np.array([disc.center[0], disc.center[2]])
+    # a particle exactly on the circle is in: r ≤ radius as the drape meter's support says
+    held = np.flatnonzero(np.hypot(offset[:, 0], offset[:, 1]) <= radius * (1.0 + 1e-12))
+    pinned = {p.particle for p in scene.pins}
+    new = [
+        PinSpec(particle=first + int(k), anchor=_vec(rest[k]))
+        for k in held
+        if first + k not in pinned
+    ]
+    pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
+    return Composed(_with(scene, pins=pins), f"Pin middle of disc ({len(new)} pins)")
+
+
 def pins_away_from_rest(scene: Scene, tolerance: float = AT_REST) -> int:
     """How many pins anchor their particle away from its rest place: pins moved on purpose (a
     drag, Move pin, `pin_shift`), from which step 0 starts stretched."""
@@ -305,6 +336,8 @@ def _obstacle(scene: Scene, index: int) -> Obstacle:
 def _noun(body: Body) -> str:
     if isinstance(body, SheetSpec):
         return f"sheet {body.cols} × {body.rows}"
+    if isinstance(body, DiscSpec):
+        return f"disc {body.cols} across"
     n = body.cubes
     return f"block {n} × {n} × {n}"
 
@@ -334,21 +367,45 @@ def _rest(body: Body) -> np.ndarray:
 
 
 def _grid_shape(body: Body) -> tuple[int, ...]:
+    """The body's grid of points: a disc keeps the points of a cols × cols grid in its circle."""
     if isinstance(body, SheetSpec):
         return (body.rows, body.cols)
+    if isinstance(body, DiscSpec):
+        return (body.cols, body.cols)
     return (body.cubes + 1,) * 3
+
+
+def _same_grid(old: Body, new: Body) -> bool:
+    """Whether the two have the same particles and links, index for index."""
+    return old.kind == new.kind and _grid_shape(old) == _grid_shape(new)
 
 
 def _carry_over(old: Body, new: Body, local: int) -> int:
     """The particle of `new` at the place on the body where `local` is on `old`."""
-    old_shape, new_shape = _grid_shape(old), _grid_shape(new)
-    if old_shape == new_shape:
+    if _same_grid(old, new):
         return local
+    if isinstance(old, DiscSpec) and isinstance(new, DiscSpec):
+        return _nearest_on_disc(old, new, local)
+    old_shape, new_shape = _grid_shape(old), _grid_shape(new)
     where = np.unravel_index(local, old_shape)
     target = [
         round(w / (o - 1) * (n - 1)) for w, o, n in zip(where, old_shape, new_shape, strict=True)
     ]
     return int(np.ravel_multi_index(target, new_shape))
+
+
+def _nearest_on_disc(old: DiscSpec, new: DiscSpec, local: int) -> int:
+    """The particle of disc `new` at the place, as a fraction of the radius, of particle `local`
+    of disc `old`: the one at the nearest grid point, or (off the new disc's grid points, at
+    its rim) the nearest of all."""
+    old_parts, new_parts = disc_parts(old.cols), disc_parts(new.cols)
+    old_radius, new_radius = (old.cols - 1) / 2.0, (new.cols - 1) / 2.0
+    x, z = old_parts.plane[local] / old_radius * new_radius  # in the new disc's spacings
+    row, col = round(z + new_radius), round(x + new_radius)
+    if 0 <= row < new.cols and 0 <= col < new.cols and new_parts.grid_index[row, col] >= 0:
+        return int(new_parts.grid_index[row, col])
+    offsets = new_parts.plane - (x, z)
+    return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
 
 
 def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int], int]:
@@ -359,7 +416,7 @@ def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], l
     new_particles, new_links = body_size(new) if new is not None else (0, 0)
     first_particle, first_link = _first_particle(scene, index), _first_link(scene, index)
     particle_shift, link_shift = new_particles - old_particles, new_links - old_links
-    same_grid = new is not None and _grid_shape(old) == _grid_shape(new)
+    same_grid = new is not None and _same_grid(old, new)
     moved = new is not None and bodies_restructure([old], [new])
     rest_old = _rest(old) if moved else None
     rest_new = _rest(new) if moved and new is not None else None

@@ -70,6 +70,15 @@ class FileTooLargeError(FileRefusedError):
         self.limit = limit
 
 
+def resolved(path: str | os.PathLike[str]) -> Path:
+    """The absolute path, symbolic links followed; an OSError (ELOOP) for a loop of them,
+    which Python 3.11's Path.resolve raises as a RuntimeError."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), os.fspath(path)) from None
+
+
 def describe(error: BaseException) -> str:
     """The reason an error gives, without its errno and file name: "No space left on device"."""
     if isinstance(error, OSError) and error.strerror:

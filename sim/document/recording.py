@@ -11,7 +11,13 @@ unknown keys, finite numbers, indices in range, steps in order) and written atom
                    "target": [0.5, -1.0, 0.6], "place": false}, ...]}
 
 A command's entry is its step, its type (the record's `kind`) and the fields its record in
-sim.document.commands declares for a file; nothing here names a command.
+sim.document.commands declares for a file; nothing here names a command. Steps are the run's
+clock (sim.lab.engine): a blow-up the guard recovered from is an entry of its own ("blew_up",
+the step put back), and the steps after it go on from the failed one, never back.
+
+A recording is checked as a whole: each edit of the scene's parts against the document as the
+entries before it leave it, so that a replay simulates the bodies `--save` writes, and what it
+writes opens again.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from clothlab.sim.document.commands import (
     COMMANDS,
     Command,
     CommandError,
+    Edit,
+    EditScene,
     Index,
     Load,
     Stamped,
@@ -42,7 +50,7 @@ from clothlab.sim.document.files import (
     read_json_object,
     write_atomically,
 )
-from clothlab.sim.document.scene import MAX_LIST, Scene, body_counts, parse_scene
+from clothlab.sim.document.scene import MAX_LIST, Scene, body_counts, parse_scene, scene_json
 
 FORMAT: Final = "clothlab-recording"
 SCHEMA_VERSION: Final = 1
@@ -162,6 +170,9 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
     scene = parse_scene(json.dumps(document.scene), f"{source}: scene")
     particles, links = body_counts(scene.bodies)
     commands, last = [], 0
+    # A recording is checked as a whole: each edit against the document the commands before it
+    # leave, so that what a replay simulates is what `--save` writes, and that opens again.
+    now = scene
     for k, entry in enumerate(document.commands):
         where = f"{source}: commands.{k}"
         if entry.step < last:
@@ -173,8 +184,14 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
             del fields["step"], fields["type"]
             command = COMMANDS[entry.type].from_file(fields)
             validate(command, particles, links)
+            if isinstance(command, EditScene):
+                command.fits(now)
         except CommandError as error:
             raise SceneError(f"{where}: {error}") from None
+        if isinstance(command, Edit):
+            now = command.on_document(now)
+            if isinstance(command, EditScene):  # pins, obstacles: the scene after must be one
+                parse_scene(scene_json(now), f"{where}: the scene after it")
         commands.append(Stamped(entry.step, command))
         last = entry.step
     return Recording(scene, tuple(commands), document.steps)
@@ -184,5 +201,5 @@ def load_recording(path: str | os.PathLike[str]) -> Recording:
     """Read and validate a recording file: a regular file only, opened without blocking (a
     FIFO would wait for a writer forever). Raises SceneError, one line naming the file."""
     path = Path(path)
-    raw = read_document(path, MAX_FILE_BYTES, "a recording", SceneError)
+    raw = read_document(path, MAX_FILE_BYTES, "a recording file", SceneError)
     return parse_recording(raw, str(path))

@@ -32,6 +32,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass
 
+from clothlab.sim.core.materials import SIMaterial
 from clothlab.sim.core.parameters import (
     COORDINATE_LIMIT,
     SECTIONS,
@@ -40,8 +41,8 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
-from clothlab.sim.core.solver import Simulation
-from clothlab.sim.core.topology import Topology, TopologyBuilder
+from clothlab.sim.core.solver import BodyMaterial, Simulation
+from clothlab.sim.core.topology import Topology, TopologyBuilder, disc_parts
 from clothlab.sim.document.files import (
     MAX_FILE_BYTES,
     SceneError,
@@ -53,15 +54,15 @@ from clothlab.sim.document.files import (
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
-# named bodies with materials, obstacles (spheres and boxes)
-SCHEMA_VERSION: Final = 3
+# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs
+SCHEMA_VERSION: Final = 4
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
 MAX_LIST = 2_000_000
 # Sheet spacing and cube side: below this, positions near the coordinate limit round together
 # and rest lengths of 0 would divide every strain readout by zero.
-MIN_SPACING = 1e-3
+MIN_SPACING = 1e-4  # 0.1 mm: a textile test cuts a 25 mm strip into 80 segments of 0.5 mm
 
 Finite = Annotated[float, Field(allow_inf_nan=False, ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT)]
 # JSON has arrays, not tuples: accept a list here and let strict validation check its items.
@@ -98,11 +99,42 @@ Length = Annotated[float, Field(ge=MIN_SPACING, le=1000.0, allow_inf_nan=False)]
 Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 
 
+# What SI fabric numbers a file may hold: beyond any fabric, but finite and positive.
+ArealDensity = Annotated[float, Field(ge=1e-3, le=10.0, allow_inf_nan=False)]  # kg/m²
+StretchStiffness = Annotated[float, Field(ge=1.0, le=1e7, allow_inf_nan=False)]  # N/m
+ShearStiffness = Annotated[float, Field(ge=1e-3, le=1e7, allow_inf_nan=False)]  # N/m
+BendingRigidity = Annotated[float, Field(ge=1e-9, le=1.0, allow_inf_nan=False)]  # N·m
+
+
+class SIMaterialSpec(_Strict):
+    """A fabric in SI units (sim.core.materials.SIMaterial), stored by its numbers so that a
+    file keeps its fabric whatever a later preset table says; `name` says where they came from
+    ("denim", or the user's own)."""
+
+    name: str = Field("", max_length=MAX_NAME)
+    areal_density: ArealDensity
+    stretch_warp: StretchStiffness
+    stretch_weft: StretchStiffness
+    shear: ShearStiffness
+    bending_warp: BendingRigidity
+    bending_weft: BendingRigidity
+
+    @classmethod
+    def of(cls, name: str, material: SIMaterial) -> SIMaterialSpec:
+        return cls(name=name, **vars(material))
+
+    @property
+    def material(self) -> SIMaterial:
+        return SIMaterial(**self.model_dump(exclude={"name"}))
+
+
 class _BodySpec(_Strict):
     kind: str
     name: str = Field("", max_length=MAX_NAME)
     material: MaterialName | None = None  # sim.core.fabrics; None: the world's link settings
     stiffness: Stiffness | None = None  # the body's own, over its material's
+    # a fabric in SI units, over both: its links, bending and masses come from it
+    si_material: SIMaterialSpec | None = None
 
     @property
     def label(self) -> str:
@@ -165,6 +197,8 @@ class BlockSpec(_BodySpec):
 
     @model_validator(mode="after")
     def _cubes_not_too_small(self) -> BlockSpec:
+        if self.si_material is not None:
+            raise ValueError("an SI fabric is a sheet's material, not a block's")
         if self.side < MIN_SPACING:
             raise ValueError(
                 f"a block of {self.size:g} units in {self.cubes} cubes a side has cubes "
@@ -185,7 +219,40 @@ class BlockSpec(_BodySpec):
         return self.replaced(min_corner=_add(self.min_corner, offset))
 
 
-Body = Annotated[SheetSpec | BlockSpec, Field(discriminator="kind")]
+class DiscSpec(_BodySpec):
+    """A circular sheet `diameter` units across, cols particles across its diameter, lying flat
+    in the x–z plane with its centre at `center`, turned yaw degrees about +y (as a flat sheet:
+    its grid turns with it). sim.core.topology says which grid points and links it keeps."""
+
+    kind: Literal["disc"] = "disc"
+    diameter: Length = 0.3
+    cols: int = Field(31, ge=3, le=512)
+    center: Vec3 = (0.0, 1.0, 0.0)
+    yaw: float = Field(0.0, ge=-360.0, le=360.0, allow_inf_nan=False)  # degrees about +y
+
+    @model_validator(mode="after")
+    def _spacing_not_too_fine(self) -> DiscSpec:
+        if self.spacing < MIN_SPACING:
+            raise ValueError(
+                f"a disc {self.diameter:g} across of {self.cols} particles across is finer "
+                f"than {MIN_SPACING:g} units between particles"
+            )
+        return self
+
+    @property
+    def spacing(self) -> float:
+        return self.diameter / (self.cols - 1)
+
+    @property
+    def default_label(self) -> str:
+        return f"Disc {self.cols} across"
+
+    def moved(self, offset: Vec3) -> DiscSpec:
+        return self.replaced(center=_add(self.center, offset))
+
+
+BodyShape = SheetSpec | BlockSpec | DiscSpec  # any body, for type hints
+Body = Annotated[BodyShape, Field(discriminator="kind")]
 
 
 class SphereSpec(_Strict):
@@ -326,7 +393,7 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[3] = SCHEMA_VERSION
+    schema_version: Literal[4] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
@@ -383,7 +450,7 @@ def _marked(values: list[int], size: int) -> np.ndarray | None:
     return marks if np.count_nonzero(marks) == len(values) else None
 
 
-def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
+def body_counts(bodies: list[BodyShape]) -> tuple[int, int]:
     """(particles, links) the bodies will build, computed without building them."""
     particles = links = 0
     for body in bodies:
@@ -394,12 +461,10 @@ def body_counts(bodies: list[SheetSpec | BlockSpec]) -> tuple[int, int]:
 
 
 # Fields that do not change where a body's particles are: a change of these only restyles it.
-APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "lock_spacing"})
+APPEARANCE_FIELDS = frozenset({"name", "material", "stiffness", "si_material", "lock_spacing"})
 
 
-def bodies_restructure(
-    before: list[SheetSpec | BlockSpec], after: list[SheetSpec | BlockSpec]
-) -> bool:
+def bodies_restructure(before: list[BodyShape], after: list[BodyShape]) -> bool:
     """Whether bodies changed from `before` to `after` move particles or change their number
     (anything beyond their appearance), so that a model of them must start afresh."""
     if len(before) != len(after):
@@ -410,11 +475,14 @@ def bodies_restructure(
     )
 
 
-def body_size(body: SheetSpec | BlockSpec) -> tuple[int, int]:
+def body_size(body: BodyShape) -> tuple[int, int]:
     """(particles, links) of one body."""
     if isinstance(body, SheetSpec):
         c, r = body.cols, body.rows
         return c * r, (c - 1) * r + c * (r - 1) + 2 * (c - 1) * (r - 1)
+    if isinstance(body, DiscSpec):
+        parts = disc_parts(body.cols)
+        return len(parts.cell_ij), len(parts.links)
     n = body.cubes
     return (n + 1) ** 3, 3 * n * (n + 1) ** 2 + 6 * n * n * (n + 1) + 4 * n**3
 
@@ -422,7 +490,7 @@ def body_size(body: SheetSpec | BlockSpec) -> tuple[int, int]:
 # --- reading -------------------------------------------------------------------------------
 
 
-_TAGS = {"bodies": ("sheet", "block"), "obstacles": ("sphere", "box")}
+_TAGS = {"bodies": ("sheet", "block", "disc"), "obstacles": ("sphere", "box")}
 
 
 def _field_path(location: tuple[Any, ...]) -> str:
@@ -519,8 +587,14 @@ def _body_from_version_2(k: int, body: Any) -> Any:
     return body
 
 
+def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 added SI fabrics (`si_material` on a body) and discs: a version-3 file has
+    neither."""
+    return {**data, "schema_version": 4}
+
+
 # version → function lifting it to version + 1
-MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2}
+MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3}
 
 
 def check_version(
@@ -596,13 +670,15 @@ def save_scene(scene: Scene, path: str | os.PathLike[str]) -> None:
 # --- scene ⇄ simulation ----------------------------------------------------------------------
 
 
-def build_body(builder: TopologyBuilder, body: SheetSpec | BlockSpec) -> None:
+def build_body(builder: TopologyBuilder, body: BodyShape) -> None:
     """Append one body's particles, links and faces to a topology being built."""
     if isinstance(body, SheetSpec):
         builder.add_sheet(
             body.cols, body.rows, body.spacing_x, body.top_center, body.horizontal, body.yaw,
             body.spacing_y,
         )  # fmt: skip
+    elif isinstance(body, DiscSpec):
+        builder.add_disc(body.diameter, body.cols, body.center, body.yaw)
     else:
         builder.add_block(body.cubes, body.side, body.min_corner)
 
@@ -619,7 +695,7 @@ _TOPOLOGY_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=4)
-def _topology_of(bodies: tuple[SheetSpec | BlockSpec, ...]) -> Topology:
+def _topology_of(bodies: tuple[BodyShape, ...]) -> Topology:
     builder = TopologyBuilder()
     for body in bodies:
         build_body(builder, body)
@@ -654,9 +730,12 @@ def with_setting(scene: Scene, key: str, value: Any) -> Scene:
     return with_settings(scene, {key: value})
 
 
-def body_materials(bodies: list[SheetSpec | BlockSpec]) -> list[tuple[str | None, float | None]]:
-    """Each body's (material, own stiffness), as Simulation takes them."""
-    return [(body.material, body.stiffness) for body in bodies]
+def body_materials(bodies: list[BodyShape]) -> list[BodyMaterial]:
+    """Each body's material, as Simulation takes them."""
+    return [
+        BodyMaterial(b.material, b.stiffness, b.si_material and b.si_material.material)
+        for b in bodies
+    ]
 
 
 def obstacle_shapes(

@@ -10,6 +10,14 @@ headless. So a command lands at the same step everywhere, and a journal replays 
 The order at a step N is fixed: the step to N, a kept state (if one is due), the commands
 stamped N, then the readout row of N. Steps are taken in as few `Simulation.step` calls as
 these allow, since its energy accounting follows the last step of a call.
+
+A run has a clock besides the model's step count: the steps on its timeline, which never goes
+back. It equals the step count until the model blows up: the instability guard then puts back
+an earlier state (the step count goes back), while the clock counts the failed step and goes
+on. Commands are stamped, scheduled and kept states placed on the clock, and the blow-up is
+journalled (a BlowUp) where it happened; so a recording made across an instability has its
+commands in order and replays it: the replay blows up at the same step by itself, finds the
+BlowUp it expects there, and goes on as the run did.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from clothlab.sim.core.snapshot import Snapshot, take_snapshot
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import (
     WORKER_COMMANDS,
+    BlowUp,
     Command,
     CommandError,
     Load,
@@ -56,7 +65,7 @@ def copy_simulation(sim: Simulation) -> Simulation:
 class KeptState:
     """A replay's state after the step to `step`, before the commands stamped with it."""
 
-    step: int
+    step: int  # on the run's clock
     sim: Simulation  # never stepped: restoring copies it
     row_count: int  # readout rows recorded before this step's row
 
@@ -113,6 +122,8 @@ class Engine:
         # Only the schedule's commands applied so far: the run is the recording's, and seeks
         # may start from its kept states.
         self.exact = True
+        self.clock = 0  # steps on the run's timeline: see the module's doc
+        self.diverged = False  # a BlowUp came due that this run did not blow up at
         self.blew_up = False  # the last advance ended in a blow-up (`sim.instability` says why)
         self.restores = 0  # times a seek went back to a kept state (the journal was cut)
         self.stepped = 0  # steps taken in all, counting those a seek went back over
@@ -136,6 +147,7 @@ class Engine:
 
     @property
     def steps(self) -> int:
+        """The model's step count (it goes back when the model blows up; `clock` does not)."""
         return self.sim.state.steps
 
     @property
@@ -162,7 +174,7 @@ class Engine:
         validate(command, topology.particle_count, topology.link_count)
         if isinstance(command, Load):
             raise CommandError("a run holds one Load: start another run")
-        stamped = Stamped(self.steps, command)
+        stamped = Stamped(self.clock, command)
         if not isinstance(command, WORKER_COMMANDS):
             apply_to_simulation(self.sim, command)
             self.exact = False  # the user's own change: no longer the recording's run
@@ -171,13 +183,32 @@ class Engine:
         return stamped
 
     def _apply_due(self) -> None:
-        schedule, steps = self._schedule, self.steps
-        while self._next < len(schedule) and schedule[self._next].step <= steps:
+        schedule, clock = self._schedule, self.clock
+        while self._next < len(schedule) and schedule[self._next].step <= clock:
             item = schedule[self._next]
             self._next += 1
+            if isinstance(item.command, BlowUp):  # reached without blowing up: not this run's
+                self.diverged = True
+                continue
             apply_to_simulation(self.sim, item.command)
-            self.journal.append(Stamped(steps, item.command))
+            self.journal.append(Stamped(clock, item.command))
             self._readouts = None
+
+    def _blew_up_as_scheduled(self) -> bool:
+        """After a blow-up: whether the schedule has it next, at this clock, with the same step
+        put back (a replay of a run that blew up there); if so it is journalled as applied."""
+        if self._next >= len(self._schedule):
+            return False
+        item = self._schedule[self._next]
+        expected = (
+            item.step == self.clock
+            and isinstance(item.command, BlowUp)
+            and item.command.restored == self.steps
+        )
+        if expected:
+            self._next += 1
+            self.journal.append(Stamped(self.clock, item.command))
+        return expected
 
     # --- stepping --------------------------------------------------------------------------
 
@@ -187,20 +218,27 @@ class Engine:
         sets `sim.stop` (`sim.interrupted`), or after the step that passes `deadline`
         (time.perf_counter). Returns the steps taken."""
         self.blew_up = False
-        start, target = self.steps, self.steps + max(0, count)
-        while self.steps < target:
+        start, target = self.clock, self.clock + max(0, count)
+        while self.clock < target:
             chunk = 1 if deadline is not None else self._chunk(target)
             taken = self.sim.step(chunk)
             self.stepped += taken
+            self.clock += taken
             self._readouts = None
             if taken < chunk:  # interrupted (sim.interrupted: the step undone) or blown up
-                if not self.sim.interrupted:
-                    self.blew_up, self.exact = True, False  # a recovered state is no replay's
-                return max(0, self.steps - start)
+                if self.sim.interrupted:
+                    return self.clock - start
+                self.clock += 1  # the failed step: what follows it is stamped after it
+                if not self._blew_up_as_scheduled():
+                    self.journal.append(Stamped(self.clock, BlowUp(self.steps)))
+                    self.blew_up, self.exact = True, False  # not the schedule's run any more
+                    return self.clock - start
+                self._apply_due()  # what the run that blew up here did next
+                continue
             self._arrive()
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        return self.steps - start
+        return self.clock - start
 
     def fork(self) -> Engine:
         """A copy that goes on from here by itself, bit for bit as this run would (the
@@ -212,26 +250,28 @@ class Engine:
         return twin
 
     def advance_to(self, step: int) -> int:
-        return self.advance(step - self.steps)
+        """Advance until the clock reads `step`."""
+        return self.advance(step - self.clock)
 
     def _chunk(self, target: int) -> int:
         """Steps to the next place something happens: a command, a row, a kept state."""
-        steps = self.steps
-        chunk = target - steps
+        steps, clock = self.steps, self.clock
+        chunk = target - clock
         if self._next < len(self._schedule):
-            chunk = min(chunk, self._schedule[self._next].step - steps)
-        for every in (self.record_every, self.keep.every if self.keep and self.exact else 0):
-            if every > 0:
-                chunk = min(chunk, every - steps % every)
+            chunk = min(chunk, self._schedule[self._next].step - clock)
+        if self.record_every > 0:  # rows are of the model's steps
+            chunk = min(chunk, self.record_every - steps % self.record_every)
+        if self.keep is not None and self.exact:  # kept states are placed on the clock
+            chunk = min(chunk, self.keep.every - clock % self.keep.every)
         return max(1, chunk)
 
     def _arrive(self) -> None:
         """At a step reached: keep a state, apply the commands stamped with it, record."""
         steps = self.steps
         keep = self.keep
-        if keep is not None and self.exact and keep.wants(steps):
+        if keep is not None and self.exact and keep.wants(self.clock):
             rows = bisect.bisect_left(keep.rows, float(steps), key=lambda r: r[0])
-            keep.add(KeptState(steps, copy_simulation(self.sim), rows))
+            keep.add(KeptState(self.clock, copy_simulation(self.sim), rows))
         self._apply_due()
         if self.record_every > 0 and steps % self.record_every == 0:
             self._readouts = self.sim.readouts()
@@ -254,8 +294,8 @@ class Engine:
         applied but the schedule's and no later state was kept, else from the newest state
         kept at or before `step` (or the scene) and forward from there."""
         kept = self.keep.nearest(step) if self.keep is not None else None
-        behind = kept is not None and kept.step > self.steps
-        if not self.exact or step < self.steps or behind:
+        behind = kept is not None and kept.step > self.clock
+        if not self.exact or step < self.clock or behind:
             self._restart(kept)
         self.advance_to(step)
 
@@ -265,17 +305,18 @@ class Engine:
         stop = self.sim.stop  # whoever may interrupt a step holds this flag: keep it
         if kept is None:
             self.sim = build_simulation(self.scene)
-            self._next, self._pending = 0, []
+            self._next, self._pending, self.clock = 0, [], 0
         else:
             assert self.keep is not None
             self.sim = copy_simulation(kept.sim)  # the kept one stays as it was
+            self.clock = kept.step
             self._next = bisect.bisect_left(self._schedule, kept.step, key=lambda s: s.step)
             self._pending = list(self.keep.rows[: kept.row_count])
         self.sim.stop = stop
         # An exact run applied each scheduled command at its own step: its journal up to here
         # is the schedule's commands before this step.
         self.journal = [self.journal[0], *self._schedule[: self._next]]
-        self.exact, self._readouts = True, None
+        self.exact, self._readouts, self.diverged = True, None, False
         self._arrive()  # the step's commands and row, as on any arrival (no state to keep)
 
     # --- reading -----------------------------------------------------------------------------
@@ -299,11 +340,11 @@ class Engine:
         take)."""
         rows = self.take_rows() if rows is None else rows
         table = np.array(rows, dtype=np.float64).reshape(len(rows), len(CSV_COLUMNS))
-        return take_snapshot(self.sim, frame, load, table, self.readouts())
+        return take_snapshot(self.sim, frame, load, table, self.readouts(), self.clock)
 
     def recording(self) -> Recording:
         """The run so far as a recording: its scene and every command at its step."""
-        return from_journal(self.journal, max(self.steps, self.journal[-1].step))
+        return from_journal(self.journal, max(self.clock, self.journal[-1].step))
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:
@@ -316,4 +357,6 @@ def replay(journal: Sequence[Stamped], steps: int) -> Simulation:
     engine = Engine(recording.scene, recording.commands, record_every=0)
     if engine.advance_to(steps) != steps or engine.blew_up:
         raise CommandError(f"the model blew up replaying step {engine.steps}")
+    if engine.diverged:
+        raise CommandError("the journal says the model blew up where its replay did not")
     return engine.sim

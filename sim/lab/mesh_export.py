@@ -10,10 +10,12 @@ What is written, per frame:
 * OBJ only, one texture coordinate per particle: a sheet's (col/(cols−1), 1 − row/(rows−1)),
   so row 0 (the top edge) is at v = 1, OBJ's top of the image. A block's particles get the
   front projection of their lattice place, (ix/cubes, iy/cubes): consistent on every face,
-  exact on the two faces looking along z, stretched on the others;
+  exact on the two faces looking along z, stretched on the others. A disc's particles get their
+  rest place on it, unturned: ((x − x₀)/D + ½, ½ − (z − z₀)/D), so the far (−z) edge is at the
+  top of the image as a flat sheet's row 0 is;
 * two triangles (a, b, c), (a, c, d) per live quad (a, b, c, d in order around it), split as the
   3D view splits them; dead faces (cut or torn away) are left out;
-* OBJ: one `o` object per body, named sheet_1, sheet_2, block_1, … in scene order.
+* OBJ: one `o` object per body, named sheet_1, sheet_2, block_1, disc_1, … in scene order.
 
 The functions take anything with `x`, `topology` and `face_alive` (a sim.core.snapshot.Snapshot, or
 bare arrays in any object that has them), so this module needs no Qt and no running simulation.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -38,6 +41,7 @@ from clothlab.sim.lab.engine import Engine
 
 FORMATS = ("obj", "ply")
 SEQUENCE_NAME = "frame_{:04d}.{}"  # frame_0000.obj, frame_0001.obj, …
+_FRAME_NAME = re.compile(rf"frame_\d{{4,}}\.(?:{'|'.join(FORMATS)})")
 NO_FACE_NORMAL = (0.0, 1.0, 0.0)  # a particle no live face touches: up, not a zero vector
 # PLY face rows: a uchar count (always 3) and three int32 indices, packed (13 bytes)
 PLY_FACE = np.dtype([("count", "u1"), ("index", "<i4", (3,))])
@@ -98,16 +102,22 @@ def texture_coordinates(topology: Topology) -> np.ndarray:
         span = slice(block.first_particle, block.first_particle + block.particle_count)
         uv[span, 0] = (k // (n * n)) / block.cubes  # index[ix, iy, iz] = ix n² + iy n + iz
         uv[span, 1] = ((k // n) % n) / block.cubes
+    for disc in topology.discs:
+        span = slice(disc.first_particle, disc.first_particle + disc.particle_count)
+        diameter = 2.0 * disc.radius
+        uv[span, 0] = disc.local_xz[:, 0] / diameter + 0.5
+        uv[span, 1] = 0.5 - disc.local_xz[:, 1] / diameter
     return uv
 
 
 def body_names(topology: Topology) -> list[str]:
-    """sheet_1, block_1, sheet_2, … for the bodies in scene order."""
-    sheets = {sheet.first_particle for sheet in topology.sheets}
-    counts = {"sheet": 0, "block": 0}
+    """sheet_1, block_1, sheet_2, disc_1, … for the bodies in scene order."""
+    kinds = {sheet.first_particle: "sheet" for sheet in topology.sheets}
+    kinds.update({disc.first_particle: "disc" for disc in topology.discs})
+    counts = {"sheet": 0, "block": 0, "disc": 0}
     names = []
     for span in topology.bodies:
-        kind = "sheet" if span.first_particle in sheets else "block"
+        kind = kinds.get(span.first_particle, "block")
         counts[kind] += 1
         names.append(f"{kind}_{counts[kind]}")
     return names
@@ -216,6 +226,11 @@ def write_sequence(
         write_atomically(path, mesh_bytes(frame, fmt))
         written.append(path)
     return written
+
+
+def is_frame_name(name: str) -> bool:
+    """True for a name SEQUENCE_NAME gives, in any format: frame_0042.obj, frame_12345.ply."""
+    return _FRAME_NAME.fullmatch(name) is not None
 
 
 # --- frames of a run ---------------------------------------------------------------------------

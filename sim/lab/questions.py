@@ -57,7 +57,13 @@ from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import CutLinks, GrabStart, apply_to_document
 from clothlab.sim.document.edits import seam_links
-from clothlab.sim.document.files import SceneError, read_document, read_json_object
+from clothlab.sim.document.files import (
+    SceneError,
+    describe,
+    read_document,
+    read_json_object,
+    resolved,
+)
 from clothlab.sim.document.presets import is_preset, load_preset
 from clothlab.sim.document.scene import (
     Scene,
@@ -97,7 +103,7 @@ class RunContext:
 
 def _velocities(sim: Simulation) -> np.ndarray:
     """(N, 3) float64: each particle's velocity over the last substep."""
-    s = sim.settings
+    s = sim.model_settings
     return (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
 
 
@@ -516,8 +522,11 @@ def _load_scene(reference: str, folder: Folder | None) -> Scene:
         raise SceneError(f"{reference}: a scene file needs a set in a folder")
     parts = PurePosixPath(reference).parts
     if isinstance(folder, Path):
-        base = folder.resolve()
-        target = base.joinpath(*parts).resolve()
+        try:
+            base = resolved(folder)
+            target = resolved(base.joinpath(*parts))
+        except OSError as error:  # a loop of symbolic links
+            raise SceneError(f"{reference}: {describe(error)}") from None
         if not target.is_relative_to(base):  # e.g. through a symbolic link
             raise SceneError(f"{reference}: leaves the set's folder")
         return load_scene(target)

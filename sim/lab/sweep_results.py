@@ -53,7 +53,10 @@ class SweepResults:
 
 
 def parse_sweep_results(text: str, source: str) -> SweepResults:
-    lines = list(csv.reader(io.StringIO(text)))
+    try:  # newline=None: a file's lines may end in \n, \r\n or \r alone
+        lines = list(csv.reader(io.StringIO(text, newline=None)))
+    except csv.Error as error:  # a cell past the csv module's limit, a stray quote
+        raise SweepResultsError(f"{source}: not a sweep's results ({error})") from None
     if not lines or "status" not in lines[0]:
         raise SweepResultsError(f"{source}: not a sweep's results (no status column)")
     header = lines[0]

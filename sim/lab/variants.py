@@ -1,7 +1,8 @@
 """Variants of a run: one scene (or recording) with some settings changed, run headless.
 
 A variant's changes are what `clothlab run --set KEY=VALUE` takes: the settings table's scalar
-keys, `fabric=NAME` and the reshapes of the first sheet (SCENE_KEYS). They are parsed and
+keys, `fabric=NAME`, the reshapes of the first sheet and the SI fabric of every sheet
+(SCENE_KEYS, `material=NAME`). They are parsed and
 applied here, once, for `run`, `compare` and `sweep` and for worker processes on this machine or
 a cluster, so that a variant gives bit for bit the run `clothlab run --set` gives. A recording's
 commands are applied at their steps, as `sim.lab.engine.replay` applies them.
@@ -20,6 +21,7 @@ from typing import Any
 
 from clothlab.sim.core import readouts
 from clothlab.sim.core.fabrics import FABRICS
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.commands import (
     WORKER_COMMANDS,
@@ -36,6 +38,12 @@ from clothlab.sim.document.scene import (
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine, Row, Source
+from clothlab.sim.lab.textile import (
+    FABRIC_VALUE_KEYS,
+    with_fabric,
+    with_fabric_values,
+    with_overhang,
+)
 
 Note = Callable[[str], None]
 
@@ -44,6 +52,9 @@ Note = Callable[[str], None]
 SCENE_KEYS: dict[str, tuple[float, float]] = {
     "cols": (2, 512), "rows": (2, 512), "width": (1e-3, 1000.0), "height": (1e-3, 1000.0),
     "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
+    # every sheet's SI fabric (sim.lab.textile), and a cantilever's overhang, m
+    "areal_density": (1e-3, 10.0), "stretch_stiffness": (1.0, 1e7),
+    "bending_rigidity": (1e-9, 1.0), "overhang": (1e-3, 10.0),
 }  # fmt: skip
 SHEET_KEYS = ("cols", "rows", "width", "height")
 STOP_CHECK_EVERY = 64  # steps between asking whether to stop, when no row is measured
@@ -55,7 +66,7 @@ class VariantError(ValueError):
 
 
 def known_keys() -> list[str]:
-    return [*PARAMETERS, *SCENE_KEYS, "fabric"]
+    return [*PARAMETERS, *SCENE_KEYS, "fabric", "material"]
 
 
 # --- parsing ---------------------------------------------------------------------------------
@@ -69,6 +80,10 @@ def parse_change(key: str, text: str) -> Any:
         if key == "fabric":
             if text not in FABRICS:
                 raise ValueError(f"unknown fabric {text!r} (fabrics: {', '.join(FABRICS)})")
+            return text
+        if key == "material":
+            if text not in SI_FABRICS:
+                raise ValueError(f"unknown fabric {text!r} (fabrics: {', '.join(SI_FABRICS)})")
             return text
         if key == "resolution":
             cols, _, rows = text.lower().partition("x")
@@ -121,16 +136,16 @@ def parse_changes(pairs: Iterable[str]) -> dict[str, Any]:
     return changes
 
 
-def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float]]:
-    """(settings-table changes, first-sheet reshapes), applied in the order given."""
+def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(settings-table changes, scene changes: reshapes and fabrics), in the order given."""
     settings: dict[str, Any] = {}
-    reshapes: dict[str, float] = {}
+    reshapes: dict[str, Any] = {}
     for key, value in changes.items():
         if key == "fabric":
             settings.update(FABRICS[value])
         elif key == "resolution":
             reshapes["cols"], reshapes["rows"] = value
-        elif key in SCENE_KEYS:
+        elif key in SCENE_KEYS or key == "material":
             reshapes[key] = value
         else:
             settings[key] = value
@@ -140,9 +155,10 @@ def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, fl
 # --- applying --------------------------------------------------------------------------------
 
 
-def reshape_scene(scene: Scene, reshapes: dict[str, float], note: Note | None = None) -> Scene:
+def reshape_scene(scene: Scene, reshapes: dict[str, Any], note: Note | None = None) -> Scene:
     """The scene with its first sheet reshaped; pins follow it (sim.document.composition). Cuts of a
-    sheet given a new resolution are dropped, and `note` is told so."""
+    sheet given a new resolution are dropped, and `note` is told so. Then every sheet's SI fabric
+    (a preset's, then numbers changed), then a cantilever's overhang."""
     sheet_changes = {k: v for k, v in reshapes.items() if k in SHEET_KEYS}
     if sheet_changes:
         composed = change_body(scene, first_sheet(scene), **sheet_changes)
@@ -151,6 +167,13 @@ def reshape_scene(scene: Scene, reshapes: dict[str, float], note: Note | None = 
         scene = composed.scene
     if "pin_shift" in reshapes:
         scene = shift_right_pins(scene, reshapes["pin_shift"])
+    if "material" in reshapes:
+        scene = with_fabric(scene, reshapes["material"])
+    values = {k: v for k, v in reshapes.items() if k in FABRIC_VALUE_KEYS}
+    if values:
+        scene = with_fabric_values(scene, values)
+    if "overhang" in reshapes:
+        scene = with_overhang(scene, reshapes["overhang"])
     return scene
 
 
@@ -272,10 +295,10 @@ def run_variant(
                 on_row(line)
 
     take()
-    while engine.steps < steps:
+    while engine.clock < steps:  # a recording's steps are on the clock (sim.lab.engine)
         if should_stop and should_stop():
             return VariantResult(tuple(rows), None, "interrupted", engine.steps)
-        engine.advance(min(steps - engine.steps, 1 if measuring else STOP_CHECK_EVERY))
+        engine.advance(min(steps - engine.clock, 1 if measuring else STOP_CHECK_EVERY))
         if engine.blew_up:
             return _blown_up(engine, rows)
         take()

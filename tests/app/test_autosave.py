@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -129,6 +130,15 @@ def test_clean_close_removes_the_recovery_file(make_window, qtbot):
             "saved_at",
         ),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        *(  # past the datetime range in UTC or in local time (issue 30 item 8)
+            (
+                b'{"format": "clothlab-recovery", "version": 1, "saved_at": "%s",'
+                b' "path": null, "scene": {"format": "clothlab-scene", "schema_version": 1}}'
+                % when.encode(),
+                f"saved_at: {when} is out of range",
+            )
+            for when in ("9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00")
+        ),
     ],
 )
 def test_a_corrupt_recovery_file_gives_one_line_and_is_set_aside(qapp, capsys, content, reason):
@@ -149,11 +159,14 @@ def test_a_corrupt_recovery_file_gives_one_line_and_is_set_aside(qapp, capsys, c
     assert (folder / "autosave-999999-1.json.corrupt").read_bytes() == content  # kept
 
 
-def test_a_corrupt_file_does_not_hide_an_older_good_one(qapp, capsys):
+@pytest.mark.parametrize("garbage", ["garbage", '"saved_at": "9999-12-31T23:59:59-14:00"'])
+def test_a_corrupt_file_does_not_hide_an_older_good_one(qapp, capsys, garbage):
     folder = recovery_folder()
     good = plant(folder)
     os.utime(good, (1, 1))
-    (folder / "autosave-999998-2.json").write_text("garbage")
+    if garbage.startswith('"saved_at"'):  # the good file, but saved out of the datetime range
+        garbage = re.sub(r'"saved_at": "[^"]*"', garbage, good.read_text())
+    (folder / "autosave-999998-2.json").write_text(garbage)
     autosaver = Autosaver(Controller(), interval_s=3600)
     try:
         recovery = autosaver.pending_recovery()

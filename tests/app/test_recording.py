@@ -17,6 +17,7 @@ from clothlab.sim.document.commands import (
     GrabStart,
     SetSpeed,
     Stamped,
+    Step,
 )
 from clothlab.sim.document.recording import Recording, load_recording, save_recording
 from clothlab.sim.lab.engine import replay
@@ -226,3 +227,72 @@ def test_a_recording_opened_while_running_plays_at_once_and_pauses_at_its_end(
     player.seek(30)
     qtbot.waitUntil(lambda: player.latest.steps == 30, timeout=WAIT_MS)
     assert not player.running
+
+
+# --- a recording made across an instability (issue 30, item 4) -------------------------------
+
+
+def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(
+    qtbot, make_controller, tmp_path
+):
+    """A grab dragged 9 000 units in a step blows the model up while recording; the guard puts
+    back an earlier step and the user goes on. The recording holds the blow-up where it
+    happened: it saves, opens, and replays headless and in the app to the recorder's state."""
+    from clothlab.sim.document.commands import BlowUp
+
+    recorder = make_controller("hanging-sheet")
+    qtbot.waitUntil(lambda: recorder.latest is not None, timeout=WAIT_MS)
+    recorder.record()
+    qtbot.waitUntil(lambda: recorder.latest.clock == 0, timeout=WAIT_MS)
+    run_for(qtbot, recorder, 40)
+    recorder.submit(GrabStart(160, (0.5, -1.0, 0.6)))
+    with qtbot.waitSignal(recorder.worker.instability_found, timeout=WAIT_MS) as found:
+        recorder.submit(GrabMove((9000.0, 0.0, 0.0)))  # the worker pauses at the blow-up
+    assert "Restored step" in found.args[0]
+    qtbot.waitUntil(lambda: not recorder.running, timeout=WAIT_MS)
+    recorder.submit(GrabMove((0.5, -1.0, 0.6)))
+    held = recorder.latest.clock + 4
+    for _ in range(2):  # held still for a step or two: let go, it keeps the pointer's speed
+        recorder.submit(Step(2))
+    qtbot.waitUntil(lambda: recorder.latest.clock >= held, timeout=WAIT_MS)
+    recorder.submit(GrabRelease())
+    target = recorder.latest.clock + 30
+    recorder.set_running(True)
+    qtbot.waitUntil(lambda: recorder.latest.clock >= target, timeout=WAIT_MS)
+    pause(qtbot, recorder)
+    recorded = recorder.recording()
+    blow_ups = [item for item in recorded.commands if isinstance(item.command, BlowUp)]
+    assert len(blow_ups) == 1
+    steps = [item.step for item in recorded.commands]
+    assert steps == sorted(steps) and recorded.steps >= steps[-1]
+    assert recorder.latest.steps < recorded.steps  # the model's count went back, the clock not
+    expected = digest(recorder.worker.engine.sim)
+
+    path = tmp_path / "blown.clothrec.json"
+    save_recording(recorded, path)
+    recording = load_recording(path)  # opens
+    assert recording == recorded
+    assert digest(replay(recording.journal, recording.steps)) == expected  # headless
+
+    player = make_controller()
+    player.open(path)
+    player.submit(SetSpeed(math.inf))
+    with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS):
+        player.set_running(True)  # plays through the blow-up without stopping there
+    qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
+    qtbot.wait(50)
+    assert digest(player.worker.engine.sim) == expected
+    from clothlab.sim.document.commands import WORKER_COMMANDS
+
+    def model_commands(run: Recording) -> list[Stamped]:
+        return [item for item in run.commands if not isinstance(item.command, WORKER_COMMANDS)]
+
+    # what it replayed, blow-up included, saved again
+    assert model_commands(player.recording()) == model_commands(recording)
+    # Seeks on the recording's clock: before the blow-up, just after it, and past it.
+    blown = blow_ups[0].step
+    for step in (blown - 3, blown, blown + 5):
+        player.seek(step)
+        qtbot.waitUntil(lambda: player.latest.clock == step, timeout=WAIT_MS)  # noqa: B023
+        qtbot.wait(50)
+        assert digest(player.worker.engine.sim) == digest(headless(recording, step)), step

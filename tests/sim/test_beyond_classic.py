@@ -74,7 +74,7 @@ def test_general_step_with_every_option_off_matches_the_classic_kernel(scene):
     integrator = ExtendedIntegrator(general.topology.particle_count)
     state = general.state
     model = Model(general.topology, state.link_alive, state.face_alive, state.pin_index,
-                  general.links)  # fmt: skip
+                  general.links, general.mechanics)  # fmt: skip
     gaps = []
     for _ in range(240):
         classic.step()

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -90,3 +94,84 @@ def test_video_without_a_display_is_one_line(tmp_path):
     result = clothlab("run", "drop", "--steps", "10", "--video", str(tmp_path / "v.mp4"), env=env)
     assert result.returncode == 2 and "needs a display with OpenGL" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def frames_of(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def leftovers(folder: Path, name: str) -> list[str]:
+    """Hidden folders of writes to `folder / name` (new or set aside)."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{name}."))
+
+
+def test_a_second_run_replaces_the_first_runs_frames_whole(tmp_path):
+    """121 frames of the sheet, then 41 of the drop: the folder holds the drop's 41 only (the
+    sheet's frame_0041 … frame_0120 were left among them), each as a run of its own writes it."""
+    out, alone = tmp_path / "out", tmp_path / "alone"
+    for scene, steps, folder in (("hanging-sheet", "480", out), ("drop", "160", out),
+                                 ("drop", "160", alone)):  # fmt: skip
+        result = clothlab("run", scene, "--steps", steps, "--obj-dir", str(folder))
+        assert result.returncode == 0, result.stderr
+    assert list(frames_of(out)) == [f"frame_{k:04d}.obj" for k in range(41)]
+    assert frames_of(out) == frames_of(alone)
+    assert leftovers(tmp_path, "out") == []
+
+
+def test_a_folder_holding_more_than_frames_is_refused_before_the_run(tmp_path):
+    out = tmp_path / "out"
+    assert clothlab("run", "drop", "--steps", "8", "--obj-dir", str(out)).returncode == 0
+    (out / "notes.txt").write_text("mine")
+    before = frames_of(out)
+    result = clothlab("run", "drop", "--steps", "4", "--obj-dir", str(out))
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert line == f"clothlab: error: {out}: holds 'notes.txt', not a frame: the run's frames " \
+        "replace the folder whole; give a new or empty one"  # fmt: skip
+    assert frames_of(out) == before and leftovers(tmp_path, "out") == []
+
+
+def test_a_kill_during_the_swap_never_leaves_frames_of_two_runs(tmp_path):
+    """A run SIGKILLed at random moments around the end, where its frames go in: the folder
+    holds all the earlier run's frames or all the new run's, byte for byte, every time."""
+    rng = np.random.default_rng(30)
+    old, new, out = tmp_path / "old", tmp_path / "new", tmp_path / "out"
+    args = ["--steps", "600", "--fps", "60"]  # 301 frames
+    for scene, folder in (("hanging-sheet", old), ("drop", new)):
+        assert clothlab("run", scene, *args, "--obj-dir", str(folder)).returncode == 0
+    runs = {"old": frames_of(old), "new": frames_of(new)}
+    assert len(runs["old"]) == len(runs["new"]) == 301
+    outcomes, killed = [], 0
+    for _ in range(20):
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(old, out)
+        earlier = leftovers(tmp_path, "out")  # of the runs killed before: this run removes them
+        process = subprocess.Popen(
+            [sys.executable, "-m", "clothlab.app.main", "run", "drop", *args, "--obj-dir",
+             str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        _wait_for_all_frames(tmp_path, earlier, process, 299)  # 2 more to write, then the swap
+        time.sleep(rng.uniform(0.0, 0.03))
+        process.kill()
+        killed += process.wait(timeout=60) == -signal.SIGKILL
+        now = frames_of(out)
+        outcomes.append(next((name for name, frames in runs.items() if frames == now), None))
+    print(f"{killed} of {len(outcomes)} killed; outcomes {outcomes}")  # shown with -s
+    assert None not in outcomes, outcomes  # a mix, or a frame of neither
+    assert killed >= 10, outcomes  # most kills came before the run's end
+    assert clothlab("run", "drop", *args, "--obj-dir", str(out)).returncode == 0
+    assert frames_of(out) == runs["new"]
+    assert leftovers(tmp_path, "out") == []  # the killed runs' folders, cleaned by this one
+
+
+def _wait_for_all_frames(
+    folder: Path, earlier: list[str], process: subprocess.Popen[bytes], count: int
+) -> None:
+    """Until the run's hidden folder holds `count` frames: it is about to swap them in."""
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        for hidden in set(leftovers(folder, "out")) - set(earlier):
+            with contextlib.suppress(OSError):
+                if len(os.listdir(folder / hidden)) >= count:
+                    return
+        time.sleep(0.001)

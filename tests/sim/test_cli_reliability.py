@@ -24,6 +24,7 @@ import pytest
 
 from clothlab.app import cli
 from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER
+from clothlab.sim.document.scene import MIN_SPACING
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 120  # a hang fails the test instead of stopping the run
@@ -178,7 +179,7 @@ def test_a_fifo_is_one_line_and_does_not_hang(tmp_path):
 
 
 @pytest.mark.parametrize("version", [2, 3])
-@pytest.mark.parametrize("spacing", [1e-17, 0.0009])
+@pytest.mark.parametrize("spacing", [1e-17, 0.00009])
 def test_a_degenerate_spacing_is_one_line(tmp_path, spacing, version):
     """Version 3 sizes a sheet in units (a 3 × 3 sheet of width w has spacing w/2); version 2
     gave the spacing, migrated to the same size."""
@@ -189,15 +190,15 @@ def test_a_degenerate_spacing_is_one_line(tmp_path, spacing, version):
         json.dumps({"format": "clothlab-scene", "schema_version": version, "bodies": [body]})
     )
     line = one_error_line(clothlab("run", str(scene), "--steps", "2"))
-    if 2 * spacing < 0.001:  # below the smallest length a scene may give
+    if 2 * spacing < MIN_SPACING:  # below the smallest length a scene may give
         assert line == (
             f"clothlab: error: {scene}: bodies.0.width: Input should be greater than or equal "
-            "to 0.001"
+            f"to {MIN_SPACING}"
         )
         return
     assert line == (
         f"clothlab: error: {scene}: bodies.0: a {2 * spacing:g} × {2 * spacing:g} sheet of 3 × 3 "
-        "particles is finer than 0.001 units between particles"
+        f"particles is finer than {MIN_SPACING:g} units between particles"
     )
 
 

@@ -17,6 +17,7 @@ import pytest
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import (
     COMMANDS,
+    BlowUp,
     Command,
     CutLinks,
     GrabMove,
@@ -48,6 +49,7 @@ from clothlab.sim.lab.engine import Engine, replay
 
 STEPS = 60
 BOX_MOVED_TO = (0.3, -1.4, 0.0)
+BLOWN_UP = 54  # the run's clock after the step that blew up (it met the move on 53→54)
 
 
 def table_scene() -> Scene:
@@ -74,6 +76,14 @@ def one_of_each(scene: Scene) -> list[Stamped]:
         Stamped(40, Pause()),
         Stamped(40, Step(3)),
         Stamped(45, SetSpeed(math.inf)),  # written as null
+        # A grab dragged 9 000 units in a step: the model blows up on the step to 54 and the
+        # guard puts back step 30; the drag goes back and the grab lets go, on the run's clock.
+        Stamped(50, GrabStart(160, (0.5, -1.0, 0.6))),
+        Stamped(52, GrabMove((9000.0, 0.0, 0.0))),
+        Stamped(BLOWN_UP, BlowUp(30)),
+        Stamped(BLOWN_UP, GrabMove((0.5, -1.0, 0.6))),
+        Stamped(56, GrabMove((0.5, -1.0, 0.6))),  # still: let go, it keeps the pointer's speed
+        Stamped(58, GrabRelease()),
     ]
 
 
@@ -126,7 +136,8 @@ def test_every_kind_of_command_is_saved_loaded_and_replayed(tmp_path: Path) -> N
     assert recording_json(loaded) == text  # saved again, the same bytes
     entries = json.loads(text)["commands"]
     assert [e["type"] for e in entries] == [item.command.kind for item in commands]
-    assert entries[-1] == {"step": 45, "type": "set_speed", "speed": None}
+    assert entries[12] == {"step": 45, "type": "set_speed", "speed": None}
+    assert entries[15] == {"step": BLOWN_UP, "type": "blew_up", "restored": 30}
     assert all("restart" not in e for e in entries)
 
     # The simulation's commands replay at their steps; the solver thread's are left out.
@@ -139,6 +150,8 @@ def test_every_kind_of_command_is_saved_loaded_and_replayed(tmp_path: Path) -> N
     sim = engine.sim
     live = [item for item in commands if not isinstance(item.command, WorkerCommand)]
     assert engine.journal[1:] == live
+    assert not engine.blew_up and not engine.diverged  # the blow-up replayed where it was
+    assert (engine.clock, engine.steps) == (STEPS, 30 + STEPS - BLOWN_UP)
     assert sim.grabbed is None
     seam = list(next(c.links for c in loaded_commands if isinstance(c, CutLinks)))
     assert not sim.state.link_alive[seam].any()

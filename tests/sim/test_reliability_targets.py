@@ -418,7 +418,7 @@ def test_a_recording_is_read_as_a_scene_is_a_regular_file_without_blocking(tmp_p
     os.mkfifo(pipe)
     with unblocking(pipe), pytest.raises(SceneError) as caught:
         load_recording(pipe)
-    assert str(caught.value) == f"{pipe}: is a FIFO (named pipe), not a recording"
+    assert str(caught.value) == f"{pipe}: is a FIFO (named pipe), not a recording file"
     big = tmp_path / "big.clothrec.json"
     with big.open("wb") as file:
         file.truncate(RECORDING_BYTES + 1)  # sparse: no disk is used
@@ -545,10 +545,10 @@ def test_a_degenerate_spacing_is_a_scene_error(body, spacing, version):
         expected += f": Input should be greater than or equal to {MIN_SPACING}"
     elif body == "sheet":
         expected = (f"bodies.0: a {14 * spacing:g} × {10 * spacing:g} sheet of 15 × 11 "
-                    "particles is finer than 0.001 units between particles")  # fmt: skip
+                    "particles is finer than 0.0001 units between particles")  # fmt: skip
     else:
         expected = (f"bodies.0: a block of {4 * spacing:g} units in 4 cubes a side has cubes "
-                    "smaller than 0.001 units")  # fmt: skip
+                    "smaller than 0.0001 units")  # fmt: skip
     with pytest.raises(SceneError) as caught:
         parse_scene(text)
     assert str(caught.value) == f"scene: {expected}"

@@ -328,8 +328,8 @@ def test_block_out_of_range(tmp_path):
     expect_error(tmp_path, edited(change, "soft-block"), "bodies.0.cubes")
     change = lambda d: d["bodies"][0].update(size=0)  # noqa: E731
     expect_error(tmp_path, edited(change, "soft-block"), "bodies.0.size")
-    change = lambda d: d["bodies"][0].update(size=0.003)  # noqa: E731
-    expect_error(tmp_path, edited(change, "soft-block"), "bodies.0: a block of 0.003 units")
+    change = lambda d: d["bodies"][0].update(size=0.0003)  # noqa: E731
+    expect_error(tmp_path, edited(change, "soft-block"), "bodies.0: a block of 0.0003 units")
 
 
 def test_pin_particle_index_out_of_range(tmp_path):

@@ -4,10 +4,13 @@ finished. Run as a user runs it, in a subprocess (workers are separate processes
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
+import json
 import os
 import pty
+import re
 import signal
 import subprocess
 import sys
@@ -194,6 +197,9 @@ def test_a_variant_whose_worker_failed_is_reported_not_raised():
         def submit(self, source, variants, steps):
             return [Broken() for _ in variants]
 
+        def lost(self, error):
+            return None
+
         def stop(self, pending):
             raise AssertionError("not stopped")
 
@@ -206,3 +212,187 @@ def test_a_variant_whose_worker_failed_is_reported_not_raised():
     assert finished  # the first line of the error only: a row's status is one line
     assert sorted(told) == [(0, "error: RuntimeError worker died"),
                             (1, "error: RuntimeError worker died")]  # fmt: skip
+
+
+@pytest.mark.parametrize("moment", ["stepping", 0.3, 0.8, 1.3, 1.8, 2.5])
+def test_workers_exit_when_a_killed_sweep_leaves_them(moment):
+    """SIGKILL cannot be caught, so the sweep cannot stop its workers: each stops itself when
+    its parent is gone, and the resource tracker, whose pipe they held, follows. Killed while
+    the workers step, or at a moment of the start (spawning, importing, compiling)."""
+    psutil = pytest.importorskip("psutil")
+    tag = f"{os.getpid()}-{moment}-{time.monotonic_ns()}"  # inherited by every process it starts
+    process = subprocess.Popen(
+        [*MAIN, "sweep", "hanging-sheet", "--vary", "resolution=96x96,97x97", "--steps",
+         "100000", "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+        env={**os.environ, "CLOTHLAB_TEST_TAG": tag},
+    )  # fmt: skip
+    try:
+        if moment == "stepping":
+            deadline = time.monotonic() + TIMEOUT_S
+            while len(started_by(psutil, tag)) < 4:  # the sweep, 2 workers, the tracker
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.1)
+            time.sleep(3)  # the workers are into their variants (numba compiled, stepping)
+        else:
+            time.sleep(moment)
+        assert process.poll() is None
+        process.kill()
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while (left := started_by(psutil, tag)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert left == [], [(p.pid, p.cmdline()) for p in left]
+    finally:
+        process.kill()
+        for orphan in started_by(psutil, tag):
+            with contextlib.suppress(psutil.Error):
+                orphan.kill()
+
+
+def started_by(psutil, tag: str) -> list:
+    """The processes of a test's sweep, the orphans of a killed one too: they have its tag."""
+    found = []
+    for candidate in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            if candidate.environ().get("CLOTHLAB_TEST_TAG") == tag:
+                found.append(candidate)
+    return found
+
+
+# --- a Dask cluster of real processes: `dask scheduler`, `dask worker` ------------------------
+
+
+def start_scheduler(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A `dask scheduler` on a free port; its address, once it listens."""
+    address_file = folder / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+         "0", "--no-dashboard", "--scheduler-file", str(address_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not address_file.exists() or not address_file.read_text().strip().endswith("}"):
+        assert time.monotonic() < deadline and scheduler.poll() is None
+        time.sleep(0.1)
+    return scheduler, json.loads(address_file.read_text())["address"]
+
+
+def start_worker(python: str, address: str, folder: Path) -> subprocess.Popen[bytes]:
+    """A `dask worker` of one thread, run by `python`, once the scheduler has it."""
+    distributed = pytest.importorskip("distributed")
+    worker = subprocess.Popen(
+        [python, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+         "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder,
+    )  # fmt: skip
+    with distributed.Client(address, timeout=60) as client:
+        client.wait_for_workers(1, timeout=120)
+    return worker
+
+
+@pytest.fixture
+def processes():
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def python_without_clothlab(tmp_path: Path) -> str:
+    """A Python of a virtual environment that sees this one's packages (Dask, numpy) but not
+    Cloth Lab: a path line in a .pth file adds a folder, but not the .pth files in it, and
+    Cloth Lab is installed (editable) by one of those."""
+    import sysconfig
+    import venv
+
+    home = tmp_path / "without-clothlab"
+    venv.create(home, with_pip=False)
+    python = str(home / "bin" / "python")
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    purelib = subprocess.run([python, "-c", where], capture_output=True, text=True, check=True)
+    Path(purelib.stdout.strip(), "borrowed.pth").write_text(sysconfig.get_paths()["purelib"])
+    check = subprocess.run([python, "-c", "import distributed, numpy; import clothlab"],
+                           capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert "No module named 'clothlab'" in check.stderr, check.stderr  # and nothing else missing
+    return python
+
+
+def test_workers_without_clothlab_are_one_line_and_write_nothing(
+    tmp_path, processes, python_without_clothlab
+):
+    scheduler, address = start_scheduler(tmp_path)
+    processes.append(scheduler)
+    processes.append(start_worker(python_without_clothlab, address, tmp_path))
+    table = tmp_path / "sweep.csv"
+    table.write_text("the user's\n")
+    result = clothlab("sweep", "hanging-sheet", "--vary", "passes=2,4", "--steps", "20",
+                      "--scheduler", address, "--csv", str(table))  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == "clothlab: error: the workers cannot import clothlab: install it " \
+        "there (the same version as here)\n"  # fmt: skip
+    assert table.read_text() == "the user's\n" and result.stdout == ""
+
+
+@pytest.mark.parametrize("killed", ["scheduler", "workers"])
+def test_a_cluster_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processes, killed):
+    """One worker of one thread runs the variants one by one (the later ones slower: more
+    passes); the scheduler or the worker is SIGKILLed once two have finished (the progress
+    line on the terminal says so)."""
+    scheduler, address = start_scheduler(tmp_path)
+    worker = start_worker(sys.executable, address, tmp_path)
+    processes.extend([scheduler, worker])
+    table = tmp_path / "sweep.csv"
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [*MAIN, "sweep", "hanging-sheet", "--vary", "passes=2,4,8,16,32,64", "--steps", "8000",
+         "--scheduler", address, "--csv", str(table)],
+        stdout=subprocess.PIPE, stderr=terminal, cwd=ROOT, text=True,
+    )  # fmt: skip
+    processes.append(process)  # type: ignore[arg-type]
+    os.close(terminal)
+    seen = b""
+    try:
+        deadline = time.monotonic() + TIMEOUT_S
+        while not re.search(rb"variant [2-5] of 6", seen):  # two finished, or more (one look)
+            assert time.monotonic() < deadline and process.poll() is None, seen
+            seen += _read(controller)
+        {"scheduler": scheduler, "workers": worker}[killed].kill()
+        stdout, _ = process.communicate(timeout=120)
+        seen += _read_to_the_end(controller)
+    finally:
+        os.close(controller)
+    text = seen.decode()
+    assert process.returncode == 4, text
+    assert "Traceback" not in text and "distributed" not in text and "ERROR" not in text, text
+    finished = int(re.findall(r"after (\d+) of 6 variants", text)[-1])
+    assert 2 <= finished < 6
+    assert text.endswith(f"\x1b[Kclothlab: error: the {killed} went away after {finished} of 6 "
+                         f"variants; {finished} rows written to {table}\r\n")  # fmt: skip
+    rows = list(csv.DictReader(table.open()))
+    assert [r["status"] for r in rows] == ["ok"] * finished
+    assert all(r["step"] == "8000" for r in rows)
+    assert len(stdout.splitlines()) == 1 + finished  # the table of the rows finished
+
+
+def _read(controller: int) -> bytes:
+    try:
+        return os.read(controller, 65536)
+    except OSError as error:  # EIO: the terminal has no writer left
+        assert error.errno == errno.EIO
+        return b""
+
+
+def _read_to_the_end(controller: int) -> bytes:
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError as error:  # EIO: the terminal has no writer left
+            assert error.errno == errno.EIO
+            return seen
+        if not chunk:
+            return seen
+        seen += chunk

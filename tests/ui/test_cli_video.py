@@ -34,3 +34,31 @@ def _has_pyav() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("av") is not None
+
+
+def test_a_gif_of_the_default_run_holds_all_its_frames(tmp_path):
+    """600 steps at 30 fps: 151 frames (more than 30 was an IndexError in Pillow's writer, for
+    a list of delays made for 1 s). Pillow merges a frame equal to the one before into it,
+    adding up their delays: the delays end where the run's frames end, and last 151 frames."""
+    from itertools import accumulate
+
+    from PIL import Image, ImageSequence
+
+    from clothlab.ui.window.export import gif_durations
+
+    video = tmp_path / "g.gif"
+    result = clothlab("run", "hanging-sheet", "--video", str(video), "--video-size", "320x200")
+    assert result.returncode == 0, result.stderr
+    with Image.open(video) as gif:
+        assert gif.format == "GIF" and gif.size == (320, 200)
+        delays = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+        first, last = (_frame(gif, k) for k in (0, gif.n_frames - 1))
+    frame_ends = list(accumulate(gif_durations(151, 30)))
+    assert set(accumulate(delays)) <= set(frame_ends) and sum(delays) == frame_ends[-1] == 5030
+    assert 2 <= len(delays) <= 151
+    assert (first != last).any()  # the sheet swung before it settled
+
+
+def _frame(gif, k: int) -> np.ndarray:
+    gif.seek(k)
+    return np.asarray(gif.convert("RGB"))

@@ -118,3 +118,46 @@ def test_the_saved_state_is_marked_where_it_is_and_not_once_it_is_dropped(qtbot)
     assert marked(view) == [2] and changed  # still the saved state, one redo away
     stack.push(QUndoCommand("Add ball"))  # drops it: no state listed is the saved one
     assert marked(view) == []
+
+
+def test_a_click_that_undoes_hundreds_of_entries_rebuilds_the_model_and_views_once(
+    qtbot, make_window
+):
+    """Issue 30 item 13: a click 920 entries back had restarted the model for every change of
+    bodies on the way and told the views of each entry (1.6 s on the GUI thread). The entries
+    are applied as one batch: one restart, one redraw, and the document and model of that
+    entry."""
+    from qt_helpers import WAIT_MS
+
+    window = make_window()
+    controller = window.controller
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    stack = controller.undo_stack
+    scenes = [controller.scene]  # the document at each stack index
+    for k in range(920):
+        if k in (700, 800):  # changes of bodies: each restarts the model
+            window.action_add_sheet.trigger()
+        else:
+            controller.set_setting("wind", round(0.01 * (k + 1), 2))
+        scenes.append(controller.scene)
+    assert stack.count() == stack.index() == 920 and len(controller.scene.bodies) == 3
+    edits, restarts = [], []
+    controller.scene_edited.connect(lambda *args: edits.append(args))
+    controller.restart_coming.connect(restarts.append)
+
+    view = window.history_view
+    assert rows(view)[0] == f"… {view.history.first} earlier edits"
+    target = view.history.first
+    centre = view.visualRect(view.model().index(0)).center()
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+
+    assert stack.index() == target < 700
+    assert len(edits) == 1 and len(restarts) == 1  # not 920 and 2
+    assert controller.scene == scenes[target] and len(controller.scene.bodies) == 1
+    from clothlab.sim.document.scene import body_counts
+
+    # the model, restarted once from that document, runs it
+    particles = body_counts(scenes[target].bodies)[0]
+    wind = scenes[target].wind.strength
+    qtbot.waitUntil(lambda: controller.latest.settings.wind == wind
+                    and controller.latest.x.shape[0] == particles, timeout=WAIT_MS)  # fmt: skip

@@ -1,8 +1,9 @@
 """What a killed writer leaves is cleaned up by the next one (issue 30, item 12): 50 SIGKILLs
 left autosave temporary files (each run saves to a new name, so a save's own clean-up never met
-them), `--obj-dir` staging folders and `/tmp/clothlab-video-*` folders. Every such name holds
-its process's id, and a writer removes those of processes that are gone, never a live one's.
-Each test kills a real process mid-write, runs the writer again, and looks."""
+them) and `/tmp/clothlab-video-*` folders. Every such name holds its process's id, and a writer
+removes those of processes that are gone, never a live one's. Each test kills a real process
+mid-write, runs the writer again, and looks. (`--obj-dir`'s staging folders: sim.document.folders,
+tests/sim/test_folders.py.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ import pytest
 
 from clothlab.app.autosave import Autosaver, recovery_folder
 from clothlab.app.controller import Controller
-from clothlab.app.frames import staging_prefix
 from clothlab.ui.window.export import VIDEO_TEMP_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,31 +115,6 @@ def test_an_autosave_killed_mid_write_leaves_nothing_after_the_next_launch(qapp,
         controller.shutdown()
     assert not killed_temporary.exists()
     assert running_temporary.exists()  # its process is alive: it may still rename it
-
-
-def hidden_folders(parent: Path, name: str) -> list[Path]:
-    return sorted(p for p in parent.iterdir() if p.name.startswith(f".{name}.") and p.is_dir())
-
-
-def test_an_obj_dir_run_killed_mid_write_leaves_nothing_after_the_next_run(tmp_path, processes):
-    out = tmp_path / "frames"
-    killed = processes(*clothlab_command("run", "hanging-sheet", "--steps", "1000000",
-                                         "--obj-dir", str(out)))  # fmt: skip
-    staging = wait_for(lambda: [f for f in hidden_folders(tmp_path, "frames") if any(f.iterdir())],
-                       killed)  # fmt: skip
-    kill(killed)
-    running = processes("-c", FOLDER_IN_USE, str(tmp_path), staging_prefix(out))
-    in_use = Path(first_line(running))
-
-    again = subprocess.run(
-        [sys.executable, *clothlab_command("run", "hanging-sheet", "--steps", "10",
-                                           "--obj-dir", str(out))],
-        cwd=ROOT, capture_output=True, text=True, timeout=LIMIT_S,
-    )  # fmt: skip
-    assert again.returncode == 0, again.stderr
-    assert hidden_folders(tmp_path, "frames") == [in_use]  # the killed run's are gone
-    assert not any(folder.exists() for folder in staging)
-    assert sorted(f.name for f in out.iterdir())[0] == "frame_0000.obj"  # the new run's
 
 
 def video_folders(parent: Path) -> list[Path]:

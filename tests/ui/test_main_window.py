@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def test_menus_offer_the_documented_commands(make_window):
         for action in window.menuBar().actions()
     }
     assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Help"]
-    assert menus["Add"][:4] == ["Sheet", "Soft block", "", "Sphere"]  # "" is the separator
+    assert menus["Add"][:5] == ["Sheet", "Disc", "Soft block", "", "Sphere"]  # "" separates
     for item in ("Duplicate body", "Remove selected", "Pin selected sheet"):
         assert item in menus["Edit"]
     for item in ("New", "New from preset", "Open…", "Open recent", "Save", "Save As…", "Revert",
@@ -352,7 +353,10 @@ def readouts_text(window, snapshot) -> dict[str, str]:
         for k, label in panel.value_labels.items()
         if label.isVisibleTo(panel)
     }
-    expected.update({c.key: f"{c.label} {getattr(snapshot.readouts, c.key)}" for c in COUNTS})
+    counts = {c.key: getattr(snapshot.readouts, c.key) for c in COUNTS}
+    expected.update(
+        {c.key: f"{c.label} {'—' if math.isnan(counts[c.key]) else counts[c.key]}" for c in COUNTS}
+    )
     expected["t"] = f"t = {snapshot.readouts.t:.2f} s · step {snapshot.steps}"
     return expected
 

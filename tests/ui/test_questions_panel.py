@@ -373,3 +373,28 @@ def test_now_try_buttons_say_what_they_change(qtbot, question_id):
         button.click()
     suggestion = question.now_try[0]
     assert blocker.args == [SetSetting(suggestion.setting, suggestion.value, None)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [  # issue 30 item 8: an OverflowError, not a dialog
+        ('"value": 1.0', f'"value": {10**400}'),  # a "now try" value
+        ('"set": {"friction_static": 1.0}', f'"set": {{"friction_static": {10**400}}}'),
+    ],
+)
+def test_open_question_set_with_a_401_digit_setting_is_one_dialog(
+    make_window, tmp_path, monkeypatch, old, new
+):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    before = panel.question_set
+    text = (Path(__file__).resolve().parents[2] / "resources/questions/lab.json").read_text()
+    assert old in text
+    path = tmp_path / "hostile.json"
+    path.write_text(text.replace(old, new, 1))
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, title, text: shown.append((title, text)))
+    assert not panel.open_set(path)
+    assert len(shown) == 1 and shown[0][0] == "Cannot open question set"
+    assert "an integer of about 400 digits" in shown[0][1] and "\n" not in shown[0][1]
+    assert panel.question_set is before

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
@@ -101,3 +102,89 @@ def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch
     assert window.controller.replay is None and not bar.isVisible()
     assert window.files.open_path(path)  # File ▸ Open (and Open recent) play a recording too
     assert window.controller.replay == recording and bar.isVisible()
+
+
+def test_add_sheet_while_recording_ends_the_recording_and_keeps_it(qtbot, make_window, tmp_path):
+    """A change of bodies starts the model afresh: the recording ends before it, with every
+    step and command recorded so far (issue 30 item 5: it was cut down to the steps after)."""
+    from clothlab.sim.document.commands import CutLinks
+
+    window = make_window()
+    controller = window.controller
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    window.action_record.trigger()
+    qtbot.waitUntil(lambda: controller.latest.steps == 0, timeout=WAIT_MS)
+    run_for(qtbot, window, 40)
+    controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
+    controller.submit(GrabRelease())
+    window.action_seam.trigger()
+    run_for(qtbot, window, 40)
+    pause(qtbot, window)
+    before = controller.recording()
+    assert before.steps >= 80 and len(before.commands) >= 4
+
+    window.action_add_sheet.trigger()  # Add ▸ Sheet
+    assert len(controller.scene.bodies) == 2
+    assert not window.action_record.isChecked() and not window.recorder.recording_now
+    assert window.recorder.kept == before  # nothing recorded was thrown away
+    message = window.status.currentMessage()
+    assert (
+        message.startswith("Recording ended before “Add sheet")
+        and f"{before.steps} steps" in message
+    )
+    run_for(qtbot, window, 20)  # the new run goes on, and is not recorded into it
+    assert window.recorder.kept == before
+    assert any(isinstance(item.command, CutLinks) for item in window.recorder.kept.commands)
+    path = tmp_path / "kept.clothrec.json"
+    assert window.recorder.save_to(path, window.recorder.to_save())
+    assert load_recording(path) == before
+
+
+def hostile_recording(command: dict) -> str:
+    import json
+
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.recording import Recording, recording_json
+
+    document = json.loads(recording_json(Recording(load_preset("hanging-sheet"), (), 20)))
+    document["commands"] = [{"step": 1, **command}]
+    return json.dumps(document)
+
+
+HOSTILE = {  # issue 30 item 8: each had given tracebacks (≈ 120 a second while replaying)
+    "bodies emptied": {
+        "type": "edit_scene",
+        "text": "Edit",
+        "after": {"bodies": []},
+        "before": {"bodies": []},
+    },
+    "a 401-digit setting": {
+        "type": "set_setting",
+        "key": "stiffness",
+        "value": 10**400,
+        "previous": 1.0,
+    },
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_open_recording_of_a_hostile_file_is_one_dialog_and_keeps_the_document(
+    qtbot, make_window, monkeypatch, tmp_path, name
+):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "critical", lambda _p, title, text, *a, **k: shown.append((title, text))
+    )
+    monkeypatch.setattr(
+        QMessageBox, "warning", lambda _p, title, text, *a, **k: shown.append((title, text))
+    )
+    window = make_window()
+    before = window.controller.scene
+    path = tmp_path / "hostile.clothrec.json"
+    path.write_text(hostile_recording(HOSTILE[name]))
+    assert not window.recorder.open_path(path)
+    assert len(shown) == 1 and shown[0][0] == "Cannot open recording"
+    assert str(path) in shown[0][1] and "\n" not in shown[0][1]
+    assert window.controller.scene is before and window.controller.replay is None

@@ -126,7 +126,7 @@ def test_bad_input_says_why_in_one_line_and_changes_nothing(qtbot, make_window):
     window.status.clearMessage()
     model.setData(find_value(model, ("body", 0, "width")), 0.005)
     message = window.status.currentMessage()
-    assert "finer than 0.001 units between particles" in message and "\n" not in message
+    assert "finer than 0.0001 units between particles" in message and "\n" not in message
     assert controller.scene == before and stack.count() == count
 
 

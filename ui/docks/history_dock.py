@@ -11,6 +11,7 @@ same however long the history is.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -136,7 +137,9 @@ class HistoryModel(QAbstractListModel):
 
 
 class HistoryView(QListView):
-    """The history as a list; choosing a row undoes or redoes up to it."""
+    """The history as a list; choosing a row undoes or redoes up to it, by `go_to` (a stack
+    index; the controller's go_to_history applies the entries as one batch), or else by
+    setting the stack's index."""
 
     def __init__(
         self,
@@ -144,8 +147,10 @@ class HistoryView(QListView):
         empty_label: str,
         parent: QWidget | None = None,
         rows: int = HISTORY_ROWS,
+        go_to: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(parent)
+        self._go_to_index = go_to  # not stack.setIndex: the view may not keep the stack alive
         self.history = HistoryModel(stack, empty_label, self, rows)
         self.setModel(self.history)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -170,4 +175,8 @@ class HistoryView(QListView):
         if stack is None or not current.isValid():
             return
         if self.history.row_of(stack.index()) != current.row():
-            stack.setIndex(self.history.first + current.row())
+            index = self.history.first + current.row()
+            if self._go_to_index is None:
+                stack.setIndex(index)
+            else:
+                self._go_to_index(index)

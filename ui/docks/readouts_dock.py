@@ -69,7 +69,7 @@ class ReadoutsPanel(QWidget):
         self._curves: dict[str, pg.PlotCurveItem] = {}
         self._rows: dict[str, tuple[QLabel, QLabel]] = {}  # name and value
         self._grid_rows: dict[str, int] = {}  # a plot's row in the grid, by its own key
-        self.applies: dict[str, bool] = {series.key: True for series in SERIES}
+        self.applies: dict[str, bool] = {r.key: True for r in (*SERIES, *COUNTS)}
         self._curve_shown: dict[str, bool] = {series.key: True for series in SERIES}
         self.highlighted: str | None = None  # the readout a question points at
 
@@ -222,6 +222,9 @@ class ReadoutsPanel(QWidget):
         for series in SERIES:
             self.applies[series.key] = series.applies(topology, pins)
             self._show_series(series.key, self.applies[series.key])
+        for count in COUNTS:
+            self.applies[count.key] = count.applies(topology, pins)
+            self.count_labels[count.key].setVisible(self.applies[count.key])
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         self.add_snapshot(snapshot)
@@ -326,8 +329,10 @@ class ReadoutsPanel(QWidget):
                 self._frame(key, start, end, shown)
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
         for count in COUNTS:
-            number = int(rows[-1, COLUMNS.index(count.key)])
-            self.count_labels[count.key].setText(f"{count.label} {number}")
+            value = rows[-1, COLUMNS.index(count.key)]
+            label = self.count_labels[count.key]
+            label.setVisible(self.applies[count.key])  # folds: only on a drape specimen
+            label.setText(f"{count.label} {'—' if math.isnan(value) else int(value)}")
 
     def _draw(self, key: str, t: np.ndarray, values: np.ndarray) -> None:
         self._curves[key].setData(*envelope(t, values, max(16, self.plots[key].width())))
@@ -391,4 +396,6 @@ def value_text(key: str, shown: float) -> str:
     """A readout's value as the panel writes it, `shown` in the panel's unit (its value
     times shown_scale): "0.006578 units", "21.53 %"."""
     series = READOUTS_BY_KEY[key]
+    if math.isnan(shown):  # not measured (pin force with the classic rule)
+        return "—"
     return f"{float(shown):.4g} {series.shown_unit or series.unit}"

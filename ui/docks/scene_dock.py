@@ -33,7 +33,13 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.parameters import Parameter
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
-from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SELECTION_ROLE, SceneModel, parameter_for
+from clothlab.ui.docks.scene_model import (
+    ADDRESS_ROLE,
+    PARAMETER_ROLE,
+    SELECTION_ROLE,
+    SceneModel,
+    parameter_for,
+)
 from clothlab.ui.intents import Select
 from clothlab.ui.number_box import FloatBox, IntBox, Limits, number_box
 from clothlab.ui.selection import Selection
@@ -55,7 +61,7 @@ class ValueDelegate(QStyledItemDelegate):
         address = index.data(ADDRESS_ROLE)
         if address is None:
             return super().createEditor(parent, option, index)
-        parameter = parameter_for(address)
+        parameter = index.data(PARAMETER_ROLE) or parameter_for(address)
         if parameter.kind is str:  # a name: the line edit Qt gives text
             return super().createEditor(parent, option, index)
         if parameter.choices:

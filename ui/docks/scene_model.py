@@ -34,7 +34,9 @@ from clothlab.sim.document import composition
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.scene import (
     BlockSpec,
+    BodyShape,
     BoxSpec,
+    DiscSpec,
     PinSpec,
     Scene,
     SheetSpec,
@@ -51,12 +53,13 @@ ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center"
 #   | ("pin", particle, axis) | ("body", index, field[, axis]) | ("obstacle", index, field[, axis])
 UNIT_ROLE = Qt.ItemDataRole.UserRole + 2
 SELECTION_ROLE = Qt.ItemDataRole.UserRole + 3  # the Selection a body or obstacle row stands for
+PARAMETER_ROLE = Qt.ItemDataRole.UserRole + 4  # a value's Parameter (editor metadata)
 AXES = "xyz"
 PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
 
 Address = tuple[Any, ...]
 Index = QModelIndex | QPersistentModelIndex
-Body = SheetSpec | BlockSpec
+Body = BodyShape
 Obstacle = SphereSpec | BoxSpec
 
 
@@ -114,10 +117,22 @@ FIELDS: dict[str, Parameter] = {
                           "The corner with the smallest x, y and z."),
     "center": _number("Centre", "units", SphereSpec, "center", 0.05, "Centre of the obstacle."),
     "radius": _number("Radius", "units", SphereSpec, "radius", 0.1, "Radius of the sphere."),
+    "diameter": _number("Diameter", "units", DiscSpec, "diameter", 0.05,
+                        "Distance across the disc."),
+}  # fmt: skip
+# Where a field of one kind differs from the field of that name above: range or tooltip.
+KIND_FIELDS: dict[tuple[str, str], Parameter] = {
+    ("disc", "cols"): _number("Columns", "", DiscSpec, "cols", 1,
+                              "Particles across the disc's diameter.", int),
+    ("disc", "center"): _number("Centre", "units", DiscSpec, "center", 0.05,
+                                "Centre of the disc (it lies flat in x–z)."),
+    ("disc", "yaw"): _number("Yaw", "°", DiscSpec, "yaw", 5.0,
+                             "Turn about the vertical (+y) axis: its grid turns with it."),
 }  # fmt: skip
 SHEET_FIELDS = ("name", "width", "height", "cols", "rows", "lock_spacing", "horizontal",
                 "top_center", "yaw")  # fmt: skip
 BLOCK_FIELDS = ("name", "cubes", "size", "min_corner")
+DISC_FIELDS = ("name", "diameter", "cols", "center", "yaw")
 SPHERE_FIELDS = ("name", "center", "radius")
 BOX_FIELDS = ("name", "center", "size")
 VECTOR_FIELDS = frozenset({"top_center", "min_corner", "center"})  # and a box's size
@@ -127,16 +142,19 @@ def fields_of(spec: Body | Obstacle) -> tuple[str, ...]:
     return {
         "sheet": SHEET_FIELDS,
         "block": BLOCK_FIELDS,
+        "disc": DISC_FIELDS,
         "sphere": SPHERE_FIELDS,
         "box": BOX_FIELDS,
     }[spec.kind]
 
 
-def parameter_for(address: Address) -> Parameter:
+def parameter_for(address: Address, kind: str = "") -> Parameter:
+    """Editor metadata for an address; `kind` (a body's or obstacle's) where a field of that
+    name differs between kinds (a disc's columns start at 3, a sheet's at 2)."""
     if address[0] == "setting":
         return PARAMETERS[address[1]]
     if address[0] in ("body", "obstacle"):
-        return FIELDS[address[2]]
+        return KIND_FIELDS.get((kind, address[2]), FIELDS[address[2]])
     return coordinate_parameter(f"{AXES[address[-1]]}")
 
 
@@ -275,7 +293,9 @@ class SceneModel(QStandardItemModel):
         self._listed = []
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
-        self._bodies = self._group("Bodies", "Sheets and soft blocks: select one to edit it.")
+        self._bodies = self._group(
+            "Bodies", "Sheets, discs and soft blocks: select one to edit it."
+        )
         self._obstacles = self._group("Obstacles", "What the bodies collide with.")
         self._add_ball(self._obstacles)
         self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
@@ -306,12 +326,15 @@ class SceneModel(QStandardItemModel):
             label = SHORT_LABELS.get(key, PARAMETERS[key].label)
             self._add_value(group, label, ("setting", key))
 
-    def _add_value(self, group: QStandardItem, label: str, address: Address) -> None:
-        parameter = parameter_for(address)
+    def _add_value(
+        self, group: QStandardItem, label: str, address: Address, kind: str = ""
+    ) -> None:
+        parameter = parameter_for(address, kind)
         name = _text_item(label, tooltip_for(parameter))
         item = QStandardItem()
         item.setData(address, ADDRESS_ROLE)
         item.setData(parameter.unit, UNIT_ROLE)
+        item.setData(parameter, PARAMETER_ROLE)
         item.setToolTip(tooltip_for(parameter))
         if parameter.kind is bool:
             item.setEditable(False)
@@ -324,12 +347,13 @@ class SceneModel(QStandardItemModel):
 
     def _add_fields(self, row: QStandardItem, kind: str, index: int, spec: Body | Obstacle) -> None:
         for field in fields_of(spec):
-            label = FIELDS[field].label
+            label = parameter_for((kind, index, field), spec.kind).label
             if field in VECTOR_FIELDS or (field == "size" and isinstance(spec, BoxSpec)):
                 for axis in range(3):
-                    self._add_value(row, f"{label} {AXES[axis]}", (kind, index, field, axis))
+                    address = (kind, index, field, axis)
+                    self._add_value(row, f"{label} {AXES[axis]}", address, spec.kind)
             else:
-                self._add_value(row, label, (kind, index, field))
+                self._add_value(row, label, (kind, index, field), spec.kind)
 
     def _drop_values(self, row: QStandardItem) -> None:
         for child in range(row.rowCount()):
@@ -515,7 +539,7 @@ class SceneModel(QStandardItemModel):
             value = Qt.CheckState(value) == Qt.CheckState.Checked
         elif role != Qt.ItemDataRole.EditRole:
             return super().setData(index, value, role)
-        parameter = parameter_for(address)
+        parameter = super().data(index, PARAMETER_ROLE) or parameter_for(address)
         try:
             value = parameter.kind(value)
             refusal = self._refusal(address, parameter, value)

@@ -138,13 +138,22 @@ def translate_scale(
     return model
 
 
+def cell_sizes(topology: Topology) -> list[float]:
+    """The rest spacing of every sheet, disc and block: how fine each body's cells are."""
+    return (
+        [grid.spacing for grid in topology.sheets]
+        + [disc.spacing for disc in topology.discs]
+        + [block.side for block in topology.blocks]
+    )
+
+
 def ball_drawn_radius(radius: float, topology: Topology) -> float:
     """How big the ball is drawn. Particles rest on the collision sphere, but the flat faces
     between them are chords: the middle of a square face of side s with its corners on a
     sphere of radius R lies R − √(R² − s²/2) inside it, and a ball drawn at full size would
     show through there. Drawn that much smaller (for the largest cell, with slack for
     stretch), it stays under the cloth; never below BALL_MIN_DRAWN_FRACTION of its size."""
-    cells = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+    cells = cell_sizes(topology)
     if not cells:
         return radius
     half_diagonal_squared = 0.5 * (max(cells) * BALL_STRETCH_SLACK) ** 2
@@ -154,7 +163,7 @@ def ball_drawn_radius(radius: float, topology: Topology) -> float:
 
 def pin_marker_size(topology: Topology) -> float:
     # No bigger than half a cell, so a pinned row stays a row of markers.
-    spacings = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+    spacings = cell_sizes(topology)
     return min([PIN_MARKER_SIZE] + [0.5 * s for s in spacings])
 
 
@@ -513,7 +522,7 @@ class Boxes(_Placed):
     def _model(self, shape: tuple, topology: Topology) -> np.ndarray:
         center, size = shape
         size = np.asarray(size, dtype=np.float64)
-        cells = [grid.spacing for grid in topology.sheets] + [b.side for b in topology.blocks]
+        cells = cell_sizes(topology)
         inset = np.minimum(max([BOX_INSET] + [BOX_EDGE_FRACTION * c for c in cells]), 0.05 * size)
         return translate_scale(center, size - 2.0 * inset)
 

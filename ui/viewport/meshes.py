@@ -233,7 +233,7 @@ def fill_wires(
 
 def static_attributes(topology: Topology) -> np.ndarray:
     """(N, STATIC_FLOATS) float32: base colours per side and fabric coordinates per particle.
-    Sheets get fabric colours, a weave and a hem; blocks a solid colour."""
+    Sheets and discs get fabric colours, a weave and a hem; blocks a solid colour."""
     n = topology.particle_count
     attributes = np.zeros((n, STATIC_FLOATS), dtype=np.float32)
     attributes[:, 0:3] = CLOTH_REVERSE_COLOR
@@ -248,6 +248,15 @@ def static_attributes(topology: Topology) -> np.ndarray:
         attributes[span, 7] = row * grid.spacing
         attributes[span, 8] = np.minimum(col, grid.cols - 1 - col) * grid.spacing / hem
         attributes[span, 9] = np.minimum(row, grid.rows - 1 - row) * grid.spacing / hem
+    for disc in topology.discs:
+        span = slice(disc.first_particle, disc.first_particle + disc.particle_count)
+        hem = min(HEM_WIDTH, 0.4 * disc.spacing)
+        # The weave follows the disc's own grid (its rest place before its turn), and the hem
+        # its round edge: one distance, given twice, so the shader's minimum is that distance.
+        attributes[span, 6:8] = disc.local_xz + disc.radius
+        to_edge = disc.radius - np.hypot(disc.local_xz[:, 0], disc.local_xz[:, 1])
+        attributes[span, 8] = to_edge / hem
+        attributes[span, 9] = to_edge / hem
     for block in topology.blocks:
         span = slice(block.first_particle, block.first_particle + block.particle_count)
         attributes[span, 0:3] = BLOCK_COLOR  # the outward side of a block face is its front
@@ -287,6 +296,18 @@ class BodyMesh:
         self.wire_range = (0, 0)
         self._link_color = np.asarray(LINK_COLOR, dtype=np.float32)
         self._wire_color = np.asarray(WIRE_COLOR, dtype=np.float32)
+        # A flat body's pins are what it lies on or is clamped by (a drape meter's discs, a
+        # cantilever's slide), not strings it hangs from: no wires rise above them (a thousand
+        # would stand as a grey column).
+        self.lies_flat = np.zeros(n, dtype=bool)  # (N,) bool
+        rest_y = topology.rest_positions[:, 1]
+        for span in topology.bodies:
+            body = slice(span.first_particle, span.first_particle + span.particle_count)
+            flat = any(d.first_particle == span.first_particle for d in topology.discs) or (
+                any(g.first_particle == span.first_particle for g in topology.sheets)
+                and np.ptp(rest_y[body]) == 0.0
+            )
+            self.lies_flat[body] = flat
 
     def _reserve_lines(self, pin_count: int) -> None:
         rows = 2 * (self.topology.link_count + pin_count)
@@ -313,6 +334,8 @@ class BodyMesh:
             self._indices_valid = True
 
         anchors = np.asarray(snapshot.pin_anchor, dtype=np.float64).reshape(-1, 3)
+        if self.lies_flat.any():
+            anchors = anchors[~self.lies_flat[np.asarray(snapshot.pin_index, dtype=np.int64)]]
         self._reserve_lines(len(anchors))
         row = 0
         if wireframe:
@@ -402,9 +425,11 @@ def floor_quad(half_size: float = 100.0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def outline_links(topology: Topology, body: int) -> np.ndarray:
-    """(K,) int32 links that outline a body: a sheet's border, a block's twelve edges, all
-    links of any other body. Fixed for the topology; the caller draws the live ones."""
+    """(K,) int32 links that outline a body: a sheet's border, a block's twelve edges, a disc's
+    rim, all links of any other body. Fixed for the topology; the caller draws the live ones."""
     span = topology.bodies[body]
+    if any(disc.first_particle == span.first_particle for disc in topology.discs):
+        return _rim_links(topology, span)
     sheets = [g for g in topology.sheets if g.first_particle == span.first_particle]
     blocks = [b for b in topology.blocks if b.first_particle == span.first_particle]
     if sheets:
@@ -420,6 +445,16 @@ def outline_links(topology: Topology, body: int) -> np.ndarray:
         return np.arange(span.first_link, span.first_link + span.link_count, dtype=np.int32)
     pairs = np.concatenate([np.stack([side[:-1], side[1:]], axis=1) for side in sides])
     return _link_indices(topology, span, pairs)
+
+
+def _rim_links(topology: Topology, span: BodySpan) -> np.ndarray:
+    """(K,) int32: the body's face sides that only one face has, its outline."""
+    faces = topology.faces
+    own = (faces[:, 0] >= span.first_particle) & (
+        faces[:, 0] < span.first_particle + span.particle_count
+    )
+    sides, counts = np.unique(topology.face_links[own, :4], return_counts=True)
+    return sides[counts == 1].astype(np.int32)
 
 
 def _link_indices(topology: Topology, span: BodySpan, pairs: np.ndarray) -> np.ndarray:

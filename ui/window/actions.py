@@ -147,6 +147,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip="Autosave interval, frame-rate cap, plot window and theme", separator=True),
     ActionRow("add_sheet", "&Sheet", "&Add", icon="add-sheet", toolbar=37,
               tip="Add a sheet of cloth beside the other bodies, hanging from its top corners"),
+    ActionRow("add_disc", "&Disc", "&Add", icon="add-disc",
+              tip="Add a circular sheet lying flat beside the other bodies, held at its middle"),
     ActionRow("add_block", "Soft &block", "&Add", icon="add-block",
               tip="Add a soft block beside the other bodies"),
     ActionRow("add_sphere", "S&phere", "&Add", icon="add-sphere", separator=True,

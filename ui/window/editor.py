@@ -19,7 +19,9 @@ from clothlab.sim.document import composition
 from clothlab.sim.document.composition import Composed
 from clothlab.sim.document.scene import (
     BlockSpec,
+    BodyShape,
     BoxSpec,
+    DiscSpec,
     Scene,
     SheetSpec,
     SphereSpec,
@@ -41,6 +43,9 @@ MESSAGE_MS = 8000  # how long a note or a refusal stays in the status bar
 GAP = 0.4  # units between a new body and the rightmost one
 NEW_SHEET = SheetSpec(cols=15, rows=11, width=2.8, height=2.0)
 NEW_BLOCK = BlockSpec(cubes=4, size=0.8)
+NEW_DISC = DiscSpec(diameter=1.6, cols=31)
+# A new disc is held over the middle of its diameter, as the drape meter holds 18 cm of 30.
+NEW_DISC_HELD = 0.6
 NEW_SPHERE_RADIUS = 0.4
 NEW_BOX_SIZE = (0.8, 0.6, 0.8)
 # A new obstacle rests on the floor, below the cloth the camera looks at, unless the floor is
@@ -55,10 +60,12 @@ SHEET_ACTIONS = (*PIN_ACTIONS, "pin_every_nth")
 Vec3 = tuple[float, float, float]
 
 
-def right_edge(body: SheetSpec | BlockSpec) -> float:
+def right_edge(body: BodyShape) -> float:
     """The largest x a body's rest shape reaches (a turned sheet: within half its width)."""
     if isinstance(body, SheetSpec):
         return body.top_center[0] + body.width / 2
+    if isinstance(body, DiscSpec):
+        return body.center[0] + body.diameter / 2
     return body.min_corner[0] + body.size
 
 
@@ -76,6 +83,15 @@ def new_block(scene: Scene) -> BlockSpec:
     floor = scene_settings(scene).floor_y
     y = max(NEW_BLOCK.min_corner[1], floor + 0.2)
     return NEW_BLOCK.replaced(min_corner=(x + GAP, y, -NEW_BLOCK.size / 2))
+
+
+def new_disc(scene: Scene) -> DiscSpec:
+    """A disc lying flat to the right of the bodies, as high as the first sheet's top."""
+    sheets = [b for b in scene.bodies if isinstance(b, SheetSpec)]
+    y = sheets[0].top_center[1] if sheets else NEW_DISC.center[1]
+    radius = NEW_DISC.diameter / 2
+    x = max((right_edge(b) for b in scene.bodies), default=-GAP - radius)
+    return NEW_DISC.replaced(center=(x + GAP + radius, y, 0.0))
 
 
 def obstacle_center(target: Vec3, half: Vec3, floor: float, bodies: np.ndarray) -> Vec3:
@@ -109,7 +125,7 @@ class SceneEditor(QObject):
     def action_slots(self) -> dict[str, Callable[[], None]]:
         """The slots of the composition's action rows (ui.actions), by row name."""
         slots: dict[str, Callable[[], None]] = {
-            "add_sheet": self.add_sheet, "add_block": self.add_block,
+            "add_sheet": self.add_sheet, "add_block": self.add_block, "add_disc": self.add_disc,
             "add_sphere": self.add_sphere, "add_box": self.add_box,
             "duplicate_body": self.duplicate_body, "remove_selected": self.remove_selected,
             "pin_every_nth": self.pin_every_nth, "unpin_all": self.unpin_all,
@@ -172,6 +188,20 @@ class SceneEditor(QObject):
 
     def add_block(self) -> None:
         if self.compose(lambda scene: composition.add_body(scene, new_block(scene))):
+            self._select_new_body()
+
+    def add_disc(self) -> None:
+        """A new disc lying flat, its middle pinned: adding and pinning are one edit."""
+
+        def add_held(scene: Scene) -> Composed:
+            disc = new_disc(scene)
+            added = composition.add_body(scene, disc)
+            index = len(added.scene.bodies) - 1
+            held = NEW_DISC_HELD * disc.diameter / 2
+            pinned = composition.pin_disc_middle(added.scene, index, held)
+            return Composed(pinned.scene, added.text, added.message)
+
+        if self.compose(add_held):
             self._select_new_body()
 
     def _select_new_body(self) -> None:

@@ -72,7 +72,7 @@ FRAME_RATES = (24, 30, 60)
 MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # of model time a video may show
 MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
 # What each format needs besides imageio: its encoder
-VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("imageio", "PIL")}
+VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("PIL",)}
 MESSAGE_MS = 6000
 VIDEO_TEMP_PREFIX = "clothlab-video"  # the folder a video is encoded in, in the temporary folder
 
@@ -140,6 +140,34 @@ def gif_durations(frames: int, fps: float) -> list[int]:
     return [int(ends[k + 1] - ends[k]) for k in range(frames)]
 
 
+class GifFrames:
+    """Frames to an animated GIF by Pillow, which writes a GIF only once it has every frame.
+    The delays are given for as many frames as came: the run's length need not be known
+    before (a list of delays shorter than the frames was an IndexError in Pillow's writer).
+    Each frame is kept as Pillow's writer would turn it anyway, 256 colours of its own: a
+    third of the bytes of RGB."""
+
+    def __init__(self, path: Path, fps: int) -> None:
+        self.path, self.fps = path, fps
+        self.frames: list[Any] = []  # PIL.Image.Image, imported only when a video is made
+
+    def append_data(self, frame: np.ndarray) -> None:
+        from PIL import Image
+
+        self.frames.append(
+            Image.fromarray(frame, "RGB").convert("P", palette=Image.Palette.ADAPTIVE)
+        )
+
+    def close(self) -> None:
+        if not self.frames:
+            return
+        first, *rest = self.frames
+        durations = gif_durations(len(self.frames), self.fps)
+        self.frames = []
+        first.save(self.path, format="GIF", save_all=True, append_images=rest,
+                   duration=durations, loop=0)  # fmt: skip
+
+
 class VideoWriter:
     """Frames to a video file: encoded in a private temporary folder, then written over
     `path` atomically on commit(); discard() leaves `path` as it was."""
@@ -148,32 +176,28 @@ class VideoWriter:
         missing = missing_video_support(spec.fmt)
         if missing:
             raise VideoError(missing)
-        import imageio.v2 as imageio  # the optional extra: only now
-
         inspect_target(path)  # a file that cannot be replaced fails before any frame is drawn
         self.path = path
         # named with this process's id, so that a later export removes it if this one is killed
         self._folder = make_temp_folder(Path(tempfile.gettempdir()), VIDEO_TEMP_PREFIX)
         self._temporary = self._folder / f"video.{spec.fmt}"
-        options: dict[str, Any]
-        if spec.fmt == "mp4":
-            # yuv420p plays everywhere; macro block 2 keeps 1920 × 1080 as it is, not 1088
-            options = {
-                "format": "FFMPEG",
-                "fps": spec.fps,
-                "codec": "libx264",
-                "quality": 8,
-                "pixelformat": "yuv420p",
-                "macro_block_size": 2,
-                "ffmpeg_log_level": "error",
-            }
-        else:
-            options = {"duration": gif_durations(spec.frames, spec.fps), "loop": 0}
+        self._writer: Any
         try:
-            self._writer = imageio.get_writer(self._temporary, mode="I", **options)
+            self._writer = self._encoder(spec)
         except BaseException:
             shutil.rmtree(self._folder, ignore_errors=True)
             raise
+
+    def _encoder(self, spec: VideoSpec) -> Any:
+        if spec.fmt == "gif":
+            return GifFrames(self._temporary, spec.fps)
+        import imageio.v2 as imageio  # the optional extra: only now
+
+        # yuv420p plays everywhere; macro block 2 keeps 1920 × 1080 as it is, not 1088
+        return imageio.get_writer(
+            self._temporary, mode="I", format="FFMPEG", fps=spec.fps, codec="libx264",
+            quality=8, pixelformat="yuv420p", macro_block_size=2, ffmpeg_log_level="error",
+        )  # fmt: skip
 
     def append(self, frame: np.ndarray) -> None:
         """One (H, W, 3) uint8 RGB frame. OSError names the video being encoded."""
@@ -194,6 +218,8 @@ class VideoWriter:
             shutil.rmtree(self._folder, ignore_errors=True)
 
     def discard(self) -> None:
+        if isinstance(self._writer, GifFrames):
+            self._writer.frames = []  # nothing to encode
         try:
             self._writer.close()
         except Exception:  # a half-written video is thrown away anyway

@@ -177,7 +177,9 @@ class MainWindow(QMainWindow):
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
-        self.history_view = HistoryView(self.controller.undo_stack, "Scene as loaded")
+        self.history_view = HistoryView(
+            self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
+        )
         self.history_dock = self._dock("History", self.history_view, left)
         self.questions_dock = self._dock("Questions", self.questions_panel, left)
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)

@@ -169,6 +169,7 @@ class Recorder(QObject):
         for signal, slot in (
             (c.snapshot_changed, self._show_snapshot), (c.scene_loaded, self._stop_on_load),
             (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
+            (c.restart_coming, self._stop_before_restart),
             (self.bar.command_requested, self.context.submit),
             (self.bar.refused, self.context.say),
         ):  # fmt: skip
@@ -193,6 +194,18 @@ class Recorder(QObject):
     def _stop_on_load(self, *_: object) -> None:
         """A new document ends the recording: it was of the one before."""
         self.actions["record"].setChecked(False)
+
+    def _stop_before_restart(self, text: str) -> None:
+        """A change of bodies starts the model afresh, so it cannot be in a recording: the
+        recording ends before it, keeping every step and command recorded so far."""
+        if not self.recording_now:
+            return
+        self.actions["record"].setChecked(False)  # set_recording(False) keeps the run so far
+        assert self.kept is not None
+        self.say(
+            f"Recording ended before “{text}” (a change of bodies starts the model afresh): "
+            f"{self.kept.steps} steps kept, Simulation ▸ Save recording… saves them"
+        )
 
     def save_dialog(self) -> None:
         recording = self.to_save()
@@ -260,8 +273,8 @@ class Recorder(QObject):
     # --- showing -------------------------------------------------------------------------------
 
     def _show_snapshot(self, snapshot: Snapshot) -> None:
-        if self.controller.replay is not None:
-            self.bar.show_step(snapshot.steps)
+        if self.controller.replay is not None:  # the slider is on the recording's clock
+            self.bar.show_step(snapshot.clock)
         now = time.perf_counter()
         if self.recording_now and now - self._said >= 1.0 / STATUS_HZ:
             self._said = now

@@ -1,0 +1,76 @@
+"""`clothlab validate [--fabric NAME] [--test NAME] [--own KEY=VALUE] [--csv FILE]`: run the
+textile lab's tests (cantilever, hanging strip, Cusick drape) on each fabric and print what each
+measured against its band, one line per fabric and test.
+
+Exit 0 when every check lands in its band, 1 when one is out; a bad option is exit 2 and one
+line on stderr. `--own` adds the user's own fabric ("yours": cotton's numbers with those given
+changed). Imports no Qt, like every headless command.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
+from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.scene import SceneError
+from clothlab.sim.lab import textile, variants
+
+EXIT_OUT_OF_BAND = 1
+OWN = "yours"
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "validate", help="run the textile lab's tests on each fabric against published values"
+    )
+    parser.add_argument(
+        "--fabric", action="append", default=[], metavar="NAME",
+        help=f"only this fabric (repeatable): {', '.join(SI_FABRICS)}",
+    )  # fmt: skip
+    parser.add_argument(
+        "--test", action="append", default=[], metavar="NAME",
+        help=f"only this test (repeatable): {', '.join(textile.TESTS)}",
+    )  # fmt: skip
+    parser.add_argument(
+        "--own", action="append", default=[], metavar="KEY=VALUE",
+        help=f"test your own fabric too: {', '.join(textile.FABRIC_VALUE_KEYS)} (the rest "
+        "from cotton)",
+    )  # fmt: skip
+    parser.add_argument("--csv", metavar="FILE", help="write the checks as CSV")
+
+
+def _own_fabric(pairs: list[str]) -> SIMaterial:
+    fields: dict[str, float] = {}
+    for pair in pairs:
+        key = pair.partition("=")[0].strip()
+        if key not in textile.FABRIC_VALUE_KEYS:
+            known = ", ".join(textile.FABRIC_VALUE_KEYS)
+            raise SceneError(f"--own {pair}: expected KEY=VALUE with KEY one of {known}")
+        try:
+            fields.update(
+                dict.fromkeys(textile.FABRIC_VALUE_KEYS[key], variants.parse_pair(pair)[1])
+            )
+        except variants.VariantError as error:
+            raise SceneError(f"--own {error}") from None
+    return SI_FABRICS["cotton"].with_values(**fields)
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    for name in args.fabric:
+        if name not in SI_FABRICS:
+            raise SceneError(f"--fabric {name}: unknown fabric (fabrics: {', '.join(SI_FABRICS)})")
+    for test in args.test:
+        if test not in textile.TESTS:
+            raise SceneError(f"--test {test}: unknown test (tests: {', '.join(textile.TESTS)})")
+    fabrics = {n: m for n, m in SI_FABRICS.items() if not args.fabric or n in args.fabric}
+    if args.own:
+        fabrics[OWN] = _own_fabric(args.own)
+    checks = []
+    for check in textile.validate(fabrics, tuple(args.test) or textile.TESTS):
+        print(check.line(), flush=True)
+        checks.append(check)
+    if args.csv:
+        write_atomically(args.csv, textile.checks_csv(checks).encode())
+    return 0 if all(c.passed for c in checks) else EXIT_OUT_OF_BAND

@@ -1,0 +1,235 @@
+"""Fabrics in SI units: what a body's particles weigh and how stiff its links and lines are,
+derived from a measured material and the mesh so that refining the mesh keeps the fabric.
+
+A body with an `SIMaterial` is cloth of areal density ρ (kg/m²) in a world of metres and
+seconds (the classic model's units already behave as metres: gravity is 9.8 units/s²). Its
+particles weigh ρ × their share of the rest area (a quarter of each cell round them). Its links
+run XPBD with compliances from the material (RESEARCH.md §8 derives them):
+
+* a side link of rest length L along the weft (across the sheet) or the warp (down it) is a
+  spring of k'·w/L, w = the width it stands for (its cells' area / 2L): α = L² / (k' · area),
+  k' what is left of k once the cell's diagonals carry their part (`sides_stiffness`);
+* a cell's diagonal carries the shear stiffness G: α = 2·A_cell / (G · d²);
+* bending is a curvature constraint on each straight run of three particles along a warp or weft
+  line, C = x_l − 2·x_i + x_r (a vector; 0 when straight), whose energy ½·|C|²/α equals the
+  continuum ½·B·κ²·(length · width) it stands for: α = s⁴ / (B · A_i), s the spacing along the
+  line and A_i the middle particle's area share.
+
+Every compliance scales with the mesh as the physics does, so a finer sheet of the same material
+is the same fabric. XPBD gives these compliances only once its substeps are short enough for the
+stiffest bending run (`substeps_needed`): a body with an SI material runs at least that many
+substeps and MIN_PASSES passes, whatever the scene asks for, so that its fabric does not depend
+on them either.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from clothlab.sim.core.topology import Topology
+
+MIN_SHEAR = 1e-3  # N/m: a diagonal of zero stiffness would have infinite compliance
+MIN_SIDE_SHARE = 0.1  # of the stretch stiffness the sides keep, however stiff the shear
+# XPBD reaches a constraint's compliance α within a substep h when the passes converge: with
+# MIN_PASSES passes that holds while (Σ w·|∇C|²)·h² ≤ STIFFNESS_RATIO·α. A cantilever of 20
+# segments droops 0.2 % of its length from the elastica at 64 substeps × 4 passes (ratio 0.5),
+# 0.6 % at 16 × 16 (ratio 8.6), and 5 % at 64 × 1 (RESEARCH.md §8).
+MIN_PASSES = 4
+STIFFNESS_RATIO = 2.0
+
+
+@dataclass(frozen=True)
+class SIMaterial:
+    """A fabric as a textile lab measures it. Warp runs down a sheet (its height, along its
+    columns), weft across it (its width, along its rows)."""
+
+    areal_density: float  # kg/m²
+    stretch_warp: float  # N/m: force per unit width per unit strain, along the warp
+    stretch_weft: float  # N/m
+    shear: float  # N/m: in-plane shear stiffness (per radian)
+    bending_warp: float  # N·m: bending rigidity per unit width, curving the warp yarns
+    bending_weft: float  # N·m
+
+    def bending_length(self, gravity: float = 9.8) -> float:
+        """Peirce's bending length c = (B / (ρ·g))^(1/3), m, along the warp."""
+        return (self.bending_warp / (self.areal_density * gravity)) ** (1.0 / 3.0)
+
+    def with_values(self, **changes: float) -> SIMaterial:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return SIMaterial(**{**values, **changes})
+
+
+# Recommended values from published data where it was found (RESEARCH.md §8 gives each number's
+# source and which are typical values rather than measured ones). Warp / weft; G per radian.
+SI_FABRICS: dict[str, SIMaterial] = {
+    "silk": SIMaterial(0.055, 8.0e3, 5.0e3, 17.0, 2.5e-6, 2.0e-6),
+    "cotton": SIMaterial(0.120, 2.0e4, 1.2e4, 56.0, 1.2e-5, 0.8e-5),
+    "denim": SIMaterial(0.350, 1.04e4, 8.5e3, 110.0, 9.0e-5, 6.0e-5),
+    "wool": SIMaterial(0.230, 1.0e4, 8.0e3, 34.0, 1.0e-5, 0.9e-5),
+    "leather": SIMaterial(0.550, 8.0e3, 8.0e3, 2.0e3, 1.5e-5, 1.5e-5),
+    "polyester": SIMaterial(0.115, 2.0e4, 1.6e4, 28.0, 1.4e-5, 1.0e-5),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Mechanics:
+    """What the SI bodies of a topology weigh and how stiff they are, by particle and link."""
+
+    mass: np.ndarray  # (N,) float64, kg; 1 for particles of bodies without an SI material
+    link_compliance: np.ndarray  # (M,) float64, m/N by topology index; NaN: not an SI body's
+    curves: np.ndarray  # (K, 3) int32, (left, middle, right) along straight warp/weft lines
+    curve_links: np.ndarray  # (K, 2) int64, the two links each run spans (a dead one drops it)
+    curve_compliance: np.ndarray  # (K,) float64
+
+    @property
+    def any(self) -> bool:
+        return bool(np.any(~np.isnan(self.link_compliance)))
+
+
+def classic_mechanics(topology: Topology) -> Mechanics:
+    """No SI body: every particle of mass 1, no compliance of the material's own."""
+    return Mechanics(
+        mass=np.ones(topology.particle_count),
+        link_compliance=np.full(topology.link_count, np.nan),
+        curves=np.zeros((0, 3), dtype=np.int32),
+        curve_links=np.zeros((0, 2), dtype=np.int64),
+        curve_compliance=np.zeros(0),
+    )
+
+
+def derive_mechanics(topology: Topology, materials: list[SIMaterial | None]) -> Mechanics:
+    """Masses and compliances of every body with an SI material (sheets and discs: a body
+    with faces of quads and face_links of top, bottom, left, right, two diagonals)."""
+    mechanics = classic_mechanics(topology)
+    for body, material in enumerate(materials):
+        if material is not None:
+            mechanics = _add_body(mechanics, topology, body, material)
+    return mechanics
+
+
+def _add_body(
+    mechanics: Mechanics, topology: Topology, body: int, material: SIMaterial
+) -> Mechanics:
+    span = topology.bodies[body]
+    x = topology.rest_positions
+    in_body = (topology.faces[:, 0] >= span.first_particle) & (
+        topology.faces[:, 0] < span.first_particle + span.particle_count
+    )
+    faces, face_links = topology.faces[in_body], topology.face_links[in_body]
+    cell_area = 0.5 * np.linalg.norm(
+        np.cross(x[faces[:, 2]] - x[faces[:, 0]], x[faces[:, 3]] - x[faces[:, 1]]), axis=1
+    )  # (F,) a planar quad's area from its diagonals
+    area = np.zeros(topology.particle_count)  # (N,) each particle's share
+    np.add.at(area, faces.ravel(), np.repeat(cell_area / 4.0, 4))
+    mass = mechanics.mass.copy()
+    particles = np.arange(span.first_particle, span.first_particle + span.particle_count)
+    mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
+
+    rest = topology.rest_lengths
+    side_area = np.zeros(topology.link_count)  # (M,) half the area of each side's cells
+    np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
+    shear = max(material.shear, MIN_SHEAR)
+    # A cell's diagonals pull along its sides too (sides_stiffness): the sides carry the rest,
+    # so that the cell's stretch stiffness is the fabric's.
+    across_side = rest[face_links[:, 0]]  # (F,) each cell's side along the weft
+    down_side = rest[face_links[:, 2]]  # and along the warp
+    aspect = np.zeros(topology.link_count)  # (M,) area-weighted (own side / other side)²
+    for columns, ratio in (((0, 1), across_side / down_side), ((2, 3), down_side / across_side)):
+        for column in columns:
+            np.add.at(aspect, face_links[:, column], cell_area / 2.0 * ratio**2)
+    compliance = mechanics.link_compliance.copy()
+    across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
+    for links, k, other in (
+        (across, material.stretch_weft, material.stretch_warp),
+        (down, material.stretch_warp, material.stretch_weft),
+    ):
+        by_sides = sides_stiffness(k, other, shear, aspect[links] / side_area[links])
+        compliance[links] = rest[links] ** 2 / (by_sides * side_area[links])
+    for column in (4, 5):
+        diagonal = face_links[:, column]
+        compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)
+
+    curves, curve_links, curve_compliance = (
+        [mechanics.curves],
+        [mechanics.curve_links],
+        [mechanics.curve_compliance],
+    )
+    for family, bending in ((across, material.bending_weft), (down, material.bending_warp)):
+        runs, spans = straight_runs(topology, family)
+        s = 0.5 * (rest[spans[:, 0]] + rest[spans[:, 1]])
+        curves.append(runs)
+        curve_links.append(spans)
+        curve_compliance.append(s**4 / (bending * area[runs[:, 1]]))
+    return Mechanics(
+        mass=mass,
+        link_compliance=compliance,
+        curves=np.ascontiguousarray(np.concatenate(curves), dtype=np.int32),
+        curve_links=np.concatenate(curve_links).astype(np.int64),
+        curve_compliance=np.concatenate(curve_compliance),
+    )
+
+
+def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) -> np.ndarray:
+    """(K,) N/m: what a cell's sides along one direction must carry so that the cell, pulled
+    along it and free across, is as stiff as the fabric (k; `other` across it). The diagonals
+    (shear G) add G·a to the direction's stiffness, G/a across it (a = (own side / other
+    side)², the area-weighted `aspect`) and G of coupling between the two, so the uniaxial
+    stiffness is s + G·a − G² / (s_other + G/a): solved for s by a few fixed-point rounds (it
+    converges in two). A fabric stiffer in shear than in stretch keeps MIN_SIDE_SHARE of k."""
+    own, across = k - shear * aspect, other - shear / aspect
+    for _ in range(4):
+        own = k - shear * aspect + shear**2 / (np.maximum(across, 1e-9) + shear / aspect)
+        across = other - shear / aspect + shear**2 / (np.maximum(own, 1e-9) + shear * aspect)
+    return np.maximum(own, MIN_SIDE_SHARE * k)
+
+
+STRAIGHT_COS = -0.999  # two links at a particle continue each other within 2.6°
+
+
+def straight_runs(topology: Topology, family: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(K, 3) int32 runs (left, middle, right) of particles joined by two links of `family`
+    (one direction's side links, each from its lower grid index to its higher) that continue
+    each other in a straight line at rest, and (K, 2) int64 those two links."""
+    ends = topology.links[family]
+    n = topology.particle_count
+    arriving = np.full(n, -1, dtype=np.int64)  # the family's link ending at each particle
+    leaving = np.full(n, -1, dtype=np.int64)  # and starting there
+    arriving[ends[:, 1]] = family
+    leaving[ends[:, 0]] = family
+    middle = np.flatnonzero((arriving >= 0) & (leaving >= 0))
+    left = topology.links[arriving[middle], 0]
+    right = topology.links[leaving[middle], 1]
+    x = topology.rest_positions
+    back, ahead = x[left] - x[middle], x[right] - x[middle]
+    cos = np.einsum("ij,ij->i", back, ahead) / (
+        np.linalg.norm(back, axis=1) * np.linalg.norm(ahead, axis=1)
+    )
+    straight = cos < STRAIGHT_COS
+    runs = np.stack([left, middle, right], axis=1)[straight]
+    spans = np.stack([arriving[middle], leaving[middle]], axis=1)[straight]
+    return runs.astype(np.int32), spans
+
+
+def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = None) -> int:
+    """The fewest substeps of a Δt step at which XPBD (with MIN_PASSES passes) gives every
+    bending run its compliance: h ≤ √(STIFFNESS_RATIO · α / (w_l + 4·w_i + w_r)). The finer
+    the mesh the more it needs (h ∝ spacing²), as for any bending model. Given `links` ((M, 2)
+    int32, the topology's), the SI links' stretch too (h ∝ spacing): far more, so that only a
+    test of stretch itself asks for it (sim.lab.textile's hanging strip)."""
+    w = 1.0 / mechanics.mass
+    ratios = [np.inf]
+    if len(mechanics.curves):
+        runs = w[mechanics.curves]  # (K, 3)
+        weight = runs[:, 0] + 4.0 * runs[:, 1] + runs[:, 2]
+        ratios.append(float(np.min(mechanics.curve_compliance / weight)))
+    if links is not None:
+        own = ~np.isnan(mechanics.link_compliance)
+        ends = links[own]
+        weight = w[ends[:, 0]] + w[ends[:, 1]]
+        ratios.append(float(np.min(mechanics.link_compliance[own] / weight, initial=np.inf)))
+    if min(ratios) == np.inf:
+        return 1
+    return max(1, math.ceil(dt / math.sqrt(STIFFNESS_RATIO * min(ratios))))

@@ -1,0 +1,361 @@
+"""The textile lab's tests as scenes, fabrics in SI units given to scenes, and validation.
+
+`cantilever_scene` (ASTM D1388's geometry) and `hanging_strip_scene` build the built-in presets
+`cantilever` and `hanging-strip` (resources/scenes, written by `write_presets`); what they
+measure is recognised from how the specimen is held (sim.core.specimens). `with_fabric` and
+`with_fabric_values` give every sheet of a scene an SI fabric (`clothlab run --set material=…`,
+`areal_density=…`), `with_overhang` pushes a cantilever's strip further over the edge.
+`validate` runs each test for each fabric and sets what it measured beside what is published.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from clothlab.sim.core.materials import MIN_PASSES, SI_FABRICS, SIMaterial, substeps_needed
+from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
+from clothlab.sim.document.composition import pin_disc_middle
+from clothlab.sim.document.scene import (
+    BoxSpec,
+    CameraSpec,
+    DiscSpec,
+    PinSpec,
+    Scene,
+    SceneError,
+    SheetSpec,
+    SIMaterialSpec,
+    build_simulation,
+    build_topology,
+    with_settings,
+)
+
+GRAVITY = 9.8  # m/s², the model's
+STRIP_WIDTH = 0.025  # m: ASTM D1388's specimen is 25 mm wide
+STRIP_COLS = 3  # particles across the strip: the test bends it along its length only
+CLAMPED_ROWS = 3  # rows under the platform's slide, the last on the edge
+PLATFORM_Y = 0.3  # m, the platform's top
+# A lab wants the specimen at rest: more damping than the classic 0.994 settles it in seconds.
+TEST_DAMPING = 0.95
+PEIRCE_ANGLE = 41.5  # degrees: at this chord angle the bending length is half the overhang
+MAX_SUBSTEPS = int(SETTINGS_TABLE["substeps"].maximum)
+CLOTH = (SheetSpec, DiscSpec)  # the bodies an SI fabric is for
+
+
+def si_spec(name: str) -> SIMaterialSpec:
+    """The preset fabric `name` as a body's SI material; SceneError naming the fabrics."""
+    if name not in SI_FABRICS:
+        raise SceneError(f"unknown fabric {name!r} (fabrics: {', '.join(SI_FABRICS)})")
+    return SIMaterialSpec.of(name, SI_FABRICS[name])
+
+
+# --- scenes ----------------------------------------------------------------------------------
+
+
+def cantilever_scene(
+    fabric: SIMaterialSpec | str = "cotton", overhang: float | None = None, segments: int = 20
+) -> Scene:
+    """A strip 25 mm wide lying on a level platform, `overhang` metres of it pushed out over
+    the edge in `segments` segments (default: twice the fabric's bending length, where the
+    textbook strip droops to 41.5°). The part on the platform is held under the test's slide
+    (pinned), as the standard's weighted slide holds it."""
+    spec = si_spec(fabric) if isinstance(fabric, str) else fabric
+    if overhang is None:
+        overhang = 2.0 * spec.material.bending_length(GRAVITY)
+    spacing = overhang / segments
+    rows = segments + CLAMPED_ROWS
+    length = spacing * (rows - 1)
+    edge_z = -0.5 * length + spacing * (CLAMPED_ROWS - 1)  # the horizontal sheet is centred
+    strip = SheetSpec(
+        name=f"{spec.name or 'Fabric'} strip", cols=STRIP_COLS, rows=rows, width=STRIP_WIDTH,
+        height=length, top_center=(0.0, PLATFORM_Y, -edge_z), horizontal=True,
+        si_material=spec,
+    )  # fmt: skip
+    positions = build_topology(Scene(bodies=[strip])).rest_positions
+    clamped = range(CLAMPED_ROWS * STRIP_COLS)
+    platform_length = 0.15
+    platform = BoxSpec(
+        name="Platform", center=(0.0, PLATFORM_Y / 2 - 1e-4, -platform_length / 2),
+        size=(0.06, PLATFORM_Y - 2e-4, platform_length),
+    )  # fmt: skip
+    scene = Scene(
+        name="Cantilever bending test (ASTM D1388)",
+        description=(
+            f"A {spec.name or 'fabric'} strip {STRIP_WIDTH * 1000:.0f} mm wide with "
+            f"{overhang * 100:.1f} cm over the platform's edge. Peirce: the bending length is "
+            "half the overhang where the strip droops to 41.5°. Change the overhang with "
+            "--set overhang=METRES."
+        ),
+        bodies=[strip],
+        pins=[PinSpec(particle=p, anchor=tuple(positions[p])) for p in clamped],
+        obstacles=[platform],
+        floor={"enabled": True, "y": 0.0},
+        camera=CameraSpec(target=(0.0, PLATFORM_Y - 0.03, 0.02), distance=0.3, yaw=60.0,
+                          pitch=15.0),
+    )  # fmt: skip
+    return with_settings(scene, {"damping": TEST_DAMPING})
+
+
+def hanging_strip_scene(
+    fabric: SIMaterialSpec | str = "cotton",
+    length: float = 1.0,
+    segments: int = 20,
+    width: float | None = None,
+) -> Scene:
+    """A strip `length` metres long clamped along its top edge, hanging under its own weight:
+    `elongation` is ρ·g·L²/(2k) at small strain and `pin_force` its weight. Two cells across,
+    square unless `width` is given. Its
+    substeps converge the links' stretch (sim.core.materials.substeps_needed with links), so
+    that the strain is the material's rather than the solver's."""
+    spec = si_spec(fabric) if isinstance(fabric, str) else fabric
+    top = 0.2 + length
+    strip = SheetSpec(
+        name=f"{spec.name or 'Fabric'} strip", cols=STRIP_COLS, rows=segments + 1,
+        width=width or (STRIP_COLS - 1) * length / segments, height=length,
+        top_center=(0.0, top, 0.0),
+        si_material=spec,
+    )  # fmt: skip
+    positions = build_topology(Scene(bodies=[strip])).rest_positions
+    scene = Scene(
+        name="Hanging strip",
+        description=(
+            f"A {spec.name or 'fabric'} strip {length:g} m long clamped along its top edge. At "
+            "rest it is longer by ρ·g·L²/(2k) and the clamp holds its weight."
+        ),
+        bodies=[strip],
+        pins=[PinSpec(particle=p, anchor=tuple(positions[p])) for p in range(STRIP_COLS)],
+        floor={"enabled": True, "y": 0.0},
+        camera=CameraSpec(target=(0.0, top - length / 2, 0.0), distance=1.6, pitch=0.0),
+    )  # fmt: skip
+    return with_settings(scene, {"damping": TEST_DAMPING, **converged_stretch(scene)})
+
+
+def converged_stretch(scene: Scene) -> dict[str, int]:
+    """Substeps and passes at which XPBD gives the scene's SI links their stretch stiffness
+    (sim.core.materials.substeps_needed with links): as many substeps as the settings allow,
+    and passes for the rest (more passes converge a substep as more substeps do)."""
+    sim = build_simulation(scene)
+    needed = substeps_needed(sim.mechanics, sim.settings.dt, sim.topology.links)
+    substeps = min(needed, MAX_SUBSTEPS)
+    return {"substeps": substeps, "passes": MIN_PASSES * -(-needed // substeps)}
+
+
+SPECIMEN_HEIGHT = 1.0  # m: the drape meter's specimen above the floor
+# The drape meter's solver: enough substeps and passes that the specimen cannot shrink its rim
+# by squeezing the links (an unconverged XPBD fabric drapes like a stretchy one): RESEARCH §8.
+DRAPE_SOLVER = {"substeps": 32, "passes": 16}
+
+
+def cusick_drape_scene(
+    fabric: SIMaterialSpec | str | None = "cotton",
+    cols: int = 31,
+    diameter: float = 0.3,
+    support: float = 0.18,
+) -> Scene:
+    """The Cusick drape meter (BS 5058 / ISO 9073-9): a disc `diameter` m across, `cols`
+    particles across, at SPECIMEN_HEIGHT m, every particle within the support disc (`support`
+    m across) pinned at its rest place, as the meter's clamping discs hold that region flat;
+    the floor at 0. `fabric` None: the world's settings (model units), for tests of the disc."""
+    disc = DiscSpec(
+        name="Specimen", diameter=diameter, cols=cols, center=(0.0, SPECIMEN_HEIGHT, 0.0)
+    )
+    scene = Scene(
+        name="Cusick drape test",
+        description=(
+            f"A disc {diameter * 100:g} cm across draping over a support {support * 100:g} cm "
+            "across (Cusick drape meter): the particles over the support are pinned flat. "
+            "Drape coefficient: the shadow's share of the overhanging ring."
+        ),
+        bodies=[disc],
+        camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.06, 0.0), distance=0.6, pitch=35.0),
+    )
+    scene = with_settings(scene, {"floor": True, "floor_y": 0.0, "ball": False})
+    scene = pin_disc_middle(scene, 0, support / 2.0).scene
+    if fabric is None:
+        return scene
+    scene = _sheets_with(scene, si_spec(fabric) if isinstance(fabric, str) else fabric)
+    return with_settings(scene, {"damping": TEST_DAMPING, **DRAPE_SOLVER})
+
+
+PRESETS = {
+    "cantilever": cantilever_scene,
+    "cusick-drape": cusick_drape_scene,
+    "hanging-strip": hanging_strip_scene,
+}
+
+
+# --- fabrics given to scenes -----------------------------------------------------------------
+
+
+def _sheets_with(scene: Scene, spec: SIMaterialSpec) -> Scene:
+    """Every sheet and disc of the scene made of `spec` (blocks are not cloth)."""
+    bodies = [
+        b.replaced(si_material=spec.model_dump()) if isinstance(b, CLOTH) else b
+        for b in scene.bodies
+    ]
+    if not any(isinstance(b, CLOTH) for b in scene.bodies):
+        raise SceneError("material: the scene has no sheet or disc to give a fabric")
+    return scene.model_copy(update={"bodies": bodies})
+
+
+def with_fabric(scene: Scene, name: str) -> Scene:
+    """Every sheet made of the preset fabric `name` (`--set material=NAME`), with tethers on:
+    a real fabric stretches a fraction of a percent under its own weight, which XPBD's passes
+    cannot hold across a fine sheet by themselves (a 64 × 64 cotton sheet hung from its corners
+    stretches 370 % without them, 0.06 % with them: bench/si_refinement.py)."""
+    return with_settings(_sheets_with(scene, si_spec(name)), {"tethers": True})
+
+
+# `--set` keys for an SI fabric's numbers, and the fields each sets
+FABRIC_VALUE_KEYS: dict[str, tuple[str, ...]] = {
+    "areal_density": ("areal_density",),
+    "stretch_stiffness": ("stretch_warp", "stretch_weft"),
+    "bending_rigidity": ("bending_warp", "bending_weft"),
+}
+
+
+def with_fabric_values(scene: Scene, values: dict[str, float]) -> Scene:
+    """Every sheet's SI fabric with numbers changed (`--set areal_density=0.3`, …); a sheet
+    without one starts from cotton's. The fabric keeps its name with "(changed)"."""
+    first = next((b for b in scene.bodies if isinstance(b, CLOTH)), None)
+    if first is None:
+        raise SceneError("material: the scene has no sheet or disc to give a fabric")
+    base = first.si_material or si_spec("cotton")
+    fields: dict[str, Any] = {}
+    for key, value in values.items():
+        fields.update(dict.fromkeys(FABRIC_VALUE_KEYS[key], value))
+    name = base.name if base.name.endswith("(changed)") else f"{base.name} (changed)".strip()
+    return _sheets_with(scene, base.replaced(name=name, **fields))
+
+
+def with_overhang(scene: Scene, overhang: float) -> Scene:
+    """A cantilever scene rebuilt with `overhang` metres over the edge, its fabric, segments
+    and settings kept; SceneError if the scene holds no cantilever."""
+    topology = build_topology(scene)
+    pins = [p.particle for p in scene.pins]
+    found = find_cantilever(topology, np.array(sorted(pins), dtype=np.int32))
+    strip = scene.bodies[0]
+    if found is None or not isinstance(strip, SheetSpec) or strip.si_material is None:
+        raise SceneError("overhang: the scene holds no cantilever (a flat strip of SI fabric "
+                         "clamped along whole rows)")  # fmt: skip
+    segments = strip.rows - CLAMPED_ROWS
+    rebuilt = cantilever_scene(strip.si_material, overhang, segments)
+    return rebuilt.model_copy(update={"solver": scene.solver, "wind": scene.wind,
+                                      "fabric": scene.fabric})  # fmt: skip
+
+
+# --- measured against published --------------------------------------------------------------
+
+# Cusick drape coefficients (30 cm specimen on an 18 cm support) as published, %: RESEARCH.md
+# §8 gives the sources (Gan, Ly & Steven 1991 for cotton; Memon et al. 2021 for leather).
+DRAPE_BANDS: dict[str, tuple[float, float]] = {
+    "silk": (20.0, 40.0), "cotton": (60.0, 76.0), "denim": (70.0, 90.0),
+    "wool": (40.0, 70.0), "leather": (47.0, 70.0), "polyester": (45.0, 65.0),
+}  # fmt: skip
+TESTS = ("cantilever", "hanging-strip", "cusick-drape")
+DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its damping: 0.95)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One test of one fabric: what it measured against the band it should land in."""
+
+    fabric: str
+    test: str  # one of TESTS
+    quantity: str  # what was measured
+    measured: float
+    unit: str
+    low: float
+    high: float
+    reference: str  # where the band comes from
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.low <= self.measured <= self.high
+
+    def line(self) -> str:
+        mark = "PASS" if self.passed else "OUT "
+        band = f"{self.low:.4g}…{self.high:.4g} {self.unit}"
+        return (f"{mark}  {self.fabric:<10} {self.test:<14} {self.quantity} "
+                f"{self.measured:.4g} {self.unit} ({self.reference}: {band})"
+                + (f"; {self.note}" if self.note else ""))  # fmt: skip
+
+
+def settle(scene: Scene, seconds: float = 3.0) -> Simulation:
+    """A simulation of the scene run for `seconds` of model time (the tests' damping settles
+    a specimen in under two)."""
+    sim = build_simulation(scene)
+    sim.step(round(seconds / sim.settings.dt))
+    return sim
+
+
+def cantilever_check(name: str, material: SIMaterial, segments: int = 20) -> Check:
+    """The strip at the overhang of twice its bending length droops to about 41.5°, so
+    Peirce's formula reads back its bending length: measured c against (B/(ρg))^(1/3), within
+    5 % (Peirce's formula is itself an approximation of the heavy elastica)."""
+    c = material.bending_length(GRAVITY)
+    sim = settle(cantilever_scene(SIMaterialSpec.of(name, material), 2 * c, segments))
+    angle = chord_angle(sim)
+    measured = peirce_bending_length(2 * c, angle) * 100
+    return Check(name, "cantilever", "bending length", measured, "cm", 95 * c, 105 * c,
+                 "(B/ρg)^⅓ ± 5 %", f"chord angle {angle:.1f}° at 2c")  # fmt: skip
+
+
+def hanging_strip_check(name: str, material: SIMaterial) -> Check:
+    """A strip 1 m long stretches by ρ·g·L²/(2k) (within 3 %) and its clamp holds its weight."""
+    scene = hanging_strip_scene(SIMaterialSpec.of(name, material))
+    sim = settle(scene)
+    expected = material.areal_density * GRAVITY / (2 * material.stretch_warp) * 1000  # mm, L=1
+    strip = scene.bodies[0]
+    weight = material.areal_density * strip.width * strip.height * GRAVITY
+    measured = sim.readouts()
+    return Check(name, "hanging-strip", "elongation", measured.elongation * 1000, "mm",
+                 0.97 * expected, 1.03 * expected, "ρgL²/2k ± 3 %",
+                 f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
+
+
+def drape_check(name: str, material: SIMaterial, cols: int = 31) -> Check:
+    """The Cusick meter's drape coefficient against the published band (a user's own fabric:
+    0…100, measured only)."""
+    sim = settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
+    measured = sim.readouts()
+    low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
+    reference = "published" if name in DRAPE_BANDS else "no published value"
+    return Check(name, "cusick-drape", "drape coefficient", measured.drape_coefficient, "%",
+                 low, high, reference, f"{measured.folds} folds")  # fmt: skip
+
+
+CHECKS = {"cantilever": cantilever_check, "hanging-strip": hanging_strip_check,
+          "cusick-drape": drape_check}  # fmt: skip
+
+
+def validate(
+    fabrics: dict[str, SIMaterial] | None = None, tests: tuple[str, ...] = TESTS
+) -> Iterator[Check]:
+    """Each test for each fabric (the presets unless given), one at a time as measured."""
+    for name, material in (SI_FABRICS if fabrics is None else fabrics).items():
+        for test in tests:
+            yield CHECKS[test](name, material)
+
+
+CSV_HEADER = ("fabric", "test", "quantity", "measured", "unit", "low", "high", "reference",
+              "passed", "note")  # fmt: skip
+
+
+def checks_csv(checks: list[Check]) -> str:
+    """The checks as CSV: one row each, numbers as measured."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for c in checks:
+        writer.writerow([c.fabric, c.test, c.quantity, f"{c.measured:.6g}", c.unit, f"{c.low:.6g}",
+                         f"{c.high:.6g}", c.reference, c.passed, c.note])  # fmt: skip
+    return out.getvalue()

@@ -1,0 +1,257 @@
+"""Fabrics in SI units (sim.core.materials): masses, stretch, bending and the textile lab's
+tests, checked against the heavy elastica, ρ·g·L²/(2k) and the strip's weight."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from clothlab.sim.core.materials import SI_FABRICS, SIMaterial, substeps_needed
+from clothlab.sim.core.solver import BodyMaterial, Simulation
+from clothlab.sim.core.specimens import (
+    chord_angle,
+    elongation,
+    find_cantilever,
+    pin_force,
+    tip_drop,
+)
+from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.composition import change_body
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import (
+    SceneError,
+    SIMaterialSpec,
+    build_simulation,
+    parse_scene,
+    scene_json,
+    with_settings,
+)
+from clothlab.sim.lab import textile, variants
+
+COTTON = SI_FABRICS["cotton"]
+G = 9.8
+
+
+def elastica_tip_drop(overhang: float, c: float, n: int = 1000) -> float:
+    """Tip drop of an inextensible heavy cantilever clamped level at s = 0, free at s = l:
+    θ'' = −(l − s)·cos θ / c³ (c³ = B / (ρ·g)), θ(0) = 0, θ'(l) = 0, solved by shooting on
+    θ'(0) with RK4 and bisection; drop = ∫ sin θ ds."""
+
+    def shoot(curvature: float) -> tuple[float, float]:
+        h, theta, omega, drop = overhang / n, 0.0, curvature, 0.0
+
+        def f(s: float, th: float, om: float) -> tuple[float, float]:
+            return om, -(overhang - s) * math.cos(th) / c**3
+
+        for i in range(n):
+            s = i * h
+            k1 = f(s, theta, omega)
+            k2 = f(s + h / 2, theta + h / 2 * k1[0], omega + h / 2 * k1[1])
+            k3 = f(s + h / 2, theta + h / 2 * k2[0], omega + h / 2 * k2[1])
+            k4 = f(s + h, theta + h * k3[0], omega + h * k3[1])
+            step = h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
+            drop += h * math.sin(theta + step / 2)
+            theta += step
+            omega += h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+        return omega, drop
+
+    low, high = 0.0, overhang**2 / (2 * c**3)  # the small-deflection root is below this
+    for _ in range(50):
+        middle = (low + high) / 2
+        low, high = (low, middle) if shoot(middle)[0] > 0 else (middle, high)
+    return shoot(low)[1]
+
+
+def test_the_elastica_reference_is_the_small_deflection_beam_for_a_short_strip():
+    # q·l⁴ / (8·B) with q / B = 1 / c³
+    assert elastica_tip_drop(0.2, 1.0) == pytest.approx(0.2**4 / 8, rel=1e-3)
+
+
+def settled(scene, seconds: float = 3.0) -> Simulation:
+    return textile.settle(scene, seconds)
+
+
+@pytest.mark.parametrize(
+    ("lengths", "segments"), [(1.0, 20), (2.0, 20), (3.0, 20), (2.0, 80), (3.0, 80)]
+)
+def test_a_cantilever_droops_as_the_heavy_elastica(lengths, segments):
+    c = COTTON.bending_length(G)
+    scene = textile.cantilever_scene("cotton", lengths * c, segments)
+    drop = tip_drop(settled(scene))
+    assert abs(drop - elastica_tip_drop(lengths * c, c)) < 0.03 * lengths * c
+
+
+def test_the_cantilever_does_not_depend_on_the_substeps():
+    c = COTTON.bending_length(G)
+    scene = textile.cantilever_scene("cotton", 3 * c, 20)
+    needed = substeps_needed(build_simulation(scene).mechanics, scene.solver.dt)
+    assert needed <= 16  # so that 16 and 64 are both counts the model runs at
+    drops = [
+        tip_drop(settled(with_settings(scene, {"substeps": n}))) for n in (16, 64)
+    ]  # fmt: skip
+    reference = elastica_tip_drop(3 * c, c)
+    assert all(abs(d - reference) < 0.03 * 3 * c for d in drops)
+    assert abs(drops[0] - drops[1]) < 0.01 * 3 * c
+
+
+def test_a_coarse_substep_count_is_raised_to_what_the_fabric_needs():
+    sim = build_simulation(textile.cantilever_scene("cotton", segments=20))
+    assert sim.settings.substeps == 1
+    assert sim.model_settings.substeps == substeps_needed(sim.mechanics, sim.settings.dt) > 1
+    assert sim.model_settings.xpbd and sim.model_settings.passes >= 4
+
+
+def test_at_twice_its_bending_length_a_strip_droops_to_peirces_41_5_degrees():
+    for name in ("silk", "cotton", "denim"):
+        material = SI_FABRICS[name]
+        c = material.bending_length(G)
+        sim = settled(textile.cantilever_scene(name, 2 * c))
+        assert chord_angle(sim) == pytest.approx(41.5, abs=1.0)
+        assert sim.readouts().bending_length == pytest.approx(c, rel=0.05)
+
+
+def test_a_hanging_strip_stretches_by_rho_g_l2_over_2k_and_the_clamp_holds_its_weight():
+    scene = textile.hanging_strip_scene("cotton", length=1.0)
+    sim = settled(scene)
+    strip = scene.bodies[0]
+    weight = COTTON.areal_density * strip.width * strip.height * G
+    expected = COTTON.areal_density * G * strip.height**2 / (2 * COTTON.stretch_warp)
+    assert elongation(sim) == pytest.approx(expected, rel=0.03)
+    assert pin_force(sim) == pytest.approx(weight, rel=0.01)
+    forces = sim.pin_forces()
+    assert forces is not None and forces.sum(axis=0)[1] == pytest.approx(weight, rel=0.01)
+
+
+def sheet(cols: int, rows: int, material: SIMaterial) -> Simulation:
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, 2.8 / (cols - 1), (0.0, 1.0, 0.0), False, 0.0, 2.0 / (rows - 1))
+    topology = builder.build()
+    return Simulation(topology, materials=[BodyMaterial(si=material)])
+
+
+def test_a_particle_weighs_its_share_of_the_area_and_the_sheet_weighs_rho_times_its_area():
+    sim = sheet(15, 11, COTTON)
+    mass = sim.mechanics.mass
+    assert mass.sum() == pytest.approx(COTTON.areal_density * 2.8 * 2.0, rel=1e-12)
+    cell = COTTON.areal_density * 0.2 * 0.2
+    assert mass[0] == pytest.approx(cell / 4) and mass[16] == pytest.approx(cell)
+    assert np.array_equal(sim.fixed.inv_mass, 1.0 / mass)
+
+
+@pytest.mark.parametrize(("name", "segments"), [("cotton", 10), ("cotton", 20), ("leather", 20)])
+def test_a_strip_is_as_stiff_whatever_its_cells(name, segments):
+    """Stretch compliances scale with the mesh, and a cell's sides leave to its diagonals the
+    part of the stretch they carry (leather's shear is a quarter of its stretch): a strip of
+    long cells (10 segments of 10 cm, 5 cm across) or square ones stretches by ρ·g·L²/(2k).
+    (Leather in cells twice as long as wide is 4 % too stiff: RESEARCH.md §8's limits.)"""
+    material = SI_FABRICS[name]
+    width = 0.1 if segments == 10 else None  # cells twice as long as wide, or square
+    scene = textile.hanging_strip_scene(name, length=1.0, segments=segments, width=width)
+    sim = settled(scene)
+    expected = material.areal_density * G / (2 * material.stretch_warp)
+    assert elongation(sim) == pytest.approx(expected, rel=0.03)
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(15, 11), (64, 64), (128, 128)])
+def test_refining_keeps_the_cloth(cols, rows):
+    """The default sheet in cotton keeps hanging from its corners at every resolution: sag
+    under 5 mm and stretch under 1 % (the classic rule's: 2 %, 1 224 % at 128 × 91)."""
+    scene = textile.with_fabric(load_preset("hanging-sheet"), "cotton")
+    scene = change_body(scene, 0, cols=cols, rows=rows).scene
+    sim = settled(with_settings(scene, {"damping": textile.TEST_DAMPING}), 4.0)
+    readouts = sim.readouts()
+    assert readouts.sag < 0.005 and readouts.max_stretch < 0.01
+    assert readouts.motion < 1e-6  # at rest
+
+
+def test_a_model_units_scene_has_no_si_mechanics_and_no_pin_force():
+    sim = build_simulation(load_preset("hanging-sheet"))
+    assert not sim.mechanics.any
+    assert np.array_equal(sim.fixed.inv_mass[2:14], np.ones(12))
+    sim.step(5)
+    assert sim.model_settings is sim.settings
+    assert math.isnan(sim.readouts().pin_force)
+
+
+# --- files and --set --------------------------------------------------------------------------
+
+
+def test_a_fabric_in_si_units_round_trips_through_a_scene_file():
+    scene = textile.with_fabric(load_preset("hanging-sheet"), "denim")
+    again = parse_scene(scene_json(scene))
+    assert again == scene
+    assert again.bodies[0].si_material.material == SI_FABRICS["denim"]
+    assert again.schema_version == 4
+
+
+def test_a_version_3_file_opens_without_si_fabrics():
+    text = '{"format": "clothlab-scene", "schema_version": 3}'
+    scene = parse_scene(text)
+    assert scene.schema_version == 4 and scene.bodies[0].si_material is None
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"kind": "block", "si_material": SIMaterialSpec.of("x", COTTON).model_dump()},
+         "an SI fabric is a sheet's material, not a block's"),
+        ({"kind": "sheet", "si_material": {**SIMaterialSpec.of("x", COTTON).model_dump(),
+                                           "areal_density": 0.0}},
+         "areal_density"),
+        ({"kind": "sheet", "si_material": {**SIMaterialSpec.of("x", COTTON).model_dump(),
+                                           "bending_warp": float("1e400")}},
+         "bending_warp"),
+    ],
+)  # fmt: skip
+def test_a_bad_si_fabric_in_a_file_is_one_line_naming_it(body, problem):
+    text = json.dumps({"format": "clothlab-scene", "schema_version": 4, "bodies": [body]})
+    text = text.replace("Infinity", "1e400")
+    with pytest.raises(SceneError) as error:
+        parse_scene(text)
+    assert problem in str(error.value) and "\n" not in str(error.value)
+
+
+def test_set_material_and_its_numbers_give_every_sheet_the_fabric():
+    scene = load_preset("two-sheets")
+    changes = variants.parse_changes(["material=wool", "bending_rigidity=2e-5"])
+    changed = variants.apply_changes(scene, changes)
+    for body in changed.bodies:
+        fabric = body.si_material
+        assert fabric.name == "wool (changed)"
+        assert fabric.areal_density == SI_FABRICS["wool"].areal_density
+        assert fabric.bending_warp == fabric.bending_weft == 2e-5
+
+
+def test_set_overhang_pushes_the_strip_further_and_keeps_its_fabric():
+    scene = textile.cantilever_scene("denim", 0.05)
+    changed = variants.apply_changes(scene, variants.parse_changes(["overhang=0.08"]))
+    sim = build_simulation(changed)
+    found = find_cantilever(sim.topology, sim.state.pin_index)
+    assert found is not None and found.overhang == pytest.approx(0.08)
+    assert changed.bodies[0].si_material.name == "denim"
+
+
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        ("material=felt", "material: unknown fabric 'felt' (fabrics: silk, cotton"),
+        ("areal_density=0", "areal_density: 0.0 is outside 0.001…10.0"),
+        ("overhang=-1", "overhang: -1.0 is outside"),
+    ],
+)
+def test_bad_fabric_changes_are_one_line(pair, message):
+    with pytest.raises(variants.VariantError) as error:
+        variants.parse_changes([pair])
+    assert str(error.value).startswith(message)
+
+
+def test_overhang_on_a_scene_without_a_cantilever_is_one_line():
+    with pytest.raises(SceneError) as error:
+        variants.apply_changes(load_preset("hanging-sheet"), {"overhang": 0.1})
+    assert str(error.value).startswith("overhang: the scene holds no cantilever")
+
+
+@pytest.mark.parametrize("name", sorted(textile.PRESETS))
+def test_the_textile_presets_are_what_their_builders_make(name):
+    assert load_preset(name) == textile.PRESETS[name]()
