@@ -349,7 +349,7 @@ CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
 CSV_UNITS: dict[str, str] = {"step": "", "t": "s", **{r.key: r.unit for r in READOUTS}}
 # The file stays ASCII, as it was before it had units: a spreadsheet that takes UTF-8 for its
 # own code page would show "unitsÂ³".
-_ASCII_UNIT = str.maketrans({"²": "^2", "³": "^3", "·": "*"})
+_ASCII_UNIT = str.maketrans({"²": "^2", "³": "^3", "·": "*", "°": "deg"})
 
 
 def header_name(key: str) -> str:

@@ -170,6 +170,9 @@ def _change_text(old: Body, new: Body) -> str:
         return f"Move {noun}"
     if changed <= {"yaw"}:
         return f"Turn {noun}"
+    if "si_material" in changed and changed <= {"si_material", "material", "stiffness"}:
+        fabric = new.si_material.name if new.si_material is not None else None
+        return f"Set {noun} to {fabric or new.material or 'world settings'}"
     if changed <= {"material", "stiffness"}:
         what = new.material or "world settings"
         return f"Set stiffness of {noun}" if changed == {"stiffness"} else f"Set {noun} to {what}"

@@ -322,10 +322,20 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
                  f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
 
 
+def draped_specimen(name: str, material: SIMaterial, cols: int = 31) -> Simulation:
+    """The Cusick meter's specimen of the fabric, settled (its disc is body 0)."""
+    return settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
+
+
 def drape_check(name: str, material: SIMaterial, cols: int = 31) -> Check:
     """The Cusick meter's drape coefficient against the published band (a user's own fabric:
     0…100, measured only)."""
-    sim = settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
+    return drape_check_of(name, draped_specimen(name, material, cols))
+
+
+def drape_check_of(name: str, sim: Simulation) -> Check:
+    """The drape check of a settled specimen (`draped_specimen`), so that a caller that also
+    draws the specimen (the app's Validation panel) settles it once."""
     measured = sim.readouts()
     low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
     reference = "published" if name in DRAPE_BANDS else "no published value"

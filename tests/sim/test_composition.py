@@ -252,7 +252,7 @@ def test_every_body_change_undoes_to_the_byte():
         (lambda s: c.change_body(s, 0, cols=512, rows=512, width=100.0, height=100.0)
          and c.duplicate_body(c.change_body(s, 0, cols=512, rows=512, width=100.0,
                                             height=100.0).scene, 0), "particles, more than"),
-        (lambda s: c.change_body(s, 0, cols=300, width=0.1), "finer than"),
+        (lambda s: c.change_body(s, 0, cols=300, width=0.01), "finer than"),
         (lambda s: c.remove_body(s, 3), "body 3 is not within"),
     ],
 )  # fmt: skip

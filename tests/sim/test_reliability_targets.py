@@ -526,7 +526,7 @@ def test_a_saved_file_puts_long_lists_on_few_lines():
 
 @pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("body", ["sheet", "block"])
-@pytest.mark.parametrize("spacing", [1e-17, 1e-4, 0.0])
+@pytest.mark.parametrize("spacing", [1e-17, 1e-5, 0.0])
 def test_a_degenerate_spacing_is_a_scene_error(body, spacing, version):
     """A default sheet (15 × 11) or block (4 cubes a side) with particles `spacing` apart:
     version 3 gives its size in units, version 2 gave the spacing (migrated to the size)."""
@@ -595,7 +595,10 @@ def test_the_all_minimum_scene_runs_with_finite_or_missing_readouts(body, option
     for _ in range(20):
         sim.step()
         values = sim.readouts()
+        # what does not apply to the body, and pin forces where no multipliers measure them
+        missing = {r.key for r in READOUTS if not r.applies(sim.topology, sim.pins)}
+        missing |= {"volume"} if body == "sheet" else {"sag"}
+        missing |= {"pin_force"} if sim.pin_forces() is None else set()
         for readout in READOUTS:
             value = getattr(values, readout.key)
-            missing = {"sheet": "volume", "block": "sag"}[body]  # the one that does not apply
-            assert math.isfinite(value) or (readout.key == missing and math.isnan(value))
+            assert math.isfinite(value) or (readout.key in missing and math.isnan(value))

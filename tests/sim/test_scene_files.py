@@ -25,6 +25,7 @@ from clothlab.sim.document.files import (
 )
 from clothlab.sim.document.presets import DEFAULT_PRESET, load_preset, preset_names, preset_path
 from clothlab.sim.document.scene import (
+    SCHEMA_VERSION,
     Scene,
     SheetSpec,
     build_simulation,
@@ -400,9 +401,12 @@ def test_wrong_format_string(tmp_path):
 
 
 def test_newer_schema_version(tmp_path):
-    assert preset_data()["schema_version"] == 3  # the current version loads
+    assert preset_data()["schema_version"] == 3  # a version the current one migrates
     assert load_scene(_write(tmp_path, preset_data())) == load_preset("hanging-sheet")
-    expect_error(tmp_path, edited(lambda d: d.update(schema_version=4)), "schema_version", "newer")
+    newer = SCHEMA_VERSION + 1
+    expect_error(
+        tmp_path, edited(lambda d: d.update(schema_version=newer)), "schema_version", "newer"
+    )
 
 
 @pytest.mark.parametrize("version", ["1", 1.0, None, True, -1])
@@ -446,7 +450,7 @@ def test_migration_from_schema_version_0(tmp_path):
         "stiffness": 0.5,
     }
     scene = load_scene(_write(tmp_path, old))
-    assert scene.schema_version == 3
+    assert scene.schema_version == SCHEMA_VERSION
     assert scene.bodies[0].cols == 7 and scene.bodies[0].rows == 5
     assert (scene.bodies[0].width, scene.bodies[0].height) == (1.5, 1.0)
     assert scene.bodies[0].spacing_x == scene.bodies[0].spacing_y == 0.25
@@ -455,7 +459,7 @@ def test_migration_from_schema_version_0(tmp_path):
     assert sim.topology.particle_count == 35 and sim.settings.passes == 4
     # and it saves as the current version
     save_scene(scene, tmp_path / "new.json")
-    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == 3
+    assert json.loads((tmp_path / "new.json").read_text())["schema_version"] == SCHEMA_VERSION
 
 
 def test_migration_example_from_the_brief():
@@ -595,8 +599,10 @@ V1_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v1").glob("*.json"))
 
 
 V2_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v2").glob("*.json"))
-# Presets made for version 3 (named bodies, materials, obstacles): no older file had them.
+# Presets made for version 3 (named bodies, materials, obstacles) and 4 (SI fabrics, discs): no
+# older file had them.
 NEW_IN_VERSION_3 = {"table-cloth", "two-sheets"}
+NEW_IN_VERSION_4 = {"cantilever", "cusick-drape", "hanging-strip"}
 # Version 3 sizes bodies in units where version 2 gave the spacing of a sheet and the side of a
 # block's cubes; every other field of a body is as it was.
 SIZE_FIELDS = {"spacing", "side", "width", "height", "size"}
@@ -650,7 +656,8 @@ def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
     old = json.loads(path.read_text())
     assert old["schema_version"] == 1
     migrated = load_scene(path)
-    assert migrated.schema_version == 3 and migrated.tears == [] and migrated.obstacles == []
+    assert migrated.schema_version == SCHEMA_VERSION and migrated.tears == []
+    assert migrated.obstacles == []
     new = migrated.model_dump(mode="json")
     check_kept_values(old, new)
     check_migrated_bodies(old, migrated)
@@ -659,7 +666,8 @@ def test_every_version_1_preset_migrates_forward_keeping_every_value(path):
 
 
 def test_there_is_a_version_1_fixture_for_every_preset():
-    assert [p.stem for p in V1_PRESETS] == sorted(set(preset_names()) - NEW_IN_VERSION_3)
+    newer = NEW_IN_VERSION_3 | NEW_IN_VERSION_4
+    assert [p.stem for p in V1_PRESETS] == sorted(set(preset_names()) - newer)
 
 
 # What a preset changed on purpose after version 3, so a migrated old copy differs there:
@@ -675,7 +683,7 @@ def test_every_version_2_preset_migrates_forward(path):
     assert old["schema_version"] == 2
     migrated = load_scene(path)
     preset = load_preset(path.stem)
-    assert migrated.schema_version == 3 and migrated.obstacles == []
+    assert migrated.schema_version == SCHEMA_VERSION and migrated.obstacles == []
     new = migrated.model_dump(mode="json")
     check_kept_values(old, new)
     check_migrated_bodies(old, migrated)
@@ -699,10 +707,12 @@ def test_every_version_2_preset_migrates_forward(path):
 
 
 def test_there_is_a_version_2_fixture_for_every_preset():
-    assert [p.stem for p in V2_PRESETS] == sorted(set(preset_names()) - NEW_IN_VERSION_3)
-    assert set(preset_names()) >= NEW_IN_VERSION_3
-    for name in NEW_IN_VERSION_3:  # and each is version 3 from the start
-        assert json.loads(preset_path(name).read_text())["schema_version"] == 3
+    newer = NEW_IN_VERSION_3 | NEW_IN_VERSION_4
+    assert [p.stem for p in V2_PRESETS] == sorted(set(preset_names()) - newer)
+    assert set(preset_names()) >= newer
+    for version, names in ((3, NEW_IN_VERSION_3), (4, NEW_IN_VERSION_4)):
+        for name in names:  # each is of the version it was made for from the start
+            assert json.loads(preset_path(name).read_text())["schema_version"] == version
 
 
 def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():

@@ -71,7 +71,7 @@ def model(sim: Simulation, link_alive: np.ndarray | None = None) -> Model:
     the tears of a step at the start of the next)."""
     state = sim.state
     alive = state.link_alive if link_alive is None else link_alive
-    return Model(sim.topology, alive, state.face_alive, state.pin_index, sim.links)
+    return Model(sim.topology, alive, state.face_alive, state.pin_index, sim.links, sim.mechanics)
 
 
 def as_table(particle, anchor, length) -> dict[tuple[int, int], float]:

@@ -126,7 +126,7 @@ def test_a_variant_runs_as_its_scene_with_the_settings_set():
 
 def test_a_failing_variant_is_a_result_not_an_exception():
     scene = load_preset("hanging-sheet")
-    too_fine = run_variant(scene, {"cols": 512, "width": 0.1}, 5)
+    too_fine = run_variant(scene, {"cols": 512, "width": 0.01}, 5)
     assert too_fine.failure.startswith("bad value: ") and too_fine.final is None
     falling = with_settings(load_preset("drop"), {"floor": False, "dt": 0.05, "damping": 1.0})
     blown = run_variant(falling, {"gravity": 100.0}, 2100, keep_rows=False)
@@ -281,7 +281,7 @@ def test_compare_a_recording_replays_it_in_every_variant(tmp_path, recording_fil
         (["--variant", "passes=zero"], "--variant passes: expected an integer"),
         (["--variant", "passes=4,"], "expected KEY=VALUE pairs"),
         (["--variant", "passes"], "--variant passes: expected KEY=VALUE"),
-        (["--variant", "cols=512,width=0.1"], "--variant cols=512,width=0.1: "),
+        (["--variant", "cols=512,width=0.01"], "--variant cols=512,width=0.01: "),
         (["--variant", "passes=4", "--steps", "-1"], "--steps"),
     ],
 )

@@ -38,10 +38,11 @@ def test_docks_have_names_and_are_listed_in_view_panels(make_window):
     names = {dock.objectName() for dock in window.findChildren(QDockWidget)}
     assert names == {
         "scene_dock", "parameters_dock", "readouts_dock", "history_dock", "questions_dock",
-        "compare_dock",
+        "compare_dock", "validation_dock",
     }  # fmt: skip
     panel_texts = [action.text() for action in window.panels_menu.actions()]
-    assert panel_texts == ["Scene", "Parameters", "Readouts", "History", "Questions", "Compare"]
+    assert panel_texts == ["Scene", "Parameters", "Readouts", "History", "Questions", "Compare",
+                           "Validation"]  # fmt: skip
 
 
 def test_menus_offer_the_documented_commands(make_window):
@@ -50,7 +51,8 @@ def test_menus_offer_the_documented_commands(make_window):
         action.text().replace("&", ""): [a.text().replace("&", "") for a in action.menu().actions()]
         for action in window.menuBar().actions()
     }
-    assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Help"]
+    assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Lab", "Help"]
+    assert menus["Lab"] == ["Validate fabrics…", "Fit my fabric…"]
     assert menus["Add"][:5] == ["Sheet", "Disc", "Soft block", "", "Sphere"]  # "" separates
     for item in ("Duplicate body", "Remove selected", "Pin selected sheet"):
         assert item in menus["Edit"]

@@ -5,8 +5,9 @@ SetSetting on `command_requested`, and a slider's drag is bracketed by BeginGest
 EndGesture (ui.intents), so it undoes as one; the document's answer comes back through
 `show_scene` / `show_edit` (a ui.panels.Panel) or `set_settings`, none of which re-emits.
 
-Above the world's settings, the "Selected body" group sets the selected body's material and
-its own stiffness (a Compose of the body's changed fields).
+Above the world's settings, the "Selected body" group sets the selected body's material (a
+model-units one, an SI fabric, one of the user's own) and its own stiffness or its SI numbers
+(a Compose of the body's changed fields, one undoable edit each).
 """
 
 from __future__ import annotations
@@ -29,15 +30,18 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.edits import SetSetting
-from clothlab.sim.document.scene import Scene, scene_settings
+from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
+from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, tooltip_for
 from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
+from clothlab.ui.user_fabrics import UserFabrics
 
 SPIN_BOX_CHROME = 40  # px a spin box needs besides its text: the arrows, frame and margins
 
@@ -107,29 +111,52 @@ class FloatEditor(QWidget):
 
 
 WORLD = "World settings"  # the material combo's first entry: the body takes the world's links
+OWN_FABRIC = "Your own…"  # the combo's last entry: Fit my fabric, to save one of the user's own
+# What each entry of the material combo stands for (its UserRole data): (kind, name)
+WORLD_KIND, CLASSIC, SI_PRESET, USER_FABRIC, SHOWN_FABRIC, FIT = (
+    "world", "classic", "si", "user", "shown", "fit"
+)  # fmt: skip
+
+
+def entry_data(kind: str, name: str) -> str:
+    """A chooser entry's data: a string, which Qt compares (findData) as Python does."""
+    return f"{kind}\t{name}"
+
+
+def entry_of(data: object) -> tuple[str, str] | None:
+    """(kind, name) of an entry's data; None for a separator."""
+    if not isinstance(data, str):
+        return None
+    kind, _, name = data.partition("\t")
+    return kind, name
 
 
 class BodyGroup(QGroupBox):
-    """The selected body's material and own stiffness; disabled while no body is selected."""
+    """The selected body's material (the world's settings, a model-units material, an SI fabric
+    or one of the user's own) with its own stiffness or its SI numbers; disabled while no body
+    is selected."""
 
     command_requested = Signal(object)  # a Compose of the body's material or stiffness
+    fit_requested = Signal()  # "Your own…" chosen: Fit my fabric
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
         super().__init__("Selected body", parent)
         self.setObjectName("selected_body")
+        self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
         self.index: int | None = None
+        self._body: BodyShape | None = None
         self.hint = QLabel("No body selected: choose one in the Scene panel or the 3D view.")
         self.hint.setWordWrap(True)
         self.material = QComboBox(self)
         self.material.setObjectName("body_material")
-        self.material.addItem(WORLD)
-        self.material.setItemData(0, "The world's stiffness and compliance (Solver settings).",
-                                  Qt.ItemDataRole.ToolTipRole)  # fmt: skip
-        for name, stiffness in BODY_STIFFNESS.items():
-            self.material.addItem(name)
-            tip = f"Stiffness {stiffness:g}, compliance {FABRICS[name]['compliance']:g} (XPBD)"
-            self.material.setItemData(self.material.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.material.setToolTip("The body's fabric: its links' stiffness and compliance.")
+        self.material.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.material.setMinimumContentsLength(12)
+        self.material.setToolTip(
+            "The body's fabric: a model-units material (its links' stiffness and compliance), "
+            "or a fabric in SI units (sheets and discs)."
+        )
         self.own = QCheckBox("Own stiffness", self)
         self.own.setObjectName("body_own_stiffness")
         self.own.setToolTip("Off: the material's stiffness (or the world's, for World settings).")
@@ -137,16 +164,91 @@ class BodyGroup(QGroupBox):
         self.stiffness.setObjectName("body_stiffness")
         self.stiffness.slider.setTracking(False)  # one undo step per drag, at its release
         self.stiffness.setToolTip(tooltip_for(PARAMETERS["stiffness"]))
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow(self.hint)
-        form.addRow("Material", self.material)
-        form.addRow(self.own)
-        form.addRow("Stiffness", self.stiffness)
+        self.fabric_fields = FabricFields(self)
+        self.fabric_fields.setObjectName("body_fabric_fields")
+        self.form = QFormLayout(self)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.addRow(self.hint)
+        self.form.addRow("Material", self.material)
+        self.form.addRow(self.own)
+        self.form.addRow("Stiffness", self.stiffness)
+        self.form.addRow(self.fabric_fields)
         self.material.activated.connect(self._material_chosen)
         self.own.toggled.connect(self._own_toggled)
         self.stiffness.value_changed.connect(self._stiffness_changed)
+        self.fabric_fields.fabric_changed.connect(self._fabric_typed)
+        self._user = self.user_fabrics.fabrics()
+        self.fill_materials()
         self.show_body(None, None)
+
+    # --- the chooser's entries ----------------------------------------------------------------
+
+    def reload_fabrics(self) -> None:
+        """Read the user's fabrics again (one was saved) and show them."""
+        self._user = self.user_fabrics.fabrics()
+        self.fill_materials()
+        self.show_body_again()
+
+    def fill_materials(self) -> None:
+        """World settings, the model-units materials, the SI fabrics, the user's own fabrics
+        and "Your own…"."""
+        combo = self.material
+        combo.blockSignals(True)
+        combo.clear()
+        self._add(
+            WORLD, (WORLD_KIND, ""), "The world's stiffness and compliance (Solver settings)."
+        )
+        for name, stiffness in BODY_STIFFNESS.items():
+            compliance = FABRICS[name]["compliance"]
+            tip = f"Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)"
+            self._add(name, (CLASSIC, name), tip)
+        combo.insertSeparator(combo.count())
+        for name, material in SI_FABRICS.items():
+            tip = "A fabric in SI units from published measurements (RESEARCH.md §8)."
+            self._add(f"{name} — {fabric_summary(material)}", (SI_PRESET, name), tip)
+        for name, spec in self._user.items():
+            self._add(f"{name} (yours) — {fabric_summary(spec.material)}", (USER_FABRIC, name),
+                      "Your own fabric (Fit my fabric).")  # fmt: skip
+        self._add(OWN_FABRIC, (FIT, ""), "Fit my fabric: B from your own cantilever test.")
+        combo.blockSignals(False)
+
+    def _add(self, text: str, data: tuple[str, str], tip: str) -> None:
+        self.material.addItem(text, entry_data(*data))
+        self.material.setItemData(self.material.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+
+    def _entry_spec(self, kind: str, name: str) -> SIMaterialSpec | None:
+        if kind == SI_PRESET:
+            return SIMaterialSpec.of(name, SI_FABRICS[name])
+        if kind == USER_FABRIC and name in self._user:
+            return self._user[name]
+        return None
+
+    def _row_of(self, body: BodyShape) -> int:
+        """The entry that names the body's material; a fabric of numbers no entry has (a
+        changed or a loaded one) gets an entry of its own, "shown"."""
+        spec = body.si_material
+        if spec is None:
+            kind, name = (CLASSIC, body.material) if body.material else (WORLD_KIND, "")
+            return self.material.findData(entry_data(kind, name))
+        for row in range(self.material.count()):
+            data = entry_of(self.material.itemData(row))
+            if data is not None and self._entry_spec(*data) == spec:
+                return row
+        text = f"{spec.name or 'fabric'} — {fabric_summary(spec.material)}"
+        before = self.material.findData(entry_data(FIT, ""))
+        self.material.insertItem(before, text, entry_data(SHOWN_FABRIC, spec.name))
+        return before
+
+    def _enable_fabrics(self, on: bool) -> None:
+        """SI fabrics are for sheets and discs: a block's entries are off."""
+        model = self.material.model()
+        for row in range(self.material.count()):
+            data = entry_of(self.material.itemData(row))
+            if data is not None and data[0] in (SI_PRESET, USER_FABRIC, FIT):
+                item = model.item(row)  # type: ignore[attr-defined]
+                item.setEnabled(on)
+
+    # --- showing the body ---------------------------------------------------------------------
 
     def show_body(self, scene: Scene | None, index: int | None) -> None:
         """Show body `index` of the scene (None: no body selected); emits nothing."""
@@ -154,10 +256,12 @@ class BodyGroup(QGroupBox):
         if scene is not None and index is not None and index < len(scene.bodies):
             body = scene.bodies[index]
         self.index = index if body is not None else None
+        self._body = body
         self.setEnabled(body is not None)
         self.hint.setVisible(body is None)
         if body is None or scene is None or index is None:
             self.setTitle("Selected body")
+            self.form.setRowVisible(self.fabric_fields, False)
             return
         self.setTitle(f"Selected body: {distinct_labels(scene.bodies)[index]}")
         world = scene_settings(scene).stiffness
@@ -165,17 +269,48 @@ class BodyGroup(QGroupBox):
         shown = body.stiffness if own else BODY_STIFFNESS.get(body.material or "", world)
         for widget in (self.material, self.own):
             widget.blockSignals(True)
-        self.material.setCurrentIndex(self.material.findText(body.material or WORLD))
+        self.fill_materials()
+        self._enable_fabrics(not isinstance(body, BlockSpec))
+        self.material.setCurrentIndex(self._row_of(body))
+        self.material.setToolTip(self.material.currentText())  # the whole of a long entry
         self.own.setChecked(own)
         for widget in (self.material, self.own):
             widget.blockSignals(False)
         self.stiffness.set_value(float(shown))
         self.stiffness.setEnabled(own)
+        si = body.si_material is not None
+        self.form.setRowVisible(self.own, not si)  # an SI fabric is over both
+        self.form.setRowVisible(self.stiffness, not si)
+        self.form.setRowVisible(self.fabric_fields, si)
+        self.fabric_fields.show_spec(body.si_material)
+
+    # --- requests -----------------------------------------------------------------------------
 
     def _material_chosen(self, row: int) -> None:
-        if self.index is not None:
-            name = self.material.itemText(row)
-            self._change(material=None if name == WORLD else name)
+        if self.index is None:
+            return
+        entry = entry_of(self.material.itemData(row))
+        if entry is None:
+            return
+        kind, name = entry
+        if kind == FIT:
+            self.fit_requested.emit()
+            self.show_body_again()
+            return
+        if kind == SHOWN_FABRIC:
+            return  # the body's own fabric, as it is
+        spec = self._entry_spec(kind, name)
+        if spec is not None:
+            self._change(si_material=spec.model_dump())
+        else:
+            self._change(material=name if kind == CLASSIC else None, si_material=None)
+
+    def show_body_again(self) -> None:
+        """The entry of the body's material again (after "Your own…", which changes nothing)."""
+        if self._body is not None:
+            self.material.blockSignals(True)
+            self.material.setCurrentIndex(self._row_of(self._body))
+            self.material.blockSignals(False)
 
     def _own_toggled(self, on: bool) -> None:
         if self.index is not None:
@@ -185,6 +320,10 @@ class BodyGroup(QGroupBox):
         if self.index is not None and self.own.isChecked():
             self._change(stiffness=value)
 
+    def _fabric_typed(self, spec: SIMaterialSpec) -> None:
+        if self.index is not None:
+            self._change(si_material=spec.model_dump())
+
     def _change(self, **changes: object) -> None:
         self.command_requested.emit(Compose(change_body, (self.index,), changes))
 
@@ -192,17 +331,20 @@ class BodyGroup(QGroupBox):
 class ParametersPanel(QWidget):
     command_requested = Signal(object)  # SetSetting, Compose, BeginGesture, EndGesture
     refused = Signal(str)  # one line: why a typed value was not taken (it says the range)
+    fit_requested = Signal()  # the fabric chooser's "Your own…": Fit my fabric
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
         self._scene: Scene | None = None
         form_host = QWidget()
         column = QVBoxLayout(form_host)
         column.setContentsMargins(0, 0, 0, 0)
-        self.body_group = BodyGroup()
+        self.body_group = BodyGroup(user_fabrics)
         self.body_group.command_requested.connect(self.command_requested)
         self.body_group.stiffness.refused.connect(self.refused)
+        self.body_group.fabric_fields.refused.connect(self.refused)
+        self.body_group.fit_requested.connect(self.fit_requested)
         column.addWidget(self.body_group)
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)

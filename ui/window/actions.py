@@ -187,6 +187,10 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
                   value=speed)
         for place, (speed, label) in enumerate(SPEEDS)
     ),
+    ActionRow("validate_fabrics", "&Validate fabrics…", "&Lab",
+              tip="The textile lab's tests on the fabrics, measured against published values"),
+    ActionRow("fit_fabric", "&Fit my fabric…", "&Lab",
+              tip="B from your own fabric's density and cantilever overhang, saved by name"),
     ActionRow("questions", "&Questions", "&Help",
               tip="The lab's questions: predict, run and watch, then read why"),
     ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),

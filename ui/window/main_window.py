@@ -42,8 +42,10 @@ from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
+from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
+from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.viewport.compare_view import beside
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
@@ -51,6 +53,7 @@ from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs, preferences, preferences_dialog
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
+from clothlab.ui.window.fit_dialog import FitDialog
 from clothlab.ui.window.layout import WindowLayout
 from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.window.recorder import Recorder
@@ -162,7 +165,8 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         self.scene_model = SceneModel(self)
         self.scene_panel = ScenePanel(self.scene_model)
-        self.parameters_panel = ParametersPanel()
+        self.user_fabrics = UserFabrics()  # Fit my fabric's, offered by the fabric choosers
+        self.parameters_panel = ParametersPanel(self.user_fabrics)
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
@@ -191,6 +195,17 @@ class MainWindow(QMainWindow):
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
                       self.questions_dock, self.compare_dock)  # fmt: skip
+        # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
+        # layout shows; the default layout has it hidden.
+        self.validation_panel = ValidationPanel(self.user_fabrics)
+        self.validation_dock = self._dock("Validation", self.validation_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
+        self.readouts_dock.raise_()
+        self.validation_dock.hide()
+        self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
+        if self.user_fabrics.warning:  # read by the panels just made
+            warning = self.user_fabrics.warning
+            self.status.showMessage(warning[:1].upper() + warning[1:], 15_000)
 
     def _build_actions(self) -> None:
         """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
@@ -231,6 +246,7 @@ class MainWindow(QMainWindow):
             "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
+            "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
             "open_sweep": partial(open_sweep_results, self),
             "preferences": partial(preferences_dialog.edit_preferences, self),
             "readme": partial(self.show_document, "readme"),
@@ -247,6 +263,7 @@ class MainWindow(QMainWindow):
         self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
+        self.panels_menu.addAction(self.validation_dock.toggleViewAction())
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
         )
@@ -269,6 +286,10 @@ class MainWindow(QMainWindow):
             (self.parameters_panel.refused, self.context.say),
             (self.readouts_panel.refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
+            (self.validation_panel.said, self.context.say),
+            (self.validation_panel.scene_requested, self.open_test_scene),
+            (self.validation_panel.fit_requested, self.fit_my_fabric),
+            (self.parameters_panel.fit_requested, self.fit_my_fabric),
             (self.selection.changed, self.scene_panel.show_selection),
             (self.selection.changed, self.parameters_panel.show_selection),
             (self.selection.changed, self.viewport.set_selection),
@@ -395,6 +416,41 @@ class MainWindow(QMainWindow):
             self.readouts_dock.show()
             self.readouts_dock.raise_()
 
+    # --- real fabrics: validation and Fit my fabric -----------------------------------------------
+
+    def show_validation(self) -> None:
+        """Lab ▸ Validate fabrics…: the Validation panel, with the user's newest fabrics."""
+        if not self.validation_panel.running:
+            self.validation_panel.refresh_fabrics()
+        self.validation_dock.show()
+        self.validation_dock.raise_()
+
+    def open_test_scene(self, scene: Scene) -> None:
+        """The Validation panel's "Open in view": a new document, after asking about changes."""
+        if self.files.confirm_discard():
+            self.controller.load(scene, None)
+
+    def fit_my_fabric(self) -> FitDialog:
+        """Lab ▸ Fit my fabric… (and the panels' entries): a dialog of its own, not modal, so
+        the window stays usable while the fit runs; a saved fabric joins every chooser."""
+        if self.fit_dialog is not None and (self.fit_dialog.isVisible() or self.fit_dialog.running):
+            self.fit_dialog.show()  # one at a time: its fit may still be running
+            self.fit_dialog.raise_()
+            return self.fit_dialog
+        if self.fit_dialog is not None:
+            self.fit_dialog.deleteLater()
+        dialog = FitDialog(self.user_fabrics, self)
+        dialog.saved.connect(self._fabric_saved)
+        dialog.show()
+        self.fit_dialog = dialog
+        return dialog
+
+    def _fabric_saved(self, name: str) -> None:
+        self.parameters_panel.body_group.reload_fabrics()
+        if not self.validation_panel.running:
+            self.validation_panel.refresh_fabrics()
+        self.context.say(f"Saved your fabric {name}: the fabric choosers offer it")
+
     # --- pictures ---------------------------------------------------------------------------------
 
     def save_screenshot(self, path: Path) -> None:
@@ -481,5 +537,8 @@ class MainWindow(QMainWindow):
         if self.remember_layout:
             self.save_layout()
         self._status_timer.stop()
+        self.validation_panel.shutdown()
+        if self.fit_dialog is not None:
+            self.fit_dialog.close()  # stops its fit: a thread must end before its dialog goes
         self.controller.shutdown()
         event.accept()

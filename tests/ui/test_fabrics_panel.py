@@ -1,0 +1,307 @@
+"""Real fabrics in the window (issue 25 items 1, 4, 5): the Selected body group's fabric chooser
+and SI numbers, the Validation panel and Fit my fabric, driven by real clicks and typing."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog
+from qt_helpers import WAIT_MS
+from test_typed_values import type_into
+
+from clothlab.sim.core.materials import SI_FABRICS
+from clothlab.sim.document.scene import SIMaterialSpec
+from clothlab.sim.lab import textile
+from clothlab.ui.docks.parameters_dock import OWN_FABRIC
+from clothlab.ui.selection import Selection
+from clothlab.ui.user_fabrics import UserFabrics, fabrics_file
+
+SHOTS = Path("/tmp/fabricsui")
+
+
+def choose(qtbot, combo: QComboBox, text_start: str) -> None:
+    """Open the combo's list with a click and click the entry whose text starts so."""
+    row = next(r for r in range(combo.count()) if combo.itemText(r).startswith(text_start))
+    # first: a window not active when its popup opens is not made active by it (Xvfb has no
+    # window manager), and the fields typed into next take no focus
+    combo.window().activateWindow()
+    qtbot.waitUntil(combo.window().isActiveWindow, timeout=WAIT_MS)
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=WAIT_MS)
+    index = combo.model().index(row, 0)
+    view.scrollTo(index)
+    # Qt's popup ignores a release within a double-click interval of opening (a press-drag-release)
+    qtbot.wait(QApplication.doubleClickInterval() + 100)
+    qtbot.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center()
+    )
+    qtbot.waitUntil(lambda: not view.isVisible(), timeout=WAIT_MS)
+
+
+def selected_sheet(make_window):
+    window = make_window(paused=True)
+    window.parameters_dock.raise_()
+    window.editor.selection.select(Selection("body", 0))
+    return window, window.parameters_panel.body_group
+
+
+def test_choose_denim_type_a_density_and_undo(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    controller = window.controller
+    choose(qtbot, group.material, "denim — 350 g/m², B 9.0e-5 N·m")
+    fabric = controller.scene.bodies[0].si_material
+    assert fabric is not None and fabric.name == "denim"
+    assert fabric.material == SI_FABRICS["denim"]
+    assert controller.undo_stack.text(0) == "Set sheet to denim"
+    assert group.fabric_fields.isVisible() and not group.stiffness.isVisible()
+    assert group.fabric_fields.bending_length.text() == "c = 2.97 cm"  # (9e-5/(0.35·9.8))^⅓
+    density = group.fabric_fields.boxes["areal_density"]
+    assert density.value() == 350.0
+    type_into(qtbot, density, "420")
+    fabric = controller.scene.bodies[0].si_material
+    assert fabric.areal_density == pytest.approx(0.42) and fabric.name == "denim (changed)"
+    assert fabric.bending_warp == SI_FABRICS["denim"].bending_warp  # the rest as it was
+    assert controller.undo_stack.count() == 2
+    assert group.fabric_fields.bending_length.text() == "c = 2.80 cm"
+    assert group.material.currentText().startswith("denim (changed) — 420 g/m²")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.parameters_dock.grab().save(str(SHOTS / "selected-body-fabric.png"))
+    window.action_undo.trigger()
+    assert controller.scene.bodies[0].si_material.areal_density == 0.35
+    assert density.value() == 350.0
+    assert group.material.currentText().startswith("denim — 350 g/m²")
+    window.action_undo.trigger()
+    assert controller.scene.bodies[0].si_material is None
+    assert group.material.currentText() == "World settings"
+
+
+def test_a_density_out_of_range_is_refused_in_one_line(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    choose(qtbot, group.material, "silk")  # the model-units silk: no SI numbers shown
+    assert window.controller.scene.bodies[0].material == "silk"
+    assert not group.fabric_fields.isVisible()
+    choose(qtbot, group.material, "silk — 55 g/m²")
+    said = []
+    window.parameters_panel.refused.connect(said.append)
+    type_into(qtbot, group.fabric_fields.boxes["areal_density"], "0")
+    assert said == ["Areal density 0: expected 1…10000 g/m²"]
+    assert window.controller.scene.bodies[0].si_material.areal_density == 0.055
+    assert window.controller.undo_stack.count() == 2
+
+
+def test_a_block_is_offered_no_si_fabric(qtbot, make_window):
+    window = make_window("soft-block", paused=True)
+    block = next(i for i, b in enumerate(window.controller.scene.bodies) if b.kind == "block")
+    window.editor.selection.select(Selection("body", block))
+    combo = window.parameters_panel.body_group.material
+    model = combo.model()
+    rows = {combo.itemText(r): model.item(r).isEnabled() for r in range(combo.count())}
+    assert rows["denim"] and rows["World settings"]
+    assert not rows[next(t for t in rows if t.startswith("denim —"))]
+    assert not rows[OWN_FABRIC]
+
+
+# --- the Validation panel ------------------------------------------------------------------------
+
+
+def click(qtbot, widget) -> None:
+    """A left click inside what the widget draws: a check box stretched by its layout takes
+    clicks on its box and text only, not at the middle of its width."""
+    where = QPoint(min(widget.sizeHint().width(), widget.width()) // 2, widget.height() // 2)
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=where)
+
+
+def validation_panel(qtbot, window, fabrics: list[str], tests: list[str]):
+    """Lab ▸ Validate fabrics…, then tick exactly these fabrics and tests by clicking."""
+    window.action_validate_fabrics.trigger()
+    assert window.validation_dock.isVisible()
+    panel = window.validation_panel
+    for name, box in [*panel.fabric_checks.items(), *panel.test_checks.items()]:
+        if box.isChecked() != (name in fabrics or name in tests):
+            click(qtbot, box)
+            assert box.isChecked() == (name in fabrics or name in tests), name
+    return panel
+
+
+def test_validation_of_denim_fills_rows_equal_to_the_checks_exports_and_opens(
+    qtbot, make_window, monkeypatch, tmp_path
+):
+    window = make_window(paused=True)
+    assert not window.validation_dock.isVisible()  # hidden by default
+    panel = validation_panel(qtbot, window, ["denim"], ["cantilever", "cusick-drape"])
+    click(qtbot, panel.run_button)
+    assert panel.running and not panel.run_button.isEnabled()
+    qtbot.waitUntil(lambda: not panel.running and panel.run_thread is None, timeout=300_000)
+    assert [(c.fabric, c.test) for c in panel.checks] == [
+        ("denim", "cantilever"), ("denim", "cusick-drape")
+    ]  # fmt: skip
+    expected = textile.cantilever_check("denim", SI_FABRICS["denim"])
+    assert panel.checks[0] == expected
+    row = [panel.table.item(0, c).text() for c in range(panel.table.columnCount())]
+    assert row[2] == ("PASS" if expected.passed else "OUT")
+    assert (
+        row[3] == f"{expected.measured:.4g} cm"
+        and row[4] == f"{expected.low:.4g}…{expected.high:.4g} cm"
+    )
+    assert row[5] == expected.note
+    drape = panel.checks[1]
+    assert panel.table.item(1, 3).text() == f"{drape.measured:.4g} %"
+    assert panel.progress.text().startswith("Done: 2 of 2 checks")
+    # the drape picture: the shadow and its title, as measured
+    panel.table.selectRow(1)
+    specimen = panel.picture.specimen
+    assert specimen is not None and specimen.drape_coefficient == drape.measured
+    assert panel.picture_title.text() == (
+        f"denim from above: drape coefficient {drape.measured:.1f} %, {specimen.folds} folds"
+    )
+    image = panel.picture.grab().toImage()
+    middle = image.pixelColor(image.width() // 2, image.height() // 2)
+    assert middle.red() == middle.green() == middle.blue() == 150  # the shadow's grey
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert window.validation_dock.grab().save(str(SHOTS / "validation-panel.png"))
+    # Export CSV…: through the project's file dialog, read back
+    target = tmp_path / "checks.csv"
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(target), "CSV files (*.csv)")
+    )
+    click(qtbot, panel.export_button)
+    rows = list(csv.reader(io.StringIO(target.read_text(encoding="utf-8"))))
+    assert rows == list(csv.reader(io.StringIO(textile.checks_csv(panel.checks))))
+    assert rows[1][:2] == ["denim", "cantilever"] and float(rows[1][3]) == pytest.approx(
+        expected.measured, rel=1e-5
+    )
+    # Open in view: the cantilever of denim in the main window
+    panel.table.selectRow(0)
+    click(qtbot, panel.open_button)
+    scene = window.controller.scene
+    assert scene.name == "Cantilever bending test (ASTM D1388)"
+    assert scene.bodies[0].si_material == SIMaterialSpec.of("denim", SI_FABRICS["denim"])
+    qtbot.wait(300)  # a frame of the cantilever in the view
+    window.resize(1600, 900)
+    qtbot.wait(300)
+    assert window.window_image().save(str(SHOTS / "window-validation.png"))
+
+
+def test_cancel_stops_a_validation_between_checks_and_the_window_keeps_responding(
+    qtbot, make_window
+):
+    window = make_window(paused=True)
+    panel = validation_panel(qtbot, window, ["silk", "cotton"], ["cantilever", "hanging-strip"])
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(50)
+    click(qtbot, panel.run_button)
+    assert panel.table.rowCount() == 4
+    qtbot.waitUntil(lambda: len(panel.checks) >= 1, timeout=300_000)
+    click(qtbot, panel.cancel_button)
+    qtbot.waitUntil(lambda: panel.run_thread is None, timeout=300_000)
+    timer.stop()
+    assert 1 <= len(panel.checks) < 4
+    notes = [panel.table.item(r, 5).text() for r in range(4)]
+    assert notes.count("cancelled") == 4 - len(panel.checks)
+    assert panel.progress.text().startswith(f"Cancelled: {len(panel.checks)} of 4 checks")
+    assert len(ticks) >= 5  # the GUI thread's timers ran while the checks did
+    assert panel.run_button.isEnabled() and panel.export_button.isEnabled()
+
+
+# --- Fit my fabric -------------------------------------------------------------------------------
+
+
+def test_fit_denim_from_its_density_and_overhang_then_save_and_choose_it(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    denim = SI_FABRICS["denim"]
+    choose(qtbot, group.material, OWN_FABRIC)  # "Your own…" opens Fit my fabric
+    dialog = window.fit_dialog
+    qtbot.waitExposed(dialog)
+    assert window.controller.undo_stack.count() == 0  # choosing it changed nothing
+    type_into(qtbot, dialog.density, "350")
+    type_into(qtbot, dialog.overhang, f"{2 * denim.bending_length() * 100:.3f}")
+    assert dialog.density.value() == 350.0
+    assert dialog.overhang.value() == pytest.approx(2 * denim.bending_length() * 100, abs=1e-3)
+    assert dialog.angle.value() == 41.5
+    click(qtbot, dialog.fit_button)
+    qtbot.waitUntil(lambda: dialog.fit_run is None, timeout=600_000)
+    fit = dialog.fit
+    assert fit is not None, dialog.result_line.text()
+    assert fit.bending_rigidity == pytest.approx(9e-5, rel=0.05), (fit.guess, fit.swept)
+    assert len(fit.swept) == 5 and dialog.result_line.text().startswith("B = 9.0")
+    assert fit.material.areal_density == pytest.approx(0.35)
+    dialog.name.setFocus()
+    qtbot.keyClicks(dialog.name, "denim")
+    click(qtbot, dialog.save_button)
+    assert dialog.save_line.text() == "denim is a preset fabric: choose another name"
+    dialog.name.clear()
+    qtbot.keyClicks(dialog.name, "my jeans")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    click(qtbot, dialog.save_button)
+    assert dialog.save_line.text().startswith("Saved as my jeans")
+    assert dialog.grab().save(str(SHOTS / "fit-my-fabric.png"))
+    click(qtbot, dialog.save_button)  # the same name again: refused, the saved one kept
+    assert dialog.save_line.text().startswith("You already have a fabric named my jeans")
+    dialog.close()
+    choose(qtbot, group.material, "my jeans (yours) — 350 g/m²")
+    fabric = window.controller.scene.bodies[0].si_material
+    assert fabric.name == "my jeans" and fabric.bending_warp == pytest.approx(fit.bending_rigidity)
+    assert UserFabrics().fabrics()["my jeans"] == fabric  # kept for the next run
+    window.action_validate_fabrics.trigger()
+    assert "my jeans" in window.validation_panel.fabric_checks
+
+
+def test_cancel_stops_a_fit_and_says_so(qtbot, make_window):
+    window = make_window(paused=True)
+    panel = validation_panel(qtbot, window, [], [])
+    click(qtbot, panel.run_button)  # nothing ticked: says so, runs nothing
+    assert panel.progress.text() == "Choose at least one fabric and one test."
+    assert panel.run_thread is None
+    click(qtbot, panel.fit_button)  # the panel's way to Fit my fabric
+    dialog = window.fit_dialog
+    qtbot.waitExposed(dialog)
+    click(qtbot, dialog.fit_button)
+    assert dialog.running and dialog.cancel_button.isEnabled()
+    click(qtbot, dialog.cancel_button)
+    qtbot.waitUntil(lambda: dialog.fit_run is None, timeout=300_000)
+    assert dialog.fit is None and dialog.result_line.text() == "the fit was stopped"
+    assert dialog.fit_button.isEnabled() and not dialog.save_button.isEnabled()
+
+
+def test_closing_the_window_during_a_validation_and_a_fit_ends_their_threads(qtbot, make_window):
+    window = make_window(paused=True)
+    panel = validation_panel(qtbot, window, ["silk"], ["cantilever"])
+    click(qtbot, panel.run_button)
+    window.action_fit_fabric.trigger()
+    dialog = window.fit_dialog
+    click(qtbot, dialog.fit_button)
+    validation, fit = panel.run_thread, dialog.fit_run
+    assert validation.isRunning() and fit.isRunning()
+    window.close()
+    assert not validation.isRunning() and not fit.isRunning()
+
+
+def test_an_unreadable_fabrics_file_is_set_aside_and_read_as_none(tmp_path):
+    file = tmp_path / "fabrics.json"
+    file.write_text('{"format": "clothlab-fabrics", "version": 1, "fabrics": {"x": {}}}')
+    store = UserFabrics(file)
+    assert store.fabrics() == {}
+    assert "unreadable fabrics file" in store.warning and "\n" not in store.warning
+    assert (tmp_path / "fabrics.json.corrupt").exists() and not file.exists()
+    store.save(SIMaterialSpec.of("mine", SI_FABRICS["wool"]))
+    assert UserFabrics(file).fabrics() == {"mine": SIMaterialSpec.of("mine", SI_FABRICS["wool"])}
+
+
+def test_the_window_says_in_one_line_that_it_set_an_unreadable_fabrics_file_aside(make_window):
+    file = fabrics_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(b"{not json")
+    window = make_window(paused=True)
+    message = window.status.currentMessage()
+    assert message.startswith(f"Unreadable fabrics file {file}") and "\n" not in message
+    assert file.with_name("fabrics.json.corrupt").read_bytes() == b"{not json"  # kept
+    assert [t for t in map(window.parameters_panel.body_group.material.itemText,
+                           range(window.parameters_panel.body_group.material.count()))
+            if "(yours)" in t] == []  # fmt: skip

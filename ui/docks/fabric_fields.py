@@ -1,0 +1,137 @@
+"""The "Selected body" group's SI fabric: its six numbers in the units a textile lab quotes them
+(g/m², N/m, µN·m), each range-checked as typed (ui.number_box), and the bending length they give.
+
+A typed number is sent as a whole new fabric on `fabric_changed` (the panel makes it one
+undoable body change); the fabric is then renamed "NAME (changed)", as `--set` does
+(sim.lab.textile.with_fabric_values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+
+from clothlab.sim.core.materials import SIMaterial
+from clothlab.sim.document.scene import SIMaterialSpec
+from clothlab.sim.lab.textile import GRAVITY
+from clothlab.ui.number_box import FloatBox, Limits
+
+CHANGED = " (changed)"
+
+
+@dataclass(frozen=True)
+class FabricField:
+    """One of SIMaterial's numbers as shown: `scale` × the SI value, in `unit`."""
+
+    key: str  # SIMaterial's field
+    label: str
+    unit: str
+    scale: float
+    minimum: float  # in the shown unit: the scene format's range (sim.document.scene)
+    maximum: float
+    tip: str
+    decimals: int = 2  # shown, unless a value needs more (ui.number_box keeps it as typed)
+
+    def shown(self, si_value: float) -> float:
+        return round_noise(si_value * self.scale)
+
+    def si(self, shown_value: float) -> float:
+        return round_noise(shown_value / self.scale)
+
+
+FABRIC_FIELDS = (
+    FabricField("areal_density", "Areal density", "g/m²", 1e3, 1.0, 1e4,
+                "Mass per square metre of the fabric (weigh a swatch).", 1),
+    FabricField("stretch_warp", "Stretch warp", "N/m", 1.0, 1.0, 1e7,
+                "Force per unit width per unit strain down the sheet (along its columns).", 0),
+    FabricField("stretch_weft", "Stretch weft", "N/m", 1.0, 1.0, 1e7,
+                "Force per unit width per unit strain across the sheet (along its rows).", 0),
+    FabricField("shear", "Shear", "N/m", 1.0, 1e-3, 1e7, "In-plane shear stiffness, per radian.",
+                1),
+    FabricField("bending_warp", "Bending warp", "µN·m", 1e6, 1e-3, 1e6,
+                "Bending rigidity per unit width, curving the warp yarns (1 µN·m = 1e-6 N·m)."),
+    FabricField("bending_weft", "Bending weft", "µN·m", 1e6, 1e-3, 1e6,
+                "Bending rigidity per unit width, curving the weft yarns."),
+)  # fmt: skip
+
+
+def round_noise(value: float) -> float:
+    """`value` to 12 significant digits: 9e-5 N·m shows as 90 µN·m, not 90.00000000000001."""
+    return float(f"{value:.12g}")
+
+
+def bending_length_cm(material: SIMaterial) -> float:
+    """Peirce's bending length c = (B/(ρg))^(1/3) along the warp, in cm."""
+    return material.bending_length(GRAVITY) * 100.0
+
+
+def fabric_summary(material: SIMaterial) -> str:
+    """ "350 g/m², B 9.0e-5 N·m": what tells fabrics apart in a list."""
+    return f"{material.areal_density * 1e3:.4g} g/m², B {short_e(material.bending_warp)} N·m"
+
+
+def short_e(value: float, digits: int = 2) -> str:
+    """9e-05 as "9.0e-5": `digits` significant digits, the exponent without padding."""
+    mantissa, _, exponent = f"{value:.{digits - 1}e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def changed_name(name: str) -> str:
+    """The name of a fabric with a number changed: "denim (changed)", once."""
+    base = name.strip() or "fabric"
+    return base if base.endswith(CHANGED) else base + CHANGED
+
+
+class FabricFields(QWidget):
+    """The six numbers of the selected body's SI fabric and its bending length (read only)."""
+
+    fabric_changed = Signal(object)  # an SIMaterialSpec: the fabric with one number changed
+    refused = Signal(str)  # one line: a typed number outside its range
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec: SIMaterialSpec | None = None
+        self.boxes: dict[str, FloatBox] = {}
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for field in FABRIC_FIELDS:
+            limits = Limits(field.label, field.minimum, field.maximum, field.unit)
+            box = FloatBox(limits, field.decimals, self)
+            box.setObjectName(f"fabric_{field.key}")
+            box.setSuffix(f" {field.unit}")
+            box.setToolTip(f"{field.tip} Range {field.minimum:g}…{field.maximum:g} {field.unit}.")
+            box.refused.connect(self.refused)
+            box.valueChanged.connect(lambda value, f=field: self._typed(f, value))
+            form.addRow(field.label, box)
+            self.boxes[field.key] = box
+        self.bending_length = QLabel(self)
+        self.bending_length.setObjectName("fabric_bending_length")
+        self.bending_length.setToolTip(
+            "Peirce's bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an "
+            "edge droops to about 41.5°."
+        )
+        form.addRow("Bending length", self.bending_length)
+
+    def show_spec(self, spec: SIMaterialSpec | None) -> None:
+        """Show a fabric's numbers; emits nothing."""
+        self.spec = spec
+        if spec is None:
+            return
+        for field in FABRIC_FIELDS:
+            box = self.boxes[field.key]
+            box.blockSignals(True)
+            box.setValue(field.shown(getattr(spec, field.key)))
+            box.blockSignals(False)
+        self.bending_length.setText(f"c = {bending_length_cm(spec.material):.2f} cm")
+
+    def _typed(self, field: FabricField, value: float) -> None:
+        if self.spec is None:
+            return
+        si_value = field.si(value)
+        if si_value == getattr(self.spec, field.key):
+            return
+        changes = {field.key: si_value, "name": changed_name(self.spec.name)}
+        self.fabric_changed.emit(self.spec.model_copy(update=changes))

@@ -1,0 +1,86 @@
+"""The user's own fabrics (Fit my fabric's "Save as…"): named SI fabrics kept in one JSON file
+beside the app's other data, written through the guarded writer (sim.document.files), so that
+the Parameters panel's fabric chooser offers them for any body in this run and the next.
+
+An unreadable file is moved aside (*.corrupt) and read as no fabrics, with one warning line:
+what the user saved is never overwritten by a file the app could not read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+from PySide6.QtCore import QStandardPaths
+
+from clothlab.sim.document.files import read_json_object, write_atomically
+from clothlab.sim.document.scene import MAX_NAME, SceneError, SIMaterialSpec
+from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
+
+FABRICS_FORMAT = "clothlab-fabrics"
+FABRICS_VERSION = 1
+MAX_FABRICS_BYTES = 1024 * 1024
+
+
+def fabrics_file() -> Path:
+    """Where the user's fabrics are kept; follows XDG_DATA_HOME on Linux, so tests stay
+    isolated."""
+    data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(data) / ORGANIZATION / APPLICATION / "fabrics.json"
+
+
+class UserFabrics:
+    """The user's named fabrics, read from and written to `file` at each call (two windows, or
+    a run after this one, see the same fabrics)."""
+
+    def __init__(self, file: Path | None = None) -> None:
+        self.file = file if file is not None else fabrics_file()
+        self.warning = ""  # the last problem reading the file, one line
+
+    def fabrics(self) -> dict[str, SIMaterialSpec]:
+        """Name → fabric, in the order saved; {} when there is no file or it is unreadable."""
+        if not self.file.exists():
+            return {}
+        try:
+            data = read_json_object(self.file.read_bytes(), self.file.name, MAX_FABRICS_BYTES)
+            if data.get("format") != FABRICS_FORMAT or data.get("version") != FABRICS_VERSION:
+                raise SceneError(f"format: expected {FABRICS_FORMAT!r} version {FABRICS_VERSION}")
+            stored = data.get("fabrics")
+            if not isinstance(stored, dict):
+                raise SceneError("fabrics: expected an object of named fabrics")
+            return {
+                str(n): SIMaterialSpec.model_validate({**f, "name": n}) for n, f in stored.items()
+            }
+        except (OSError, SceneError, ValidationError, TypeError) as error:
+            self._set_aside(str(error).splitlines()[0] if str(error) else type(error).__name__)
+            return {}
+
+    def save(self, spec: SIMaterialSpec) -> None:
+        """Keep `spec` under its name (replacing one of that name); OSError if it cannot be
+        written, the file then as it was."""
+        name = spec.name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise ValueError(f"fabric name: expected 1…{MAX_NAME} characters")
+        fabrics = {**self.fabrics(), name: spec.model_copy(update={"name": name})}
+        document = {
+            "format": FABRICS_FORMAT,
+            "version": FABRICS_VERSION,
+            "fabrics": {n: f.model_dump(exclude={"name"}) for n, f in fabrics.items()},
+        }
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        payload = (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+        write_atomically(self.file, payload)
+
+    def _set_aside(self, reason: str) -> None:
+        aside = self.file.with_name(f"{self.file.name}.corrupt")
+        try:
+            os.replace(self.file, aside)
+        except OSError:
+            aside = self.file
+        self.warning = (
+            f"unreadable fabrics file {self.file} ({reason[:200]}); moved to {aside.name}"
+        )
+        print(f"clothlab: warning: {self.warning}", file=sys.stderr)

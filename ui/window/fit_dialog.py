@@ -1,0 +1,267 @@
+"""Fit my fabric (issue 25 item 5): from what a person measured on their own fabric (a swatch's
+areal density, and the overhang at which a cantilever strip of it droops to 41.5°, or another
+angle) the bending rigidity B the model's strip needs to droop so (sim.lab.fit), fitted by a
+sweep on a LocalPool(2) on a FitRun thread; Cancel stops the sweep. "Save as…" keeps the fitted
+fabric under a name in the user's fabrics (ui.user_fabrics), which every fabric chooser offers.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QThread, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.core.materials import SI_FABRICS
+from clothlab.sim.document.files import describe
+from clothlab.sim.document.scene import MAX_NAME, SIMaterialSpec
+from clothlab.sim.lab import textile
+from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity
+from clothlab.sim.lab.sweep import LocalPool
+from clothlab.ui.docks.fabric_fields import short_e
+from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.theme import colour_plot
+from clothlab.ui.user_fabrics import UserFabrics
+
+FIT_WORKERS = 2  # the machine's cores: the sweep's five runs in two processes
+DENSITY = Limits("Areal density", 1.0, 1e4, "g/m²")
+OVERHANG = Limits("Overhang", 0.5, 100.0, "cm")
+ANGLE = Limits("Droop angle", 5.0, 85.0, "°")
+
+
+class FitRun(QThread):
+    """fit_bending_rigidity on a LocalPool, off the GUI thread."""
+
+    fitted = Signal(object)  # a sim.lab.fit.Fit
+    failed = Signal(str)  # one line
+
+    def __init__(
+        self, areal_density: float, overhang: float, angle: float, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.areal_density, self.overhang, self.angle = areal_density, overhang, angle
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        try:
+            pool = LocalPool(FIT_WORKERS)
+        except OSError as error:  # no processes to be had
+            self.failed.emit(f"cannot start the fit's processes: {describe(error)}")
+            return
+        try:
+            fit = fit_bending_rigidity(
+                self.areal_density, self.overhang, pool, self.angle, self._stop.is_set
+            )
+        except FitError as error:
+            self.failed.emit(str(error))
+        except (OSError, RuntimeError) as error:  # a worker process died (BrokenProcessPool)
+            self.failed.emit(f"the fit failed: {describe(error)}")
+        else:
+            self.fitted.emit(fit)
+        finally:
+            pool.close()
+
+
+class FitDialog(QDialog):
+    """Density and overhang in, Fit, the swept points and the fitted B out, Save as…."""
+
+    saved = Signal(str)  # the name a fabric was saved under
+
+    def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("fit_dialog")
+        self.setWindowTitle("Fit my fabric")
+        self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
+        self.fit_run: FitRun | None = None
+        self.fit: Fit | None = None
+        intro = QLabel(
+            "Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a "
+            "table's edge until its tip droops to 41.5° below the edge (a line from the edge "
+            "to the tip), and measure the overhang. The fit finds the bending rigidity B at "
+            "which the model's strip droops the same."
+        )
+        intro.setWordWrap(True)
+        self.density = FloatBox(DENSITY, 1)
+        self.density.setObjectName("fit_density")
+        self.density.setSuffix(" g/m²")
+        self.density.setValue(200.0)
+        self.overhang = FloatBox(OVERHANG, 2)
+        self.overhang.setObjectName("fit_overhang")
+        self.overhang.setSuffix(" cm")
+        self.overhang.setValue(5.0)
+        self.angle = FloatBox(ANGLE, 1)
+        self.angle.setObjectName("fit_angle")
+        self.angle.setSuffix(" °")
+        self.angle.setValue(textile.PEIRCE_ANGLE)
+        self.angle.setToolTip("41.5° is the standard's (ASTM D1388); any angle you measured at")
+        self.fit_button = QPushButton("Fit")
+        self.fit_button.setObjectName("fit_run")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("fit_cancel")
+        self.cancel_button.setEnabled(False)
+        self.refusal = RefusalLine([self.density, self.overhang, self.angle], self.fit_button)
+        self.result_line = QLabel("")
+        self.result_line.setObjectName("fit_result")
+        self.result_line.setWordWrap(True)
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName("fit_plot")
+        self.plot.setMinimumHeight(180)
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.setLabel("bottom", "bending rigidity B", units="N·m")
+        self.plot.setLabel("left", "chord angle", units="°")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        colour_plot(self.plot, self.palette())
+        self.name = QLineEdit()
+        self.name.setObjectName("fit_name")
+        self.name.setPlaceholderText("a name for your fabric")
+        self.name.setMaxLength(MAX_NAME)
+        self.save_button = QPushButton("Save as…")
+        self.save_button.setObjectName("fit_save")
+        self.save_button.setEnabled(False)
+        self.save_line = QLabel("")
+        self.save_line.setObjectName("fit_save_line")
+        self.save_line.setWordWrap(True)
+        close = QPushButton("Close")
+        form = QFormLayout()
+        form.addRow("Areal density", self.density)
+        form.addRow("Overhang at the angle", self.overhang)
+        form.addRow("Droop angle", self.angle)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.fit_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addStretch(1)
+        save_row = QHBoxLayout()
+        save_row.addWidget(self.name, 1)
+        save_row.addWidget(self.save_button)
+        save_row.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.refusal)
+        layout.addLayout(run_row)
+        layout.addWidget(self.result_line)
+        layout.addWidget(self.plot, 1)
+        layout.addLayout(save_row)
+        layout.addWidget(self.save_line)
+        self.fit_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.save_button.clicked.connect(self.save)
+        close.clicked.connect(self.close)
+        # Enter commits a typed number only: a dialog's default button would start a fit from
+        # the first number typed, with the others not yet entered
+        for button in (self.fit_button, self.cancel_button, self.save_button, close):
+            button.setAutoDefault(False)
+            button.setDefault(False)
+        self.resize(520, 560)
+
+    # --- fitting ------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.fit_run is not None and self.fit_run.isRunning()
+
+    def start(self) -> None:
+        if self.running or any(b.typed_refusal() for b in self.refusal.boxes):
+            return
+        self.fit = None
+        self.save_button.setEnabled(False)
+        self.plot.clear()
+        density = self.density.value() / 1e3
+        overhang = self.overhang.value() / 100.0
+        run = FitRun(density, overhang, self.angle.value(), self)
+        run.fitted.connect(self._fitted)
+        run.failed.connect(self._failed)
+        run.finished.connect(self._finished)
+        self.fit_run = run
+        self.fit_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.result_line.setText(
+            "Fitting: five strips of B round Peirce's guess, in two processes…"
+        )
+        run.start()
+
+    def cancel(self) -> None:
+        if self.fit_run is not None:
+            self.fit_run.cancel()
+            self.result_line.setText("Stopping…")
+
+    def _fitted(self, fit: Fit) -> None:
+        self.fit = fit
+        c = fit.material.bending_length(textile.GRAVITY) * 100
+        self.result_line.setText(
+            f"B = {short_e(fit.bending_rigidity, 3)} N·m (bending length {c:.2f} cm; "
+            f"Peirce's guess {short_e(fit.guess, 3)} N·m)"
+        )
+        values = [b for b, _ in fit.swept]
+        angles = [a for _, a in fit.swept]
+        self.plot.plot(values, angles, pen=pg.mkPen("#1565c0", width=2), symbol="o",
+                       symbolBrush="#1565c0", name="swept")  # fmt: skip
+        self.plot.plot([fit.bending_rigidity], [self.angle.value()], pen=None, symbol="x",
+                       symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
+        self.save_button.setEnabled(True)
+
+    def _failed(self, message: str) -> None:
+        self.result_line.setText(message)
+
+    def _finished(self) -> None:
+        self.fit_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        if self.fit_run is not None:
+            self.fit_run.deleteLater()
+        self.fit_run = None
+
+    def wait_for_run(self, timeout_ms: int = 600_000) -> bool:
+        return self.fit_run is None or self.fit_run.wait(timeout_ms)
+
+    # --- saving -------------------------------------------------------------------------------
+
+    def save(self) -> bool:
+        """Keep the fitted fabric under the typed name; one line says why not (no name, a
+        preset's name, a name already used: nothing the user saved is overwritten)."""
+        name = self.name.text().strip()
+        problem = self._name_problem(name)
+        if problem is None and self.fit is not None:
+            try:
+                self.user_fabrics.save(SIMaterialSpec.of(name, self.fit.material))
+            except (OSError, ValueError) as error:
+                problem = f"Cannot save {name}: {describe(error)}"
+        if problem is not None or self.fit is None:
+            self.save_line.setText(problem or "Fit first")
+            return False
+        self.save_line.setText(f"Saved as {name}: every fabric chooser offers it.")
+        self.saved.emit(name)
+        return True
+
+    def _name_problem(self, name: str) -> str | None:
+        if not name:
+            return "Name: type a name for your fabric"
+        if name in SI_FABRICS:
+            return f"{name} is a preset fabric: choose another name"
+        if name in self.user_fabrics.fabrics():
+            return f"You already have a fabric named {name}: choose another name"
+        return None
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a new theme (Edit ▸ Preferences)
+            colour_plot(self.plot, self.palette())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        if self.fit_run is not None:
+            self.fit_run.cancel()
+            self.fit_run.wait()
+        super().closeEvent(event)
