@@ -100,6 +100,20 @@ def test_the_app_starts_with_a_fifo_for_the_organizations_settings_file(tmp_path
     assert (tmp_path / "config" / "ClothLab" / "Cloth Lab.conf").is_file()  # written
 
 
+def test_the_app_starts_with_a_fifo_for_the_users_fabrics(tmp_path):
+    fabrics = tmp_path / "data" / "ClothLab" / "Cloth Lab" / "fabrics.json"
+    fabrics.parent.mkdir(parents=True)
+    os.mkfifo(fabrics)
+    started = start(tmp_path)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.splitlines() == ["started"]
+    assert warnings(started.stderr) == [
+        f"clothlab: warning: fabrics file {fabrics} not read: is a FIFO (named pipe), not a "
+        "regular file"
+    ]
+    assert is_fifo(fabrics)  # left where it was, not set aside
+
+
 def test_the_app_starts_with_a_fifo_for_a_recovery_files_lock(tmp_path):
     folder = tmp_path / "data" / "ClothLab" / "Cloth Lab" / "recovery"
     folder.mkdir(parents=True)
