@@ -35,7 +35,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from clothlab.sim.document.files import FileTooLargeError, read_regular_file, write_atomically
+from clothlab.sim.document.files import (
+    FileTooLargeError,
+    NotARegularFileError,
+    describe,
+    file_kind,
+    read_regular_file,
+    remove_stale_temps,
+    write_atomically,
+)
 from clothlab.sim.document.scene import MAX_FILE_BYTES, CameraSpec, Scene, parse_scene, scene_json
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import (  # the folder names QSettings uses
@@ -53,6 +61,7 @@ INTERVAL_ENV = "CLOTHLAB_AUTOSAVE_SECONDS"  # a shorter interval, for tests and 
 CHOICE_ENV = "CLOTHLAB_RECOVERY"
 CHOICES = ("recover", "discard")
 PREFIX = "autosave-"
+FILE_NAMES = r"autosave-\d+-\d+\.json"  # every run's recovery file: PREFIX, pid, start (ms)
 
 
 def recovery_folder() -> Path:
@@ -87,7 +96,17 @@ def _lock_path(file: Path) -> Path:
 
 
 def _new_lock(file: Path) -> QLockFile:
-    lock = QLockFile(str(_lock_path(file)))
+    """A QLockFile for `file`. Raises NotARegularFileError if its lock file is something other
+    than a file: QLockFile reads a lock it finds, and reading a FIFO waits for a writer forever
+    (a recovery file's FIFO lock froze the window at start-up)."""
+    path = _lock_path(file)
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        raise NotARegularFileError(path, file_kind(status.st_mode))
+    lock = QLockFile(str(path))
     lock.setStaleLockTime(0)  # stale only when its process is gone, never because it is old
     return lock
 
@@ -197,7 +216,10 @@ class Autosaver(QObject):
         self.folder = folder if folder is not None else recovery_folder()
         started = time.time_ns() // 1_000_000
         self.file = self.folder / f"{PREFIX}{os.getpid()}-{started}.json"
-        self._lock = _new_lock(self.file)
+        # Each run writes a file of a new name, so a save's own clean-up of the temporary files
+        # a SIGKILL leaves never finds an earlier run's: they are looked for here, by pattern.
+        remove_stale_temps(self.file, FILE_NAMES)
+        self._lock: QLockFile | None = None  # made at the first write
         self._written: bytes | None = None  # the document last written, without its time
         self.ticks = 0
         self._failing = False  # warn once per run of failed writes, not every minute
@@ -240,11 +262,14 @@ class Autosaver(QObject):
             return False  # nothing new since the last autosave: keep its time
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
+            if self._lock is None:
+                self._lock = _new_lock(self.file)
             if not self._lock.isLocked() and not self._lock.tryLock(0):
                 raise OSError(f"cannot lock {_lock_path(self.file)}")
             write_atomically(self.file, recovery_payload(scene, path))
         except OSError as error:
-            message = f"autosave to {self.file} failed: {error.strerror or error}"
+            culprit = f"{error.filename} " if error.filename not in (None, str(self.file)) else ""
+            message = f"autosave to {self.file} failed: {culprit}{describe(error)}"
             if not self._failing:
                 _warn(message)
             self._failing = True
@@ -257,10 +282,10 @@ class Autosaver(QObject):
 
     def remove(self) -> None:
         """Remove this run's recovery file (nothing unsaved is left to recover)."""
-        self._written = None
-        if self.file.exists():
+        if self._written is not None:  # only what this run's saves put there
             self.file.unlink(missing_ok=True)
-        if self._lock.isLocked():
+        self._written = None
+        if self._lock is not None and self._lock.isLocked():
             self._lock.unlock()  # removes the lock file
 
     def finish(self) -> None:
@@ -296,8 +321,13 @@ class Autosaver(QObject):
 
     @staticmethod
     def _orphaned(file: Path) -> bool:
-        """True if no running Cloth Lab owns `file` (its lock is free or stale)."""
-        lock = _new_lock(file)
+        """True if no running Cloth Lab owns `file` (its lock is free or stale). A lock that is
+        not a file is no Cloth Lab's: the recovery file is then skipped with a warning."""
+        try:
+            lock = _new_lock(file)
+        except OSError as error:
+            _warn(f"recovery file {file} skipped: its lock {error.filename} {error}")
+            return False
         if not lock.tryLock(0):
             return False
         lock.unlock()

@@ -18,7 +18,7 @@ from typing import Any
 from clothlab.app.errors import UsageError
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.files import FileRefusedError, describe
+from clothlab.sim.document.files import FileRefusedError, describe, write_new_file
 from clothlab.sim.document.folders import AtomicFolder
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.mesh_export import (
@@ -65,7 +65,10 @@ class MeshFrames:
 
     def add(self, snapshot: Any) -> None:
         name = SEQUENCE_NAME.format(self.count, self.fmt)
-        (self._folder.staging / name).write_bytes(mesh_bytes(snapshot, self.fmt))
+        try:
+            write_new_file(self._folder.staging / name, mesh_bytes(snapshot, self.fmt))
+        except OSError as error:  # the frame as the user will look for it, not the staging file
+            raise OSError(error.errno, describe(error), str(self.folder / name)) from None
         self.count += 1
 
     def commit(self) -> None:

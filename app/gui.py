@@ -29,6 +29,7 @@ from clothlab.sim.document.scene import Scene, SceneError
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0
 SCREENSHOT_SIZE = (1280, 800)
+NO_DISPLAY = "no display: use `clothlab run` headless or start under xvfb-run"
 
 
 def _seconds(text: str) -> float:
@@ -62,6 +63,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def no_display() -> bool:
+    """True where Qt would find no screen to open a window on: on Linux and the BSDs, no X
+    display or Wayland compositor named in the environment, and no QT_QPA_PLATFORM that draws
+    without one (offscreen, eglfs, vnc, …). Qt itself then aborts with seven lines that end in
+    "Reinstalling the application may fix this problem"."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return False  # Windows and macOS always have their own
+    x11, wayland = bool(os.environ.get("DISPLAY")), bool(os.environ.get("WAYLAND_DISPLAY"))
+    # "wayland;xcb" lists platforms to try in turn; "vnc:size=800x600" gives one options
+    chosen = [entry.split(":")[0] for entry in os.environ.get("QT_QPA_PLATFORM", "").split(";")]
+    chosen = [name for name in chosen if name]
+    if not chosen:
+        return not (x11 or wayland)
+    for name in chosen:
+        needs_x11, needs_wayland = name == "xcb", name.startswith("wayland")
+        if (needs_x11 and x11) or (needs_wayland and wayland):
+            return False
+        if not (needs_x11 or needs_wayland):
+            return False  # a platform that draws without a desktop
+    return True
+
+
 def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path | None]:
     """Arguments and the scene (or recording, to replay) they name; raises UsageError with a
     one-line message."""
@@ -89,6 +112,8 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path 
 def main(argv: list[str]) -> int:
     try:
         args, scene, path = parse(argv)
+        if no_display():
+            raise UsageError(NO_DISPLAY)
     except UsageError as error:
         print(f"clothlab: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -148,8 +173,10 @@ def run(
     if screenshot is not None:
 
         def capture() -> None:
-            if not window.save_screenshot(screenshot):
-                print(f"clothlab: error: cannot write {screenshot}", file=sys.stderr)
+            try:
+                window.save_screenshot(screenshot)
+            except OSError as error:
+                print(f"clothlab: error: {screenshot}: {describe(error)}", file=sys.stderr)
                 status["code"] = 1
             window.close()
 

@@ -32,6 +32,8 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
         for settings_format in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
             QSettings.setPath(settings_format, QSettings.Scope.UserScope, str(folder))
+    if "clothlab.ui.window.preferences" in sys.modules:  # a refused file's settings end here
+        sys.modules["clothlab.ui.window.preferences"].forget_session_settings()
     return folder
 
 

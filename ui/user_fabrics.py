@@ -16,7 +16,13 @@ from pathlib import Path
 from pydantic import ValidationError
 from PySide6.QtCore import QStandardPaths
 
-from clothlab.sim.document.files import read_json_object, write_atomically
+from clothlab.sim.document.files import (
+    FileTooLargeError,
+    describe,
+    read_json_object,
+    read_regular_file,
+    write_atomically,
+)
 from clothlab.sim.document.scene import MAX_NAME, SceneError, SIMaterialSpec
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
@@ -42,10 +48,18 @@ class UserFabrics:
 
     def fabrics(self) -> dict[str, SIMaterialSpec]:
         """Name → fabric, in the order saved; {} when there is no file or it is unreadable."""
-        if not self.file.exists():
+        if not os.path.lexists(self.file):
+            return {}
+        try:  # a regular file only, without blocking: a FIFO here froze the window's start
+            raw = read_regular_file(self.file, MAX_FABRICS_BYTES)
+        except FileTooLargeError:
+            self._set_aside(f"{self.file.name}: file is larger than {MAX_FABRICS_BYTES} bytes")
+            return {}
+        except OSError as error:  # not a file the app wrote (a FIFO, a folder): left alone
+            self._warn(f"fabrics file {self.file} not read: {describe(error)}")
             return {}
         try:
-            data = read_json_object(self.file.read_bytes(), self.file.name, MAX_FABRICS_BYTES)
+            data = read_json_object(raw, self.file.name, MAX_FABRICS_BYTES)
             if data.get("format") != FABRICS_FORMAT or data.get("version") != FABRICS_VERSION:
                 raise SceneError(f"format: expected {FABRICS_FORMAT!r} version {FABRICS_VERSION}")
             stored = data.get("fabrics")
@@ -80,7 +94,9 @@ class UserFabrics:
             os.replace(self.file, aside)
         except OSError:
             aside = self.file
-        self.warning = (
-            f"unreadable fabrics file {self.file} ({reason[:200]}); moved to {aside.name}"
-        )
-        print(f"clothlab: warning: {self.warning}", file=sys.stderr)
+        self._warn(f"unreadable fabrics file {self.file} ({reason[:200]}); moved to {aside.name}")
+
+    def _warn(self, warning: str) -> None:
+        if warning != self.warning:  # the file is read again at each refresh: said once
+            print(f"clothlab: warning: {warning}", file=sys.stderr)
+        self.warning = warning

@@ -16,6 +16,8 @@ replaces whatever has the name, so before it the target is checked:
 Temporary files are called ``.NAME.PID.RANDOM.tmp`` (NAME shortened for long names, so a
 255-byte target name still leaves room). An exception or Ctrl+C removes its own; SIGKILL cannot
 be caught, so each save also removes those of the same target left by processes that are gone.
+Writers that work in a folder of their own (a video being encoded) make it with
+make_temp_folder, named ``PREFIX.PID.RANDOM`` for the same reason.
 
 Reads open regular files only, without blocking: opening a FIFO would wait for a writer forever.
 """
@@ -30,6 +32,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import stat
 from collections.abc import Iterator
 from itertools import chain
@@ -173,28 +176,62 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_temps(target: Path) -> list[str]:
-    """Remove temporary files of saves to `target` whose process is gone; their names."""
-    pattern = re.compile(re.escape(_temp_prefix(target.name)) + r"(\d+)\.[0-9a-f]{8}\.tmp")
+def remove_stale_temps(target: Path, names: str | None = None) -> list[str]:
+    """Remove temporary files of saves to `target` whose process is gone; their names. With
+    `names` (a regular expression for target names in target's folder), those of saves to any
+    file so named: a writer whose file name is new each run (the autosave's) finds the
+    temporary files of its earlier, killed runs that way."""
+    name = re.escape(_temp_prefix(target.name)) if names is None else rf"\.(?:{names})\."
+    pattern = re.compile(name + r"(\d+)\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX))
+    return _remove_stale(target.parent, pattern, folders=False)
+
+
+def _remove_stale(folder: Path, pattern: re.Pattern[str], folders: bool) -> list[str]:
+    """Remove the entries of `folder` whose names `pattern` matches in full, with the process
+    id in its first group gone; regular files only, or (`folders`) folders and what they hold.
+    Symbolic links are never followed: only what a writer made itself is removed."""
     removed: list[str] = []
     try:
-        with os.scandir(target.parent) as entries:
+        with os.scandir(folder) as entries:
             stale = [
                 entry.name
                 for entry in entries
                 if (found := pattern.fullmatch(entry.name))
-                and entry.is_file(follow_symlinks=False)
+                and (entry.is_dir if folders else entry.is_file)(follow_symlinks=False)
                 and not _alive(int(found.group(1)))
             ]
     except OSError:
         return removed
     for name in stale:
         try:
-            os.unlink(target.parent / name)
+            if folders:
+                shutil.rmtree(folder / name)
+            else:
+                os.unlink(folder / name)
         except OSError:
             continue
         removed.append(name)
     return removed
+
+
+def make_temp_folder(parent: Path, prefix: str) -> Path:
+    """A new, private folder ``PREFIX.PID.RANDOM`` in `parent` for a writer's work in progress,
+    after removing those of the same prefix whose process is gone (a SIGKILL leaves them).
+    Raises OSError if it cannot be made."""
+    remove_stale_temp_folders(parent, prefix)
+    while True:
+        folder = parent / f"{prefix}.{os.getpid()}.{secrets.token_hex(4)}"
+        try:
+            folder.mkdir(mode=0o700)
+            return folder
+        except FileExistsError:
+            continue
+
+
+def remove_stale_temp_folders(parent: Path, prefix: str) -> list[str]:
+    """Remove the folders make_temp_folder(parent, prefix) made for processes that are gone."""
+    pattern = re.compile(re.escape(prefix) + r"\.(\d+)\.[0-9a-f]{8}")
+    return _remove_stale(parent, pattern, folders=True)
 
 
 def _copy_owner_and_mode(fd: int, status: os.stat_result) -> None:
@@ -226,6 +263,30 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(handle)
+
+
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """An OSError raised inside that names no file is raised again naming `path`: a write(2)
+    error does not say which file it was writing ("No space left on device", and where?)."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is not None:
+            raise
+        raise OSError(error.errno, describe(error), os.fspath(path)) from error
+
+
+def write_new_file(path: str | os.PathLike[str], payload: bytes) -> None:
+    """Create the file `path` (it must not exist: a writer's own temporary file) with
+    `payload`. An OSError names `path`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    with naming(path):
+        fd = os.open(path, flags, 0o666)
+        try:
+            _write_all(fd, payload)
+        finally:
+            os.close(fd)
 
 
 class AtomicFile:
@@ -265,7 +326,8 @@ class AtomicFile:
             raise ValueError(f"{self.path}: already committed or discarded")
         if len(data) >= CHUNK:
             self._drain()
-            _write_all(self._fd, data)
+            with naming(self.path):
+                _write_all(self._fd, data)
             return
         self._buffer += data
         if len(self._buffer) >= CHUNK:
@@ -275,7 +337,8 @@ class AtomicFile:
         if self._buffer:
             data = bytes(self._buffer)
             self._buffer.clear()
-            _write_all(self._fd, data)
+            with naming(self.path):  # the target's name: the temporary file is ours alone
+                _write_all(self._fd, data)
 
     def commit(self) -> None:
         """Flush, sync and rename over the target. Either way the temporary file is gone."""
@@ -290,7 +353,8 @@ class AtomicFile:
                 _copy_owner_and_mode(self._fd, status)
             else:
                 os.fchmod(self._fd, self._new_file_mode)
-            os.fsync(self._fd)
+            with naming(self.path):  # a full disk may only say so now
+                os.fsync(self._fd)
             fd, self._fd = self._fd, -1
             os.close(fd)
             os.replace(self.temporary, self.target)

@@ -246,7 +246,7 @@ def test_window_image_shows_the_cloth(qtbot, make_window, tmp_path):
     qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
     qtbot.wait(300)
     path = tmp_path / "shot.png"
-    assert window.save_screenshot(path)
+    window.save_screenshot(path)
     assert Path(path).stat().st_size > 0
 
 

@@ -51,7 +51,12 @@ from clothlab.sim.core.parameters import SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Run
 from clothlab.sim.document.edits import SetSetting
-from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.files import (
+    FileRefusedError,
+    describe,
+    read_regular_file,
+    write_atomically,
+)
 from clothlab.sim.document.scene import Scene, field_range, scene_settings
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
@@ -69,6 +74,7 @@ from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
 PROGRESS_VERSION = 1
+MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # a set of 1 000 questions answered is ≈ 200 kB
 QUESTION_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
 CSV_HEADER = ("set", "question", "title", "prediction", "answer", "matched", "time")
@@ -98,7 +104,8 @@ class ProgressStore:
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder if folder is not None else progress_folder()
-        self.warning = ""  # the last problem reading a file, for the panel to show
+        self.warning = ""  # the last problem with a file, for the panel to show
+        self._said: set[str] = set()
 
     def file(self, set_id: str) -> Path:
         return self.folder / f"{set_id}.json"
@@ -106,10 +113,18 @@ class ProgressStore:
     def answers(self, set_id: str) -> dict[str, Answer]:
         """The stored answers; an unreadable file is moved aside (*.corrupt) and read as none."""
         file = self.file(set_id)
-        if not file.exists():
+        if not os.path.lexists(file):
+            return {}
+        try:  # a regular file only, without blocking: a FIFO here froze the panel
+            raw = read_regular_file(file, MAX_PROGRESS_BYTES)
+        except FileRefusedError as refused:  # not a file Cloth Lab wrote: leave it where it is
+            self._warn(f"progress file {file} not read: {refused}")
+            return {}
+        except OSError as error:
+            self._warn(f"progress file {file} not read: {describe(error)}")
             return {}
         try:
-            data = json.loads(file.read_bytes())
+            data = json.loads(raw)
             if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
                 raise ValueError(f"format: expected {PROGRESS_FORMAT!r}")
             if data.get("version") != PROGRESS_VERSION or data.get("set") != set_id:
@@ -128,12 +143,25 @@ class ProgressStore:
             os.replace(file, aside)
         except OSError:
             aside = file
-        self.warning = f"unreadable progress file {file} ({reason[:200]}); moved to {aside.name}"
-        print(f"clothlab: warning: {self.warning}", file=sys.stderr)
+        self._warn(f"unreadable progress file {file} ({reason[:200]}); moved to {aside.name}")
 
-    def record(self, set_id: str, question_id: str, answer: Answer) -> None:
+    def _warn(self, warning: str) -> None:
+        """One line on stderr, kept for the panel; each is said once (the panel reads the
+        file again at every refresh)."""
+        if warning not in self._said:
+            self._said.add(warning)
+            print(f"clothlab: warning: {warning}", file=sys.stderr)
+        self.warning = warning
+
+    def record(self, set_id: str, question_id: str, answer: Answer) -> bool:
+        """Store the answer; False (and a warning) if the progress file cannot be written."""
         answers = {**self.answers(set_id), question_id: answer}
-        self._write(set_id, answers)
+        try:
+            self._write(set_id, answers)
+        except OSError as error:
+            self._warn(f"progress not saved to {self.file(set_id)}: {describe(error)}")
+            return False
+        return True
 
     def reset(self, set_id: str) -> None:
         self.file(set_id).unlink(missing_ok=True)
@@ -524,9 +552,11 @@ class QuestionsPanel(QWidget):
                 f"{MISSED} You predicted {_escaped(said)}<br>The model says: "
                 f"<b>{_escaped(prediction.answer_text)}</b>"
             )
+        answer = Answer(said, matched, now_text())
+        if not self.store.record(self.question_set.id, question.id, answer):
+            verdict += f"<br>Not saved: {_escaped(self.store.warning)}"
         self.verdict_label.setText(verdict)
         self.verdict_label.setStyleSheet(f"color: {MATCHED_COLOUR if matched else MISSED_COLOUR};")
-        self.store.record(self.question_set.id, question.id, Answer(said, matched, now_text()))
         self._set_stage("explained")
         self._refresh_list()
         self._show_previous_answer()

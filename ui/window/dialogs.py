@@ -77,7 +77,7 @@ class SceneFiles:
         controller: Controller,
         camera: Callable[[], CameraSpec],
         readouts: ReadoutsPanel,
-        save_image: Callable[[Path], bool],
+        save_image: Callable[[Path], None],  # raises OSError
     ) -> None:
         self.window = window
         self.controller = controller
@@ -226,8 +226,12 @@ class SceneFiles:
     def save_screenshot_dialog(self) -> None:
         suggestion = f"{slug(self.controller.title_name)}.png"
         path = self._ask_save_path("Save screenshot", suggestion, PNG_FILTER)
-        if path is not None and not self.save_image(path):
-            show_error(self.window, "Cannot save screenshot", f"{path}: could not write the image")
+        if path is None:
+            return
+        try:
+            self.save_image(path)
+        except OSError as error:
+            show_error(self.window, "Cannot save screenshot", f"{path}: {describe(error)}")
 
     def _ask_save_path(self, title: str, file_name: str, file_filter: str) -> Path | None:
         """A path to save to, the dialog started in the last folder used with `file_name`."""

@@ -17,6 +17,7 @@ plain functions; the dialogs here only collect their parameters. Video needs the
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import shutil
 import tempfile
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,7 +39,13 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.document.files import describe, inspect_target, write_atomically
+from clothlab.sim.document.files import (
+    describe,
+    inspect_target,
+    make_temp_folder,
+    naming,
+    write_atomically,
+)
 from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.lab.mesh_export import (
@@ -67,6 +74,7 @@ MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
 # What each format needs besides imageio: its encoder
 VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("PIL",)}
 MESSAGE_MS = 6000
+VIDEO_TEMP_PREFIX = "clothlab-video"  # the folder a video is encoded in, in the temporary folder
 
 
 class VideoError(RuntimeError):
@@ -170,7 +178,8 @@ class VideoWriter:
             raise VideoError(missing)
         inspect_target(path)  # a file that cannot be replaced fails before any frame is drawn
         self.path = path
-        self._folder = Path(tempfile.mkdtemp(prefix="clothlab-video-"))
+        # named with this process's id, so that a later export removes it if this one is killed
+        self._folder = make_temp_folder(Path(tempfile.gettempdir()), VIDEO_TEMP_PREFIX)
         self._temporary = self._folder / f"video.{spec.fmt}"
         self._writer: Any
         try:
@@ -191,12 +200,19 @@ class VideoWriter:
         )  # fmt: skip
 
     def append(self, frame: np.ndarray) -> None:
-        """One (H, W, 3) uint8 RGB frame."""
-        self._writer.append_data(frame)
+        """One (H, W, 3) uint8 RGB frame. OSError names the video being encoded."""
+        try:
+            self._writer.append_data(frame)
+        except OSError as error:  # imageio-ffmpeg's holds the command and its output: one line
+            reason = (describe(error).strip().splitlines() or ["cannot write"])[0]
+            raise OSError(error.errno, reason, str(self._temporary)) from None
 
     def commit(self) -> None:
+        """Finish the video and write it over `path`. An OSError names the file it was
+        writing: the video being encoded, or `path`."""
         try:
-            self._writer.close()
+            with naming(self._temporary):
+                self._writer.close()
             write_atomically(self.path, self._temporary.read_bytes())
         finally:
             shutil.rmtree(self._folder, ignore_errors=True)
@@ -210,6 +226,17 @@ class VideoWriter:
             pass
         finally:
             shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def png_bytes(image: QImage) -> bytes:
+    """`image` encoded as PNG; OSError if Qt cannot encode it."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(errno.EIO, "the image could not be encoded as PNG")
+    buffer.close()
+    return bytes(data.data())
 
 
 # --- rendering ---------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
+from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
 from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
@@ -51,7 +52,7 @@ from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs, preferences, preferences_dialog
 from clothlab.ui.window.editor import SceneEditor
-from clothlab.ui.window.export import Exporter
+from clothlab.ui.window.export import Exporter, png_bytes
 from clothlab.ui.window.fit_dialog import FitDialog
 from clothlab.ui.window.layout import WindowLayout
 from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
@@ -452,8 +453,11 @@ class MainWindow(QMainWindow):
 
     # --- pictures ---------------------------------------------------------------------------------
 
-    def save_screenshot(self, path: Path) -> bool:
-        return self.window_image().save(str(path))
+    def save_screenshot(self, path: Path) -> None:
+        """The window as a PNG file, written as every file of the lab is (QImage.save writes
+        into whatever has the name: a FIFO blocked it, a link to a device was written into).
+        Raises OSError with the reason."""
+        write_atomically(path, png_bytes(self.window_image()))
 
     def window_image(self) -> QImage:
         """The whole window as an image. Qt 6's QWidget.grab() renders QOpenGLWidget content

@@ -9,14 +9,20 @@ without building a window.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import math
+import os
+import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QDataStream, QObject, QSettings, Signal
+from PySide6.QtCore import QByteArray, QDataStream, QObject, QSettings, QStandardPaths, Signal
+
+from clothlab.sim.document.files import FileRefusedError, describe, file_kind, inspect_target
 
 if TYPE_CHECKING:  # only for the hints: the window is passed in, never built here
     from PySide6.QtWidgets import QMainWindow
@@ -33,8 +39,118 @@ RECENT_KEY = "recent_files"
 LAST_FOLDER_KEY = "files/last_folder"
 
 
-def settings() -> QSettings:
-    return QSettings(ORGANIZATION, APPLICATION)
+# --- the store ----------------------------------------------------------------------------------
+# Qt reads the settings file when a QSettings is made and replaces it when one is synced, without
+# asking what it is: a FIFO there blocked start-up before any window appeared, and a symlink to
+# /dev/null had its device replaced by a plain file (Qt's QSaveFile renames over the link's
+# target, as root too). So the file is looked at first, with the checks every save of the lab
+# makes (sim.document.files.inspect_target); a file they refuse is never handed to Qt, and the
+# settings live in memory for the session instead, said once on stderr.
+
+
+class SessionSettings:
+    """Settings kept in memory for this run only, with the part of QSettings' interface the app
+    uses: what settings() gives when the settings file may not be read or written."""
+
+    def __init__(self, file: Path, values: dict[str, Any] | None = None) -> None:
+        self._file = file
+        self._values: dict[str, Any] = dict(values or {})
+
+    def fileName(self) -> str:  # noqa: N802 (QSettings' name)
+        return str(self._file)
+
+    def value(self, key: str, default: Any = None) -> Any:
+        return self._values.get(key, default)
+
+    def setValue(self, key: str, value: Any) -> None:  # noqa: N802
+        self._values[key] = value
+
+    def allKeys(self) -> list[str]:  # noqa: N802
+        return list(self._values)
+
+    def clear(self) -> None:
+        self._values.clear()
+
+    def sync(self) -> None:
+        """Nothing to write: these settings end with the session."""
+
+
+Store = QSettings | SessionSettings
+_session: SessionSettings | None = None  # set once the settings file is refused
+
+
+def settings() -> Store:
+    """The settings store: Qt's on the settings file, or this session's in memory when the file
+    is one Cloth Lab must not read or write (see settings_refusal)."""
+    global _session
+    if _session is not None:
+        return _session
+    file = settings_file()
+    if file is None:  # the registry or a property list: no file to check
+        return QSettings(ORGANIZATION, APPLICATION)
+    reason = settings_refusal(file)
+    if reason is None:
+        # the file by name, not (ORGANIZATION, APPLICATION): those also read fallback files
+        # (ClothLab.conf, /etc/xdg/…) that nothing here has looked at
+        return QSettings(str(file), QSettings.Format.IniFormat)
+    _session = SessionSettings(file, _readable_values(file))
+    print(
+        f"clothlab: warning: settings file {file}: {reason}; "
+        "settings are kept for this session only",
+        file=sys.stderr,
+    )
+    return _session
+
+
+def settings_file() -> Path | None:
+    """Where QSettings(ORGANIZATION, APPLICATION) keeps the settings as an INI file, worked out
+    without making one (that reads the file); None where the settings are not a file Qt reads
+    as INI (Windows' registry, macOS' property lists)."""
+    if sys.platform in ("win32", "darwin"):
+        return None
+    location = QStandardPaths.StandardLocation.GenericConfigLocation
+    return Path(QStandardPaths.writableLocation(location)) / ORGANIZATION / f"{APPLICATION}.conf"
+
+
+def settings_refusal(file: Path) -> str | None:
+    """Why Qt must not read or write the settings `file` ("is a FIFO (named pipe), not a
+    regular file"), or None. Qt also takes a lock file beside it to write, which it reads."""
+    try:
+        inspect_target(file)
+    except FileRefusedError as refused:
+        if refused.errno != errno.ENOENT:  # a folder Qt would make is no reason
+            return str(refused)
+    except OSError as error:
+        return describe(error)
+    lock = Path(f"{file}.lock")
+    if os.path.lexists(lock):
+        try:
+            kind = file_kind(os.stat(lock).st_mode)
+        except OSError as error:
+            return f"its lock file {lock} cannot be read: {describe(error)}"
+        if kind != "a regular file":
+            return f"its lock file {lock} is {kind}, not a regular file"
+    return None
+
+
+def _readable_values(file: Path) -> dict[str, Any]:
+    """The settings a refused file holds if it can be read without harm (a regular file, made
+    read-only to keep the settings as they are), so the session starts from them."""
+    try:
+        if not stat.S_ISREG(os.stat(file).st_mode):
+            return {}
+    except OSError:
+        return {}
+    stored = QSettings(
+        str(file), QSettings.Format.IniFormat
+    )  # only read: never set, so never written
+    return {key: stored.value(key) for key in stored.allKeys()}
+
+
+def forget_session_settings() -> None:
+    """Go back to the settings file at the next settings() (tests: each has its own file)."""
+    global _session
+    _session = None
 
 
 # --- window layout ------------------------------------------------------------------------------
