@@ -1,7 +1,8 @@
 """The textile lab's tests as scenes, fabrics in SI units given to scenes, and validation.
 
-`cantilever_scene` (ASTM D1388's geometry) and `hanging_strip_scene` build the built-in presets
-`cantilever` and `hanging-strip` (resources/scenes, written by `write_presets`); what they
+`cantilever_scene` (ASTM D1388's geometry), `hanging_strip_scene` and `cusick_drape_scene` (BS 5058
+/ ISO 9073-9) build the built-in presets `cantilever`, `hanging-strip` and `cusick-drape`
+(resources/scenes, written by `write_presets()`); what they
 measure is recognised from how the specimen is held (sim.core.specimens). `with_fabric` and
 `with_fabric_values` give every sheet of a scene an SI fabric (`clothlab run --set material=…`,
 `areal_density=…`), `with_overhang` pushes a cantilever's strip further over the edge.
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,7 @@ from clothlab.sim.document.scene import (
     SIMaterialSpec,
     build_simulation,
     build_topology,
+    save_scene,
     with_settings,
 )
 
@@ -184,11 +187,18 @@ def cusick_drape_scene(
     return with_settings(scene, {"damping": TEST_DAMPING, **DRAPE_SOLVER})
 
 
-PRESETS = {
+PRESETS: dict[str, Callable[[], Scene]] = {
     "cantilever": cantilever_scene,
     "cusick-drape": cusick_drape_scene,
     "hanging-strip": hanging_strip_scene,
 }
+SCENES_FOLDER = Path(__file__).resolve().parents[2] / "resources" / "scenes"
+
+
+def write_presets(folder: Path = SCENES_FOLDER) -> None:
+    """Write the tests' preset files from their builders (a test holds the two together)."""
+    for name, build in PRESETS.items():
+        save_scene(build(), folder / f"{name}.json")
 
 
 # --- fabrics given to scenes -----------------------------------------------------------------
