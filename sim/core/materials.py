@@ -127,20 +127,36 @@ def _add_body(
     mass = mechanics.mass.copy()
     particles = np.arange(span.first_particle, span.first_particle + span.particle_count)
     mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
+    compliance = mechanics.link_compliance.copy()
+    _stretch_and_shear(compliance, topology.rest_lengths, face_links, cell_area, material)
+    runs, spans, run_compliance = _bending_runs(topology, face_links, area, material)
+    return Mechanics(
+        mass=mass,
+        link_compliance=compliance,
+        curves=np.ascontiguousarray(np.concatenate([mechanics.curves, runs]), dtype=np.int32),
+        curve_links=np.concatenate([mechanics.curve_links, spans]).astype(np.int64),
+        curve_compliance=np.concatenate([mechanics.curve_compliance, run_compliance]),
+    )
 
-    rest = topology.rest_lengths
-    side_area = np.zeros(topology.link_count)  # (M,) half the area of each side's cells
+
+def _stretch_and_shear(
+    compliance: np.ndarray,  # (M,) float64, filled in for the body's links
+    rest: np.ndarray,  # (M,) float64
+    face_links: np.ndarray,  # (F, 6) int32, the body's cells: top, bottom, left, right, diagonals
+    cell_area: np.ndarray,  # (F,) float64
+    material: SIMaterial,
+) -> None:
+    side_area = np.zeros(len(rest))  # (M,) half the area of each side's cells
     np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
     shear = max(material.shear, MIN_SHEAR)
     # A cell's diagonals pull along its sides too (sides_stiffness): the sides carry the rest,
     # so that the cell's stretch stiffness is the fabric's.
     across_side = rest[face_links[:, 0]]  # (F,) each cell's side along the weft
     down_side = rest[face_links[:, 2]]  # and along the warp
-    aspect = np.zeros(topology.link_count)  # (M,) area-weighted (own side / other side)²
+    aspect = np.zeros(len(rest))  # (M,) area-weighted (own side / other side)²
     for columns, ratio in (((0, 1), across_side / down_side), ((2, 3), down_side / across_side)):
         for column in columns:
             np.add.at(aspect, face_links[:, column], cell_area / 2.0 * ratio**2)
-    compliance = mechanics.link_compliance.copy()
     across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
     for links, k, other in (
         (across, material.stretch_weft, material.stretch_warp),
@@ -152,24 +168,24 @@ def _add_body(
         diagonal = face_links[:, column]
         compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)
 
-    curves, curve_links, curve_compliance = (
-        [mechanics.curves],
-        [mechanics.curve_links],
-        [mechanics.curve_compliance],
+
+def _bending_runs(
+    topology: Topology, face_links: np.ndarray, area: np.ndarray, material: SIMaterial
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The body's straight weft and warp runs, the links each spans and their compliances."""
+    rest = topology.rest_lengths
+    runs, spans, compliance = [], [], []
+    families = (
+        (np.unique(face_links[:, :2]), material.bending_weft),
+        (np.unique(face_links[:, 2:4]), material.bending_warp),
     )
-    for family, bending in ((across, material.bending_weft), (down, material.bending_warp)):
-        runs, spans = straight_runs(topology, family)
-        s = 0.5 * (rest[spans[:, 0]] + rest[spans[:, 1]])
-        curves.append(runs)
-        curve_links.append(spans)
-        curve_compliance.append(s**4 / (bending * area[runs[:, 1]]))
-    return Mechanics(
-        mass=mass,
-        link_compliance=compliance,
-        curves=np.ascontiguousarray(np.concatenate(curves), dtype=np.int32),
-        curve_links=np.concatenate(curve_links).astype(np.int64),
-        curve_compliance=np.concatenate(curve_compliance),
-    )
+    for family, bending in families:
+        found, spanned = straight_runs(topology, family)
+        s = 0.5 * (rest[spanned[:, 0]] + rest[spanned[:, 1]])
+        runs.append(found)
+        spans.append(spanned)
+        compliance.append(s**4 / (bending * area[found[:, 1]]))
+    return np.concatenate(runs), np.concatenate(spans), np.concatenate(compliance)
 
 
 def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) -> np.ndarray:
