@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
 
@@ -305,3 +305,16 @@ def test_the_window_says_in_one_line_that_it_set_an_unreadable_fabrics_file_asid
     assert [t for t in map(window.parameters_panel.body_group.material.itemText,
                            range(window.parameters_panel.body_group.material.count()))
             if "(yours)" in t] == []  # fmt: skip
+
+
+def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window):
+    """A fine sheet of a real fabric needs tethers to hold its length (RESEARCH.md §8): the
+    Selected body group says so while they are off, and not once they are on."""
+    window, group = selected_sheet(make_window)
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
+    tethers = window.parameters_panel.editors["tethers"]
+    window.parameters_panel.findChild(QScrollArea).ensureWidgetVisible(tethers)
+    qtbot.mouseClick(tethers, Qt.MouseButton.LeftButton, pos=QPoint(6, tethers.height() // 2))
+    qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)

@@ -173,6 +173,16 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.own)
         self.form.addRow("Stiffness", self.stiffness)
         self.form.addRow(self.fabric_fields)
+        # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
+        # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
+        self.tethers_hint = QLabel(
+            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
+            "does. Switch on Beyond classic ▸ Tethers to hold its length."
+        )
+        self.tethers_hint.setObjectName("tethers_hint")
+        self.tethers_hint.setWordWrap(True)
+        self.form.addRow(self.tethers_hint)
+        self.form.setRowVisible(self.tethers_hint, False)
         self.material.activated.connect(self._material_chosen)
         self.own.toggled.connect(self._own_toggled)
         self.stiffness.value_changed.connect(self._stiffness_changed)
@@ -262,6 +272,7 @@ class BodyGroup(QGroupBox):
         if body is None or scene is None or index is None:
             self.setTitle("Selected body")
             self.form.setRowVisible(self.fabric_fields, False)
+            self.form.setRowVisible(self.tethers_hint, False)
             return
         self.setTitle(f"Selected body: {distinct_labels(scene.bodies)[index]}")
         world = scene_settings(scene).stiffness
@@ -282,6 +293,7 @@ class BodyGroup(QGroupBox):
         self.form.setRowVisible(self.own, not si)  # an SI fabric is over both
         self.form.setRowVisible(self.stiffness, not si)
         self.form.setRowVisible(self.fabric_fields, si)
+        self.form.setRowVisible(self.tethers_hint, si and not scene_settings(scene).tethers)
         self.fabric_fields.show_spec(body.si_material)
 
     # --- requests -----------------------------------------------------------------------------
