@@ -77,8 +77,13 @@ def test_tab_from_launch_goes_round_toolbar_view_and_every_dock(window):
     [
         (Qt.Key.Key_Tab, Qt.KeyboardModifier.NoModifier),
         (Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier),
+        (Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier),
+        (
+            Qt.Key.Key_Backtab,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        ),
     ],
-    ids=["Tab", "Shift+Tab"],
+    ids=["Tab", "Shift+Tab", "Ctrl+Tab", "Ctrl+Shift+Tab"],
 )
 def test_tab_leaves_the_compare_table_in_one_press(qtbot, window, key, modifier):
     window.compare_dock.show()

@@ -89,7 +89,8 @@ def first_stop(area: QWidget) -> QWidget | None:
 
 class FocusAreas(QObject):
     """F6 / Shift+F6: focus the first widget of the next / previous main area (the toolbar, the
-    3D view, each dock that shows), drawn with the keyboard focus ring."""
+    3D view, each dock that shows), drawn with the keyboard focus ring. Ctrl+Tab and
+    Ctrl+Shift+Tab are Tab and Shift+Tab everywhere."""
 
     def __init__(self, window: QMainWindow, areas: Callable[[], Sequence[QWidget]]) -> None:
         super().__init__(window)
@@ -98,6 +99,10 @@ class FocusAreas(QObject):
         for key, step in (("F6", 1), ("Shift+F6", -1)):
             shortcut = QShortcut(QKeySequence(key), window)
             shortcut.activated.connect(lambda step=step: self.cycle(step))
+        # Ctrl+Tab leaves a widget that keeps Tab for itself, as in Qt's text editors
+        for key, forward in (("Ctrl+Tab", True), ("Ctrl+Shift+Tab", False)):
+            shortcut = QShortcut(QKeySequence(key), window)
+            shortcut.activated.connect(lambda forward=forward: window.focusNextPrevChild(forward))
 
     def shown(self) -> list[QWidget]:
         """The areas that show and have a widget to focus, in cycle order."""
