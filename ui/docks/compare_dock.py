@@ -215,6 +215,7 @@ class ComparePanel(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.setObjectName("compare_table")
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setMinimumSectionSize(56)

@@ -707,6 +707,7 @@ class SummaryDialog(QDialog):
         )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         for row, cells in enumerate(rows):
             for column, text in enumerate(cells):
                 self.table.setItem(row, column, QTableWidgetItem(text))

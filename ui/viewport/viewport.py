@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from OpenGL import GL
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
@@ -28,12 +28,14 @@ from PySide6.QtWidgets import QWidget
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.ui.selection import Selection
+from clothlab.ui.theme import focus_colour
 from clothlab.ui.viewport import items
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.viewport.interaction import Interaction
 
 MSAA_SAMPLES = 4  # on a GPU
+FOCUS_RING_PX = 3.0  # the view's keyboard focus ring, wider than a field's: it frames a big area
 
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
 
@@ -316,7 +318,7 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
-        if self.interaction.has_overlay():
+        if self.interaction.has_overlay() or self._shows_focus():
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
@@ -330,8 +332,30 @@ class Viewport(QOpenGLWidget):
         device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
         device.setDevicePixelRatio(ratio)
         painter = QPainter(device)  # Qt restores its own GL state around the painter
-        self.interaction.paint_overlay(painter)
+        if self.interaction.has_overlay():
+            self.interaction.paint_overlay(painter)
+        if self._shows_focus():
+            self._paint_focus_ring(painter)
         painter.end()
+
+    def _shows_focus(self) -> bool:
+        """The view has the focus and it came by the keyboard (Tab, F6), as a button's ring."""
+        return self.hasFocus() and self.window().testAttribute(
+            Qt.WidgetAttribute.WA_KeyboardFocusChange
+        )
+
+    def _paint_focus_ring(self, painter: QPainter) -> None:
+        inset = FOCUS_RING_PX / 2
+        painter.setPen(QPen(focus_colour(self.palette()), FOCUS_RING_PX))
+        painter.drawRect(QRectF(self.rect()).adjusted(inset, inset, -inset, -inset))
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        super().focusInEvent(event)
+        self.update()  # the ring
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        super().focusOutEvent(event)
+        self.update()
 
     def _draw(self, snapshot: Snapshot | None) -> None:
         ratio = self.devicePixelRatioF()

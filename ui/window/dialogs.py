@@ -380,6 +380,7 @@ class ShortcutsDialog(QDialog):
         table.setHorizontalHeaderLabels(["Action", "Keys"])
         table.verticalHeader().hide()
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         for row, (action, keys) in enumerate(rows):
             table.setItem(row, 0, QTableWidgetItem(action))
             table.setItem(row, 1, QTableWidgetItem(keys))

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -50,7 +50,7 @@ from clothlab.ui.viewport.compare_view import beside
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
-from clothlab.ui.window import dialogs, preferences, preferences_dialog
+from clothlab.ui.window import dialogs, keyboard, preferences, preferences_dialog
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
 from clothlab.ui.window.fit_dialog import FitDialog
@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.export
         self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
+        self._build_keyboard()
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(fitted_size(DEFAULT_SIZE, self.screen().availableGeometry().size()))
         if remember_layout:
@@ -270,6 +271,29 @@ class MainWindow(QMainWindow):
         widgets = {action_table.SPEED_BOX_PLACE: self.speed_box}
         self.toolbar = action_table.build_toolbar(self, self._actions, widgets)
         self._show_speed(c.speed)
+
+    def _build_keyboard(self) -> None:
+        """Tab through the toolbar, the view and the docks; F6 between them; Space from a
+        number field pauses (ui.window.keyboard)."""
+        keyboard.make_toolbars_reachable(self)
+        keyboard.drop_empty_stops(self)
+        self.focus_areas = keyboard.FocusAreas(self, self.keyboard_areas)
+        self.space_key = keyboard.SpaceKey(self)
+
+    def keyboard_areas(self) -> list[QWidget]:
+        """F6's areas: the toolbar, the view, then the docks left to right, top to bottom,
+        and the replay bar; those hidden are skipped when F6 is pressed."""
+
+        def place(dock: QDockWidget) -> tuple[int, int]:
+            corner = dock.mapTo(self, QPoint(0, 0))
+            return corner.x(), corner.y()
+
+        docks = sorted([*self.docks, self.validation_dock], key=place)
+        return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
+        """Tab and Shift+Tab skip the docks behind another's tab (ui.window.keyboard)."""
+        return keyboard.focus_next_shown(forward, super().focusNextPrevChild)
 
     def _connect_controller(self) -> None:
         c, tools = self.controller, self.viewport.interaction

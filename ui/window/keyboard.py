@@ -1,0 +1,178 @@
+"""The main window by keyboard (issue 28 item 1): Tab reaches the toolbar, the 3D view and every
+dock's widgets and leaves each of them; F6 / Shift+F6 cycle focus between the main areas; Space
+pauses or runs from a number field without typing into it.
+
+Qt's defaults this changes: toolbar buttons take no focus (Tab never reached them), a dock's
+scroll area takes a Tab stop of its own that shows no ring, and a focused spin box or line edit
+takes Space as text (Qt hands a text key to a focused field before any window shortcut), so a
+selected number was replaced by a space and the Play shortcut never fired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QDockWidget,
+    QLineEdit,
+    QMainWindow,
+    QScrollArea,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+MOST_FOCUS_STOPS = 2000  # a walk round the focus chain stops here even if it never closes
+
+
+def make_toolbars_reachable(window: QMainWindow) -> None:
+    """Every toolbar button joins the Tab chain (a toolbar's widgets are in it already)."""
+    for toolbar in window.findChildren(QToolBar):
+        for button in toolbar.findChildren(QToolButton):
+            if button.focusPolicy() == Qt.FocusPolicy.NoFocus:
+                button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+
+def drop_empty_stops(root: QWidget) -> None:
+    """Plain scroll areas (a panel's frame, not an item view) leave the Tab chain: their stop
+    shows nothing, and Tab on to the first field scrolls the area to it anyway."""
+    for area in root.findChildren(QScrollArea):
+        area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+
+def on_show(widget: QWidget) -> bool:
+    """Not in a dock behind another's tab: Qt moves such docks off the window, not hiding
+    them, so Tab and F6 would focus widgets nobody sees."""
+    parent: QWidget | None = widget
+    while parent is not None and not isinstance(parent, QDockWidget):
+        parent = parent.parentWidget()
+    return parent is None or not parent.visibleRegion().isEmpty()
+
+
+def focus_next_shown(forward: bool, step: Callable[[bool], bool]) -> bool:
+    """Qt's Tab step (`step`, the window's own focusNextPrevChild), repeated past the widgets of
+    docks behind another's tab."""
+    for _ in range(MOST_FOCUS_STOPS):
+        moved = step(forward)
+        focused = QApplication.focusWidget()
+        if not moved or focused is None or on_show(focused):
+            return moved
+    return False
+
+
+def takes_tab(widget: QWidget) -> bool:
+    return (
+        on_show(widget)
+        and widget.isVisible()
+        and widget.isEnabled()
+        and bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus)
+    )
+
+
+def first_stop(area: QWidget) -> QWidget | None:
+    """The first widget of `area` (itself included) that Tab stops at, in focus-chain order."""
+    if takes_tab(area):
+        return area
+    widget = area.nextInFocusChain()
+    for _ in range(MOST_FOCUS_STOPS):
+        if widget is area:
+            return None
+        if area.isAncestorOf(widget) and takes_tab(widget):
+            return widget
+        widget = widget.nextInFocusChain()
+    return None
+
+
+class FocusAreas(QObject):
+    """F6 / Shift+F6: focus the first widget of the next / previous main area (the toolbar, the
+    3D view, each dock that shows), drawn with the keyboard focus ring. Ctrl+Tab and
+    Ctrl+Shift+Tab are Tab and Shift+Tab everywhere."""
+
+    def __init__(self, window: QMainWindow, areas: Callable[[], Sequence[QWidget]]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._areas = areas
+        for key, step in (("F6", 1), ("Shift+F6", -1)):
+            shortcut = QShortcut(QKeySequence(key), window)
+            shortcut.activated.connect(lambda step=step: self.cycle(step))
+        # Ctrl+Tab leaves a widget that keeps Tab for itself, as in Qt's text editors
+        for key, forward in (("Ctrl+Tab", True), ("Ctrl+Shift+Tab", False)):
+            shortcut = QShortcut(QKeySequence(key), window)
+            shortcut.activated.connect(lambda forward=forward: window.focusNextPrevChild(forward))
+
+    def shown(self) -> list[QWidget]:
+        """The areas that show and have a widget to focus, in cycle order."""
+        return [a for a in self._areas() if first_stop(a) is not None]
+
+    def cycle(self, step: int) -> QWidget | None:
+        areas = self.shown()
+        if not areas:
+            return None
+        focused = QApplication.focusWidget()
+        here = next((i for i, a in enumerate(areas) if _within(focused, a)), -step)
+        target = first_stop(areas[(here + step) % len(areas)])
+        if target is not None:
+            # A shortcut's reason: Qt then marks the focus change as the keyboard's, and
+            # styles draw the focus ring (with Tab's reason it does so only inside a Tab press).
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return target
+
+
+def _within(widget: QWidget | None, area: QWidget) -> bool:
+    return widget is not None and (widget is area or area.isAncestorOf(widget))
+
+
+def is_number_field(widget: QObject) -> bool:
+    """A spin box, or the line edit inside one: a space is never part of a number."""
+    if isinstance(widget, QAbstractSpinBox):
+        return True
+    parent = widget.parent() if isinstance(widget, QLineEdit) else None
+    return isinstance(parent, QAbstractSpinBox)
+
+
+class SpaceKey(QObject):
+    """Space in the window's fields: a number field never takes it (the window's Play
+    shortcut runs or pauses); a text field takes it only once the user is typing in it, so
+    Space on a field just reached by Tab, its text all selected, pauses instead of erasing it."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._typing_in: QLineEdit | None = None  # the text field typed in since it took focus
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)  # removed by Qt when this object goes with the window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        kind = event.type()
+        if kind == QEvent.Type.FocusOut and watched is self._typing_in:
+            self._typing_in = None
+        elif kind == QEvent.Type.KeyPress and isinstance(watched, QLineEdit):
+            assert isinstance(event, QKeyEvent)
+            if event.text().strip() and not is_number_field(watched):
+                self._typing_in = watched
+        elif kind == QEvent.Type.ShortcutOverride and self._is_plain_space(event):
+            keep = self._keeps_space_from(watched)
+            if keep:
+                event.ignore()  # not the field's key: Qt goes on to the window's shortcuts
+            return keep
+        return False
+
+    @staticmethod
+    def _is_plain_space(event: QEvent) -> bool:
+        return (
+            isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Space
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        )
+
+    def _keeps_space_from(self, widget: QObject) -> bool:
+        if not isinstance(widget, QWidget) or widget.window() is not self._window:
+            return False
+        if is_number_field(widget):
+            return True
+        return isinstance(widget, QLineEdit) and widget is not self._typing_in
