@@ -167,16 +167,20 @@ def disc_shadow(sim: Simulation, body: int, pixel: float | None = None) -> Shado
 
 
 def drape_coefficient(sim: Simulation, disc_body: int, support_radius: float) -> float:
-    """%: (shadow area − support area) / (specimen area − support area) × 100, the specimen's
-    area its rest mesh's (so a flat one reads 100) and the support's π r²."""
-    disc = disc_of(sim.topology, disc_body)
+    """%: the disc's drape coefficient now (coefficient), its area its rest mesh's."""
+    specimen = specimen_area(sim.topology, disc_of(sim.topology, disc_body))
+    return coefficient(disc_shadow(sim, disc_body).area, specimen, support_radius)
+
+
+def coefficient(shadow_area: float, specimen_area: float, support_radius: float) -> float:
+    """%: (shadow area − support area) / (specimen area − support area) × 100, the support's
+    area π r² (so a flat specimen reads 100 and one hanging straight down 0)."""
     support = math.pi * support_radius**2
-    specimen = specimen_area(sim.topology, disc)
-    if specimen <= support:
+    if specimen_area <= support:
         raise ValueError(
             f"support radius {support_radius:g} m: the support covers the whole specimen"
         )
-    return (disc_shadow(sim, disc_body).area - support) / (specimen - support) * 100.0
+    return (shadow_area - support) / (specimen_area - support) * 100.0
 
 
 def outline_radius(

@@ -43,6 +43,8 @@ def particle_speeds(sim: Simulation) -> ParticleSpeeds:
 
 # A readout's function gets the simulation and the speeds pass, made once for all readouts.
 Measure = Callable[["Simulation", ParticleSpeeds], float]
+# Whether a readout means anything for a scene: (topology, pinned particle indices) → bool.
+Applies = Callable[["Topology", Collection[int]], bool]
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Readout:
     shown_unit: str = ""  # the panels' unit, when they scale the value (e.g. %)
     shown_scale: float = 1.0
     # whether it means anything for a scene: (topology, pinned particle indices) → bool
-    applies: Callable[[Topology, Collection[int]], bool] = lambda _topology, _pins: True
+    applies: Applies = lambda _topology, _pins: True
     plotted: bool = True  # counts (integer) that are not plotted show under the plots
     integer: bool = False
     plot_with: str = ""  # drawn as a second curve on this readout's plot, not a plot of its own
@@ -211,20 +213,18 @@ def live_faces(sim: Simulation) -> float:
     return int(np.count_nonzero(sim.state.face_alive))
 
 
-def _pinned(pins: Collection[int]) -> np.ndarray:
-    return np.array(sorted(pins), dtype=np.int32)
+def _holds(find: Callable[[Topology, np.ndarray], object]) -> Applies:
+    """Whether the scene holds the specimen `find` (sim.core.specimens) recognises."""
+
+    def applies(topology: Topology, pins: Collection[int]) -> bool:
+        return find(topology, np.array(sorted(pins), dtype=np.int32)) is not None
+
+    return applies
 
 
-def _has_cantilever(topology: Topology, pins: Collection[int]) -> bool:
-    return specimens.find_cantilever(topology, _pinned(pins)) is not None
-
-
-def _has_hanging_strip(topology: Topology, pins: Collection[int]) -> bool:
-    return specimens.find_hanging_strip(topology, _pinned(pins)) is not None
-
-
-def _has_drape_specimen(topology: Topology, pins: Collection[int]) -> bool:
-    return specimens.find_drape(topology, _pinned(pins)) is not None
+_has_cantilever = _holds(specimens.find_cantilever)
+_has_hanging_strip = _holds(specimens.find_hanging_strip)
+_has_drape_specimen = _holds(specimens.find_drape)
 
 
 READOUTS: tuple[Readout, ...] = (

@@ -43,6 +43,7 @@ class HangingStrip:
 class DrapeSpecimen:
     body: int  # the disc's index among the bodies
     support_radius: float  # m: midway between the held particles and the free ones
+    area: float  # m², the disc mesh's at rest: what reads 100 % flat
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +110,8 @@ def find_drape(topology: Topology, pins: np.ndarray) -> DrapeSpecimen | None:
     if inner >= outer:
         return None
     body = next(k for k, b in enumerate(topology.bodies) if b.first_particle == particles[0])
-    return DrapeSpecimen(body=body, support_radius=0.5 * (inner + outer))
+    area = drape.specimen_area(topology, disc)
+    return DrapeSpecimen(body=body, support_radius=0.5 * (inner + outer), area=area)
 
 
 # id(topology) → {pins bytes: specimens}, while the topology lives
@@ -204,10 +206,7 @@ def drape_coefficient(sim: Simulation) -> float:
     specimen = specimens(sim).drape
     if specimen is None or not np.all(np.isfinite(sim.state.x)):
         return math.nan
-    disc = drape.disc_of(sim.topology, specimen.body)
-    support = math.pi * specimen.support_radius**2
-    specimen_area = drape.specimen_area(sim.topology, disc)
-    return (_shadow(sim, specimen).area - support) / (specimen_area - support) * 100.0
+    return drape.coefficient(_shadow(sim, specimen).area, specimen.area, specimen.support_radius)
 
 
 def folds(sim: Simulation) -> float:

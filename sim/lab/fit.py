@@ -18,6 +18,7 @@ import numpy as np
 
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.core.specimens import peirce_bending_length
+from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep import Pool, run_sweep
 from clothlab.sim.lab.variants import Variant, VariantResult
@@ -58,7 +59,7 @@ def fit_bending_rigidity(
     failed; the sweep stopped by `should_stop` raises FitError too."""
     guess = peirce_guess(areal_density, overhang, angle)
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
-    scene = textile.cantilever_scene(textile.SIMaterialSpec.of("yours", base), overhang)
+    scene = textile.cantilever_scene(SIMaterialSpec.of("yours", base), overhang)
     values = [guess * k for k in SPREAD]
     variants = [Variant(f"bending_rigidity={b:.4g}", {"bending_rigidity": b}) for b in values]
     results: dict[int, VariantResult] = {}

@@ -20,7 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim.core.materials import MIN_PASSES, SI_FABRICS, SIMaterial, substeps_needed
+from clothlab.sim.core.materials import (
+    MIN_PASSES,
+    SI_FABRICS,
+    SIMaterial,
+    derive_mechanics,
+    substeps_needed,
+)
 from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
@@ -34,6 +40,7 @@ from clothlab.sim.document.scene import (
     SceneError,
     SheetSpec,
     SIMaterialSpec,
+    body_materials,
     build_simulation,
     build_topology,
     save_scene,
@@ -144,8 +151,9 @@ def converged_stretch(scene: Scene) -> dict[str, int]:
     """Substeps and passes at which XPBD gives the scene's SI links their stretch stiffness
     (sim.core.materials.substeps_needed with links): as many substeps as the settings allow,
     and passes for the rest (more passes converge a substep as more substeps do)."""
-    sim = build_simulation(scene)
-    needed = substeps_needed(sim.mechanics, sim.settings.dt, sim.topology.links)
+    topology = build_topology(scene)
+    mechanics = derive_mechanics(topology, [m.si for m in body_materials(scene.bodies)])
+    needed = substeps_needed(mechanics, scene.solver.dt, topology.links)
     substeps = min(needed, MAX_SUBSTEPS)
     return {"substeps": substeps, "passes": MIN_PASSES * -(-needed // substeps)}
 

@@ -1,6 +1,7 @@
 """Helpers for the headless model tests: a plain module (not a conftest) so that its name
 cannot clash with the conftest files of tests/app and tests/ui."""
 
+import errno
 import os
 
 import numpy as np
@@ -81,3 +82,17 @@ def set_setting(sim, key, value):
 def cases(default: int, slow: int) -> int:
     """How many cases a property test draws: `slow` on --runslow (tests/conftest.py)."""
     return slow if os.environ.get("CLOTHLAB_RUNSLOW") else default
+
+
+def read_terminal_to_the_end(controller: int) -> bytes:
+    """Everything a pseudo-terminal's other end wrote, once nothing holds it open any more."""
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError as error:  # EIO: the terminal has no writer left
+            assert error.errno == errno.EIO
+            return seen
+        if not chunk:
+            return seen
+        seen += chunk

@@ -9,7 +9,6 @@ as a user runs it: in a subprocess, reading its output.
 from __future__ import annotations
 
 import csv
-import errno
 import json
 import os
 import pty
@@ -21,6 +20,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from sim_helpers import read_terminal_to_the_end
 
 from clothlab.app import cli
 from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER
@@ -220,16 +220,7 @@ def test_progress_is_shown_on_a_terminal_and_cleared():
         os.close(terminal)
         terminal = -1
         stdout, _ = process.communicate(timeout=TIMEOUT_S)
-        seen = b""
-        while True:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError as error:  # EIO: the terminal has no writer left
-                assert error.errno == errno.EIO
-                break
-            if not chunk:
-                break
-            seen += chunk
+        seen = read_terminal_to_the_end(controller)
     finally:
         os.close(controller)
         if terminal >= 0:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sim_helpers import read_terminal_to_the_end
 
 from clothlab.sim.core.readouts import CSV_HEADER
 from clothlab.sim.document.presets import load_preset
@@ -361,7 +362,7 @@ def test_a_cluster_killed_mid_sweep_keeps_the_rows_finished(tmp_path, processes,
             seen += _read(controller)
         {"scheduler": scheduler, "workers": worker}[killed].kill()
         stdout, _ = process.communicate(timeout=120)
-        seen += _read_to_the_end(controller)
+        seen += read_terminal_to_the_end(controller)
     finally:
         os.close(controller)
     text = seen.decode()
@@ -383,16 +384,3 @@ def _read(controller: int) -> bytes:
     except OSError as error:  # EIO: the terminal has no writer left
         assert error.errno == errno.EIO
         return b""
-
-
-def _read_to_the_end(controller: int) -> bytes:
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(controller, 65536)
-        except OSError as error:  # EIO: the terminal has no writer left
-            assert error.errno == errno.EIO
-            return seen
-        if not chunk:
-            return seen
-        seen += chunk

@@ -6,28 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QByteArray
-from test_window_layout import run_script
+from test_window_layout import WINDOW_SHOWN, run_script
 
 from clothlab.ui.window import preferences
 from clothlab.ui.window.layout import LAYOUT_WARNING
 
-LAUNCH = """
-import os
-os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-from clothlab.app.controller import Controller
-from clothlab.ui.window.main_window import MainWindow
-
-app = QApplication([])
-controller = Controller()
-window = MainWindow(controller)
-window.show()
-QTest.qWaitForWindowExposed(window)
+LAUNCH = (
+    WINDOW_SHOWN
+    + """
 QTest.qWait(200)
 window.close()  # stores the layout
 controller.shutdown()
 """
+)
 
 DAMAGE = """
 import sys

@@ -62,13 +62,19 @@ def is_fifo(path: Path) -> bool:
     return stat.S_ISFIFO(os.lstat(path).st_mode)
 
 
-def test_the_app_starts_with_a_fifo_for_its_settings_file(tmp_path):
-    file = tmp_path / "config" / "ClothLab" / "Cloth Lab.conf"
-    file.parent.mkdir(parents=True)
-    os.mkfifo(file)
+def start_with_fifo(fifo: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Make `fifo` (and its folder), run the app: it must start, show and close normally."""
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)
     started = start(tmp_path)
     assert started.returncode == 0, started.stderr
     assert started.stdout.splitlines() == ["started"]
+    return started
+
+
+def test_the_app_starts_with_a_fifo_for_its_settings_file(tmp_path):
+    file = tmp_path / "config" / "ClothLab" / "Cloth Lab.conf"
+    started = start_with_fifo(file, tmp_path)
     assert warnings(started.stderr) == [
         f"clothlab: warning: settings file {file}: is a FIFO (named pipe), not a regular file; "
         "settings are kept for this session only"
@@ -79,34 +85,21 @@ def test_the_app_starts_with_a_fifo_for_its_settings_file(tmp_path):
 def test_the_app_starts_and_closes_with_a_fifo_for_its_settings_lock(tmp_path):
     """Qt takes the lock to write the settings as the window closes."""
     lock = tmp_path / "config" / "ClothLab" / "Cloth Lab.conf.lock"
-    lock.parent.mkdir(parents=True)
-    os.mkfifo(lock)
-    started = start(tmp_path)
-    assert started.returncode == 0, started.stderr
-    assert started.stdout.splitlines() == ["started"]
+    started = start_with_fifo(lock, tmp_path)
     assert len(warnings(started.stderr)) == 1 and "is a FIFO" in started.stderr
     assert is_fifo(lock)
 
 
 def test_the_app_starts_with_a_fifo_for_the_organizations_settings_file(tmp_path):
     """QSettings(organization, application) also reads ClothLab.conf beside the folder."""
-    fallback = tmp_path / "config" / "ClothLab.conf"
-    fallback.parent.mkdir(parents=True)
-    os.mkfifo(fallback)
-    started = start(tmp_path)
-    assert started.returncode == 0, started.stderr
-    assert started.stdout.splitlines() == ["started"]
+    started = start_with_fifo(tmp_path / "config" / "ClothLab.conf", tmp_path)
     assert warnings(started.stderr) == []  # never read: the app's own file is named
     assert (tmp_path / "config" / "ClothLab" / "Cloth Lab.conf").is_file()  # written
 
 
 def test_the_app_starts_with_a_fifo_for_the_users_fabrics(tmp_path):
     fabrics = tmp_path / "data" / "ClothLab" / "Cloth Lab" / "fabrics.json"
-    fabrics.parent.mkdir(parents=True)
-    os.mkfifo(fabrics)
-    started = start(tmp_path)
-    assert started.returncode == 0, started.stderr
-    assert started.stdout.splitlines() == ["started"]
+    started = start_with_fifo(fabrics, tmp_path)
     assert warnings(started.stderr) == [
         f"clothlab: warning: fabrics file {fabrics} not read: is a FIFO (named pipe), not a "
         "regular file"
@@ -120,10 +113,7 @@ def test_the_app_starts_with_a_fifo_for_a_recovery_files_lock(tmp_path):
     recovery = folder / "autosave-999999-1.json"
     recovery.write_bytes(autosave.recovery_payload(load_preset("hanging-sheet"), None))
     lock = recovery.with_suffix(".lock")
-    os.mkfifo(lock)
-    started = start(tmp_path)
-    assert started.returncode == 0, started.stderr
-    assert started.stdout.splitlines() == ["started"]
+    started = start_with_fifo(lock, tmp_path)
     assert warnings(started.stderr) == [
         f"clothlab: warning: recovery file {recovery} skipped: its lock {lock} is a FIFO "
         "(named pipe), not a regular file"

@@ -109,7 +109,8 @@ def test_a_layout_saved_after_the_compare_view_is_the_layout_restored(
 
 # --- item 12: fit the screen, keep the tab titles ----------------------------------------------
 
-OPEN_AT_SCALE_2 = """
+# The start of a script (run_script) that opens the real window and waits until it shows.
+WINDOW_SHOWN = """
 import os
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 from PySide6.QtTest import QTest
@@ -122,11 +123,17 @@ controller = Controller()
 window = MainWindow(controller)
 window.show()
 QTest.qWaitForWindowExposed(window)
+"""
+
+OPEN_AT_SCALE_2 = (
+    WINDOW_SHOWN
+    + """
 screen = window.screen().availableGeometry()
 print(window.width(), window.height(), screen.width(), screen.height())
 window.close()
 controller.shutdown()
 """
+)
 
 
 def test_the_window_opens_within_the_screen_at_scale_2(isolated_settings):
