@@ -227,6 +227,8 @@ class Controller(QObject):
     def recording(self) -> Recording:
         """The run since the last load or reset, as a recording up to the newest frame."""
         journal = list(self.journal)
+        if not journal:  # the worker has not taken the first load yet: nothing has run
+            return Recording(self.scene, (), 0)
         steps = self.latest.clock if self.latest is not None else 0  # as the journal counts
         # The journal may be ahead of the newest frame: a run as long as its last command.
         return from_journal(journal, max(steps, journal[-1].step if journal else 0))

@@ -116,6 +116,17 @@ def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path
     assert digest(sim) == digest(headless(recording, 12))
 
 
+def test_record_pressed_before_the_worker_took_its_load_records_the_scene_at_step_0(
+    make_controller,
+):
+    """Record pressed at once after launch, before the worker's journal had its Load: the
+    window asked for the run so far and got a CommandError traceback (seen by looking)."""
+    controller = make_controller()
+    controller.journal.clear()  # as before the worker reports the first load
+    recording = controller.recording()
+    assert recording == Recording(controller.scene, (), 0)
+
+
 def test_a_load_ends_the_replay(qtbot, make_controller):
     import pytest
 
