@@ -349,11 +349,10 @@ class ReadoutsPanel(QWidget):
 
 
 def _colour_index(series: Readout) -> int:
-    """A plot's own curve takes the colour of its place among the plots; a second curve takes
-    one after all of those, so that adding one leaves every other curve's colour as it was."""
-    if not series.plot_with:
-        return list(PLOTS).index(series.key)
-    return len(PLOTS) + [r.key for r in SERIES if r.plot_with].index(series.key)
+    """A plot's own curve takes the colour of its place among the plots; the others on it the
+    colours after that one, in their order on it, so that no two curves of a plot look alike."""
+    host = series.plot_with or series.key
+    return list(PLOTS).index(host) + PLOTS[host].index(series)
 
 
 def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:

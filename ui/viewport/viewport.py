@@ -29,7 +29,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.ui.selection import Selection
 from clothlab.ui.theme import focus_colour
-from clothlab.ui.viewport import items
+from clothlab.ui.viewport import force_overlay, items, meshes
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.viewport.interaction import Interaction
@@ -60,6 +60,7 @@ class Viewport(QOpenGLWidget):
     frame_drawn = Signal(int)  # the snapshot frame id just drawn
     camera_changed = Signal()
     gl_failed = Signal(str)  # one-line reason; the viewport stays blank afterwards
+    colors_changed = Signal(str)  # what the cloth's colours show now (ViewOptions.colors)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,10 +121,32 @@ class Viewport(QOpenGLWidget):
         return self._options.wireframe
 
     def set_stretch_colors(self, on: bool) -> None:
-        self._set_options(stretch_colors=bool(on))
+        self._show_colors(meshes.STRETCH, on)
 
     def stretch_colors(self) -> bool:
-        return self._options.stretch_colors
+        return self._options.colors == meshes.STRETCH
+
+    def set_tension_colors(self, on: bool) -> None:
+        """The tension map: the cloth coloured by its links' tension, with a legend."""
+        self._show_colors(meshes.TENSION, on)
+
+    def tension_colors(self) -> bool:
+        return self._options.colors == meshes.TENSION
+
+    def _show_colors(self, colors: str, on: bool) -> None:
+        """One map at a time: turning one on turns the other off (colors_changed says so)."""
+        if on:
+            self._set_options(colors=colors)
+        elif self._options.colors == colors:
+            self._set_options(colors="")
+        self.colors_changed.emit(self._options.colors)
+
+    def set_pin_forces(self, on: bool) -> None:
+        """Arrows on the pins: the force each holds the cloth with, labelled in N."""
+        self._set_options(pin_forces=bool(on))
+
+    def pin_forces(self) -> bool:
+        return self._options.pin_forces
 
     def set_scene(self, scene: Scene | None) -> None:
         """Learn the order of the scene's obstacles (call on every load and edit): snapshots
@@ -318,7 +341,7 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
-        if self.interaction.has_overlay() or self._shows_focus():
+        if self.interaction.has_overlay() or self._shows_focus() or self._shows_forces():
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
@@ -332,11 +355,28 @@ class Viewport(QOpenGLWidget):
         device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
         device.setDevicePixelRatio(ratio)
         painter = QPainter(device)  # Qt restores its own GL state around the painter
+        if self._shows_forces():
+            self._paint_forces(painter)
         if self.interaction.has_overlay():
             self.interaction.paint_overlay(painter)
         if self._shows_focus():
             self._paint_focus_ring(painter)
         painter.end()
+
+    def _shows_forces(self) -> bool:
+        options = self._options
+        return self._snapshot is not None and (bool(options.colors) or options.pin_forces)
+
+    def _paint_forces(self, painter: QPainter) -> None:
+        snapshot, options = self._snapshot, self._options
+        assert snapshot is not None
+        if options.pin_forces:
+            force_overlay.paint_pin_forces(painter, snapshot, self.project)
+        if options.colors:
+            bodies = next((i for i in self._items if isinstance(i, items.Bodies)), None)
+            mesh = bodies.mesh if bodies is not None else None
+            scale = mesh.tension_scale if mesh is not None else 0.0
+            force_overlay.paint_legend(painter, options.colors, scale)
 
     def _shows_focus(self) -> bool:
         """The view has the focus and it came by the keyboard (Tab, F6), as a button's ring."""

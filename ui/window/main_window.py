@@ -46,6 +46,7 @@ from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.user_fabrics import UserFabrics
+from clothlab.ui.viewport import meshes
 from clothlab.ui.viewport.compare_view import beside
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
@@ -229,6 +230,17 @@ class MainWindow(QMainWindow):
         self.step_shortcut = QShortcut(QKeySequence("Right"), self.central)
         self.step_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.step_shortcut.activated.connect(self.action_step.trigger)
+        self.viewport.colors_changed.connect(self._show_colors)
+
+    def _show_colors(self, colors: str) -> None:
+        """Check the action of the map the view shows: one at a time (Viewport._show_colors)."""
+        for action, shown in (
+            (self.action_stretch, meshes.STRETCH),
+            (self.action_tension, meshes.TENSION),
+        ):
+            blocked = action.blockSignals(True)
+            action.setChecked(colors == shown)
+            action.blockSignals(blocked)
 
     def _action_slots(self) -> dict[str, Callable[..., Any]]:
         c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
@@ -243,6 +255,7 @@ class MainWindow(QMainWindow):
             "play": lambda: send(Pause() if c.running else Run()),
             "step": partial(send, Step()), "reset": partial(send, Reset()),
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
+            "tension": view.set_tension_colors, "pin_forces": view.set_pin_forces,
             "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
             "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
