@@ -144,7 +144,9 @@ def is_number_field(widget: QObject) -> bool:
 class SpaceKey(QObject):
     """Space in the window's fields: a number field never takes it (the window's Play
     shortcut runs or pauses); a text field takes it only once the user is typing in it, so
-    Space on a field just reached by Tab, its text all selected, pauses instead of erasing it."""
+    Space on a field just reached by Tab, its text all selected, pauses instead of erasing it.
+    Nor does a button or a checkbox: Space pauses wherever the focus is, and Enter presses the
+    focused button (Qt presses a main window's buttons with Space only)."""
 
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
@@ -162,6 +164,10 @@ class SpaceKey(QObject):
             assert isinstance(event, QKeyEvent)
             if event.text().strip() and not is_number_field(watched):
                 self._typing_in = watched
+        elif kind == QEvent.Type.KeyPress and self._presses(watched, event):
+            assert isinstance(watched, QAbstractButton)
+            watched.click()
+            return True
         elif kind == QEvent.Type.ShortcutOverride and self._is_plain_space(event):
             keep = self._keeps_space_from(watched)
             if keep:
@@ -177,10 +183,20 @@ class SpaceKey(QObject):
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
         )
 
+    def _presses(self, widget: QObject, event: QEvent) -> bool:
+        """Enter on a button or checkbox of the window: it is pressed."""
+        return (
+            isinstance(widget, QAbstractButton)
+            and widget.window() is self._window
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        )
+
     def _keeps_space_from(self, widget: QObject) -> bool:
         if not isinstance(widget, QWidget) or widget.window() is not self._window:
             return False
-        if is_number_field(widget):
+        if is_number_field(widget) or isinstance(widget, QAbstractButton):
             return True
         return isinstance(widget, QLineEdit) and widget is not self._typing_in
 
