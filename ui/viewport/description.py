@@ -120,6 +120,8 @@ def describe(
 ) -> str:
     """The whole description: what is there, what it does, what just happened, where the
     keyboard cursor is, and what to do next. Each part one sentence; empty parts left out."""
+    if happened == cursor:  # a step of the cursor: said once
+        happened = ""
     if snapshot is None:
         return _join(["The 3D view is empty: no scene is loaded yet.", hint])
     return _join(

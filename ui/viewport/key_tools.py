@@ -37,6 +37,8 @@ ZOOM_STEP = 0.5  # wheel steps per + or −
 FINE = 0.2  # Shift: a fifth of a step
 SAME_WAY = 0.3  # an arrow steps only to a neighbour within about 70° of its direction
 CURSOR_PX = 11.0
+CURSOR_COLOUR = QColor(0, 229, 255)  # cyan: seen on every fabric colour and on the dark sky
+MARK_COLOUR = QColor(255, 214, 64)  # the cut stroke's yellow
 ARROWS = {
     Qt.Key.Key_Left: (-1.0, 0.0),
     Qt.Key.Key_Right: (1.0, 0.0),
@@ -229,10 +231,14 @@ class KeyCursor:
         stops += [(None, o.index) for o in picking.obstacles(snapshot, kinds)]
         return stops
 
-    def leave(self) -> None:
-        """No cursor any more: what is held is put down where it is."""
+    def put_down(self) -> None:
+        """Let go of what is held, where it is (the focus left the view)."""
         if self.held is not None:
             self._put_down(keep=True)
+
+    def leave(self) -> None:
+        """No cursor any more: what is held is put down where it is."""
+        self.put_down()
         self.particle = self.obstacle = None
         self.marks = []
         self.view.update()
@@ -349,15 +355,20 @@ class KeyCursor:
         if snapshot is None:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        for a, b in zip(self.marks, self.marks[1:], strict=False):
-            ends = self.view.project(snapshot.x[[a, b]])
-            painter.setPen(QPen(QColor(255, 214, 64), 2.0, Qt.PenStyle.DashLine))
-            painter.drawLine(QPointF(*ends[0]), QPointF(*ends[1]))
-        for mark in self.marks:
-            self._ring(painter, snapshot.x[mark], 6.0, QColor(255, 214, 64), False)
         where = self._cursor_point(snapshot)
+        # the cut to come: between the two marks, or from the one mark to the cursor
+        line = [snapshot.x[m] for m in self.marks]
+        if len(line) == 1 and where is not None:
+            line.append(where)
+        if len(line) == 2:
+            ends = self.view.project(np.array(line, dtype=np.float64))
+            if np.all(np.isfinite(ends)):
+                painter.setPen(QPen(MARK_COLOUR, 2.0, Qt.PenStyle.DashLine))
+                painter.drawLine(QPointF(*ends[0]), QPointF(*ends[1]))
+        for mark in self.marks:
+            self._ring(painter, snapshot.x[mark], 6.0, MARK_COLOUR, False)
         if where is not None:
-            self._ring(painter, where, CURSOR_PX, QColor(255, 120, 0), self.held is not None)
+            self._ring(painter, where, CURSOR_PX, CURSOR_COLOUR, self.held is not None)
 
     def _cursor_point(self, snapshot: Snapshot) -> np.ndarray | None:
         if self.held is not None and self.held.kind != "grab":

@@ -402,6 +402,7 @@ class Viewport(QOpenGLWidget):
 
     def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
         super().focusOutEvent(event)
+        self.keys.put_down()  # a grab held by the keyboard ends as the keys go elsewhere
         self.update()
         self.key_hint_changed.emit("")
 

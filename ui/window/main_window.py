@@ -385,6 +385,7 @@ class MainWindow(QMainWindow):
     def _show_running(self, running: bool) -> None:
         action_table.show_running(self._actions, running)
         self.status.show_running(running)
+        self.describer.refresh()  # paused: no frame comes to say so
 
     def _show_timing(self, factor: float, behind: bool) -> None:
         self.status.show_timing(factor, behind, self.controller.running)
