@@ -124,7 +124,10 @@ class KeyCursor:
         snapshot = self.view.snapshot()
         if snapshot is None or not self.wants(event):
             return False
-        key, shift = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        key, shift = (
+            Qt.Key(event.key()),
+            bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier),
+        )
         if key in ZOOM_KEYS:
             self.view.camera.zoom(ZOOM_KEYS[key] * ZOOM_STEP)
         elif key in ARROWS:

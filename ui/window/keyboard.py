@@ -223,8 +223,9 @@ class _NamesShown(QObject):
         self._window = window
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        shown = event.type() == QEvent.Type.Show and isinstance(watched, QWidget)
-        if shown and watched.window() is self._window:
+        if not isinstance(watched, QWidget) or event.type() != QEvent.Type.Show:
+            return False
+        if watched.window() is self._window:
             for widget in [watched, *watched.findChildren(QWidget)]:
                 give_accessible_name(widget)
         return False
@@ -271,8 +272,10 @@ def accessible_name_of(widget: QWidget) -> str:
 def _holders(widget: QWidget) -> list[QWidget]:
     """The widget and the NAME_LEVELS widgets that hold it."""
     found = [widget]
-    while len(found) <= NAME_LEVELS and found[-1].parentWidget() is not None:
-        found.append(found[-1].parentWidget())
+    holder = widget.parentWidget()
+    while len(found) <= NAME_LEVELS and holder is not None:
+        found.append(holder)
+        holder = holder.parentWidget()
     return found
 
 
@@ -297,12 +300,12 @@ def _item_before(layout: QLayout, widget: QWidget) -> QWidget | None:
     """The widget just before `widget` in whichever of `layout`'s nested layouts holds it (a
     row's "Window" label before its box)."""
     index = layout.indexOf(widget)
-    if index > 0:
-        return layout.itemAt(index - 1).widget()
-    if index == 0:
-        return None
+    if index >= 0:
+        item = layout.itemAt(index - 1) if index > 0 else None
+        return item.widget() if item is not None else None
     for k in range(layout.count()):
-        inner = layout.itemAt(k).layout()
+        held = layout.itemAt(k)
+        inner = held.layout() if held is not None else None
         found = _item_before(inner, widget) if inner is not None else None
         if found is not None:
             return found
