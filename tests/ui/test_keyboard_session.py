@@ -121,11 +121,12 @@ def test_a_session_by_keys_alone(qtbot, window):
     cut = latest_after(qtbot, window, lambda s: s.readouts.links < first.readouts.links)
     assert first.readouts.links - cut.readouts.links == 31  # 11 across, 20 diagonals
     assert controller.undo_stack.text(moves) == "Cut 31 links"
-    assert "in two pieces" in view.accessibleDescription()
+    says = view.accessibleDescription
+    qtbot.waitUntil(lambda: "in two pieces" in says(), timeout=WAIT_MS)  # a frame later
     # undo, by its shortcut from the view: the links are back
     press(Qt.Key.Key_Z, CTRL)
     latest_after(qtbot, window, lambda s: s.readouts.links == first.readouts.links)
-    assert "in two pieces" not in view.accessibleDescription()
+    qtbot.waitUntil(lambda: "in two pieces" not in says(), timeout=WAIT_MS)
     # Esc leaves the cursor, and Tab the view
     press(Qt.Key.Key_Escape)
     assert view.keys.particle is None

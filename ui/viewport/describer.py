@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+import numpy as np
+from PySide6.QtCore import QObject, QTimer
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
-from clothlab.ui.viewport.description import describe
+from clothlab.ui.viewport.description import describe, pieces_per_body
 from clothlab.ui.viewport.viewport import Viewport
 
 VIEW_NAME = "3D view of the scene"
+FRAME_WORDS_MS = 250  # frames are described at most this often: the newest one, always
 
 
 class ViewDescriber(QObject):
@@ -27,6 +29,12 @@ class ViewDescriber(QObject):
         self.view = view
         self._running = running
         self._happened = ""
+        self._frame: Snapshot | None = None  # the newest frame, to describe when the timer ends
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FRAME_WORDS_MS)
+        self._timer.timeout.connect(lambda: self.refresh(self._frame))
+        self._pieces: tuple[object, bytes, list[int]] | None = None  # topology, links, pieces
         view.setAccessibleName(VIEW_NAME)
         view.key_said.connect(self.happened)
         view.key_hint_changed.connect(lambda _hint: self.refresh())
@@ -47,16 +55,30 @@ class ViewDescriber(QObject):
             self.happened(str(text))
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        self.refresh(snapshot)
+        self._frame = snapshot
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _pieces_of(self, snapshot: Snapshot) -> list[int]:
+        """pieces_per_body, counted again only when the live links have changed."""
+        alive = np.packbits(snapshot.link_alive).tobytes()
+        known = self._pieces
+        if known is None or known[0] is not snapshot.topology or known[1] != alive:
+            pieces = pieces_per_body(snapshot.topology, snapshot.link_alive)
+            known = (snapshot.topology, alive, pieces)
+            self._pieces = known
+        return known[2]
 
     def text(self, snapshot: Snapshot | None = None) -> str:
         keys = self.view.keys
+        snapshot = snapshot if snapshot is not None else self.view.snapshot()
         return describe(
-            snapshot if snapshot is not None else self.view.snapshot(),
+            snapshot,
             self._running(),
             happened=self._happened,
             hint=keys.hint(),
             cursor=keys.words(),
+            pieces=None if snapshot is None else self._pieces_of(snapshot),
         )
 
     def refresh(self, snapshot: Snapshot | None = None) -> None:

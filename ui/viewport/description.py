@@ -72,11 +72,13 @@ def body_names(topology: Topology) -> list[str]:
     return [names.get(span.first_particle, "a body") for span in topology.bodies]
 
 
-def what_is_there(snapshot: Snapshot) -> str:
-    """'A sheet, 15 by 11, hangs from two pins; the ball is off.'"""
+def what_is_there(snapshot: Snapshot, pieces: Sequence[int] | None = None) -> str:
+    """'A sheet, 15 by 11, hangs from two pins; the ball is off.' `pieces`: pieces_per_body
+    of the snapshot, if known already."""
     topology = snapshot.topology
     pinned = np.asarray(snapshot.pin_index, dtype=np.int64)
-    pieces = pieces_per_body(topology, snapshot.link_alive)
+    if pieces is None:
+        pieces = pieces_per_body(topology, snapshot.link_alive)
     parts = []
     for name, span, count in zip(body_names(topology), topology.bodies, pieces, strict=True):
         first, end = span.first_particle, span.first_particle + span.particle_count
@@ -117,16 +119,18 @@ def describe(
     happened: str = "",
     hint: str = "",
     cursor: str = "",
+    pieces: Sequence[int] | None = None,
 ) -> str:
     """The whole description: what is there, what it does, what just happened, where the
-    keyboard cursor is, and what to do next. Each part one sentence; empty parts left out."""
+    keyboard cursor is, and what to do next. Each part one sentence; empty parts left out.
+    `pieces`: pieces_per_body of the snapshot, if known already."""
     if happened == cursor:  # a step of the cursor: said once
         happened = ""
     if snapshot is None:
         return _join(["The 3D view is empty: no scene is loaded yet.", hint])
     return _join(
         [
-            what_is_there(snapshot),
+            what_is_there(snapshot, pieces),
             what_it_does(snapshot, running),
             _sentence(happened),
             _sentence(cursor),
