@@ -66,6 +66,12 @@ def test_a_session_by_keys_alone(qtbot, window):
     assert not np.allclose(view.camera.target, target)
     press(Qt.Key.Key_Plus)
     assert view.camera.distance < distance
+    # without the cursor, P and G are still the tools' shortcuts
+    tools = view.interaction
+    press(Qt.Key.Key_P)
+    assert tools.tool == "pin"
+    press(Qt.Key.Key_G)
+    assert tools.tool == "grab"
     # the cursor: Enter puts it on the cloth; Down and Left to the bottom-left corner
     press(Qt.Key.Key_Return)
     assert view.keys.particle is not None
@@ -95,6 +101,7 @@ def test_a_session_by_keys_alone(qtbot, window):
     anchor = pinned.pin_anchor[pinned.pin_index.tolist().index(corner)]
     assert np.allclose(anchor, moved.x[corner])
     assert [p.particle for p in controller.scene.pins].count(corner) == 1
+    assert tools.tool == "grab"  # with the cursor, P is the cursor's
     assert controller.undo_stack.text(controller.undo_stack.index() - 1) == "Add pin"
     # Enter lifts the pin; Left twice and once finely (Shift); Enter puts it down
     right, _, _ = view.camera.basis()
