@@ -58,6 +58,7 @@ class Forces:
     pin_force: np.ndarray  # (P, 3) float64: each pin's force on the cloth, as state.pin_index
     contact: dict[str, float]  # each obstacle's normal force on the cloth: "ball", "floor", …
     weight: float  # the cloth's: Σ m·g, what the pins and obstacles hold between them at rest
+    grab_force: np.ndarray | None = None  # (3,) float64: the hand's force on a grabbed particle
 
     @property
     def pin_total(self) -> np.ndarray:
@@ -81,6 +82,7 @@ def measure(
     x: np.ndarray,  # (N, 3) float64
     mass: np.ndarray,  # (N,) float64, each particle's mass (held ones too)
     pins: np.ndarray,  # (P,) int32
+    grabbed: int | None,  # the particle the pointer holds, if any
     gravity: float,
     weight: float,  # the cloth's, Σ m·g
     link_count: int,
@@ -104,14 +106,18 @@ def measure(
             inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held
         )
     _tether_forces_on_held(impulses, x, on_held)
-    pin_force = -on_held[pins]
-    pin_force[:, 1] += mass[pins] * gravity
+    held = np.append(pins, grabbed) if grabbed is not None else pins
+    held_force = -on_held[held]  # a held particle's weight is held too
+    held_force[:, 1] += mass[held] * gravity
+    pin_force, grab_force = (
+        (held_force[:-1], held_force[-1]) if grabbed is not None else (held_force, None)
+    )
     obstacles = impulses.obstacles
     pushes = (obstacles.pushed / h**2).tolist()
     contact = dict(zip(obstacles.names[:-1], pushes[:-1], strict=True))
     if floor:
         contact["floor"] = pushes[-1]
-    return Forces(tension, pin_force, contact, weight)
+    return Forces(tension, pin_force, contact, weight, grab_force)
 
 
 def _tether_forces_on_held(impulses: Impulses, x: np.ndarray, out: np.ndarray) -> None:

@@ -99,9 +99,10 @@ def take_snapshot(
 def _frozen_forces(forces: Forces | None) -> Forces | None:
     if forces is None:
         return None
+    grab = None if forces.grab_force is None else _frozen(forces.grab_force)
     return replace(
         forces, link_tension=_frozen(forces.link_tension), pin_force=_frozen(forces.pin_force),
-        contact=dict(forces.contact),
+        contact=dict(forces.contact), grab_force=grab,
     )  # fmt: skip
 
 

@@ -413,7 +413,7 @@ class Simulation:
         ):
             s, mass = self.model_settings, self.mechanics.mass
             measured = forces.measure(
-                impulses, self.state.x, mass, self.state.pin_index, s.gravity,
+                impulses, self.state.x, mass, self.state.pin_index, self.grabbed, s.gravity,
                 self._total_mass * s.gravity, self.topology.link_count, s.floor,
             )  # fmt: skip
             if impulses.links is not self.links:  # cut or restored since: cut links pull 0

@@ -131,3 +131,16 @@ def test_forces_are_of_the_last_step_and_follow_edits_honestly():
     assert sim.forces() is None  # other pins: unknown until the next step
     sim.step()
     assert sim.forces().pin_force.shape == (1, 3)
+
+
+def test_a_hand_lifting_the_sheet_takes_its_share_of_the_weight():
+    sim = settled(preset("hanging-sheet"))
+    bottom_middle = sim.topology.particle_count - 8
+    sim.grab(bottom_middle, sim.state.x[bottom_middle] + np.array([0.0, 0.3, 0.0]))
+    forces = settled(sim).forces()
+    assert forces.grab_force is not None and forces.grab_force[1] > 0.01 * weight(sim)
+    held = forces.pin_total + forces.grab_force
+    assert held[1] == pytest.approx(weight(sim), rel=0.01)
+    sim.release()
+    sim.step()
+    assert sim.forces().grab_force is None

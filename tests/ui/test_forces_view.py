@@ -110,3 +110,13 @@ def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
     shown = {name: scene_model._contact_item(row).text() for name, row in rows.items()}
     assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} N"
     assert snapshot.forces.contact["ball"] > 0.0
+
+
+def test_a_grabbed_particle_gets_the_hands_arrow(viewport):  # noqa: F811
+    sim = build_simulation(load_preset("hanging-sheet"))
+    sim.step(120)
+    sim.grab(160, sim.state.x[160] + np.array([0.0, 0.0, 0.5]))
+    sim.step(30)
+    viewport.set_camera(load_preset("hanging-sheet").camera)
+    labels = [a.label for a in force_overlay.pin_arrows(take_snapshot(sim, 1), viewport.project)]
+    assert len(labels) == 3 and labels[-1].startswith("hand ") and labels[-1].endswith(" N")
