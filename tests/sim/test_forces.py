@@ -13,7 +13,7 @@ from clothlab.sim.core.forces import tension_around
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
-from clothlab.sim.document.scene import build_simulation, with_setting
+from clothlab.sim.document.scene import build_simulation, with_setting, with_settings
 from clothlab.sim.lab import textile
 from tests.sim.sim_helpers import cut, hanging_sheet, sheet_topology
 
@@ -30,13 +30,11 @@ def settled(sim: Simulation, most: int = 20_000) -> Simulation:
 
 
 def preset(name: str, **settings: object) -> Simulation:
-    scene = load_preset(name)
-    for key, value in settings.items():
-        scene = with_setting(scene, key, value)
-    return build_simulation(scene)
+    return build_simulation(with_settings(load_preset(name), settings))
 
 
 def weight(sim: Simulation) -> float:
+    """Σ m·g, from the masses themselves (not from what the forces say it is)."""
     return float(sim.mechanics.mass.sum()) * sim.settings.gravity
 
 
