@@ -318,3 +318,15 @@ def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window)
     qtbot.mouseClick(tethers, Qt.MouseButton.LeftButton, pos=QPoint(6, tethers.height() // 2))
     qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
+    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
+    window.controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: not window.controller.scene.fabric.tethers, timeout=WAIT_MS)
+    assert window.controller.scene.bodies[0].si_material is not None  # the fabric stays

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSlider,
     QVBoxLayout,
@@ -175,12 +176,22 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.fabric_fields)
         # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
         # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
-        self.tethers_hint = QLabel(
-            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
-            "does. Switch on Beyond classic ▸ Tethers to hold its length."
-        )
+        self.tethers_hint = QWidget()
         self.tethers_hint.setObjectName("tethers_hint")
-        self.tethers_hint.setWordWrap(True)
+        hint = QLabel(
+            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
+            "does. Tethers hold its length (Beyond classic ▸ Tethers)."
+        )
+        hint.setWordWrap(True)
+        self.tethers_on = QPushButton("Tethers on")
+        self.tethers_on.setToolTip("Switch on tethers for the whole scene (one undo entry)")
+        self.tethers_on.clicked.connect(
+            lambda: self.command_requested.emit(SetSetting("tethers", True, None))
+        )
+        row = QHBoxLayout(self.tethers_hint)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(hint, 1)
+        row.addWidget(self.tethers_on, 0, Qt.AlignmentFlag.AlignTop)
         self.form.addRow(self.tethers_hint)
         self.form.setRowVisible(self.tethers_hint, False)
         self.material.activated.connect(self._material_chosen)
