@@ -29,6 +29,7 @@ class Snapshot:
     torn: tuple[int, ...]  # torn links (a saved state's and the run's own), ascending
     grabbed: int | None
     settings: Settings
+    model_settings: Settings  # what the model runs with: SI fabrics raise some (Simulation's)
     spheres: tuple[tuple[tuple[float, float, float], float], ...]  # (centre, radius), no ball
     boxes: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]  # (centre,
     # full size)
@@ -88,6 +89,7 @@ def take_snapshot(
         torn=tuple(sim.torn),
         grabbed=sim.grabbed,
         settings=sim.settings,
+        model_settings=sim.model_settings,
         spheres=tuple(sim.spheres),
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),

@@ -132,6 +132,19 @@ def entry_of(data: object) -> tuple[str, str] | None:
     return kind, name
 
 
+def model_note(scene: Settings, model: Settings) -> str:
+    """What the model runs with beyond what the panel shows (Simulation.model_settings: a body
+    with an SI fabric needs XPBD and as many substeps and passes as its stiffness asks)."""
+    if model == scene:
+        return ""
+    parts = [
+        *(["XPBD"] if model.xpbd and not scene.xpbd else []),
+        *([f"{model.substeps} substeps a step"] if model.substeps != scene.substeps else []),
+        *([f"{model.passes} passes"] if model.passes != scene.passes else []),
+    ]
+    return f"The SI fabric runs with {', '.join(parts)}: what its stiffness needs."
+
+
 class BodyGroup(QGroupBox):
     """The selected body's material (the world's settings, a model-units material, an SI fabric
     or one of the user's own) with its own stiffness or its SI numbers; disabled while no body
@@ -369,12 +382,18 @@ class ParametersPanel(QWidget):
         self.body_group.fabric_fields.refused.connect(self.refused)
         self.body_group.fit_requested.connect(self.fit_requested)
         column.addWidget(self.body_group)
+        self.model_note = QLabel()
+        self.model_note.setObjectName("model_note")
+        self.model_note.setWordWrap(True)
+        self.model_note.hide()
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for parameter in parameters:
                 form.addRow(*self._make_row(parameter))
+                if parameter.key == "substeps":  # what an SI fabric raises, said beside it
+                    form.addRow(self.model_note)
             column.addWidget(box)
         column.addStretch(1)
         scroll = QScrollArea(self)
@@ -443,7 +462,11 @@ class ParametersPanel(QWidget):
         self.body_group.show_body(self._scene, index)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        pass
+        """Say what the model runs with where an SI fabric raised the scene's settings."""
+        text = model_note(snapshot.settings, snapshot.model_settings)
+        if text != self.model_note.text():
+            self.model_note.setText(text)
+            self.model_note.setVisible(bool(text))
 
     def set_settings(self, settings: Settings) -> None:
         """Show the document's settings; emits nothing."""
