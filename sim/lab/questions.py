@@ -422,7 +422,8 @@ class Question(_Strict):
     watch: Text
     evidence: str
     explanation: Annotated[str, Field(min_length=1, max_length=3000)]
-    now_try: Annotated[list[NowTry], Field(min_length=1, max_length=3)]
+    # none: a teacher's question may stop at the explanation (the built-in ones all have one)
+    now_try: Annotated[list[NowTry], Field(max_length=3)]
     checks: Annotated[list[Check], Field(min_length=1, max_length=MAX_CHECKS)]
 
     @field_validator("scene")
@@ -640,6 +641,28 @@ def load_question_set(path: str | os.PathLike[str]) -> QuestionSet:
     raw = read_document(path, MAX_FILE_BYTES, "a question set", QuestionSetError)
     loaded = parse_question_set(raw, str(path), path.parent)
     return QuestionSet(loaded.spec, loaded.source, path, loaded.scenes)
+
+
+def check_at_time(
+    claim: str,
+    readout: str,
+    seconds: float,
+    dt: float,
+    expect: tuple[str, float, float],
+    settings: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A check as a question editor makes it from what a teacher typed: run the question's
+    scene (with `settings`) for `seconds` of model time at step `dt`, then `readout` must meet
+    `expect` = (op, value, tolerance). Returned as the file holds it, for the set to validate."""
+    op, value, tolerance = expect
+    check: dict[str, Any] = {
+        "claim": claim,
+        "steps": round(seconds / dt),  # the set says when that is more than MAX_STEPS
+        "expect": {"readout": readout, "op": op, "value": value, "tolerance": tolerance},
+    }
+    if settings:
+        check["set"] = dict(settings)
+    return check
 
 
 def shared_set_json(spec: QuestionSetSpec, scenes: Mapping[str, Scene]) -> str:
