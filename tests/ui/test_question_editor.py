@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.lab.questions import load_question_set
+from clothlab.sim.lab.questions import load_builtin_set, load_question_set
 from clothlab.ui.docks.questions_dock import Answer, ProgressStore
 
 LEFT = Qt.MouseButton.LeftButton
@@ -135,8 +135,11 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     copy = other / "forces.json"
     copy.write_bytes(path.read_bytes())
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(copy), ""))
-    qtbot.mouseClick(panel.open_button, LEFT)
+    panel.set_question_set(load_builtin_set())  # the set shown before the student opens it
+    assert panel.set_label.text() != "Forces in a hanging sheet"
+    window.action_open.trigger()  # File ▸ Open takes a question set to the Questions panel
     assert panel.set_label.text() == "Forces in a hanging sheet"
+    assert panel.question_set.path == copy and window.controller.scene.name == "Hanging sheet"
     assert panel.question_box.count() == 3
     assert window.parameters_dock.isHidden() and window.compare_dock.isHidden()
     assert not window.readouts_dock.isHidden()
@@ -202,9 +205,11 @@ def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, m
     def row(k: int) -> list[str]:
         return [table.item(k, c).text() for c in range(table.columnCount())]
 
-    assert row(0)[2:] == ["2", "2", "2", "0"]  # drop: both answered, both right
-    assert row(1)[2:] == ["2", "2", "1", "1"]  # pull-hardest: one right, one wrong
-    assert row(2)[2:] == ["2", "0", "0", "0"]  # nobody answered the third
+    # right, wrong, answered, students
+    assert row(0)[1:5] == ["2", "0", "2", "2"]  # drop: both answered, both right
+    assert row(1)[1:5] == ["1", "1", "2", "2"]  # pull-hardest: one right, one wrong
+    assert row(2)[1:5] == ["0", "0", "0", "2"]  # nobody answered the third
+    assert row(0)[0] == f"1. {panel.question_set.questions[0].title}"
     assert dialog.summary.text() == "Set lab: 2 students' files"
     assert dialog.problems.text() == f"Left out: {broken}: line 1: expected the header " \
         "set,question,title,prediction,answer,matched,time (a file from the Questions " \

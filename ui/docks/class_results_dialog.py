@@ -32,7 +32,8 @@ from clothlab.sim.lab.class_results import (
 from clothlab.ui.window import file_dialogs
 
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
-COLUMNS = ("Question", "Answer", "Students", "Answered", "Right", "Wrong")
+# the counts first, so they stay in view beside long titles; the answer's words last
+COLUMNS = ("Question", "Right", "Wrong", "Answered", "Students", "Answer")
 
 
 class ClassResultsDialog(QDialog):
@@ -71,7 +72,7 @@ class ClassResultsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.problems)
         layout.addLayout(row)
-        self.resize(820, 420)
+        self.resize(900, 460)
 
     def add_dialog(self) -> None:
         start = str(file_dialogs.start_folder())
@@ -103,8 +104,8 @@ class ClassResultsDialog(QDialog):
         self.tallies = class_summary(self.files) if self.files else []
         self.table.setRowCount(len(self.tallies))
         for row, tally in enumerate(self.tallies):
-            cells = (f"{row + 1}. {tally.title}", tally.answer, tally.students, tally.answered,
-                     tally.right, tally.wrong)  # fmt: skip
+            cells = (f"{row + 1}. {tally.title}", tally.right, tally.wrong, tally.answered,
+                     tally.students, tally.answer)  # fmt: skip
             for column, value in enumerate(cells):
                 item = QTableWidgetItem(str(value))
                 if isinstance(value, int):

@@ -463,6 +463,11 @@ class MainWindow(QMainWindow):
         self.show_questions()
         self.questions_panel.open_set_dialog()
 
+    def open_question_set_file(self, path: Path) -> bool:
+        """File ▸ Open on a question set: the Questions panel opens it (the scene stays)."""
+        self.show_questions()
+        return self.questions_panel.open_set(path)
+
     def new_question_set(self) -> None:
         """File ▸ New question set…: the editor, empty, on the current scene."""
         self.show_questions()
