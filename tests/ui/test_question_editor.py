@@ -214,3 +214,30 @@ def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, m
     assert dialog.problems.text() == f"Left out: {broken}: line 1: expected the header " \
         "set,question,title,prediction,answer,matched,time (a file from the Questions " \
         "panel's Export CSV…)"  # fmt: skip
+
+
+def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, make_window, tmp_path):
+    window = make_window("hanging-sheet", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    path = tmp_path / "set.json"
+    assert not editor.save_to(path)
+    assert editor.status.text() == "Cannot make the set: Set title: empty"
+    type_into(qtbot, editor.set_title, "Mine")
+    fill_common(qtbot, editor, "Sag", "sag")
+    qtbot.mouseClick(editor.number_radio, LEFT)
+    type_into(qtbot, editor.answer_edit, "lots")
+    assert not editor.save_to(path)
+    assert editor.status.text() == "Cannot make the set: Question 1: answer: 'lots' is not a number"
+    type_into(qtbot, editor.answer_edit, "0.5")  # far from the sag after 2 s (about 0.01)
+    type_into(qtbot, editor.at_edit, "2")
+    qtbot.mouseClick(editor.check_button, LEFT)
+    assert [passed for _, passed, _ in editor.results] == [False]
+    assert editor.result_list.item(0).text().startswith("FAIL  Sag: sag 0.01")
+    assert editor.status.text().startswith("0 of 1 checks pass; 1 fail")
+    type_into(qtbot, editor.at_edit, "1000")  # 120 000 steps: more than a check may run
+    assert not editor.save_to(path)
+    assert "steps: Input should be less than or equal to 20000" in editor.status.text()
+    assert "\n" not in editor.status.text()
+    assert not path.exists()

@@ -314,10 +314,11 @@ class QuestionEditor(QDialog):
         if question_set is not None:
             self.set_title.setText(question_set.title)
             self.drafts = drafts_from_set(question_set)
-            # a kept check's own scene files, embedded again on save
+            # the scene files kept checks run on their own, embedded again on save
             self._kept_scenes = {
-                name: scene for name, scene in question_set.scenes.items()
-                if not is_preset(name) and name not in {q.scene for q in question_set.questions}
+                run.scene: question_set.scenes[run.scene]
+                for question in question_set.questions for check in question.checks
+                for run in check.runs() if run.scene is not None and not is_preset(run.scene)
             }  # fmt: skip
             hidden = question_set.spec.class_mode.hide if question_set.spec.class_mode else []
             for name, box in self.hide_boxes.items():
@@ -504,6 +505,8 @@ class QuestionEditor(QDialog):
         check.addRow(self.numeric_note)
         self.try_check = QCheckBox("Also check with the now-try setting: readout")
         self.try_check.setObjectName("check_try")
+        self.try_check.setEnabled(False)  # until there is a now try
+        self.now_try_box.toggled.connect(self.try_check.setEnabled)
         try_row = QHBoxLayout()
         self.try_op_box = QComboBox()
         self.try_op_box.setObjectName("try_check_op")
