@@ -116,7 +116,9 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert editor.status.text().startswith(f"Saved {path} (3 questions")
     assert sorted(p.name for p in path.parent.iterdir()) == ["forces.json"]  # one file
     data = json.loads(path.read_text())
-    assert list(data["scenes"]) == [f"{q['id']}.json" for q in data["questions"]]
+    # the three questions share the current scene: stored once, under the first one's id
+    assert list(data["scenes"]) == ["does-it-sag.json"]
+    assert [q["scene"] for q in data["questions"]] == ["does-it-sag.json"] * 3
     assert data["class_mode"] == {"hide": ["parameters", "compare"]}
     saved = load_question_set(path)
     number = saved.questions[1].prediction.number

@@ -183,8 +183,7 @@ def build_set(
     embedded: dict[str, Scene] = {}
     renamed: dict[str, str] = {}
     for name, scene in scenes.items():
-        renamed[name] = f"run-{len(renamed) + 1}.json"
-        embedded[renamed[name]] = scene
+        renamed[name] = _embed(scene, f"run-{len(renamed) + 1}", embedded)
     questions, ids = [], set()
     for k, draft in enumerate(drafts, start=1):
         qid = slug(draft.title, f"q{k}")
@@ -211,14 +210,24 @@ def build_set(
     return loaded.spec, embedded
 
 
+def _embed(scene: Scene, stem: str, embedded: dict[str, Scene]) -> str:
+    """The name `scene` is embedded under: that of an equal scene already in (several questions
+    on one scene store it once), else `stem`.json, numbered if the name is taken."""
+    for name, other in embedded.items():
+        if other == scene:
+            return name
+    name, n = f"{stem}.json", 1
+    while name in embedded:
+        n += 1
+        name = f"{stem[:58]}-{n}.json"
+    embedded[name] = scene
+    return name
+
+
 def _question(
     draft: Draft, qid: str, embedded: dict[str, Scene], renamed: dict[str, str]
 ) -> dict[str, Any]:
-    if draft.preset is not None:
-        scene_ref = draft.preset
-    else:
-        scene_ref = f"{qid}.json"
-        embedded[scene_ref] = draft.scene
+    scene_ref = draft.preset if draft.preset is not None else _embed(draft.scene, qid, embedded)
     dt = scene_settings(draft.scene).dt
     prediction: dict[str, Any]
     if draft.kind == "choices":
