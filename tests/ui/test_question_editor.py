@@ -243,3 +243,16 @@ def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, mak
     assert "steps: Input should be less than or equal to 20000" in editor.status.text()
     assert "\n" not in editor.status.text()
     assert not path.exists()
+
+
+def test_class_mode_is_not_kept_in_the_stored_layout(qtbot, make_window):
+    """Class mode belongs to the set that asked for it: a window closed in class mode stores
+    the layout as the user had it, so the next start shows every panel."""
+    window = make_window("hanging-sheet", paused=True)
+    window.enter_class_mode(["parameters", "readouts"])
+    assert window.parameters_dock.isHidden() and window.readouts_dock.isHidden()
+    window.save_layout()
+    assert window.parameters_dock.isHidden()  # still in class mode after saving
+    later = make_window("hanging-sheet", paused=True)
+    assert later.restore_layout()
+    assert not later.parameters_dock.isHidden() and not later.readouts_dock.isHidden()

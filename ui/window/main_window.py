@@ -566,7 +566,13 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         options = action_table.remembered(self._actions).items()
+        # class mode belongs to the question set, not to the user's layout: store it without
+        class_hidden = list(self.class_hidden)
+        for dock in class_hidden:
+            dock.show()
         self.layout_keeper.save({name: action.isChecked() for name, action in options})
+        for dock in class_hidden:
+            dock.hide()
 
     def reset_layout(self) -> None:
         self.layout_keeper.reset()
