@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFileDialog, QWidget
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMessageBox, QWidget
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.lab.questions import load_builtin_set, load_question_set
@@ -256,3 +256,24 @@ def test_class_mode_is_not_kept_in_the_stored_layout(qtbot, make_window):
     later = make_window("hanging-sheet", paused=True)
     assert later.restore_layout()
     assert not later.parameters_dock.isHidden() and not later.readouts_dock.isHidden()
+
+
+def test_file_open_on_a_hostile_shared_set_is_one_dialog_line(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    before = panel.question_set
+    hostile = tmp_path / "shared.json"
+    hostile.write_text(json.dumps({
+        "format": "clothlab-questions", "schema_version": 1, "id": "x", "title": "X",
+        "questions": [], "scenes": {"../../etc/passwd.json": {}},
+    }))  # fmt: skip
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, title, text: shown.append((title, text)))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(hostile), ""))
+    window.action_open.trigger()
+    assert len(shown) == 1 and shown[0][0] == "Cannot open question set"
+    assert shown[0][1].startswith(f"{hostile}: ") and "\n" not in shown[0][1]
+    assert panel.question_set is before and window.controller.scene.name == "Hanging sheet"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.json"]
