@@ -22,9 +22,26 @@ or a comparison of two runs, by their ratio (first / second) or difference (firs
      "expect": {"readout": "sag", "op": "==", "value": 0.5, "tolerance": 0.1}}
 
 A run without a scene starts from the question's own scene with the question's settings; a run
-with one starts from that scene as it is. Files are validated like scenes (strict types, no
-unknown keys, finite numbers, sizes), and a bad file raises `QuestionSetError`, one line naming
-the file and the field. Scene files are resolved against the set's folder and may not leave it.
+with one starts from that scene as it is.
+
+**Sharing as one file.** A set may carry its scenes inside it: a ``"scenes"`` object of file
+name → scene document (``{"scenes": {"swing.json": {"format": "clothlab-scene", …}}}``), and a
+question names an embedded scene as it would name a file beside the set (``"scene":
+"swing.json"``). One JSON file rather than a zip, because then the one hardened JSON reader
+(sim.document.files.read_json_object: size cap, UTF-8, no duplicate keys, no NaN, nesting cap)
+checks the whole file before anything is looked at, each embedded scene is validated by the
+scene format's own migrate + model, and there is no archive to unpack (no member paths, zip
+bombs or second size accounting to get right). An embedded scene's name is a plain file name
+(no folder, no ``..``); a set that embeds scenes must embed every scene file it names, so it
+never reads a file beside it. Nothing in a set is ever run as code. `save_shared_set` writes one
+atomically, after checking that the text it writes opens again.
+
+A set may also ask for **class mode** (``"class_mode": {"hide": ["parameters", "compare"]}``):
+the app hides those panels while the set is open, until the user leaves class mode.
+
+Files are validated like scenes (strict types, no unknown keys, finite numbers, sizes), and a
+bad file raises `QuestionSetError`, one line naming the file and the field. Scene files are
+resolved against the set's folder and may not leave it.
 """
 
 from __future__ import annotations
@@ -37,7 +54,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 import numpy as np
 from pydantic import (
@@ -63,6 +80,7 @@ from clothlab.sim.document.files import (
     read_document,
     read_json_object,
     resolved,
+    write_atomically,
 )
 from clothlab.sim.document.presets import is_preset, load_preset
 from clothlab.sim.document.scene import (
@@ -71,7 +89,10 @@ from clothlab.sim.document.scene import (
     build_topology,
     check_version,
     load_scene,
+    migrate,
     parse_scene,
+    scene_json,
+    validation_message,
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine
@@ -79,7 +100,12 @@ from clothlab.sim.lab.engine import Engine
 FORMAT: Final = "clothlab-questions"
 SCHEMA_VERSION: Final = 1
 BUILTIN_SET = "lab"  # resources/questions/lab.json
-MAX_FILE_BYTES = 1024 * 1024  # checked before parsing
+MAX_FILE_BYTES = 8 * 1024 * 1024  # checked before parsing; room for a few embedded scenes
+MAX_SCENES = 32  # embedded in one set
+EMBEDDED_NAME = r"[a-z0-9][a-z0-9-]{0,63}\.json"  # a plain file name: no folder, no ".."
+# the panels class mode may hide (the window's docks, by the names it gives them)
+HideablePanel = Literal["parameters", "scene", "history", "readouts", "compare"]
+HIDEABLE_PANELS: Final[tuple[str, ...]] = get_args(HideablePanel)
 MAX_QUESTIONS = 100
 MAX_CHECKS = 8
 MAX_STEPS = 20_000  # per run: a check stays a matter of seconds
@@ -396,7 +422,8 @@ class Question(_Strict):
     watch: Text
     evidence: str
     explanation: Annotated[str, Field(min_length=1, max_length=3000)]
-    now_try: Annotated[list[NowTry], Field(min_length=1, max_length=3)]
+    # none: a teacher's question may stop at the explanation (the built-in ones all have one)
+    now_try: Annotated[list[NowTry], Field(max_length=3)]
     checks: Annotated[list[Check], Field(min_length=1, max_length=MAX_CHECKS)]
 
     @field_validator("scene")
@@ -417,6 +444,12 @@ class Question(_Strict):
         return key
 
 
+class ClassMode(_Strict):
+    """What a class should not touch while the set is open: panels the app hides."""
+
+    hide: Annotated[list[HideablePanel], Field(max_length=len(HIDEABLE_PANELS))]
+
+
 class QuestionSetSpec(_Strict):
     format: Literal["clothlab-questions"] = FORMAT
     schema_version: Literal[1] = SCHEMA_VERSION
@@ -424,6 +457,22 @@ class QuestionSetSpec(_Strict):
     title: Annotated[str, Field(min_length=1, max_length=120)]
     description: Annotated[str, Field(max_length=2000)] = ""
     questions: Annotated[list[Question], Field(min_length=1, max_length=MAX_QUESTIONS)]
+    class_mode: ClassMode | None = None
+    # embedded scene documents, validated as scenes when the set is loaded (_embedded_scenes)
+    scenes: Annotated[dict[str, dict[str, Any]], Field(max_length=MAX_SCENES)] = Field(
+        default_factory=dict
+    )
+
+    @field_validator("scenes")
+    @classmethod
+    def _plain_names(cls, scenes: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for name in scenes:
+            if not re.fullmatch(EMBEDDED_NAME, name):
+                raise ValueError(
+                    f"{name[:80]!r}: an embedded scene's name is a plain file name like "
+                    "'swing.json' (lower case, no folder)"
+                )
+        return scenes
 
     @model_validator(mode="after")
     def _unique_ids(self) -> QuestionSetSpec:
@@ -481,7 +530,9 @@ Folder = Path | Traversable
 
 def _field_path(location: tuple[Any, ...]) -> str:
     # pydantic names the member of a union it tried ("literal['seam']", "Grab"); drop those
-    parts = [str(p) for p in location if isinstance(p, int) or re.fullmatch(r"[a-z_]+", str(p))]
+    # (an embedded scene's name, "swing.json", is kept)
+    keep = re.compile(r"[a-z0-9_][a-z0-9_.-]*")
+    parts = [str(p) for p in location if isinstance(p, int) or keep.fullmatch(str(p))]
     return ".".join(parts)
 
 
@@ -507,8 +558,24 @@ def parse_question_set(
     return question_set
 
 
+def _embedded_scenes(spec: QuestionSetSpec, source: str) -> dict[str, Scene]:
+    """Each embedded scene document, migrated and validated as a scene file would be."""
+    scenes = {}
+    for name, document in spec.scenes.items():
+        where = f"{source}: scenes.{name}"
+        try:
+            scenes[name] = Scene.model_validate(migrate(document, where))
+        except ValidationError as error:
+            raise QuestionSetError(f"{where}: {validation_message(error)}") from None
+        except SceneError as error:
+            raise QuestionSetError(str(error)) from None
+    return scenes
+
+
 def _load_scenes(spec: QuestionSetSpec, source: str, folder: Folder | None) -> dict[str, Scene]:
-    scenes: dict[str, Scene] = {}
+    scenes = _embedded_scenes(spec, source)
+    if spec.scenes:  # a shared set holds every scene it names: it reads no file beside it
+        folder = None
     for k, question in enumerate(spec.questions):
         places = [(f"questions.{k}.scene", question.scene)]
         for c, check in enumerate(question.checks):
@@ -531,7 +598,7 @@ def _load_scene(reference: str, folder: Folder | None) -> Scene:
             raise SceneError(f"{reference!r} is not a preset")
         return load_preset(reference)
     if folder is None:
-        raise SceneError(f"{reference}: a scene file needs a set in a folder")
+        raise SceneError(f"{reference}: not a preset, and not a scene embedded in the set")
     parts = PurePosixPath(reference).parts
     if isinstance(folder, Path):
         try:
@@ -574,6 +641,48 @@ def load_question_set(path: str | os.PathLike[str]) -> QuestionSet:
     raw = read_document(path, MAX_FILE_BYTES, "a question set", QuestionSetError)
     loaded = parse_question_set(raw, str(path), path.parent)
     return QuestionSet(loaded.spec, loaded.source, path, loaded.scenes)
+
+
+def check_at_time(
+    claim: str,
+    readout: str,
+    seconds: float,
+    dt: float,
+    expect: tuple[str, float, float],
+    settings: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A check as a question editor makes it from what a teacher typed: run the question's
+    scene (with `settings`) for `seconds` of model time at step `dt`, then `readout` must meet
+    `expect` = (op, value, tolerance). Returned as the file holds it, for the set to validate."""
+    op, value, tolerance = expect
+    check: dict[str, Any] = {
+        "claim": claim,
+        "steps": round(seconds / dt),  # the set says when that is more than MAX_STEPS
+        "expect": {"readout": readout, "op": op, "value": value, "tolerance": tolerance},
+    }
+    if settings:
+        check["set"] = dict(settings)
+    return check
+
+
+def shared_set_json(spec: QuestionSetSpec, scenes: Mapping[str, Scene]) -> str:
+    """A set as one file: `spec` with `scenes` (file name → scene) embedded."""
+    document = spec.model_dump(mode="json", exclude_none=True, exclude={"scenes"})
+    if not spec.class_mode:
+        document.pop("class_mode", None)
+    document["scenes"] = {name: json.loads(scene_json(scene)) for name, scene in scenes.items()}
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def save_shared_set(
+    spec: QuestionSetSpec, scenes: Mapping[str, Scene], path: str | os.PathLike[str]
+) -> QuestionSet:
+    """Write a set with its scenes embedded, atomically, once the text is known to open again
+    (QuestionSetError if not: nothing is written). Returns the set as it will load."""
+    text = shared_set_json(spec, scenes)
+    loaded = parse_question_set(text.encode("utf-8"), str(path))
+    write_atomically(Path(path), text.encode("utf-8"))
+    return QuestionSet(loaded.spec, loaded.source, Path(path), loaded.scenes)
 
 
 _BUILTIN = resource("questions")

@@ -17,6 +17,7 @@ from clothlab.sim.document.presets import preset_path
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
     EVIDENCE,
+    MAX_FILE_BYTES,
     MEASURES,
     QuestionSetError,
     builtin_set_names,
@@ -377,7 +378,7 @@ def test_files_that_are_not_sets(tmp_path):
         load_question_set(tmp_path)
     big = tmp_path / "big.json"
     with big.open("wb") as stream:
-        stream.truncate(2 * 1024 * 1024)
+        stream.truncate(MAX_FILE_BYTES + 1)
     with pytest.raises(QuestionSetError, match="larger than"):
         load_question_set(big)
     with pytest.raises(QuestionSetError, match="no such question set"):
@@ -411,7 +412,7 @@ def test_a_broken_scene_file_reports_its_own_field(tmp_path):
 def test_parse_without_a_folder_takes_presets_only():
     text = json.dumps(teacher_set())
     assert parse_question_set(text, "inline").questions[0].id == "sag"
-    with pytest.raises(QuestionSetError, match="needs a set in a folder"):
+    with pytest.raises(QuestionSetError, match="not a preset, and not a scene embedded in the set"):
         parse_question_set(json.dumps(teacher_set(scene="mine.json")), "inline")
 
 

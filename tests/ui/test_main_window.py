@@ -52,14 +52,15 @@ def test_menus_offer_the_documented_commands(make_window):
         for action in window.menuBar().actions()
     }
     assert list(menus) == ["File", "Edit", "Add", "View", "Simulation", "Lab", "Help"]
-    assert menus["Lab"] == ["Validate fabrics…", "Fit my fabric…"]
+    assert menus["Lab"] == ["Validate fabrics…", "Fit my fabric…", "Class results…"]
     assert menus["Add"][:5] == ["Sheet", "Disc", "Soft block", "", "Sphere"]  # "" separates
     for item in ("Duplicate body", "Remove selected", "Pin selected sheet"):
         assert item in menus["Edit"]
     for item in ("New", "New from preset", "Open…", "Open recent", "Save", "Save As…", "Revert",
                  "Close", "Export readouts CSV…", "Export positions…", "Save screenshot…",
-                 "Quit"):  # fmt: skip
+                 "Quit", "Open question set…", "New question set…"):  # fmt: skip
         assert item in menus["File"]
+    assert "Leave class mode" in menus["View"]
     assert menus["Edit"][0].startswith("Undo") and menus["Edit"][1].startswith("Redo")
     for item in ("Panels", "Reset layout", "Wireframe", "Stretch colours", "Reset camera"):
         assert item in menus["View"]

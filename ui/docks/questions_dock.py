@@ -58,6 +58,7 @@ from clothlab.sim.document.files import (
     write_atomically,
 )
 from clothlab.sim.document.scene import Scene, field_range, scene_settings
+from clothlab.sim.lab.class_results import PROGRESS_CSV_HEADER
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
     NumberAnswer,
@@ -67,6 +68,8 @@ from clothlab.sim.lab.questions import (
     load_builtin_set,
     load_question_set,
 )
+from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
+from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.window import file_dialogs
@@ -77,7 +80,7 @@ PROGRESS_VERSION = 1
 MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # a set of 1 000 questions answered is ≈ 200 kB
 QUESTION_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
-CSV_HEADER = ("set", "question", "title", "prediction", "answer", "matched", "time")
+CSV_HEADER = PROGRESS_CSV_HEADER  # what Lab ▸ Class results reads back (sim.lab.class_results)
 STAGES = ("start", "predict", "watch", "explained")
 MATCHED, MISSED = "✓", "✗"
 MATCHED_COLOUR, MISSED_COLOUR = "#2e7d32", "#c62828"
@@ -237,6 +240,7 @@ class QuestionsPanel(QWidget):
     # NewDocument (the question's scene, paused), Run, SetSetting (a "now try", undoable)
     command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
+    class_mode_changed = Signal(object)  # the panels a set hides (HIDEABLE_PANELS), maybe none
 
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -247,6 +251,9 @@ class QuestionsPanel(QWidget):
         self.prediction: int | float | None = None  # a choice's index, or a number
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
+        self._scene: Scene | None = None  # the document's, for the editor's "current scene"
+        self.editor: QuestionEditor | None = None
+        self.results_dialog: ClassResultsDialog | None = None
         self.choice_buttons: list[QRadioButton] = []
         self.choice_labels: list[ChoiceLabel] = []
         self.now_try_buttons: list[QPushButton] = []
@@ -387,6 +394,16 @@ class QuestionsPanel(QWidget):
         for button in (self.summary_button, self.export_button, self.reset_button):
             footer.addWidget(button)
         layout.addLayout(footer)
+        teacher = QHBoxLayout()  # a teacher's tools: their own questions, their class's answers
+        self.edit_button = QPushButton("Edit questions…")
+        self.edit_button.setToolTip("Edit this set's questions (a built-in set as a copy)")
+        self.edit_button.clicked.connect(lambda: self.edit_set())
+        self.results_button = QPushButton("Class results…")
+        self.results_button.setToolTip("Count your students' exported answer files per question")
+        self.results_button.clicked.connect(lambda: self.show_class_results())
+        teacher.addWidget(self.edit_button)
+        teacher.addWidget(self.results_button)
+        layout.addLayout(teacher)
 
     # --- the set and the question ----------------------------------------------------------------
 
@@ -402,6 +419,8 @@ class QuestionsPanel(QWidget):
         self.index = 0
         self._refresh_list()
         self.select(0)
+        mode = question_set.spec.class_mode
+        self.class_mode_changed.emit(list(mode.hide) if mode else [])
 
     def open_set(self, path: str | Path) -> bool:
         """Open a set file; a bad file shows its one-line reason and keeps the current set."""
@@ -412,6 +431,25 @@ class QuestionsPanel(QWidget):
             return False
         self.set_question_set(question_set)
         return True
+
+    def edit_set(self, new: bool = False) -> QuestionEditor:
+        """The question editor, on this set (or a new one); a saved set opens here."""
+        scene = self._scene if self._scene is not None else Scene()
+        chosen = None if new else self.question_set
+        if self.editor is not None:
+            self.editor.close()
+            self.editor.deleteLater()
+        self.editor = QuestionEditor(scene, chosen, 0 if new else self.index, self)
+        self.editor.saved.connect(self.set_question_set)
+        self.editor.show()
+        return self.editor
+
+    def show_class_results(self) -> ClassResultsDialog:
+        if self.results_dialog is None:
+            self.results_dialog = ClassResultsDialog(self)
+        self.results_dialog.show()
+        self.results_dialog.raise_()
+        return self.results_dialog
 
     def open_set_dialog(self) -> None:
         path, _ = file_dialogs.get_open_file_name(self, "Open question set", QUESTION_FILTER)
@@ -487,6 +525,7 @@ class QuestionsPanel(QWidget):
             if suggestion.note:
                 self.now_try_layout.addWidget(_wrapped(suggestion.note))
             self.now_try_buttons.append(button)
+        self.now_try_label.setVisible(bool(question.now_try))  # a teacher's may have none
         self._show_now_try_state()
 
     def _set_stage(self, stage: str) -> None:
@@ -652,6 +691,9 @@ class QuestionsPanel(QWidget):
     # --- the panel protocol (ui.panels) ----------------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
+        self._scene = scene
+        if self.editor is not None:
+            self.editor.current_scene = scene
         self._settings = scene_settings(scene)
         self._show_now_try_state()
         if self._requested is not None and scene == self._requested:
@@ -667,6 +709,9 @@ class QuestionsPanel(QWidget):
             self.evidence_changed.emit(None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        self._scene = scene
+        if self.editor is not None:
+            self.editor.current_scene = scene
         self._settings = scene_settings(scene)
         self._show_now_try_state()
 

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
+from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
@@ -141,6 +142,10 @@ class SceneFiles:
         try:
             self.controller.open(Path(path))
         except SceneError as error:
+            # a shared question set (one file, its scenes inside) opens in the Questions panel
+            opener = getattr(self.window, "open_question_set_file", None)
+            if str(error).endswith(f"got {QUESTIONS_FORMAT!r}") and opener is not None:
+                return bool(opener(Path(path)))
             show_error(self.window, "Cannot open scene", str(error))
             return False
         preferences.add_recent_file(Path(path))

@@ -259,6 +259,8 @@ class MainWindow(QMainWindow):
             "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
+            "new_question_set": self.new_question_set, "class_results": self.show_class_results,
+            "leave_class_mode": self.leave_class_mode,
             "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
             "open_sweep": partial(open_sweep_results, self),
             "preferences": partial(preferences_dialog.edit_preferences, self),
@@ -327,6 +329,7 @@ class MainWindow(QMainWindow):
             (self.parameters_panel.refused, self.context.say),
             (self.readouts_panel.refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
+            (self.questions_panel.class_mode_changed, self.enter_class_mode),
             (self.validation_panel.said, self.context.say),
             (self.validation_panel.scene_requested, self.open_test_scene),
             (self.validation_panel.fit_requested, self.fit_my_fabric),
@@ -342,6 +345,8 @@ class MainWindow(QMainWindow):
                  self.readouts_panel, self.questions_panel, self.status)  # fmt: skip
         for view in views:
             view.command_requested.connect(self.context.submit)
+        self.class_hidden: list[QDockWidget] = []  # by a question set's class mode
+        self.action_leave_class_mode.setEnabled(False)
 
     # --- showing the controller's state -----------------------------------------------------------
 
@@ -458,6 +463,44 @@ class MainWindow(QMainWindow):
         self.show_questions()
         self.questions_panel.open_set_dialog()
 
+    def open_question_set_file(self, path: Path) -> bool:
+        """File ▸ Open on a question set: the Questions panel opens it (the scene stays)."""
+        self.show_questions()
+        return self.questions_panel.open_set(path)
+
+    def new_question_set(self) -> None:
+        """File ▸ New question set…: the editor, empty, on the current scene."""
+        self.show_questions()
+        self.questions_panel.edit_set(new=True)
+
+    def show_class_results(self) -> None:
+        self.show_questions()
+        self.questions_panel.show_class_results()
+
+    def _class_docks(self) -> dict[str, QDockWidget]:
+        return {"parameters": self.parameters_dock, "scene": self.scene_dock,
+                "history": self.history_dock, "readouts": self.readouts_dock,
+                "compare": self.compare_dock}  # fmt: skip
+
+    def enter_class_mode(self, hide: list[str]) -> None:
+        """A set's class mode: hide the panels it names (a set without one shows what class
+        mode hid); View ▸ Leave class mode shows them again."""
+        self.leave_class_mode()
+        docks = self._class_docks()
+        # docks the user has open, in a tab or not (a tab behind another is not "visible")
+        self.class_hidden = [docks[n] for n in hide if docks[n].toggleViewAction().isChecked()]
+        for dock in self.class_hidden:
+            dock.hide()
+        self.action_leave_class_mode.setEnabled(bool(hide))
+        if hide:
+            self.context.say(f"Class mode: {', '.join(hide)} hidden (View ▸ Leave class mode)")
+
+    def leave_class_mode(self) -> None:
+        for dock in self.class_hidden:
+            dock.show()
+        self.class_hidden = []
+        self.action_leave_class_mode.setEnabled(False)
+
     def _point_at_evidence(self, key: str | None) -> None:
         self.readouts_panel.highlight(key)
         if key is not None:
@@ -523,7 +566,13 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         options = action_table.remembered(self._actions).items()
+        # class mode belongs to the question set, not to the user's layout: store it without
+        class_hidden = list(self.class_hidden)
+        for dock in class_hidden:
+            dock.show()
         self.layout_keeper.save({name: action.isChecked() for name, action in options})
+        for dock in class_hidden:
+            dock.hide()
 
     def reset_layout(self) -> None:
         self.layout_keeper.reset()

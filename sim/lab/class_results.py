@@ -1,0 +1,147 @@
+"""Class results: the answers students export from the Questions panel (Export CSV…), read
+back and counted per question — how many answered, how many predicted right.
+
+A progress CSV has the header ``set,question,title,prediction,answer,matched,time`` and a row per
+question of the set; ``matched`` is ``yes``, ``no``, or empty for a question not answered. The
+files come from many hands, so they are read as strictly as every other file of the lab: a size
+cap, UTF-8, the exact header, the right number of columns, one row per question, one set for
+all the files; anything else is a ClassResultsError with one line naming the file and the row.
+No Qt here (the Questions panel's dialog shows what `class_summary` returns).
+"""
+
+from __future__ import annotations
+
+import _csv
+import csv
+import io
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from clothlab.sim.document.files import SceneError, read_document
+
+PROGRESS_CSV_HEADER: Final = ("set", "question", "title", "prediction", "answer", "matched", "time")
+MATCHED_WORDS: Final = {"yes": True, "no": False, "": None}
+MAX_CSV_BYTES = 1024 * 1024  # a set of 100 questions answered is ≈ 30 kB
+MAX_ROWS = 100  # questions in a set (sim.lab.questions.MAX_QUESTIONS)
+MAX_FIELD = 4000  # characters in a cell: the longest prediction a set allows, with room
+MAX_FILES = 1000  # students in one summary
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+
+class ClassResultsError(SceneError):
+    """A progress file that cannot be counted; one line naming the file and the row."""
+
+
+@dataclass(frozen=True)
+class StudentAnswer:
+    set_id: str
+    question: str
+    title: str
+    answer: str  # the set's answer, as the panel wrote it
+    matched: bool | None  # None: not answered
+
+
+@dataclass(frozen=True)
+class QuestionTally:
+    question: str
+    title: str
+    answer: str
+    students: int  # files that list the question
+    answered: int
+    right: int
+
+    @property
+    def wrong(self) -> int:
+        return self.answered - self.right
+
+
+def parse_progress_csv(text: str | bytes, source: str) -> list[StudentAnswer]:
+    """One student's exported answers; ClassResultsError with one line if the text is not one."""
+    if len(text) > MAX_CSV_BYTES:
+        raise ClassResultsError(f"{source}: file is larger than {MAX_CSV_BYTES / 1024**2:g} MiB")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as problem:
+            raise ClassResultsError(f"{source}: not UTF-8 text (byte {problem.start})") from None
+    if "\0" in text:
+        raise ClassResultsError(f"{source}: not a CSV file (it holds NUL bytes)")
+    rows = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(rows, None)
+        if header is None or tuple(header) != PROGRESS_CSV_HEADER:
+            raise ClassResultsError(
+                f"{source}: line 1: expected the header {','.join(PROGRESS_CSV_HEADER)} "
+                "(a file from the Questions panel's Export CSV…)"
+            )
+        return _answers(rows, source)
+    except csv.Error as problem:
+        raise ClassResultsError(f"{source}: line {rows.line_num}: {problem}") from None
+
+
+def _answers(rows: _csv.Reader, source: str) -> list[StudentAnswer]:
+    answers: list[StudentAnswer] = []
+    seen: set[str] = set()
+    for row in rows:
+        where = f"{source}: line {rows.line_num}"
+        if not row:
+            continue
+        if len(answers) >= MAX_ROWS:
+            raise ClassResultsError(f"{where}: more than {MAX_ROWS} questions")
+        if len(row) != len(PROGRESS_CSV_HEADER):
+            raise ClassResultsError(
+                f"{where}: {len(row)} columns, expected {len(PROGRESS_CSV_HEADER)}"
+            )
+        set_id, question, title, _prediction, answer, matched, _time = row
+        if any(len(cell) > MAX_FIELD for cell in row):
+            raise ClassResultsError(f"{where}: a cell is longer than {MAX_FIELD} characters")
+        for name, value in (("set", set_id), ("question", question)):
+            if not SLUG.fullmatch(value):
+                raise ClassResultsError(f"{where}: {name}: {value[:40]!r} is not an id")
+        if matched not in MATCHED_WORDS:
+            raise ClassResultsError(f"{where}: matched: {matched[:40]!r} is not yes, no or empty")
+        if answers and set_id != answers[0].set_id:
+            raise ClassResultsError(f"{where}: set {set_id!r} after {answers[0].set_id!r}")
+        if question in seen:
+            raise ClassResultsError(f"{where}: question {question!r} is listed twice")
+        seen.add(question)
+        answers.append(StudentAnswer(set_id, question, title, answer, MATCHED_WORDS[matched]))
+    if not answers:
+        raise ClassResultsError(f"{source}: no questions listed")
+    return answers
+
+
+def read_progress_csv(path: str | os.PathLike[str]) -> list[StudentAnswer]:
+    """A progress CSV from disk (a regular file only, never blocking on a FIFO)."""
+    raw = read_document(path, MAX_CSV_BYTES, "a progress CSV", ClassResultsError)
+    return parse_progress_csv(raw, str(path))
+
+
+def class_summary(files: Sequence[tuple[str, Sequence[StudentAnswer]]]) -> list[QuestionTally]:
+    """Per question (in the order the files first list them): how many students' files list
+    it, answered it and predicted right. All files must be of one set."""
+    if not files:
+        raise ClassResultsError("no progress files to count")
+    if len(files) > MAX_FILES:
+        raise ClassResultsError(f"{len(files)} files: at most {MAX_FILES} at a time")
+    first_source, first = files[0]
+    tallies: dict[str, list[int]] = {}
+    about: dict[str, tuple[str, str]] = {}
+    for source, answers in files:
+        if answers and first and answers[0].set_id != first[0].set_id:
+            raise ClassResultsError(
+                f"{source}: answers to set {answers[0].set_id!r}, not {first[0].set_id!r} "
+                f"like {first_source}"
+            )
+        for answer in answers:
+            about.setdefault(answer.question, (answer.title, answer.answer))
+            counts = tallies.setdefault(answer.question, [0, 0, 0])
+            counts[0] += 1
+            counts[1] += answer.matched is not None
+            counts[2] += answer.matched is True
+    return [
+        QuestionTally(question, *about[question], *counts) for question, counts in tallies.items()
+    ]

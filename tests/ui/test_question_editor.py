@@ -1,0 +1,279 @@
+"""A teacher's workflow in the real window, by real key presses and clicks (QTest): File ▸ New
+question set…, three questions typed into the editor (a choice, a number with unit and
+tolerance, one with a "now try"), Check, Save as one file, the set reopened in the Questions
+panel in class mode and answered; then two students' answer files counted in Class results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMessageBox, QWidget
+from qt_helpers import WAIT_MS
+
+from clothlab.sim.lab.questions import load_builtin_set, load_question_set
+from clothlab.ui.docks.questions_dock import Answer, ProgressStore
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def type_into(qtbot, widget: QWidget, text: str) -> None:
+    """Click into a field, select what it holds and type over it."""
+    qtbot.mouseClick(widget, LEFT)
+    qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(widget, text)
+
+
+def choose(qtbot, combo: QComboBox, data: str) -> None:
+    """Pick an item of a combo box with the arrow keys, as a keyboard user does."""
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key.Key_Home)
+    for _ in range(combo.count()):
+        if combo.currentData() == data or combo.currentText() == data:
+            return
+        qtbot.keyClick(combo, Qt.Key.Key_Down)
+    raise AssertionError(f"{data} not in the combo box")
+
+
+def tick(qtbot, widget: QWidget) -> None:
+    """A check box, radio button or checkable group box, by the keyboard (Space)."""
+    widget.setFocus()
+    qtbot.keyClick(widget, Qt.Key.Key_Space)
+
+
+def fill_common(qtbot, editor, title: str, evidence: str) -> None:
+    type_into(qtbot, editor.title, title)
+    type_into(qtbot, editor.question_text, f"{title}: what happens?")
+    choose(qtbot, editor.evidence_box, evidence)
+    type_into(qtbot, editor.watch_text, "Watch the evidence plot.")
+    type_into(qtbot, editor.explanation_text, "Because the pins hold the weight.")
+
+
+def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    window.action_new_question_set.trigger()
+    editor = panel.editor
+    assert editor is not None and editor.isVisible()
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Forces in a hanging sheet")
+
+    # 1: choices, the second one correct, checked: sag after 2 s is more than 0.001
+    fill_common(qtbot, editor, "Does it sag", "sag")
+    type_into(qtbot, editor.choice_edits[0], "No, it stays flat")
+    type_into(qtbot, editor.choice_edits[1], "Yes, a little")
+    qtbot.mouseClick(editor.correct_buttons[1], LEFT)
+    type_into(qtbot, editor.at_edit, "2")
+    choose(qtbot, editor.op_box, ">")
+    type_into(qtbot, editor.value_edit, "0.001")
+
+    # 2: a number with a unit and a tolerance: the pins hold 165 × 9.8 = 1617 N after 5 s
+    qtbot.mouseClick(editor.add_button, LEFT)
+    assert editor.question_list.count() == 2 and editor.question_list.currentRow() == 1
+    fill_common(qtbot, editor, "How hard do the pins pull", "pin_force")
+    qtbot.mouseClick(editor.number_radio, LEFT)
+    assert editor.number_box.isVisible() and not editor.choices_box.isVisible()
+    type_into(qtbot, editor.answer_edit, "1617")
+    type_into(qtbot, editor.unit_edit, "N")
+    type_into(qtbot, editor.tolerance_edit, "8")
+    type_into(qtbot, editor.at_edit, "5")
+
+    # 3: a "now try" (32 passes), its own check too
+    qtbot.mouseClick(editor.add_button, LEFT)
+    fill_common(qtbot, editor, "More passes", "sag")
+    type_into(qtbot, editor.choice_edits[0], "It sags less")
+    type_into(qtbot, editor.choice_edits[1], "It sags more")
+    qtbot.mouseClick(editor.correct_buttons[0], LEFT)
+    type_into(qtbot, editor.at_edit, "2")
+    choose(qtbot, editor.op_box, ">")
+    type_into(qtbot, editor.value_edit, "0")
+    tick(qtbot, editor.now_try_box)
+    assert editor.now_try_box.isChecked()
+    choose(qtbot, editor.setting_box, "passes")
+    type_into(qtbot, editor.try_value, "32")
+    type_into(qtbot, editor.try_note, "Reset and run: the sag is smaller.")
+    tick(qtbot, editor.try_check)
+    choose(qtbot, editor.try_op_box, ">")
+    type_into(qtbot, editor.try_value_edit, "0")
+
+    # class mode: the parameters and compare panels hidden from students
+    tick(qtbot, editor.hide_boxes["parameters"])
+    tick(qtbot, editor.hide_boxes["compare"])
+
+    qtbot.mouseClick(editor.check_button, LEFT)
+    assert [passed for _, passed, _ in editor.results] == [True] * 4, editor.status.text()
+    assert editor.result_list.count() == 4
+    assert editor.status.text() == "4 of 4 checks pass"
+    assert editor.result_list.item(1).text().startswith("PASS  How hard do the pins pull: pin_")
+
+    path = tmp_path / "class" / "forces.json"
+    path.parent.mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    qtbot.mouseClick(editor.save_button, LEFT)
+    assert editor.status.text().startswith(f"Saved {path} (3 questions")
+    assert sorted(p.name for p in path.parent.iterdir()) == ["forces.json"]  # one file
+    data = json.loads(path.read_text())
+    # the three questions share the current scene: stored once, under the first one's id
+    assert list(data["scenes"]) == ["does-it-sag.json"]
+    assert [q["scene"] for q in data["questions"]] == ["does-it-sag.json"] * 3
+    assert data["class_mode"] == {"hide": ["parameters", "compare"]}
+    saved = load_question_set(path)
+    number = saved.questions[1].prediction.number
+    assert number is not None and (number.answer, number.unit, number.tolerance) == (1617, "N", 8)
+    assert saved.questions[1].checks[0].expect.op == "=="
+    assert [len(q.now_try) for q in saved.questions] == [0, 0, 1]
+    assert saved.questions[2].now_try[0].value == 32
+    assert saved.questions[2].checks[1].set == {"passes": 32}
+    editor.close()
+    window.leave_class_mode()
+    assert window.parameters_dock.toggleViewAction().isChecked()
+
+    # a student opens the one file in the Questions panel: class mode hides the two panels
+    other = tmp_path / "student"
+    other.mkdir()
+    copy = other / "forces.json"
+    copy.write_bytes(path.read_bytes())
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(copy), ""))
+    panel.set_question_set(load_builtin_set())  # the set shown before the student opens it
+    assert panel.set_label.text() != "Forces in a hanging sheet"
+    window.action_open.trigger()  # File ▸ Open takes a question set to the Questions panel
+    assert panel.set_label.text() == "Forces in a hanging sheet"
+    assert panel.question_set.path == copy and window.controller.scene.name == "Hanging sheet"
+    assert panel.question_box.count() == 3
+    assert window.parameters_dock.isHidden() and window.compare_dock.isHidden()
+    assert not window.readouts_dock.isHidden()
+    assert window.action_leave_class_mode.isEnabled()
+    # … and answers the numeric question
+    panel.select(1)
+    qtbot.mouseClick(panel.start_button, LEFT)
+    assert panel.stage == "predict"
+    assert window.controller.scene == saved.scenes[saved.questions[1].scene]
+    type_into(qtbot, panel.number_box, "1610")
+    qtbot.mouseClick(panel.lock_button, LEFT)
+    qtbot.mouseClick(panel.run_button, LEFT)
+    latest = lambda: window.controller.latest  # noqa: E731
+    qtbot.waitUntil(lambda: latest() is not None and latest().steps >= 30, timeout=WAIT_MS)
+    window.controller.set_running(False)
+    qtbot.mouseClick(panel.explain_button, LEFT)
+    assert panel.verdict_label.text().startswith("✓ Your prediction matched: <b>1610.00 N")
+    window.action_leave_class_mode.trigger()
+    assert not window.parameters_dock.isHidden() and not window.compare_dock.isHidden()
+
+
+def test_edit_questions_opens_the_set_shown_and_keeps_its_checks(qtbot, make_window, tmp_path):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    panel.select(1)
+    qtbot.mouseClick(panel.edit_button, LEFT)
+    editor = panel.editor
+    assert editor.question_list.count() == len(panel.question_set.questions)
+    assert editor.question_list.currentRow() == 1
+    assert editor.title.text() == panel.question_set.questions[1].title
+    assert editor.kept_label.text() == "and 4 checks kept from the file"
+    assert editor.save_to(tmp_path / "copy.json")  # the built-in set, saved as one file
+    copy = load_question_set(tmp_path / "copy.json")
+    assert [q.checks for q in copy.questions] == [q.checks for q in panel.question_set.questions]
+    assert panel.question_set.path == tmp_path / "copy.json"
+
+
+def student_file(folder: Path, name: str, rights: dict[str, bool], panel) -> Path:
+    store = ProgressStore(folder / name)
+    for question, right in rights.items():
+        store.record("lab", question, Answer("said", right, "2026-12-02T10:00:00+00:00"))
+    path = folder / f"{name}.csv"
+    path.write_text(store.csv_text(panel.question_set), encoding="utf-8")
+    return path
+
+
+def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, monkeypatch):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    ana = student_file(tmp_path, "ana", {"drop": True, "pull-hardest": False}, panel)
+    ben = student_file(tmp_path, "ben", {"drop": True, "pull-hardest": True}, panel)
+    broken = tmp_path / "notes.csv"
+    broken.write_text("my notes\n")
+    window.action_class_results.trigger()
+    dialog = panel.results_dialog
+    assert dialog is not None and dialog.isVisible()
+    chosen = [str(ana), str(ben), str(broken)]
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (chosen, ""))
+    qtbot.mouseClick(dialog.add_button, LEFT)
+    table = dialog.table
+    assert table.rowCount() == len(panel.question_set.questions)
+
+    def row(k: int) -> list[str]:
+        return [table.item(k, c).text() for c in range(table.columnCount())]
+
+    # right, wrong, answered, students
+    assert row(0)[1:5] == ["2", "0", "2", "2"]  # drop: both answered, both right
+    assert row(1)[1:5] == ["1", "1", "2", "2"]  # pull-hardest: one right, one wrong
+    assert row(2)[1:5] == ["0", "0", "0", "2"]  # nobody answered the third
+    assert row(0)[0] == f"1. {panel.question_set.questions[0].title}"
+    assert dialog.summary.text() == "Set lab: 2 students' files"
+    assert dialog.problems.text() == f"Left out: {broken}: line 1: expected the header " \
+        "set,question,title,prediction,answer,matched,time (a file from the Questions " \
+        "panel's Export CSV…)"  # fmt: skip
+
+
+def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, make_window, tmp_path):
+    window = make_window("hanging-sheet", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    path = tmp_path / "set.json"
+    assert not editor.save_to(path)
+    assert editor.status.text() == "Cannot make the set: Set title: empty"
+    type_into(qtbot, editor.set_title, "Mine")
+    fill_common(qtbot, editor, "Sag", "sag")
+    qtbot.mouseClick(editor.number_radio, LEFT)
+    type_into(qtbot, editor.answer_edit, "lots")
+    assert not editor.save_to(path)
+    assert editor.status.text() == "Cannot make the set: Question 1: answer: 'lots' is not a number"
+    type_into(qtbot, editor.answer_edit, "0.5")  # far from the sag after 2 s (about 0.01)
+    type_into(qtbot, editor.at_edit, "2")
+    qtbot.mouseClick(editor.check_button, LEFT)
+    assert [passed for _, passed, _ in editor.results] == [False]
+    assert editor.result_list.item(0).text().startswith("FAIL  Sag: sag 0.01")
+    assert editor.status.text().startswith("0 of 1 checks pass; 1 fail")
+    type_into(qtbot, editor.at_edit, "1000")  # 120 000 steps: more than a check may run
+    assert not editor.save_to(path)
+    assert "steps: Input should be less than or equal to 20000" in editor.status.text()
+    assert "\n" not in editor.status.text()
+    assert not path.exists()
+
+
+def test_class_mode_is_not_kept_in_the_stored_layout(qtbot, make_window):
+    """Class mode belongs to the set that asked for it: a window closed in class mode stores
+    the layout as the user had it, so the next start shows every panel."""
+    window = make_window("hanging-sheet", paused=True)
+    window.enter_class_mode(["parameters", "readouts"])
+    assert window.parameters_dock.isHidden() and window.readouts_dock.isHidden()
+    window.save_layout()
+    assert window.parameters_dock.isHidden()  # still in class mode after saving
+    later = make_window("hanging-sheet", paused=True)
+    assert later.restore_layout()
+    assert not later.parameters_dock.isHidden() and not later.readouts_dock.isHidden()
+
+
+def test_file_open_on_a_hostile_shared_set_is_one_dialog_line(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    before = panel.question_set
+    hostile = tmp_path / "shared.json"
+    hostile.write_text(json.dumps({
+        "format": "clothlab-questions", "schema_version": 1, "id": "x", "title": "X",
+        "questions": [], "scenes": {"../../etc/passwd.json": {}},
+    }))  # fmt: skip
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, title, text: shown.append((title, text)))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(hostile), ""))
+    window.action_open.trigger()
+    assert len(shown) == 1 and shown[0][0] == "Cannot open question set"
+    assert shown[0][1].startswith(f"{hostile}: ") and "\n" not in shown[0][1]
+    assert panel.question_set is before and window.controller.scene.name == "Hanging sheet"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.json"]

@@ -1,0 +1,120 @@
+"""Class results: several students' exported progress CSVs, counted per question in a table —
+how many listed it, answered it, predicted right and wrong (sim.lab.class_results does the
+counting; this only shows it). A file that is not a progress CSV is left out with its one-line
+reason under the table; the others are still counted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.lab.class_results import (
+    ClassResultsError,
+    QuestionTally,
+    StudentAnswer,
+    class_summary,
+    read_progress_csv,
+)
+from clothlab.ui.window import file_dialogs
+
+CSV_FILTER = "CSV files (*.csv);;All files (*)"
+# the counts first, so they stay in view beside long titles; the answer's words last
+COLUMNS = ("Question", "Right", "Wrong", "Answered", "Students", "Answer")
+
+
+class ClassResultsDialog(QDialog):
+    """Per question of a set: how a class predicted, from the files its students exported."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Class results")
+        self.files: list[tuple[str, list[StudentAnswer]]] = []
+        self.tallies: list[QuestionTally] = []
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("class_results_table")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)
+        self.summary = QLabel("Open the answer files (CSV) your students exported.")
+        self.summary.setObjectName("class_results_summary")
+        self.problems = QLabel("")
+        self.problems.setObjectName("class_results_problems")
+        self.problems.setWordWrap(True)
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)
+        self.add_button = QPushButton("Add answer files…")
+        self.add_button.clicked.connect(self.add_dialog)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.clicked.connect(self.clear)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(self.add_button)
+        row.addWidget(self.clear_button)
+        row.addStretch(1)
+        row.addWidget(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.problems)
+        layout.addLayout(row)
+        self.resize(900, 460)
+
+    def add_dialog(self) -> None:
+        start = str(file_dialogs.start_folder())
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open answer files", start, CSV_FILTER)
+        if paths:
+            self.add_files(Path(p) for p in paths)
+
+    def add_files(self, paths: Iterable[Path]) -> None:
+        """Read each file; one that cannot be counted is named with its reason and left out."""
+        problems = []
+        for path in paths:
+            try:
+                answers = read_progress_csv(path)
+                class_summary([*self.files, (str(path), answers)])  # of the same set?
+            except ClassResultsError as error:
+                problems.append(str(error))
+                continue
+            self.files = [(s, a) for s, a in self.files if s != str(path)]  # read again
+            self.files.append((str(path), answers))
+        self.problems.setText("\n".join(f"Left out: {p}" for p in problems))
+        self._show()
+
+    def clear(self) -> None:
+        self.files = []
+        self.problems.setText("")
+        self._show()
+
+    def _show(self) -> None:
+        self.tallies = class_summary(self.files) if self.files else []
+        self.table.setRowCount(len(self.tallies))
+        for row, tally in enumerate(self.tallies):
+            cells = (f"{row + 1}. {tally.title}", tally.right, tally.wrong, tally.answered,
+                     tally.students, tally.answer)  # fmt: skip
+            for column, value in enumerate(cells):
+                item = QTableWidgetItem(str(value))
+                if isinstance(value, int):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        set_id = self.files[0][1][0].set_id if self.files else ""
+        self.summary.setText(
+            f"Set {set_id}: {len(self.files)} students' files" if self.files
+            else "Open the answer files (CSV) your students exported."
+        )  # fmt: skip

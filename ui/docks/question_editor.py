@@ -1,0 +1,702 @@
+"""The question editor: a teacher's own question set, made in the app without typing JSON.
+
+File ▸ New question set… opens it empty; Edit… in the Questions panel opens it on the set shown
+(a built-in set is edited as a copy: it saves to a new file). Each question has a title, its
+scene (the current scene, embedded in the file on save, or the preset it came with), the
+question, a prediction (two to four choices with one marked correct, or a number with unit and
+tolerance), the evidence readout (one the Readouts panel shows), what to watch, the
+explanation, an optional "now try" (a setting, its value, a note) — and checks made from what
+was typed: the evidence readout after a chosen time must be what the answer says (a numeric
+answer becomes "== answer ± tolerance" by itself), and optionally again with the now-try
+setting. Checks a loaded set already had are kept as they are.
+
+Check builds the set exactly as Save would write it, validates it as a file is validated, and
+runs every check headless on the engine (sim.lab.questions.check_set, as `clothlab questions
+--check` does), listing pass/fail per check. Save writes one file with the scenes embedded
+(save_shared_set: atomic, and only a text that opens again). Any problem is one line under the
+buttons.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clothlab.sim.core import readouts
+from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.document.files import describe
+from clothlab.sim.document.presets import is_preset
+from clothlab.sim.document.scene import Scene, scene_settings, validation_message
+from clothlab.sim.lab.questions import (
+    HIDEABLE_PANELS,
+    QuestionSet,
+    QuestionSetError,
+    QuestionSetSpec,
+    check_at_time,
+    check_set,
+    parse_question_set,
+    save_shared_set,
+    shared_set_json,
+)
+from clothlab.ui.window import file_dialogs
+
+SET_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
+MAX_CHOICES = 4
+OPS = ("==", "<", "<=", ">", ">=")
+READOUT_LABELS = {r.key: r.label for r in readouts.READOUTS}
+PASSED, FAILED = "PASS", "FAIL"
+
+
+def slug(text: str, fallback: str) -> str:
+    """An id from a title: "Where does it pull?" → "where-does-it-pull"."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "-".join(words)[:60].strip("-") or fallback
+
+
+@dataclass
+class Draft:
+    """One question as the editor holds it: what the form shows, plus what it keeps unseen."""
+
+    scene: Scene
+    preset: str | None = None  # the scene is this preset (kept by name), else embedded
+    title: str = ""
+    question: str = ""
+    kind: str = "choices"  # or "number"
+    choices: list[str] = field(default_factory=lambda: [""] * MAX_CHOICES)
+    correct: int = 0
+    answer: str = ""
+    unit: str = ""
+    tolerance: str = "0"
+    evidence: str = readouts.SHOWN_KEYS[0]
+    watch: str = ""
+    explanation: str = ""
+    now_try: bool = False
+    try_setting: str = "passes"
+    try_value: str = ""
+    try_note: str = ""
+    check_answer: bool = True
+    at_seconds: str = "2"
+    op: str = "=="
+    value: str = ""
+    check_tolerance: str = "0"
+    check_try: bool = False
+    try_op: str = "<"
+    try_check_value: str = ""
+    kept_checks: list[dict[str, Any]] = field(default_factory=list)  # from a loaded set
+    settings: dict[str, Any] = field(default_factory=dict)  # the question's own settings
+
+
+class DraftError(ValueError):
+    """What is wrong with a draft, one line naming the question and the field."""
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise DraftError(f"{what}: {text.strip()[:40]!r} is not a number") from None
+    if value != value or abs(value) == float("inf"):
+        raise DraftError(f"{what}: {text.strip()!r} is not a finite number")
+    return value
+
+
+def _rename_scenes(check: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A kept check with its runs' scene files renamed to where they are embedded now."""
+    check = dict(check)
+    if check.get("scene") in names:
+        check["scene"] = names[check["scene"]]
+    if "compare" in check:
+        compare = dict(check["compare"])
+        for run in ("first", "second"):
+            if compare[run].get("scene") in names:
+                compare[run] = {**compare[run], "scene": names[compare[run]["scene"]]}
+        check["compare"] = compare
+    return check
+
+
+def drafts_from_set(question_set: QuestionSet) -> list[Draft]:
+    """The editor's drafts for a loaded set: every field as the form shows it, checks kept."""
+    drafts = []
+    for question in question_set.questions:
+        prediction = question.prediction
+        draft = Draft(
+            scene=question_set.scenes[question.scene],
+            preset=question.scene if is_preset(question.scene) else None,
+            title=question.title,
+            question=question.question,
+            evidence=question.evidence,
+            watch=question.watch,
+            explanation=question.explanation,
+            check_answer=False,
+            settings=dict(question.set),
+        )
+        if prediction.choices is not None:
+            texts = [c.text for c in prediction.choices]
+            draft.choices = texts + [""] * (MAX_CHOICES - len(texts))
+            draft.correct = next(k for k, c in enumerate(prediction.choices) if c.correct)
+        elif prediction.number is not None:
+            draft.kind = "number"
+            draft.answer = f"{prediction.number.answer:g}"
+            draft.unit = prediction.number.unit
+            draft.tolerance = f"{prediction.number.tolerance:g}"
+        if question.now_try:
+            first = question.now_try[0]
+            draft.now_try, draft.try_setting = True, first.setting
+            draft.try_value, draft.try_note = str(first.value), first.note
+        draft.kept_checks = [c.model_dump(mode="json", exclude_none=True) for c in question.checks]
+        drafts.append(draft)
+    return drafts
+
+
+def build_set(
+    title: str, drafts: list[Draft], hidden: list[str], scenes: dict[str, Scene]
+) -> tuple[QuestionSetSpec, dict[str, Scene]]:
+    """The set the drafts make, validated as its file will be: (spec, embedded scenes).
+    `scenes` holds the kept checks' own scene files (by their names in the loaded set).
+    Raises DraftError or QuestionSetError with one line."""
+    if not title.strip():
+        raise DraftError("Set title: empty")
+    embedded: dict[str, Scene] = {}
+    renamed: dict[str, str] = {}
+    for name, scene in scenes.items():
+        renamed[name] = _embed(scene, f"run-{len(renamed) + 1}", embedded)
+    questions, ids = [], set()
+    for k, draft in enumerate(drafts, start=1):
+        qid = slug(draft.title, f"q{k}")
+        while qid in ids:
+            qid = f"{qid}-{k}"
+        ids.add(qid)
+        try:
+            questions.append(_question(draft, qid, embedded, renamed))
+        except DraftError as error:
+            raise DraftError(f"Question {k}: {error}") from None
+    document: dict[str, Any] = {
+        "id": slug(title, "my-set"),
+        "title": title.strip(),
+        "questions": questions,
+    }
+    if hidden:
+        document["class_mode"] = {"hide": hidden}
+    try:
+        spec = QuestionSetSpec.model_validate(document)
+    except ValidationError as error:  # the file reader's one line, from the same model
+        raise QuestionSetError(f"the set: {validation_message(error)}") from None
+    # and read back as the file will be: scenes named, grabs and seams fitting their scenes
+    loaded = parse_question_set(shared_set_json(spec, embedded).encode("utf-8"), "the set")
+    return loaded.spec, embedded
+
+
+def _embed(scene: Scene, stem: str, embedded: dict[str, Scene]) -> str:
+    """The name `scene` is embedded under: that of an equal scene already in (several questions
+    on one scene store it once), else `stem`.json, numbered if the name is taken."""
+    for name, other in embedded.items():
+        if other == scene:
+            return name
+    name, n = f"{stem}.json", 1
+    while name in embedded:
+        n += 1
+        name = f"{stem[:58]}-{n}.json"
+    embedded[name] = scene
+    return name
+
+
+def _question(
+    draft: Draft, qid: str, embedded: dict[str, Scene], renamed: dict[str, str]
+) -> dict[str, Any]:
+    scene_ref = draft.preset if draft.preset is not None else _embed(draft.scene, qid, embedded)
+    dt = scene_settings(draft.scene).dt
+    prediction: dict[str, Any]
+    if draft.kind == "choices":
+        texts = [(k, t.strip()) for k, t in enumerate(draft.choices) if t.strip()]
+        if draft.correct not in [k for k, _ in texts]:
+            raise DraftError("prediction: the choice marked correct is empty")
+        prediction = {"choices": [{"text": t, "correct": k == draft.correct} for k, t in texts]}
+    else:
+        answer = _number(draft.answer, "answer")
+        tolerance = _number(draft.tolerance or "0", "tolerance")
+        prediction = {"number": {"unit": draft.unit.strip(), "answer": answer,
+                                 "tolerance": tolerance}}  # fmt: skip
+    checks = [_rename_scenes(c, renamed) for c in draft.kept_checks]
+    label = READOUT_LABELS.get(draft.evidence, draft.evidence)
+    if draft.check_answer:
+        seconds = _number(draft.at_seconds, "check time (s)")
+        if draft.kind == "number":
+            expect = ("==", prediction["number"]["answer"], prediction["number"]["tolerance"])
+        else:
+            expect = (draft.op, _number(draft.value, "check value"),
+                      _number(draft.check_tolerance or "0", "check tolerance"))  # fmt: skip
+        claim = f"after {seconds:g} s, {label} {_expect_text(expect)}"
+        checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect))
+    now_try = []
+    if draft.now_try:
+        parameter = SETTINGS_TABLE[draft.try_setting]
+        try:
+            value = parameter.parse(draft.try_value.strip())
+        except ValueError as error:
+            raise DraftError(f"now try: {parameter.label}: {error}") from None
+        now_try.append({"label": f"{parameter.label} {draft.try_value.strip()}",
+                        "setting": draft.try_setting, "value": value,
+                        "note": draft.try_note.strip()})  # fmt: skip
+        if draft.check_try:
+            seconds = _number(draft.at_seconds, "check time (s)")
+            expect = (draft.try_op, _number(draft.try_check_value, "now-try check value"), 0.0)
+            claim = f"with {parameter.label} {draft.try_value.strip()}, after {seconds:g} s, " \
+                f"{label} {_expect_text(expect)}"  # fmt: skip
+            checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect,
+                                        {draft.try_setting: value}))  # fmt: skip
+    if not checks:
+        raise DraftError("checks: tick “Check the answer” (a question needs a check)")
+    return {
+        "id": qid, "title": draft.title.strip(), "scene": scene_ref, "set": draft.settings,
+        "question": draft.question.strip(), "prediction": prediction,
+        "watch": draft.watch.strip(), "evidence": draft.evidence,
+        "explanation": draft.explanation.strip(), "now_try": now_try, "checks": checks,
+    }  # fmt: skip
+
+
+def _expect_text(expect: tuple[str, float, float]) -> str:
+    op, value, tolerance = expect
+    return f"{op} {value:g}" + (f" ± {tolerance:g}" if op == "==" and tolerance else "")
+
+
+# --- the dialog ----------------------------------------------------------------------------------
+
+
+def _text_box(object_name: str, lines: int = 3) -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setObjectName(object_name)
+    box.setTabChangesFocus(True)  # Tab moves on, as in every other field of the form
+    box.setFixedHeight(box.fontMetrics().lineSpacing() * lines + 12)
+    return box
+
+
+def _line(object_name: str, placeholder: str = "") -> QLineEdit:
+    line = QLineEdit()
+    line.setObjectName(object_name)
+    line.setPlaceholderText(placeholder)
+    return line
+
+
+class QuestionEditor(QDialog):
+    """A question set's questions, one form each; Check runs them, Save writes one file."""
+
+    saved = Signal(object)  # the QuestionSet as saved, for the Questions panel to open
+
+    def __init__(
+        self,
+        current_scene: Scene,
+        question_set: QuestionSet | None = None,
+        index: int = 0,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Question set editor")
+        self.current_scene = current_scene  # "Use the current scene" takes this one
+        self.path: Path | None = None
+        self.results: list[tuple[str, bool, str]] = []  # (question, passed, line) per check
+        self._kept_scenes: dict[str, Scene] = {}
+        self._build()
+        if question_set is not None:
+            self.set_title.setText(question_set.title)
+            self.drafts = drafts_from_set(question_set)
+            # the scene files kept checks run on their own, embedded again on save
+            self._kept_scenes = {
+                run.scene: question_set.scenes[run.scene]
+                for question in question_set.questions for check in question.checks
+                for run in check.runs() if run.scene is not None and not is_preset(run.scene)
+            }  # fmt: skip
+            hidden = question_set.spec.class_mode.hide if question_set.spec.class_mode else []
+            for name, box in self.hide_boxes.items():
+                box.setChecked(name in hidden)
+            if question_set.path is not None and question_set.spec.scenes:
+                self.path = question_set.path  # a shared file saves back to itself
+        else:
+            self.drafts = [Draft(scene=current_scene)]
+        self._shown = -1
+        self._refresh_list()
+        self.question_list.blockSignals(True)
+        self.question_list.setCurrentRow(min(index, len(self.drafts) - 1))
+        self.question_list.blockSignals(False)
+        self._show(self.question_list.currentRow())
+        self.resize(980, 760)
+
+    # --- construction ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Set title:"))
+        self.set_title = _line("set_title", "e.g. Forces in a hanging sheet")
+        top.addWidget(self.set_title, 1)
+        layout.addLayout(top)
+
+        splitter = QSplitter()
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.question_list = QListWidget()
+        self.question_list.setObjectName("editor_questions")
+        self.question_list.currentRowChanged.connect(self._show)
+        self.add_button = QPushButton("Add question")
+        self.add_button.clicked.connect(self.add_question)
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.clicked.connect(self.remove_question)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        column.addWidget(self.question_list, 1)
+        column.addLayout(buttons)
+        self.class_group = QGroupBox("Class mode: hide these panels")
+        self.class_group.setToolTip("Students opening the set see these panels hidden "
+                                    "(View ▸ Leave class mode shows them again)")  # fmt: skip
+        hide = QVBoxLayout(self.class_group)
+        self.hide_boxes = {}
+        for name in HIDEABLE_PANELS:
+            box = QCheckBox(name.capitalize())
+            box.setObjectName(f"hide_{name}")
+            hide.addWidget(box)
+            self.hide_boxes[name] = box
+        column.addWidget(self.class_group)
+        splitter.addWidget(left)
+        splitter.addWidget(self._build_form())
+        splitter.setStretchFactor(1, 1)
+        layout.addWidget(splitter, 1)
+
+        self.result_list = QListWidget()
+        self.result_list.setObjectName("check_results")
+        self.result_list.setMaximumHeight(120)
+        layout.addWidget(self.result_list)
+        self.status = QLabel("")
+        self.status.setObjectName("editor_status")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        layout.addWidget(self.status)
+        bottom = QHBoxLayout()
+        self.check_button = QPushButton("Check")
+        self.check_button.setToolTip("Run every check headless, as clothlab questions --check")
+        self.check_button.clicked.connect(self.run_checks)
+        self.save_button = QPushButton("Save as one file…")
+        self.save_button.clicked.connect(self.save_dialog)
+        self.close_button = QPushButton("Close")
+        self.close_button.clicked.connect(self.reject)
+        bottom.addWidget(self.check_button)
+        bottom.addStretch(1)
+        bottom.addWidget(self.save_button)
+        bottom.addWidget(self.close_button)
+        layout.addLayout(bottom)
+
+    def _build_form(self) -> QWidget:
+        form_widget = QWidget()
+        form = QFormLayout(form_widget)
+        self.title = _line("question_title_edit", "e.g. Where does the sheet pull hardest?")
+        form.addRow("Title:", self.title)
+        scene_row = QHBoxLayout()
+        self.scene_label = QLabel()
+        self.scene_label.setObjectName("editor_scene")
+        self.use_scene_button = QPushButton("Use the current scene")
+        self.use_scene_button.setToolTip("The scene in the 3D view now, embedded in the file")
+        self.use_scene_button.clicked.connect(self.use_current_scene)
+        scene_row.addWidget(self.scene_label, 1)
+        scene_row.addWidget(self.use_scene_button)
+        form.addRow("Scene:", scene_row)
+        self.question_text = _text_box("question_text_edit")
+        form.addRow("Question:", self.question_text)
+
+        kind_row = QHBoxLayout()
+        self.choices_radio = QRadioButton("Choices")
+        self.choices_radio.setObjectName("kind_choices")
+        self.number_radio = QRadioButton("A number")
+        self.number_radio.setObjectName("kind_number")
+        self.kind_group = QButtonGroup(self)
+        self.kind_group.addButton(self.choices_radio)
+        self.kind_group.addButton(self.number_radio)
+        self.choices_radio.toggled.connect(self._show_kind)
+        kind_row.addWidget(self.choices_radio)
+        kind_row.addWidget(self.number_radio)
+        kind_row.addStretch(1)
+        form.addRow("Prediction:", kind_row)
+        self.choices_box = QWidget()
+        choices = QVBoxLayout(self.choices_box)
+        choices.setContentsMargins(0, 0, 0, 0)
+        self.correct_group = QButtonGroup(self)
+        self.choice_edits: list[QLineEdit] = []
+        self.correct_buttons: list[QRadioButton] = []
+        for k in range(MAX_CHOICES):
+            row = QHBoxLayout()
+            correct = QRadioButton("correct")
+            correct.setObjectName(f"correct_{k}")
+            self.correct_group.addButton(correct, k)
+            edit = _line(f"choice_edit_{k}", f"choice {k + 1}" + (" (optional)" if k > 1 else ""))
+            row.addWidget(edit, 1)
+            row.addWidget(correct)
+            choices.addLayout(row)
+            self.choice_edits.append(edit)
+            self.correct_buttons.append(correct)
+        form.addRow("", self.choices_box)
+        self.number_box = QWidget()
+        number = QHBoxLayout(self.number_box)
+        number.setContentsMargins(0, 0, 0, 0)
+        self.answer_edit = _line("answer_edit", "answer")
+        self.unit_edit = _line("unit_edit", "unit")
+        self.tolerance_edit = _line("tolerance_edit", "± tolerance")
+        for widget in (QLabel("answer"), self.answer_edit, QLabel("unit"), self.unit_edit,
+                       QLabel("±"), self.tolerance_edit):  # fmt: skip
+            number.addWidget(widget)
+        form.addRow("", self.number_box)
+
+        self.evidence_box = QComboBox()
+        self.evidence_box.setObjectName("evidence_box")
+        for key in readouts.SHOWN_KEYS:
+            self.evidence_box.addItem(f"{READOUT_LABELS.get(key, key)} ({key})", key)
+        form.addRow("Evidence readout:", self.evidence_box)
+        self.watch_text = _text_box("watch_edit", 2)
+        form.addRow("What to watch:", self.watch_text)
+        self.explanation_text = _text_box("explanation_edit", 4)
+        form.addRow("Explanation:", self.explanation_text)
+
+        self.now_try_box = QGroupBox("Now try")
+        self.now_try_box.setObjectName("now_try_group")
+        self.now_try_box.setCheckable(True)
+        now_try = QFormLayout(self.now_try_box)
+        self.setting_box = QComboBox()
+        self.setting_box.setObjectName("try_setting")
+        for key, parameter in SETTINGS_TABLE.items():
+            if parameter.kind is not tuple:  # a position has no one-line value to type
+                self.setting_box.addItem(f"{parameter.label} ({key})", key)
+        self.try_value = _line("try_value", "value, e.g. 32 or on")
+        self.try_note = _line("try_note", "what to look for after the click")
+        now_try.addRow("Setting:", self.setting_box)
+        now_try.addRow("Value:", self.try_value)
+        now_try.addRow("Note:", self.try_note)
+        form.addRow(self.now_try_box)
+
+        self.check_box = QGroupBox("Check the answer by numbers")
+        self.check_box.setObjectName("answer_check_group")
+        self.check_box.setCheckable(True)
+        check = QFormLayout(self.check_box)
+        self.at_edit = _line("check_time", "seconds of model time")
+        check.addRow("After (s):", self.at_edit)
+        expect = QHBoxLayout()
+        self.op_box = QComboBox()
+        self.op_box.setObjectName("check_op")
+        self.op_box.addItems(OPS)
+        self.value_edit = _line("check_value", "value")
+        self.check_tolerance_edit = _line("check_tolerance", "± tolerance")
+        for part in (self.op_box, self.value_edit, QLabel("±"), self.check_tolerance_edit):
+            expect.addWidget(part)
+        self.expect_label = QLabel("the evidence readout must be")
+        check.addRow(self.expect_label, expect)
+        self.numeric_note = QLabel("A numeric answer is checked as “== answer ± tolerance”.")
+        check.addRow(self.numeric_note)
+        self.try_check = QCheckBox("Also check with the now-try setting: readout")
+        self.try_check.setObjectName("check_try")
+        self.try_check.setEnabled(False)  # until there is a now try
+        self.now_try_box.toggled.connect(self.try_check.setEnabled)
+        try_row = QHBoxLayout()
+        self.try_op_box = QComboBox()
+        self.try_op_box.setObjectName("try_check_op")
+        self.try_op_box.addItems(OPS)
+        self.try_value_edit = _line("try_check_value", "value")
+        try_row.addWidget(self.try_op_box)
+        try_row.addWidget(self.try_value_edit, 1)
+        check.addRow(self.try_check, try_row)
+        self.kept_label = QLabel()
+        check.addRow(self.kept_label)
+        form.addRow(self.check_box)
+        return form_widget
+
+    # --- drafts ⇄ form ---------------------------------------------------------------------------
+
+    def _refresh_list(self) -> None:
+        self.question_list.blockSignals(True)
+        row = self.question_list.currentRow()
+        self.question_list.clear()
+        for k, draft in enumerate(self.drafts, start=1):
+            self.question_list.addItem(f"{k}. {draft.title or '(untitled)'}")
+        self.question_list.setCurrentRow(max(0, min(row, len(self.drafts) - 1)))
+        self.question_list.blockSignals(False)
+        self.remove_button.setEnabled(len(self.drafts) > 1)
+
+    def _show(self, row: int) -> None:
+        """Keep what the form holds in the draft it shows, then show the chosen one."""
+        if 0 <= self._shown < len(self.drafts):
+            self._store(self.drafts[self._shown])
+        self._shown = row
+        if 0 <= row < len(self.drafts):
+            self._load(self.drafts[row])
+
+    def _load(self, draft: Draft) -> None:
+        self.title.setText(draft.title)
+        self._show_scene(draft)
+        self.question_text.setPlainText(draft.question)
+        (self.choices_radio if draft.kind == "choices" else self.number_radio).setChecked(True)
+        for edit, text in zip(self.choice_edits, draft.choices, strict=True):
+            edit.setText(text)
+        self.correct_buttons[draft.correct].setChecked(True)
+        self.answer_edit.setText(draft.answer)
+        self.unit_edit.setText(draft.unit)
+        self.tolerance_edit.setText(draft.tolerance)
+        self.evidence_box.setCurrentIndex(max(0, self.evidence_box.findData(draft.evidence)))
+        self.watch_text.setPlainText(draft.watch)
+        self.explanation_text.setPlainText(draft.explanation)
+        self.now_try_box.setChecked(draft.now_try)
+        self.setting_box.setCurrentIndex(max(0, self.setting_box.findData(draft.try_setting)))
+        self.try_value.setText(draft.try_value)
+        self.try_note.setText(draft.try_note)
+        self.check_box.setChecked(draft.check_answer)
+        self.at_edit.setText(draft.at_seconds)
+        self.op_box.setCurrentText(draft.op)
+        self.value_edit.setText(draft.value)
+        self.check_tolerance_edit.setText(draft.check_tolerance)
+        self.try_check.setChecked(draft.check_try)
+        self.try_op_box.setCurrentText(draft.try_op)
+        self.try_value_edit.setText(draft.try_check_value)
+        kept = len(draft.kept_checks)
+        self.kept_label.setText(f"and {kept} check{'s' * (kept != 1)} kept from the file"
+                                if kept else "")  # fmt: skip
+        self._show_kind()
+
+    def _store(self, draft: Draft) -> None:
+        draft.title = self.title.text()
+        draft.question = self.question_text.toPlainText()
+        draft.kind = "choices" if self.choices_radio.isChecked() else "number"
+        draft.choices = [edit.text() for edit in self.choice_edits]
+        draft.correct = max(0, self.correct_group.checkedId())
+        draft.answer, draft.unit = self.answer_edit.text(), self.unit_edit.text()
+        draft.tolerance = self.tolerance_edit.text()
+        draft.evidence = self.evidence_box.currentData()
+        draft.watch = self.watch_text.toPlainText()
+        draft.explanation = self.explanation_text.toPlainText()
+        draft.now_try = self.now_try_box.isChecked()
+        draft.try_setting = self.setting_box.currentData()
+        draft.try_value, draft.try_note = self.try_value.text(), self.try_note.text()
+        draft.check_answer = self.check_box.isChecked()
+        draft.at_seconds, draft.op = self.at_edit.text(), self.op_box.currentText()
+        draft.value = self.value_edit.text()
+        draft.check_tolerance = self.check_tolerance_edit.text()
+        draft.check_try = self.try_check.isChecked()
+        draft.try_op, draft.try_check_value = (
+            self.try_op_box.currentText(),
+            self.try_value_edit.text(),
+        )
+
+    def _show_kind(self) -> None:
+        choices = self.choices_radio.isChecked()
+        self.choices_box.setVisible(choices)
+        self.number_box.setVisible(not choices)
+        for widget in (self.op_box, self.value_edit, self.check_tolerance_edit, self.expect_label):
+            widget.setEnabled(choices)
+        self.numeric_note.setVisible(not choices)
+
+    def _show_scene(self, draft: Draft) -> None:
+        where = f"preset {draft.preset}" if draft.preset else "embedded in the file"
+        self.scene_label.setText(f"{draft.scene.name} ({where})")
+
+    def use_current_scene(self) -> None:
+        draft = self.drafts[self._shown]
+        draft.scene, draft.preset, draft.settings = self.current_scene, None, {}
+        self._show_scene(draft)
+
+    def add_question(self) -> None:
+        self._store(self.drafts[self._shown])
+        self.drafts.append(Draft(scene=self.current_scene))
+        self._refresh_list()
+        self.question_list.setCurrentRow(len(self.drafts) - 1)
+        self.title.setFocus()
+
+    def remove_question(self) -> None:
+        if len(self.drafts) > 1:
+            del self.drafts[self._shown]
+            self._shown = -1  # the form's draft is gone: nothing to keep
+            self._refresh_list()
+            self._show(self.question_list.currentRow())
+
+    # --- check and save --------------------------------------------------------------------------
+
+    def build(self) -> tuple[QuestionSetSpec, dict[str, Scene]] | None:
+        """The set as it will be saved, or None with the one-line reason in the status line."""
+        self._store(self.drafts[self._shown])
+        self._refresh_list()
+        hidden = [name for name, box in self.hide_boxes.items() if box.isChecked()]
+        try:
+            return build_set(self.set_title.text(), self.drafts, hidden, self._kept_scenes)
+        except (DraftError, QuestionSetError) as error:
+            self.status.setText(f"Cannot make the set: {error}")
+            return None
+
+    def run_checks(self) -> bool:
+        """Every check of every question, headless; True if all pass. Runs in the GUI thread
+        (each run is at most 20 000 steps; a few seconds), with the busy cursor."""
+        built = self.build()
+        if built is None:
+            return False
+        spec, scenes = built
+        question_set = parse_question_set(shared_set_json(spec, scenes).encode(), "the set")
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            results = check_set(question_set)
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self.results = [
+            (result.question.title, check.passed, check.text)
+            for result in results for check in result.checks
+        ]  # fmt: skip
+        self.result_list.clear()
+        for title, passed, text in self.results:
+            self.result_list.addItem(f"{PASSED if passed else FAILED}  {title}: {text}")
+        failed = sum(not passed for _, passed, _ in self.results)
+        self.status.setText(
+            f"{len(self.results) - failed} of {len(self.results)} checks pass"
+            + (f"; {failed} fail: change the expected numbers or the question" if failed else "")
+        )
+        return not failed
+
+    def save_dialog(self) -> None:
+        suggestion = f"{slug(self.set_title.text(), 'my-set')}.json"
+        if self.path is not None:
+            suggestion = self.path.name
+        path, _ = file_dialogs.get_save_file_name(self, "Save question set", suggestion,
+                                                  SET_FILTER)  # fmt: skip
+        if path:
+            self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        built = self.build()
+        if built is None:
+            return False
+        try:
+            saved = save_shared_set(*built, path)
+        except QuestionSetError as error:
+            self.status.setText(f"Cannot save: {error}")
+            return False
+        except OSError as error:
+            self.status.setText(f"Cannot save: {path}: {describe(error)}")
+            return False
+        self.path = path
+        self.status.setText(f"Saved {path} ({len(saved.questions)} questions, scenes inside)")
+        self.saved.emit(saved)
+        return True
