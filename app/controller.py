@@ -29,6 +29,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
     CutLinks,
     Edit,
+    EditRulers,
     EditScene,
     GrabMove,
     GrabRelease,
@@ -337,7 +338,8 @@ class Controller(QObject):
         """By the request's type: one place says what each request does."""
         return {
             SetSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
-            EditScene: self._push, SetSceneInfo: self._push, Composed: self._compose,
+            EditScene: self._push, SetSceneInfo: self._push, EditRulers: self._push,
+            Composed: self._compose,
             Compose: lambda request: self._compose(request.composed(self.scene)),
             Preview: self._preview,
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
