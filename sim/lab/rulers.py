@@ -50,7 +50,7 @@ def fits(ruler: RulerSpec, particles: int) -> bool:
 
 
 def ruler_unit(scene: Scene, topology: Topology, ruler: RulerSpec) -> str:
-    """"m" where the ruler measures bodies given a fabric in SI units (their positions are
+    """The unit "m" where the ruler measures bodies given a fabric in SI units (their positions are
     metres), else the model's "units". An end on a particle says which body it measures; a
     ruler with no particle end measures the scene, in metres only if every body is SI."""
     particles = [e.particle for e in (ruler.start, ruler.end) if e.particle is not None]

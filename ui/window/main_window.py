@@ -41,6 +41,7 @@ from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import Reset, SeamCut
@@ -172,15 +173,18 @@ class MainWindow(QMainWindow):
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
         self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
+        self.stopwatch_panel = StopwatchPanel()
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
         panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]
-        self.panels: list[Panel] = [*panels, self.questions_panel, self.status]
+        panels += [self.questions_panel, self.stopwatch_panel]
+        self.panels: list[Panel] = [*panels, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
+        self.stopwatch_dock = self._dock("Stopwatch", self.stopwatch_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = HistoryView(
             self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
@@ -191,11 +195,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
+        self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
         self.parameters_dock.raise_(), self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock, self.compare_dock)  # fmt: skip
+                      self.questions_dock, self.compare_dock, self.stopwatch_dock)  # fmt: skip
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
         self.validation_panel = ValidationPanel(self.user_fabrics)
