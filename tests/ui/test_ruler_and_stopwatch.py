@@ -16,8 +16,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.document import composition
 from clothlab.sim.document.commands import SetSpeed, Step
-from clothlab.sim.document.scene import RulerEnd, RulerSpec
+from clothlab.sim.document.scene import BoxSpec, RulerEnd, RulerSpec
+from clothlab.ui.intents import Compose
 from clothlab.ui.viewport.ruler_overlay import LABEL_FILL
 from clothlab.ui.window.main_window import MainWindow
 
@@ -28,9 +30,13 @@ BOTTOM_LEFT, BOTTOM_RIGHT = 150, 164  # the hanging sheet's bottom corners (15 �
 
 @pytest.fixture
 def window(qtbot, make_window) -> MainWindow:
-    """The real window on hanging-sheet, paused at t = 0 so the cloth stays where it is drawn."""
+    """The real window on hanging-sheet, paused at t = 0 so the cloth stays where it is drawn,
+    with the Stopwatch shown (View ▸ Panels ▸ Stopwatch)."""
     made = make_window("hanging-sheet", size=(1200, 800), paused=True)
     qtbot.waitUntil(lambda: made.viewport.snapshot() is not None, timeout=WAIT_MS)
+    assert made.stopwatch_dock.isHidden()  # hidden by default, as Validation is
+    made.stopwatch_dock.toggleViewAction().trigger()
+    made.stopwatch_dock.raise_()
     return made
 
 
@@ -233,3 +239,20 @@ def test_the_stopwatch_reads_the_model_time_of_a_replay(qtbot, window):
     QTest.mouseClick(panel.start_button, LEFT)
     assert panel.watch.reading == 45 * controller.settings.dt
     assert controller.replay is recording
+
+
+def test_a_ruler_end_on_an_obstacle_snaps_to_its_surface(qtbot, window):
+    controller, viewport = window.controller, window.viewport
+    box = BoxSpec(center=(2.3, 0.0, 0.0), size=(0.6, 0.6, 0.6))
+    window.context.submit(Compose(composition.add_obstacle, (box,), {}))
+    qtbot.waitUntil(lambda: len(viewport.snapshot().boxes) == 1, timeout=WAIT_MS)
+    window.tool_actions["ruler"].trigger()
+    start = screen_point(window, controller.latest.x[BOTTOM_RIGHT])
+    end = screen_point(window, np.array(box.center))
+    drag(viewport, [start, start + (end - start) / 2, end])
+    ruler = controller.scene.rulers[0]
+    assert ruler.start == RulerEnd(particle=BOTTOM_RIGHT)
+    assert ruler.end.point is not None
+    offset = np.abs(np.array(ruler.end.point) - box.center)
+    assert offset.max() == pytest.approx(0.3)  # on a face of the box, not inside or free
+    assert np.all(offset <= 0.3 + 1e-9)

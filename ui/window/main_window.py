@@ -184,7 +184,6 @@ class MainWindow(QMainWindow):
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
-        self.stopwatch_dock = self._dock("Stopwatch", self.stopwatch_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = HistoryView(
             self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
@@ -195,19 +194,23 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
-        self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
         self.parameters_dock.raise_(), self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock, self.compare_dock, self.stopwatch_dock)  # fmt: skip
+                      self.questions_dock, self.compare_dock)  # fmt: skip
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
         self.validation_panel = ValidationPanel(self.user_fabrics)
         self.validation_dock = self._dock("Validation", self.validation_panel, right)
         self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
+        # The Stopwatch likewise (View ▸ Panels ▸ Stopwatch): a seventh tab in a narrow
+        # window's one column would leave the 3D view too little room.
+        self.stopwatch_dock = self._dock("Stopwatch", self.stopwatch_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
         self.readouts_dock.raise_()
         self.validation_dock.hide()
+        self.stopwatch_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
         if self.user_fabrics.warning:  # read by the panels just made
             warning = self.user_fabrics.warning
@@ -269,6 +272,7 @@ class MainWindow(QMainWindow):
         self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
+        self.panels_menu.addAction(self.stopwatch_dock.toggleViewAction())
         self.panels_menu.addAction(self.validation_dock.toggleViewAction())
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
@@ -293,7 +297,7 @@ class MainWindow(QMainWindow):
             corner = dock.mapTo(self, QPoint(0, 0))
             return corner.x(), corner.y()
 
-        docks = sorted([*self.docks, self.validation_dock], key=place)
+        docks = sorted([*self.docks, self.stopwatch_dock, self.validation_dock], key=place)
         return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
