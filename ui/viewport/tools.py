@@ -405,8 +405,8 @@ TOOLS: tuple[ToolRow, ...] = (
             "Move: drag the ball or any obstacle to move it; right-drag orbits. "
             "Ctrl+click selects.", MoveTool),
     ToolRow("ruler", "&Ruler", "ruler", "R",
-            "Ruler: drag between two points to measure them (ends snap to particles, pins and "
-            "obstacles, and follow the cloth); click a ruler's label to remove it.", RulerTool),
+            "Ruler: drag between two points to measure; click a ruler's label to remove it. "
+            "Ctrl+click selects.", RulerTool),
 )  # fmt: skip
 DEFAULT_TOOL = "grab"
 
