@@ -136,7 +136,7 @@ def test_a_bad_ruler_is_refused_in_one_line_naming_it(tmp_path, rulers, fragment
     assert fragment in write_with_rulers(tmp_path, rulers)
 
 
-def test_a_particle_ruler_in_a_non_finite_file_text_is_refused(tmp_path):
+def test_a_nan_ruler_point_in_the_file_text_is_refused(tmp_path):
     # JSON has no NaN, but Python's reader takes it: the point is still refused
     text = preset_path("hanging-sheet").read_text()
     data = json.loads(text)

@@ -18,6 +18,7 @@ from qt_helpers import WAIT_MS
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import SetSpeed, Step
+from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.scene import BoxSpec, RulerEnd, RulerSpec
 from clothlab.ui.intents import Compose
 from clothlab.ui.viewport.ruler_overlay import LABEL_FILL
@@ -126,18 +127,19 @@ def test_a_click_on_a_ruler_label_removes_it_and_undo_puts_it_back(qtbot, window
 
 def test_a_ruler_end_off_the_cloth_snaps_to_a_pin_anchor(qtbot, window):
     controller, viewport = window.controller, window.viewport
-    window.tool_actions["ruler"].trigger()
     snapshot = controller.latest
-    anchor = snapshot.pin_anchor[0]
     particle = int(snapshot.pin_index[0])
-    controller.submit(Step(1))  # the same frame, but a pin a few pixels off its particle
+    before = tuple(map(float, snapshot.pin_anchor[0]))
+    raised = (before[0], before[1] + 0.6, before[2])  # 0.6 above the cloth: no particle near
+    controller.submit(SetPin(particle, raised, before))
+    qtbot.waitUntil(lambda: np.allclose(viewport.snapshot().pin_anchor[0], raised), timeout=WAIT_MS)
+    window.tool_actions["ruler"].trigger()
     start = screen_point(window, snapshot.x[BOTTOM_LEFT])
-    end = screen_point(window, anchor)
+    end = screen_point(window, np.array(raised)) + QPoint(5, -4)  # near it, within the radius
     drag(viewport, [start, start + (end - start) / 2, end])
     ruler = controller.scene.rulers[0]
     assert ruler.start == RulerEnd(particle=BOTTOM_LEFT)
-    # on the pinned particle: snapped to it (it follows the cloth) or to its anchor, never free
-    assert ruler.end in (RulerEnd(particle=particle), RulerEnd(point=tuple(map(float, anchor))))
+    assert ruler.end == RulerEnd(point=raised)  # the anchor itself, not where the pointer was
 
 
 # --- the stopwatch ------------------------------------------------------------------------------
