@@ -20,6 +20,7 @@ import math
 from functools import cache
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
@@ -30,6 +31,7 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
+from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.scene import (
@@ -56,6 +58,10 @@ SELECTION_ROLE = Qt.ItemDataRole.UserRole + 3  # the Selection a body or obstacl
 PARAMETER_ROLE = Qt.ItemDataRole.UserRole + 4  # a value's Parameter (editor metadata)
 AXES = "xyz"
 PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
+PIN_FORCE_TIP = (
+    "The force this pin holds the cloth with over the last step: its size, then (x, y, z). "
+    "N with SI fabrics; with model units a particle has mass 1."
+)
 
 Address = tuple[Any, ...]
 Index = QModelIndex | QPersistentModelIndex
@@ -273,6 +279,8 @@ class SceneModel(QStandardItemModel):
         self._pin_body: int | None = None  # whose pins are listed; None: the scene's
         self._listed: list[int] = []  # particles of the pin rows
         self._anchors: dict[int, Any] = {}  # their anchors
+        self._force_items: list[QStandardItem] = []  # each listed pin's force, as _listed
+        self._floor: QStandardItem | None = None
         self._syncing = False
 
     @property
@@ -290,7 +298,7 @@ class SceneModel(QStandardItemModel):
         """Rebuild for a new document."""
         self._scene = None
         self._values.clear()
-        self._listed = []
+        self._listed, self._force_items = [], []
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
         self._bodies = self._group(
@@ -299,7 +307,8 @@ class SceneModel(QStandardItemModel):
         self._obstacles = self._group("Obstacles", "What the bodies collide with.")
         self._add_ball(self._obstacles)
         self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
-        self._add_settings(self._group("Floor", "Nothing goes below the floor."), "floor")
+        self._floor = self._group("Floor", "Nothing goes below the floor.")
+        self._add_settings(self._floor, "floor")
         self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
         self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
         self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
@@ -468,14 +477,55 @@ class SceneModel(QStandardItemModel):
         for address in [a for a in self._values if a[0] == "pin"]:
             del self._values[address]
         group.removeRows(0, group.rowCount())
+        self._force_items = []
         for pin in listed:
             name = _text_item(f"Particle {pin.particle}")
             for axis in range(3):  # before the row joins the model: no insertion signals
                 self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+            force = _text_item("—", PIN_FORCE_TIP)
+            name.appendRow([_text_item("Force", PIN_FORCE_TIP), force])
+            self._force_items.append(force)
             group.appendRow([name, _text_item("")])
         if total > len(listed):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
         self._listed = [p.particle for p in listed]
+
+    def show_forces(self, snapshot: Snapshot) -> None:
+        """The forces of a frame: each listed pin's, and the ball's, the floor's and each
+        obstacle's push on the cloth, in a "Contact force" row of its own."""
+        self.show_pin_forces(snapshot)
+        contact = snapshot.forces.contact if snapshot.forces is not None else {}
+        for name, row in self._contact_rows().items():
+            value = contact.get(name)
+            _set_text(_contact_item(row), "—" if value is None else f"{value:.4g} N")
+
+    def _contact_rows(self) -> dict[str, QStandardItem]:
+        """The rows of what the cloth can touch, by Forces.contact's names ("sphere 2" is the
+        scene's second sphere, wherever it is among the obstacles)."""
+        rows: dict[str, QStandardItem] = {}
+        if self._obstacles is None or self._floor is None or self._scene is None:
+            return rows
+        rows["ball"], rows["floor"] = self._obstacles.child(0, 0), self._floor
+        counts = {"sphere": 0, "box": 0}
+        for index, obstacle in enumerate(self._scene.obstacles):
+            counts[obstacle.kind] += 1
+            row = self._obstacles.child(1 + index, 0)
+            if row is not None:
+                rows[f"{obstacle.kind} {counts[obstacle.kind]}"] = row
+        return rows
+
+    def show_pin_forces(self, snapshot: Snapshot) -> None:
+        """Each listed pin's force on the cloth in the last step (Snapshot.pin_force)."""
+        pins = np.asarray(snapshot.pin_index)
+        forces = snapshot.pin_force
+        for particle, item in zip(self._listed, self._force_items, strict=True):
+            row = int(np.searchsorted(pins, particle))
+            if row < len(pins) and pins[row] == particle and np.all(np.isfinite(forces[row])):
+                f = forces[row]
+                text = f"{np.linalg.norm(f):.4g} N  ({f[0]:.3g}, {f[1]:.3g}, {f[2]:.3g})"
+            else:
+                text = "—"  # not measured yet (no step since load, or the pin changed)
+            _set_text(item, text)
 
     def _show_pin_summaries(
         self, scene: Scene, changed: list[tuple[int, PinSpec]], total: int
@@ -591,6 +641,23 @@ class SceneModel(QStandardItemModel):
                 value = bool(value)
             make = change_body if kind == "body" else composition.change_obstacle
             self.command_requested.emit(Compose(make, (index,), {field: value}))
+
+
+CONTACT_LABEL = "Contact force"
+CONTACT_TIP = (
+    "How hard this pushes the cloth (its normal force) over the last step: at rest, the weight "
+    "of the cloth it carries. N with SI fabrics; with model units a particle has mass 1."
+)
+
+
+def _contact_item(row: QStandardItem) -> QStandardItem:
+    """The value item of a row's "Contact force" child, added the first time it is shown."""
+    for k in range(row.rowCount()):
+        if row.child(k, 0).text() == CONTACT_LABEL:
+            return row.child(k, 1)
+    value = _text_item("—", CONTACT_TIP)
+    row.appendRow([_text_item(CONTACT_LABEL, CONTACT_TIP), value])
+    return value
 
 
 def _set_text(item: QStandardItem | None, text: str) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -131,22 +131,7 @@ class StopwatchPanel(QWidget):
         button = QPushButton(text)
         button.setToolTip(tip)
         button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Tab reaches it on every platform
-        button.installEventFilter(self)
         return button
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        """Space on a focused button presses it, as Space does on any button: without this the
-        window's Play shortcut (Space) would take it and the stopwatch could not be started
-        by the keyboard. (Space in the 3D view or a number field still plays or pauses.)"""
-        if (
-            event.type() == QEvent.Type.ShortcutOverride
-            and isinstance(event, QKeyEvent)
-            and event.key() == Qt.Key.Key_Space
-            and event.modifiers() == Qt.KeyboardModifier.NoModifier
-        ):
-            event.accept()
-            return True
-        return super().eventFilter(watched, event)
 
     def _lay_out(self) -> None:
         buttons = QHBoxLayout()
