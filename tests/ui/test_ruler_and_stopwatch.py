@@ -21,6 +21,7 @@ from clothlab.sim.document.commands import SetSpeed, Step
 from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.scene import BoxSpec, RulerEnd, RulerSpec
 from clothlab.ui.intents import Compose
+from clothlab.ui.viewport.key_tools import RULER_HINT
 from clothlab.ui.viewport.ruler_overlay import LABEL_FILL
 from clothlab.ui.window.main_window import MainWindow
 
@@ -259,3 +260,33 @@ def test_a_ruler_end_on_an_obstacle_snaps_to_its_surface(qtbot, window):
     offset = np.abs(np.array(ruler.end.point) - box.center)
     assert offset.max() == pytest.approx(0.3)  # on a face of the box, not inside or free
     assert np.all(offset <= 0.3 + 1e-9)
+
+
+def test_a_ruler_made_by_keys_alone_with_the_view_cursor(qtbot, window):
+    """Enter puts the cursor on the cloth, M marks a ruler's end, arrows step, M again adds it."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
+    controller, viewport = window.controller, window.viewport
+    viewport.setFocus()
+    qtbot.waitUntil(viewport.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(viewport, Qt.Key.Key_Return)
+    first = viewport.keys.particle
+    assert first is not None
+    QTest.keyClick(viewport, Qt.Key.Key_M)
+    assert viewport.keys.hint() == RULER_HINT
+    for _ in range(4):
+        QTest.keyClick(viewport, Qt.Key.Key_Down)
+    second = viewport.keys.particle
+    assert second != first
+    QTest.keyClick(viewport, Qt.Key.Key_M)
+    expected = RulerSpec(start=RulerEnd(particle=first), end=RulerEnd(particle=second))
+    assert controller.scene.rulers == [expected]
+    assert controller.undo_stack.undoText() == "Add ruler"
+    assert viewport.interaction.tool == "grab"  # with the cursor, M is the cursor's key
+    shown = viewport.snapshot().x
+    assert viewport.ruler_marks()[0].text == (
+        f"{np.linalg.norm(shown[first] - shown[second]):.4f} units"
+    )
+    QTest.keyClick(viewport, Qt.Key.Key_M)  # a first end again; Esc drops it
+    QTest.keyClick(viewport, Qt.Key.Key_Escape)
+    assert viewport.keys.ruler_start is None and viewport.keys.active
