@@ -22,6 +22,7 @@ from clothlab.sim.core.forces import Forces
 from clothlab.sim.document.commands import (
     Command,
     CommandError,
+    EditRulers,
     GrabMove,
     GrabRelease,
     GrabStart,
@@ -30,7 +31,8 @@ from clothlab.sim.document.commands import (
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, seam_links
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.recording import Recording, save_recording
-from clothlab.sim.document.scene import Scene, capture_scene, save_scene
+from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene, capture_scene, save_scene
+from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source
 
@@ -253,10 +255,51 @@ class Lab:
     def release(self) -> None:
         self._command(GrabRelease())
 
+    # --- rulers ------------------------------------------------------------------------------
+
+    @property
+    def rulers(self) -> list[RulerSpec]:
+        """The scene's rulers (saved with it), in the order they were added."""
+        return list(self._document.rulers)
+
+    @property
+    def ruler_lengths(self) -> list[float]:
+        """Each ruler's length now, in the scene's units (metres for SI fabrics: `ruler_unit`),
+        as the app's view labels them."""
+        return [float(v) for v in ruler_math.ruler_lengths(self._document.rulers, self._x())]
+
+    def ruler_unit(self, index: int) -> str:
+        """The unit of a ruler's length: "m" on a fabric in SI units, else "units"."""
+        ruler = self._ruler(index)
+        return ruler_math.ruler_unit(self._document, self._engine.sim.topology, ruler)
+
+    def add_ruler(self, start: int | Vec3, end: int | Vec3) -> int:
+        """Add a ruler between two ends, each a particle (an int: the end follows it) or a
+        point (x, y, z) that stays put; returns its index. An undoable edit in the app, a
+        command in the recording."""
+        ruler = RulerSpec(start=_ruler_end(start), end=_ruler_end(end))
+        before = tuple(self._document.rulers)
+        self._edit(EditRulers((*before, ruler), before))
+        return len(before)
+
+    def remove_ruler(self, index: int) -> None:
+        self._ruler(index)
+        before = tuple(self._document.rulers)
+        self._edit(EditRulers(before[:index] + before[index + 1 :], before))
+
+    def _ruler(self, index: int) -> RulerSpec:
+        rulers = self._document.rulers
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(rulers):
+            raise ValueError(f"ruler {index!r}: the scene has {len(rulers)} rulers")
+        return rulers[index]
+
+    def _x(self) -> np.ndarray:
+        return self._engine.sim.state.x
+
     def _anchor(self, particle: int) -> Vec3 | None:
         return next((p.anchor for p in self._document.pins if p.particle == particle), None)
 
-    def _edit(self, edit: CutLinks | SetPin | SetSetting) -> None:
+    def _edit(self, edit: CutLinks | SetPin | SetSetting | EditRulers) -> None:
         """An edit of the set-up: of the scene itself at the start (as `--seam` cuts), else a
         command at the current step."""
         at_start = self._at_start()
@@ -302,6 +345,22 @@ class Lab:
 
     def __repr__(self) -> str:
         return f"<Lab {self.name!r}: step {self.steps}, t = {self.t:.4f} s>"
+
+
+def _ruler_end(value: Any) -> RulerEnd:
+    """A particle (an int) or a point (three numbers); ValueError in one line otherwise."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if value < 0:
+            raise ValueError(f"ruler end {value}: a particle is not negative")
+        return ruler_math.particle_end(int(value))
+    try:
+        point = _point(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"ruler end {value!r}: expected a particle or a point (x, y, z)") from None
+    try:
+        return ruler_math.point_end(point)
+    except ValueError:  # pydantic's: not finite or beyond the coordinate limit
+        raise ValueError(f"ruler end {value!r}: expected finite coordinates") from None
 
 
 def _point(values: Any) -> Vec3:

@@ -29,6 +29,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
     CutLinks,
     Edit,
+    EditRulers,
     EditScene,
     GrabMove,
     GrabRelease,
@@ -56,6 +57,7 @@ from clothlab.sim.document.recording import (
 )
 from clothlab.sim.document.scene import (
     CameraSpec,
+    RulerSpec,
     Scene,
     body_counts,
     build_topology,
@@ -74,6 +76,19 @@ from clothlab.ui.intents import (
     SeamCut,
     SeekReplay,
 )
+
+
+def rulers_at(scene: Scene, ruler_edits: Sequence[Stamped], clock: int) -> list[RulerSpec]:
+    """The rulers a recorded run of `scene` had once `clock` steps were taken: the scene's, as
+    its ruler edits (stamped EditRulers, in step order) up to that step left them."""
+    rulers = list(scene.rulers)
+    for item in ruler_edits:
+        if item.step > clock:
+            break
+        assert isinstance(item.command, EditRulers)
+        rulers = list(item.command.after)
+    return rulers
+
 
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
 
@@ -147,6 +162,8 @@ class Controller(QObject):
         self.speed = 1.0
         self.journal: list[Stamped] = []  # what the worker applied since the last load
         self.replay: Recording | None = None  # the recording being replayed, if any
+        # the replay's ruler edits (found once: a long recording has a million commands)
+        self._ruler_edits: tuple[Recording | None, tuple[Stamped, ...]] = (None, ())
         self._replay_end_pending = False  # its closing Pause is queued, not yet applied
         self._session = 0  # recordings played; the worker's kept states are of one of them
         self._loads = 0  # Load commands sent; snapshots of older loads are ignored
@@ -337,7 +354,8 @@ class Controller(QObject):
         """By the request's type: one place says what each request does."""
         return {
             SetSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
-            EditScene: self._push, SetSceneInfo: self._push, Composed: self._compose,
+            EditScene: self._push, SetSceneInfo: self._push, EditRulers: self._push,
+            Composed: self._compose,
             Compose: lambda request: self._compose(request.composed(self.scene)),
             Preview: self._preview,
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
@@ -555,7 +573,26 @@ class Controller(QObject):
         if snapshot is None or snapshot.load != self._loads:
             return  # a frame of a scene the document no longer is
         self.latest = snapshot  # what the model did stays here, never in the document
+        self._follow_replayed_rulers(snapshot)
         self.snapshot_changed.emit(snapshot)
+
+    def _follow_replayed_rulers(self, snapshot: Snapshot) -> None:
+        """A replay shows the rulers the recorded run had at the frame's step. Rulers are the
+        document's alone (the model has none), and a replay's document is the recording's scene,
+        so the recorded ruler edits would never show. Once the user edits the replay, the
+        document is theirs (as a seek then says, by starting it afresh)."""
+        replay = self.replay
+        if replay is None or self.undo_stack.count():
+            return
+        start = replay.scene
+        if self._ruler_edits[0] is not replay:
+            edits = tuple(i for i in replay.commands if isinstance(i.command, EditRulers))
+            self._ruler_edits = (replay, edits)
+        rulers = rulers_at(start, self._ruler_edits[1], snapshot.clock)
+        if rulers != self.scene.rulers:
+            edit = EditRulers(tuple(rulers), tuple(self.scene.rulers))
+            self.scene = edit.on_document(self.scene)
+            self.scene_edited.emit(self.scene, edit)
 
     @Slot(object)
     def _record(self, stamped: Stamped) -> None:

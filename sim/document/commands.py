@@ -40,15 +40,18 @@ from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_LIST,
     MAX_OBSTACLES,
+    MAX_RULERS,
     Body,
     Obstacle,
     PinSpec,
+    RulerSpec,
     Scene,
     SceneDescription,
     SceneName,
     Vec3,
     bodies_restructure,
     body_materials,
+    check_ruler_particles,
     max_length,
     obstacle_shapes,
     with_setting,
@@ -323,9 +326,40 @@ class SetSceneInfo(Edit, kind="set_scene_info"):
         return scene.model_copy(update={"name": self.name, "description": self.description})
 
 
+@dataclass(frozen=True)
+class EditRulers(Edit, kind="edit_rulers"):
+    """The scene's rulers replaced as a whole (one added or one removed): the document's
+    instruments, so the simulation is left as it is."""
+
+    after: Annotated[tuple[RulerSpec, ...], _array(RulerSpec, MAX_RULERS)]
+    before: Annotated[tuple[RulerSpec, ...], _array(RulerSpec, MAX_RULERS)]
+
+    def inverse(self) -> EditRulers:
+        return EditRulers(self.before, self.after)
+
+    @property
+    def text(self) -> str:
+        return "Add ruler" if len(self.after) > len(self.before) else "Remove ruler"
+
+    def check(self, particles: int, links: int) -> None:
+        if len(self.after) > MAX_RULERS:
+            raise CommandError(f"a scene holds at most {MAX_RULERS} rulers")
+        try:  # `before` too: undo applies it
+            check_ruler_particles(self.after, particles)
+            check_ruler_particles(self.before, particles)
+        except ValueError as error:
+            raise CommandError(f"edit_rulers: {error}") from None
+
+    def on_document(self, scene: Scene) -> Scene:
+        return scene.model_copy(update={"rulers": list(self.after)})
+
+    def to_file(self) -> dict[str, Any]:
+        return {k: to_jsonable_python(v) for k, v in vars(self).items()}
+
+
 # Of a scene, for EditScene. Tears (a saved state's) change only with a change of bodies,
 # which starts the model afresh: its links are not the torn ones.
-EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears")
+EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears", "rulers")
 
 
 class _Parts(BaseModel):
@@ -336,6 +370,7 @@ class _Parts(BaseModel):
     bodies: list[Body] | None = Field(None, max_length=MAX_BODIES)
     obstacles: list[Obstacle] | None = Field(None, max_length=MAX_OBSTACLES)
     pins: list[PinSpec] | None = Field(None, max_length=MAX_LIST)
+    rulers: list[RulerSpec] | None = Field(None, max_length=MAX_RULERS)
 
     def given(self) -> dict[str, Any]:
         return {k: v for k in self.model_fields_set if (v := getattr(self, k)) is not None}
@@ -359,6 +394,8 @@ class EditScene(Edit, kind="edit_scene"):
             return
         if "pins" in self.after:
             _indices([p.particle for p in self.after["pins"]], particles, "particle")
+        if "rulers" in self.after:
+            EditRulers(tuple(self.after["rulers"]), ()).check(particles, links)
         for part in ("cuts", "tears"):
             if part in self.after:
                 raise CommandError(f"{self.text}: {part} change with bodies only (a restart)")

@@ -10,7 +10,8 @@ place that remaps them:
   its offset from its particle's rest position) and its cuts;
 * a new resolution carries pins over by position on the body (the nearest particle of the
   new grid) and drops the body's cuts, with a message;
-* a removed body takes its pins and cuts with it.
+* a removed body takes its pins and cuts with it;
+* rulers follow the particles they end on as pins do; a ruler on a removed body goes with it.
 
 Pins of the set-up anchor rest places: a pin set is pinned where the body was set up, never
 where a run has moved it, so step 0 starts unstretched (`pins_away_from_rest` counts the pins
@@ -36,6 +37,8 @@ from clothlab.sim.document.scene import (
     BoxSpec,
     DiscSpec,
     PinSpec,
+    RulerEnd,
+    RulerSpec,
     Scene,
     SceneError,
     SheetSpec,
@@ -89,7 +92,8 @@ def remove_body(scene: Scene, index: int) -> Composed:
     body = _body(scene, index)
     bodies = [b for k, b in enumerate(scene.bodies) if k != index]
     pins, cuts, _ = _remap(scene, index, None)
-    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    rulers = _remap_rulers(scene, index, None)
+    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers)
     return Composed(new, f"Remove {_noun(body)}")
 
 
@@ -126,7 +130,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     message = ""
     if dropped > 0:
         message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
-    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    rulers = _remap_rulers(scene, index, new)
+    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers)
     return Composed(new_scene, text or _change_text(old, new), message)
 
 
@@ -409,6 +414,33 @@ def _nearest_on_disc(old: DiscSpec, new: DiscSpec, local: int) -> int:
         return int(new_parts.grid_index[row, col])
     offsets = new_parts.plane - (x, z)
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
+
+
+def _remap_rulers(scene: Scene, index: int, new: Body | None) -> list[RulerSpec]:
+    """The rulers after body `index` becomes `new` (None: is removed): an end on a particle
+    follows it as a pin does; a ruler with an end on a removed body is dropped."""
+    old_particles = body_size(scene.bodies[index])[0]
+    shift = (body_size(new)[0] if new is not None else 0) - old_particles
+    first = _first_particle(scene, index)
+
+    def moved(end: RulerEnd) -> RulerEnd | None:
+        if end.particle is None or end.particle < first:
+            return end
+        local = end.particle - first
+        if local >= old_particles:
+            return RulerEnd(particle=end.particle + shift)
+        return (
+            None
+            if new is None
+            else RulerEnd(particle=first + _carry_over(scene.bodies[index], new, local))
+        )
+
+    rulers = []
+    for ruler in scene.rulers:
+        start, end = moved(ruler.start), moved(ruler.end)
+        if start is not None and end is not None:
+            rulers.append(RulerSpec(start=start, end=end))
+    return rulers
 
 
 def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int], int]:

@@ -1,6 +1,6 @@
 """Which links an edit cuts: the model's seam, the links a stroke crosses.
 
-The edit records (cut, pin, setting, composition), with their inverses and effects, are
+The edit records (cut, pin, setting, composition, rulers), with their inverses and effects, are
 commands declared in sim.document.commands; their names stay importable from here.
 """
 
@@ -12,6 +12,7 @@ from clothlab.sim.core.topology import Topology
 from clothlab.sim.document.commands import EDITABLE_PARTS as EDITABLE_PARTS
 from clothlab.sim.document.commands import CutLinks as CutLinks
 from clothlab.sim.document.commands import Edit as Edit
+from clothlab.sim.document.commands import EditRulers as EditRulers
 from clothlab.sim.document.commands import EditScene as EditScene
 from clothlab.sim.document.commands import SetPin as SetPin
 from clothlab.sim.document.commands import SetSetting as SetSetting

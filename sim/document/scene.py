@@ -54,8 +54,9 @@ from clothlab.sim.document.files import (
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
-# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs
-SCHEMA_VERSION: Final = 4
+# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs;
+# 5: rulers
+SCHEMA_VERSION: Final = 5
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
@@ -323,6 +324,29 @@ class PinSpec:
 
 _PINS = TypeAdapter(list[PinSpec])
 
+MAX_RULERS = 32
+
+
+class RulerEnd(_Strict):
+    """One end of a ruler: a particle (it follows it as the cloth moves) or a fixed point in
+    the world (a pin's anchor, a point on an obstacle, or free): exactly one of the two."""
+
+    particle: Annotated[int, Field(ge=0)] | None = None
+    point: Vec3 | None = None
+
+    @model_validator(mode="after")
+    def _one_of_two(self) -> RulerEnd:
+        if (self.particle is None) == (self.point is None):
+            raise ValueError("a ruler end is a particle or a point, exactly one of the two")
+        return self
+
+
+class RulerSpec(_Strict):
+    """A ruler between two ends; its length is read from a state (sim.lab.rulers)."""
+
+    start: RulerEnd
+    end: RulerEnd
+
 
 def _section_field(parameter: Parameter) -> tuple[Any, Any]:
     """The pydantic field of one setting: its type, default and range from the table."""
@@ -393,7 +417,7 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[4] = SCHEMA_VERSION
+    schema_version: Literal[5] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
@@ -410,6 +434,14 @@ class Scene(_Strict):
     # are what a run did, not the set-up. A file that holds some starts with them.
     tears: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
+    rulers: list[RulerSpec] = Field(default_factory=list, max_length=MAX_RULERS)
+
+    @model_validator(mode="after")
+    def _rulers_in_range(self) -> Scene:
+        if self.rulers:  # before the bodies' own check, which names a bigger problem first
+            particles, _ = body_counts(self.bodies)
+            check_ruler_particles(self.rulers, particles)
+        return self
 
     @model_validator(mode="after")
     def _indices_in_range(self) -> Scene:
@@ -433,6 +465,15 @@ class Scene(_Strict):
         if cut is not None and torn is not None and np.any(cut & torn):
             raise ValueError("tears: a link is both cut and torn")
         return self
+
+
+def check_ruler_particles(rulers: Iterable[RulerSpec], particles: int) -> None:
+    """ValueError naming the first ruler end whose particle is not below `particles`."""
+    for k, ruler in enumerate(rulers):
+        for side in ("start", "end"):
+            particle = getattr(ruler, side).particle
+            if particle is not None and particle >= particles:
+                raise ValueError(f"rulers.{k}.{side}.particle {particle} is not below {particles}")
 
 
 def _first_at_or_above(values: list[int], limit: int, message: str) -> None:
@@ -593,8 +634,16 @@ def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 4}
 
 
+def _from_version_4(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 added rulers: a version-4 file has none."""
+    return {**data, "rulers": [], "schema_version": 5}
+
+
 # version → function lifting it to version + 1
-MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3}
+MIGRATIONS = {
+    0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3,
+    4: _from_version_4,
+}  # fmt: skip
 
 
 def check_version(

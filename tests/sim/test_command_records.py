@@ -20,6 +20,7 @@ from clothlab.sim.document.commands import (
     BlowUp,
     Command,
     CutLinks,
+    EditRulers,
     GrabMove,
     GrabRelease,
     GrabStart,
@@ -44,7 +45,14 @@ from clothlab.sim.document.recording import (
     recording_json,
     save_recording,
 )
-from clothlab.sim.document.scene import BoxSpec, Scene, body_counts, build_topology
+from clothlab.sim.document.scene import (
+    BoxSpec,
+    RulerEnd,
+    RulerSpec,
+    Scene,
+    body_counts,
+    build_topology,
+)
 from clothlab.sim.lab.engine import Engine, replay
 
 STEPS = 60
@@ -84,7 +92,11 @@ def one_of_each(scene: Scene) -> list[Stamped]:
         Stamped(BLOWN_UP, GrabMove((0.5, -1.0, 0.6))),
         Stamped(56, GrabMove((0.5, -1.0, 0.6))),  # still: let go, it keeps the pointer's speed
         Stamped(58, GrabRelease()),
+        Stamped(59, EditRulers((RULER,), ())),
     ]
+
+
+RULER = RulerSpec(start=RulerEnd(particle=0), end=RulerEnd(point=(1.0, -2.0, 0.5)))
 
 
 def command_classes(base: type = Command) -> set[type]:
@@ -171,6 +183,7 @@ def test_every_kind_of_command_is_saved_loaded_and_replayed(tmp_path: Path) -> N
     assert document.wind.strength == 2.0
     assert document.obstacles[0].center == BOX_MOVED_TO
     assert (document.name, document.description) == ("Sheet over a box", "A box under it")
+    assert document.rulers == [RULER]
     thread = ThreadCalls()
     for command in loaded_commands:
         command.on_thread(thread)

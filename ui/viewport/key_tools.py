@@ -6,8 +6,9 @@ particle nearest the arrow's direction on screen, Tab and Shift+Tab go to the ne
 obstacle (past the last, out of the view: no focus trap), Enter picks up what is under the
 cursor — a free particle is grabbed, a pin or an obstacle lifted — arrows then move it in the
 camera's plane (Shift: fine steps) and Enter puts it down; P pins or unpins the particle, K
-marks a cut's end and, with two marks, Enter cuts every link between them. Esc puts down what
-is held, then drops the marks, then leaves the cursor.
+marks a cut's end and, with two marks, Enter cuts every link between them; M marks a ruler's
+end and, at the second, adds the ruler between them. Esc puts down what is held, then drops the
+marks, then leaves the cursor.
 
 Every change is the same request the mouse tools make (sim.document.commands, .edits,
 ui.intents), handed to `emit`, so undo, recording and the panels see no difference.
@@ -23,8 +24,10 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
 
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
+from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
+from clothlab.sim.document.scene import RulerSpec
+from clothlab.sim.lab.rulers import particle_end, ruler_length
 from clothlab.ui.intents import Preview, Select
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import picking
@@ -47,18 +50,20 @@ ARROWS = {
 }
 ZOOM_KEYS = {Qt.Key.Key_Plus: 1.0, Qt.Key.Key_Equal: 1.0, Qt.Key.Key_Minus: -1.0}
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_Escape)  # the view's only with a cursor
+# the view's only with a cursor
+CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_Escape)
 
 CAMERA_HINT = (
     "3D view keys: arrows orbit, Shift+arrows pan, + and − zoom; Enter puts a cursor on the cloth."
 )
 CURSOR_HINT = (
     "Cursor: arrows step, Tab goes to the next body, pin or obstacle; Enter grabs or lifts, "
-    "P pins or unpins, K marks a cut's end; Esc leaves the cursor."
+    "P pins or unpins, K marks a cut's end, M a ruler's; Esc leaves the cursor."
 )
 HOLDING_HINT = "Holding: arrows move it (Shift: fine steps), Enter puts it down, Esc puts it back."
 MARKED_HINT = "One cut mark: step to the other end and press K, then Enter to cut."
 CUT_HINT = "Two cut marks: Enter cuts every link between them, Esc drops the marks."
+RULER_HINT = "One ruler end: step to the other end and press M to measure, Esc drops it."
 
 
 @dataclass
@@ -84,6 +89,7 @@ class KeyCursor:
         self.obstacle: int | None = None  # or the obstacle it is on
         self.held: Held | None = None
         self.marks: list[int] = []  # the cut's marked ends, particles
+        self.ruler_start: int | None = None  # a ruler's first end (M), a particle
 
     @property
     def active(self) -> bool:
@@ -96,6 +102,8 @@ class KeyCursor:
             return CUT_HINT
         if self.marks:
             return MARKED_HINT
+        if self.ruler_start is not None:
+            return RULER_HINT
         return CURSOR_HINT if self.active else CAMERA_HINT
 
     def words(self) -> str:
@@ -138,6 +146,8 @@ class KeyCursor:
             self._pin(snapshot)
         elif key == Qt.Key.Key_K:
             self._mark(snapshot)
+        elif key == Qt.Key.Key_M:
+            self._measure(snapshot)
         elif key == Qt.Key.Key_Escape:
             self._escape()
         self.view.update()
@@ -244,6 +254,7 @@ class KeyCursor:
         self.put_down()
         self.particle = self.obstacle = None
         self.marks = []
+        self.ruler_start = None
         self.view.update()
 
     def _escape(self) -> None:
@@ -252,6 +263,9 @@ class KeyCursor:
         elif self.marks:
             self.marks = []
             self.said("Cut marks dropped")
+        elif self.ruler_start is not None:
+            self.ruler_start = None
+            self.said("Ruler end dropped")
         else:
             self.leave()
             self.said("Cursor left")
@@ -331,6 +345,23 @@ class KeyCursor:
         self.marks = [*self.marks[-1:], self.particle] if len(self.marks) >= 1 else [self.particle]
         ends = "first end" if len(self.marks) == 1 else "second end: Enter cuts"
         self.said(f"Cut mark at particle {self.particle}, the {ends}")
+
+    def _measure(self, snapshot: Snapshot) -> None:
+        """M: the first press marks a ruler's end at the cursor's particle, the second adds the
+        ruler from there to the cursor's particle (as a drag of the Ruler tool would)."""
+        particle, start = self.particle, self.ruler_start
+        if particle is None or self.held is not None:
+            return
+        if start is None or start == particle:
+            self.ruler_start = particle
+            self.said(f"Ruler end at particle {particle}: step to the other end and press M")
+            return
+        self.ruler_start = None
+        rulers = tuple(self.view.rulers())
+        ruler = RulerSpec(start=particle_end(start), end=particle_end(particle))
+        self.emit(EditRulers((*rulers, ruler), rulers))
+        length = ruler_length(ruler, snapshot.x)
+        self.said(f"Ruler from particle {start} to particle {particle}: {length:.4f} long")
 
     def _cut(self, snapshot: Snapshot) -> None:
         """Every live link the line between the marks crosses on screen, run half a link's

@@ -17,15 +17,17 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
-from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
+from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
+from clothlab.sim.document.scene import RulerEnd, RulerSpec
+from clothlab.sim.lab.rulers import end_position, particle_end, point_end
 from clothlab.ui.intents import Compose, Preview
 from clothlab.ui.selection import BALL
-from clothlab.ui.viewport import picking
+from clothlab.ui.viewport import picking, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
 
 PICK_RADIUS_PX = 14.0  # how close on screen a pin or particle must be to the pointer
@@ -45,6 +47,14 @@ class ToolView(Protocol):
     def ray(self, x: float, y: float) -> tuple[np.ndarray, np.ndarray]: ...
 
     def obstacle_kinds(self) -> tuple[str, ...] | None: ...
+
+    def rulers(self) -> list[RulerSpec]: ...
+
+    def ruler_marks(self) -> list[ruler_overlay.RulerMark]: ...
+
+    def ruler_mark(self, ruler: RulerSpec) -> ruler_overlay.RulerMark | None: ...
+
+    def ruler_font(self) -> QFont: ...
 
     def setCursor(self, cursor: Qt.CursorShape) -> None: ...  # noqa: N802 (Qt's name)
 
@@ -285,6 +295,94 @@ def obstacle_moved_to(index: int, center: np.ndarray) -> SetSetting | Compose:
     return Compose(composition.change_obstacle, (index,), {"center": vec3(center)})
 
 
+class RulerTool(Tool):
+    """Press, drag and release between two points to measure them: each end snaps to what is
+    under the pointer within PICK_RADIUS_PX — a particle (the end then follows the cloth), a
+    pin's anchor, an obstacle's surface — or else is a free point on the camera-facing plane.
+    Each ruler is one undoable edit; a click on a ruler's label removes that ruler."""
+
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.start: RulerEnd | None = None  # the ruler being drawn, press to release
+        self.end: RulerEnd | None = None
+        self.label: int | None = None  # the ruler whose label the press was on
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        self.label = ruler_overlay.label_at(self.view.ruler_marks(), position)
+        if self.label is None:
+            self.start = self.end = self._end_at(snapshot, position, None)
+        return True
+
+    def move(self, position: QPointF) -> None:
+        snapshot = self.view.snapshot()
+        if self.start is not None and snapshot is not None:
+            self.end = self._end_at(snapshot, position, self.start)
+            self.view.update()
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        label, start = self.label, self.start
+        snapshot = self.view.snapshot()
+        self.cancel()
+        self.view.update()
+        rulers = tuple(self.view.rulers())
+        if label is not None:
+            if not moved and label < len(rulers):  # a click on it, not a drag off it
+                self.emit(EditRulers(rulers[:label] + rulers[label + 1 :], rulers))
+            return
+        if start is None or not moved or snapshot is None:
+            return
+        end = self._end_at(snapshot, position, start)
+        if end != start:  # a drag from a particle back onto it measures nothing
+            self.emit(EditRulers((*rulers, RulerSpec(start=start, end=end)), rulers))
+
+    def cancel(self) -> None:
+        self.start = self.end = None
+        self.label = None
+
+    def has_overlay(self) -> bool:
+        return self.start is not None and self.end is not None and self.end != self.start
+
+    def paint(self, painter: QPainter) -> None:
+        """The ruler being drawn, with its length, as the view will draw it once made."""
+        if self.start is None or self.end is None:
+            return
+        mark = self.view.ruler_mark(RulerSpec(start=self.start, end=self.end))
+        if mark is not None:
+            ruler_overlay.paint_marks(painter, [mark], self.view.ruler_font())
+
+    def _end_at(self, snapshot: Snapshot, position: QPointF, start: RulerEnd | None) -> RulerEnd:
+        """What a ruler end at `position` snaps to: a particle, else a pin's anchor, else an
+        obstacle's surface under the ray, else the camera-facing plane through the other end
+        (through the camera's target for the first)."""
+        particle = particle_at(self.view, snapshot, position, free_only=False)
+        if particle is not None:
+            return particle_end(particle)
+        pointer = (position.x(), position.y())
+        if len(snapshot.pin_anchor):
+            screen = self.view.project(snapshot.pin_anchor)
+            k = picking.nearest_on_screen(screen, pointer, PICK_RADIUS_PX)
+            if k is not None:
+                return point_end(snapshot.pin_anchor[k])
+        origin, direction = self.view.ray(*pointer)
+        candidates = picking.obstacles(snapshot, self.view.obstacle_kinds())
+        hit = picking.nearest_obstacle(candidates, origin, direction)
+        if hit is not None:
+            return point_end(origin + hit[1] * direction)
+        through = (
+            np.asarray(self.view.camera.target, dtype=np.float64)
+            if start is None
+            else end_position(start, snapshot.x)
+        )
+        _, _, forward = self.view.camera.basis()
+        point = picking.drag_plane_point(origin, direction, through, forward)
+        try:  # a ray grazing the plane meets it beyond what a scene can hold
+            return point_end(through if point is None else point)
+        except ValueError:
+            return point_end(through)
+
+
 @dataclass(frozen=True)
 class ToolRow:
     name: str  # its action is tool_<name> (ui.actions)
@@ -311,6 +409,9 @@ TOOLS: tuple[ToolRow, ...] = (
     ToolRow("ball", "&Ball tool", "ball", "B",
             "Move: drag the ball or any obstacle to move it; right-drag orbits. "
             "Ctrl+click selects.", MoveTool),
+    ToolRow("ruler", "&Ruler", "ruler", "R",
+            "Ruler: drag between two points to measure; click a ruler's label to remove it. "
+            "Ctrl+click selects.", RulerTool),
 )  # fmt: skip
 DEFAULT_TOOL = "grab"
 

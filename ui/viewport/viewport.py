@@ -20,22 +20,24 @@ from collections.abc import Sequence
 import numpy as np
 from OpenGL import GL
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.document.scene import CameraSpec, Scene
+from clothlab.sim.document.scene import CameraSpec, RulerSpec, Scene
+from clothlab.sim.lab.rulers import MODEL_UNIT, fits, ruler_points, ruler_unit
 from clothlab.ui.selection import Selection
 from clothlab.ui.theme import focus_colour
-from clothlab.ui.viewport import force_overlay, items, meshes
+from clothlab.ui.viewport import force_overlay, items, meshes, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.viewport.interaction import Interaction
 from clothlab.ui.viewport.key_tools import KeyCursor
 
 MSAA_SAMPLES = 4  # on a GPU
+RULER_FONT_PX = 13  # in pixels, not points: the overlay's paint device has its own DPI
 FOCUS_RING_PX = 3.0  # the view's keyboard focus ring, wider than a field's: it frames a big area
 
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
@@ -78,6 +80,7 @@ class Viewport(QOpenGLWidget):
         self._options = items.ViewOptions()
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
+        self._scene: Scene | None = None  # the document: its rulers, their units
         self.interaction = Interaction(self)  # the editing tools (ui.tools) and selecting
         # the keyboard's camera keys and cursor (ui.key_tools), asking for what the tools do
         self.keys = KeyCursor(self, self.interaction.command_requested.emit, self.key_said.emit)
@@ -162,6 +165,38 @@ class Viewport(QOpenGLWidget):
         scene index. Until then, spheres are taken to come before boxes."""
         kinds = None if scene is None else tuple(o.kind for o in scene.obstacles)
         self._set_options(obstacle_kinds=kinds)
+        if scene is None or self._scene is None or scene.rulers != self._scene.rulers:
+            self.update()
+        self._scene = scene
+
+    def rulers(self) -> list[RulerSpec]:
+        """The document's rulers, as the last `set_scene` gave them."""
+        return [] if self._scene is None else list(self._scene.rulers)
+
+    def ruler_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(RULER_FONT_PX)
+        return font
+
+    def ruler_mark(self, ruler: RulerSpec) -> ruler_overlay.RulerMark | None:
+        """A ruler not (yet) in the document, laid out on the newest frame: the one the Ruler
+        tool is drawing. None before the first frame or with an end behind the eye."""
+        snapshot = self._snapshot
+        if snapshot is None or not fits(ruler, len(snapshot.x)):
+            return None
+        scene = self._scene
+        unit = ruler_unit(scene, snapshot.topology, ruler) if scene is not None else MODEL_UNIT
+        points = ruler_points(ruler, snapshot.x)
+        return ruler_overlay.mark_of(-1, points, unit, self.project, self.ruler_font())
+
+    def ruler_marks(self) -> list[ruler_overlay.RulerMark]:
+        """The rulers as the view draws them on the newest frame: ends, label text and box."""
+        snapshot = self._snapshot
+        if snapshot is None or self._scene is None:
+            return []
+        return ruler_overlay.ruler_marks(
+            self._scene.rulers, self._scene, snapshot, self.project, self.ruler_font()
+        )
 
     def obstacle_kinds(self) -> tuple[str, ...] | None:
         return self._options.obstacle_kinds
@@ -379,13 +414,14 @@ class Viewport(QOpenGLWidget):
             self._fail(error)
             return
         overlays = (self.interaction.has_overlay(), self.keys.has_overlay(), self._shows_focus())
-        if any(overlays) or self._shows_forces():
+        if any(overlays) or self._shows_forces() or self.rulers():
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
 
     def _paint_overlay(self) -> None:
-        """The tool's overlay (the cut stroke), painted into the framebuffer itself. A QPainter
+        """The rulers and the tool's overlay (the cut stroke, the ruler being drawn), painted
+        into the framebuffer itself. A QPainter
         on the widget would do on screen, but while QWidget.grab() renders the window
         (screenshots) Qt redirects such a painter to the grabbed image and then covers it with
         the framebuffer."""
@@ -395,6 +431,7 @@ class Viewport(QOpenGLWidget):
         painter = QPainter(device)  # Qt restores its own GL state around the painter
         if self._shows_forces():
             self._paint_forces(painter)
+        ruler_overlay.paint_marks(painter, self.ruler_marks(), self.ruler_font())
         if self.interaction.has_overlay():
             self.interaction.paint_overlay(painter)
         if self.keys.has_overlay():

@@ -41,6 +41,7 @@ from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import Reset, SeamCut
@@ -174,12 +175,14 @@ class MainWindow(QMainWindow):
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
         self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
+        self.stopwatch_panel = StopwatchPanel()
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
         panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]
         # the 3D view in words for screen readers (ui.describer), following what the panels do
         self.describer = ViewDescriber(self.viewport, lambda: self.controller.running)
-        self.panels: list[Panel] = [*panels, self.questions_panel, self.describer, self.status]
+        panels += [self.questions_panel, self.stopwatch_panel, self.describer]
+        self.panels: list[Panel] = [*panels, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
@@ -205,8 +208,13 @@ class MainWindow(QMainWindow):
         self.validation_panel = ValidationPanel(self.user_fabrics)
         self.validation_dock = self._dock("Validation", self.validation_panel, right)
         self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
+        # The Stopwatch likewise (View ▸ Panels ▸ Stopwatch): a seventh tab in a narrow
+        # window's one column would leave the 3D view too little room.
+        self.stopwatch_dock = self._dock("Stopwatch", self.stopwatch_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
         self.readouts_dock.raise_()
         self.validation_dock.hide()
+        self.stopwatch_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
         if self.user_fabrics.warning:  # read by the panels just made
             warning = self.user_fabrics.warning
@@ -278,6 +286,7 @@ class MainWindow(QMainWindow):
         self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
+        self.panels_menu.addAction(self.stopwatch_dock.toggleViewAction())
         self.panels_menu.addAction(self.validation_dock.toggleViewAction())
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
@@ -307,7 +316,7 @@ class MainWindow(QMainWindow):
             corner = dock.mapTo(self, QPoint(0, 0))
             return corner.x(), corner.y()
 
-        docks = sorted([*self.docks, self.validation_dock], key=place)
+        docks = sorted([*self.docks, self.stopwatch_dock, self.validation_dock], key=place)
         return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
