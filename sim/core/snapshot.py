@@ -34,6 +34,7 @@ class Snapshot:
     readouts: Readouts
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.core.readouts.CSV_COLUMNS, every record_stride steps from step 0)
+    substep: float = 1.0 / 120.0  # s, Δt / substeps as the model steps: x_prev is this far back
 
     @property
     def t(self) -> float:
@@ -76,6 +77,7 @@ def take_snapshot(
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
+        substep=sim.model_settings.dt / sim.model_settings.substeps,
     )
 
 

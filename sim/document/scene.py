@@ -41,6 +41,7 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
+from clothlab.sim.core.probes import MAX_PROBES
 from clothlab.sim.core.solver import BodyMaterial, Simulation
 from clothlab.sim.core.topology import Topology, TopologyBuilder, disc_parts
 from clothlab.sim.document.files import (
@@ -54,8 +55,9 @@ from clothlab.sim.document.files import (
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
-# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs
-SCHEMA_VERSION: Final = 4
+# named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs;
+# 5: probes
+SCHEMA_VERSION: Final = 5
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
@@ -393,7 +395,7 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[4] = SCHEMA_VERSION
+    schema_version: Literal[5] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
@@ -410,6 +412,17 @@ class Scene(_Strict):
     # are what a run did, not the set-up. A file that holds some starts with them.
     tears: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
+    # Particles with a probe (sim.core.probes), probe 1 first: the Probes dock's curves and the
+    # CSV's probe1_y, … columns follow this order.
+    probes: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_PROBES)
+
+    @model_validator(mode="after")
+    def _probes_on_particles(self) -> Scene:
+        particles, _ = body_counts(self.bodies)
+        _first_at_or_above(self.probes, particles, "probes.{}: particle {} is not below {}")
+        if len(set(self.probes)) != len(self.probes):
+            raise ValueError("probes: a particle has two probes")
+        return self
 
     @model_validator(mode="after")
     def _indices_in_range(self) -> Scene:
@@ -593,8 +606,16 @@ def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 4}
 
 
+def _from_version_4(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 added probes: a version-4 file has none."""
+    return {**data, "schema_version": 5}
+
+
 # version → function lifting it to version + 1
-MIGRATIONS = {0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3}
+MIGRATIONS = {
+    0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3,
+    4: _from_version_4,
+}  # fmt: skip
 
 
 def check_version(
