@@ -37,6 +37,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetProbe,
     SetSceneInfo,
     SetSetting,
     SetSpeed,
@@ -73,6 +74,7 @@ from clothlab.ui.intents import (
     Reset,
     SeamCut,
     SeekReplay,
+    ToggleProbe,
 )
 
 _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same key merge
@@ -249,12 +251,21 @@ class Controller(QObject):
         if recording is None:
             raise ValueError("no recording is being replayed")
         step = max(0, min(int(step), recording.steps))
-        if self.undo_stack.count():  # the user edited the replay: back to the recording's scene
+        if self._replay_edited():  # back to the recording's scene
             self.load(recording.scene, None, Play(recording, self._session, step, seek=True))
             return
-        self.scene = recording.scene  # the same document: the views and camera stay
+        # The same document (the probes the user attached to the replay stay: they only read
+        # it): the views and camera stay.
+        self.scene = recording.scene.model_copy(update={"probes": self.scene.probes})
         self._replay_end_pending = True
         self.send(Seek(step))
+
+    def _replay_edited(self) -> bool:
+        """Whether the user changed the replayed run: an edit on the undo stack that changes
+        what the model computes (a probe does not)."""
+        stack = self.undo_stack
+        edits = (stack.command(k) for k in range(stack.count()))
+        return any(not (isinstance(e, EditCommand) and e.edit.leaves_model) for e in edits)
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -343,6 +354,7 @@ class Controller(QObject):
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
             GrabStart: self._grab, GrabMove: self._grab, GrabRelease: self._queue,
             Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
+            SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
             SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
             NewDocument: self._new_document,
         }  # fmt: skip
@@ -467,6 +479,20 @@ class Controller(QObject):
             chosen = links - set(self.scene.cuts) - set(torn)
         if chosen:
             self._push(CutLinks(tuple(sorted(chosen)), request.restore))
+
+    def _set_probe(self, edit: SetProbe) -> None:
+        """Attach or take off a probe: one undoable edit; raises CommandError (one line) when
+        it does not fit the document (a fifth probe, a particle probed twice)."""
+        edit.fits(self.scene)
+        self._push(edit)
+
+    def _toggle_probe(self, request: ToggleProbe) -> None:
+        """The Probe tool's click: a probe on the particle, or off it if it has one."""
+        particle, probes = int(request.particle), self.scene.probes
+        if particle in probes:
+            self._set_probe(SetProbe(particle, False, probes.index(particle)))
+        else:
+            self._set_probe(SetProbe(particle, True, len(probes)))
 
     def _seam_cut(self, _request: SeamCut) -> None:
         """The model's own seam cut of the first sheet."""

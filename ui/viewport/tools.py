@@ -23,7 +23,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
-from clothlab.ui.intents import Compose, Preview
+from clothlab.ui.intents import Compose, Preview, ToggleProbe
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking
 from clothlab.ui.viewport.camera import OrbitCamera
@@ -192,6 +192,29 @@ class PinTool(DragTool):
             self.emit(SetPin(self.subject, _vec(rest), None, live=_vec(now)))
 
 
+class ProbeTool(Tool):
+    """A click on a particle attaches a probe to it (up to four), a click on a probed particle
+    takes the probe off; the controller decides which (ui.intents.ToggleProbe)."""
+
+    cursor = Qt.CursorShape.PointingHandCursor
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.subject: int | None = None
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        self.subject = particle_at(self.view, snapshot, position, free_only=False)
+        return self.subject is not None
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        if not moved and self.subject is not None:
+            self.emit(ToggleProbe(self.subject))
+        self.subject = None
+
+    def cancel(self) -> None:
+        self.subject = None
+
+
 class CutTool(Tool):
     """A stroke across the cloth cuts every link whose on-screen segment it crosses."""
 
@@ -300,6 +323,10 @@ TOOLS: tuple[ToolRow, ...] = (
     ToolRow("pin", "&Pin", "pin", "P",
             "Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
             "Ctrl+click selects.", PinTool),
+    ToolRow("probe", "P&robe", "probe", "R",
+            "Probe: click a particle to attach a probe (up to 4; its height, speed and tension "
+            "in the Probes panel), click a probed one to take it off. Ctrl+click selects.",
+            ProbeTool),
     ToolRow("cut", "&Cut", "cut", "C",
             "Cut: drag a stroke across the cloth; every link it crosses is cut. "
             "Ctrl+click selects.", CutTool),

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from OpenGL import GL
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QFocusEvent, QMouseEvent, QPainter, QPen, QWheelEvent
 from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
@@ -28,13 +28,14 @@ from PySide6.QtWidgets import QWidget
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.ui.selection import Selection
-from clothlab.ui.theme import focus_colour
+from clothlab.ui.theme import PROBE_COLOURS, focus_colour
 from clothlab.ui.viewport import items
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.viewport.interaction import Interaction
 
 MSAA_SAMPLES = 4  # on a GPU
+PROBE_MARKER_PX = 7.0  # radius of a probe's numbered disc
 FOCUS_RING_PX = 3.0  # the view's keyboard focus ring, wider than a field's: it frames a big area
 
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
@@ -72,6 +73,7 @@ class Viewport(QOpenGLWidget):
         self._home_spec = CameraSpec()
         self._snapshot: Snapshot | None = None
         self._options = items.ViewOptions()
+        self._probes: tuple[int, ...] = ()  # particles with a probe, probe 1 first
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
         self.interaction = Interaction(self)  # the editing tools (ui.tools) and selecting
@@ -134,6 +136,17 @@ class Viewport(QOpenGLWidget):
 
     def obstacle_kinds(self) -> tuple[str, ...] | None:
         return self._options.obstacle_kinds
+
+    def set_probes(self, particles: Sequence[int]) -> None:
+        """Mark these particles' probes (probe 1 first), each in its colour, from the next
+        frame on (call on every load and edit)."""
+        probes = tuple(int(p) for p in particles)
+        if probes != self._probes:
+            self._probes = probes
+            self.update()
+
+    def probes(self) -> tuple[int, ...]:
+        return self._probes
 
     def set_selection(self, selection: Selection | None, scene: Scene | None = None) -> None:
         """Outline `selection` (None: nothing) from the next frame on, following every new
@@ -318,7 +331,7 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
-        if self.interaction.has_overlay() or self._shows_focus():
+        if self.interaction.has_overlay() or self._shows_focus() or self._probes:
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
@@ -332,11 +345,37 @@ class Viewport(QOpenGLWidget):
         device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
         device.setDevicePixelRatio(ratio)
         painter = QPainter(device)  # Qt restores its own GL state around the painter
+        if self._probes and self._snapshot is not None:
+            self._paint_probes(painter, self._snapshot)
         if self.interaction.has_overlay():
             self.interaction.paint_overlay(painter)
         if self._shows_focus():
             self._paint_focus_ring(painter)
         painter.end()
+
+    def _paint_probes(self, painter: QPainter, snapshot: Snapshot) -> None:
+        """Each probe's marker: a disc in its colour, numbered, on its particle. Drawn over the
+        cloth, so a probe behind a fold still shows where it is."""
+        inside = [(k, p) for k, p in enumerate(self._probes) if p < len(snapshot.x)]
+        if not inside:
+            return
+        screen = self.project(snapshot.x[[p for _, p in inside]])
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        font = painter.font()
+        font.setBold(True)
+        font.setPointSizeF(7.5)
+        painter.setFont(font)
+        for (slot, _particle), (x, y) in zip(inside, screen, strict=True):
+            if not (np.isfinite(x) and np.isfinite(y)):
+                continue  # behind the eye
+            centre = QPointF(float(x), float(y))
+            painter.setPen(QPen(QColor("white"), 1.5))
+            painter.setBrush(QColor(PROBE_COLOURS[slot]))
+            painter.drawEllipse(centre, PROBE_MARKER_PX, PROBE_MARKER_PX)
+            box = QRectF(centre.x() - PROBE_MARKER_PX, centre.y() - PROBE_MARKER_PX,
+                         2 * PROBE_MARKER_PX, 2 * PROBE_MARKER_PX)  # fmt: skip
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(slot + 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _shows_focus(self) -> bool:
         """The view has the focus and it came by the keyboard (Tab, F6), as a button's ring."""

@@ -37,6 +37,7 @@ from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.history_dock import HistoryView
 from clothlab.ui.docks.panels import Panel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
+from clothlab.ui.docks.probes_dock import ProbesPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
@@ -171,16 +172,19 @@ class MainWindow(QMainWindow):
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
+        self.probes_panel = ProbesPanel()
         self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
-        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]
+        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel,
+                  self.probes_panel]  # fmt: skip
         self.panels: list[Panel] = [*panels, self.questions_panel, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
+        self.probes_dock = self._dock("Probes", self.probes_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = HistoryView(
             self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
@@ -191,11 +195,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
+        self.tabifyDockWidget(self.compare_dock, self.probes_dock)
         self.parameters_dock.raise_(), self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock, self.compare_dock)  # fmt: skip
+                      self.questions_dock, self.compare_dock, self.probes_dock)  # fmt: skip
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
         self.validation_panel = ValidationPanel(self.user_fabrics)
@@ -333,6 +338,7 @@ class MainWindow(QMainWindow):
         self.action_ball.setChecked(scene.ball.enabled)
         for panel in self.panels:
             panel.show_scene(scene)
+        self.viewport.set_probes(scene.probes)
         self.viewport.set_camera(scene.camera)
         self._update_title()
         self._show_running(self.controller.running)
@@ -340,6 +346,7 @@ class MainWindow(QMainWindow):
     def _show_edit(self, scene: Scene, command: object) -> None:
         for panel in self.panels:
             panel.show_edit(scene, command)
+        self.viewport.set_probes(scene.probes)
         self.action_ball.setChecked(self.controller.settings.ball)
         self._update_title()  # a renamed scene, or its undo
 
