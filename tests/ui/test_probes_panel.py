@@ -43,6 +43,7 @@ def table_text(window: MainWindow, row: int, column: int) -> str:
 def test_clicking_a_particle_with_the_probe_tool_shows_it_in_the_probes_panel(qtbot, window):
     controller, panel = window.controller, window.probes_panel
     assert panel.hint.isVisibleTo(panel) and panel.table.rowCount() == 0
+    assert window.probes_dock.isHidden()  # until a probe is attached: the default layout's tabs
     window.tool_actions["probe"].trigger()
     assert window.viewport.interaction.tool == "probe"
     middle = 5 * 15 + 7
@@ -50,6 +51,7 @@ def test_clicking_a_particle_with_the_probe_tool_shows_it_in_the_probes_panel(qt
     assert controller.scene.probes == [middle]
     assert controller.undo_stack.undoText() == "Add probe 1"
     assert window.viewport.probes() == (middle,)  # its marker
+    qtbot.waitUntil(lambda: not window.probes_dock.visibleRegion().isEmpty(), timeout=WAIT_MS)
     assert panel.table.rowCount() == 1 and table_text(window, 0, 1) == str(middle)
     assert not panel.hint.isVisibleTo(panel)
     click_particle(window, 14)  # a pinned corner takes a probe too

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
+from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
@@ -184,7 +184,6 @@ class MainWindow(QMainWindow):
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
         self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
         self.compare_dock = self._dock("Compare", self.compare_panel, right)
-        self.probes_dock = self._dock("Probes", self.probes_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = HistoryView(
             self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
@@ -195,12 +194,11 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
-        self.tabifyDockWidget(self.compare_dock, self.probes_dock)
         self.parameters_dock.raise_(), self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock, self.compare_dock, self.probes_dock)  # fmt: skip
+                      self.questions_dock, self.compare_dock)  # fmt: skip
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
         self.validation_panel = ValidationPanel(self.user_fabrics)
@@ -208,6 +206,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
         self.readouts_dock.raise_()
         self.validation_dock.hide()
+        # Hidden too until a probe is attached (or a probed scene opens), so the default
+        # layout's tabs keep their room; a tab beside Compare when shown.
+        self.probes_dock = self._dock("Probes", self.probes_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.probes_dock)
+        self.readouts_dock.raise_()
+        self.probes_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
         if self.user_fabrics.warning:  # read by the panels just made
             warning = self.user_fabrics.warning
@@ -269,6 +273,7 @@ class MainWindow(QMainWindow):
         self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
+        self.panels_menu.addAction(self.probes_dock.toggleViewAction())
         self.panels_menu.addAction(self.validation_dock.toggleViewAction())
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
@@ -293,7 +298,7 @@ class MainWindow(QMainWindow):
             corner = dock.mapTo(self, QPoint(0, 0))
             return corner.x(), corner.y()
 
-        docks = sorted([*self.docks, self.validation_dock], key=place)
+        docks = sorted([*self.docks, self.probes_dock, self.validation_dock], key=place)
         return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
@@ -339,6 +344,8 @@ class MainWindow(QMainWindow):
         for panel in self.panels:
             panel.show_scene(scene)
         self.viewport.set_probes(scene.probes)
+        if scene.probes:  # the scene was set up to be probed: its readings to the front
+            self._bring_forward(self.probes_dock)
         self.viewport.set_camera(scene.camera)
         self._update_title()
         self._show_running(self.controller.running)
@@ -347,8 +354,15 @@ class MainWindow(QMainWindow):
         for panel in self.panels:
             panel.show_edit(scene, command)
         self.viewport.set_probes(scene.probes)
+        if isinstance(command, SetProbe) and command.add:
+            self._bring_forward(self.probes_dock)
         self.action_ball.setChecked(self.controller.settings.ball)
         self._update_title()  # a renamed scene, or its undo
+
+    def _bring_forward(self, dock: QDockWidget) -> None:
+        """Shown, its tab in front."""
+        dock.show()
+        dock.raise_()
 
     def _show_document(self) -> None:
         """After a refused request: the panels drop what was typed and show the document."""
