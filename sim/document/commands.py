@@ -368,8 +368,9 @@ class SetProbe(Edit, kind="set_probe"):
 
 
 # Of a scene, for EditScene. Tears (a saved state's) change only with a change of bodies,
-# which starts the model afresh: its links are not the torn ones.
-EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears")
+# which starts the model afresh: its links are not the torn ones; probes follow the bodies'
+# particles (sim.document.composition).
+EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears", "probes")
 
 
 class _Parts(BaseModel):
@@ -380,6 +381,7 @@ class _Parts(BaseModel):
     bodies: list[Body] | None = Field(None, max_length=MAX_BODIES)
     obstacles: list[Obstacle] | None = Field(None, max_length=MAX_OBSTACLES)
     pins: list[PinSpec] | None = Field(None, max_length=MAX_LIST)
+    probes: list[Index] | None = Field(None, max_length=MAX_PROBES)
 
     def given(self) -> dict[str, Any]:
         return {k: v for k in self.model_fields_set if (v := getattr(self, k)) is not None}
@@ -403,6 +405,8 @@ class EditScene(Edit, kind="edit_scene"):
             return
         if "pins" in self.after:
             _indices([p.particle for p in self.after["pins"]], particles, "particle")
+        if "probes" in self.after:
+            _indices(self.after["probes"], particles, "particle")
         for part in ("cuts", "tears"):
             if part in self.after:
                 raise CommandError(f"{self.text}: {part} change with bodies only (a restart)")

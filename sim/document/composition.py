@@ -89,7 +89,8 @@ def remove_body(scene: Scene, index: int) -> Composed:
     body = _body(scene, index)
     bodies = [b for k, b in enumerate(scene.bodies) if k != index]
     pins, cuts, _ = _remap(scene, index, None)
-    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    probes = _remap_probes(scene, index, None)
+    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts, probes=probes)
     return Composed(new, f"Remove {_noun(body)}")
 
 
@@ -126,7 +127,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     message = ""
     if dropped > 0:
         message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
-    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts)
+    probes = _remap_probes(scene, index, new)
+    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, probes=probes)
     return Composed(new_scene, text or _change_text(old, new), message)
 
 
@@ -409,6 +411,28 @@ def _nearest_on_disc(old: DiscSpec, new: DiscSpec, local: int) -> int:
         return int(new_parts.grid_index[row, col])
     offsets = new_parts.plane - (x, z)
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
+
+
+def _remap_probes(scene: Scene, index: int, new: Body | None) -> list[int]:
+    """The probes after body `index` becomes `new` (None: is removed), in their order: carried
+    over by place on the body as pins are; a removed body's go with it, and two that land on
+    one particle (a coarser resolution) become one."""
+    old = scene.bodies[index]
+    old_particles = body_size(old)[0]
+    shift = (body_size(new)[0] if new is not None else 0) - old_particles
+    first = _first_particle(scene, index)
+    probes: list[int] = []
+    for particle in scene.probes:
+        local = particle - first
+        if local < 0:
+            moved: int | None = particle
+        elif local >= old_particles:
+            moved = particle + shift
+        else:
+            moved = None if new is None else first + _carry_over(old, new, local)
+        if moved is not None and moved not in probes:
+            probes.append(moved)
+    return probes
 
 
 def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int], int]:

@@ -16,6 +16,7 @@ import pytest
 import clothlab
 from clothlab.sim.core import probes
 from clothlab.sim.core.readouts import CSV_HEADER, column_key
+from clothlab.sim.document import composition
 from clothlab.sim.document.commands import CommandError, SetProbe, apply_to_document
 from clothlab.sim.document.files import SceneError
 from clothlab.sim.document.presets import load_preset
@@ -274,3 +275,36 @@ def test_probe_columns_and_units():
     )  # fmt: skip
     assert probes.header_names(1, si=True)[2] == "probe1_tension (N)"
     assert probes.csv_cells([1.5, math.nan]) == ["1.5", ""]
+
+
+# --- probes follow their particles when the bodies change ------------------------------------
+
+
+def test_probes_follow_a_new_resolution_and_a_removed_body_with_undo():
+    scene = load_preset("two-sheets")
+    sheets = [b for b in scene.bodies if b.kind == "sheet"]
+    assert len(sheets) == 2 and scene.bodies[0].cols * scene.bodies[0].rows == 165
+    probed = scene.model_copy(update={"probes": [7, 165 + 3, 152]})
+    # 15 × 11 → 5 × 4: probe 1 at the top edge's middle stays there, probe 3 at row 10 col 2
+    # goes to row 3 col 1; the second sheet's probe moves down by the particles the first lost
+    coarser = composition.change_body(probed, 0, cols=5, rows=4)
+    assert coarser.scene.probes == [2, 20 + 3, 3 * 5 + 1]
+    edit = composition.edit_of(probed, coarser)
+    assert edit.after["probes"] == [2, 23, 16] and edit.before["probes"] == [7, 168, 152]
+    assert apply_to_document(apply_to_document(probed, edit), edit.inverse()) == probed
+    # a removed body takes its probes with it; the others keep their order
+    removed = composition.remove_body(probed, 0).scene
+    assert removed.probes == [3]
+    parse_scene(scene_json(removed))  # the scene after is a valid one
+
+
+def test_run_with_a_new_resolution_keeps_the_probes_on_the_sheet(tmp_path):
+    scene = load_preset("hanging-sheet").model_copy(update={"probes": [7, 152]})
+    path, table = tmp_path / "probed.json", tmp_path / "r.csv"
+    save_scene(scene, path)
+    result = clothlab_cli(
+        "run", str(path), "--set", "resolution=5x4", "--steps", "2", "--csv", str(table)
+    )
+    assert result.returncode == 0, result.stderr
+    header = next(csv.reader(table.open()))
+    assert "probe2_speed (units/s)" in header
