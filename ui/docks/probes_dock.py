@@ -189,19 +189,32 @@ class ProbesPanel(QWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight)
 
     def redraw(self) -> None:
+        """The curves of the last WINDOW_S of model time, each plot framed to hold them (set
+        here: the plots do not repaint by themselves, NoViewportUpdate, as the Readouts')."""
         if not self._dirty:
             return
+        self._redraw_timer.stop()
         self._dirty = False
         self._last_redraw = time.perf_counter()
+        shown = [self.traces[p].rows for p in self.probes if len(self.traces[p].rows)]
+        end = max((float(rows[-1, 0]) for rows in shown), default=0.0)
+        start = max(0.0, end - WINDOW_S)
         for slot in range(len(PROBE_COLOURS)):
             rows = np.zeros((0, 4))
             if slot < len(self.probes):
                 rows = self.traces[self.probes[slot]].rows
-                if len(rows):
-                    rows = rows[rows[:, 0] >= rows[-1, 0] - WINDOW_S]
+                rows = rows[rows[:, 0] >= start]
             for k, quantity in enumerate(probes.QUANTITIES):
                 values = rows[:, 1 + k]
-                shown = ~np.isnan(values)
-                self._curves[(quantity, slot)].setData(rows[shown, 0], values[shown])
-        for plot in self.plots.values():
+                kept = ~np.isnan(values)
+                self._curves[(quantity, slot)].setData(rows[kept, 0], values[kept])
+        for k, quantity in enumerate(probes.QUANTITIES):
+            plot = self.plots[quantity]
+            plot.setXRange(start, max(end, start + 1.0), padding=0)
+            values = [rows[rows[:, 0] >= start, 1 + k] for rows in shown]
+            finite = np.concatenate([v[~np.isnan(v)] for v in values]) if values else []
+            if len(finite):
+                low, high = float(np.min(finite)), float(np.max(finite))
+                margin = max(0.05 * (high - low), 1e-3 * max(abs(low), abs(high)), 1e-9)
+                plot.setYRange(low - margin, high + margin, padding=0)
             plot.viewport().update()

@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QImage,
+    QKeySequence,
+    QResizeEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -90,6 +98,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(fitted_size(MINIMUM_SIZE, self.screen().availableGeometry().size()))
         self.setDockNestingEnabled(True)
         self._state_before_full_screen = Qt.WindowState.WindowNoState  # see set_full_screen
+        self._front_when_shown: QDockWidget | None = None  # see _bring_forward
         self._build_central()
         self._build_status_bar()
         self._build_docks()
@@ -360,9 +369,19 @@ class MainWindow(QMainWindow):
         self._update_title()  # a renamed scene, or its undo
 
     def _bring_forward(self, dock: QDockWidget) -> None:
-        """Shown, its tab in front."""
+        """Shown, its tab in front: now, or once the window shows (a dock shown in a window
+        not shown yet, as at start-up, joins a tab group its raise_ never reaches)."""
+        if not self.isVisible():
+            self._front_when_shown = dock
+            return
         dock.show()
         dock.raise_()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        dock, self._front_when_shown = self._front_when_shown, None
+        if dock is not None:
+            QTimer.singleShot(0, lambda: self._bring_forward(dock))
 
     def _show_document(self) -> None:
         """After a refused request: the panels drop what was typed and show the document."""
