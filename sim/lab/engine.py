@@ -54,6 +54,7 @@ Row = tuple[float, ...]  # sim.core.readouts.CSV_COLUMNS
 Source: TypeAlias = Scene | Recording
 KEEP_EVERY = 240  # model steps between kept states of a replay (2 s at 1/120 s)
 KEEP_AT_MOST = 64  # kept states of one replay; when full, every other one goes
+NO_PROBES: Row = probes.values([], probes.MAX_PROBES)  # the probe row of a run without probes
 
 
 def copy_simulation(sim: Simulation) -> Simulation:
@@ -298,8 +299,8 @@ class Engine:
             self._readouts = self.sim.readouts()
             line = row(steps, self._readouts)
             self._pending.append(line)
-            if self.record_probes:
-                self._pending_probes.append(self.probe_row())
+            if self.record_probes:  # one shared row while no probe is on: a long run keeps many
+                self._pending_probes.append(self.probe_row() if self.probes else NO_PROBES)
             if keep is not None and self.exact and self._history_is_ours():
                 keep.rows.append(line)
 
