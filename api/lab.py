@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from clothlab.sim.core import probes, readouts
+from clothlab.sim.core.forces import Forces
 from clothlab.sim.document.commands import (
     Command,
     CommandError,
@@ -129,6 +130,34 @@ class Lab:
     def readouts(self) -> dict[str, float]:
         """The readouts of the state now, by CSV column key (counts as int)."""
         return {"step": self.steps, **dataclasses.asdict(self._engine.readouts())}
+
+    @property
+    def pin_forces(self) -> np.ndarray:
+        """(P, 3) float64: each pin's force on the cloth over the last step, one row per pin in
+        ascending particle order (N with SI fabrics, model units otherwise); NaN before the
+        first step."""
+        return self._forces().pin_force.copy()
+
+    @property
+    def link_tensions(self) -> np.ndarray:
+        """(M,) float64: each link's pull on its ends over the last step (< 0: a push), 0 for a
+        cut or torn link; NaN before the first step."""
+        return self._forces().link_tension.copy()
+
+    @property
+    def contact_forces(self) -> dict[str, float]:
+        """Each obstacle's normal force on the cloth over the last step: "floor", "ball",
+        "sphere 1", "box 1", …; empty before the first step."""
+        return dict(self._forces().contact)
+
+    def _forces(self) -> Forces:
+        sim = self._engine.sim
+        measured = sim.forces()
+        if measured is not None:
+            return measured
+        unknown = np.full((len(sim.state.pin_index), 3), np.nan)
+        weight = float(sim.mechanics.mass.sum()) * sim.model_settings.gravity
+        return Forces(np.full(sim.topology.link_count, np.nan), unknown, {}, weight)
 
     @property
     def scene(self) -> Scene:
@@ -256,8 +285,9 @@ class Lab:
 
     def probe(self, number: int) -> dict[str, float]:
         """What probe `number` (1 for the first, as its CSV columns are named) reads now: its
-        particle, height y (units), speed (units/s) and tension around it (NaN until the solver
-        gives forces)."""
+        particle, height y (units), speed (units/s) and the largest tension among the links at
+        it over the last step (N with SI fabrics, model units otherwise; NaN before the first
+        step, as `link_tensions`)."""
         attached = self.probes
         if isinstance(number, bool) or not isinstance(number, int):
             raise ValueError(f"probe {number!r}: give a probe's number, 1 for the first")

@@ -37,6 +37,9 @@ class LinkArrays:
     parallel: bool  # the two-thread kernel applies
     solver_mode: int  # the setting these were built for (ordering.AUTOMATIC, …)
     start: np.ndarray  # (L, 3) float64, scratch: each link's direction as the step began
+    # (L,) float64, scratch: mass × how far each link moved its ends over the last (sub)step's
+    # passes, along its correction (its pull × Δt²); sim.core.forces reads it
+    moved: np.ndarray
 
     @property
     def count(self) -> int:
@@ -80,6 +83,7 @@ def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) ->
         parallel=parallel,
         solver_mode=solver_mode,
         start=np.zeros((len(rest), 3)),
+        moved=np.zeros(len(rest)),
     )
 
 
@@ -169,6 +173,10 @@ class Obstacles:
 
     spheres: np.ndarray  # (S, 4) float64, centre and radius; the ball first when it is on
     boxes: np.ndarray  # (B, 6) float64, centre and half size along x, y, z
+    # (S + B + 1,) float64: mass × depth each sphere, box and the floor pushed particles out by
+    # over the last (sub)step's passes (kernels.collide); sim.core.forces reads it
+    pushed: np.ndarray
+    names: tuple[str, ...]  # of pushed's entries: "ball", "sphere 1", …, "box 1", …, "floor"
 
 
 def build_obstacles(
@@ -182,6 +190,13 @@ def build_obstacles(
         boxes=np.array(
             [(*c, *(0.5 * v for v in size)) for c, size in boxes], dtype=np.float64
         ).reshape(-1, 6),
+        pushed=np.zeros(len(all_spheres) + len(boxes) + 1),
+        names=(
+            *(["ball"] if ball is not None else []),
+            *(f"sphere {k}" for k in range(1, len(spheres) + 1)),
+            *(f"box {k}" for k in range(1, len(boxes) + 1)),
+            "floor",
+        ),
     )
 
 

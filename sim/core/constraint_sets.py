@@ -87,6 +87,7 @@ class LinkSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
+        self.links.moved[:] = 0.0
         kernels.start_directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
 
     def project(self, sub: Substep) -> None:
@@ -95,13 +96,14 @@ class LinkSet(ConstraintSet):
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
                 sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, links.colour_start,
-                self.lambdas, s.xpbd, material.compliance, sub.h, material.stiffness,
+                self.lambdas, links.moved, s.xpbd, material.compliance, sub.h, material.stiffness,
                 tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
                 sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, self.lambdas,
-                s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio, self.torn,
+                links.moved, s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio,
+                self.torn,
             )  # fmt: skip
 
     def lambdas_for(self, links: LinkArrays) -> bool:
@@ -142,6 +144,7 @@ class BendingSet(ConstraintSet):
         self.a, self.b, self.rest = a[order], b[order], rest[order]
         self.parallel = model.links.parallel
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
+        self.moved = np.zeros(len(self.rest))  # (B,) float64, for sim.core.forces
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
         self.compliance = np.zeros(len(self.rest))  # (B,) float64
@@ -149,6 +152,7 @@ class BendingSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
+        self.moved[:] = 0.0
         self.compliance[:] = sub.settings.bend_compliance
         kernels.start_directions(sub.x_prev, self.a, self.b, self.start)
 
@@ -156,12 +160,13 @@ class BendingSet(ConstraintSet):
         if self.parallel:
             constraints.project_links_xpbd_parallel(
                 sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.colour_start,
-                self.lambdas, True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+                self.lambdas, self.moved, True, self.compliance, sub.h, self.unused, 0.0,
+                self.never_torn,
             )  # fmt: skip
         else:
             constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.lambdas, True,
-                self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.lambdas,
+                self.moved, True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
 
 
@@ -210,9 +215,15 @@ class TetherSet(ConstraintSet):
             self._trees = None
             self.particle, self.anchor, self.length = tethers(model)
         self._pins, self._alive = pins.copy(), alive.copy()
+        self.pulled = np.zeros(len(self.particle))  # (T,) float64, per substep
+
+    def begin(self, sub: Substep) -> None:
+        self.pulled[:] = 0.0
 
     def project(self, sub: Substep) -> None:
-        constraints.project_tethers(sub.x, sub.inv_mass, self.particle, self.anchor, self.length)
+        constraints.project_tethers(
+            sub.x, sub.inv_mass, self.particle, self.anchor, self.length, self.pulled
+        )
 
 
 class VolumeSet(ConstraintSet):
@@ -273,13 +284,16 @@ class ContactSet(ConstraintSet):
     def build(self, model: Model) -> None:
         self.parallel = model.links.parallel
 
+    def begin(self, sub: Substep) -> None:
+        sub.obstacles.pushed[:] = 0.0
+
     def project(self, sub: Substep) -> None:
         s, obstacles = sub.settings, sub.obstacles
         # friction reads each particle's own motion only, so the threads may split it too
         collide = kernels.collide_parallel if self.parallel else kernels.collide
         collide(
             sub.x, sub.x_prev, sub.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
-            s.floor_y, s.friction_static, s.friction_kinetic,
+            s.floor_y, s.friction_static, s.friction_kinetic, obstacles.pushed,
         )  # fmt: skip
 
 

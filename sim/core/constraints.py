@@ -212,6 +212,7 @@ def project_links_xpbd(
     rest: np.ndarray,  # (L,) float64
     start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
+    moved: np.ndarray,  # (L,) float64, accumulates mass × how far each link moved its ends
     xpbd: bool,
     compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
     h: float,
@@ -245,7 +246,7 @@ def project_links_xpbd(
         if w == 0.0 or length == 0.0:
             continue
         error = length - rest[k]
-        vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
+        vx, vy, vz, top, size = along_start(start, k, dx, dy, dz, length)
         if not xpbd:
             s = error * stiffness[k] * top / (length * w)
         else:
@@ -253,6 +254,7 @@ def project_links_xpbd(
             delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
             s = delta * top / length
+        moved[k] += s * size
         move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
@@ -267,6 +269,7 @@ def project_links_xpbd_parallel(
     start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
     lambdas: np.ndarray,  # (L,) float64
+    moved: np.ndarray,  # (L,) float64
     xpbd: bool,
     compliance: np.ndarray,  # (L,) float64
     h: float,
@@ -298,7 +301,7 @@ def project_links_xpbd_parallel(
             if w == 0.0 or length == 0.0:
                 continue
             error = length - rest[k]
-            vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
+            vx, vy, vz, top, size = along_start(start, k, dx, dy, dz, length)
             if not xpbd:
                 s = error * stiffness[k] * top / (length * w)
             else:
@@ -306,6 +309,7 @@ def project_links_xpbd_parallel(
                 delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
                 lambdas[k] -= delta
                 s = delta * top / length
+            moved[k] += s * size
             move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
@@ -317,8 +321,10 @@ def project_tethers(
     particle: np.ndarray,  # (T,) int32
     anchor: np.ndarray,  # (T,) int32, the pinned particle it is tethered to
     length: np.ndarray,  # (T,) float64, distance along the cloth at rest
+    pulled: np.ndarray,  # (T,) float64, accumulates mass × how far each tether pulled
 ) -> None:
-    """Unilateral: only a particle further from its pin than `length` is pulled back."""
+    """Unilateral: only a particle further from its pin than `length` is pulled back.
+    `pulled` is each tether's force × h² towards its pin (sim.core.forces)."""
     for k in range(particle.shape[0]):
         i = particle[k]
         if inv_mass[i] == 0.0:
@@ -330,6 +336,7 @@ def project_tethers(
         distance = math.sqrt(dx * dx + dy * dy + dz * dz)
         if distance > length[k]:
             scale = length[k] / distance
+            pulled[k] += (distance - length[k]) / inv_mass[i]
             x[i, 0] = x[p, 0] + dx * scale
             x[i, 1] = x[p, 1] + dy * scale
             x[i, 2] = x[p, 2] + dz * scale
@@ -622,13 +629,13 @@ def link_forces_on_held(
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
     start: np.ndarray,  # (L, 3) float64, the substep's start directions
-    lambdas: np.ndarray,  # (L,) float64, the substep's multipliers after its passes
+    moved: np.ndarray,  # (L,) float64, mass × how far each link moved its ends, its passes'
     h: float,
     out: np.ndarray,  # (N, 3) float64, accumulates the force on each held particle
 ) -> None:
-    """The force each XPBD link pulls a held (pinned) end with over the last substep: a free
-    end moved by w·Δλ·u a pass, so the link's force on an end is ∓λ·u/h² (u its correction's
-    unit direction, as project_links_xpbd moved along it)."""
+    """The force each link pulls a held (pinned) end with over the last substep: it moved its
+    free end by `moved` / mass along u, its correction's unit direction (along_start), so it
+    pulls each end with moved / h² along u, towards the other end when > 0."""
     h2 = h * h
     for k in range(link_a.shape[0]):
         i, j = link_a[k], link_b[k]
@@ -640,16 +647,16 @@ def link_forces_on_held(
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         if length == 0.0:
             continue
-        vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
-        f = lambdas[k] * top / (length * h2)
+        vx, vy, vz, _top, size = along_start(start, k, dx, dy, dz, length)
+        f = moved[k] / (size * h2)
         if inv_mass[i] == 0.0:
-            out[i, 0] -= vx * f
-            out[i, 1] -= vy * f
-            out[i, 2] -= vz * f
+            out[i, 0] += vx * f
+            out[i, 1] += vy * f
+            out[i, 2] += vz * f
         if inv_mass[j] == 0.0:
-            out[j, 0] += vx * f
-            out[j, 1] += vy * f
-            out[j, 2] += vz * f
+            out[j, 0] -= vx * f
+            out[j, 1] -= vy * f
+            out[j, 2] -= vz * f
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)

@@ -9,19 +9,24 @@ the classic model; with every option off it computes what the classic one does.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.constraint_sets import (
+    BendingSet,
+    ConstraintSet,
     CurvatureSet,
     Model,
     Substep,
+    TetherSet,
     constraint_sets,
     live_triangles,
     vertex_areas,
 )
+from clothlab.sim.core.forces import DistanceImpulses, Impulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
 from clothlab.sim.core.state import State
 
@@ -38,16 +43,23 @@ class ClassicIntegrator:
         stop: np.ndarray,
     ) -> int:
         """One step; returns the health the predict found (kernels.HEALTHY or a problem), or
-        kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it."""
+        kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it moved stays in
+        the links' lambdas and the obstacles' pushes (`impulses`)."""
         kernel = kernels.step_parallel if links.parallel else kernels.step_classic
         colours = (links.colour_start,) if links.parallel else ()
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
             links.a, links.b, links.rest, material.stiffness, *colours, links.start,
-            s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
+            links.moved, s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
             state.t, s.dt,
-            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, stop,
+            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, obstacles.pushed, stop,
         )  # fmt: skip
+
+    @staticmethod
+    def impulses(
+        s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
+    ) -> Impulses:
+        return Impulses(s.dt, links, obstacles, fixed)
 
 
 class ExtendedIntegrator:
@@ -59,6 +71,7 @@ class ExtendedIntegrator:
         self.links_set = self.sets[0]
         self.curvature_set = next(c for c in self.sets if isinstance(c, CurvatureSet))
         self._stale = set(range(len(self.sets)))  # sets to build before they next run
+        self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
         self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
         self._vertex_area = np.zeros(particle_count)  # (N,) float64
@@ -80,7 +93,7 @@ class ExtendedIntegrator:
         obstacles: Obstacles,
         stop: np.ndarray,
     ) -> int:
-        active = [c for c in self.sets if c.enabled(s)]
+        active = self._active = [c for c in self.sets if c.enabled(s)]
         for k, c in enumerate(self.sets):
             if k in self._stale and c in active:
                 c.build(model)
@@ -116,19 +129,20 @@ class ExtendedIntegrator:
                     c.project(sub)
         return kernels.HEALTHY
 
-    def forces_on_held(self, x: np.ndarray, fixed: FixedArrays, h: float) -> np.ndarray:
-        """(N, 3) float64: the force the XPBD links and curvature runs exerted on each held
-        particle over the last substep (0 elsewhere); the pins' reaction is its negative."""
-        out = np.zeros_like(x)
-        links = self.links_set
-        if getattr(links, "links", None) is not None:
-            constraints.link_forces_on_held(
-                x, fixed.inv_mass, links.links.a, links.links.b, links.links.start,
-                links.lambdas, h, out,
-            )  # fmt: skip
+    def impulses(
+        self, s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
+    ) -> Impulses:
+        """What the last substep's constraints moved (sim.core.forces)."""
+        bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
+                   if isinstance(c, BendingSet)]  # fmt: skip
         curves = self.curvature_set
-        constraints.curve_forces_on_held(fixed.inv_mass, curves.curves, curves.lambdas, h, out)
-        return out
+        impulses = Impulses(s.dt / s.substeps, links, obstacles, fixed, tuple(bending),
+                            curves.curves, curves.lambdas)  # fmt: skip
+        tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)
+        if tethers is None:
+            return impulses
+        return replace(impulses, tether_particle=tethers.particle,
+                       tether_anchor=tethers.anchor, tether_pulled=tethers.pulled)  # fmt: skip
 
     def take_torn(self) -> np.ndarray:
         """Topology indices of links torn by the last steps (the caller marks them dead)."""

@@ -86,12 +86,12 @@ def _start_direction(
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def along_start(
     start: np.ndarray, k: int, dx: float, dy: float, dz: float, length: float
-) -> tuple[float, float, float, float]:
-    """What link k's correction moves along, as (vx, vy, vz, top): the unit direction it moves
-    along is (vx, vy, vz)·top/length. (dx, dy, dz) = x_j − x_i is the link now, of `length`;
-    of its unit direction only the part along the link as the step began (start[k],
-    start_directions) is kept. Left over `length` so that the caller divides once per link, as
-    the seed's kernel did.
+) -> tuple[float, float, float, float, float]:
+    """What link k's correction moves along, as (vx, vy, vz, top, size): the unit direction it
+    moves along is (vx, vy, vz)·top/length, and (vx, vy, vz) is `size` long. (dx, dy, dz) =
+    x_j − x_i is the link now, of `length`; of its unit direction only the part along the link
+    as the step began (start[k], start_directions) is kept. Left over `length` so that the
+    caller divides once per link, as the seed's kernel did.
 
     Along the link now, a correction on a link that turns within the step adds a torque
     (x_prev_i − x_prev_j) × Δx_i. On a sheet whose passes fight gravity every step, that
@@ -105,8 +105,8 @@ def along_start(
     ex, ey, ez = start[k, 0], start[k, 1], start[k, 2]
     dot = dx * ex + dy * ey + dz * ez  # = length·cos(turn)
     if dot > 0.0 and dot * dot >= MAX_KEPT_TURN_COS**2 * (length * length):
-        return ex, ey, ez, dot  # ê·(u·ê), u = d/length
-    return dx, dy, dz, 1.0
+        return ex, ey, ez, dot, 1.0  # ê·(u·ê), u = d/length
+    return dx, dy, dz, 1.0, length
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -119,9 +119,11 @@ def _project_link(
     j: int,
     rest: float,
     stiffness: float,
+    moved: np.ndarray,
 ) -> None:
     """Move both ends of link k by (L − rest)·stiffness, shared by inverse mass, along the
-    link as the step began (along_start)."""
+    link as the step began (along_start). moved[k] gathers how far it moved them, times
+    their mass (sim.core.forces): its pull on them × Δt²."""
     wi = inv_mass[i]
     wj = inv_mass[j]
     w = wi + wj
@@ -133,8 +135,9 @@ def _project_link(
     length = math.sqrt(dx * dx + dy * dy + dz * dz)
     if length == 0.0:
         return
-    vx, vy, vz, top = along_start(start, k, dx, dy, dz, length)
+    vx, vy, vz, top, size = along_start(start, k, dx, dy, dz, length)
     s = (length - rest) * stiffness * top / (length * w)
+    moved[k] += s * size
     move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
 
 
@@ -203,11 +206,12 @@ def project_links(
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64, of each link's body
     start: np.ndarray,  # (L, 3) float64, start_directions of this step
+    moved: np.ndarray,  # (L,) float64, accumulates what each link moved (_project_link)
 ) -> None:
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
     for k in range(link_a.shape[0]):
-        _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k])
+        _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -221,22 +225,31 @@ def collide(
     floor_y: float,
     static: float,  # friction coefficients; 0 and 0: none (the classic model)
     kinetic: float,
+    pushed: np.ndarray,  # (S + B + 1,) float64, accumulates mass × depth: spheres, boxes, floor
 ) -> None:
     """Push free particles out of every sphere and box onto its surface, and up onto the
     floor; with friction, then slow their slide along each surface they were pushed from.
     A particle's contacts never read another's, so one sweep over the particles per obstacle
     gives what one sweep with every obstacle per particle would: and each sweep is a loop
-    without an inner loop, as fast as the classic ball-and-floor one."""
+    without an inner loop, as fast as the classic ball-and-floor one. `pushed` gathers how
+    far each obstacle pushed, weighted by mass: its normal force × Δt² (sim.core.forces)."""
     n = x.shape[0]
-    for k in range(spheres.shape[0]):
+    spheres_count, boxes_count = spheres.shape[0], boxes.shape[0]
+    for k in range(spheres_count):
+        total = 0.0
         for i in range(n):
-            _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
-    for k in range(boxes.shape[0]):
+            total += _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
+        pushed[k] += total
+    for k in range(boxes_count):
+        total = 0.0
         for i in range(n):
-            _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+            total += _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+        pushed[spheres_count + k] += total
     if floor_on:
+        total = 0.0
         for i in range(n):
-            _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
+            total += _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
+        pushed[spheres_count + boxes_count] += total
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
@@ -250,27 +263,36 @@ def collide_parallel(
     floor_y: float,
     static: float,
     kinetic: float,
+    pushed: np.ndarray,  # (S + B + 1,) float64, accumulates as in collide
 ) -> None:
-    """collide on the thread pool: each particle is its own."""
+    """collide on the thread pool: each particle is its own (the sums are reductions)."""
     n = x.shape[0]
-    for k in range(spheres.shape[0]):
+    spheres_count, boxes_count = spheres.shape[0], boxes.shape[0]
+    for k in range(spheres_count):
+        total = 0.0
         for i in prange(n):
-            _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
-    for k in range(boxes.shape[0]):
+            total += _collide_sphere(x, x_prev, inv_mass, i, spheres[k], static, kinetic)
+        pushed[k] += total
+    for k in range(boxes_count):
+        total = 0.0
         for i in prange(n):
-            _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+            total += _collide_box(x, x_prev, inv_mass, i, boxes[k], static, kinetic)
+        pushed[spheres_count + k] += total
     if floor_on:
+        total = 0.0
         for i in prange(n):
-            _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
+            total += _collide_floor(x, x_prev, inv_mass, i, floor_y, static, kinetic)
+        pushed[spheres_count + boxes_count] += total
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _collide_sphere(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, sphere: np.ndarray,
     static: float, kinetic: float,
-) -> None:  # fmt: skip
+) -> float:  # fmt: skip
+    """Returns mass × how far it pushed particle i out (0 if not in contact)."""
     if inv_mass[i] == 0.0:
-        return
+        return 0.0
     dx = x[i, 0] - sphere[0]
     dy = x[i, 1] - sphere[1]
     dz = x[i, 2] - sphere[2]
@@ -285,21 +307,24 @@ def _collide_sphere(
         if static > 0.0 or kinetic > 0.0:
             _friction(x, x_prev, i, dx / distance, dy / distance, dz / distance,
                       radius - distance, static, kinetic)  # fmt: skip
+        return (radius - distance) / inv_mass[i]
+    return 0.0
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _collide_box(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, box: np.ndarray,
     static: float, kinetic: float,
-) -> None:  # fmt: skip
-    """Inside: out through the nearest face, the one the particle is least deep behind."""
+) -> float:  # fmt: skip
+    """Inside: out through the nearest face, the one the particle is least deep behind.
+    Returns mass × depth, as _collide_sphere."""
     if inv_mass[i] == 0.0:
-        return
+        return 0.0
     depth_x = box[3] - abs(x[i, 0] - box[0])
     depth_y = box[4] - abs(x[i, 1] - box[1])
     depth_z = box[5] - abs(x[i, 2] - box[2])
     if not (depth_x > 0.0 and depth_y > 0.0 and depth_z > 0.0):
-        return
+        return 0.0
     axis, depth = 0, depth_x
     if depth_y < depth:
         axis, depth = 1, depth_y
@@ -312,19 +337,22 @@ def _collide_box(
         ny = side if axis == 1 else 0.0
         nz = side if axis == 2 else 0.0
         _friction(x, x_prev, i, nx, ny, nz, depth, static, kinetic)
+    return depth / inv_mass[i]
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _collide_floor(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, floor_y: float,
     static: float, kinetic: float,
-) -> None:  # fmt: skip
+) -> float:  # fmt: skip
+    """Returns mass × depth, as _collide_sphere."""
     if inv_mass[i] == 0.0 or not x[i, 1] < floor_y:
-        return
+        return 0.0
     depth = floor_y - x[i, 1]
     x[i, 1] = floor_y
     if static > 0.0 or kinetic > 0.0:
         _friction(x, x_prev, i, 0.0, 1.0, 0.0, depth, static, kinetic)
+    return depth / inv_mass[i]
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -363,6 +391,7 @@ def step_classic(
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64
     start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
+    moved: np.ndarray,  # (L,) float64, out: what each link moved over the step (forces)
     passes: int,
     damping: float,
     gravity: float,
@@ -373,6 +402,7 @@ def step_classic(
     boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
+    pushed: np.ndarray,  # (S + B + 1,) float64, out: what each obstacle pushed (forces)
     stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """One Δt of the seed's model: predict, then `passes` × (links, then obstacles and floor).
@@ -388,11 +418,13 @@ def step_classic(
         return health
     place_pins(x, pin_index, pin_anchor)
     start_directions(x_prev, link_a, link_b, start)
+    moved[:] = 0.0
+    pushed[:] = 0.0
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
-        project_links(x, inv_mass, link_a, link_b, rest, stiffness, start)
-        collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
+        project_links(x, inv_mass, link_a, link_b, rest, stiffness, start, moved)
+        collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
     return HEALTHY
 
 
@@ -505,6 +537,7 @@ def step_parallel(
     stiffness: np.ndarray,  # (L,) float64
     colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
     start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
+    moved: np.ndarray,  # (L,) float64, out: as in step_classic
     passes: int,
     damping: float,
     gravity: float,
@@ -515,6 +548,7 @@ def step_parallel(
     boxes: np.ndarray,  # (B, 6) float64
     floor_on: bool,
     floor_y: float,
+    pushed: np.ndarray,  # (S + B + 1,) float64, out: as in step_classic
     stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """step_classic on the thread pool: within a colour no two links share a particle, so
@@ -542,13 +576,17 @@ def step_parallel(
     place_pins(x, pin_index, pin_anchor)
     for k in prange(link_a.shape[0]):
         _start_direction(x_prev, link_a, link_b, start, k)
+        moved[k] = 0.0
+    pushed[:] = 0.0
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
         for c in range(colour_start.shape[0] - 1):
             for k in prange(colour_start[c], colour_start[c + 1]):
-                _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k])
-        collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0)
+                _project_link(
+                    x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved
+                )
+        collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
     return HEALTHY
 
 

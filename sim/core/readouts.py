@@ -201,6 +201,24 @@ def solver_loss(sim: Simulation) -> float:
     return account.wind_work - account.damping_loss - change
 
 
+def pin_force(sim: Simulation) -> float:
+    """|Σ of the pins' forces on the cloth|; NaN before a step has measured it."""
+    forces = sim.forces()
+    if forces is None or not len(forces.pin_force):
+        return math.nan
+    return float(np.linalg.norm(forces.pin_total))
+
+
+def max_tension(sim: Simulation) -> float:
+    forces = sim.forces()
+    return math.nan if forces is None else forces.max_tension
+
+
+def contact_force(sim: Simulation) -> float:
+    forces = sim.forces()
+    return math.nan if forces is None else forces.contact_total
+
+
 def residual(sim: Simulation) -> float:
     return sim.link_residual()
 
@@ -288,11 +306,26 @@ READOUTS: tuple[Readout, ...] = (
         plotted=False,
     ),
     Readout(
-        "pin_force", "Pin force", "N", of_simulation(specimens.pin_force),
-        "Total force the pins hold the cloth with (|Σ|): what the links and bending runs pull "
-        "them with, from XPBD's multipliers, and their own particles' weight. At rest it is the "
-        "cloth's weight. N with SI fabrics; not measured with the classic rule.",
-        applies=lambda _topology, pins: bool(pins),
+        "pin_force", "Pin force", "N", of_simulation(pin_force),
+        "Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, "
+        "from what the solver moved, and their own particles' weight. At rest, with nothing "
+        "else touching, it is the cloth's weight. N with SI fabrics; with model units a "
+        "particle has mass 1.",
+        applies=lambda _topology, pins: bool(pins), curve="pins",
+    ),
+    Readout(
+        "max_tension", "Max tension", "N", of_simulation(max_tension),
+        "The largest pull of any one link on its ends, from what the solver moved over the "
+        "last step (the tension map colours every link by it). N with SI fabrics; with model "
+        "units a particle has mass 1.",
+        plot_with="pin_force", curve="largest link",
+    ),
+    Readout(
+        "contact_force", "Contact force", "N", of_simulation(contact_force),
+        "Total normal force the floor, the ball and the obstacles push the cloth with (at rest "
+        "on them: its weight, less what the pins hold). N with SI fabrics; with model units a "
+        "particle has mass 1.",
+        plot_with="pin_force", curve="contact",
     ),
     Readout(
         "tip_drop", "Tip drop", "m", of_simulation(specimens.tip_drop),
@@ -387,6 +420,8 @@ class Readouts:
     wind_work: float
     solver_loss: float
     pin_force: float  # N
+    max_tension: float  # N
+    contact_force: float  # N
     tip_drop: float  # m
     chord_angle: float  # °
     bending_length: float  # m

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from clothlab.sim.core.forces import Forces
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts
 from clothlab.sim.core.solver import Simulation
@@ -32,6 +33,7 @@ class Snapshot:
     boxes: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]  # (centre,
     # full size)
     readouts: Readouts
+    forces: Forces | None  # of the last step (sim.core.forces), arrays read-only; None: none
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.core.readouts.CSV_COLUMNS, every record_stride steps from step 0)
     substep: float = 1.0 / 120.0  # s, Δt / substeps as the model steps: x_prev is this far back
@@ -39,6 +41,20 @@ class Snapshot:
     @property
     def t(self) -> float:
         return self.readouts.t
+
+    @property
+    def link_tension(self) -> np.ndarray:
+        """(M,) float64: each link's pull (Forces.link_tension); NaN where not measured."""
+        if self.forces is None:
+            return np.full(self.topology.link_count, np.nan)
+        return self.forces.link_tension
+
+    @property
+    def pin_force(self) -> np.ndarray:
+        """(P, 3) float64: each pin's force on the cloth, as pin_index; NaN if not measured."""
+        if self.forces is None:
+            return np.full((len(self.pin_index), 3), np.nan)
+        return self.forces.pin_force
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -76,9 +92,19 @@ def take_snapshot(
         spheres=tuple(sim.spheres),
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
+        forces=_frozen_forces(sim.forces()),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         substep=sim.model_settings.dt / sim.model_settings.substeps,
     )
+
+
+def _frozen_forces(forces: Forces | None) -> Forces | None:
+    if forces is None:
+        return None
+    return replace(
+        forces, link_tension=_frozen(forces.link_tension), pin_force=_frozen(forces.pin_force),
+        contact=dict(forces.contact),
+    )  # fmt: skip
 
 
 def merged(older: Snapshot, newer: Snapshot) -> Snapshot:

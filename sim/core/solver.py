@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from clothlab.sim.core import constraints, kernels, ordering
+from clothlab.sim.core import constraints, forces, kernels, ordering
 from clothlab.sim.core.arrays import (
     FixedArrays,
     LinkArrays,
@@ -28,6 +28,7 @@ from clothlab.sim.core.arrays import (
 )
 from clothlab.sim.core.constraint_sets import LINKS, MATERIALS, PINS, Model
 from clothlab.sim.core.fabrics import body_link_properties
+from clothlab.sim.core.forces import Forces, Impulses
 from clothlab.sim.core.guard import GoodStates, Instability, likely_cause
 from clothlab.sim.core.integrators import ClassicIntegrator, ExtendedIntegrator
 from clothlab.sim.core.materials import (
@@ -115,6 +116,8 @@ class Simulation:
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
         self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
+        self._impulses: tuple[int, Impulses] | None = None  # (steps after it, the last step's)
+        self._forces: tuple[tuple[Any, ...], Forces] | None = None  # (what it was of, forces)
         self._update_links()
         self.set_pins(pins or {})
         # Pinned particles start exactly on their anchors, at rest. Later pin and grab changes
@@ -214,19 +217,20 @@ class Simulation:
         under a resting sheet flung it at 15 units/s)."""
         s, state, links = self.settings, self.state, self.links
         x, x_prev = state.x.copy(), state.x.copy()  # at rest: only the passes move it
+        scratch = obstacles.pushed.copy()  # relaxing is no step: its pushes are no force
         kernels.collide(
             x, x_prev, self.fixed.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
-            s.floor_y, 0.0, 0.0,
+            s.floor_y, 0.0, 0.0, scratch,
         )  # fmt: skip
         if np.array_equal(x, state.x):
             return  # the edit reached no particle: nothing to push, nothing else changes
-        stiffness = self.link_material().stiffness
+        stiffness, moved = self.link_material().stiffness, np.zeros(links.count)
         for _ in range(relax_rounds(len(links.a), s.passes)):
             kernels.step_classic(
                 x, x_prev, self.fixed.inv_mass, self.fixed.index, self.fixed.anchor,
-                links.a, links.b, links.rest, stiffness, links.start, s.passes, 1.0, 0.0, 0.0,
-                state.t, s.dt, obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
-                self._never,
+                links.a, links.b, links.rest, stiffness, links.start, moved, s.passes, 1.0,
+                0.0, 0.0, state.t, s.dt, obstacles.spheres, obstacles.boxes, s.floor,
+                s.floor_y, scratch, self._never,
             )  # fmt: skip
             settled = np.abs(x - x_prev).max() < RELAXED
             x_prev[:] = x
@@ -275,7 +279,7 @@ class Simulation:
         x = np.array(point, dtype=np.float64).reshape(1, 3)
         kernels.collide(
             x, x.copy(), np.ones(1), obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
-            0.0, 0.0,
+            0.0, 0.0, obstacles.pushed.copy(),
         )  # fmt: skip
         return x[0]
 
@@ -316,6 +320,7 @@ class Simulation:
             kept = (state.x.copy(), state.x_prev.copy()) if self._slow else None
             stop = self.stop if kept is not None else self._never
             started = time.perf_counter()
+            ran = (self.links, self.obstacles(), self.fixed)  # a tear rebuilds the links
             if classic:
                 health = self._classic.step(
                     state, s, self.links, self.fixed, self.link_material(), self.obstacles(),
@@ -330,6 +335,7 @@ class Simulation:
             if health == kernels.INTERRUPTED and kept is not None:
                 state.x[:], state.x_prev[:] = kept
                 self.interrupted = True
+                self._impulses = None  # the half step overwrote the last one's
                 return taken
             if health != kernels.HEALTHY:
                 self._recover(health)
@@ -337,6 +343,9 @@ class Simulation:
             state.steps += 1
             state.t += s.dt
             self.good_states.remember(state.steps, state.t, state.x, state.x_prev)
+        integrator = self._classic if classic else self._extended
+        if count and integrator is not None:
+            self._impulses = (state.steps, integrator.impulses(s, *ran))
         if account is not None:
             self.energy_account = replace(account, steps=state.steps)
         return count
@@ -368,6 +377,7 @@ class Simulation:
         state, good = self.state, self.good_states.newest()
         failed_at = state.steps
         self.energy_account = None
+        self._impulses = None
         state.x[:] = good.x
         state.x_prev[:] = good.x_prev
         state.steps, state.t = good.steps, good.t
@@ -387,19 +397,27 @@ class Simulation:
             s.dt / s.substeps,
         )  # fmt: skip
 
-    def pin_forces(self) -> np.ndarray | None:
-        """(P, 3) float64: the force each pin exerts on the cloth over the last substep, N
-        where the bodies have SI materials: what the links and bending runs pull it with
-        (from XPBD's multipliers), and the weight of its own particle, which it holds too.
-        None when the last step ran the classic rule or no step has run."""
-        extended, s = self._extended, self.model_settings
-        if extended is None or s.is_classic or not s.xpbd or self.state.steps == 0:
+    def forces(self) -> Forces | None:
+        """The forces the constraints exerted over the last (sub)step (sim.core.forces), with
+        the state as it stands: a link cut since reads 0. None before the first step, after
+        a blow-up was undone, and once pins or the grab changed (until the next step)."""
+        if self._impulses is None:
             return None
-        pins = self.state.pin_index
-        on_held = extended.forces_on_held(self.state.x, self.fixed, s.dt / s.substeps)
-        forces = -on_held[pins]
-        forces[:, 1] += self.mechanics.mass[pins] * s.gravity
-        return forces
+        steps, impulses = self._impulses
+        if steps != self.state.steps or impulses.fixed is not self.fixed:
+            return None
+        of = (impulses, self.state.link_alive)  # each readout asks: measure once
+        if self._forces is None or any(
+            a is not b for a, b in zip(self._forces[0], of, strict=True)
+        ):
+            s = self.model_settings
+            measured = forces.measure(
+                impulses, self.state.x, self.mechanics.mass, self.state.pin_index, s.gravity,
+                self.topology.link_count, s.floor,
+            )  # fmt: skip
+            measured.link_tension[~self.state.link_alive] = 0.0
+            self._forces = (of, measured)
+        return self._forces[1]
 
     def link_projections_per_step(self) -> int:
         s = self.model_settings

@@ -181,14 +181,6 @@ def elongation(sim: Simulation) -> float:
     return float(y[strip.top].mean() - y[strip.bottom].mean()) - strip.length
 
 
-def pin_force(sim: Simulation) -> float:
-    """|Σ of the pins' forces on the cloth|, N with SI materials; NaN where not measured."""
-    forces = sim.pin_forces()
-    if forces is None or len(forces) == 0:
-        return math.nan
-    return float(np.linalg.norm(forces.sum(axis=0)))
-
-
 # The last shadow measured: (simulation id, step, its specimen's shadow). Both drape readouts
 # read it, and the panels measure every readout of a step at once.
 _SHADOW: list[tuple[int, int, drape.Shadow]] = []

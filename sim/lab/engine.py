@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import itertools
 import time
 from collections.abc import Iterable, Sequence
@@ -32,7 +33,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from clothlab.sim.core import probes
+from clothlab.sim.core import forces, probes
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts, record_stride, row
 from clothlab.sim.core.snapshot import Snapshot, take_snapshot
 from clothlab.sim.core.solver import Simulation
@@ -364,10 +365,15 @@ class Engine:
         return rows
 
     def probe_readings(self) -> list[probes.ProbeReading]:
-        """What each probe reads now, probe 1 first."""
-        s = self.sim.model_settings
-        state = self.sim.state
-        return probes.read_all(self.probes, state.x, state.x_prev, s.dt / s.substeps)
+        """What each probe reads now, probe 1 first (tension NaN where the last step's forces
+        are not known: at step 0, or just after pins or the grab changed)."""
+        sim = self.sim
+        s, state = sim.model_settings, sim.state
+        measured = sim.forces() if self.probes else None
+        around = None
+        if measured is not None:
+            around = functools.partial(forces.tension_around, sim.topology, measured.link_tension)
+        return probes.read_all(self.probes, state.x, state.x_prev, s.dt / s.substeps, around)
 
     def probe_row(self) -> Row:
         """The probes' readings now as MAX_PROBES slots of columns (sim.core.probes.values)."""

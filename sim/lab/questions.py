@@ -131,6 +131,17 @@ def _held_gap(sim: Simulation, run: RunContext) -> float:
     return float(np.linalg.norm(sim.state.x[particle] - np.asarray(target)))
 
 
+def _hardest_at_pin(sim: Simulation, _run: RunContext) -> float:
+    """The largest tension of a link at a pin over the largest of any link: 1 when the sheet
+    pulls hardest at a pin; NaN before a step has measured the forces."""
+    forces = sim.forces()
+    if forces is None or forces.max_tension <= 0.0:
+        return math.nan
+    links = sim.topology.links
+    at_pin = np.isin(links, sim.state.pin_index).any(axis=1)
+    return float(forces.link_tension[at_pin].max(initial=0.0)) / forces.max_tension
+
+
 # Beyond the readouts (sim.core.readouts.READOUTS, which the app shows and the CSV holds):
 # numbers only a check needs, seen in the 3D view rather than read off a panel.
 PROBES: dict[str, tuple[str, Callable[[Simulation, RunContext], float]]] = {
@@ -138,6 +149,7 @@ PROBES: dict[str, tuple[str, Callable[[Simulation, RunContext], float]]] = {
     "height": ("mean height (y) of all particles, units", _height),
     "slide_speed": ("mean horizontal speed (x–z) of the particles, units/s", _slide_speed),
     "held_gap": ("distance from the grabbed particle to where it is held, units", _held_gap),
+    "hardest_at_pin": ("largest tension at a pin ÷ largest tension anywhere", _hardest_at_pin),
 }
 MEASURES: tuple[str, ...] = (*readouts.READOUT_KEYS, *PROBES)
 # What the Readouts panel can point at: its plots and curves, and the counts under them.

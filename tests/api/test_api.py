@@ -156,3 +156,17 @@ def test_the_examples_run(example, tmp_path):
     else:
         assert "bit for bit" in result.stdout
         assert (tmp_path / "cut.clothrec.json").is_file()
+
+
+def test_a_lab_measures_the_pins_links_and_floor_with_the_solvers_forces():
+    """Issue 26 item 5: lab.pin_forces, link_tensions and contact_forces; the pins of the
+    hanging sheet hold its weight (165 particles × 9.8) once it has settled."""
+    lab = clothlab.open("hanging-sheet")
+    assert np.isnan(lab.pin_forces).all() and lab.contact_forces == {}
+    lab.run(3000)
+    weight = lab.particles * lab.scene.solver.gravity
+    assert lab.pin_forces.shape == (2, 3)
+    assert lab.pin_forces.sum(axis=0)[1] == pytest.approx(weight, rel=1e-3)
+    assert lab.readouts["pin_force"] == pytest.approx(weight, rel=1e-3)
+    assert lab.link_tensions.shape == (lab.links,) and lab.link_tensions.max() > 0.0
+    assert lab.contact_forces == {"floor": 0.0}

@@ -24,6 +24,7 @@ from clothlab.sim.document.recording import load_recording, parse_recording, rec
 from clothlab.sim.document.scene import (
     SCHEMA_VERSION,
     Scene,
+    build_topology,
     load_scene,
     parse_scene,
     save_scene,
@@ -78,7 +79,40 @@ def test_a_probe_reads_its_particles_height_and_speed():
     dt = lab.scene.solver.dt
     expected = np.linalg.norm(steps_x[1][160] - steps_x[0][160]) / dt
     assert lab.probe(2)["speed"] == pytest.approx(expected, rel=1e-12)
-    assert math.isnan(lab.probe(2)["tension"])  # until the solver's forces are there
+    # the largest tension among the links at the particle, as the solver's forces give them
+    tensions = lab.link_tensions
+    at = np.flatnonzero((lab_links(lab)[:, 0] == 160) | (lab_links(lab)[:, 1] == 160))
+    assert lab.probe(2)["tension"] == tensions[at].max() > 0.0
+
+
+def lab_links(lab: clothlab.Lab) -> np.ndarray:
+    return build_topology(lab.scene).links
+
+
+def test_a_probes_tension_is_nan_before_the_first_step_and_0_in_free_fall():
+    lab = clothlab.open(str(FREE_FALL))
+    lab.add_probe(80)
+    assert math.isnan(lab.probe(1)["tension"])  # no step, no forces
+    table = lab.run(120)
+    assert math.isnan(table["probe1_tension"][0])
+    # falling freely, nothing stretches the links: the classic rule moves nothing
+    assert np.all(np.abs(table["probe1_tension"][1:]) < 1e-9)
+
+
+def test_a_probe_at_a_pin_of_the_hanging_sheet_reads_the_pull_of_its_links():
+    """At rest the two corner pins hold the sheet's weight (165 particles × 9.8, model units):
+    the links at a corner pull it with about half of that, shared among them; the top
+    middle of the edge, sagging between the pins, is pulled far less."""
+    lab = clothlab.open("hanging-sheet")
+    lab.add_probe(0)  # top-left corner, pinned
+    lab.add_probe(7)  # top edge, middle
+    table = lab.run(1200)
+    corner, middle = table["probe1_tension"][-1], table["probe2_tension"][-1]
+    weight = 165 * 9.8
+    assert 0.25 * weight < corner <= weight / 2 * 1.01
+    assert middle < 0.5 * corner
+    held = np.linalg.norm(lab.pin_forces, axis=1)
+    assert corner <= held[0] * 1.01  # no link pulls harder than the pin holds
 
 
 def test_lab_probe_refuses_what_is_not_a_probe_in_one_line():

@@ -85,6 +85,8 @@ SUPPORTING = {
     ("seam-faces", "links"): "the watch text: the seam cut's 31 links, in the footer",
     ("shifted-grab", "held_gap"): "a grab is a pin: the particle is at the pointer (3D view)",
     ("sliding-landing", "height"): "on the floor, so Motion is its slide along it (3D view)",
+    ("pull-hardest", "pin_force"): "the watch text names Pin force: what the pins hold in all",
+    ("pull-hardest", "hardest_at_pin"): "the tension map is red at the pins (3D view)",
 }
 
 

@@ -185,8 +185,8 @@ def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
     assert readouts.CSV_COLUMNS == (
         "step", "t", "sag", "volume", "motion", "max_speed", "max_stretch", "residual",
         "kinetic_energy", "potential_energy", "total_energy", "damping_loss", "wind_work",
-        "solver_loss", "pin_force", "tip_drop", "chord_angle", "bending_length", "elongation",
-        "drape_coefficient", "folds", "links", "faces",
+        "solver_loss", "pin_force", "max_tension", "contact_force", "tip_drop", "chord_angle",
+        "bending_length", "elongation", "drape_coefficient", "folds", "links", "faces",
     )  # fmt: skip
     sim = Simulation(sheet_topology(3, 2), Settings(floor=False))
     history = readouts.ReadoutHistory()

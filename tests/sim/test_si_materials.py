@@ -13,7 +13,6 @@ from clothlab.sim.core.specimens import (
     chord_angle,
     elongation,
     find_cantilever,
-    pin_force,
     tip_drop,
 )
 from clothlab.sim.core.topology import TopologyBuilder
@@ -118,9 +117,9 @@ def test_a_hanging_strip_stretches_by_rho_g_l2_over_2k_and_the_clamp_holds_its_w
     weight = COTTON.areal_density * strip.width * strip.height * G
     expected = COTTON.areal_density * G * strip.height**2 / (2 * COTTON.stretch_warp)
     assert elongation(sim) == pytest.approx(expected, rel=0.03)
-    assert pin_force(sim) == pytest.approx(weight, rel=0.01)
-    forces = sim.pin_forces()
-    assert forces is not None and forces.sum(axis=0)[1] == pytest.approx(weight, rel=0.01)
+    assert sim.readouts().pin_force == pytest.approx(weight, rel=0.01)
+    forces = sim.forces()
+    assert forces is not None and forces.pin_total[1] == pytest.approx(weight, rel=0.01)
 
 
 def sheet(cols: int, rows: int, material: SIMaterial) -> Simulation:
@@ -165,13 +164,12 @@ def test_refining_keeps_the_cloth(cols, rows):
     assert readouts.motion < 1e-6  # at rest
 
 
-def test_a_model_units_scene_has_no_si_mechanics_and_no_pin_force():
+def test_a_model_units_scene_has_no_si_mechanics():
     sim = build_simulation(load_preset("hanging-sheet"))
     assert not sim.mechanics.any
     assert np.array_equal(sim.fixed.inv_mass[2:14], np.ones(12))
     sim.step(5)
     assert sim.model_settings is sim.settings
-    assert math.isnan(sim.readouts().pin_force)
 
 
 # --- files and --set --------------------------------------------------------------------------

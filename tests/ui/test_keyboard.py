@@ -180,3 +180,21 @@ def test_space_in_a_text_field_pauses_until_one_types_in_it(qtbot, window):
 def test_space_with_the_view_focused_pauses(qtbot, window):
     assert QApplication.focusWidget() is window.viewport
     toggles_pause_once(qtbot, window, lambda: press(Qt.Key.Key_Space))
+
+
+@pytest.mark.parametrize("which", ["button", "checkbox", "toolbar button"])
+def test_space_on_a_button_or_checkbox_pauses_and_enter_presses_it(qtbot, window, which):
+    window.parameters_dock.raise_()
+    widget = {
+        "button": window.readouts_panel.clear_button,
+        "checkbox": window.findChild(QWidget, "parameter_floor"),
+        "toolbar button": window.toolbar.widgetForAction(window.action_wireframe),
+    }[which]
+    checked = widget.isChecked()
+    reach_by_tab(qtbot, widget)
+    toggles_pause_once(qtbot, window, lambda: press(Qt.Key.Key_Space))
+    assert widget.isChecked() == checked and widget.hasFocus()
+    # Enter is the key that presses it
+    with qtbot.waitSignal(widget.clicked, timeout=WAIT_MS):
+        press(Qt.Key.Key_Return)
+    assert window.controller.running

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.core.forces import tension_around
 from clothlab.sim.document.edits import SetProbe
 from clothlab.ui.window.main_window import MainWindow
 
@@ -66,6 +67,10 @@ def test_clicking_a_particle_with_the_probe_tool_shows_it_in_the_probes_panel(qt
     latest = window.viewport.snapshot()
     assert float(table_text(window, 0, 2)) == pytest.approx(latest.x[middle, 1], abs=5e-4)
     assert float(table_text(window, 1, 2)) == pytest.approx(latest.x[14, 1], abs=5e-4)
+    corner_tension = tension_around(latest.topology, latest.link_tension, 14)
+    assert corner_tension > 0 and float(table_text(window, 1, 4)) == pytest.approx(
+        corner_tension, rel=1e-3
+    )  # the pinned corner's links pull, as the solver's forces say
     panel.redraw()
     times, heights = panel._curves[("y", 0)].getData()
     assert len(times) >= 3 and np.all(np.diff(times) > 0)  # a point per frame shown

@@ -10,6 +10,7 @@ probe 2's curve up a colour without losing what it drew.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core import probes
+from clothlab.sim.core import forces, probes
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
@@ -60,7 +61,11 @@ def snapshot_readings(snapshot: Snapshot, particles: list[int]) -> list[probes.P
     """What each probe reads on a frame (particles the frame does not have are skipped)."""
     count = len(snapshot.x)
     inside = [p for p in particles if 0 <= p < count]
-    return probes.read_all(inside, snapshot.x, snapshot.x_prev, snapshot.substep)
+    measured = snapshot.forces
+    around = None
+    if measured is not None:
+        around = functools.partial(forces.tension_around, snapshot.topology, measured.link_tension)
+    return probes.read_all(inside, snapshot.x, snapshot.x_prev, snapshot.substep, around)
 
 
 class ProbesPanel(QWidget):

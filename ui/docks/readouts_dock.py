@@ -145,6 +145,8 @@ class ReadoutsPanel(QWidget):
         plot.setObjectName(f"plot_{key}")
         plot.setMinimumHeight(80)
         plot.setToolTip("\n".join(series.tooltip for series in drawn))
+        # a screen reader's name; its description gives the latest values (redraw)
+        plot.setAccessibleName(" and ".join(series.label for series in drawn) + " plot")
         # The panel repaints each plot when it redraws. Left to itself, each plot's scene asks
         # for its repaint from a queued call of its own, after the window's repaint has begun,
         # and the window is then flushed (a whole composition with software OpenGL, as the
@@ -316,7 +318,7 @@ class ReadoutsPanel(QWidget):
         end = max(float(t[-1]), 1e-6)
         start = max(0.0, end - self.window_box.value())
         for key, drawn in PLOTS.items():
-            shown = []
+            shown, words = [], []
             for series in drawn:
                 values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
                 visible = self.applies[series.key] and not math.isnan(values[-1])
@@ -325,8 +327,13 @@ class ReadoutsPanel(QWidget):
                     shown.append(values)
                     self._draw(series.key, t, values)
                     self.value_labels[series.key].setText(value_text(series.key, values[-1]))
+                    words.append(f"{series.label} {value_text(series.key, values[-1])}, "
+                                 f"{trend(values)}")  # fmt: skip
             if shown:
                 self._frame(key, start, end, shown)
+                described = "Latest: " + "; ".join(words) + "."
+                if self.plots[key].accessibleDescription() != described:
+                    self.plots[key].setAccessibleDescription(described)
         self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
         for count in COUNTS:
             value = rows[-1, COLUMNS.index(count.key)]
@@ -349,11 +356,10 @@ class ReadoutsPanel(QWidget):
 
 
 def _colour_index(series: Readout) -> int:
-    """A plot's own curve takes the colour of its place among the plots; a second curve takes
-    one after all of those, so that adding one leaves every other curve's colour as it was."""
-    if not series.plot_with:
-        return list(PLOTS).index(series.key)
-    return len(PLOTS) + [r.key for r in SERIES if r.plot_with].index(series.key)
+    """A plot's own curve takes the colour of its place among the plots; the others on it the
+    colours after that one, in their order on it, so that no two curves of a plot look alike."""
+    host = series.plot_with or series.key
+    return list(PLOTS).index(host) + PLOTS[host].index(series)
 
 
 def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:
@@ -390,6 +396,24 @@ def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, 
         picked += [offsets + lowest, offsets + highest]
     chosen = np.unique(np.concatenate(picked))  # sorted: each bin's two in time order
     return t[chosen], values[chosen]
+
+
+TREND_SAMPLES = 60  # a trend is read over the last half second of rows (every step)
+STEADY = 0.01  # a change under 1 % of the value (or of the range shown) is steady
+
+
+def trend(values: np.ndarray) -> str:
+    """'rising', 'falling' or 'steady': the newest value against the one TREND_SAMPLES rows
+    earlier, for a screen reader's description of a plot."""
+    recent = values[-TREND_SAMPLES:]
+    recent = recent[np.isfinite(recent)]
+    if len(recent) < 2:
+        return "steady"
+    change = float(recent[-1] - recent[0])
+    scale = max(abs(float(recent[-1])), float(np.ptp(values[np.isfinite(values)])), 1e-12)
+    if abs(change) < STEADY * scale:
+        return "steady"
+    return "rising" if change > 0 else "falling"
 
 
 def value_text(key: str, shown: float) -> str:

@@ -45,6 +45,7 @@ from clothlab.ui.number_box import FloatBox, IntBox, Limits, number_box
 from clothlab.ui.selection import Selection
 
 Index = QModelIndex | QPersistentModelIndex
+FORCES_EVERY_MS = 200  # the pins' forces in the tree: five times a second
 
 
 def decimals_for(parameter: Parameter) -> int:
@@ -115,6 +116,9 @@ class ScenePanel(QWidget):
         self.selection: Selection | None = None
         self._showing = False  # setting the current row to show a selection, not choosing one
         self._scroll_pending = False
+        self._pending_forces: Snapshot | None = None  # the newest frame not yet shown
+        self._forces_timer = QTimer(self, interval=FORCES_EVERY_MS, singleShot=True)
+        self._forces_timer.timeout.connect(self._show_pin_forces)
         self.view = QTreeView(self)
         self.view.setObjectName("scene_tree")
         self.view.setModel(model)
@@ -147,7 +151,17 @@ class ScenePanel(QWidget):
         self.model.update_from_scene(scene)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        pass  # the tree shows the document; frames change nothing in it
+        """The tree shows the document; of a frame, only the pins' forces, at most every
+        FORCES_EVERY_MS (text that changes every frame cannot be read), the newest last."""
+        self._pending_forces = snapshot
+        if not self._forces_timer.isActive():
+            self._show_pin_forces()
+            self._forces_timer.start()
+
+    def _show_pin_forces(self) -> None:
+        if self._pending_forces is not None:
+            self.model.show_pin_forces(self._pending_forces)
+            self._pending_forces = None
 
     # --- selection -------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import math
 from functools import cache
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
@@ -30,6 +31,7 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
+from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.scene import (
@@ -56,6 +58,10 @@ SELECTION_ROLE = Qt.ItemDataRole.UserRole + 3  # the Selection a body or obstacl
 PARAMETER_ROLE = Qt.ItemDataRole.UserRole + 4  # a value's Parameter (editor metadata)
 AXES = "xyz"
 PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
+PIN_FORCE_TIP = (
+    "The force this pin holds the cloth with over the last step: its size, then (x, y, z). "
+    "N with SI fabrics; with model units a particle has mass 1."
+)
 
 Address = tuple[Any, ...]
 Index = QModelIndex | QPersistentModelIndex
@@ -273,6 +279,7 @@ class SceneModel(QStandardItemModel):
         self._pin_body: int | None = None  # whose pins are listed; None: the scene's
         self._listed: list[int] = []  # particles of the pin rows
         self._anchors: dict[int, Any] = {}  # their anchors
+        self._force_items: list[QStandardItem] = []  # each listed pin's force, as _listed
         self._syncing = False
 
     @property
@@ -290,7 +297,7 @@ class SceneModel(QStandardItemModel):
         """Rebuild for a new document."""
         self._scene = None
         self._values.clear()
-        self._listed = []
+        self._listed, self._force_items = [], []
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
         self._bodies = self._group(
@@ -468,14 +475,31 @@ class SceneModel(QStandardItemModel):
         for address in [a for a in self._values if a[0] == "pin"]:
             del self._values[address]
         group.removeRows(0, group.rowCount())
+        self._force_items = []
         for pin in listed:
             name = _text_item(f"Particle {pin.particle}")
             for axis in range(3):  # before the row joins the model: no insertion signals
                 self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+            force = _text_item("—", PIN_FORCE_TIP)
+            name.appendRow([_text_item("Force", PIN_FORCE_TIP), force])
+            self._force_items.append(force)
             group.appendRow([name, _text_item("")])
         if total > len(listed):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
         self._listed = [p.particle for p in listed]
+
+    def show_pin_forces(self, snapshot: Snapshot) -> None:
+        """Each listed pin's force on the cloth in the last step (Snapshot.pin_force)."""
+        pins = np.asarray(snapshot.pin_index)
+        forces = snapshot.pin_force
+        for particle, item in zip(self._listed, self._force_items, strict=True):
+            row = int(np.searchsorted(pins, particle))
+            if row < len(pins) and pins[row] == particle and np.all(np.isfinite(forces[row])):
+                f = forces[row]
+                text = f"{np.linalg.norm(f):.4g} N  ({f[0]:.3g}, {f[1]:.3g}, {f[2]:.3g})"
+            else:
+                text = "—"  # not measured yet (no step since load, or the pin changed)
+            _set_text(item, text)
 
     def _show_pin_summaries(
         self, scene: Scene, changed: list[tuple[int, PinSpec]], total: int

@@ -82,7 +82,8 @@ class ViewOptions:
     """How the viewport shows a snapshot, independent of the camera."""
 
     wireframe: bool = False  # the links as lines instead of the filled surface
-    stretch_colors: bool = False  # colour by stretch instead of the fabric's colours
+    colors: str = ""  # what the cloth's colours show: meshes.STRETCH, TENSION or "" (fabric)
+    pin_forces: bool = False  # arrows on the pins (ui.viewport.force_overlay)
     selection: Selection | None = None  # outlined
     # The scene's obstacle kinds in order, which maps snapshot spheres and boxes to obstacle
     # indices (picking.obstacle_indices); None: unknown, spheres first.
@@ -340,7 +341,7 @@ class Bodies:
             return  # a repaint for the camera: the buffers already hold this frame
         mesh, body = self.mesh, self._gl
         assert mesh is not None and body is not None
-        mesh.update(snapshot, options.stretch_colors, options.wireframe)
+        mesh.update(snapshot, options.colors, options.wireframe)
         body.update_vertices(mesh.dynamic)
         if mesh.indices_changed:
             body.update_indices(mesh.indices, mesh.index_count)
@@ -365,7 +366,7 @@ class Bodies:
         if not self._surface_shown():
             return
         assert self._gl is not None
-        _use_lit(self._program, frame, 1.0 if self._options.stretch_colors else 0.0, FABRIC_SHINE)
+        _use_lit(self._program, frame, 1.0 if self._options.colors else 0.0, FABRIC_SHINE)
         self._program.set_matrix("u_model", _IDENTITY)
         # Cloth folded onto itself on the floor lies in one plane, two layers deep (the classic
         # model has no self-collision): drawn in one go the layers would fight for every pixel

@@ -35,6 +35,9 @@ LINE_FLOATS = 6
 OUTLINE_FLOATS = 7
 
 STRAIN_FULL_RED = 0.10  # stretch (L − rest)/rest drawn fully red
+# What the cloth's colours show instead of its fabric: each link's stretch, or its tension (the
+# tension map: drawn fully red at the frame's largest, `BodyMesh.tension_scale`).
+STRETCH, TENSION = "stretch", "tension"
 
 # Colours are sRGB in 0…1. The fabric is warm so it stands out from the blue backdrop and the
 # pale-blue ball; the reverse side is paler, as woven cloth usually is.
@@ -284,6 +287,7 @@ class BodyMesh:
         self.normals = np.zeros((n, 3), dtype=np.float64)  # (N, 3) float64
         self.strains = np.zeros(m, dtype=np.float64)  # (M,) float64
         self.vertex_strain = np.zeros(n, dtype=np.float64)  # (N,) float64
+        self.tension_scale = 0.0  # the tension drawn fully red in the last TENSION update
         self.indices = np.zeros(6 * f, dtype=np.uint32)  # (6F,) uint32
         self.index_count = 0
         self.face_alive = np.zeros(f, dtype=bool)  # (F,) the mask `indices` was built from
@@ -309,20 +313,35 @@ class BodyMesh:
             )
             self.lies_flat[body] = flat
 
+    def _tension_as_strain(self, snapshot: Snapshot) -> None:
+        """Each link's tension on the stretch colours' scale: the frame's largest tension is
+        drawn as STRAIN_FULL_RED. Unmeasured (no step yet) and pushing links show relaxed."""
+        tension = np.nan_to_num(snapshot.link_tension, nan=0.0)
+        live = tension[snapshot.link_alive]
+        self.tension_scale = float(live.max()) if len(live) and live.max() > 0.0 else 0.0
+        scale = STRAIN_FULL_RED / self.tension_scale if self.tension_scale else 0.0
+        np.multiply(tension, scale, out=self.strains)
+
     def _reserve_lines(self, pin_count: int) -> None:
         rows = 2 * (self.topology.link_count + pin_count)
         if rows > len(self.lines):
             # Grows rarely (more pins than ever before); the viewport re-creates its buffer.
             self.lines = np.zeros((rows, LINE_FLOATS), dtype=np.float32)
 
-    def update(self, snapshot: Snapshot, stretch_colors: bool, wireframe: bool) -> None:
+    def update(self, snapshot: Snapshot, colors: str, wireframe: bool) -> None:
+        """Refill the buffers from the snapshot; `colors` is STRETCH, TENSION or "" (the
+        fabric's own)."""
         topology = self.topology
         x = snapshot.x
         compute_vertex_normals(x, topology.faces, snapshot.face_alive, self.normals)
-        if stretch_colors:
+        mapped = bool(colors)
+        if colors == TENSION:
+            self._tension_as_strain(snapshot)
+        elif colors == STRETCH:
             link_strains(x, topology.links, topology.rest_lengths, self.strains)
+        if mapped:
             vertex_max_strain(topology.links, snapshot.link_alive, self.strains, self.vertex_strain)
-        fill_dynamic_vertices(x, self.normals, self.vertex_strain, stretch_colors, self.dynamic)
+        fill_dynamic_vertices(x, self.normals, self.vertex_strain, mapped, self.dynamic)
 
         # Faces only change on cuts; rebuild (and re-upload) indices only then.
         self.indices_changed = not self._indices_valid or not np.array_equal(
@@ -341,7 +360,7 @@ class BodyMesh:
         if wireframe:
             row = fill_link_lines(
                 x, topology.links, snapshot.link_alive, self.all_links, self.strains,
-                stretch_colors, self._link_color, self.lines, row,
+                mapped, self._link_color, self.lines, row,
             )  # fmt: skip
         self.link_range = (0, row)
         end = fill_wires(anchors, WIRE_HEIGHT, self._wire_color, self.lines, row)

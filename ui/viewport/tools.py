@@ -128,14 +128,14 @@ class GrabTool(DragTool):
         if particle is None:
             return False
         self._start_drag(particle, snapshot.x[particle])
-        self.emit(GrabStart(particle, _vec(self.current)))
+        self.emit(GrabStart(particle, vec3(self.current)))
         self.view.setCursor(Qt.CursorShape.ClosedHandCursor)
         return True
 
     def move(self, position: QPointF) -> None:
         point = self._dragged_to(position)
         if point is not None:
-            self.emit(GrabMove(_vec(point)))
+            self.emit(GrabMove(vec3(point)))
 
     def release(self, position: QPointF, moved: bool) -> None:
         self.emit(GrabRelease())
@@ -176,12 +176,12 @@ class PinTool(DragTool):
             return  # a press on an unpinned particle that turns into a drag does nothing
         point = self._dragged_to(position)
         if point is not None:
-            self.emit(Preview(SetPin(self.subject, _vec(point), None)))
+            self.emit(Preview(SetPin(self.subject, vec3(point), None)))
 
     def release(self, position: QPointF, moved: bool) -> None:
         if self.dragging:
-            anchor = _vec(self.current) if moved else None  # a click on a pin unpins it
-            self.emit(SetPin(self.subject, anchor, _vec(self.start)))
+            anchor = vec3(self.current) if moved else None  # a click on a pin unpins it
+            self.emit(SetPin(self.subject, anchor, vec3(self.start)))
             return
         snapshot = self.view.snapshot()
         if not moved and snapshot is not None:
@@ -189,7 +189,7 @@ class PinTool(DragTool):
             # so that Reset starts unstretched.
             rest = snapshot.topology.rest_positions[self.subject]
             now = snapshot.x[self.subject]
-            self.emit(SetPin(self.subject, _vec(rest), None, live=_vec(now)))
+            self.emit(SetPin(self.subject, vec3(rest), None, live=vec3(now)))
 
 
 class ProbeTool(Tool):
@@ -297,10 +297,15 @@ class MoveTool(DragTool):
             self.emit(self._moved_to(self.current))
 
     def _moved_to(self, center: np.ndarray) -> SetSetting | Compose:
-        # The ball is a setting of the classic model; the other obstacles are the scene's.
-        if self.subject == BALL:
-            return SetSetting("ball_center", _vec(center), None)
-        return Compose(composition.change_obstacle, (self.subject,), {"center": _vec(center)})
+        return obstacle_moved_to(self.subject, center)
+
+
+def obstacle_moved_to(index: int, center: np.ndarray) -> SetSetting | Compose:
+    """The request that puts obstacle `index` (BALL: the ball) with its centre at `center`."""
+    # The ball is a setting of the classic model; the other obstacles are the scene's.
+    if index == BALL:
+        return SetSetting("ball_center", vec3(center), None)
+    return Compose(composition.change_obstacle, (index,), {"center": vec3(center)})
 
 
 @dataclass(frozen=True)
@@ -357,5 +362,5 @@ def particle_at(
     return None if particle is None else int(particle)
 
 
-def _vec(values: Sequence[float] | np.ndarray) -> Vec3:
+def vec3(values: Sequence[float] | np.ndarray) -> Vec3:
     return (float(values[0]), float(values[1]), float(values[2]))

@@ -19,8 +19,16 @@ from collections.abc import Sequence
 
 import numpy as np
 from OpenGL import GL
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFocusEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
@@ -29,10 +37,11 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, Scene
 from clothlab.ui.selection import Selection
 from clothlab.ui.theme import PROBE_COLOURS, focus_colour
-from clothlab.ui.viewport import items
+from clothlab.ui.viewport import force_overlay, items, meshes
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
 from clothlab.ui.viewport.interaction import Interaction
+from clothlab.ui.viewport.key_tools import KeyCursor
 
 MSAA_SAMPLES = 4  # on a GPU
 PROBE_MARKER_PX = 7.0  # radius of a probe's numbered disc
@@ -61,6 +70,9 @@ class Viewport(QOpenGLWidget):
     frame_drawn = Signal(int)  # the snapshot frame id just drawn
     camera_changed = Signal()
     gl_failed = Signal(str)  # one-line reason; the viewport stays blank afterwards
+    colors_changed = Signal(str)  # what the cloth's colours show now (ViewOptions.colors)
+    key_hint_changed = Signal(str)  # what the view's keys do now; "" when it lost the focus
+    key_said = Signal(str)  # what a key just did ("Grabbed particle 37"), for the description
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +89,8 @@ class Viewport(QOpenGLWidget):
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
         self.interaction = Interaction(self)  # the editing tools (ui.tools) and selecting
+        # the keyboard's camera keys and cursor (ui.key_tools), asking for what the tools do
+        self.keys = KeyCursor(self, self.interaction.command_requested.emit, self.key_said.emit)
         self._reset_gl_state()
 
     # --- public API ------------------------------------------------------------------------
@@ -84,6 +98,9 @@ class Viewport(QOpenGLWidget):
     def show_snapshot(self, snapshot: Snapshot) -> None:
         """Keep the newest snapshot and schedule a repaint; older ones are simply dropped."""
         self._snapshot = snapshot
+        particle = self.keys.particle
+        if particle is not None and particle >= snapshot.topology.particle_count:
+            self.keys.leave()  # the bodies changed under the cursor
         self.update()
 
     def snapshot(self) -> Snapshot | None:
@@ -122,10 +139,32 @@ class Viewport(QOpenGLWidget):
         return self._options.wireframe
 
     def set_stretch_colors(self, on: bool) -> None:
-        self._set_options(stretch_colors=bool(on))
+        self._show_colors(meshes.STRETCH, on)
 
     def stretch_colors(self) -> bool:
-        return self._options.stretch_colors
+        return self._options.colors == meshes.STRETCH
+
+    def set_tension_colors(self, on: bool) -> None:
+        """The tension map: the cloth coloured by its links' tension, with a legend."""
+        self._show_colors(meshes.TENSION, on)
+
+    def tension_colors(self) -> bool:
+        return self._options.colors == meshes.TENSION
+
+    def _show_colors(self, colors: str, on: bool) -> None:
+        """One map at a time: turning one on turns the other off (colors_changed says so)."""
+        if on:
+            self._set_options(colors=colors)
+        elif self._options.colors == colors:
+            self._set_options(colors="")
+        self.colors_changed.emit(self._options.colors)
+
+    def set_pin_forces(self, on: bool) -> None:
+        """Arrows on the pins: the force each holds the cloth with, labelled in N."""
+        self._set_options(pin_forces=bool(on))
+
+    def pin_forces(self) -> bool:
+        return self._options.pin_forces
 
     def set_scene(self, scene: Scene | None) -> None:
         """Learn the order of the scene's obstacles (call on every load and edit): snapshots
@@ -176,11 +215,40 @@ class Viewport(QOpenGLWidget):
     def is_gl_ok(self) -> bool:
         return self._gl_ok
 
+    # --- keyboard (ui.key_tools) --------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:
+        # The view's keys come before the window's shortcuts while it has the focus: P and K
+        # are the cursor's when it shows, the Pin tool's otherwise.
+        overriding = event.type() == QEvent.Type.ShortcutOverride
+        if overriding and isinstance(event, QKeyEvent) and self.keys.wants(event):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if self.keys.key(event, self.width(), self.height()):
+            event.accept()
+            self._camera_moved()
+            self.key_hint_changed.emit(self.keys.hint())
+            return
+        super().keyPressEvent(event)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
+        """With the cursor showing, Tab goes to the next body, pin or obstacle; past the last
+        (or without a cursor) the focus leaves the view as from any widget."""
+        if self.keys.tab(forward):
+            self.key_hint_changed.emit(self.keys.hint())
+            return True
+        return super().focusNextPrevChild(forward)
+
     # --- mouse: overridable hooks ------------------------------------------------------------
     # Editing tools will claim presses first (`_tool_press` returning True); whatever they
     # leave drives the camera.
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if not self.keys.active:
+            self.key_hint_changed.emit("")  # the mouse's turn: the tool's hint again
         if self._drag_mode is None and self._tool_press(event):
             return
         self._begin_camera_drag(event)
@@ -331,7 +399,8 @@ class Viewport(QOpenGLWidget):
         except Exception as error:
             self._fail(error)
             return
-        if self.interaction.has_overlay() or self._shows_focus() or self._probes:
+        overlays = (self.interaction.has_overlay(), self.keys.has_overlay(), self._shows_focus())
+        if any(overlays) or self._shows_forces() or self._probes:
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
@@ -345,10 +414,14 @@ class Viewport(QOpenGLWidget):
         device = QOpenGLPaintDevice(round(self.width() * ratio), round(self.height() * ratio))
         device.setDevicePixelRatio(ratio)
         painter = QPainter(device)  # Qt restores its own GL state around the painter
+        if self._shows_forces():
+            self._paint_forces(painter)
         if self._probes and self._snapshot is not None:
             self._paint_probes(painter, self._snapshot)
         if self.interaction.has_overlay():
             self.interaction.paint_overlay(painter)
+        if self.keys.has_overlay():
+            self.keys.paint(painter)
         if self._shows_focus():
             self._paint_focus_ring(painter)
         painter.end()
@@ -377,6 +450,21 @@ class Viewport(QOpenGLWidget):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(slot + 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
+    def _shows_forces(self) -> bool:
+        options = self._options
+        return self._snapshot is not None and (bool(options.colors) or options.pin_forces)
+
+    def _paint_forces(self, painter: QPainter) -> None:
+        snapshot, options = self._snapshot, self._options
+        assert snapshot is not None
+        if options.pin_forces:
+            force_overlay.paint_pin_forces(painter, snapshot, self.project)
+        if options.colors:
+            bodies = next((i for i in self._items if isinstance(i, items.Bodies)), None)
+            mesh = bodies.mesh if bodies is not None else None
+            scale = mesh.tension_scale if mesh is not None else 0.0
+            force_overlay.paint_legend(painter, options.colors, scale)
+
     def _shows_focus(self) -> bool:
         """The view has the focus and it came by the keyboard (Tab, F6), as a button's ring."""
         return self.hasFocus() and self.window().testAttribute(
@@ -391,10 +479,20 @@ class Viewport(QOpenGLWidget):
     def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
         super().focusInEvent(event)
         self.update()  # the ring
+        # reached by the keyboard, the status bar says what the keys do here; a click keeps
+        # the tool's hint
+        keyboard = (
+            Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason,
+            Qt.FocusReason.ShortcutFocusReason,
+        )  # fmt: skip
+        if event.reason() in keyboard or self.keys.active:
+            self.key_hint_changed.emit(self.keys.hint())
 
     def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
         super().focusOutEvent(event)
+        self.keys.put_down()  # a grab held by the keyboard ends as the keys go elsewhere
         self.update()
+        self.key_hint_changed.emit("")
 
     def _draw(self, snapshot: Snapshot | None) -> None:
         ratio = self.devicePixelRatioF()

@@ -54,7 +54,13 @@ VIEWER_SIZE = (820, 640)
 CHECKOUT = Path(__file__).resolve().parents[2]
 # What the mouse and the 3D view do, listed after the actions' own shortcuts.
 VIEW_SHORTCUTS = (
-    ("Step (in the 3D view)", "Right"),
+    ("Orbit the camera (in the 3D view)", "Arrows"),
+    ("Pan the camera (in the 3D view)", "Shift+arrows"),
+    ("Zoom (in the 3D view)", "+ and −"),
+    ("Keyboard cursor on the cloth (in the 3D view)", "Enter; Esc leaves it"),
+    ("Cursor: step / next body, pin or obstacle", "Arrows / Tab"),
+    ("Cursor: grab or lift, then put down", "Enter (arrows move; Shift: fine)"),
+    ("Cursor: pin or unpin / mark a cut's end", "P / K (two marks, then Enter)"),
     ("Orbit the camera", "Left or right drag in the 3D view"),
     ("Pan the camera", "Middle drag, or Shift + drag"),
     ("Zoom", "Mouse wheel"),

@@ -102,10 +102,15 @@ class ViewLook:
     wireframe: bool = False
     stretch_colors: bool = False
     scene: Scene | None = None  # for the order of its obstacles
+    tension_colors: bool = False
+    pin_forces: bool = False
 
     @classmethod
     def of(cls, viewport: Viewport, scene: Scene | None) -> ViewLook:
-        return cls(viewport.camera_spec(), viewport.wireframe(), viewport.stretch_colors(), scene)
+        return cls(
+            viewport.camera_spec(), viewport.wireframe(), viewport.stretch_colors(), scene,
+            viewport.tension_colors(), viewport.pin_forces(),
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -268,6 +273,8 @@ class OffscreenView:
         self.view.set_camera(look.camera)
         self.view.set_wireframe(look.wireframe)
         self.view.set_stretch_colors(look.stretch_colors)
+        self.view.set_tension_colors(look.tension_colors)
+        self.view.set_pin_forces(look.pin_forces)
         self.view.set_scene(look.scene)
         self.view.show()
 

@@ -13,14 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextDocumentFragment
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSlider,
     QAbstractSpinBox,
     QApplication,
+    QComboBox,
     QDockWidget,
+    QFormLayout,
+    QLabel,
+    QLayout,
     QLineEdit,
     QMainWindow,
     QScrollArea,
+    QTabBar,
     QToolBar,
     QToolButton,
     QWidget,
@@ -137,7 +144,9 @@ def is_number_field(widget: QObject) -> bool:
 class SpaceKey(QObject):
     """Space in the window's fields: a number field never takes it (the window's Play
     shortcut runs or pauses); a text field takes it only once the user is typing in it, so
-    Space on a field just reached by Tab, its text all selected, pauses instead of erasing it."""
+    Space on a field just reached by Tab, its text all selected, pauses instead of erasing it.
+    Nor does a button or a checkbox: Space pauses wherever the focus is, and Enter presses the
+    focused button (Qt presses a main window's buttons with Space only)."""
 
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
@@ -155,6 +164,10 @@ class SpaceKey(QObject):
             assert isinstance(event, QKeyEvent)
             if event.text().strip() and not is_number_field(watched):
                 self._typing_in = watched
+        elif kind == QEvent.Type.KeyPress and self._presses(watched, event):
+            assert isinstance(watched, QAbstractButton)
+            watched.click()
+            return True
         elif kind == QEvent.Type.ShortcutOverride and self._is_plain_space(event):
             keep = self._keeps_space_from(watched)
             if keep:
@@ -170,9 +183,160 @@ class SpaceKey(QObject):
             and event.modifiers() == Qt.KeyboardModifier.NoModifier
         )
 
+    def _presses(self, widget: QObject, event: QEvent) -> bool:
+        """Enter on a button or checkbox of the window: it is pressed."""
+        return (
+            isinstance(widget, QAbstractButton)
+            and widget.window() is self._window
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        )
+
     def _keeps_space_from(self, widget: QObject) -> bool:
         if not isinstance(widget, QWidget) or widget.window() is not self._window:
             return False
-        if is_number_field(widget):
+        if is_number_field(widget) or isinstance(widget, QAbstractButton):
             return True
         return isinstance(widget, QLineEdit) and widget is not self._typing_in
+
+
+# --- screen readers (issue 28 item 2) ---------------------------------------------------------
+
+
+def name_for_screen_readers(window: QMainWindow) -> None:
+    """Every widget that takes the focus gets an accessible name, and a number field a
+    description with its unit, now and whenever one is shown later (the panels build fields
+    as the selection changes)."""
+    for widget in window.findChildren(QWidget):
+        give_accessible_name(widget)
+    app = QApplication.instance()
+    if app is not None:
+        app.installEventFilter(_NamesShown(window))
+
+
+class _NamesShown(QObject):
+    """Names the window's widgets as they are shown."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if not isinstance(watched, QWidget) or event.type() != QEvent.Type.Show:
+            return False
+        if watched.window() is self._window:
+            for widget in [watched, *watched.findChildren(QWidget)]:
+                give_accessible_name(widget)
+        return False
+
+
+def give_accessible_name(widget: QWidget) -> None:
+    """The name a screen reader reads for a focusable widget without one: its label's text
+    (a form row's, a buddy's, or the label just before it), its own text, its tooltip's first
+    line, its holders' label or tooltip, its dock's title or its object name; a number field or
+    slider also gets its (or its row's) tooltip, with range and unit, as its description."""
+    if widget.focusPolicy() == Qt.FocusPolicy.NoFocus:
+        return
+    if not widget.accessibleName():
+        name = accessible_name_of(widget)
+        if name:
+            widget.setAccessibleName(name)
+    value_field = isinstance(widget, (QAbstractSpinBox, QAbstractSlider))
+    if value_field and not widget.accessibleDescription():
+        unit = getattr(widget, "suffix", lambda: "")().strip()
+        tips = (" ".join(w.toolTip().split()) for w in _holders(widget))
+        tip = next((t for t in tips if t), "")  # its row's, with the range and unit
+        words = [tip, f"in {unit}" if unit else ""]
+        description = "; ".join(w for w in words if w)
+        if description:
+            widget.setAccessibleDescription(description)
+
+
+NAME_LEVELS = 3  # how far up a field's holders its label is looked for (a slider in a row)
+
+
+def accessible_name_of(widget: QWidget) -> str:
+    """The widget's own label or text; else its holder's label (a box in a parameter's row)
+    or tooltip; else the dock it fills; else its object name."""
+    names = [_label_text(widget), _own_text(widget), _first_line(widget.toolTip())]
+    for holder in _holders(widget):
+        if holder is not widget:
+            names += [_label_text(holder), _first_line(holder.toolTip())]
+        parent = holder.parentWidget()
+        if isinstance(parent, QDockWidget):
+            names.append(_clean(parent.windowTitle()))
+    return next((name for name in names if name), widget.objectName().replace("_", " ").strip())
+
+
+def _holders(widget: QWidget) -> list[QWidget]:
+    """The widget and the NAME_LEVELS widgets that hold it."""
+    found = [widget]
+    holder = widget.parentWidget()
+    while len(found) <= NAME_LEVELS and holder is not None:
+        found.append(holder)
+        holder = holder.parentWidget()
+    return found
+
+
+def _label_text(widget: QWidget) -> str:
+    """The text of the label that names the widget: its form row's, or a buddy label's."""
+    parent = widget.parentWidget()
+    if parent is None:
+        return ""
+    layout = parent.layout()
+    if isinstance(layout, QFormLayout):
+        label = layout.labelForField(widget)
+        if isinstance(label, QLabel):
+            return _clean(label.text())
+    for label in parent.findChildren(QLabel):
+        if label.buddy() is widget:
+            return _clean(label.text())
+    before = _item_before(layout, widget) if layout is not None else None
+    return _clean(before.text()) if isinstance(before, QLabel) else ""
+
+
+def _item_before(layout: QLayout, widget: QWidget) -> QWidget | None:
+    """The widget just before `widget` in whichever of `layout`'s nested layouts holds it (a
+    row's "Window" label before its box)."""
+    index = layout.indexOf(widget)
+    if index >= 0:
+        item = layout.itemAt(index - 1) if index > 0 else None
+        return item.widget() if item is not None else None
+    for k in range(layout.count()):
+        held = layout.itemAt(k)
+        inner = held.layout() if held is not None else None
+        found = _item_before(inner, widget) if inner is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def _own_text(widget: QWidget) -> str:
+    if isinstance(widget, QToolButton) and widget.defaultAction() is not None:
+        return _clean(widget.defaultAction().text())
+    if isinstance(widget, QAbstractButton):
+        return _clean(widget.text())
+    if isinstance(widget, QLineEdit):
+        return widget.placeholderText().strip()
+    if isinstance(widget, QTabBar):  # docks tabbed together: the panels it switches between
+        tabs = [_clean(widget.tabText(k)) for k in range(widget.count())]
+        return "Panels: " + ", ".join(tabs) if tabs else ""
+    if isinstance(widget, QLabel):  # a label one can tab to: a link
+        return _clean(widget.text())
+    if isinstance(widget, QComboBox):
+        return ""  # its current item is its value, not its name
+    return ""
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return _clean(line)
+
+
+def _clean(text: str) -> str:
+    """A label's text as read aloud: no mnemonic ampersand, no trailing colon, no markup."""
+    text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+    if "<" in text:
+        text = QTextDocumentFragment.fromHtml(text).toPlainText()
+    return " ".join(text.split()).rstrip(":").strip()

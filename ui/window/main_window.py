@@ -18,15 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QImage,
-    QKeySequence,
-    QResizeEvent,
-    QShortcut,
-    QShowEvent,
-)
+from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -55,7 +47,9 @@ from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.user_fabrics import UserFabrics
+from clothlab.ui.viewport import meshes
 from clothlab.ui.viewport.compare_view import beside
+from clothlab.ui.viewport.describer import ViewDescriber
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
@@ -139,7 +133,7 @@ class MainWindow(QMainWindow):
         if remember_layout:  # the screenshot mode keeps the defaults, as it keeps the layout
             self.live_preferences.apply()
         self._show_scene(controller.scene)
-        self.viewport.setFocus()  # so Space, '.' and Right work from the start
+        self.viewport.setFocus()  # so Space, '.' and the view's keys work from the start
 
     # --- construction -----------------------------------------------------------------------------
 
@@ -187,7 +181,9 @@ class MainWindow(QMainWindow):
         # its numbers describe the frame the others show.
         panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel,
                   self.probes_panel]  # fmt: skip
-        self.panels: list[Panel] = [*panels, self.questions_panel, self.status]
+        # the 3D view in words for screen readers (ui.describer), following what the panels do
+        self.describer = ViewDescriber(self.viewport, lambda: self.controller.running)
+        self.panels: list[Panel] = [*panels, self.questions_panel, self.describer, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
         self.scene_dock = self._dock("Scene", self.scene_panel, left)
@@ -243,10 +239,17 @@ class MainWindow(QMainWindow):
         action_table.connect_actions(self._actions, self._action_slots())
         # checked, and the view takes the tool's cursor
         self.tool_actions[DEFAULT_TOOL].trigger()
-        # Right steps only in the 3D view: item views and spin boxes need it for themselves.
-        self.step_shortcut = QShortcut(QKeySequence("Right"), self.central)
-        self.step_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.step_shortcut.activated.connect(self.action_step.trigger)
+        self.viewport.colors_changed.connect(self._show_colors)
+
+    def _show_colors(self, colors: str) -> None:
+        """Check the action of the map the view shows: one at a time (Viewport._show_colors)."""
+        for action, shown in (
+            (self.action_stretch, meshes.STRETCH),
+            (self.action_tension, meshes.TENSION),
+        ):
+            blocked = action.blockSignals(True)
+            action.setChecked(colors == shown)
+            action.blockSignals(blocked)
 
     def _action_slots(self) -> dict[str, Callable[..., Any]]:
         c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
@@ -261,6 +264,7 @@ class MainWindow(QMainWindow):
             "play": lambda: send(Pause() if c.running else Run()),
             "step": partial(send, Step()), "reset": partial(send, Reset()),
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
+            "tension": view.set_tension_colors, "pin_forces": view.set_pin_forces,
             "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
             "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
             "shortcuts": self.show_shortcuts, "about": self.show_about,
@@ -298,6 +302,11 @@ class MainWindow(QMainWindow):
         keyboard.drop_empty_stops(self)
         self.focus_areas = keyboard.FocusAreas(self, self.keyboard_areas)
         self.space_key = keyboard.SpaceKey(self)
+        self.viewport.key_hint_changed.connect(self._show_key_hint)
+        self.action_reset.triggered.connect(
+            lambda: self.describer.happened("Reset: back to t = 0, the scene as set up")
+        )
+        keyboard.name_for_screen_readers(self)
 
     def keyboard_areas(self) -> list[QWidget]:
         """F6's areas: the toolbar, the view, then the docks left to right, top to bottom,
@@ -349,6 +358,7 @@ class MainWindow(QMainWindow):
 
     def _show_scene(self, scene: Scene) -> None:
         self.viewport.interaction.cancel()
+        self.viewport.keys.leave()  # its particle may not be in the new scene
         self.action_ball.setChecked(scene.ball.enabled)
         for panel in self.panels:
             panel.show_scene(scene)
@@ -420,6 +430,7 @@ class MainWindow(QMainWindow):
     def _show_running(self, running: bool) -> None:
         action_table.show_running(self._actions, running)
         self.status.show_running(running)
+        self.describer.refresh()  # paused: no frame comes to say so
 
     def _show_timing(self, factor: float, behind: bool) -> None:
         self.status.show_timing(factor, behind, self.controller.running)
@@ -432,6 +443,11 @@ class MainWindow(QMainWindow):
     def _show_tool(self, name: str) -> None:
         self.tool_actions[name].setChecked(True)
         self.status.show_tool(tool_row(name).hint)
+
+    def _show_key_hint(self, hint: str) -> None:
+        """While the view has the focus, the status bar says what its keys do; else the tool's
+        hint."""
+        self.status.show_tool(hint or tool_row(self.viewport.interaction.tool).hint)
 
     def _show_instability(self, message: str) -> None:
         self.status.showMessage(message, 15000)

@@ -1,0 +1,132 @@
+"""The forces the model's constraints exert, from what the solver moved.
+
+A position-based step moves particles instead of applying forces, but each move is a force
+in disguise: a constraint that moves a particle of mass m by Δx over the passes of a (sub)step
+of length h has pushed it with m·Δx / h². XPBD keeps that sum per constraint as its multiplier
+λ (mass × length); the classic rule and the collision sweeps gather the same measure as they
+move (kernels._project_link, kernels.collide, constraints.project_tethers), so every solver
+gives forces the same way, at the cost of one add per projection.
+
+At rest this is exact: the pins and the obstacles' pushes then cancel gravity to the last bit,
+so Σ pin force + Σ contact force = the cloth's weight, whatever the passes left unconverged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from clothlab.sim.core import constraints
+from clothlab.sim.core.arrays import FixedArrays, LinkArrays, Obstacles
+from clothlab.sim.core.topology import Topology
+
+
+@dataclass(frozen=True, eq=False)
+class DistanceImpulses:
+    """A set of distance constraints besides the links (the bending links), as moved."""
+
+    a: np.ndarray  # (B,) int32
+    b: np.ndarray  # (B,) int32
+    start: np.ndarray  # (B, 3) float64, their directions as the substep began
+    moved: np.ndarray  # (B,) float64
+
+
+@dataclass(frozen=True, eq=False)
+class Impulses:
+    """What the constraints moved over the last (sub)step, mass × length; force = it / h²."""
+
+    h: float  # the (sub)step's length, s
+    links: LinkArrays  # their lambdas
+    obstacles: Obstacles  # their pushes
+    fixed: FixedArrays  # the particles it held
+    distances: tuple[DistanceImpulses, ...] = ()
+    curves: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int32))
+    curve_lambdas: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (K, 3)
+    tether_particle: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    tether_anchor: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    tether_pulled: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (T,) float64
+
+
+@dataclass(frozen=True, eq=False)
+class Forces:
+    """The forces of the last (sub)step: N where the bodies have SI materials, model units
+    (mass 1 a particle, so g = 9.81 units/s² weighs 9.81) otherwise."""
+
+    link_tension: np.ndarray  # (M,) float64 by topology index: each link's pull on its ends
+    # along itself (< 0: it pushes them apart); 0 for a dead link
+    pin_force: np.ndarray  # (P, 3) float64: each pin's force on the cloth, as state.pin_index
+    contact: dict[str, float]  # each obstacle's normal force on the cloth: "ball", "floor", …
+    weight: float  # the cloth's: Σ m·g, what the pins and obstacles hold between them at rest
+
+    @property
+    def pin_total(self) -> np.ndarray:
+        """(3,) float64: the pins' net force on the cloth."""
+        return self.pin_force.sum(axis=0)
+
+    @property
+    def max_tension(self) -> float:
+        return float(self.link_tension.max(initial=0.0))
+
+    @property
+    def contact_total(self) -> float:
+        return float(sum(self.contact.values()))
+
+
+def measure(
+    impulses: Impulses,
+    x: np.ndarray,  # (N, 3) float64
+    mass: np.ndarray,  # (N,) float64, each particle's mass (held ones too)
+    pins: np.ndarray,  # (P,) int32
+    gravity: float,
+    link_count: int,
+    floor: bool,
+) -> Forces:
+    h2 = impulses.h**2
+    links, obstacles = impulses.links, impulses.obstacles
+    tension = np.zeros(link_count)
+    tension[links.live] = links.moved / h2
+    contact = dict(zip(obstacles.names, obstacles.pushed / h2, strict=True))
+    if not floor:
+        del contact["floor"]
+    pins_pull = pin_forces(impulses, x, mass, pins, gravity)
+    return Forces(tension, pins_pull, contact, float(mass.sum()) * gravity)
+
+
+def pin_forces(
+    impulses: Impulses, x: np.ndarray, mass: np.ndarray, pins: np.ndarray, gravity: float
+) -> np.ndarray:
+    """(P, 3) float64: each pin's force on the cloth: the reaction to what every constraint
+    with a held end pulled it with, and the weight of its own particle, which it holds too."""
+    h, inv_mass = impulses.h, impulses.fixed.inv_mass
+    on_held = np.zeros_like(x)  # (N, 3) float64: what the constraints pull held particles with
+    links = impulses.links
+    constraints.link_forces_on_held(
+        x, inv_mass, links.a, links.b, links.start, links.moved, h, on_held
+    )
+    for d in impulses.distances:
+        constraints.link_forces_on_held(x, inv_mass, d.a, d.b, d.start, d.moved, h, on_held)
+    constraints.curve_forces_on_held(inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held)
+    _tether_forces_on_held(impulses, x, on_held)
+    forces = -on_held[pins]
+    forces[:, 1] += mass[pins] * gravity
+    return forces
+
+
+def _tether_forces_on_held(impulses: Impulses, x: np.ndarray, out: np.ndarray) -> None:
+    """A tether pulls its particle towards its pin: the pin is pulled towards the particle."""
+    pulled = impulses.tether_pulled
+    if not np.any(pulled):
+        return
+    anchor, particle = impulses.tether_anchor, impulses.tether_particle
+    towards = x[particle] - x[anchor]  # (T, 3) float64
+    distance = np.linalg.norm(towards, axis=1, keepdims=True)
+    pull = np.divide(towards, distance, out=np.zeros_like(towards), where=distance > 0.0)
+    np.add.at(out, anchor, pull * (pulled / impulses.h**2)[:, None])
+
+
+def tension_around(topology: Topology, link_tension: np.ndarray, particle: int) -> float:
+    """The largest tension among the links at a particle (0 where none pulls)."""
+    ends = topology.links
+    at = (ends[:, 0] == particle) | (ends[:, 1] == particle)
+    return float(link_tension[at].max(initial=0.0))

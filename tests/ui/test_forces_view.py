@@ -1,0 +1,96 @@
+"""Issue 26 item 1 in the window: pin-force arrows, the tension map with its legend, and each
+pin's force in the Scene panel, drawn from the solver's forces (sim.core.forces)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from clothlab.sim.core.snapshot import take_snapshot
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation
+from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.viewport import force_overlay, meshes
+from tests.ui.test_viewport_gl import HEIGHT, WIDTH, render, rgb_at, viewport  # noqa: F401
+
+pytestmark = pytest.mark.gl
+
+
+@pytest.fixture(scope="module")
+def settled():
+    """The hanging sheet after 3 s: its pins hold 1 617 units of weight between them."""
+    sim = build_simulation(load_preset("hanging-sheet"))
+    sim.step(360)
+    return take_snapshot(sim, frame=1)
+
+
+def test_each_pin_gets_an_arrow_along_its_force_labelled_with_its_size(settled, viewport):  # noqa: F811
+    viewport.set_camera(load_preset("hanging-sheet").camera)
+    arrows = force_overlay.pin_arrows(settled, viewport.project)
+    assert len(arrows) == 2
+    left, right = sorted(arrows, key=lambda a: a.start.x())
+    for arrow, outwards in ((left, -1.0), (right, 1.0)):
+        assert arrow.end.y() < arrow.start.y()  # up the screen: the pins hold the sheet up
+        assert (arrow.end.x() - arrow.start.x()) * outwards > 0.0  # and pull it outwards
+    sizes = np.linalg.norm(settled.pin_force, axis=1)
+    assert {a.label for a in arrows} == {f"{s:.3g} N" for s in sizes}
+    # an arrow as long as the cloth's weight would be WEIGHT_REACH of its size: each holds ~½
+    world = np.linalg.norm(settled.pin_force, axis=1) / settled.forces.weight
+    assert np.all((world > 0.4) & (world < 0.7))
+
+
+def test_no_arrows_before_the_first_step():
+    snapshot = take_snapshot(build_simulation(load_preset("hanging-sheet")), frame=0)
+    assert snapshot.forces is None and np.isnan(snapshot.pin_force).all()
+    assert force_overlay.pin_arrows(snapshot, lambda p: p[:, :2]) == []
+
+
+def test_the_tension_map_is_red_where_the_pins_pull_and_blue_where_nothing_does(settled):
+    mesh = meshes.BodyMesh(settled.topology)
+    mesh.update(settled, meshes.TENSION, wireframe=False)
+    tension = settled.link_tension
+    assert mesh.tension_scale == pytest.approx(tension.max())
+    colours = mesh.dynamic[:, 6:9].copy()
+    pinned = int(settled.pin_index[0])
+    bottom = settled.topology.particle_count - 1  # a bottom corner: held by nothing below it
+    assert colours[pinned, 0] > 0.9 and colours[pinned, 2] < 0.2  # red
+    assert colours[bottom, 2] > 0.8 and colours[bottom, 0] < 0.45  # blue
+    mesh.update(settled, meshes.STRETCH, wireframe=False)  # the stretch map differs from it
+    assert not np.allclose(mesh.dynamic[:, 6:9], colours)
+
+
+def test_the_view_draws_the_arrows_and_the_legend_over_the_cloth(qtbot, viewport, settled):  # noqa: F811
+    viewport.set_camera(load_preset("hanging-sheet").camera)
+    plain = render(qtbot, viewport, settled)
+    viewport.set_pin_forces(True)
+    viewport.set_tension_colors(True)
+    drawn = render(qtbot, viewport, take_snapshot_again(settled))
+    arrow = force_overlay.pin_arrows(settled, viewport.project)[0]
+    middle = np.array(
+        [(arrow.start.x() + arrow.end.x()) / 2, (arrow.start.y() + arrow.end.y()) / 2]
+    )
+    assert rgb_at(drawn, middle)[2] < 120 < rgb_at(drawn, middle)[0]  # the arrow's yellow
+    assert not rgb_at(plain, middle)[0] > 200
+    legend = np.array([force_overlay.MARGIN_PX + 10, HEIGHT - force_overlay.MARGIN_PX - 20])
+    assert rgb_at(drawn, legend)[2] > 150  # the ramp's blue end, over the dark backdrop
+    viewport.set_stretch_colors(True)  # one map at a time
+    assert viewport.stretch_colors() and not viewport.tension_colors()
+
+
+def take_snapshot_again(snapshot):
+    """The same state as a new frame, so the view draws it again."""
+    return replace(snapshot, frame=snapshot.frame + 1)
+
+
+def test_the_scene_panel_lists_each_pins_force(settled):
+    model = SceneModel()
+    model.set_scene(load_preset("hanging-sheet"))
+    assert [item.text() for item in model._force_items] == ["—", "—"]
+    model.show_pin_forces(settled)
+    texts = [item.text() for item in model._force_items]
+    sizes = np.linalg.norm(settled.pin_force, axis=1)
+    assert [t.split(" N")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
+    assert all(t.endswith(")") for t in texts)
+    assert not model._force_items[0].isEditable()
