@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core import forces, probes
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.engine import si_tensions
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
 
 REDRAW_HZ = 10
@@ -119,7 +120,7 @@ class ProbesPanel(QWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
-        item.setTitle(f"{probes.LABELS[quantity]} ({probes.UNITS[quantity]})", size="9pt")
+        self._title(plot, quantity, si=False)
         item.getAxis("left").setWidth(48)
         if quantity != probes.QUANTITIES[-1]:
             item.hideAxis("bottom")
@@ -131,6 +132,11 @@ class ProbesPanel(QWidget):
         colour_plot(plot, self.palette())
         return plot
 
+    @staticmethod
+    def _title(plot: pg.PlotWidget, quantity: str, si: bool) -> None:
+        unit = (probes.SI_UNITS if si else probes.UNITS)[quantity]
+        plot.getPlotItem().setTitle(f"{probes.LABELS[quantity]} ({unit})", size="9pt")
+
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -141,6 +147,7 @@ class ProbesPanel(QWidget):
 
     def show_scene(self, scene: Scene) -> None:
         self.traces = {}
+        self._title(self.plots["tension"], "tension", si_tensions(scene))  # N with SI fabrics
         self._set_probes(scene.probes)
 
     def show_edit(self, scene: Scene, command: object) -> None:
