@@ -63,7 +63,9 @@ def test_clicking_a_particle_with_the_probe_tool_shows_it_in_the_probes_panel(qt
     qtbot.waitUntil(lambda: controller.latest.t > 0.5, timeout=WAIT_MS)
     window.action_play.trigger()
     qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: window.viewport.snapshot() is controller.latest, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: window.viewport.snapshot().frame == controller.latest.frame, timeout=WAIT_MS
+    )
     latest = window.viewport.snapshot()
     assert float(table_text(window, 0, 2)) == pytest.approx(latest.x[middle, 1], abs=5e-4)
     assert float(table_text(window, 1, 2)) == pytest.approx(latest.x[14, 1], abs=5e-4)
@@ -125,7 +127,9 @@ def test_a_probe_added_to_a_replay_reads_the_recorded_run(qtbot, window, tmp_pat
     controller.seek(recording.steps)  # still the recording: the probe stays with the replay
     qtbot.waitUntil(lambda: controller.latest.clock == recording.steps, timeout=WAIT_MS)
     assert controller.replay is recording and controller.scene.probes == [160]
-    qtbot.waitUntil(lambda: window.viewport.snapshot() is controller.latest, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: window.viewport.snapshot().frame == controller.latest.frame, timeout=WAIT_MS
+    )
     assert controller.latest.x[160, 1] == recorded_y  # bit for bit: the recorded run
     assert float(table_text(window, 0, 2)) == pytest.approx(recorded_y, abs=5e-4)
 
