@@ -27,6 +27,7 @@ from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
+    CommandError,
     CutLinks,
     Edit,
     EditScene,
@@ -588,6 +589,8 @@ class Controller(QObject):
         if isinstance(stamped.command, Load):
             self.journal.clear()
         self.journal.append(stamped)
+        if self.replay is not None and isinstance(stamped.command, SetProbe):
+            self._follow_recorded_probe(stamped.command)
         replay = self.replay
         if (
             replay is not None and self._replay_end_pending
@@ -595,6 +598,17 @@ class Controller(QObject):
         ):  # fmt: skip
             self._replay_end_pending = False
             self.replay_finished.emit(stamped.step)
+
+    def _follow_recorded_probe(self, edit: SetProbe) -> None:
+        """A probe the recorded run attached or took off, reached by the replay: the document
+        shows it (the views follow it). One the document has already done is left: the user's
+        own, or one a seek back replays again."""
+        try:
+            edit.fits(self.scene)
+        except CommandError:
+            return
+        self.scene = apply_to_document(self.scene, edit)
+        self.scene_edited.emit(self.scene, edit)
 
     @Slot(bool)
     def _on_running_changed(self, running: bool) -> None:

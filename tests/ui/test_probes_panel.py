@@ -180,3 +180,32 @@ def test_a_probed_scene_opens_with_its_probes_in_front(qtbot):
         window.close()
         controller.shutdown()
         window.deleteLater()
+
+
+def test_a_probe_attached_while_recording_comes_back_when_the_replay_reaches_it(qtbot, window):
+    controller = window.controller
+    window.action_play.trigger()
+    qtbot.waitUntil(lambda: controller.latest.t > 0.2, timeout=WAIT_MS)
+    controller.submit(SetProbe(160, True, 0))  # during the run: a command of the recording
+    qtbot.waitUntil(
+        lambda: any(isinstance(s.command, SetProbe) for s in controller.journal), timeout=WAIT_MS
+    )
+    qtbot.waitUntil(lambda: controller.latest.t > 0.5, timeout=WAIT_MS)
+    window.action_play.trigger()
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    recording = controller.recording()
+    added_at = next(s.step for s in recording.commands if isinstance(s.command, SetProbe))
+    assert recording.scene.probes == [] and 0 < added_at < recording.steps
+    controller.play(recording)
+    qtbot.waitUntil(lambda: controller.replay is recording, timeout=WAIT_MS)
+    assert controller.scene.probes == []  # the recording's scene at step 0
+    controller.seek(added_at - 1)
+    qtbot.waitUntil(
+        lambda: controller.latest is not None and controller.latest.clock == added_at - 1,
+        timeout=WAIT_MS,
+    )
+    assert controller.scene.probes == [] and window.probes_panel.table.rowCount() == 0
+    controller.seek(recording.steps)
+    qtbot.waitUntil(lambda: controller.scene.probes == [160], timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.probes_panel.table.rowCount() == 1, timeout=WAIT_MS)
+    assert window.viewport.probes() == (160,) and controller.undo_stack.count() == 0
