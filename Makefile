@@ -31,6 +31,7 @@ $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip 'setuptools>=70.1'
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/clothlab warm-up  # every kernel compiled now, once: no launch waits for the compiler
 	touch $(STAMP)
 
 # Installs only what is missing; needs root (as on CI) or sudo.

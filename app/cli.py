@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from clothlab.app import bench, questions_cli, validate_cli
+from clothlab.app import bench, questions_cli, validate_cli, warm_up
 from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
 from clothlab.sim.core import probes, readouts
@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("scenes", help="list the built-in scenes")
     questions_cli.add_parser(commands)
     validate_cli.add_parser(commands)
-
+    warm_up.add_parser(commands)
     bench.add_parser(commands)
     return parser
 
@@ -170,7 +170,7 @@ def main(argv: Sequence[str]) -> int:
             "run": run_command, "compare": compare_command, "sweep": sweep_command,
             "scenes": scenes_command, "bench": bench.bench_command,
             "questions": questions_cli.questions_command,
-            "validate": validate_cli.validate_command,
+            "validate": validate_cli.validate_command, "warm-up": warm_up.warm_up_command,
         }[args.command]  # fmt: skip
         return command(args)
     except (UsageError, SceneError) as error:

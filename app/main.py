@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import sys
 
-HEADLESS_COMMANDS = ("run", "compare", "sweep", "scenes", "bench", "questions", "validate")
+HEADLESS_COMMANDS = (
+    "run",
+    "compare",
+    "sweep",
+    "scenes",
+    "bench",
+    "questions",
+    "validate",
+    "warm-up",
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.presets import load_preset
-from clothlab.sim.document.scene import build_simulation, with_setting
+from clothlab.sim.document.scene import build_simulation, with_settings
 
 AT_REST = 1e-9
 
@@ -29,14 +29,12 @@ def settle(sim: Simulation, most: int = 40_000) -> Simulation | None:
 
 
 def preset(name: str, **settings: object) -> Simulation:
-    scene = load_preset(name)
-    for key, value in settings.items():
-        scene = with_setting(scene, key, value)
-    return build_simulation(scene)
+    return build_simulation(with_settings(load_preset(name), settings))
 
 
 def weight(sim: Simulation) -> float:
-    return float(sim.mechanics.mass.sum()) * sim.settings.gravity
+    """The cloth's, Σ m·g, as the forces know it."""
+    return sim.forces().weight
 
 
 def report(name: str, sim: Simulation | None, measure) -> None:  # type: ignore[no-untyped-def]

@@ -623,7 +623,7 @@ def project_curves_xpbd(
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def link_forces_on_held(
+def link_forces(
     x: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64, 0 for held particles
     link_a: np.ndarray,  # (L,) int32
@@ -631,13 +631,19 @@ def link_forces_on_held(
     start: np.ndarray,  # (L, 3) float64, the substep's start directions
     moved: np.ndarray,  # (L,) float64, mass × how far each link moved its ends, its passes'
     h: float,
-    out: np.ndarray,  # (N, 3) float64, accumulates the force on each held particle
+    live: np.ndarray,  # (L,) int64, each link's topology index; (0,): write no tension
+    tension: np.ndarray,  # (M,) float64 by topology index, written where `live` says
+    on_held: np.ndarray,  # (N, 3) float64, accumulates the force on each held particle
 ) -> None:
-    """The force each link pulls a held (pinned) end with over the last substep: it moved its
-    free end by `moved` / mass along u, its correction's unit direction (along_start), so it
-    pulls each end with moved / h² along u, towards the other end when > 0."""
+    """Each link's tension, and the force it pulls a held (pinned) end with, over the last
+    substep: it moved its free end by `moved` / mass along u, its correction's unit direction
+    (along_start), so it pulls each end with moved / h² along u, towards the other end when
+    > 0. One pass for both: measuring is one call, not one per array."""
     h2 = h * h
+    with_tension = live.shape[0] == link_a.shape[0]
     for k in range(link_a.shape[0]):
+        if with_tension:
+            tension[live[k]] = moved[k] / h2
         i, j = link_a[k], link_b[k]
         if inv_mass[i] != 0.0 and inv_mass[j] != 0.0:
             continue
@@ -650,13 +656,13 @@ def link_forces_on_held(
         vx, vy, vz, _top, size = along_start(start, k, dx, dy, dz, length)
         f = moved[k] / (size * h2)
         if inv_mass[i] == 0.0:
-            out[i, 0] += vx * f
-            out[i, 1] += vy * f
-            out[i, 2] += vz * f
+            on_held[i, 0] += vx * f
+            on_held[i, 1] += vy * f
+            on_held[i, 2] += vz * f
         if inv_mass[j] == 0.0:
-            out[j, 0] -= vx * f
-            out[j, 1] -= vy * f
-            out[j, 2] -= vz * f
+            on_held[j, 0] -= vx * f
+            on_held[j, 1] -= vy * f
+            on_held[j, 2] -= vz * f
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)

@@ -58,6 +58,7 @@ class Forces:
     pin_force: np.ndarray  # (P, 3) float64: each pin's force on the cloth, as state.pin_index
     contact: dict[str, float]  # each obstacle's normal force on the cloth: "ball", "floor", …
     weight: float  # the cloth's: Σ m·g, what the pins and obstacles hold between them at rest
+    grab_force: np.ndarray | None = None  # (3,) float64: the hand's force on a grabbed particle
 
     @property
     def pin_total(self) -> np.ndarray:
@@ -73,50 +74,56 @@ class Forces:
         return float(sum(self.contact.values()))
 
 
+_NO_TOPOLOGY_INDEX = np.zeros(0, dtype=np.int64)
+
+
 def measure(
     impulses: Impulses,
     x: np.ndarray,  # (N, 3) float64
     mass: np.ndarray,  # (N,) float64, each particle's mass (held ones too)
     pins: np.ndarray,  # (P,) int32
+    grabbed: int | None,  # the particle the pointer holds, if any
     gravity: float,
+    weight: float,  # the cloth's, Σ m·g
     link_count: int,
     floor: bool,
 ) -> Forces:
-    h2 = impulses.h**2
-    links, obstacles = impulses.links, impulses.obstacles
+    """The forces of the impulses: each link's tension, each obstacle's push and each pin's
+    force on the cloth (the reaction to what every constraint with a held end pulled it with,
+    and the weight of its own particle, which it holds too)."""
+    h, inv_mass, links = impulses.h, impulses.fixed.inv_mass, impulses.links
     tension = np.zeros(link_count)
-    tension[links.live] = links.moved / h2
-    contact = dict(zip(obstacles.names, obstacles.pushed / h2, strict=True))
-    if not floor:
-        del contact["floor"]
-    pins_pull = pin_forces(impulses, x, mass, pins, gravity)
-    return Forces(tension, pins_pull, contact, float(mass.sum()) * gravity)
-
-
-def pin_forces(
-    impulses: Impulses, x: np.ndarray, mass: np.ndarray, pins: np.ndarray, gravity: float
-) -> np.ndarray:
-    """(P, 3) float64: each pin's force on the cloth: the reaction to what every constraint
-    with a held end pulled it with, and the weight of its own particle, which it holds too."""
-    h, inv_mass = impulses.h, impulses.fixed.inv_mass
     on_held = np.zeros_like(x)  # (N, 3) float64: what the constraints pull held particles with
-    links = impulses.links
-    constraints.link_forces_on_held(
-        x, inv_mass, links.a, links.b, links.start, links.moved, h, on_held
+    constraints.link_forces(
+        x, inv_mass, links.a, links.b, links.start, links.moved, h, links.live, tension, on_held
     )
     for d in impulses.distances:
-        constraints.link_forces_on_held(x, inv_mass, d.a, d.b, d.start, d.moved, h, on_held)
-    constraints.curve_forces_on_held(inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held)
+        constraints.link_forces(
+            x, inv_mass, d.a, d.b, d.start, d.moved, h, _NO_TOPOLOGY_INDEX, tension, on_held
+        )
+    if len(impulses.curves):
+        constraints.curve_forces_on_held(
+            inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held
+        )
     _tether_forces_on_held(impulses, x, on_held)
-    forces = -on_held[pins]
-    forces[:, 1] += mass[pins] * gravity
-    return forces
+    held = np.append(pins, grabbed) if grabbed is not None else pins
+    held_force = -on_held[held]  # a held particle's weight is held too
+    held_force[:, 1] += mass[held] * gravity
+    pin_force, grab_force = (
+        (held_force[:-1], held_force[-1]) if grabbed is not None else (held_force, None)
+    )
+    obstacles = impulses.obstacles
+    pushes = (obstacles.pushed / h**2).tolist()
+    contact = dict(zip(obstacles.names[:-1], pushes[:-1], strict=True))
+    if floor:
+        contact["floor"] = pushes[-1]
+    return Forces(tension, pin_force, contact, weight, grab_force)
 
 
 def _tether_forces_on_held(impulses: Impulses, x: np.ndarray, out: np.ndarray) -> None:
     """A tether pulls its particle towards its pin: the pin is pulled towards the particle."""
     pulled = impulses.tether_pulled
-    if not np.any(pulled):
+    if not len(pulled) or not pulled.any():
         return
     anchor, particle = impulses.tether_anchor, impulses.tether_particle
     towards = x[particle] - x[anchor]  # (T, 3) float64

@@ -245,6 +245,7 @@ _has_hanging_strip = _holds(specimens.find_hanging_strip)
 _has_drape_specimen = _holds(specimens.find_drape)
 
 
+FORCE_UNITS = " N with SI fabrics; with model units a particle has mass 1."
 READOUTS: tuple[Readout, ...] = (
     Readout(
         "sag", "Sag", "units", of_simulation(sag),
@@ -309,22 +310,19 @@ READOUTS: tuple[Readout, ...] = (
         "pin_force", "Pin force", "N", of_simulation(pin_force),
         "Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, "
         "from what the solver moved, and their own particles' weight. At rest, with nothing "
-        "else touching, it is the cloth's weight. N with SI fabrics; with model units a "
-        "particle has mass 1.",
+        "else touching, it is the cloth's weight." + FORCE_UNITS,
         applies=lambda _topology, pins: bool(pins), curve="pins",
     ),
     Readout(
         "max_tension", "Max tension", "N", of_simulation(max_tension),
         "The largest pull of any one link on its ends, from what the solver moved over the "
-        "last step (the tension map colours every link by it). N with SI fabrics; with model "
-        "units a particle has mass 1.",
+        "last step (the tension map colours every link by it)." + FORCE_UNITS,
         plot_with="pin_force", curve="largest link",
     ),
     Readout(
         "contact_force", "Contact force", "N", of_simulation(contact_force),
         "Total normal force the floor, the ball and the obstacles push the cloth with (at rest "
-        "on them: its weight, less what the pins hold). N with SI fabrics; with model units a "
-        "particle has mass 1.",
+        "on them: its weight, less what the pins hold)." + FORCE_UNITS,
         plot_with="pin_force", curve="contact",
     ),
     Readout(

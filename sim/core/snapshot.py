@@ -29,6 +29,7 @@ class Snapshot:
     torn: tuple[int, ...]  # torn links (a saved state's and the run's own), ascending
     grabbed: int | None
     settings: Settings
+    model_settings: Settings  # what the model runs with: SI fabrics raise some (Simulation's)
     spheres: tuple[tuple[tuple[float, float, float], float], ...]  # (centre, radius), no ball
     boxes: tuple[tuple[tuple[float, float, float], tuple[float, float, float]], ...]  # (centre,
     # full size)
@@ -89,6 +90,7 @@ def take_snapshot(
         torn=tuple(sim.torn),
         grabbed=sim.grabbed,
         settings=sim.settings,
+        model_settings=sim.model_settings,
         spheres=tuple(sim.spheres),
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
@@ -101,9 +103,10 @@ def take_snapshot(
 def _frozen_forces(forces: Forces | None) -> Forces | None:
     if forces is None:
         return None
+    grab = None if forces.grab_force is None else _frozen(forces.grab_force)
     return replace(
         forces, link_tension=_frozen(forces.link_tension), pin_force=_frozen(forces.pin_force),
-        contact=dict(forces.contact),
+        contact=dict(forces.contact), grab_force=grab,
     )  # fmt: skip
 
 

@@ -154,6 +154,7 @@ class Simulation:
         if self._si != si:
             self._si = si
             self.mechanics: Mechanics = derive_mechanics(self.topology, si)
+            self._total_mass = float(self.mechanics.mass.sum())
             self._needed: tuple[float, int] | None = None  # (Δt, substeps_needed) once known
             self._update_fixed()
             if self._extended is not None:
@@ -410,12 +411,13 @@ class Simulation:
         if self._forces is None or any(
             a is not b for a, b in zip(self._forces[0], of, strict=True)
         ):
-            s = self.model_settings
+            s, mass = self.model_settings, self.mechanics.mass
             measured = forces.measure(
-                impulses, self.state.x, self.mechanics.mass, self.state.pin_index, s.gravity,
-                self.topology.link_count, s.floor,
+                impulses, self.state.x, mass, self.state.pin_index, self.grabbed, s.gravity,
+                self._total_mass * s.gravity, self.topology.link_count, s.floor,
             )  # fmt: skip
-            measured.link_tension[~self.state.link_alive] = 0.0
+            if impulses.links is not self.links:  # cut or restored since: cut links pull 0
+                measured.link_tension[~self.state.link_alive] = 0.0
             self._forces = (of, measured)
         return self._forces[1]
 

@@ -13,7 +13,7 @@ from clothlab.sim.core.forces import tension_around
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
-from clothlab.sim.document.scene import build_simulation, with_setting
+from clothlab.sim.document.scene import build_simulation, with_setting, with_settings
 from clothlab.sim.lab import textile
 from tests.sim.sim_helpers import cut, hanging_sheet, sheet_topology
 
@@ -30,13 +30,11 @@ def settled(sim: Simulation, most: int = 20_000) -> Simulation:
 
 
 def preset(name: str, **settings: object) -> Simulation:
-    scene = load_preset(name)
-    for key, value in settings.items():
-        scene = with_setting(scene, key, value)
-    return build_simulation(scene)
+    return build_simulation(with_settings(load_preset(name), settings))
 
 
 def weight(sim: Simulation) -> float:
+    """Σ m·g, from the masses themselves (not from what the forces say it is)."""
     return float(sim.mechanics.mass.sum()) * sim.settings.gravity
 
 
@@ -131,3 +129,16 @@ def test_forces_are_of_the_last_step_and_follow_edits_honestly():
     assert sim.forces() is None  # other pins: unknown until the next step
     sim.step()
     assert sim.forces().pin_force.shape == (1, 3)
+
+
+def test_a_hand_lifting_the_sheet_takes_its_share_of_the_weight():
+    sim = settled(preset("hanging-sheet"))
+    bottom_middle = sim.topology.particle_count - 8
+    sim.grab(bottom_middle, sim.state.x[bottom_middle] + np.array([0.0, 0.3, 0.0]))
+    forces = settled(sim).forces()
+    assert forces.grab_force is not None and forces.grab_force[1] > 0.01 * weight(sim)
+    held = forces.pin_total + forces.grab_force
+    assert held[1] == pytest.approx(weight(sim), rel=0.01)
+    sim.release()
+    sim.step()
+    assert sim.forces().grab_force is None

@@ -124,7 +124,7 @@ def test_a_discs_pins_rise_no_wires_and_a_sheets_do():
     pins = [*scene.pins, PinSpec(particle=first_sheet, anchor=(0.8, 1.0, 0.0))]
     sim = build_simulation(scene.model_copy(update={"pins": pins}))
     mesh = meshes.BodyMesh(sim.topology)
-    mesh.update(take_snapshot(sim, 0), stretch_colors=False, wireframe=False)
+    mesh.update(take_snapshot(sim, 0), colors="", wireframe=False)
     assert len(scene.pins) > 50
     assert mesh.wire_range[1] == 2  # one wire, the sheet's pin's
     start = mesh.wire_range[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,10 @@ from qt_helpers import WAIT_MS
 from test_typed_values import type_into
 
 from clothlab.sim.core.materials import SI_FABRICS
+from clothlab.sim.core.parameters import Settings
 from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab import textile
-from clothlab.ui.docks.parameters_dock import OWN_FABRIC
+from clothlab.ui.docks.parameters_dock import OWN_FABRIC, model_note
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics, fabrics_file
 
@@ -318,3 +320,38 @@ def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window)
     qtbot.mouseClick(tethers, Qt.MouseButton.LeftButton, pos=QPoint(6, tethers.height() // 2))
     qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
+    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
+    window.controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: not window.controller.scene.fabric.tethers, timeout=WAIT_MS)
+    assert window.controller.scene.bodies[0].si_material is not None  # the fabric stays
+
+
+def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):
+    """Issue 25 leftover: the scene's substeps read 1 while cotton ran 12 of them."""
+    window, group = selected_sheet(make_window)
+    panel = window.parameters_panel
+    assert not panel.model_note.isVisible()
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    window.action_step.trigger()  # a snapshot of the sheet in cotton
+    qtbot.waitUntil(panel.model_note.isVisible, timeout=WAIT_MS)
+    latest = window.controller.latest
+    assert latest.model_settings.xpbd and not latest.settings.xpbd
+    assert panel.model_note.text() == "The SI fabric runs with XPBD: what its stiffness needs."
+
+
+def test_the_note_names_each_setting_the_fabric_raised():
+    scene = Settings()
+    model = replace(scene, xpbd=True, substeps=12, passes=max(scene.passes, 4) + 2)
+    assert model_note(scene, model) == (
+        f"The SI fabric runs with XPBD, 12 substeps a step, {model.passes} passes: what its "
+        "stiffness needs."
+    )
+    assert model_note(scene, scene) == ""

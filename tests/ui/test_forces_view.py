@@ -11,6 +11,7 @@ import pytest
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
+from clothlab.ui.docks import scene_model
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.viewport import force_overlay, meshes
 from tests.ui.test_viewport_gl import HEIGHT, WIDTH, render, rgb_at, viewport  # noqa: F401
@@ -94,3 +95,28 @@ def test_the_scene_panel_lists_each_pins_force(settled):
     assert [t.split(" N")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
     assert all(t.endswith(")") for t in texts)
     assert not model._force_items[0].isEditable()
+
+
+def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
+    scene = load_preset("drop")
+    sim = build_simulation(scene)
+    sim.step(150)  # 1.25 s: the sheet lies on the ball
+    snapshot = take_snapshot(sim, frame=1)
+    model = SceneModel()
+    model.set_scene(scene)
+    model.show_forces(snapshot)
+    rows = model._contact_rows()
+    assert set(rows) == {"ball", "floor"}
+    shown = {name: scene_model._contact_item(row).text() for name, row in rows.items()}
+    assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} N"
+    assert snapshot.forces.contact["ball"] > 0.0
+
+
+def test_a_grabbed_particle_gets_the_hands_arrow(viewport):  # noqa: F811
+    sim = build_simulation(load_preset("hanging-sheet"))
+    sim.step(120)
+    sim.grab(160, sim.state.x[160] + np.array([0.0, 0.0, 0.5]))
+    sim.step(30)
+    viewport.set_camera(load_preset("hanging-sheet").camera)
+    labels = [a.label for a in force_overlay.pin_arrows(take_snapshot(sim, 1), viewport.project)]
+    assert len(labels) == 3 and labels[-1].startswith("hand ") and labels[-1].endswith(" N")

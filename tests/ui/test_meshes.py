@@ -163,7 +163,7 @@ def test_body_mesh_update_fills_buffers_in_place() -> None:
     for frame in range(3):
         sim.step(5)
         snapshot = take_snapshot(sim, frame)
-        mesh.update(snapshot, stretch_colors=frame == 1, wireframe=frame > 0)
+        mesh.update(snapshot, colors=meshes.STRETCH if frame == 1 else "", wireframe=frame > 0)
         assert all(
             a is b
             for a, b in zip(
@@ -180,10 +180,10 @@ def test_body_mesh_update_fills_buffers_in_place() -> None:
 def test_body_mesh_cut_rebuilds_indices() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
-    mesh.update(take_snapshot(sim, 0), False, False)
+    mesh.update(take_snapshot(sim, 0), "", False)
     apply_to_simulation(sim, CutLinks(tuple(sim.topology.face_links[7].tolist())))
     snapshot = take_snapshot(sim, 1)
-    mesh.update(snapshot, False, False)
+    mesh.update(snapshot, "", False)
     assert mesh.indices_changed
     assert mesh.index_count == 6 * int(snapshot.face_alive.sum())
     assert mesh.index_count < 6 * sim.topology.face_count
@@ -193,14 +193,14 @@ def test_wireframe_lines_and_wires() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
     snapshot = take_snapshot(sim, 0)
-    mesh.update(snapshot, stretch_colors=False, wireframe=True)
+    mesh.update(snapshot, colors="", wireframe=True)
     assert mesh.link_range == (0, 2 * sim.topology.link_count)
     first, count = mesh.wire_range
     assert count == 2 * len(snapshot.pin_anchor)
     wires = mesh.lines[first : first + count, :3].reshape(-1, 2, 3)
     np.testing.assert_allclose(wires[:, 0], snapshot.pin_anchor)
     np.testing.assert_allclose(wires[:, 1] - wires[:, 0], [[0, meshes.WIRE_HEIGHT, 0]] * 2)
-    mesh.update(snapshot, stretch_colors=False, wireframe=False)
+    mesh.update(snapshot, colors="", wireframe=False)
     assert mesh.link_range == (0, 0)
 
 
@@ -208,7 +208,7 @@ def test_stretch_colours_tint_vertices() -> None:
     sim = small_simulation()
     mesh = meshes.BodyMesh(sim.topology)
     sim.state.x[7, 1] -= 0.2  # stretch the links at particle 7 by far more than 10 %
-    mesh.update(take_snapshot(sim, 0), stretch_colors=True, wireframe=False)
+    mesh.update(take_snapshot(sim, 0), colors=meshes.STRETCH, wireframe=False)
     red = mesh.dynamic[7, 6:9]
     assert red[0] > 0.9 and red[2] < 0.2
     calm = mesh.dynamic[29, 6:9]  # far corner of the sheet, untouched

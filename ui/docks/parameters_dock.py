@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSlider,
     QVBoxLayout,
@@ -131,6 +132,19 @@ def entry_of(data: object) -> tuple[str, str] | None:
     return kind, name
 
 
+def model_note(scene: Settings, model: Settings) -> str:
+    """What the model runs with beyond what the panel shows (Simulation.model_settings: a body
+    with an SI fabric needs XPBD and as many substeps and passes as its stiffness asks)."""
+    if model == scene:
+        return ""
+    parts = [
+        *(["XPBD"] if model.xpbd and not scene.xpbd else []),
+        *([f"{model.substeps} substeps a step"] if model.substeps != scene.substeps else []),
+        *([f"{model.passes} passes"] if model.passes != scene.passes else []),
+    ]
+    return f"The SI fabric runs with {', '.join(parts)}: what its stiffness needs."
+
+
 class BodyGroup(QGroupBox):
     """The selected body's material (the world's settings, a model-units material, an SI fabric
     or one of the user's own) with its own stiffness or its SI numbers; disabled while no body
@@ -175,12 +189,22 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.fabric_fields)
         # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
         # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
-        self.tethers_hint = QLabel(
-            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
-            "does. Switch on Beyond classic ▸ Tethers to hold its length."
-        )
+        self.tethers_hint = QWidget()
         self.tethers_hint.setObjectName("tethers_hint")
-        self.tethers_hint.setWordWrap(True)
+        hint = QLabel(
+            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
+            "does. Tethers hold its length (Beyond classic ▸ Tethers)."
+        )
+        hint.setWordWrap(True)
+        self.tethers_on = QPushButton("Tethers on")
+        self.tethers_on.setToolTip("Switch on tethers for the whole scene (one undo entry)")
+        self.tethers_on.clicked.connect(
+            lambda: self.command_requested.emit(SetSetting("tethers", True, None))
+        )
+        row = QHBoxLayout(self.tethers_hint)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(hint, 1)
+        row.addWidget(self.tethers_on, 0, Qt.AlignmentFlag.AlignTop)
         self.form.addRow(self.tethers_hint)
         self.form.setRowVisible(self.tethers_hint, False)
         self.material.activated.connect(self._material_chosen)
@@ -358,12 +382,18 @@ class ParametersPanel(QWidget):
         self.body_group.fabric_fields.refused.connect(self.refused)
         self.body_group.fit_requested.connect(self.fit_requested)
         column.addWidget(self.body_group)
+        self.model_note = QLabel()
+        self.model_note.setObjectName("model_note")
+        self.model_note.setWordWrap(True)
+        self.model_note.hide()
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(group)
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for parameter in parameters:
                 form.addRow(*self._make_row(parameter))
+                if parameter.key == "substeps":  # what an SI fabric raises, said beside it
+                    form.addRow(self.model_note)
             column.addWidget(box)
         column.addStretch(1)
         scroll = QScrollArea(self)
@@ -432,7 +462,11 @@ class ParametersPanel(QWidget):
         self.body_group.show_body(self._scene, index)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        pass
+        """Say what the model runs with where an SI fabric raised the scene's settings."""
+        text = model_note(snapshot.settings, snapshot.model_settings)
+        if text != self.model_note.text():
+            self.model_note.setText(text)
+            self.model_note.setVisible(bool(text))
 
     def set_settings(self, settings: Settings) -> None:
         """Show the document's settings; emits nothing."""

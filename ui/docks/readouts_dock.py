@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QGraphicsView,
     QGridLayout,
@@ -164,7 +164,10 @@ class ReadoutsPanel(QWidget):
             item.hideAxis("bottom")
         item.setMouseEnabled(x=False, y=False)
         if len(drawn) > 1:
-            legend = item.addLegend(offset=(4, 2), verSpacing=-6)
+            # over the curves, on the plot's own background: the names stay readable
+            backdrop = QColor(self.palette().color(QPalette.ColorRole.Base))
+            backdrop.setAlpha(215)
+            legend = item.addLegend(offset=(4, 2), verSpacing=-6, brush=backdrop)
             legend.setLabelTextColor(self.palette().color(QPalette.ColorRole.Text))
         for k, series in enumerate(drawn):
             self._add_name(grid, first_row + k, series)

@@ -118,7 +118,7 @@ class ScenePanel(QWidget):
         self._scroll_pending = False
         self._pending_forces: Snapshot | None = None  # the newest frame not yet shown
         self._forces_timer = QTimer(self, interval=FORCES_EVERY_MS, singleShot=True)
-        self._forces_timer.timeout.connect(self._show_pin_forces)
+        self._forces_timer.timeout.connect(self._show_forces)
         self.view = QTreeView(self)
         self.view.setObjectName("scene_tree")
         self.view.setModel(model)
@@ -151,16 +151,17 @@ class ScenePanel(QWidget):
         self.model.update_from_scene(scene)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        """The tree shows the document; of a frame, only the pins' forces, at most every
-        FORCES_EVERY_MS (text that changes every frame cannot be read), the newest last."""
+        """The tree shows the document; of a frame, only the forces (SceneModel.show_forces),
+        at most every FORCES_EVERY_MS (text that changes every frame cannot be read), the
+        newest last."""
         self._pending_forces = snapshot
         if not self._forces_timer.isActive():
-            self._show_pin_forces()
+            self._show_forces()
             self._forces_timer.start()
 
-    def _show_pin_forces(self) -> None:
+    def _show_forces(self) -> None:
         if self._pending_forces is not None:
-            self.model.show_pin_forces(self._pending_forces)
+            self.model.show_forces(self._pending_forces)
             self._pending_forces = None
 
     # --- selection -------------------------------------------------------------------------

@@ -280,6 +280,7 @@ class SceneModel(QStandardItemModel):
         self._listed: list[int] = []  # particles of the pin rows
         self._anchors: dict[int, Any] = {}  # their anchors
         self._force_items: list[QStandardItem] = []  # each listed pin's force, as _listed
+        self._floor: QStandardItem | None = None
         self._syncing = False
 
     @property
@@ -306,7 +307,8 @@ class SceneModel(QStandardItemModel):
         self._obstacles = self._group("Obstacles", "What the bodies collide with.")
         self._add_ball(self._obstacles)
         self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
-        self._add_settings(self._group("Floor", "Nothing goes below the floor."), "floor")
+        self._floor = self._group("Floor", "Nothing goes below the floor.")
+        self._add_settings(self._floor, "floor")
         self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
         self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
         self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
@@ -488,6 +490,30 @@ class SceneModel(QStandardItemModel):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
         self._listed = [p.particle for p in listed]
 
+    def show_forces(self, snapshot: Snapshot) -> None:
+        """The forces of a frame: each listed pin's, and the ball's, the floor's and each
+        obstacle's push on the cloth, in a "Contact force" row of its own."""
+        self.show_pin_forces(snapshot)
+        contact = snapshot.forces.contact if snapshot.forces is not None else {}
+        for name, row in self._contact_rows().items():
+            value = contact.get(name)
+            _set_text(_contact_item(row), "—" if value is None else f"{value:.4g} N")
+
+    def _contact_rows(self) -> dict[str, QStandardItem]:
+        """The rows of what the cloth can touch, by Forces.contact's names ("sphere 2" is the
+        scene's second sphere, wherever it is among the obstacles)."""
+        rows: dict[str, QStandardItem] = {}
+        if self._obstacles is None or self._floor is None or self._scene is None:
+            return rows
+        rows["ball"], rows["floor"] = self._obstacles.child(0, 0), self._floor
+        counts = {"sphere": 0, "box": 0}
+        for index, obstacle in enumerate(self._scene.obstacles):
+            counts[obstacle.kind] += 1
+            row = self._obstacles.child(1 + index, 0)
+            if row is not None:
+                rows[f"{obstacle.kind} {counts[obstacle.kind]}"] = row
+        return rows
+
     def show_pin_forces(self, snapshot: Snapshot) -> None:
         """Each listed pin's force on the cloth in the last step (Snapshot.pin_force)."""
         pins = np.asarray(snapshot.pin_index)
@@ -615,6 +641,23 @@ class SceneModel(QStandardItemModel):
                 value = bool(value)
             make = change_body if kind == "body" else composition.change_obstacle
             self.command_requested.emit(Compose(make, (index,), {field: value}))
+
+
+CONTACT_LABEL = "Contact force"
+CONTACT_TIP = (
+    "How hard this pushes the cloth (its normal force) over the last step: at rest, the weight "
+    "of the cloth it carries. N with SI fabrics; with model units a particle has mass 1."
+)
+
+
+def _contact_item(row: QStandardItem) -> QStandardItem:
+    """The value item of a row's "Contact force" child, added the first time it is shown."""
+    for k in range(row.rowCount()):
+        if row.child(k, 0).text() == CONTACT_LABEL:
+            return row.child(k, 1)
+    value = _text_item("—", CONTACT_TIP)
+    row.appendRow([_text_item(CONTACT_LABEL, CONTACT_TIP), value])
+    return value
 
 
 def _set_text(item: QStandardItem | None, text: str) -> None:

@@ -43,23 +43,29 @@ def weight_reach(snapshot: Snapshot) -> float:
 
 
 def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
-    """An arrow from each pin along the force it exerts on the cloth, on screen; none where
-    the forces are not measured yet (before the first step) or a pin is behind the eye."""
+    """An arrow from each pin along the force it exerts on the cloth, on screen, and one from
+    a grabbed particle for the hand's ("hand 12 N"); none where the forces are not measured
+    yet (before the first step) or a point is behind the eye."""
     forces = snapshot.forces
-    if forces is None or not len(forces.pin_force) or forces.weight <= 0.0:
+    if forces is None or forces.weight <= 0.0:
         return []
-    anchors = np.asarray(snapshot.x, dtype=np.float64)[np.asarray(snapshot.pin_index)]
+    held = np.asarray(snapshot.pin_index, dtype=np.int64)
+    pulls, names = forces.pin_force, [""] * len(held)
+    if forces.grab_force is not None and snapshot.grabbed is not None:
+        held = np.append(held, snapshot.grabbed)
+        pulls, names = np.vstack([pulls, forces.grab_force]), [*names, "hand "]
+    if not len(held):
+        return []
+    starts = np.asarray(snapshot.x, dtype=np.float64)[held]
     reach = weight_reach(snapshot) / forces.weight  # world units per N
-    tips = anchors + forces.pin_force * reach
-    screen = project(np.concatenate([anchors, tips]))
-    count = len(anchors)
+    screen = project(np.concatenate([starts, starts + pulls * reach]))
     arrows = []
-    for p in range(count):
-        start, end = screen[p], screen[count + p]
+    for p, name in enumerate(names):
+        start, end = screen[p], screen[len(held) + p]
         if not (np.all(np.isfinite(start)) and np.all(np.isfinite(end))):
             continue
-        magnitude = float(np.linalg.norm(forces.pin_force[p]))
-        arrows.append(Arrow(QPointF(*start), QPointF(*end), f"{magnitude:.3g} N"))
+        magnitude = float(np.linalg.norm(pulls[p]))
+        arrows.append(Arrow(QPointF(*start), QPointF(*end), f"{name}{magnitude:.3g} N"))
     return arrows
 
 
