@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from clothlab.sim.core import readouts
+from clothlab.sim.core import probes, readouts
 from clothlab.sim.core.forces import Forces
 from clothlab.sim.document.commands import (
     Command,
@@ -28,27 +28,32 @@ from clothlab.sim.document.commands import (
     GrabStart,
     apply_to_document,
 )
-from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, seam_links
+from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe, SetSetting, seam_links
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.recording import Recording, save_recording
 from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene, capture_scene, save_scene
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
-from clothlab.sim.lab.engine import Engine, Source
+from clothlab.sim.lab.engine import Engine, Source, si_tensions
 
 Vec3 = tuple[float, float, float]
 
 
 class Table(Mapping[str, np.ndarray]):
     """Readout rows, one per step: a mapping from CSV column key ("step", "t", "sag", …) to a
-    (rows,) float64 array. NaN where a readout does not apply (volume without a block)."""
+    (rows,) float64 array. NaN where a readout does not apply (volume without a block). With
+    probes, their columns follow: "probe1_y", "probe1_speed", "probe1_tension", "probe2_y", …
+    (NaN where the probe was not attached at that step)."""
 
-    def __init__(self, rows: np.ndarray) -> None:
-        self.rows = rows  # (rows, columns) float64, columns as readouts.CSV_COLUMNS
-        self.rows.flags.writeable = False
-
-    columns: tuple[str, ...] = readouts.CSV_COLUMNS
+    columns: tuple[str, ...] = readouts.CSV_COLUMNS  # without probes; with, see __init__
     units: dict[str, str] = readouts.CSV_UNITS
+
+    def __init__(self, rows: np.ndarray, probe_slots: int = 0, si: bool = False) -> None:
+        self.rows = rows  # (rows, columns) float64, columns as `columns`
+        self.rows.flags.writeable = False
+        self.probe_slots, self._si = probe_slots, si
+        self.columns = (*readouts.CSV_COLUMNS, *probes.column_keys(probe_slots))
+        self.units = {**readouts.CSV_UNITS, **probes.units(probe_slots, si)}
 
     def __getitem__(self, key: str) -> np.ndarray:
         try:
@@ -69,7 +74,7 @@ class Table(Mapping[str, np.ndarray]):
 
     def csv(self) -> str:
         """The text `clothlab run --csv` writes for these rows (header with units)."""
-        return readouts.csv_text(self.rows)
+        return readouts.csv_text(self.rows, self.probe_slots, self._si)
 
     def save_csv(self, path: str | os.PathLike[str]) -> None:
         write_atomically(Path(path), self.csv().encode("utf-8"))
@@ -78,8 +83,23 @@ class Table(Mapping[str, np.ndarray]):
         return f"<Table: {self.count} rows × {len(self.columns)} columns>"
 
     @classmethod
-    def of(cls, rows: Sequence[tuple[float, ...]]) -> Table:
-        return cls(np.array(rows, dtype=np.float64).reshape(len(rows), len(cls.columns)))
+    def of(
+        cls,
+        rows: Sequence[tuple[float, ...]],
+        probe_rows: Sequence[tuple[float, ...]] = (),
+        si: bool = False,
+    ) -> Table:
+        """A table of readout rows and, if given, the probe rows beside them (MAX_PROBES slots
+        each, sim.core.probes.values): as many probes' columns as were ever attached."""
+        table = np.array(rows, dtype=np.float64).reshape(len(rows), len(readouts.CSV_COLUMNS))
+        if not len(probe_rows):
+            return cls(table)
+        width = len(probes.QUANTITIES)
+        probed = np.array(probe_rows, dtype=np.float64).reshape(len(rows), -1)
+        # (MAX_PROBES,): the slots a probe was ever in (a probe's y is never NaN)
+        used = np.flatnonzero(~np.isnan(probed[:, ::width]).all(axis=0))
+        slots = int(used[-1]) + 1 if len(used) else 0
+        return cls(np.hstack([table, probed[:, : slots * width]]), slots, si)
 
 
 class Lab:
@@ -89,7 +109,7 @@ class Lab:
         self.name = name or variants.scene_of(source).name
         self._source: Source = source  # what step 0 is: the scene (or recording) as set up
         self._document: Scene = variants.scene_of(source)  # the set-up with the edits made here
-        self._engine = Engine.of(source)
+        self._engine = Engine.of(source, record_probes=True)
 
     # --- the state --------------------------------------------------------------------------
 
@@ -168,11 +188,11 @@ class Lab:
             raise ValueError(f"steps: {steps!r} is not a count of steps")
         engine = self._engine
         engine.advance(steps)
-        rows = engine.take_rows()
+        rows, probe_rows = engine.take_rows(), engine.take_probe_rows()
         if engine.blew_up:
             instability = engine.sim.instability
             raise RuntimeError(instability.message if instability else "the model blew up")
-        return Table.of(rows)
+        return Table.of(rows, probe_rows, si_tensions(self._source))
 
     def reset(self) -> None:
         """Back to step 0 of the scene as set up now (the edits kept, the journal afresh)."""
@@ -184,7 +204,7 @@ class Lab:
 
     def _start(self, source: Source) -> None:
         self._source, self._document = source, variants.scene_of(source)
-        self._engine = Engine.of(source)
+        self._engine = Engine.of(source, record_probes=True)
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -245,6 +265,45 @@ class Lab:
     def unpin(self, particle: int) -> None:
         self._edit(SetPin(particle, None, self._anchor(particle)))
 
+    # --- probes ------------------------------------------------------------------------------
+
+    @property
+    def probes(self) -> tuple[int, ...]:
+        """The particles with a probe, probe 1 first (the CSV's probe1_y, … columns)."""
+        return self._engine.probes
+
+    def add_probe(self, particle: int) -> int:
+        """Attach a probe to a particle (at most sim.core.probes.MAX_PROBES) and return its
+        number (1 for the first); from then on `run` gives its columns and `probe` reads it."""
+        self._check_particle(particle)
+        self._edit(SetProbe(particle, True, len(self.probes)))
+        return len(self.probes)
+
+    def remove_probe(self, particle: int) -> None:
+        """Take the probe off a particle; the probes after it move up a number."""
+        if particle not in self.probes:
+            raise ValueError(f"particle {particle} has no probe")
+        self._edit(SetProbe(particle, False, self.probes.index(particle)))
+
+    def probe(self, number: int) -> dict[str, float]:
+        """What probe `number` (1 for the first, as its CSV columns are named) reads now: its
+        particle, height y (units), speed (units/s) and the largest tension among the links at
+        it over the last step (N with SI fabrics, model units otherwise; NaN before the first
+        step, as `link_tensions`)."""
+        attached = self.probes
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError(f"probe {number!r}: give a probe's number, 1 for the first")
+        if not 1 <= number <= len(attached):
+            held = f"1…{len(attached)}" if attached else "none: add one with add_probe"
+            raise ValueError(f"probe {number}: the probes are {held}")
+        return dataclasses.asdict(self._engine.probe_readings()[number - 1])
+
+    def _check_particle(self, particle: int) -> None:
+        if isinstance(particle, bool) or not isinstance(particle, (int, np.integer)):
+            raise ValueError(f"particle {particle!r} is not an index")
+        if not 0 <= particle < self.particles:
+            raise ValueError(f"particle {particle} is not within 0…{self.particles - 1}")
+
     def grab(self, particle: int, to: Vec3) -> None:
         """Hold a particle at a point (as the mouse does) until `release`."""
         self._command(GrabStart(particle, _point(to)))
@@ -299,9 +358,14 @@ class Lab:
     def _anchor(self, particle: int) -> Vec3 | None:
         return next((p.anchor for p in self._document.pins if p.particle == particle), None)
 
-    def _edit(self, edit: CutLinks | SetPin | SetSetting | EditRulers) -> None:
+    def _edit(self, edit: CutLinks | SetPin | SetSetting | EditRulers | SetProbe) -> None:
         """An edit of the set-up: of the scene itself at the start (as `--seam` cuts), else a
         command at the current step."""
+        if isinstance(edit, SetProbe):
+            try:
+                edit.fits(self._document)
+            except CommandError as error:
+                raise ValueError(str(error)) from None
         at_start = self._at_start()
         self._command(edit)  # checked against the model, and applied to the run
         self._document = apply_to_document(self._document, edit)

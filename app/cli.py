@@ -33,14 +33,14 @@ import numpy as np
 from clothlab.app import bench, questions_cli, validate_cli, warm_up
 from clothlab.app.errors import Parser, UsageError
 from clothlab.app.frames import FrameOutputs
-from clothlab.sim.core import readouts
+from clothlab.sim.core import probes, readouts
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
 from clothlab.sim.document.presets import is_preset
 from clothlab.sim.document.recording import load_recording
 from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
-from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.engine import Engine, probe_slots, si_tensions
 from clothlab.sim.lab.variants import (
     BASELINE,
     SCENE_KEYS,
@@ -269,7 +269,10 @@ def run_command(args: argparse.Namespace) -> int:
         source = _changed(source, changes)
         if args.seam:
             source = _with_seam(source)
-        engine = Engine.of(source, record_every=1 if "csv" in outputs.files else 0)
+        slots = probe_slots(source) if "csv" in outputs.files else 0
+        engine = Engine.of(
+            source, record_every=1 if "csv" in outputs.files else 0, record_probes=slots > 0
+        )
         frames = FrameOutputs(args, scene_of(source), engine.sim.settings.dt)
         try:
             return _run(source, engine, steps, outputs, frames)
@@ -292,14 +295,17 @@ def _with_seam(scene: Scene) -> Scene:
 
 def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: FrameOutputs) -> int:
     sim = engine.sim
-    table = CsvRows(outputs, "csv") if "csv" in outputs.files else None
+    table = None
+    if "csv" in outputs.files:
+        table = CsvRows(outputs, "csv", probe_slots=probe_slots(source), si=si_tensions(source))
     progress = Progress(steps)
 
     def write_rows() -> None:
         rows = engine.take_rows()  # none unless --csv
+        probe_rows = engine.take_probe_rows()  # none unless the scene has probes
         if table is not None:
-            for line in rows:
-                table.add(line)
+            for k, line in enumerate(rows):
+                table.add(line, probe_values=probe_rows[k] if probe_rows else ())
 
     with StopOnInterrupt() as stop:
         write_rows()
@@ -648,17 +654,32 @@ class CsvRows:
     """Readout rows streamed to the --csv file as they are made: the text of readouts.csv_text,
     without keeping the rows (10⁶ steps kept as tuples were 849 MB)."""
 
-    def __init__(self, outputs: Outputs, option: str, lead: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        outputs: Outputs,
+        option: str,
+        lead: Sequence[str] = (),
+        probe_slots: int = 0,
+        si: bool = False,
+    ) -> None:
+        """`lead`: columns before the usual ones; `probe_slots`: probes' columns after them
+        (sim.core.probes), `si` saying their tensions are in N."""
         self.outputs, self.option = outputs, option
         self.count = 0
+        self.probe_slots = probe_slots
         self._writer = csv.writer(self, lineterminator="\n")
-        self._writer.writerow([*lead, *readouts.CSV_HEADER])  # lead: columns before the usual
+        header = [*lead, *readouts.CSV_HEADER, *probes.header_names(probe_slots, si)]
+        self._writer.writerow(header)
 
     def write(self, text: str) -> None:  # csv.writer's stream
         self.outputs.write(self.option, text.encode())
 
-    def add(self, values: Iterable[float], lead: Sequence[str] = ()) -> None:
-        self._writer.writerow([*lead, *readouts.csv_cells(values)])
+    def add(
+        self, values: Iterable[float], lead: Sequence[str] = (), probe_values: Sequence[float] = ()
+    ) -> None:
+        width = self.probe_slots * len(probes.QUANTITIES)
+        cells = probes.csv_cells(probe_values[:width]) if width else []
+        self._writer.writerow([*lead, *readouts.csv_cells(values), *cells])
         self.count += 1
 
 

@@ -27,6 +27,7 @@ from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
+    CommandError,
     CutLinks,
     Edit,
     EditRulers,
@@ -38,6 +39,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetProbe,
     SetSceneInfo,
     SetSetting,
     SetSpeed,
@@ -75,6 +77,7 @@ from clothlab.ui.intents import (
     Reset,
     SeamCut,
     SeekReplay,
+    ToggleProbe,
 )
 
 
@@ -266,12 +269,21 @@ class Controller(QObject):
         if recording is None:
             raise ValueError("no recording is being replayed")
         step = max(0, min(int(step), recording.steps))
-        if self.undo_stack.count():  # the user edited the replay: back to the recording's scene
+        if self._replay_edited():  # back to the recording's scene
             self.load(recording.scene, None, Play(recording, self._session, step, seek=True))
             return
-        self.scene = recording.scene  # the same document: the views and camera stay
+        # The same document (the probes the user attached to the replay stay: they only read
+        # it): the views and camera stay.
+        self.scene = recording.scene.model_copy(update={"probes": self.scene.probes})
         self._replay_end_pending = True
         self.send(Seek(step))
+
+    def _replay_edited(self) -> bool:
+        """Whether the user changed the replayed run: an edit on the undo stack that changes
+        what the model computes (a probe does not)."""
+        stack = self.undo_stack
+        edits = (stack.command(k) for k in range(stack.count()))
+        return any(not (isinstance(e, EditCommand) and e.edit.leaves_model) for e in edits)
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -361,6 +373,7 @@ class Controller(QObject):
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
             GrabStart: self._grab, GrabMove: self._grab, GrabRelease: self._queue,
             Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
+            SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
             SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
             NewDocument: self._new_document,
         }  # fmt: skip
@@ -486,6 +499,20 @@ class Controller(QObject):
         if chosen:
             self._push(CutLinks(tuple(sorted(chosen)), request.restore))
 
+    def _set_probe(self, edit: SetProbe) -> None:
+        """Attach or take off a probe: one undoable edit; raises CommandError (one line) when
+        it does not fit the document (a fifth probe, a particle probed twice)."""
+        edit.fits(self.scene)
+        self._push(edit)
+
+    def _toggle_probe(self, request: ToggleProbe) -> None:
+        """The Probe tool's click: a probe on the particle, or off it if it has one."""
+        particle, probes = int(request.particle), self.scene.probes
+        if particle in probes:
+            self._set_probe(SetProbe(particle, False, probes.index(particle)))
+        else:
+            self._set_probe(SetProbe(particle, True, len(probes)))
+
     def _seam_cut(self, _request: SeamCut) -> None:
         """The model's own seam cut of the first sheet."""
         topology = build_topology(self.scene)
@@ -599,6 +626,8 @@ class Controller(QObject):
         if isinstance(stamped.command, Load):
             self.journal.clear()
         self.journal.append(stamped)
+        if self.replay is not None and isinstance(stamped.command, SetProbe):
+            self._follow_recorded_probe(stamped.command)
         replay = self.replay
         if (
             replay is not None and self._replay_end_pending
@@ -606,6 +635,17 @@ class Controller(QObject):
         ):  # fmt: skip
             self._replay_end_pending = False
             self.replay_finished.emit(stamped.step)
+
+    def _follow_recorded_probe(self, edit: SetProbe) -> None:
+        """A probe the recorded run attached or took off, reached by the replay: the document
+        shows it (the views follow it). One the document has already done is left: the user's
+        own, or one a seek back replays again."""
+        try:
+            edit.fits(self.scene)
+        except CommandError:
+            return
+        self.scene = apply_to_document(self.scene, edit)
+        self.scene_edited.emit(self.scene, edit)
 
     @Slot(bool)
     def _on_running_changed(self, running: bool) -> None:

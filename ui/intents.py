@@ -70,6 +70,15 @@ class SeamCut:
 
 
 @dataclass(frozen=True)
+class ToggleProbe:
+    """A probe on the particle, or off it if it has one (the Probe tool's click): the
+    controller makes it the SetProbe that fits the document (the next probe's number, or the
+    slot the particle's probe is in)."""
+
+    particle: int
+
+
+@dataclass(frozen=True)
 class Reset:
     """Back to t = 0 and rest positions; the edits stay, what the model tore is whole again."""
 

@@ -157,6 +157,10 @@ def install_focus_ring() -> None:
 
 # --- plots ------------------------------------------------------------------------------------
 
+# The probes' colours, probe 1 first: their markers in the 3D view and their curves in the
+# Probes panel (Okabe–Ito: told apart with the common colour-vision deficiencies too).
+PROBE_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7")
+
 
 def colour_plot(plot: object, palette: QPalette) -> None:
     """A pyqtgraph PlotWidget in the palette's Base and Text colours, legend included:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clothlab.sim.core import kernels, specimens
+from clothlab.sim.core import kernels, probes, specimens
 from clothlab.sim.core.parameters import damping_per_step
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
@@ -464,11 +464,16 @@ def csv_cells(values: Iterable[float]) -> list[str]:
     return cells
 
 
-def csv_text(rows: Iterable[Iterable[float]]) -> str:
+def csv_text(rows: Iterable[Iterable[float]], probe_slots: int = 0, si: bool = False) -> str:
+    """The CSV of readout rows (CSV_COLUMNS). With `probe_slots`, each row goes on with that
+    many probes' columns (sim.core.probes.column_keys; `si`: tensions in N)."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
-    writer.writerows(csv_cells(r) for r in rows)
+    writer.writerow([*CSV_HEADER, *probes.header_names(probe_slots, si)])
+    width = len(CSV_COLUMNS)
+    writer.writerows(
+        [*csv_cells(list(r)[:width]), *probes.csv_cells(list(r)[width:])] for r in rows
+    )
     return stream.getvalue()
 
 

@@ -37,6 +37,7 @@ class Snapshot:
     forces: Forces | None  # of the last step (sim.core.forces), arrays read-only; None: none
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.core.readouts.CSV_COLUMNS, every record_stride steps from step 0)
+    substep: float = 1.0 / 120.0  # s, Δt / substeps as the model steps: x_prev is this far back
 
     @property
     def t(self) -> float:
@@ -95,6 +96,7 @@ def take_snapshot(
         readouts=readouts if readouts is not None else sim.readouts(),
         forces=_frozen_forces(sim.forces()),
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
+        substep=sim.model_settings.dt / sim.model_settings.substeps,
     )
 
 

@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetPydanticSchema
 from pydantic_core import core_schema, to_jsonable_python
 
 from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
+from clothlab.sim.core.probes import MAX_PROBES, after_change
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.scene import (
     MAX_BODIES,
@@ -141,6 +142,9 @@ class Edit(Command):
     # The change moves particles or changes their number: the model starts afresh from the
     # edited scene (a Load) instead of taking the change live.
     restart = False
+    # The change leaves everything the model computes as it was (a probe only reads it): a
+    # replay it is made in stays the recording's run, bit for bit, and seeks as one.
+    leaves_model: ClassVar[bool] = False
 
     def inverse(self) -> Edit:
         raise NotImplementedError
@@ -357,9 +361,50 @@ class EditRulers(Edit, kind="edit_rulers"):
         return {k: to_jsonable_python(v) for k, v in vars(self).items()}
 
 
+@dataclass(frozen=True)
+class SetProbe(Edit, kind="set_probe"):
+    """Attach a probe to a particle (`add`) at `slot` (0: probe 1), or take it off the
+    particle (the probe at `slot`). The document's alone: a probe reads the model and changes
+    nothing in it (sim.core.probes)."""
+
+    particle: Index
+    add: bool
+    slot: Annotated[int, Field(ge=0, lt=MAX_PROBES)]
+
+    leaves_model: ClassVar[bool] = True
+
+    def inverse(self) -> SetProbe:
+        return SetProbe(self.particle, not self.add, self.slot)
+
+    @property
+    def text(self) -> str:
+        return f"{'Add' if self.add else 'Remove'} probe {self.slot + 1}"
+
+    def check(self, particles: int, links: int) -> None:
+        _indices((self.particle,), particles, "particle")
+        if isinstance(self.slot, bool) or not 0 <= self.slot < MAX_PROBES:
+            raise CommandError(f"set_probe: slot {self.slot!r} is not within 0…{MAX_PROBES - 1}")
+
+    def fits(self, scene: Scene) -> None:
+        """Raise CommandError unless it applies to `scene`: at most MAX_PROBES, one a particle,
+        and a removal of a probe the scene has, at its slot."""
+        probes = list(scene.probes)
+        if not self.add and (self.slot >= len(probes) or probes[self.slot] != self.particle):
+            raise CommandError(f"particle {self.particle} has no probe {self.slot + 1}")
+        try:
+            after_change(probes, self.particle, self.add, self.slot)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+
+    def on_document(self, scene: Scene) -> Scene:
+        probes = after_change(scene.probes, self.particle, self.add, self.slot)
+        return scene.model_copy(update={"probes": list(probes)})
+
+
 # Of a scene, for EditScene. Tears (a saved state's) change only with a change of bodies,
-# which starts the model afresh: its links are not the torn ones.
-EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears", "rulers")
+# which starts the model afresh: its links are not the torn ones; probes follow the bodies'
+# particles (sim.document.composition).
+EDITABLE_PARTS = ("bodies", "obstacles", "pins", "cuts", "tears", "rulers", "probes")
 
 
 class _Parts(BaseModel):
@@ -371,6 +416,7 @@ class _Parts(BaseModel):
     obstacles: list[Obstacle] | None = Field(None, max_length=MAX_OBSTACLES)
     pins: list[PinSpec] | None = Field(None, max_length=MAX_LIST)
     rulers: list[RulerSpec] | None = Field(None, max_length=MAX_RULERS)
+    probes: list[Index] | None = Field(None, max_length=MAX_PROBES)
 
     def given(self) -> dict[str, Any]:
         return {k: v for k in self.model_fields_set if (v := getattr(self, k)) is not None}
@@ -396,6 +442,8 @@ class EditScene(Edit, kind="edit_scene"):
             _indices([p.particle for p in self.after["pins"]], particles, "particle")
         if "rulers" in self.after:
             EditRulers(tuple(self.after["rulers"]), ()).check(particles, links)
+        if "probes" in self.after:
+            _indices(self.after["probes"], particles, "particle")
         for part in ("cuts", "tears"):
             if part in self.after:
                 raise CommandError(f"{self.text}: {part} change with bodies only (a restart)")

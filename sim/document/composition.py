@@ -92,8 +92,8 @@ def remove_body(scene: Scene, index: int) -> Composed:
     body = _body(scene, index)
     bodies = [b for k, b in enumerate(scene.bodies) if k != index]
     pins, cuts, _ = _remap(scene, index, None)
-    rulers = _remap_rulers(scene, index, None)
-    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers)
+    rulers, probes = _remap_rulers(scene, index, None), _remap_probes(scene, index, None)
+    new = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
     return Composed(new, f"Remove {_noun(body)}")
 
 
@@ -130,8 +130,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     message = ""
     if dropped > 0:
         message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
-    rulers = _remap_rulers(scene, index, new)
-    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers)
+    rulers, probes = _remap_rulers(scene, index, new), _remap_probes(scene, index, new)
+    new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
     return Composed(new_scene, text or _change_text(old, new), message)
 
 
@@ -416,24 +416,29 @@ def _nearest_on_disc(old: DiscSpec, new: DiscSpec, local: int) -> int:
     return int(np.argmin(np.einsum("ij,ij->i", offsets, offsets)))
 
 
+def _moved_particle(scene: Scene, index: int, new: Body | None, particle: int) -> int | None:
+    """Where a particle goes when body `index` becomes `new` (None: is removed): an earlier
+    body's stays, a later body's shifts with the particle count, and this body's is carried
+    over by place as a pin is (None: it goes with the body)."""
+    old = scene.bodies[index]
+    old_particles, first = body_size(old)[0], _first_particle(scene, index)
+    local = particle - first
+    if local < 0:
+        return particle
+    if local >= old_particles:
+        return particle + (body_size(new)[0] if new is not None else 0) - old_particles
+    return None if new is None else first + _carry_over(old, new, local)
+
+
 def _remap_rulers(scene: Scene, index: int, new: Body | None) -> list[RulerSpec]:
     """The rulers after body `index` becomes `new` (None: is removed): an end on a particle
-    follows it as a pin does; a ruler with an end on a removed body is dropped."""
-    old_particles = body_size(scene.bodies[index])[0]
-    shift = (body_size(new)[0] if new is not None else 0) - old_particles
-    first = _first_particle(scene, index)
+    follows it (_moved_particle); a ruler with an end on a removed body is dropped."""
 
     def moved(end: RulerEnd) -> RulerEnd | None:
-        if end.particle is None or end.particle < first:
+        if end.particle is None:
             return end
-        local = end.particle - first
-        if local >= old_particles:
-            return RulerEnd(particle=end.particle + shift)
-        return (
-            None
-            if new is None
-            else RulerEnd(particle=first + _carry_over(scene.bodies[index], new, local))
-        )
+        particle = _moved_particle(scene, index, new, end.particle)
+        return None if particle is None else RulerEnd(particle=particle)
 
     rulers = []
     for ruler in scene.rulers:
@@ -441,6 +446,18 @@ def _remap_rulers(scene: Scene, index: int, new: Body | None) -> list[RulerSpec]
         if start is not None and end is not None:
             rulers.append(RulerSpec(start=start, end=end))
     return rulers
+
+
+def _remap_probes(scene: Scene, index: int, new: Body | None) -> list[int]:
+    """The probes after body `index` becomes `new` (None: is removed), in their order
+    (_moved_particle); a removed body's go with it, and two that land on one particle (a
+    coarser resolution) become one."""
+    probes: list[int] = []
+    for particle in scene.probes:
+        moved = _moved_particle(scene, index, new, particle)
+        if moved is not None and moved not in probes:
+            probes.append(moved)
+    return probes
 
 
 def _remap(scene: Scene, index: int, new: Body | None) -> tuple[list[PinSpec], list[int], int]:

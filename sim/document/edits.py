@@ -15,6 +15,7 @@ from clothlab.sim.document.commands import Edit as Edit
 from clothlab.sim.document.commands import EditRulers as EditRulers
 from clothlab.sim.document.commands import EditScene as EditScene
 from clothlab.sim.document.commands import SetPin as SetPin
+from clothlab.sim.document.commands import SetProbe as SetProbe
 from clothlab.sim.document.commands import SetSetting as SetSetting
 from clothlab.sim.document.commands import with_pin as with_pin
 

@@ -40,6 +40,7 @@ from clothlab.sim.document.commands import (
     EditScene,
     Index,
     Load,
+    SetProbe,
     Stamped,
     validate,
 )
@@ -184,7 +185,7 @@ def parse_recording(text: str | bytes, source: str = "recording") -> Recording:
             del fields["step"], fields["type"]
             command = COMMANDS[entry.type].from_file(fields)
             validate(command, particles, links)
-            if isinstance(command, EditScene):
+            if isinstance(command, EditScene | SetProbe):
                 command.fits(now)
         except CommandError as error:
             raise SceneError(f"{where}: {error}") from None

@@ -41,6 +41,7 @@ from clothlab.sim.core.parameters import (
     Settings,
     section_parameters,
 )
+from clothlab.sim.core.probes import MAX_PROBES
 from clothlab.sim.core.solver import BodyMaterial, Simulation
 from clothlab.sim.core.topology import Topology, TopologyBuilder, disc_parts
 from clothlab.sim.document.files import (
@@ -55,7 +56,7 @@ from clothlab.sim.document.files import (
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
 # named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs;
-# 5: rulers
+# 5: rulers and probes
 SCHEMA_VERSION: Final = 5
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
@@ -435,12 +436,23 @@ class Scene(_Strict):
     tears: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_LIST)
     camera: CameraSpec = CameraSpec()
     rulers: list[RulerSpec] = Field(default_factory=list, max_length=MAX_RULERS)
+    # Particles with a probe (sim.core.probes), probe 1 first: the Probes dock's curves and the
+    # CSV's probe1_y, … columns follow this order.
+    probes: list[Annotated[int, Field(ge=0)]] = Field(default_factory=list, max_length=MAX_PROBES)
 
     @model_validator(mode="after")
     def _rulers_in_range(self) -> Scene:
         if self.rulers:  # before the bodies' own check, which names a bigger problem first
             particles, _ = body_counts(self.bodies)
             check_ruler_particles(self.rulers, particles)
+        return self
+
+    @model_validator(mode="after")
+    def _probes_on_particles(self) -> Scene:
+        particles, _ = body_counts(self.bodies)
+        _first_at_or_above(self.probes, particles, "probes.{}: particle {} is not below {}")
+        if len(set(self.probes)) != len(self.probes):
+            raise ValueError("probes: a particle has two probes")
         return self
 
     @model_validator(mode="after")
@@ -635,7 +647,7 @@ def _from_version_3(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_version_4(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 5 added rulers: a version-4 file has none."""
+    """Version 5 added rulers and probes: a version-4 file has none."""
     return {**data, "rulers": [], "schema_version": 5}
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import itertools
 import time
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ from typing import TypeAlias
 
 import numpy as np
 
+from clothlab.sim.core import forces, probes
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts, record_stride, row
 from clothlab.sim.core.snapshot import Snapshot, take_snapshot
 from clothlab.sim.core.solver import Simulation
@@ -41,6 +43,7 @@ from clothlab.sim.document.commands import (
     Command,
     CommandError,
     Load,
+    SetProbe,
     Stamped,
     apply_to_simulation,
     validate,
@@ -52,6 +55,7 @@ Row = tuple[float, ...]  # sim.core.readouts.CSV_COLUMNS
 Source: TypeAlias = Scene | Recording
 KEEP_EVERY = 240  # model steps between kept states of a replay (2 s at 1/120 s)
 KEEP_AT_MOST = 64  # kept states of one replay; when full, every other one goes
+NO_PROBES: Row = probes.values([], probes.MAX_PROBES)  # the probe row of a run without probes
 
 
 def copy_simulation(sim: Simulation) -> Simulation:
@@ -111,6 +115,7 @@ class Engine:
         commands: Iterable[Stamped] = (),
         record_every: int | None = 1,
         keep: KeptStates | None = None,
+        record_probes: bool = False,
     ) -> None:
         self.scene = scene  # at step 0
         self.sim = build_simulation(scene)
@@ -131,19 +136,28 @@ class Engine:
         self._next = 0
         self._pending: list[Row] = []  # rows recorded and not taken yet
         self._readouts: Readouts | None = None  # of the state as it is, if measured
+        self.probes: tuple[int, ...] = tuple(scene.probes)  # as the commands so far leave them
+        # Record the probes' readings beside each readout row (the CLI's CSV and the API do):
+        # MAX_PROBES slots a row (sim.core.probes.values), taken with take_probe_rows.
+        self.record_probes = record_probes
+        self._pending_probes: list[Row] = []
         self.schedule(commands)
         self._arrive()
 
     @classmethod
     def of(
-        cls, source: Source, record_every: int | None = 1, keep: KeptStates | None = None
+        cls,
+        source: Source,
+        record_every: int | None = 1,
+        keep: KeptStates | None = None,
+        record_probes: bool = False,
     ) -> Engine:
         """A run of a scene, or the replay of a recording (its simulation commands at their
         steps; those that steered the solver thread only said how the user watched)."""
         if isinstance(source, Scene):
-            return cls(source, (), record_every, keep)
+            return cls(source, (), record_every, keep, record_probes)
         commands = [s for s in source.commands if not isinstance(s.command, WORKER_COMMANDS)]
-        return cls(source.scene, commands, record_every, keep)
+        return cls(source.scene, commands, record_every, keep, record_probes)
 
     @property
     def steps(self) -> int:
@@ -177,7 +191,9 @@ class Engine:
         stamped = Stamped(self.clock, command)
         if not isinstance(command, WORKER_COMMANDS):
             apply_to_simulation(self.sim, command)
-            self.exact = False  # the user's own change: no longer the recording's run
+            self._follow_probes(command)
+            if not getattr(command, "leaves_model", False):  # a probe: still the recording's
+                self.exact = False  # the user's own change: no longer the recording's run
             self._readouts = None
         self.journal.append(stamped)
         return stamped
@@ -191,8 +207,15 @@ class Engine:
                 self.diverged = True
                 continue
             apply_to_simulation(self.sim, item.command)
+            self._follow_probes(item.command)
             self.journal.append(Stamped(clock, item.command))
             self._readouts = None
+
+    def _follow_probes(self, command: Command) -> None:
+        if isinstance(command, SetProbe):
+            self.probes = probes.after_change(
+                self.probes, command.particle, command.add, command.slot
+            )
 
     def _blew_up_as_scheduled(self) -> bool:
         """After a blow-up: whether the schedule has it next, at this clock, with the same step
@@ -246,7 +269,7 @@ class Engine:
         twin = copy.copy(self)
         twin.sim = copy_simulation(self.sim)
         twin.journal, twin._schedule = list(self.journal), list(self._schedule)
-        twin._pending, twin.keep = [], None
+        twin._pending, twin._pending_probes, twin.keep = [], [], None
         return twin
 
     def advance_to(self, step: int) -> int:
@@ -277,6 +300,8 @@ class Engine:
             self._readouts = self.sim.readouts()
             line = row(steps, self._readouts)
             self._pending.append(line)
+            if self.record_probes:  # one shared row while no probe is on: a long run keeps many
+                self._pending_probes.append(self.probe_row() if self.probes else NO_PROBES)
             if keep is not None and self.exact and self._history_is_ours():
                 keep.rows.append(line)
 
@@ -316,6 +341,10 @@ class Engine:
         # An exact run applied each scheduled command at its own step: its journal up to here
         # is the schedule's commands before this step.
         self.journal = [self.journal[0], *self._schedule[: self._next]]
+        self.probes = tuple(self.scene.probes)
+        for stamped in self.journal[1:]:
+            self._follow_probes(stamped.command)
+        self._pending_probes = []  # a replay's seek: the app reads probes off its frames
         self.exact, self._readouts, self.diverged = True, None, False
         self._arrive()  # the step's commands and row, as on any arrival (no state to keep)
 
@@ -335,6 +364,27 @@ class Engine:
         rows, self._pending = self._pending, []
         return rows
 
+    def probe_readings(self) -> list[probes.ProbeReading]:
+        """What each probe reads now, probe 1 first (tension NaN where the last step's forces
+        are not known: at step 0, or just after pins or the grab changed)."""
+        sim = self.sim
+        s, state = sim.model_settings, sim.state
+        measured = sim.forces() if self.probes else None
+        around = None
+        if measured is not None:
+            around = functools.partial(forces.tension_around, sim.topology, measured.link_tension)
+        return probes.read_all(self.probes, state.x, state.x_prev, s.dt / s.substeps, around)
+
+    def probe_row(self) -> Row:
+        """The probes' readings now as MAX_PROBES slots of columns (sim.core.probes.values)."""
+        return probes.values(self.probe_readings(), probes.MAX_PROBES)
+
+    def take_probe_rows(self) -> list[Row]:
+        """The probe rows (probe_row) recorded beside the readout rows since the last take,
+        when `record_probes` is on: one per readout row take_rows gave."""
+        rows, self._pending_probes = self._pending_probes, []
+        return rows
+
     def snapshot(self, frame: int, load: int = 0, rows: list[Row] | None = None) -> Snapshot:
         """A frozen copy of the state, with `rows` (by default those recorded since the last
         take)."""
@@ -345,6 +395,27 @@ class Engine:
     def recording(self) -> Recording:
         """The run so far as a recording: its scene and every command at its step."""
         return from_journal(self.journal, max(self.clock, self.journal[-1].step))
+
+
+def probe_slots(source: Source) -> int:
+    """How many probe columns a run of `source` fills: the most probes it has at once (a
+    recording's may be attached and taken off on the way)."""
+    if isinstance(source, Scene):
+        return len(source.probes)
+    attached, most = tuple(source.scene.probes), len(source.scene.probes)
+    for stamped in source.commands:
+        command = stamped.command
+        if isinstance(command, SetProbe):
+            attached = probes.after_change(attached, command.particle, command.add, command.slot)
+            most = max(most, len(attached))
+    return most
+
+
+def si_tensions(source: Source) -> bool:
+    """Whether the probes' tensions of a run of `source` are in N: every body has an SI
+    material (else they are in model units, mass 1 a particle)."""
+    scene = source if isinstance(source, Scene) else source.scene
+    return bool(scene.bodies) and all(body.si_material is not None for body in scene.bodies)
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:

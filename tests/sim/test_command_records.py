@@ -28,6 +28,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetProbe,
     SetSceneInfo,
     SetSetting,
     SetSpeed,
@@ -81,6 +82,7 @@ def one_of_each(scene: Scene) -> list[Stamped]:
         Stamped(30, SetSetting("wind", 2.0, 0.0)),
         Stamped(35, composition.edit_of(scene, moved)),
         Stamped(36, SetSceneInfo("Sheet over a box", "A box under it", scene.name, "")),
+        Stamped(37, SetProbe(160, True, 0)),
         Stamped(40, Pause()),
         Stamped(40, Step(3)),
         Stamped(45, SetSpeed(math.inf)),  # written as null
@@ -148,8 +150,8 @@ def test_every_kind_of_command_is_saved_loaded_and_replayed(tmp_path: Path) -> N
     assert recording_json(loaded) == text  # saved again, the same bytes
     entries = json.loads(text)["commands"]
     assert [e["type"] for e in entries] == [item.command.kind for item in commands]
-    assert entries[12] == {"step": 45, "type": "set_speed", "speed": None}
-    assert entries[15] == {"step": BLOWN_UP, "type": "blew_up", "restored": 30}
+    assert entries[13] == {"step": 45, "type": "set_speed", "speed": None}
+    assert entries[16] == {"step": BLOWN_UP, "type": "blew_up", "restored": 30}
     assert all("restart" not in e for e in entries)
 
     # The simulation's commands replay at their steps; the solver thread's are left out.

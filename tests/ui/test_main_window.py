@@ -38,11 +38,11 @@ def test_docks_have_names_and_are_listed_in_view_panels(make_window):
     names = {dock.objectName() for dock in window.findChildren(QDockWidget)}
     assert names == {
         "scene_dock", "parameters_dock", "readouts_dock", "history_dock", "questions_dock",
-        "compare_dock", "stopwatch_dock", "validation_dock",
+        "compare_dock", "probes_dock", "stopwatch_dock", "validation_dock",
     }  # fmt: skip
     panel_texts = [action.text() for action in window.panels_menu.actions()]
     assert panel_texts == ["Scene", "Parameters", "Readouts", "History", "Questions", "Compare",
-                           "Stopwatch", "Validation"]  # fmt: skip
+                           "Probes", "Stopwatch", "Validation"]  # fmt: skip
 
 
 def test_menus_offer_the_documented_commands(make_window):

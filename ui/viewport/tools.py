@@ -25,7 +25,7 @@ from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, Gr
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
 from clothlab.sim.document.scene import RulerEnd, RulerSpec
 from clothlab.sim.lab.rulers import end_position, particle_end, point_end
-from clothlab.ui.intents import Compose, Preview
+from clothlab.ui.intents import Compose, Preview, ToggleProbe
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
@@ -200,6 +200,29 @@ class PinTool(DragTool):
             rest = snapshot.topology.rest_positions[self.subject]
             now = snapshot.x[self.subject]
             self.emit(SetPin(self.subject, vec3(rest), None, live=vec3(now)))
+
+
+class ProbeTool(Tool):
+    """A click on a particle attaches a probe to it (up to four), a click on a probed particle
+    takes the probe off; the controller decides which (ui.intents.ToggleProbe)."""
+
+    cursor = Qt.CursorShape.PointingHandCursor
+
+    def __init__(self, view: ToolView, emit: Emit) -> None:
+        super().__init__(view, emit)
+        self.subject: int | None = None
+
+    def press(self, snapshot: Snapshot, position: QPointF) -> bool:
+        self.subject = particle_at(self.view, snapshot, position, free_only=False)
+        return self.subject is not None
+
+    def release(self, position: QPointF, moved: bool) -> None:
+        if not moved and self.subject is not None:
+            self.emit(ToggleProbe(self.subject))
+        self.subject = None
+
+    def cancel(self) -> None:
+        self.subject = None
 
 
 class CutTool(Tool):
@@ -403,6 +426,10 @@ TOOLS: tuple[ToolRow, ...] = (
     ToolRow("pin", "&Pin", "pin", "P",
             "Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
             "Ctrl+click selects.", PinTool),
+    ToolRow("probe", "Pr&obe", "probe", "O",
+            "Probe: click a particle to attach a probe (up to 4; its height, speed and tension "
+            "in the Probes panel), click a probed one to take it off. Ctrl+click selects.",
+            ProbeTool),
     ToolRow("cut", "&Cut", "cut", "C",
             "Cut: drag a stroke across the cloth; every link it crosses is cut. "
             "Ctrl+click selects.", CutTool),

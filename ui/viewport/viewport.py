@@ -20,7 +20,16 @@ from collections.abc import Sequence
 import numpy as np
 from OpenGL import GL
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPen, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QWheelEvent,
+)
 from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
@@ -29,7 +38,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, RulerSpec, Scene
 from clothlab.sim.lab.rulers import MODEL_UNIT, fits, ruler_points, ruler_unit
 from clothlab.ui.selection import Selection
-from clothlab.ui.theme import focus_colour
+from clothlab.ui.theme import PROBE_COLOURS, focus_colour
 from clothlab.ui.viewport import force_overlay, items, meshes, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
 from clothlab.ui.viewport.gl import GLFailureError, Program, software_renderer, surface_format
@@ -38,6 +47,7 @@ from clothlab.ui.viewport.key_tools import KeyCursor
 
 MSAA_SAMPLES = 4  # on a GPU
 RULER_FONT_PX = 13  # in pixels, not points: the overlay's paint device has its own DPI
+PROBE_MARKER_PX = 7.0  # radius of a probe's numbered disc
 FOCUS_RING_PX = 3.0  # the view's keyboard focus ring, wider than a field's: it frames a big area
 
 __all__ = ["GLFailureError", "Viewport", "software_renderer", "surface_format"]
@@ -78,6 +88,7 @@ class Viewport(QOpenGLWidget):
         self._home_spec = CameraSpec()
         self._snapshot: Snapshot | None = None
         self._options = items.ViewOptions()
+        self._probes: tuple[int, ...] = ()  # particles with a probe, probe 1 first
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
         self._scene: Scene | None = None  # the document: its rulers, their units
@@ -200,6 +211,17 @@ class Viewport(QOpenGLWidget):
 
     def obstacle_kinds(self) -> tuple[str, ...] | None:
         return self._options.obstacle_kinds
+
+    def set_probes(self, particles: Sequence[int]) -> None:
+        """Mark these particles' probes (probe 1 first), each in its colour, from the next
+        frame on (call on every load and edit)."""
+        probes = tuple(int(p) for p in particles)
+        if probes != self._probes:
+            self._probes = probes
+            self.update()
+
+    def probes(self) -> tuple[int, ...]:
+        return self._probes
 
     def set_selection(self, selection: Selection | None, scene: Scene | None = None) -> None:
         """Outline `selection` (None: nothing) from the next frame on, following every new
@@ -414,7 +436,7 @@ class Viewport(QOpenGLWidget):
             self._fail(error)
             return
         overlays = (self.interaction.has_overlay(), self.keys.has_overlay(), self._shows_focus())
-        if any(overlays) or self._shows_forces() or self.rulers():
+        if any(overlays) or self._shows_forces() or self.rulers() or self._probes:
             self._paint_overlay()
         if snapshot is not None:
             self.frame_drawn.emit(snapshot.frame)
@@ -432,6 +454,8 @@ class Viewport(QOpenGLWidget):
         if self._shows_forces():
             self._paint_forces(painter)
         ruler_overlay.paint_marks(painter, self.ruler_marks(), self.ruler_font())
+        if self._probes and self._snapshot is not None:
+            self._paint_probes(painter, self._snapshot)
         if self.interaction.has_overlay():
             self.interaction.paint_overlay(painter)
         if self.keys.has_overlay():
@@ -439,6 +463,30 @@ class Viewport(QOpenGLWidget):
         if self._shows_focus():
             self._paint_focus_ring(painter)
         painter.end()
+
+    def _paint_probes(self, painter: QPainter, snapshot: Snapshot) -> None:
+        """Each probe's marker: a disc in its colour, numbered, on its particle. Drawn over the
+        cloth, so a probe behind a fold still shows where it is."""
+        inside = [(k, p) for k, p in enumerate(self._probes) if p < len(snapshot.x)]
+        if not inside:
+            return
+        screen = self.project(snapshot.x[[p for _, p in inside]])
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        font = painter.font()
+        font.setBold(True)
+        font.setPointSizeF(7.5)
+        painter.setFont(font)
+        for (slot, _particle), (x, y) in zip(inside, screen, strict=True):
+            if not (np.isfinite(x) and np.isfinite(y)):
+                continue  # behind the eye
+            centre = QPointF(float(x), float(y))
+            painter.setPen(QPen(QColor("white"), 1.5))
+            painter.setBrush(QColor(PROBE_COLOURS[slot]))
+            painter.drawEllipse(centre, PROBE_MARKER_PX, PROBE_MARKER_PX)
+            box = QRectF(centre.x() - PROBE_MARKER_PX, centre.y() - PROBE_MARKER_PX,
+                         2 * PROBE_MARKER_PX, 2 * PROBE_MARKER_PX)  # fmt: skip
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(slot + 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _shows_forces(self) -> bool:
         options = self._options

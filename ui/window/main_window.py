@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent
+from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetSceneInfo, SetSpeed, Step
+from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
@@ -37,6 +37,7 @@ from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.docks.history_dock import HistoryView
 from clothlab.ui.docks.panels import Panel
 from clothlab.ui.docks.parameters_dock import ParametersPanel
+from clothlab.ui.docks.probes_dock import ProbesPanel
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(fitted_size(MINIMUM_SIZE, self.screen().availableGeometry().size()))
         self.setDockNestingEnabled(True)
         self._state_before_full_screen = Qt.WindowState.WindowNoState  # see set_full_screen
+        self._front_when_shown: QDockWidget | None = None  # see _bring_forward
         self._build_central()
         self._build_status_bar()
         self._build_docks()
@@ -174,11 +176,13 @@ class MainWindow(QMainWindow):
         self.readouts_panel = ReadoutsPanel()
         self.questions_panel = QuestionsPanel()
         self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
+        self.probes_panel = ProbesPanel()
         self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
         self.stopwatch_panel = StopwatchPanel()
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
-        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel]
+        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel,
+                  self.probes_panel]  # fmt: skip
         # the 3D view in words for screen readers (ui.describer), following what the panels do
         self.describer = ViewDescriber(self.viewport, lambda: self.controller.running)
         panels += [self.questions_panel, self.stopwatch_panel, self.describer]
@@ -215,6 +219,12 @@ class MainWindow(QMainWindow):
         self.readouts_dock.raise_()
         self.validation_dock.hide()
         self.stopwatch_dock.hide()
+        # Hidden too until a probe is attached (or a probed scene opens), so the default
+        # layout's tabs keep their room; a tab beside Compare when shown.
+        self.probes_dock = self._dock("Probes", self.probes_panel, right)
+        self.tabifyDockWidget(self.compare_dock, self.probes_dock)
+        self.readouts_dock.raise_()
+        self.probes_dock.hide()
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
         if self.user_fabrics.warning:  # read by the panels just made
             warning = self.user_fabrics.warning
@@ -286,6 +296,7 @@ class MainWindow(QMainWindow):
         self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
+        self.panels_menu.addAction(self.probes_dock.toggleViewAction())
         self.panels_menu.addAction(self.stopwatch_dock.toggleViewAction())
         self.panels_menu.addAction(self.validation_dock.toggleViewAction())
         self.speed_box = action_table.make_speed_box(
@@ -316,7 +327,8 @@ class MainWindow(QMainWindow):
             corner = dock.mapTo(self, QPoint(0, 0))
             return corner.x(), corner.y()
 
-        docks = sorted([*self.docks, self.stopwatch_dock, self.validation_dock], key=place)
+        hidden_at_first = [self.probes_dock, self.stopwatch_dock, self.validation_dock]
+        docks = sorted([*self.docks, *hidden_at_first], key=place)
         return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
@@ -365,6 +377,9 @@ class MainWindow(QMainWindow):
         self.action_ball.setChecked(scene.ball.enabled)
         for panel in self.panels:
             panel.show_scene(scene)
+        self.viewport.set_probes(scene.probes)
+        if scene.probes:  # the scene was set up to be probed: its readings to the front
+            self._bring_forward(self.probes_dock)
         self.viewport.set_camera(scene.camera)
         self._update_title()
         self._show_running(self.controller.running)
@@ -372,8 +387,26 @@ class MainWindow(QMainWindow):
     def _show_edit(self, scene: Scene, command: object) -> None:
         for panel in self.panels:
             panel.show_edit(scene, command)
+        self.viewport.set_probes(scene.probes)
+        if isinstance(command, SetProbe) and command.add:
+            self._bring_forward(self.probes_dock)
         self.action_ball.setChecked(self.controller.settings.ball)
         self._update_title()  # a renamed scene, or its undo
+
+    def _bring_forward(self, dock: QDockWidget) -> None:
+        """Shown, its tab in front: now, or once the window shows (a dock shown in a window
+        not shown yet, as at start-up, joins a tab group its raise_ never reaches)."""
+        if not self.isVisible():
+            self._front_when_shown = dock
+            return
+        dock.show()
+        dock.raise_()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        dock, self._front_when_shown = self._front_when_shown, None
+        if dock is not None:
+            QTimer.singleShot(0, lambda: self._bring_forward(dock))
 
     def _show_document(self) -> None:
         """After a refused request: the panels drop what was typed and show the document."""
