@@ -116,7 +116,9 @@ class Simulation:
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
         self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
-        self._impulses: tuple[int, Impulses] | None = None  # (steps after it, the last step's)
+        # The last step, for its forces: (steps after it, integrator, settings, (links,
+        # obstacles, held particles) it ran with); what they moved is read only when asked
+        self._last_step: tuple[int, Any, Settings, tuple[Any, ...]] | None = None
         self._forces: tuple[tuple[Any, ...], Forces] | None = None  # (what it was of, forces)
         self._update_links()
         self.set_pins(pins or {})
@@ -321,12 +323,12 @@ class Simulation:
             kept = (state.x.copy(), state.x_prev.copy()) if self._slow else None
             stop = self.stop if kept is not None else self._never
             started = time.perf_counter()
-            ran = (self.links, self.obstacles(), self.fixed)  # a tear rebuilds the links
+            # the arrays it runs with, kept for its forces (a tear rebuilds the links)
+            links, obstacles, fixed = ran = (self.links, self.obstacles(), self.fixed)
             if classic:
                 health = self._classic.step(
-                    state, s, self.links, self.fixed, self.link_material(), self.obstacles(),
-                    stop,
-                )  # fmt: skip
+                    state, s, links, fixed, self.link_material(), obstacles, stop
+                )
             else:
                 health = self._extended_step(s, stop)
             elapsed = time.perf_counter() - started
@@ -336,7 +338,7 @@ class Simulation:
             if health == kernels.INTERRUPTED and kept is not None:
                 state.x[:], state.x_prev[:] = kept
                 self.interrupted = True
-                self._impulses = None  # the half step overwrote the last one's
+                self._last_step = None  # the half step overwrote the last one's moves
                 return taken
             if health != kernels.HEALTHY:
                 self._recover(health)
@@ -346,7 +348,7 @@ class Simulation:
             self.good_states.remember(state.steps, state.t, state.x, state.x_prev)
         integrator = self._classic if classic else self._extended
         if count and integrator is not None:
-            self._impulses = (state.steps, integrator.impulses(s, *ran))
+            self._last_step = (state.steps, integrator, s, ran)
         if account is not None:
             self.energy_account = replace(account, steps=state.steps)
         return count
@@ -378,7 +380,7 @@ class Simulation:
         state, good = self.state, self.good_states.newest()
         failed_at = state.steps
         self.energy_account = None
-        self._impulses = None
+        self._last_step = None
         state.x[:] = good.x
         state.x_prev[:] = good.x_prev
         state.steps, state.t = good.steps, good.t
@@ -402,16 +404,16 @@ class Simulation:
         """The forces the constraints exerted over the last (sub)step (sim.core.forces), with
         the state as it stands: a link cut since reads 0. None before the first step, after
         a blow-up was undone, and once pins or the grab changed (until the next step)."""
-        if self._impulses is None:
+        last = self._last_step
+        if last is None or last[0] != self.state.steps or last[3][2] is not self.fixed:
             return None
-        steps, impulses = self._impulses
-        if steps != self.state.steps or impulses.fixed is not self.fixed:
-            return None
-        of = (impulses, self.state.link_alive)  # each readout asks: measure once
+        of = (last, self.state.link_alive)  # each readout asks: measure once
         if self._forces is None or any(
             a is not b for a, b in zip(self._forces[0], of, strict=True)
         ):
-            s, mass = self.model_settings, self.mechanics.mass
+            _, integrator, s, ran = last
+            impulses: Impulses = integrator.impulses(s, *ran)
+            mass = self.mechanics.mass
             measured = forces.measure(
                 impulses, self.state.x, mass, self.state.pin_index, self.grabbed, s.gravity,
                 self._total_mass * s.gravity, self.topology.link_count, s.floor,
