@@ -233,3 +233,18 @@ def test_readout_plots_say_their_latest_value(qtbot, window):
     )
     assert plot.accessibleName() == "Sag plot"
     assert plot.accessibleDescription().endswith(("rising.", "falling.", "steady."))
+
+
+def test_o_at_the_cursor_attaches_a_probe_and_takes_it_off(qtbot, window):
+    """Issue 26 item 5: the probes are keyboard-reachable too, as the Probe tool's click."""
+    view, controller = window.viewport, window.controller
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=WAIT_MS)
+    press(Qt.Key.Key_Return)  # the cursor, on the particle nearest the view's middle
+    particle = view.keys.particle
+    assert particle is not None
+    press(Qt.Key.Key_O)
+    qtbot.waitUntil(lambda: controller.scene.probes == [particle], timeout=WAIT_MS)
+    assert view.interaction.tool != "probe"  # with the cursor, O is the cursor's
+    press(Qt.Key.Key_O)
+    qtbot.waitUntil(lambda: controller.scene.probes == [], timeout=WAIT_MS)

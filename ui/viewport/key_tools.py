@@ -5,10 +5,10 @@ cloth (the particle nearest the middle of the view); with it, arrows step to the
 particle nearest the arrow's direction on screen, Tab and Shift+Tab go to the next body, pin or
 obstacle (past the last, out of the view: no focus trap), Enter picks up what is under the
 cursor — a free particle is grabbed, a pin or an obstacle lifted — arrows then move it in the
-camera's plane (Shift: fine steps) and Enter puts it down; P pins or unpins the particle, K
-marks a cut's end and, with two marks, Enter cuts every link between them; M marks a ruler's
-end and, at the second, adds the ruler between them. Esc puts down what is held, then drops the
-marks, then leaves the cursor.
+camera's plane (Shift: fine steps) and Enter puts it down; P pins or unpins the particle, O
+attaches or takes off a probe, K marks a cut's end and, with two marks, Enter cuts every link
+between them; M marks a ruler's end and, at the second, adds the ruler between them. Esc puts
+down what is held, then drops the marks, then leaves the cursor.
 
 Every change is the same request the mouse tools make (sim.document.commands, .edits,
 ui.intents), handed to `emit`, so undo, recording and the panels see no difference.
@@ -28,7 +28,7 @@ from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, Gr
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
 from clothlab.sim.document.scene import RulerSpec
 from clothlab.sim.lab.rulers import particle_end, ruler_length
-from clothlab.ui.intents import Preview, Select
+from clothlab.ui.intents import Preview, Select, ToggleProbe
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import picking
 from clothlab.ui.viewport.description import cursor_words
@@ -51,14 +51,14 @@ ARROWS = {
 ZOOM_KEYS = {Qt.Key.Key_Plus: 1.0, Qt.Key.Key_Equal: 1.0, Qt.Key.Key_Minus: -1.0}
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 # the view's only with a cursor
-CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_Escape)
+CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_O, Qt.Key.Key_Escape)
 
 CAMERA_HINT = (
     "3D view keys: arrows orbit, Shift+arrows pan, + and − zoom; Enter puts a cursor on the cloth."
 )
 CURSOR_HINT = (
     "Cursor: arrows step, Tab goes to the next body, pin or obstacle; Enter grabs or lifts, "
-    "P pins or unpins, K marks a cut's end, M a ruler's; Esc leaves the cursor."
+    "P pins or unpins, O probes, K marks a cut's end, M a ruler's; Esc leaves the cursor."
 )
 HOLDING_HINT = "Holding: arrows move it (Shift: fine steps), Enter puts it down, Esc puts it back."
 MARKED_HINT = "One cut mark: step to the other end and press K, then Enter to cut."
@@ -148,6 +148,9 @@ class KeyCursor:
             self._mark(snapshot)
         elif key == Qt.Key.Key_M:
             self._measure(snapshot)
+        elif key == Qt.Key.Key_O and self.particle is not None:
+            self.emit(ToggleProbe(self.particle))  # as the Probe tool's click
+            self.said(f"Probe on or off particle {self.particle}")
         elif key == Qt.Key.Key_Escape:
             self._escape()
         self.view.update()
