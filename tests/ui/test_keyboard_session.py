@@ -14,6 +14,7 @@ from qt_helpers import WAIT_MS
 
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.key_tools import CAMERA_HINT, CURSOR_HINT, step_length
+from clothlab.ui.window import keyboard
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -208,7 +209,7 @@ def test_every_focusable_widget_has_an_accessible_name(qtbot, window):
     # the panels that build fields as the selection changes: a body selected
     window.scene_dock.raise_()
     window.selection.select(Selection("body", 0))
-    qtbot.wait(200)
+    qtbot.wait(keyboard.NAMING_EVERY_MS + 300)  # fields built now are named this soon
     widgets = focusable(window)
     assert len(widgets) > 40
     unnamed = sorted(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -204,31 +204,41 @@ class SpaceKey(QObject):
 # --- screen readers (issue 28 item 2) ---------------------------------------------------------
 
 
+NAMING_EVERY_MS = 1000  # widgets built later (a panel's fields) get their names this soon
+
+
 def name_for_screen_readers(window: QMainWindow) -> None:
     """Every widget that takes the focus gets an accessible name, and a number field a
-    description with its unit, now and whenever one is shown later (the panels build fields
-    as the selection changes)."""
-    for widget in window.findChildren(QWidget):
-        give_accessible_name(widget)
-    app = QApplication.instance()
-    if app is not None:
-        app.installEventFilter(_NamesShown(window))
+    description with its unit: now, when one takes the focus, and within NAMING_EVERY_MS of
+    being built later (the panels build fields as the selection changes). Not by an
+    application-wide event filter: handed every event's object, Python wrapped Qt's internal
+    objects too, and wrappers of objects Qt deleted crashed the next model reset."""
+    _Namer(window)
 
 
-class _NamesShown(QObject):
-    """Names the window's widgets as they are shown."""
+class _Namer(QObject):
+    """Names the window's widgets every NAMING_EVERY_MS, and the one that takes the focus at
+    once; a child of the window, so its connection to the application ends with it."""
 
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self._window = window
+        name_all(window)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)
+        timer = QTimer(self)
+        timer.timeout.connect(lambda: name_all(self._window))
+        timer.start(NAMING_EVERY_MS)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if not isinstance(watched, QWidget) or event.type() != QEvent.Type.Show:
-            return False
-        if watched.window() is self._window:
-            for widget in [watched, *watched.findChildren(QWidget)]:
-                give_accessible_name(widget)
-        return False
+    def _focus_changed(self, _old: QWidget | None, now: QWidget | None) -> None:
+        if now is not None:
+            give_accessible_name(now)
+
+
+def name_all(window: QWidget) -> None:
+    for widget in window.findChildren(QWidget):
+        give_accessible_name(widget)
 
 
 def give_accessible_name(widget: QWidget) -> None:
