@@ -156,6 +156,7 @@ class SolverWorker(QObject):
         self._pacer = Pacer()
         self._stuck = StuckWatch()
         self._rows: list[Row] = []  # readout rows for the next snapshot
+        self._probe_rows: list[Row] = []  # the probes' readings beside them
         self._stop = np.zeros(1, dtype=np.uint8)  # (1,) the engines' stop (interrupt())
         self._loads = 0  # Loads and Plays taken; snapshots carry it
         self._journal_sent = (0, 0)  # (engine's restores, entries) passed on to the controller
@@ -256,6 +257,7 @@ class SolverWorker(QObject):
         self._earlier_steps = self.steps_taken
         self.engine = engine
         self._rows = engine.take_rows()  # the row of step 0
+        self._probe_rows = engine.take_probe_rows()  # the probes' readings beside it
         self._journal_sent = (engine.restores, 0)
         self._pacer.reset()
         return True
@@ -350,6 +352,7 @@ class SolverWorker(QObject):
             engine.apply(Pause())
         rows = engine.take_rows()
         self._rows.extend(rows)
+        self._probe_rows.extend(engine.take_probe_rows())
         for line in rows:
             if self._stuck.observe(line[_T], line[_MOTION], line[_STRETCH]):
                 message = stuck_message(engine.sim)
@@ -372,7 +375,8 @@ class SolverWorker(QObject):
         self._last_snapshot = now
         self._dirty = False
         rows, self._rows = self._rows, []
-        if self.mailbox.post(engine.snapshot(self._frame, self._loads, rows)):
+        probe_rows, self._probe_rows = self._probe_rows, []
+        if self.mailbox.post(engine.snapshot(self._frame, self._loads, rows, probe_rows)):
             self.snapshot_ready.emit()
 
     def _send_journal(self, engine: Engine) -> None:
@@ -387,6 +391,6 @@ class SolverWorker(QObject):
 def _built(source: Scene | Recording, keep: KeptStates | None = None) -> tuple[Engine | None, str]:
     """A run of the scene or replay of the recording, or None and the one-line reason not."""
     try:
-        return Engine.of(source, record_every=None, keep=keep), ""
+        return Engine.of(source, record_every=None, keep=keep, record_probes=True), ""
     except (ValueError, IndexError, MemoryError) as error:
         return None, f"{scene_of(source).name}: {error}".splitlines()[0]

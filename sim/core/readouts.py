@@ -480,11 +480,18 @@ def csv_text(rows: Iterable[Iterable[float]], probe_slots: int = 0, si: bool = F
 MAX_ROWS = 1_000_000  # about 4.5 hours at 60 rows a second; then the oldest half goes
 
 
+PROBE_WIDTH = probes.MAX_PROBES * len(probes.QUANTITIES)  # a row's probe columns, every slot
+_NO_PROBE_ROW = np.full(PROBE_WIDTH, np.nan)
+
+
 class ReadoutHistory:
-    """Readout rows (CSV_COLUMNS) in model-time order; a jump back in time starts afresh."""
+    """Readout rows (CSV_COLUMNS) in model-time order, each with the probes' readings of its
+    step beside it where known (sim.core.probes.values: every slot, NaN without a probe); a
+    jump back in time starts afresh."""
 
     def __init__(self) -> None:
-        self._rows = np.zeros((1024, len(CSV_COLUMNS)))  # (capacity, columns) float64
+        # (capacity, columns + probe columns) float64: a row and its probes move as one
+        self._rows = np.zeros((1024, len(CSV_COLUMNS) + PROBE_WIDTH))
         self._count = 0
 
     def __len__(self) -> int:
@@ -493,7 +500,12 @@ class ReadoutHistory:
     @property
     def rows(self) -> np.ndarray:
         """(n, columns) float64 view of the recorded rows."""
-        return self._rows[: self._count]
+        return self._rows[: self._count, : len(CSV_COLUMNS)]
+
+    @property
+    def probe_rows(self) -> np.ndarray:
+        """(n, PROBE_WIDTH) float64 view of the probes' readings beside the rows."""
+        return self._rows[: self._count, len(CSV_COLUMNS) :]
 
     def column(self, key: str) -> np.ndarray:
         return self.rows[:, CSV_COLUMNS.index(key)]
@@ -505,19 +517,26 @@ class ReadoutHistory:
         """Record one moment; False if it changes nothing (the same row as the last)."""
         return self.extend(np.array([row(steps, readouts)]))
 
-    def extend(self, rows: np.ndarray) -> bool:
-        """Record (k, columns) rows in step order. A row before the last step recorded starts
-        afresh (a reset or a new scene); a row of the last step recorded takes its place: the
-        state at that step has changed (an edit, an undo or a reset while paused), and the
-        record holds the readouts of the state as it is, one row per step. False if nothing
-        changed."""
+    def extend(self, rows: np.ndarray, probe_rows: np.ndarray | None = None) -> bool:
+        """Record (k, columns) rows in step order, with (k, PROBE_WIDTH) probe readings beside
+        them if given. A row before the last step recorded starts afresh (a reset or a new
+        scene); a row of the last step recorded takes its place: the state at that step has
+        changed (an edit, an undo or a reset while paused), and the record holds the readouts
+        of the state as it is, one row per step. False if nothing changed."""
         added = False
-        for values in rows:
+        beside = (
+            probe_rows
+            if probe_rows is not None
+            else np.broadcast_to(_NO_PROBE_ROW, (len(rows), PROBE_WIDTH))
+        )
+        # a row without its probes' readings leaves those of its step as they were
+        replaced = slice(None) if probe_rows is not None else slice(len(CSV_COLUMNS))
+        for values in np.hstack([np.asarray(rows).reshape(len(rows), -1), beside]):
             if self._count:
                 last = self._rows[self._count - 1]
                 if values[0] == last[0]:
-                    if not np.array_equal(values, last, equal_nan=True):
-                        last[:] = values
+                    if not np.array_equal(values[replaced], last[replaced], equal_nan=True):
+                        last[replaced] = values[replaced]
                         added = True
                     continue
                 if values[0] < last[0]:
@@ -535,7 +554,7 @@ class ReadoutHistory:
             self._rows[:keep] = self._rows[self._count - keep : self._count]
             self._count = keep
             return
-        bigger = np.zeros((len(self._rows) * 2, len(CSV_COLUMNS)))
+        bigger = np.zeros((len(self._rows) * 2, self._rows.shape[1]))
         bigger[: self._count] = self._rows[: self._count]
         self._rows = bigger
 
@@ -547,8 +566,13 @@ class ReadoutHistory:
         start = np.searchsorted(rows[:, 1], rows[-1, 1] - seconds, side="left")
         return rows[start:]
 
-    def csv_text(self) -> str:
-        return csv_text(self.rows)
+    def csv_text(self, si: bool = False) -> str:
+        """The rows as `clothlab run --csv` writes them, with the columns of as many probes
+        as were ever on at once (`si`: their tensions in N)."""
+        read = np.flatnonzero(np.isfinite(self.probe_rows).any(axis=0))
+        slots = -(-(int(read.max()) + 1) // len(probes.QUANTITIES)) if len(read) else 0
+        width = len(CSV_COLUMNS) + slots * len(probes.QUANTITIES)
+        return csv_text(self._rows[: self._count, :width], slots, si)
 
 
 # Readouts are recorded every `record_stride` steps from step 0: every step up to this many

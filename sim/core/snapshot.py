@@ -38,6 +38,9 @@ class Snapshot:
     rows: np.ndarray  # (k, columns) float64, read-only: readout rows recorded since the last
     # snapshot (sim.core.readouts.CSV_COLUMNS, every record_stride steps from step 0)
     substep: float = 1.0 / 120.0  # s, Δt / substeps as the model steps: x_prev is this far back
+    # (k, PROBE_WIDTH) float64, read-only: the probes' readings beside each row (None: not
+    # recorded, as by a run that records no probes)
+    probe_rows: np.ndarray | None = None
 
     @property
     def t(self) -> float:
@@ -114,4 +117,8 @@ def merged(older: Snapshot, newer: Snapshot) -> Snapshot:
     """`newer`, carrying also the rows of an `older` snapshot nobody took."""
     if older.load != newer.load or not len(older.rows):
         return newer
-    return replace(newer, rows=_frozen(np.concatenate([older.rows, newer.rows])))
+    probe_rows = None
+    if older.probe_rows is not None and newer.probe_rows is not None:
+        probe_rows = _frozen(np.concatenate([older.probe_rows, newer.probe_rows]))
+    rows = _frozen(np.concatenate([older.rows, newer.rows]))
+    return replace(newer, rows=rows, probe_rows=probe_rows)

@@ -28,7 +28,7 @@ import functools
 import itertools
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 import numpy as np
@@ -385,12 +385,25 @@ class Engine:
         rows, self._pending_probes = self._pending_probes, []
         return rows
 
-    def snapshot(self, frame: int, load: int = 0, rows: list[Row] | None = None) -> Snapshot:
+    def snapshot(
+        self,
+        frame: int,
+        load: int = 0,
+        rows: list[Row] | None = None,
+        probe_rows: list[Row] | None = None,
+    ) -> Snapshot:
         """A frozen copy of the state, with `rows` (by default those recorded since the last
-        take)."""
-        rows = self.take_rows() if rows is None else rows
+        take) and, when it records probes, their `probe_rows` beside them (likewise)."""
+        if rows is None:
+            rows, probe_rows = self.take_rows(), self.take_probe_rows()
         table = np.array(rows, dtype=np.float64).reshape(len(rows), len(CSV_COLUMNS))
-        return take_snapshot(self.sim, frame, load, table, self.readouts(), self.clock)
+        snapshot = take_snapshot(self.sim, frame, load, table, self.readouts(), self.clock)
+        if not self.record_probes or probe_rows is None or len(probe_rows) != len(rows):
+            return snapshot
+        width = probes.MAX_PROBES * len(probes.QUANTITIES)
+        probes_table = np.array(probe_rows, dtype=np.float64).reshape(len(rows), width)
+        probes_table.flags.writeable = False
+        return replace(snapshot, probe_rows=probes_table)
 
     def recording(self) -> Recording:
         """The run so far as a recording: its scene and every command at its step."""

@@ -85,16 +85,23 @@ def take_snapshot_again(snapshot):
     return replace(snapshot, frame=snapshot.frame + 1)
 
 
+def pin_force_texts(model: SceneModel) -> list[str]:
+    pins = model._pins
+    rows = [pins.child(k, 0) for k in range(pins.rowCount())]
+    return [scene_model._labelled_child(row, scene_model.FORCE_LABEL, "").text() for row in rows]
+
+
 def test_the_scene_panel_lists_each_pins_force(settled):
     model = SceneModel()
     model.set_scene(load_preset("hanging-sheet"))
-    assert [item.text() for item in model._force_items] == ["—", "—"]
+    assert pin_force_texts(model) == ["—", "—"]
     model.show_pin_forces(settled)
-    texts = [item.text() for item in model._force_items]
+    texts = pin_force_texts(model)
     sizes = np.linalg.norm(settled.pin_force, axis=1)
     assert [t.split(" N")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
     assert all(t.endswith(")") for t in texts)
-    assert not model._force_items[0].isEditable()
+    first = model._pins.child(0, 0)
+    assert not scene_model._labelled_child(first, scene_model.FORCE_LABEL, "").isEditable()
 
 
 def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
@@ -107,7 +114,10 @@ def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
     model.show_forces(snapshot)
     rows = model._contact_rows()
     assert set(rows) == {"ball", "floor"}
-    shown = {name: scene_model._contact_item(row).text() for name, row in rows.items()}
+    label, tip = scene_model.CONTACT_LABEL, ""
+    shown = {
+        name: scene_model._labelled_child(row, label, tip).text() for name, row in rows.items()
+    }
     assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} N"
     assert snapshot.forces.contact["ball"] > 0.0
 

@@ -337,6 +337,38 @@ def test_the_exported_readouts_equal_the_cli_csv_row_for_row(qtbot, make_window,
     assert history.csv_text() == cli.read_text()
 
 
+def test_the_exported_readouts_carry_the_probes_columns_as_the_cli_csv(
+    qtbot, make_window, tmp_path
+):
+    """Issue 26 item 2: a probed scene's Export CSV has the probes' columns, row for row as
+    `clothlab run --csv` writes them."""
+    import subprocess
+    import sys
+
+    from clothlab.sim.document.commands import Step
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.document.scene import save_scene
+
+    scene = load_preset("hanging-sheet").model_copy(update={"probes": [7, 152]})
+    path = tmp_path / "probed.json"
+    save_scene(scene, path)
+    window = make_window("hanging-sheet", paused=True)
+    controller = window.controller
+    controller.load(scene)
+    qtbot.waitUntil(lambda: controller.latest is not None and controller.latest.load == 2,
+                    timeout=WAIT_MS)  # fmt: skip
+    controller.submit(Step(120))
+    history = window.readouts_panel.history
+    qtbot.waitUntil(lambda: len(history) and history.column("step")[-1] == 120, timeout=WAIT_MS)
+    cli = tmp_path / "cli.csv"
+    command = ["run", str(path), "--steps", "120", "--csv", str(cli)]
+    subprocess.run([sys.executable, "-m", "clothlab.app.main", *command], check=True,
+                   capture_output=True, timeout=300)  # fmt: skip
+    exported = history.csv_text()
+    assert "probe2_tension" in exported.splitlines()[0]
+    assert exported == cli.read_text()
+
+
 # --- issue 27 item 6: the readouts of the state shown ----------------------------------------
 
 

@@ -140,7 +140,7 @@ def test_a_probe_added_to_a_replay_reads_the_recorded_run(qtbot, window, tmp_pat
     qtbot.waitUntil(lambda: drawn_until() == pytest.approx(recording.steps / 120), timeout=WAIT_MS)
 
 
-def test_f6_reaches_the_probes_panel_and_r_chooses_the_probe_tool(qtbot, window):
+def test_f6_reaches_the_probes_panel_and_o_chooses_the_probe_tool(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: not window.layout_keeper._timer.isActive(), timeout=WAIT_MS)
@@ -149,7 +149,7 @@ def test_f6_reaches_the_probes_panel_and_r_chooses_the_probe_tool(qtbot, window)
     qtbot.waitUntil(lambda: not window.probes_dock.visibleRegion().isEmpty(), timeout=WAIT_MS)
     window.viewport.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.viewport, timeout=WAIT_MS)
-    QTest.keyClick(window.viewport, Qt.Key.Key_R)
+    QTest.keyClick(window.viewport, Qt.Key.Key_O)
     assert window.viewport.interaction.tool == "probe"
     reached = False
     for _ in range(len(window.keyboard_areas())):

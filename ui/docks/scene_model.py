@@ -279,7 +279,6 @@ class SceneModel(QStandardItemModel):
         self._pin_body: int | None = None  # whose pins are listed; None: the scene's
         self._listed: list[int] = []  # particles of the pin rows
         self._anchors: dict[int, Any] = {}  # their anchors
-        self._force_items: list[QStandardItem] = []  # each listed pin's force, as _listed
         self._floor: QStandardItem | None = None
         self._syncing = False
 
@@ -298,7 +297,7 @@ class SceneModel(QStandardItemModel):
         """Rebuild for a new document."""
         self._scene = None
         self._values.clear()
-        self._listed, self._force_items = [], []
+        self._listed = []
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
         self._bodies = self._group(
@@ -477,14 +476,10 @@ class SceneModel(QStandardItemModel):
         for address in [a for a in self._values if a[0] == "pin"]:
             del self._values[address]
         group.removeRows(0, group.rowCount())
-        self._force_items = []
         for pin in listed:
             name = _text_item(f"Particle {pin.particle}")
             for axis in range(3):  # before the row joins the model: no insertion signals
                 self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
-            force = _text_item("—", PIN_FORCE_TIP)
-            name.appendRow([_text_item("Force", PIN_FORCE_TIP), force])
-            self._force_items.append(force)
             group.appendRow([name, _text_item("")])
         if total > len(listed):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
@@ -497,7 +492,8 @@ class SceneModel(QStandardItemModel):
         contact = snapshot.forces.contact if snapshot.forces is not None else {}
         for name, row in self._contact_rows().items():
             value = contact.get(name)
-            _set_text(_contact_item(row), "—" if value is None else f"{value:.4g} N")
+            text = "—" if value is None else f"{value:.4g} N"
+            _set_text(_labelled_child(row, CONTACT_LABEL, CONTACT_TIP), text)
 
     def _contact_rows(self) -> dict[str, QStandardItem]:
         """The rows of what the cloth can touch, by Forces.contact's names ("sphere 2" is the
@@ -518,7 +514,11 @@ class SceneModel(QStandardItemModel):
         """Each listed pin's force on the cloth in the last step (Snapshot.pin_force)."""
         pins = np.asarray(snapshot.pin_index)
         forces = snapshot.pin_force
-        for particle, item in zip(self._listed, self._force_items, strict=True):
+        group = self._pins
+        if group is None:
+            return
+        for listed, particle in enumerate(self._listed):
+            item = _labelled_child(group.child(listed, 0), FORCE_LABEL, PIN_FORCE_TIP)
             row = int(np.searchsorted(pins, particle))
             if row < len(pins) and pins[row] == particle and np.all(np.isfinite(forces[row])):
                 f = forces[row]
@@ -650,14 +650,18 @@ CONTACT_TIP = (
 )
 
 
-def _contact_item(row: QStandardItem) -> QStandardItem:
-    """The value item of a row's "Contact force" child, added the first time it is shown."""
+FORCE_LABEL = "Force"
+
+
+def _labelled_child(row: QStandardItem, label: str, tip: str) -> QStandardItem:
+    """The value item of a row's child labelled `label`, added the first time it is shown.
+    Looked up each time, never kept: a kept QStandardItem outlived the row Qt deleted with
+    its model (a crash in the next model's removeRows)."""
     for k in range(row.rowCount()):
-        if row.child(k, 0).text() == CONTACT_LABEL:
+        if row.child(k, 0).text() == label:
             return row.child(k, 1)
-    value = _text_item("—", CONTACT_TIP)
-    row.appendRow([_text_item(CONTACT_LABEL, CONTACT_TIP), value])
-    return value
+    row.appendRow([_text_item(label, tip), _text_item("—", tip)])
+    return row.child(row.rowCount() - 1, 1)
 
 
 def _set_text(item: QStandardItem | None, text: str) -> None:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
+from clothlab.sim.lab.engine import si_tensions
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
 from clothlab.ui.window import file_dialogs, preferences
@@ -207,7 +208,9 @@ class SceneFiles:
             return
         history = self.readouts.history
         try:
-            write_atomically(path, history.csv_text().encode("utf-8"))
+            # the probes' columns too, their tensions in N on SI fabrics, as `run --csv` writes
+            text = history.csv_text(si=si_tensions(self.controller.scene))
+            write_atomically(path, text.encode("utf-8"))
         except OSError as error:
             show_error(self.window, "Cannot export readouts", f"{path}: {describe(error)}")
             return
