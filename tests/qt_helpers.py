@@ -7,8 +7,11 @@ because tests/conftest.py sits there (pytest's default "prepend" import mode).""
 from __future__ import annotations
 
 import zlib
+from typing import Any
 
 import numpy as np
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.state import faces_alive
@@ -40,3 +43,18 @@ def assert_whole(snapshot: Snapshot, crc_on_receipt: int) -> None:
     expected = faces_alive(snapshot.link_alive, snapshot.topology.face_links)
     assert np.array_equal(snapshot.face_alive, expected), f"frame {snapshot.frame}: torn masks"
     assert snapshot_crc(snapshot) == crc_on_receipt, f"frame {snapshot.frame}: changed"
+
+
+def screen_point(window: Any, point: np.ndarray) -> QPoint:
+    """Where a world point is in the window's 3D view, in its widget pixels."""
+    x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
+    return QPoint(round(x), round(y))
+
+
+def drag(viewport: Any, points: list[QPoint]) -> None:
+    """A left-button drag through `points` with real mouse events."""
+    left, plain = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QTest.mousePress(viewport, left, plain, points[0])
+    for point in points[1:]:
+        QTest.mouseMove(viewport, point)
+    QTest.mouseRelease(viewport, left, plain, points[-1])

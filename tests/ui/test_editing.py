@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, drag, screen_point
 
 from clothlab.app.controller import Controller
 from clothlab.sim.document.edits import SetPin, links_crossing_stroke
@@ -25,18 +25,6 @@ def window(qtbot, make_window) -> MainWindow:
     made = make_window("hanging-sheet", size=(1200, 800), paused=True)
     qtbot.waitUntil(lambda: made.viewport.snapshot() is not None, timeout=WAIT_MS)
     return made
-
-
-def screen_point(window: MainWindow, point: np.ndarray) -> QPoint:
-    x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
-    return QPoint(round(x), round(y))
-
-
-def drag(viewport, points: list[QPoint]) -> None:
-    QTest.mousePress(viewport, LEFT, NO_MODIFIER, points[0])
-    for point in points[1:]:
-        QTest.mouseMove(viewport, point)
-    QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, points[-1])
 
 
 def test_grab_pulls_a_particle_toward_the_pointer(qtbot, window):

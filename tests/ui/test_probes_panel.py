@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, screen_point
 
 from clothlab.sim.core.forces import tension_around
 from clothlab.sim.document.edits import SetProbe
@@ -24,11 +24,6 @@ def window(qtbot, make_window) -> MainWindow:
     made = make_window("hanging-sheet", size=(1200, 800), paused=True)
     qtbot.waitUntil(lambda: made.viewport.snapshot() is not None, timeout=WAIT_MS)
     return made
-
-
-def screen_point(window: MainWindow, point: np.ndarray) -> QPoint:
-    x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
-    return QPoint(round(x), round(y))
 
 
 def click_particle(window: MainWindow, particle: int) -> None:

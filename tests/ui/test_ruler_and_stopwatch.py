@@ -14,7 +14,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, drag, screen_point
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import SetSpeed, Step
@@ -40,18 +40,6 @@ def window(qtbot, make_window) -> MainWindow:
     made.stopwatch_dock.toggleViewAction().trigger()
     made.stopwatch_dock.raise_()
     return made
-
-
-def screen_point(window: MainWindow, point: np.ndarray) -> QPoint:
-    x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
-    return QPoint(round(x), round(y))
-
-
-def drag(viewport, points: list[QPoint]) -> None:
-    QTest.mousePress(viewport, LEFT, NO_MODIFIER, points[0])
-    for point in points[1:]:
-        QTest.mouseMove(viewport, point)
-    QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, points[-1])
 
 
 def step(qtbot, window: MainWindow, count: int) -> None:
