@@ -88,7 +88,7 @@ def take_snapshot_again(snapshot):
 def pin_force_texts(model: SceneModel) -> list[str]:
     pins = model._pins
     rows = [pins.child(k, 0) for k in range(pins.rowCount())]
-    return [scene_model._labelled_child(row, scene_model.FORCE_LABEL, "").text() for row in rows]
+    return [scene_model._reading(row, scene_model.FORCE_LABEL).text() for row in rows]
 
 
 def test_the_scene_panel_lists_each_pins_force(settled):
@@ -101,7 +101,7 @@ def test_the_scene_panel_lists_each_pins_force(settled):
     assert [t.split(" N")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
     assert all(t.endswith(")") for t in texts)
     first = model._pins.child(0, 0)
-    assert not scene_model._labelled_child(first, scene_model.FORCE_LABEL, "").isEditable()
+    assert not scene_model._reading(first, scene_model.FORCE_LABEL).isEditable()
 
 
 def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
@@ -114,10 +114,8 @@ def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
     model.show_forces(snapshot)
     rows = model._contact_rows()
     assert set(rows) == {"ball", "floor"}
-    label, tip = scene_model.CONTACT_LABEL, ""
-    shown = {
-        name: scene_model._labelled_child(row, label, tip).text() for name, row in rows.items()
-    }
+    label = scene_model.CONTACT_LABEL
+    shown = {name: scene_model._reading(row, label).text() for name, row in rows.items()}
     assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} N"
     assert snapshot.forces.contact["ball"] > 0.0
 

@@ -307,6 +307,7 @@ class SceneModel(QStandardItemModel):
         self._add_ball(self._obstacles)
         self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
         self._floor = self._group("Floor", "Nothing goes below the floor.")
+        _add_reading(self._floor, CONTACT_LABEL, CONTACT_TIP)
         self._add_settings(self._floor, "floor")
         self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
         self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
@@ -328,6 +329,7 @@ class SceneModel(QStandardItemModel):
         self._add_settings(ball, "ball")
         for axis in range(3):
             self._add_value(ball, f"Centre {AXES[axis]}", ("ball_center", axis))
+        _add_reading(ball, CONTACT_LABEL, CONTACT_TIP)
 
     def _add_settings(self, group: QStandardItem, section: str) -> None:
         for key in section_keys(section):
@@ -412,6 +414,8 @@ class SceneModel(QStandardItemModel):
                 name.setData(Selection(kind, index), SELECTION_ROLE)
                 group.insertRow(row, [name, _text_item("")])
                 self._add_fields(name, kind, index, spec)
+                if kind == "obstacle":
+                    _add_reading(name, CONTACT_LABEL, CONTACT_TIP)
             _set_text(name, labels[index])
             _set_text(group.child(row, 1), summarise(spec))
         while group.rowCount() > first_row + len(specs):
@@ -480,6 +484,7 @@ class SceneModel(QStandardItemModel):
             name = _text_item(f"Particle {pin.particle}")
             for axis in range(3):  # before the row joins the model: no insertion signals
                 self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+            _add_reading(name, FORCE_LABEL, PIN_FORCE_TIP)
             group.appendRow([name, _text_item("")])
         if total > len(listed):
             group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
@@ -493,7 +498,7 @@ class SceneModel(QStandardItemModel):
         for name, row in self._contact_rows().items():
             value = contact.get(name)
             text = "—" if value is None else f"{value:.4g} N"
-            _set_text(_labelled_child(row, CONTACT_LABEL, CONTACT_TIP), text)
+            _set_text(_reading(row, CONTACT_LABEL), text)
 
     def _contact_rows(self) -> dict[str, QStandardItem]:
         """The rows of what the cloth can touch, by Forces.contact's names ("sphere 2" is the
@@ -518,7 +523,7 @@ class SceneModel(QStandardItemModel):
         if group is None:
             return
         for listed, particle in enumerate(self._listed):
-            item = _labelled_child(group.child(listed, 0), FORCE_LABEL, PIN_FORCE_TIP)
+            item = _reading(group.child(listed, 0), FORCE_LABEL)
             row = int(np.searchsorted(pins, particle))
             if row < len(pins) and pins[row] == particle and np.all(np.isfinite(forces[row])):
                 f = forces[row]
@@ -653,15 +658,21 @@ CONTACT_TIP = (
 FORCE_LABEL = "Force"
 
 
-def _labelled_child(row: QStandardItem, label: str, tip: str) -> QStandardItem:
-    """The value item of a row's child labelled `label`, added the first time it is shown.
-    Looked up each time, never kept: a kept QStandardItem outlived the row Qt deleted with
-    its model (a crash in the next model's removeRows)."""
-    for k in range(row.rowCount()):
+def _add_reading(row: QStandardItem, label: str, tip: str) -> None:
+    """A read-only child row for a live reading ("—" until the first frame). Only ever added to
+    an item Python made and holds while the row is built: a child appended to the passing
+    wrapper of an item Qt made (QStandardItem.child) lost its Python half with that wrapper,
+    and the model's next reset crashed deleting it."""
+    row.appendRow([_text_item(label, tip), _text_item("—", tip)])
+
+
+def _reading(row: QStandardItem | None, label: str) -> QStandardItem | None:
+    """The value item of a row's reading labelled `label` (_add_reading), if it has one."""
+    for k in range(row.rowCount() if row is not None else 0):
+        assert row is not None
         if row.child(k, 0).text() == label:
             return row.child(k, 1)
-    row.appendRow([_text_item(label, tip), _text_item("—", tip)])
-    return row.child(row.rowCount() - 1, 1)
+    return None
 
 
 def _set_text(item: QStandardItem | None, text: str) -> None:
