@@ -189,14 +189,16 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.fabric_fields)
         # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
         # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
-        self.tethers_hint = QWidget()
+        self.tethers_hint = QWidget(self)  # parents from the start: shiboken then knows Qt owns
+        # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
         self.tethers_hint.setObjectName("tethers_hint")
         hint = QLabel(
             "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
-            "does. Tethers hold its length (Beyond classic ▸ Tethers)."
+            "does. Tethers hold its length (Beyond classic ▸ Tethers).",
+            self.tethers_hint,
         )
         hint.setWordWrap(True)
-        self.tethers_on = QPushButton("Tethers on")
+        self.tethers_on = QPushButton("Tethers on", self.tethers_hint)
         self.tethers_on.setToolTip("Switch on tethers for the whole scene (one undo entry)")
         self.tethers_on.clicked.connect(
             lambda: self.command_requested.emit(SetSetting("tethers", True, None))
@@ -382,7 +384,7 @@ class ParametersPanel(QWidget):
         self.body_group.fabric_fields.refused.connect(self.refused)
         self.body_group.fit_requested.connect(self.fit_requested)
         column.addWidget(self.body_group)
-        self.model_note = QLabel()
+        self.model_note = QLabel(form_host)
         self.model_note.setObjectName("model_note")
         self.model_note.setWordWrap(True)
         self.model_note.hide()
