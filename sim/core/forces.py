@@ -37,7 +37,7 @@ class Impulses:
     """What the constraints moved over the last (sub)step, mass × length; force = it / h²."""
 
     h: float  # the (sub)step's length, s
-    links: LinkArrays  # their lambdas
+    links: LinkArrays  # their moves (LinkArrays.moved)
     obstacles: Obstacles  # their pushes
     fixed: FixedArrays  # the particles it held
     distances: tuple[DistanceImpulses, ...] = ()

@@ -97,20 +97,10 @@ def take_snapshot(
         spheres=tuple(sim.spheres),
         boxes=tuple(sim.boxes),
         readouts=readouts if readouts is not None else sim.readouts(),
-        forces=_frozen_forces(sim.forces()),
+        forces=sim.forces(),  # read-only already, and never changed once measured
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         substep=sim.model_settings.dt / sim.model_settings.substeps,
     )
-
-
-def _frozen_forces(forces: Forces | None) -> Forces | None:
-    if forces is None:
-        return None
-    grab = None if forces.grab_force is None else _frozen(forces.grab_force)
-    return replace(
-        forces, link_tension=_frozen(forces.link_tension), pin_force=_frozen(forces.pin_force),
-        contact=dict(forces.contact), grab_force=grab,
-    )  # fmt: skip
 
 
 def merged(older: Snapshot, newer: Snapshot) -> Snapshot:

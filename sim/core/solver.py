@@ -55,6 +55,17 @@ class BodyMaterial(NamedTuple):
     si: SIMaterial | None = None
 
 
+class LastStep(NamedTuple):
+    """The last step, for its forces: what they moved is read only when asked."""
+
+    steps: int  # state.steps after it
+    integrator: Any  # ClassicIntegrator or ExtendedIntegrator: the one that took it
+    settings: Settings  # the model settings it ran with
+    links: LinkArrays  # the arrays it ran with (a tear rebuilds the links)
+    obstacles: Obstacles
+    fixed: FixedArrays
+
+
 SphereShape = tuple[Vec3, float]  # centre, radius
 BoxShape = tuple[Vec3, Vec3]  # centre, full size
 # Rounds of passes that relax the cloth around an edited obstacle (_push_out_gently).
@@ -116,10 +127,9 @@ class Simulation:
         self.good_states = GoodStates(topology.rest_positions)
         self.instability: Instability | None = None  # the latest blow-up, if any
         self.energy_account: EnergyAccount | None = None  # of the last step, for readouts
-        # The last step, for its forces: (steps after it, integrator, settings, (links,
-        # obstacles, held particles) it ran with); what they moved is read only when asked
-        self._last_step: tuple[int, Any, Settings, tuple[Any, ...]] | None = None
-        self._forces: tuple[tuple[Any, ...], Forces] | None = None  # (what it was of, forces)
+        self._last_step: LastStep | None = None
+        # (the step, the live links and) its forces: each readout asks, they are measured once
+        self._forces: tuple[LastStep, np.ndarray, Forces] | None = None
         self._update_links()
         self.set_pins(pins or {})
         # Pinned particles start exactly on their anchors, at rest. Later pin and grab changes
@@ -323,8 +333,7 @@ class Simulation:
             kept = (state.x.copy(), state.x_prev.copy()) if self._slow else None
             stop = self.stop if kept is not None else self._never
             started = time.perf_counter()
-            # the arrays it runs with, kept for its forces (a tear rebuilds the links)
-            links, obstacles, fixed = ran = (self.links, self.obstacles(), self.fixed)
+            links, obstacles, fixed = self.links, self.obstacles(), self.fixed
             if classic:
                 health = self._classic.step(
                     state, s, links, fixed, self.link_material(), obstacles, stop
@@ -348,7 +357,7 @@ class Simulation:
             self.good_states.remember(state.steps, state.t, state.x, state.x_prev)
         integrator = self._classic if classic else self._extended
         if count and integrator is not None:
-            self._last_step = (state.steps, integrator, s, ran)
+            self._last_step = LastStep(state.steps, integrator, s, links, obstacles, fixed)
         if account is not None:
             self.energy_account = replace(account, steps=state.steps)
         return count
@@ -404,24 +413,25 @@ class Simulation:
         """The forces the constraints exerted over the last (sub)step (sim.core.forces), with
         the state as it stands: a link cut since reads 0. None before the first step, after
         a blow-up was undone, and once pins or the grab changed (until the next step)."""
-        last = self._last_step
-        if last is None or last[0] != self.state.steps or last[3][2] is not self.fixed:
+        last, alive = self._last_step, self.state.link_alive
+        if last is None or last.steps != self.state.steps or last.fixed is not self.fixed:
             return None
-        of = (last, self.state.link_alive)  # each readout asks: measure once
-        if self._forces is None or any(
-            a is not b for a, b in zip(self._forces[0], of, strict=True)
-        ):
-            _, integrator, s, ran = last
-            impulses: Impulses = integrator.impulses(s, *ran)
-            mass = self.mechanics.mass
-            measured = forces.measure(
-                impulses, self.state.x, mass, self.state.pin_index, self.grabbed, s.gravity,
-                self._total_mass * s.gravity, self.topology.link_count, s.floor,
-            )  # fmt: skip
-            if impulses.links is not self.links:  # cut or restored since: cut links pull 0
-                measured.link_tension[~self.state.link_alive] = 0.0
-            self._forces = (of, measured)
-        return self._forces[1]
+        cached = self._forces
+        if cached is not None and cached[0] is last and cached[1] is alive:
+            return cached[2]
+        s = last.settings
+        impulses: Impulses = last.integrator.impulses(s, last.links, last.obstacles, last.fixed)
+        measured = forces.measure(
+            impulses, self.state.x, self.mechanics.mass, self.state.pin_index, self.grabbed,
+            s.gravity, self._total_mass * s.gravity, self.topology.link_count, s.floor,
+        )  # fmt: skip
+        if last.links is not self.links:  # cut or restored since: cut links pull 0
+            measured.link_tension[~alive] = 0.0
+        for array in (measured.link_tension, measured.pin_force, measured.grab_force):
+            if array is not None:  # shared as they are with snapshots and the API
+                array.flags.writeable = False
+        self._forces = (last, alive, measured)
+        return measured
 
     def link_projections_per_step(self) -> int:
         s = self.model_settings

@@ -142,6 +142,15 @@ class Viewport(QOpenGLWidget):
     def wireframe(self) -> bool:
         return self._options.wireframe
 
+    def view_options(self) -> items.ViewOptions:
+        return self._options
+
+    def set_view_options(self, options: items.ViewOptions) -> None:
+        """Show as another view shows (an off-screen copy for exports)."""
+        if options != self._options:
+            self._options = options  # the items see new options and re-upload what they show
+            self.update()
+
     def set_stretch_colors(self, on: bool) -> None:
         self._show_colors(meshes.STRETCH, on)
 
@@ -234,10 +243,7 @@ class Viewport(QOpenGLWidget):
         return self._options.selection
 
     def _set_options(self, **changes: object) -> None:
-        options = dataclasses.replace(self._options, **changes)
-        if options != self._options:
-            self._options = options  # the items see new options and re-upload what they show
-            self.update()
+        self.set_view_options(dataclasses.replace(self._options, **changes))
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """(N, 2) float64 widget (logical) pixel coordinates of (N, 3) world points, top-left

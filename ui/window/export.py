@@ -22,7 +22,7 @@ import importlib.util
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +56,7 @@ from clothlab.sim.lab.mesh_export import (
     write_sequence,
 )
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.viewport.items import ViewOptions
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import file_dialogs
@@ -99,18 +100,14 @@ class ViewLook:
     """What the off-screen view copies from the window's: camera and view options."""
 
     camera: CameraSpec
-    wireframe: bool = False
-    stretch_colors: bool = False
+    # the view's options; the selection's outline is not copied
+    options: ViewOptions = field(default_factory=ViewOptions)
     scene: Scene | None = None  # for the order of its obstacles
-    tension_colors: bool = False
-    pin_forces: bool = False
 
     @classmethod
     def of(cls, viewport: Viewport, scene: Scene | None) -> ViewLook:
-        return cls(
-            viewport.camera_spec(), viewport.wireframe(), viewport.stretch_colors(), scene,
-            viewport.tension_colors(), viewport.pin_forces(),
-        )  # fmt: skip
+        options = replace(viewport.view_options(), selection=None)
+        return cls(viewport.camera_spec(), options, scene)
 
 
 @dataclass(frozen=True)
@@ -271,10 +268,7 @@ class OffscreenView:
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
         self.view.resize(width, height)
         self.view.set_camera(look.camera)
-        self.view.set_wireframe(look.wireframe)
-        self.view.set_stretch_colors(look.stretch_colors)
-        self.view.set_tension_colors(look.tension_colors)
-        self.view.set_pin_forces(look.pin_forces)
+        self.view.set_view_options(look.options)
         self.view.set_scene(look.scene)
         self.view.show()
 
