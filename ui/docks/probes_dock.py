@@ -34,11 +34,15 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.engine import si_tensions
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
+from clothlab.ui.viewport.tools import tool_row
 
 REDRAW_HZ = 10
 WINDOW_S = 20.0  # model time the plots show
 MAX_POINTS = 20_000  # per probe; then the oldest half goes
-EMPTY_HINT = "No probes: choose the Probe tool (R) and click a particle (up to 4)."
+EMPTY_HINT = (  # the tool's key from its row, so the hint follows it
+    f"No probes: choose the Probe tool ({tool_row('probe').shortcut}) and click a particle "
+    "(up to 4)."
+)
 
 
 class ProbeTrace:
