@@ -100,6 +100,9 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
         return window
 
     yield make
+    from qt_helpers import layout_item_wrappers
+
+    assert layout_item_wrappers() == [], "stale-prone wrappers: nest layouts with ui/layouts.py"
     for window in made:
         window.close()
         window.controller.shutdown()

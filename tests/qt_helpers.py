@@ -10,8 +10,10 @@ import zlib
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLayoutItem
+from shiboken6 import Shiboken
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.state import faces_alive
@@ -58,3 +60,13 @@ def drag(viewport: Any, points: list[QPoint]) -> None:
     for point in points[1:]:
         QTest.mouseMove(viewport, point)
     QTest.mouseRelease(viewport, left, plain, points[-1])
+
+
+def layout_item_wrappers() -> list[str]:
+    """The type names of live wrappers of layout items Qt made: there must be none (see
+    ui/layouts.py; a layout, a QObject, and an item made in Python are told when they go)."""
+    return [
+        type(w).__name__ for w in Shiboken.getAllValidWrappers()
+        if isinstance(w, QLayoutItem) and not isinstance(w, QObject)
+        and not Shiboken.createdByPython(w)
+    ]  # fmt: skip

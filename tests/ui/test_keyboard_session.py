@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QSlider, QWidget
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, layout_item_wrappers
 
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.key_tools import CAMERA_HINT, CURSOR_HINT, step_length
@@ -224,6 +224,18 @@ def test_every_focusable_widget_has_an_accessible_name(qtbot, window):
     assert box.accessibleName() == "Window" and box.accessibleDescription().endswith("in s")
     gravity = window.findChild(QWidget, "parameter_gravity").findChild(QSlider)
     assert gravity.accessibleName() == "Gravity" and "units/s²" in gravity.accessibleDescription()
+
+
+def test_naming_leaves_no_wrapper_of_a_layout_item(qtbot, window):
+    """PySide keeps the wrapper of a layout item it handed out alive with its layout; Qt deletes
+    the item when its widget goes, and Qt's next object at that address was then taken for
+    the stale wrapper (a selection model read as a QWidgetItem; segfaults in model resets)."""
+    window.scene_dock.raise_()
+    for body in (0, None, 0):  # the Parameters panel builds and drops its body fields
+        window.selection.select(Selection("body", body) if body is not None else None)
+        keyboard.name_all(window)
+        qtbot.wait(50)
+    assert layout_item_wrappers() == []
 
 
 def test_readout_plots_say_their_latest_value(qtbot, window):

@@ -29,6 +29,7 @@ from clothlab.sim.lab.class_results import (
     class_summary,
     read_progress_csv,
 )
+from clothlab.ui.layouts import nest
 from clothlab.ui.window import file_dialogs
 
 CSV_FILTER = "CSV files (*.csv);;All files (*)"
@@ -71,7 +72,7 @@ class ClassResultsDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.problems)
-        layout.addLayout(row)
+        nest(layout, row)
         self.resize(900, 460)
 
     def add_dialog(self) -> None:

@@ -35,6 +35,7 @@ from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
+from clothlab.ui.layouts import nest
 from clothlab.ui.theme import colour_plot
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
@@ -133,8 +134,8 @@ class ComparePanel(QWidget):
         layout.setSpacing(3)
         for row in self.rows:
             layout.addWidget(row)
-        layout.addLayout(self._build_controls())
-        layout.addLayout(self._build_beside())
+        nest(layout, self._build_controls())
+        nest(layout, self._build_beside())
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
         layout.addWidget(self.message_label)

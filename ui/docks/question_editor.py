@@ -62,6 +62,7 @@ from clothlab.sim.lab.questions import (
     save_shared_set,
     shared_set_json,
 )
+from clothlab.ui.layouts import form_row, nest
 from clothlab.ui.window import file_dialogs
 
 SET_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
@@ -352,7 +353,7 @@ class QuestionEditor(QDialog):
         top.addWidget(QLabel("Set title:"))
         self.set_title = _line("set_title", "e.g. Forces in a hanging sheet")
         top.addWidget(self.set_title, 1)
-        layout.addLayout(top)
+        nest(layout, top)
 
         splitter = QSplitter()
         left = QWidget()
@@ -369,7 +370,7 @@ class QuestionEditor(QDialog):
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.remove_button)
         column.addWidget(self.question_list, 1)
-        column.addLayout(buttons)
+        nest(column, buttons)
         self.class_group = QGroupBox("Class mode: hide these panels")
         self.class_group.setToolTip("Students opening the set see these panels hidden "
                                     "(View ▸ Leave class mode shows them again)")  # fmt: skip
@@ -407,7 +408,7 @@ class QuestionEditor(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(self.save_button)
         bottom.addWidget(self.close_button)
-        layout.addLayout(bottom)
+        nest(layout, bottom)
 
     def _build_form(self) -> QWidget:
         form_widget = QWidget()
@@ -422,7 +423,7 @@ class QuestionEditor(QDialog):
         self.use_scene_button.clicked.connect(self.use_current_scene)
         scene_row.addWidget(self.scene_label, 1)
         scene_row.addWidget(self.use_scene_button)
-        form.addRow("Scene:", scene_row)
+        form_row(form, "Scene:", scene_row)
         self.question_text = _text_box("question_text_edit")
         form.addRow("Question:", self.question_text)
 
@@ -438,7 +439,7 @@ class QuestionEditor(QDialog):
         kind_row.addWidget(self.choices_radio)
         kind_row.addWidget(self.number_radio)
         kind_row.addStretch(1)
-        form.addRow("Prediction:", kind_row)
+        form_row(form, "Prediction:", kind_row)
         self.choices_box = QWidget()
         choices = QVBoxLayout(self.choices_box)
         choices.setContentsMargins(0, 0, 0, 0)
@@ -453,7 +454,7 @@ class QuestionEditor(QDialog):
             edit = _line(f"choice_edit_{k}", f"choice {k + 1}" + (" (optional)" if k > 1 else ""))
             row.addWidget(edit, 1)
             row.addWidget(correct)
-            choices.addLayout(row)
+            nest(choices, row)
             self.choice_edits.append(edit)
             self.correct_buttons.append(correct)
         form.addRow("", self.choices_box)
@@ -509,7 +510,7 @@ class QuestionEditor(QDialog):
         for part in (self.op_box, self.value_edit, QLabel("±"), self.check_tolerance_edit):
             expect.addWidget(part)
         self.expect_label = QLabel("the evidence readout must be")
-        check.addRow(self.expect_label, expect)
+        form_row(check, self.expect_label, expect)
         self.numeric_note = QLabel("A numeric answer is checked as “== answer ± tolerance”.")
         check.addRow(self.numeric_note)
         self.try_check = QCheckBox("Also check with the now-try setting: readout")
@@ -523,7 +524,7 @@ class QuestionEditor(QDialog):
         self.try_value_edit = _line("try_check_value", "value")
         try_row.addWidget(self.try_op_box)
         try_row.addWidget(self.try_value_edit, 1)
-        check.addRow(self.try_check, try_row)
+        form_row(check, self.try_check, try_row)
         self.kept_label = QLabel()
         check.addRow(self.kept_label)
         form.addRow(self.check_box)

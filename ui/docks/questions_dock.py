@@ -71,6 +71,7 @@ from clothlab.sim.lab.questions import (
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.intents import NewDocument
+from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
@@ -257,6 +258,7 @@ class QuestionsPanel(QWidget):
         self.choice_buttons: list[QRadioButton] = []
         self.choice_labels: list[ChoiceLabel] = []
         self.now_try_buttons: list[QPushButton] = []
+        self._built: dict[str, list[QWidget]] = {"choices": [], "now_try": []}  # per question
         self._build()
         self.set_question_set(load_builtin_set(BUILTIN_SET))
 
@@ -276,7 +278,7 @@ class QuestionsPanel(QWidget):
         self.open_button.clicked.connect(self.open_set_dialog)
         header.addWidget(self.set_label, 1)
         header.addWidget(self.open_button)
-        layout.addLayout(header)
+        nest(layout, header)
 
         chooser = QHBoxLayout()
         self.previous_button = QPushButton("◀")
@@ -298,7 +300,7 @@ class QuestionsPanel(QWidget):
         chooser.addWidget(self.previous_button)
         chooser.addWidget(self.question_box, 1)
         chooser.addWidget(self.next_button)
-        layout.addLayout(chooser)
+        nest(layout, chooser)
 
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
@@ -341,7 +343,7 @@ class QuestionsPanel(QWidget):
         self.number_refusal = RefusalLine([self.number_box])
         self.lock_button = QPushButton("Lock in my prediction")
         self.lock_button.clicked.connect(self.lock_prediction)
-        prediction.addLayout(self.choices_layout)
+        nest(prediction, self.choices_layout)
         prediction.addWidget(self.number_box)
         prediction.addWidget(self.number_refusal)
         prediction.addWidget(self.lock_button)
@@ -361,7 +363,7 @@ class QuestionsPanel(QWidget):
         buttons.addWidget(self.explain_button, 1)
         for widget in (self.watch_label, self.evidence_label):
             watch.addWidget(widget)
-        watch.addLayout(buttons)
+        nest(watch, buttons)
         body.addWidget(self.watch_group)
 
         self.explanation_group = QGroupBox("3 · Why")
@@ -372,7 +374,7 @@ class QuestionsPanel(QWidget):
         self.now_try_layout = QVBoxLayout()
         for widget in (self.verdict_label, self.explanation_label, self.now_try_label):
             explanation.addWidget(widget)
-        explanation.addLayout(self.now_try_layout)
+        nest(explanation, self.now_try_layout)
         body.addWidget(self.explanation_group)
         body.addStretch(1)
         self.scroll.setWidget(content)
@@ -393,7 +395,7 @@ class QuestionsPanel(QWidget):
         self.reset_button.clicked.connect(lambda: self.reset_progress(ask=True))
         for button in (self.summary_button, self.export_button, self.reset_button):
             footer.addWidget(button)
-        layout.addLayout(footer)
+        nest(layout, footer)
         teacher = QHBoxLayout()  # a teacher's tools: their own questions, their class's answers
         self.edit_button = QPushButton("Edit questions…")
         self.edit_button.setToolTip("Edit this set's questions (a built-in set as a copy)")
@@ -403,7 +405,7 @@ class QuestionsPanel(QWidget):
         self.results_button.clicked.connect(lambda: self.show_class_results())
         teacher.addWidget(self.edit_button)
         teacher.addWidget(self.results_button)
-        layout.addLayout(teacher)
+        nest(layout, teacher)
 
     # --- the set and the question ----------------------------------------------------------------
 
@@ -480,10 +482,7 @@ class QuestionsPanel(QWidget):
     def _build_prediction(self, question: Question) -> None:
         for button in self.choice_buttons:
             self.choice_group.removeButton(button)
-        while self.choices_layout.count():
-            item = self.choices_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+        self._discard("choices")
         self.choice_buttons, self.choice_labels = [], []
         self.prediction = None
         choices, number = question.prediction.choices, question.prediction.number
@@ -499,6 +498,7 @@ class QuestionsPanel(QWidget):
             line.addWidget(label, 1)
             self.choice_group.addButton(button, k)
             self.choices_layout.addWidget(row)
+            self._built["choices"].append(row)
             self.choice_buttons.append(button)
             self.choice_labels.append(label)
         self.number_box.setVisible(number is not None)
@@ -509,11 +509,17 @@ class QuestionsPanel(QWidget):
             self.number_box.setValue(0.0)
             self.number_box.blockSignals(False)
 
+    def _discard(self, part: str) -> None:
+        """Delete the widgets built for the last question's `part` (each leaves its layout
+        as it goes). Tracked here rather than taken from the layout: wrappers of a layout's
+        items outlive the items in PySide (see ui/window/keyboard.py _item_before)."""
+        for widget in self._built[part]:
+            widget.hide()
+            widget.deleteLater()
+        self._built[part] = []
+
     def _build_now_try(self, question: Question) -> None:
-        while self.now_try_layout.count():
-            item = self.now_try_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+        self._discard("now_try")
         self.now_try_buttons = []
         for k, suggestion in enumerate(question.now_try):
             parameter = SETTINGS_TABLE[suggestion.setting]
@@ -522,8 +528,11 @@ class QuestionsPanel(QWidget):
             button.setToolTip(f"{parameter.label} → {_value_text(suggestion.value)}")
             button.clicked.connect(lambda _checked=False, k=k: self.apply_now_try(k))
             self.now_try_layout.addWidget(button)
+            self._built["now_try"].append(button)
             if suggestion.note:
-                self.now_try_layout.addWidget(_wrapped(suggestion.note))
+                note = _wrapped(suggestion.note)
+                self.now_try_layout.addWidget(note)
+                self._built["now_try"].append(note)
             self.now_try_buttons.append(button)
         self.now_try_label.setVisible(bool(question.now_try))  # a teacher's may have none
         self._show_now_try_state()

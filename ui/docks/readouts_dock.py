@@ -32,6 +32,7 @@ from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, SHOWN_KEYS, Readou
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.ui.intents import Trigger
+from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import IntBox, Limits
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.window.preferences import PLOT_WINDOW
@@ -76,7 +77,7 @@ class ReadoutsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(2)
-        layout.addLayout(self._build_controls())
+        nest(layout, self._build_controls())
         grid = QGridLayout()
         grid.setSpacing(2)
         self._grid = grid
@@ -85,7 +86,7 @@ class ReadoutsPanel(QWidget):
             row = self._add_plot(grid, row, key, drawn)
         last = list(PLOTS)[-1]
         self.plots[last].getPlotItem().setLabel("bottom", "model time (s)")
-        layout.addLayout(grid, 1)
+        nest(layout, grid, 1)
         self.time_label = QLabel("t = 0.00 s")
         footer = QHBoxLayout()
         footer.addWidget(self.time_label)
@@ -99,7 +100,7 @@ class ReadoutsPanel(QWidget):
             footer.addWidget(label)
             self.count_labels[count.key] = label
         self.links_label = self.count_labels["links"]
-        layout.addLayout(footer)
+        nest(layout, footer)
 
         # Changes that come without a snapshot (clear, window, unfreeze) redraw on their own.
         # So do the newest rows of a solver that went quiet within a redraw's interval.

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.ui.layouts import nest
 
 DECIMALS = 4  # the reading's: 1/120 s steps show as 0.0083, 0.0167, …
 
@@ -139,7 +140,7 @@ class StopwatchPanel(QWidget):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.display)
-        layout.addLayout(buttons)
+        nest(layout, buttons)
         layout.addWidget(self.laps, 1)
         layout.addWidget(self.copy_button)
 

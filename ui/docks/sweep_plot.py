@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load_sweep_results
 from clothlab.ui.docks.readouts_dock import COLOURS
+from clothlab.ui.layouts import nest
 from clothlab.ui.window import dialogs, file_dialogs
 
 NO_SECOND = "(none)"
@@ -46,7 +47,7 @@ class SweepPlot(QDialog):
         form.addRow("Along", self.along)
         form.addRow("One curve per", self.per)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        nest(layout, form)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.summary)
         for combo in (self.readout, self.along, self.per):

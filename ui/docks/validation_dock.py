@@ -39,6 +39,7 @@ from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
+from clothlab.ui.layouts import nest
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.window import file_dialogs
 
@@ -252,7 +253,7 @@ class ValidationPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.fabric_box)
         layout.addWidget(test_box)
-        layout.addLayout(buttons)
+        nest(layout, buttons)
         layout.addWidget(self.progress)
         layout.addWidget(splitter, 1)
         self.run_button.clicked.connect(self.start)

@@ -30,6 +30,7 @@ from clothlab.sim.lab import textile
 from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity
 from clothlab.sim.lab.sweep import LocalPool
 from clothlab.ui.docks.fabric_fields import short_e
+from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.user_fabrics import UserFabrics
@@ -150,12 +151,12 @@ class FitDialog(QDialog):
         save_row.addWidget(close)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
-        layout.addLayout(form)
+        nest(layout, form)
         layout.addWidget(self.refusal)
-        layout.addLayout(run_row)
+        nest(layout, run_row)
         layout.addWidget(self.result_line)
         layout.addWidget(self.plot, 1)
-        layout.addLayout(save_row)
+        nest(layout, save_row)
         layout.addWidget(self.save_line)
         self.fit_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 MOST_FOCUS_STOPS = 2000  # a walk round the focus chain stops here even if it never closes
 
@@ -232,7 +233,8 @@ class _Namer(QObject):
         timer.start(NAMING_EVERY_MS)
 
     def _focus_changed(self, _old: QWidget | None, now: QWidget | None) -> None:
-        if now is not None:
+        # this window's only: not another window's, nor a popup's list as it is deleted
+        if now is not None and Shiboken.isValid(now) and now.window() is self._window:
             give_accessible_name(now)
 
 
@@ -264,6 +266,7 @@ def give_accessible_name(widget: QWidget) -> None:
 
 
 NAME_LEVELS = 3  # how far up a field's holders its label is looked for (a slider in a row)
+DIRECT = Qt.FindChildOption.FindDirectChildrenOnly
 
 
 def accessible_name_of(widget: QWidget) -> str:
@@ -308,15 +311,17 @@ def _label_text(widget: QWidget) -> str:
 
 def _item_before(layout: QLayout, widget: QWidget) -> QWidget | None:
     """The widget just before `widget` in whichever of `layout`'s nested layouts holds it (a
-    row's "Window" label before its box)."""
+    row's "Window" label before its box). Found by index among the holder's children, never by
+    layout.itemAt: PySide keeps the wrapper of the QWidgetItem that returns alive with the
+    layout, Qt deletes the item when its widget goes, and Qt's next object at that address
+    (a selection model, an event) was then taken for that stale wrapper: crashes."""
     index = layout.indexOf(widget)
     if index >= 0:
-        item = layout.itemAt(index - 1) if index > 0 else None
-        return item.widget() if item is not None else None
-    for k in range(layout.count()):
-        held = layout.itemAt(k)
-        inner = held.layout() if held is not None else None
-        found = _item_before(inner, widget) if inner is not None else None
+        holder = widget.parentWidget()
+        siblings = holder.findChildren(QWidget, options=DIRECT) if holder is not None else []
+        return next((s for s in siblings if index > 0 and layout.indexOf(s) == index - 1), None)
+    for inner in layout.findChildren(QLayout, options=DIRECT):
+        found = _item_before(inner, widget)
         if found is not None:
             return found
     return None
