@@ -96,7 +96,8 @@ def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch
         lambda: window.status.currentMessage() == f"Replay finished at step {recording.steps}",
         timeout=WAIT_MS,
     )
-    assert window.controller.latest.steps == recording.steps
+    # the closing Pause is applied (and said) just before the last step's frame is published
+    qtbot.waitUntil(lambda: window.controller.latest.steps == recording.steps, timeout=WAIT_MS)
 
     window.files.new()  # another document: the replay is over and the bar goes
     assert window.controller.replay is None and not bar.isVisible()
