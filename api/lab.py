@@ -147,6 +147,14 @@ class Lab:
         return self._forces().link_tension.copy()
 
     @property
+    def tension_per_length(self) -> np.ndarray | None:
+        """(M,) float64, N/m: across each side link of a body with an SI fabric, the fabric's
+        tension per unit length (NaN for diagonals and bodies in model units); None when no
+        body has an SI fabric. The same fabric gives the same values at any resolution."""
+        per_length = self._forces().tension_per_length
+        return None if per_length is None else per_length.copy()
+
+    @property
     def contact_forces(self) -> dict[str, float]:
         """Each obstacle's normal force on the cloth over the last step: "floor", "ball",
         "sphere 1", "box 1", …; empty before the first step."""

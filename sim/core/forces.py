@@ -59,6 +59,8 @@ class Forces:
     contact: dict[str, float]  # each obstacle's normal force on the cloth: "ball", "floor", …
     weight: float  # the cloth's: Σ m·g, what the pins and obstacles hold between them at rest
     grab_force: np.ndarray | None = None  # (3,) float64: the hand's force on a grabbed particle
+    # (M,) float64, m: Mechanics.link_width (the SI bodies' side links); None: no SI body
+    link_width: np.ndarray | None = None
 
     @property
     def pin_total(self) -> np.ndarray:
@@ -68,6 +70,14 @@ class Forces:
     @property
     def max_tension(self) -> float:
         return float(self.link_tension.max(initial=0.0))
+
+    @property
+    def tension_per_length(self) -> np.ndarray | None:
+        """(M,) float64, N/m: the SI bodies' tension per unit length across each side link
+        (NaN for a diagonal and for a body in model units); None without an SI body."""
+        if self.link_width is None:
+            return None
+        return self.link_tension / self.link_width
 
     @property
     def contact_total(self) -> float:

@@ -80,6 +80,10 @@ class Mechanics:
 
     mass: np.ndarray  # (N,) float64, kg; 1 for particles of bodies without an SI material
     link_compliance: np.ndarray  # (M,) float64, m/N by topology index; NaN: not an SI body's
+    # (M,) float64, m: the width of cloth whose stress each side link carries (`side_width`), so
+    # that its tension / width is the fabric's tension per unit length; NaN: a diagonal, or not
+    # an SI body's link
+    link_width: np.ndarray
     curves: np.ndarray  # (K, 3) int32, (left, middle, right) along straight warp/weft lines
     curve_links: np.ndarray  # (K, 2) int64, the two links each run spans (a dead one drops it)
     curve_compliance: np.ndarray  # (K,) float64
@@ -94,6 +98,7 @@ def classic_mechanics(topology: Topology) -> Mechanics:
     return Mechanics(
         mass=np.ones(topology.particle_count),
         link_compliance=np.full(topology.link_count, np.nan),
+        link_width=np.full(topology.link_count, np.nan),
         curves=np.zeros((0, 3), dtype=np.int32),
         curve_links=np.zeros((0, 2), dtype=np.int64),
         curve_compliance=np.zeros(0),
@@ -127,12 +132,13 @@ def _add_body(
     mass = mechanics.mass.copy()
     particles = np.arange(span.first_particle, span.first_particle + span.particle_count)
     mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
-    compliance = mechanics.link_compliance.copy()
-    _stretch_and_shear(compliance, topology.rest_lengths, face_links, cell_area, material)
+    compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
+    _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
     runs, spans, run_compliance = _bending_runs(topology, face_links, area, material)
     return Mechanics(
         mass=mass,
         link_compliance=compliance,
+        link_width=width,
         curves=np.ascontiguousarray(np.concatenate([mechanics.curves, runs]), dtype=np.int32),
         curve_links=np.concatenate([mechanics.curve_links, spans]).astype(np.int64),
         curve_compliance=np.concatenate([mechanics.curve_compliance, run_compliance]),
@@ -141,6 +147,7 @@ def _add_body(
 
 def _stretch_and_shear(
     compliance: np.ndarray,  # (M,) float64, filled in for the body's links
+    width: np.ndarray,  # (M,) float64, filled in for the body's side links
     rest: np.ndarray,  # (M,) float64
     face_links: np.ndarray,  # (F, 6) int32, the body's cells: top, bottom, left, right, diagonals
     cell_area: np.ndarray,  # (F,) float64
@@ -164,6 +171,7 @@ def _stretch_and_shear(
     ):
         by_sides = sides_stiffness(k, other, shear, aspect[links] / side_area[links])
         compliance[links] = rest[links] ** 2 / (by_sides * side_area[links])
+        width[links] = side_width(side_area[links] / rest[links], by_sides, k)
     for column in (4, 5):
         diagonal = face_links[:, column]
         compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)
@@ -200,6 +208,14 @@ def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) ->
         own = k - shear * aspect + shear**2 / (np.maximum(across, 1e-9) + shear / aspect)
         across = other - shear / aspect + shear**2 / (np.maximum(own, 1e-9) + shear * aspect)
     return np.maximum(own, MIN_SIDE_SHARE * k)
+
+
+def side_width(width: np.ndarray, by_sides: np.ndarray, k: float) -> np.ndarray:
+    """(K,) m: the width of cloth whose stress a side link carries. A side of rest width w
+    (its cells' area / 2L) stretched with its cell carries by_sides/k of the cell's pull, the
+    diagonals the rest, so its tension / (w·by_sides/k) is the fabric's tension per unit
+    length along it (exact for a uniform pull along the side, as a hanging strip's)."""
+    return width * by_sides / k
 
 
 STRAIGHT_COS = -0.999  # two links at a particle continue each other within 2.6°

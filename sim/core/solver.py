@@ -427,7 +427,14 @@ class Simulation:
         )  # fmt: skip
         if last.links is not self.links:  # cut or restored since: cut links pull 0
             measured.link_tension[~alive] = 0.0
-        for array in (measured.link_tension, measured.pin_force, measured.grab_force):
+        if self.mechanics.any:
+            measured = replace(measured, link_width=self.mechanics.link_width)
+        for array in (
+            measured.link_tension,
+            measured.pin_force,
+            measured.grab_force,
+            measured.link_width,
+        ):
             if array is not None:  # shared as they are with snapshots and the API
                 array.flags.writeable = False
         self._forces = (last, alive, measured)

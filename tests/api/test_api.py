@@ -170,3 +170,10 @@ def test_a_lab_measures_the_pins_links_and_floor_with_the_solvers_forces():
     assert lab.readouts["pin_force"] == pytest.approx(weight, rel=1e-3)
     assert lab.link_tensions.shape == (lab.links,) and lab.link_tensions.max() > 0.0
     assert lab.contact_forces == {"floor": 0.0}
+    assert lab.tension_per_length is None  # model units: no fabric to be per unit length of
+    silk = clothlab.open("hanging-sheet")
+    silk.set(material="silk")
+    silk.run(50)
+    per_length = silk.tension_per_length
+    assert per_length is not None and np.nanmax(per_length) > 0.0  # N/m, side links only
+    assert np.isnan(per_length).sum() == silk.links - np.isfinite(per_length).sum()

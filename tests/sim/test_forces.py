@@ -10,6 +10,7 @@ import pytest
 
 from clothlab.sim.core import ordering
 from clothlab.sim.core.forces import tension_around
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
@@ -105,6 +106,25 @@ def test_a_hanging_si_strip_held_with_tethers_weighs_its_weight_in_newtons():
     assert np.any(sim._extended.impulses(sim.model_settings, sim.links, sim.obstacles(),
                                          sim.fixed).tether_pulled)  # fmt: skip
     assert sim.readouts().pin_force == pytest.approx(weight(sim), rel=0.01)
+
+
+@pytest.mark.parametrize("segments", [10, 20])
+def test_an_si_strip_hangs_from_its_clamp_with_its_weight_per_unit_width(segments):
+    """Tension per unit length (N/m) across the links below the clamp: the weight below them
+    over the strip's width, ρ·g·(L − s/2), the same fabric at either resolution."""
+    length, spacing = 0.5, 0.5 / segments
+    sim = settled(build_simulation(textile.hanging_strip_scene("cotton", length, segments)))
+    per_length = sim.forces().tension_per_length
+    y = sim.topology.rest_positions[:, 1]
+    a, b = sim.topology.links.T
+    sides = np.isfinite(sim.mechanics.link_width)  # a diagonal has no width of its own
+    below_clamp = (np.maximum(y[a], y[b]) == y.max()) & (y[a] != y[b]) & sides
+    assert below_clamp.sum() == 3  # the strip is two cells wide
+    expected = SI_FABRICS["cotton"].areal_density * 9.8 * (length - spacing / 2)
+    assert per_length[below_clamp] == pytest.approx(expected, rel=0.01)
+    assert np.isnan(per_length[~sides]).all()
+    classic = settled(preset("hanging-sheet"))
+    assert classic.forces().tension_per_length is None  # model units: a link's pull only
 
 
 def test_the_two_thread_colour_order_measures_what_one_thread_does():

@@ -11,6 +11,7 @@ import pytest
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
+from clothlab.sim.lab import textile
 from clothlab.ui.docks import scene_model
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.viewport import force_overlay, meshes
@@ -60,6 +61,23 @@ def test_the_tension_map_is_red_where_the_pins_pull_and_blue_where_nothing_does(
     assert colours[bottom, 2] > 0.8 and colours[bottom, 0] < 0.45  # blue
     mesh.update(settled, meshes.STRETCH, wireframe=False)  # the stretch map differs from it
     assert not np.allclose(mesh.dynamic[:, 6:9], colours)
+
+
+def test_an_si_fabrics_tension_map_is_per_unit_length_the_same_at_any_resolution():
+    """Across a hanging SI strip's clamp the map's top is the tension per unit width (N/m),
+    ρ·g·(L − s/2) whatever the spacing s; a link's own pull halves as the strip is refined."""
+    scales, pulls = [], []
+    for segments in (10, 20):
+        sim = build_simulation(textile.hanging_strip_scene("cotton", 0.5, segments))
+        sim.step(300)  # settled: its damping is high
+        snapshot = take_snapshot(sim, frame=1)
+        mesh = meshes.BodyMesh(snapshot.topology)
+        mesh.update(snapshot, meshes.TENSION, wireframe=False)
+        assert mesh.tension_unit == "N/m"
+        scales.append(mesh.tension_scale)
+        pulls.append(float(np.nanmax(snapshot.link_tension)))
+    assert scales[0] == pytest.approx(scales[1], rel=0.05)
+    assert pulls[1] == pytest.approx(pulls[0] / 2, rel=0.1)
 
 
 def test_the_view_draws_the_arrows_and_the_legend_over_the_cloth(qtbot, viewport, settled):  # noqa: F811

@@ -97,14 +97,15 @@ def _paint_arrow(painter: QPainter, arrow: Arrow) -> None:
     _paint_label(painter, arrow.end + QPointF(6.0, -6.0), arrow.label)
 
 
-def paint_legend(painter: QPainter, colors: str, tension_scale: float) -> None:
-    """The colour ramp of the map shown, bottom left, with what its ends mean."""
+def paint_legend(painter: QPainter, colors: str, tension_scale: float, unit: str = "N") -> None:
+    """The colour ramp of the map shown, bottom left, with what its ends mean; the tension
+    map's top is `tension_scale` in `unit` (N a link, or N/m across the SI fabrics)."""
     w, h = LEGEND_SIZE_PX
     bottom = painter.device().height() / _ratio(painter) - MARGIN_PX - LABEL_PX
     bar = QRectF(MARGIN_PX, bottom - h, w, h)
     if colors == meshes.TENSION:
-        title = "Tension (each link's pull)"
-        top = f"{tension_scale:.3g} N" if tension_scale > 0.0 else "not measured yet"
+        title = "Tension (each link's pull)" if unit == "N" else "Tension per unit length"
+        top = f"{tension_scale:.3g} {unit}" if tension_scale > 0.0 else "not measured yet"
     else:
         title, top = "Stretch (L − rest) / rest", f"{100 * meshes.STRAIN_FULL_RED:.0f} %"
     ramp = QLinearGradient(bar.topLeft(), bar.topRight())

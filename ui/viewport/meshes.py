@@ -288,6 +288,7 @@ class BodyMesh:
         self.strains = np.zeros(m, dtype=np.float64)  # (M,) float64
         self.vertex_strain = np.zeros(n, dtype=np.float64)  # (N,) float64
         self.tension_scale = 0.0  # the tension drawn fully red in the last TENSION update
+        self.tension_unit = "N"  # its unit: N/m where the bodies' tension is per unit length
         self.indices = np.zeros(6 * f, dtype=np.uint32)  # (6F,) uint32
         self.index_count = 0
         self.face_alive = np.zeros(f, dtype=bool)  # (F,) the mask `indices` was built from
@@ -315,8 +316,14 @@ class BodyMesh:
 
     def _tension_as_strain(self, snapshot: Snapshot) -> None:
         """Each link's tension on the stretch colours' scale: the frame's largest tension is
-        drawn as STRAIN_FULL_RED. Unmeasured (no step yet) and pushing links show relaxed."""
-        tension = np.nan_to_num(snapshot.link_tension, nan=0.0)
+        drawn as STRAIN_FULL_RED. Unmeasured (no step yet) and pushing links show relaxed.
+        With SI fabrics, the tension per unit length across each side link (a diagonal's shows
+        relaxed), so that a finer sheet of the same fabric shows the same map."""
+        measured = snapshot.forces
+        per_length = measured.tension_per_length if measured is not None else None
+        self.tension_unit = "N" if per_length is None else "N/m"
+        chosen = snapshot.link_tension if per_length is None else per_length
+        tension = np.nan_to_num(chosen, nan=0.0)
         live = tension[snapshot.link_alive]
         self.tension_scale = float(live.max()) if len(live) and live.max() > 0.0 else 0.0
         scale = STRAIN_FULL_RED / self.tension_scale if self.tension_scale else 0.0

@@ -506,8 +506,10 @@ class Viewport(QOpenGLWidget):
         if options.colors:
             bodies = next((i for i in self._items if isinstance(i, items.Bodies)), None)
             mesh = bodies.mesh if bodies is not None else None
-            scale = mesh.tension_scale if mesh is not None else 0.0
-            force_overlay.paint_legend(painter, options.colors, scale)
+            scale, unit = (
+                (mesh.tension_scale, mesh.tension_unit) if mesh is not None else (0.0, "N")
+            )
+            force_overlay.paint_legend(painter, options.colors, scale, unit)
 
     def _shows_focus(self) -> bool:
         """The view has the focus and it came by the keyboard (Tab, F6), as a button's ring."""
