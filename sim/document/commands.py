@@ -332,7 +332,7 @@ class SetSceneInfo(Edit, kind="set_scene_info"):
 
 @dataclass(frozen=True)
 class EditRulers(Edit, kind="edit_rulers"):
-    """The scene's rulers replaced as a whole (one added or one removed): the document's
+    """The scene's rulers replaced as a whole (one added, one removed or all): the document's
     instruments, so the simulation is left as it is."""
 
     after: Annotated[tuple[RulerSpec, ...], _array(RulerSpec, MAX_RULERS)]
@@ -343,7 +343,9 @@ class EditRulers(Edit, kind="edit_rulers"):
 
     @property
     def text(self) -> str:
-        return "Add ruler" if len(self.after) > len(self.before) else "Remove ruler"
+        if len(self.after) > len(self.before):
+            return "Add ruler"
+        return "Remove ruler" if len(self.before) - len(self.after) == 1 else "Remove rulers"
 
     def check(self, particles: int, links: int) -> None:
         if len(self.after) > MAX_RULERS:

@@ -112,6 +112,14 @@ def test_a_click_on_a_ruler_label_removes_it_and_undo_puts_it_back(qtbot, window
     assert controller.undo_stack.undoText() == "Remove ruler"
     controller.undo_stack.undo()
     assert len(controller.scene.rulers) == 2
+    # Edit ▸ Remove rulers: every ruler at once, in one undo step
+    remove_all = window.action_remove_rulers
+    assert remove_all.isEnabled()
+    remove_all.trigger()
+    assert controller.scene.rulers == [] and viewport.ruler_marks() == []
+    assert controller.undo_stack.undoText() == "Remove rulers" and not remove_all.isEnabled()
+    controller.undo_stack.undo()
+    assert len(controller.scene.rulers) == 2 and remove_all.isEnabled()
 
 
 def test_a_ruler_end_off_the_cloth_snaps_to_a_pin_anchor(qtbot, window):

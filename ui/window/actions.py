@@ -132,6 +132,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               "Copy the selected body beside it, with its pins", separator=True),
     ActionRow("remove_selected", "Remo&ve selected", "&Edit", ("Delete",), "remove",
               "Remove the selected body or obstacle"),
+    ActionRow("remove_rulers", "Remove ru&lers", "&Edit",
+              tip="Take every ruler off the scene (one undo step)"),
     *(
         ActionRow(f"pin_{which.replace(' ', '_')}", text, "&Edit/Pi&n selected sheet",
                   icon="pin-edge" if which == "top edge" else "",

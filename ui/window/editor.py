@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject
 
 from clothlab.sim.document import composition
+from clothlab.sim.document.commands import EditRulers
 from clothlab.sim.document.composition import Composed
 from clothlab.sim.document.scene import (
     BlockSpec,
@@ -129,6 +130,7 @@ class SceneEditor(QObject):
             "add_sphere": self.add_sphere, "add_box": self.add_box,
             "duplicate_body": self.duplicate_body, "remove_selected": self.remove_selected,
             "pin_every_nth": self.pin_every_nth, "unpin_all": self.unpin_all,
+            "remove_rulers": self.remove_rulers,
         }  # fmt: skip
         for name, which in PIN_ACTIONS.items():
             slots[name] = lambda which=which: self.pin(which)
@@ -165,6 +167,7 @@ class SceneEditor(QObject):
         current = self.selection.current
         removable = current is not None and current.index != BALL
         self.actions["remove_selected"].setEnabled(removable)
+        self.actions["remove_rulers"].setEnabled(bool(scene.rulers))
 
     # --- composing -------------------------------------------------------------------------
 
@@ -242,6 +245,12 @@ class SceneEditor(QObject):
         remove = composition.remove_body if current.kind == "body" else composition.remove_obstacle
         if self.compose(remove, current.index):
             self.selection.select(None)
+
+    def remove_rulers(self) -> None:
+        """Every ruler off at once (one undo step); one at a time: a click on its label."""
+        rulers = tuple(self.controller.scene.rulers)
+        if rulers:
+            self.context.submit(EditRulers((), rulers))
 
     def pin(self, which: str, every: int = 2) -> None:
         """Pin a set of the selected sheet's particles at their rest places: the set-up's, so
