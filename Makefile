@@ -19,7 +19,8 @@ test: debian $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy sim app api
-	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	@# a crashed worker ends the run: xdist's replacing it once hung the run until CI's timeout
+	$(BIN)/python -m pytest -n auto --dist loadfile --max-worker-restart=0 $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/clothlab bench --grid 15x11 --grid 64x64 --grid 128x128 --grid 256x256
