@@ -70,7 +70,7 @@ from pydantic import (
 
 from clothlab.resources import resource
 from clothlab.sim.core import readouts
-from clothlab.sim.core.parameters import COORDINATE_LIMIT, SETTINGS_TABLE
+from clothlab.sim.core.parameters import COORDINATE_LIMIT, PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import CutLinks, GrabStart, apply_to_document
 from clothlab.sim.document.edits import seam_links
@@ -445,9 +445,26 @@ class Question(_Strict):
 
 
 class ClassMode(_Strict):
-    """What a class should not touch while the set is open: panels the app hides."""
+    """What a class should not touch while the set is open: panels the app hides, and settings
+    the Parameters panel does not show (by their --set keys)."""
 
-    hide: Annotated[list[HideablePanel], Field(max_length=len(HIDEABLE_PANELS))]
+    hide: Annotated[list[HideablePanel], Field(max_length=len(HIDEABLE_PANELS))] = Field(
+        default_factory=list
+    )
+    hide_settings: Annotated[list[str], Field(max_length=len(PARAMETERS))] = Field(
+        default_factory=list
+    )
+
+    @field_validator("hide_settings")
+    @classmethod
+    def _known_settings(cls, keys: list[str]) -> list[str]:
+        unknown = [key for key in keys if key not in PARAMETERS]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r}: not a setting of the Parameters panel")
+        return keys
+
+    def __bool__(self) -> bool:
+        return bool(self.hide or self.hide_settings)
 
 
 class QuestionSetSpec(_Strict):

@@ -61,7 +61,7 @@ def test_a_set_and_its_scenes_round_trip_through_one_file(tmp_path):
             "id": "mine",
             "title": "Mine",
             "questions": questions,
-            "class_mode": {"hide": ["parameters", "compare"]},
+            "class_mode": {"hide": ["parameters", "compare"], "hide_settings": ["gravity"]},
         }
     )
     path = tmp_path / "class" / "mine.clothlab-set.json"
@@ -138,6 +138,8 @@ def hostile() -> list[tuple[str, bytes, str]]:
         ("duplicate ids", shared(questions=[question(), question()]), "'sag' is used twice"),
         ("wrong type", shared(title=7), "title: Input should be a valid string"),
         ("unknown panel", shared(class_mode={"hide": ["everything"]}), "class_mode.hide.0"),
+        ("unknown setting", shared(class_mode={"hide_settings": ["__class__"]}),
+         "'__class__': not a setting of the Parameters panel"),
         ("not embedded", shared(questions=[question(scene="gone.json")]), "not a scene embedded"),
         ("grab beyond scene", shared(questions=[question(checks=[{
             "claim": "held", "steps": 5, "apply": [{"grab": 10**6, "to": [0.0, 0.0, 0.0]}],

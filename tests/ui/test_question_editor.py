@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFileDialog, QMessageBox, QWidget
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.lab.questions import load_builtin_set, load_question_set
+from clothlab.sim.lab.questions import ClassMode, load_builtin_set, load_question_set
 from clothlab.ui.docks.questions_dock import Answer, ProgressStore
 
 LEFT = Qt.MouseButton.LeftButton
@@ -36,10 +36,23 @@ def choose(qtbot, combo: QComboBox, data: str) -> None:
     raise AssertionError(f"{data} not in the combo box")
 
 
+USER_ROLE = Qt.ItemDataRole.UserRole
+
+
 def tick(qtbot, widget: QWidget) -> None:
     """A check box, radio button or checkable group box, by the keyboard (Space)."""
     widget.setFocus()
     qtbot.keyClick(widget, Qt.Key.Key_Space)
+
+
+def tick_setting(qtbot, editor, key: str) -> None:
+    """A setting in the class-mode list, by the keyboard: made current, then Space."""
+    settings = editor.hidden_settings
+    row = next(k for k in range(settings.count()) if settings.item(k).data(USER_ROLE) == key)
+    settings.setFocus()
+    settings.setCurrentRow(row)
+    qtbot.keyClick(settings.viewport(), Qt.Key.Key_Space)
+    assert settings.item(row).checkState() == Qt.CheckState.Checked
 
 
 def fill_common(qtbot, editor, title: str, evidence: str) -> None:
@@ -102,6 +115,8 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     # class mode: the parameters and compare panels hidden from students
     tick(qtbot, editor.hide_boxes["parameters"])
     tick(qtbot, editor.hide_boxes["compare"])
+    tick_setting(qtbot, editor, "gravity")  # and two settings (saved in the panel's order)
+    tick_setting(qtbot, editor, "passes")
 
     qtbot.mouseClick(editor.check_button, LEFT)
     assert [passed for _, passed, _ in editor.results] == [True] * 4, editor.status.text()
@@ -119,7 +134,10 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     # the three questions share the current scene: stored once, under the first one's id
     assert list(data["scenes"]) == ["does-it-sag.json"]
     assert [q["scene"] for q in data["questions"]] == ["does-it-sag.json"] * 3
-    assert data["class_mode"] == {"hide": ["parameters", "compare"]}
+    assert data["class_mode"] == {
+        "hide": ["parameters", "compare"],
+        "hide_settings": ["passes", "gravity"],
+    }
     saved = load_question_set(path)
     number = saved.questions[1].prediction.number
     assert number is not None and (number.answer, number.unit, number.tolerance) == (1617, "N", 8)
@@ -146,6 +164,9 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert window.parameters_dock.isHidden() and window.compare_dock.isHidden()
     assert not window.readouts_dock.isHidden()
     assert window.action_leave_class_mode.isEnabled()
+    editors = window.parameters_panel.editors
+    assert editors["gravity"].isHidden() and editors["passes"].isHidden()
+    assert not editors["wind"].isHidden()
     # … and answers the numeric question
     panel.select(1)
     qtbot.mouseClick(panel.start_button, LEFT)
@@ -161,6 +182,7 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert panel.verdict_label.text().startswith("✓ Your prediction matched: <b>1610.00 N")
     window.action_leave_class_mode.trigger()
     assert not window.parameters_dock.isHidden() and not window.compare_dock.isHidden()
+    assert not editors["gravity"].isHidden() and not editors["passes"].isHidden()
 
 
 def test_edit_questions_opens_the_set_shown_and_keeps_its_checks(qtbot, make_window, tmp_path):
@@ -249,7 +271,7 @@ def test_class_mode_is_not_kept_in_the_stored_layout(qtbot, make_window):
     """Class mode belongs to the set that asked for it: a window closed in class mode stores
     the layout as the user had it, so the next start shows every panel."""
     window = make_window("hanging-sheet", paused=True)
-    window.enter_class_mode(["parameters", "readouts"])
+    window.enter_class_mode(ClassMode(hide=["parameters", "readouts"]))
     assert window.parameters_dock.isHidden() and window.readouts_dock.isHidden()
     window.save_layout()
     assert window.parameters_dock.isHidden()  # still in class mode after saving

@@ -12,7 +12,7 @@ model-units one, an SI fabric, one of the user's own) and its own stiffness or i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -375,6 +375,7 @@ class ParametersPanel(QWidget):
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
         self._scene: Scene | None = None
+        self._groups: list[tuple[QGroupBox, QFormLayout, list[Parameter]]] = []
         form_host = QWidget()
         column = QVBoxLayout(form_host)
         column.setContentsMargins(0, 0, 0, 0)
@@ -397,6 +398,7 @@ class ParametersPanel(QWidget):
                 if parameter.key == "substeps":  # what an SI fabric raises, said beside it
                     form.addRow(self.model_note)
             column.addWidget(box)
+            self._groups.append((box, form, parameters))
         column.addStretch(1)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -406,6 +408,14 @@ class ParametersPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)
+
+    def hide_settings(self, keys: Collection[str]) -> None:
+        """A question set's class mode: these settings' rows hidden, and a group with none
+        left; no keys shows every row again."""
+        for box, form, parameters in self._groups:
+            for parameter in parameters:
+                form.setRowVisible(self.editors[parameter.key], parameter.key not in keys)
+            box.setVisible(any(p.key not in keys for p in parameters))
 
     def _make_row(self, parameter: Parameter) -> tuple[QLabel, QWidget]:
         editor = self._make_editor(parameter)

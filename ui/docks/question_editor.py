@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
@@ -47,12 +48,13 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core import readouts
-from clothlab.sim.core.parameters import SETTINGS_TABLE
+from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.presets import is_preset
 from clothlab.sim.document.scene import Scene, scene_settings, validation_message
 from clothlab.sim.lab.questions import (
     HIDEABLE_PANELS,
+    ClassMode,
     QuestionSet,
     QuestionSetError,
     QuestionSetSpec,
@@ -62,6 +64,7 @@ from clothlab.sim.lab.questions import (
     save_shared_set,
     shared_set_json,
 )
+from clothlab.ui.docks.scene_model import tooltip_for
 from clothlab.ui.layouts import form_row, nest
 from clothlab.ui.window import file_dialogs
 
@@ -174,7 +177,7 @@ def drafts_from_set(question_set: QuestionSet) -> list[Draft]:
 
 
 def build_set(
-    title: str, drafts: list[Draft], hidden: list[str], scenes: dict[str, Scene]
+    title: str, drafts: list[Draft], class_mode: ClassMode, scenes: dict[str, Scene]
 ) -> tuple[QuestionSetSpec, dict[str, Scene]]:
     """The set the drafts make, validated as its file will be: (spec, embedded scenes).
     `scenes` holds the kept checks' own scene files (by their names in the loaded set).
@@ -200,8 +203,8 @@ def build_set(
         "title": title.strip(),
         "questions": questions,
     }
-    if hidden:
-        document["class_mode"] = {"hide": hidden}
+    if class_mode:
+        document["class_mode"] = class_mode.model_dump(exclude_defaults=True)
     try:
         spec = QuestionSetSpec.model_validate(document)
     except ValidationError as error:  # the file reader's one line, from the same model
@@ -330,9 +333,7 @@ class QuestionEditor(QDialog):
                 for question in question_set.questions for check in question.checks
                 for run in check.runs() if run.scene is not None and not is_preset(run.scene)
             }  # fmt: skip
-            hidden = question_set.spec.class_mode.hide if question_set.spec.class_mode else []
-            for name, box in self.hide_boxes.items():
-                box.setChecked(name in hidden)
+            self._show_class_mode(question_set.spec.class_mode or ClassMode())
             if question_set.path is not None and question_set.spec.scenes:
                 self.path = question_set.path  # a shared file saves back to itself
         else:
@@ -371,17 +372,7 @@ class QuestionEditor(QDialog):
         buttons.addWidget(self.remove_button)
         column.addWidget(self.question_list, 1)
         nest(column, buttons)
-        self.class_group = QGroupBox("Class mode: hide these panels")
-        self.class_group.setToolTip("Students opening the set see these panels hidden "
-                                    "(View ▸ Leave class mode shows them again)")  # fmt: skip
-        hide = QVBoxLayout(self.class_group)
-        self.hide_boxes = {}
-        for name in HIDEABLE_PANELS:
-            box = QCheckBox(name.capitalize())
-            box.setObjectName(f"hide_{name}")
-            hide.addWidget(box)
-            self.hide_boxes[name] = box
-        column.addWidget(self.class_group)
+        column.addWidget(self._build_class_group())
         splitter.addWidget(left)
         splitter.addWidget(self._build_form())
         splitter.setStretchFactor(1, 1)
@@ -638,13 +629,62 @@ class QuestionEditor(QDialog):
 
     # --- check and save --------------------------------------------------------------------------
 
+    def _build_class_group(self) -> QGroupBox:
+        """Class mode: the panels, and the Parameters panel's settings, students do not see."""
+        self.class_group = QGroupBox("Class mode: hide these panels")
+        self.class_group.setToolTip(
+            "Students opening the set see these panels and settings hidden "
+            "(View ▸ Leave class mode shows them again)"
+        )
+        hide = QVBoxLayout(self.class_group)
+        self.hide_boxes: dict[str, QCheckBox] = {}
+        for name in HIDEABLE_PANELS:
+            box = QCheckBox(name.capitalize())
+            box.setObjectName(f"hide_{name}")
+            hide.addWidget(box)
+            self.hide_boxes[name] = box
+        hide.addWidget(QLabel("and these settings:"))
+        self.hidden_settings = QListWidget()
+        self.hidden_settings.setObjectName("hide_settings")
+        self.hidden_settings.setAccessibleName("Settings hidden in class mode")
+        self.hidden_settings.setMaximumHeight(110)
+        for key, parameter in PARAMETERS.items():
+            item = QListWidgetItem(f"{parameter.label} ({parameter.section})")
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            item.setToolTip(tooltip_for(parameter))
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.hidden_settings.addItem(item)
+        hide.addWidget(self.hidden_settings)
+        return self.class_group
+
+    def class_mode(self) -> ClassMode:
+        """What the set hides from a class, as ticked."""
+        settings = self.hidden_settings
+        return ClassMode(
+            hide=[name for name, box in self.hide_boxes.items() if box.isChecked()],
+            hide_settings=[
+                settings.item(k).data(Qt.ItemDataRole.UserRole) for k in range(settings.count())
+                if settings.item(k).checkState() == Qt.CheckState.Checked
+            ],
+        )  # fmt: skip
+
+    def _show_class_mode(self, mode: ClassMode) -> None:
+        for name, box in self.hide_boxes.items():
+            box.setChecked(name in mode.hide)
+        for k in range(self.hidden_settings.count()):
+            item = self.hidden_settings.item(k)
+            hidden = item.data(Qt.ItemDataRole.UserRole) in mode.hide_settings
+            item.setCheckState(Qt.CheckState.Checked if hidden else Qt.CheckState.Unchecked)
+
     def build(self) -> tuple[QuestionSetSpec, dict[str, Scene]] | None:
         """The set as it will be saved, or None with the one-line reason in the status line."""
         self._store(self.drafts[self._shown])
         self._refresh_list()
-        hidden = [name for name, box in self.hide_boxes.items() if box.isChecked()]
         try:
-            return build_set(self.set_title.text(), self.drafts, hidden, self._kept_scenes)
+            return build_set(
+                self.set_title.text(), self.drafts, self.class_mode(), self._kept_scenes
+            )
         except (DraftError, QuestionSetError) as error:
             self.status.setText(f"Cannot make the set: {error}")
             return None

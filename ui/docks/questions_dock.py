@@ -61,6 +61,7 @@ from clothlab.sim.document.scene import Scene, field_range, scene_settings
 from clothlab.sim.lab.class_results import PROGRESS_CSV_HEADER
 from clothlab.sim.lab.questions import (
     BUILTIN_SET,
+    ClassMode,
     NumberAnswer,
     Question,
     QuestionSet,
@@ -241,7 +242,7 @@ class QuestionsPanel(QWidget):
     # NewDocument (the question's scene, paused), Run, SetSetting (a "now try", undoable)
     command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
-    class_mode_changed = Signal(object)  # the panels a set hides (HIDEABLE_PANELS), maybe none
+    class_mode_changed = Signal(object)  # the set's ClassMode: what it hides, maybe nothing
 
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -421,8 +422,7 @@ class QuestionsPanel(QWidget):
         self.index = 0
         self._refresh_list()
         self.select(0)
-        mode = question_set.spec.class_mode
-        self.class_mode_changed.emit(list(mode.hide) if mode else [])
+        self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
 
     def open_set(self, path: str | Path) -> bool:
         """Open a set file; a bad file shows its one-line reason and keeps the current set."""

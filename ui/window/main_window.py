@@ -31,6 +31,7 @@ from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, S
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.questions import ClassMode
 from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
 from clothlab.ui.docks.compare_dock import ComparePanel
@@ -524,23 +525,29 @@ class MainWindow(QMainWindow):
                 "history": self.history_dock, "readouts": self.readouts_dock,
                 "compare": self.compare_dock}  # fmt: skip
 
-    def enter_class_mode(self, hide: list[str]) -> None:
-        """A set's class mode: hide the panels it names (a set without one shows what class
-        mode hid); View ▸ Leave class mode shows them again."""
+    def enter_class_mode(self, mode: ClassMode) -> None:
+        """A set's class mode: hide the panels and settings it names (a set without one shows
+        what class mode hid); View ▸ Leave class mode shows them again."""
         self.leave_class_mode()
         docks = self._class_docks()
         # docks the user has open, in a tab or not (a tab behind another is not "visible")
-        self.class_hidden = [docks[n] for n in hide if docks[n].toggleViewAction().isChecked()]
+        shown = [docks[name] for name in mode.hide]
+        self.class_hidden = [dock for dock in shown if dock.toggleViewAction().isChecked()]
         for dock in self.class_hidden:
             dock.hide()
-        self.action_leave_class_mode.setEnabled(bool(hide))
-        if hide:
-            self.context.say(f"Class mode: {', '.join(hide)} hidden (View ▸ Leave class mode)")
+        self.parameters_panel.hide_settings(mode.hide_settings)
+        self.action_leave_class_mode.setEnabled(bool(mode))
+        hidden = list(mode.hide)
+        if mode.hide_settings:
+            hidden.append(f"{len(mode.hide_settings)} settings")
+        if hidden:
+            self.context.say(f"Class mode: {', '.join(hidden)} hidden (View ▸ Leave class mode)")
 
     def leave_class_mode(self) -> None:
         for dock in self.class_hidden:
             dock.show()
         self.class_hidden = []
+        self.parameters_panel.hide_settings(())
         self.action_leave_class_mode.setEnabled(False)
 
     def _point_at_evidence(self, key: str | None) -> None:
