@@ -119,6 +119,8 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     tick_setting(qtbot, editor, "passes")
 
     qtbot.mouseClick(editor.check_button, LEFT)
+    assert editor.checking and editor.status.text().startswith("Checking")  # the window is live
+    qtbot.waitUntil(lambda: not editor.checking, timeout=WAIT_MS)
     assert [passed for _, passed, _ in editor.results] == [True] * 4, editor.status.text()
     assert editor.result_list.count() == 4
     assert editor.status.text() == "4 of 4 checks pass"
@@ -257,6 +259,8 @@ def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, mak
     type_into(qtbot, editor.answer_edit, "0.5")  # far from the sag after 2 s (about 0.01)
     type_into(qtbot, editor.at_edit, "2")
     qtbot.mouseClick(editor.check_button, LEFT)
+    assert editor.checking and editor.status.text().startswith("Checking")  # the window is live
+    qtbot.waitUntil(lambda: not editor.checking, timeout=WAIT_MS)
     assert [passed for _, passed, _ in editor.results] == [False]
     assert editor.result_list.item(0).text().startswith("FAIL  Sag: sag 0.01")
     assert editor.status.text().startswith("0 of 1 checks pass; 1 fail")

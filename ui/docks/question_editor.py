@@ -12,21 +12,22 @@ setting. Checks a loaded set already had are kept as they are.
 
 Check builds the set exactly as Save would write it, validates it as a file is validated, and
 runs every check headless on the engine (sim.lab.questions.check_set, as `clothlab questions
---check` does), listing pass/fail per check. Save writes one file with the scenes embedded
-(save_shared_set: atomic, and only a text that opens again). Any problem is one line under the
-buttons.
+--check` does) on a thread of its own, so that the window stays live, listing pass/fail per
+check. Save writes one file with the scenes embedded (save_shared_set: atomic, and only a text
+that opens again). Any problem is one line under the buttons.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -305,6 +306,26 @@ def _line(object_name: str, placeholder: str = "") -> QLineEdit:
     return line
 
 
+class CheckRun(QObject):
+    """A question set's checks (sim.lab.questions.check_set) on a thread of their own; the
+    results, or the error that stopped them, come back on `finished` in the GUI thread."""
+
+    finished = Signal(object)  # list of QuestionResult, or the Exception
+
+    def start(self, question_set: QuestionSet) -> None:
+        thread = threading.Thread(target=self._run, args=(question_set,), daemon=True)
+        thread.name = "question checks"
+        thread.start()
+
+    def _run(self, question_set: QuestionSet) -> None:
+        try:
+            outcome: list[Any] | Exception = check_set(question_set)
+        except Exception as error:
+            outcome = error
+        with contextlib.suppress(RuntimeError):  # the editor was closed while they ran
+            self.finished.emit(outcome)
+
+
 class QuestionEditor(QDialog):
     """A question set's questions, one form each; Check runs them, Save writes one file."""
 
@@ -391,6 +412,8 @@ class QuestionEditor(QDialog):
         self.check_button = QPushButton("Check")
         self.check_button.setToolTip("Run every check headless, as clothlab questions --check")
         self.check_button.clicked.connect(self.run_checks)
+        self._checks = CheckRun(self)
+        self._checks.finished.connect(self._show_results)
         self.save_button = QPushButton("Save as one file…")
         self.save_button.clicked.connect(self.save_dialog)
         self.close_button = QPushButton("Close")
@@ -689,24 +712,36 @@ class QuestionEditor(QDialog):
             self.status.setText(f"Cannot make the set: {error}")
             return None
 
-    def run_checks(self) -> bool:
-        """Every check of every question, headless; True if all pass. Runs in the GUI thread
-        (each run is at most 20 000 steps; a few seconds), with the busy cursor."""
+    @property
+    def checking(self) -> bool:
+        """Check's runs are under way (the button is off until they end)."""
+        return not self.check_button.isEnabled()
+
+    def run_checks(self) -> None:
+        """Every check of every question, headless, on a thread of its own (each run is up to
+        20 000 steps: seconds that would freeze the window); the results are listed when
+        they come."""
         built = self.build()
         if built is None:
-            return False
+            return
         spec, scenes = built
         question_set = parse_question_set(shared_set_json(spec, scenes).encode(), "the set")
-        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            results = check_set(question_set)
-        finally:
-            QGuiApplication.restoreOverrideCursor()
+        count = sum(len(question.checks) for question in question_set.questions)
+        self.check_button.setEnabled(False)
+        self.result_list.clear()
+        self.status.setText(f"Checking {count} check{'s' if count != 1 else ''}…")
+        self._checks.start(question_set)
+
+    def _show_results(self, outcome: list[Any] | Exception) -> None:
+        self.check_button.setEnabled(True)
+        if isinstance(outcome, Exception):
+            self.results = []
+            self.status.setText(f"Cannot check: {describe(outcome).splitlines()[0]}")
+            return
         self.results = [
             (result.question.title, check.passed, check.text)
-            for result in results for check in result.checks
+            for result in outcome for check in result.checks
         ]  # fmt: skip
-        self.result_list.clear()
         for title, passed, text in self.results:
             self.result_list.addItem(f"{PASSED if passed else FAILED}  {title}: {text}")
         failed = sum(not passed for _, passed, _ in self.results)
@@ -714,7 +749,6 @@ class QuestionEditor(QDialog):
             f"{len(self.results) - failed} of {len(self.results)} checks pass"
             + (f"; {failed} fail: change the expected numbers or the question" if failed else "")
         )
-        return not failed
 
     def save_dialog(self) -> None:
         suggestion = f"{slug(self.set_title.text(), 'my-set')}.json"
