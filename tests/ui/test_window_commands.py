@@ -25,6 +25,7 @@ from clothlab.sim.document.scene import Scene, build_topology, load_scene
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ValueDelegate
 from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.viewport.key_tools import CURSOR_KEYS
 from clothlab.ui.window import dialogs
 from clothlab.ui.window.dialogs import window_title
 from clothlab.ui.window.layout import tabs_width
@@ -179,6 +180,14 @@ def test_menus_and_the_shortcuts_list_show_the_primary_keys_and_base_names(make_
     # the platform's other bindings still undo, without being listed
     others = set(QKeySequence.keyBindings(QKeySequence.StandardKey.Undo)[1:])
     assert others <= {s.key() for s in window.findChildren(QShortcut)}
+
+
+def test_the_keyboard_page_lists_every_key_of_the_view_cursor_and_of_moving_around(make_window):
+    keys = " ".join(dict(make_window().shortcut_rows()).values())
+    for key in CURSOR_KEYS:
+        assert QKeySequence(key).toString() in keys
+    for key in ("F6", "Shift+F6", "Tab", "Shift+Tab", "Enter", "F2"):
+        assert key in keys
 
 
 def test_no_two_actions_share_a_key_and_seam_cut_has_one(make_window):
