@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class Mechanics:
     curve_links: np.ndarray  # (K, 2) int64, the two links each run spans (a dead one drops it)
     curve_compliance: np.ndarray  # (K,) float64
 
-    @property
+    @cached_property  # asked for by every forces() call: a scan of the links each time
     def any(self) -> bool:
         return bool(np.any(~np.isnan(self.link_compliance)))
 
