@@ -9,7 +9,8 @@ quits. Three cases, in one run:
 * cold: an empty numba cache (NUMBA_CACHE_DIR a new folder): what the first launch would take
   if installing compiled nothing;
 * warm-up: `clothlab warm-up` into that folder, as `make` runs it after installing;
-* the first launch after that, then `--later` more: median and min–max.
+* the first launch after that, then `--later` more: median and min–max, and where the later
+  ones' time goes (imports, Qt and the controller, building the window, to the moving frame).
 
 A launch that fails or never shows a moving sheet within TIMEOUT_S prints what happened, never a
 figure."""
@@ -30,11 +31,18 @@ MARK = "moving sheet drawn"
 
 # Runs the app as `clothlab` does, with a timer that watches the 3D view's paints.
 CHILD = f"""
+import time
+T0 = time.perf_counter()
 import sys
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 from clothlab.app import gui
 from clothlab.ui.window.main_window import MainWindow
+
+def phase(name):
+    print("phase", f"{{time.perf_counter() - T0:.4f}}", name, flush=True)
+
+phase("imports")
 
 class Watch(QObject):
     def __init__(self, window):
@@ -46,22 +54,33 @@ class Watch(QObject):
         if event.type() == QEvent.Type.Paint:
             shown = self.window.viewport.snapshot()
             if shown is not None and shown.steps > 0:
+                phase("moving sheet drawn")
                 print({MARK!r}, flush=True)
                 QTimer.singleShot(0, QApplication.quit)
         return False
 
-shown = MainWindow.show
-def show(self):
-    shown(self)
+build = MainWindow.__init__
+def init(self, *args, **kwargs):
+    phase("Qt and the controller")
+    build(self, *args, **kwargs)
+    phase("window built")
+MainWindow.__init__ = init
+show = MainWindow.show
+def shown(self):
+    show(self)
     if not hasattr(self, "_launch_watch"):
         self._launch_watch = Watch(self)
-MainWindow.show = show
+MainWindow.show = shown
 sys.exit(gui.main(["hanging-sheet", "--screenshot", sys.argv[1], "--after", "{TIMEOUT_S:g}"]))
 """
 
 
+PHASES: list[dict[str, float]] = []  # each launch's phases, seconds after its Python started
+
+
 def launch(cache: Path, picture: Path) -> float | str:
-    """Seconds from the process's start to a moving sheet drawn, or what went wrong."""
+    """Seconds from the process's start to a moving sheet drawn, or what went wrong; its
+    phases go to PHASES."""
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     start = time.perf_counter()
     child = subprocess.Popen(
@@ -69,9 +88,12 @@ def launch(cache: Path, picture: Path) -> float | str:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
     )  # fmt: skip
     assert child.stdout is not None
-    seen = None
+    seen, phases = None, {}
     for line in child.stdout:
-        if line.strip() == MARK:
+        if line.startswith("phase "):
+            _, at, name = line.rstrip("\n").split(" ", 2)
+            phases[name] = float(at)
+        elif line.strip() == MARK:
             seen = time.perf_counter() - start
             break
     try:
@@ -81,6 +103,7 @@ def launch(cache: Path, picture: Path) -> float | str:
         return "no moving sheet: the app did not quit"
     if seen is None:
         return f"no moving sheet (exit {child.returncode}): {errors.strip()[-300:]}"
+    PHASES.append(phases)
     return seen
 
 
@@ -123,7 +146,18 @@ def main() -> int:
         spread = f"{min(later):.2f}–{max(later):.2f}"
         print(f"  {'later launches, median of ' + str(len(later)):42s} "
               f"{statistics.median(later):7.2f}   ({spread})")  # fmt: skip
+        _phases(PHASES[-len(later) :])
     return 0
+
+
+def _phases(launches: list[dict[str, float]]) -> None:
+    """Where a later launch's time goes: each phase's median length."""
+    print("where a later launch goes (s, medians; the rest before 'imports' is Python's start)")
+    before = 0.0
+    for name in launches[0]:
+        at = statistics.median(phases[name] for phases in launches)
+        print(f"  {name:42s} {at - before:7.2f}   (at {at:.2f})")
+        before = at
 
 
 def _row(name: str, value: float | str) -> None:
