@@ -429,12 +429,8 @@ class Simulation:
             measured.link_tension[~alive] = 0.0
         if self.mechanics.any:
             measured = replace(measured, link_width=self.mechanics.link_width)
-        for array in (
-            measured.link_tension,
-            measured.pin_force,
-            measured.grab_force,
-            measured.link_width,
-        ):
+        shared = (measured.link_tension, measured.pin_force, measured.grab_force)
+        for array in (*shared, measured.link_width):
             if array is not None:  # shared as they are with snapshots and the API
                 array.flags.writeable = False
         self._forces = (last, alive, measured)
