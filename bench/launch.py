@@ -81,11 +81,10 @@ PHASES: list[dict[str, float]] = []  # each launch's phases, seconds after its P
 def launch(cache: Path, picture: Path) -> float | str:
     """Seconds from the process's start to a moving sheet drawn, or what went wrong; its
     phases go to PHASES."""
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     start = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(picture)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_with_cache(cache),
     )  # fmt: skip
     assert child.stdout is not None
     seen, phases = None, {}
@@ -108,15 +107,19 @@ def launch(cache: Path, picture: Path) -> float | str:
 
 
 def warm_up(cache: Path) -> float | str:
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "clothlab.app.main", "warm-up"],
-        capture_output=True, text=True, env=environment, timeout=TIMEOUT_S * 4,
+        capture_output=True, text=True, env=_with_cache(cache), timeout=TIMEOUT_S * 4,
     )  # fmt: skip
     if done.returncode != 0:
         return f"warm-up failed (exit {done.returncode}): {done.stderr.strip()[-300:]}"
     return time.perf_counter() - start
+
+
+def _with_cache(cache: Path) -> dict[str, str]:
+    """This environment, with numba's cache in `cache`."""
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
 
 
 def main() -> int:
@@ -144,8 +147,8 @@ def main() -> int:
         _row("later launches", failed[0])
     elif later:
         spread = f"{min(later):.2f}–{max(later):.2f}"
-        print(f"  {'later launches, median of ' + str(len(later)):42s} "
-              f"{statistics.median(later):7.2f}   ({spread})")  # fmt: skip
+        _row(f"later launches, median of {len(later)}",
+             f"{statistics.median(later):7.2f}   ({spread})")  # fmt: skip
         _phases(PHASES[-len(later) :])
     return 0
 

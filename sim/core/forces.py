@@ -97,6 +97,7 @@ def measure(
     weight: float,  # the cloth's, Σ m·g
     link_count: int,
     floor: bool,
+    link_width: np.ndarray | None = None,  # Mechanics.link_width where a body has an SI fabric
 ) -> Forces:
     """The forces of the impulses: each link's tension, each obstacle's push and each pin's
     force on the cloth (the reaction to what every constraint with a held end pulled it with,
@@ -127,7 +128,7 @@ def measure(
     contact = dict(zip(obstacles.names[:-1], pushes[:-1], strict=True))
     if floor:
         contact["floor"] = pushes[-1]
-    return Forces(tension, pin_force, contact, weight, grab_force)
+    return Forces(tension, pin_force, contact, weight, grab_force, link_width)
 
 
 def _tether_forces_on_held(impulses: Impulses, x: np.ndarray, out: np.ndarray) -> None:

@@ -421,14 +421,14 @@ class Simulation:
             return cached[2]
         s = last.settings
         impulses: Impulses = last.integrator.impulses(s, last.links, last.obstacles, last.fixed)
+        mechanics = self.mechanics
         measured = forces.measure(
-            impulses, self.state.x, self.mechanics.mass, self.state.pin_index, self.grabbed,
+            impulses, self.state.x, mechanics.mass, self.state.pin_index, self.grabbed,
             s.gravity, self._total_mass * s.gravity, self.topology.link_count, s.floor,
+            mechanics.link_width if mechanics.any else None,
         )  # fmt: skip
         if last.links is not self.links:  # cut or restored since: cut links pull 0
             measured.link_tension[~alive] = 0.0
-        if self.mechanics.any:
-            measured = replace(measured, link_width=self.mechanics.link_width)
         shared = (measured.link_tension, measured.pin_force, measured.grab_force)
         for array in (*shared, measured.link_width):
             if array is not None:  # shared as they are with snapshots and the API

@@ -123,6 +123,9 @@ def test_an_si_strip_hangs_from_its_clamp_with_its_weight_per_unit_width(segment
     expected = SI_FABRICS["cotton"].areal_density * 9.8 * (length - spacing / 2)
     assert per_length[below_clamp] == pytest.approx(expected, rel=0.01)
     assert np.isnan(per_length[~sides]).all()
+
+
+def test_a_sheet_in_model_units_has_no_tension_per_length():
     classic = settled(preset("hanging-sheet"))
     assert classic.forces().tension_per_length is None  # model units: a link's pull only
 

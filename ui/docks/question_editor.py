@@ -650,7 +650,7 @@ class QuestionEditor(QDialog):
             self._refresh_list()
             self._show(self.question_list.currentRow())
 
-    # --- check and save --------------------------------------------------------------------------
+    # --- class mode ----------------------------------------------------------------------------
 
     def _build_class_group(self) -> QGroupBox:
         """Class mode: the panels, and the Parameters panel's settings, students do not see."""
@@ -699,6 +699,8 @@ class QuestionEditor(QDialog):
             item = self.hidden_settings.item(k)
             hidden = item.data(Qt.ItemDataRole.UserRole) in mode.hide_settings
             item.setCheckState(Qt.CheckState.Checked if hidden else Qt.CheckState.Unchecked)
+
+    # --- check and save --------------------------------------------------------------------------
 
     def build(self) -> tuple[QuestionSetSpec, dict[str, Scene]] | None:
         """The set as it will be saved, or None with the one-line reason in the status line."""

@@ -512,7 +512,7 @@ class QuestionsPanel(QWidget):
     def _discard(self, part: str) -> None:
         """Delete the widgets built for the last question's `part` (each leaves its layout
         as it goes). Tracked here rather than taken from the layout: wrappers of a layout's
-        items outlive the items in PySide (see ui/window/keyboard.py _item_before)."""
+        items outlive the items in PySide (see ui/layouts.py)."""
         for widget in self._built[part]:
             widget.hide()
             widget.deleteLater()

@@ -312,14 +312,14 @@ def _label_text(widget: QWidget) -> str:
 def _item_before(layout: QLayout, widget: QWidget) -> QWidget | None:
     """The widget just before `widget` in whichever of `layout`'s nested layouts holds it (a
     row's "Window" label before its box). Found by index among the holder's children, never by
-    layout.itemAt: PySide keeps the wrapper of the QWidgetItem that returns alive with the
-    layout, Qt deletes the item when its widget goes, and Qt's next object at that address
-    (a selection model, an event) was then taken for that stale wrapper: crashes."""
+    layout.itemAt, whose item wrappers outlive the items (see ui/layouts.py)."""
     index = layout.indexOf(widget)
-    if index >= 0:
-        holder = widget.parentWidget()
-        siblings = holder.findChildren(QWidget, options=DIRECT) if holder is not None else []
-        return next((s for s in siblings if index > 0 and layout.indexOf(s) == index - 1), None)
+    holder = widget.parentWidget()
+    if index == 0 or holder is None:
+        return None
+    if index > 0:
+        siblings = holder.findChildren(QWidget, options=DIRECT)
+        return next((s for s in siblings if layout.indexOf(s) == index - 1), None)
     for inner in layout.findChildren(QLayout, options=DIRECT):
         found = _item_before(inner, widget)
         if found is not None:

@@ -531,8 +531,8 @@ class MainWindow(QMainWindow):
         self.leave_class_mode()
         docks = self._class_docks()
         # docks the user has open, in a tab or not (a tab behind another is not "visible")
-        shown = [docks[name] for name in mode.hide]
-        self.class_hidden = [dock for dock in shown if dock.toggleViewAction().isChecked()]
+        named = [docks[name] for name in mode.hide]
+        self.class_hidden = [dock for dock in named if dock.toggleViewAction().isChecked()]
         for dock in self.class_hidden:
             dock.hide()
         self.parameters_panel.hide_settings(mode.hide_settings)
