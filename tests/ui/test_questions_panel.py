@@ -325,9 +325,12 @@ def test_why_do_particles_jump_points_at_the_fastest_particle(qtbot, make_window
     window.viewport.setFocus()
     qtbot.keyClick(window.viewport, Qt.Key.Key_Period)
     qtbot.waitUntil(lambda: controller.latest.steps == 1, timeout=WAIT_MS)
-    shown = readouts.value_labels[readouts.highlighted]
-    qtbot.waitUntil(lambda: shown.text() != "—", timeout=WAIT_MS)
+    # The frame clock hands the step's row to the readouts a moment later; until then the
+    # label shows the row of step 0 (0.0 units/s, nothing has moved yet).
+    qtbot.waitUntil(lambda: readouts.history.column("step")[-1:].tolist() == [1],
+                    timeout=WAIT_MS)  # fmt: skip
     readouts.redraw()
+    shown = readouts.value_labels[readouts.highlighted]
     value, unit = shown.text().split(" ", 1)
     assert unit == "units/s" and float(value) == pytest.approx(46.91, abs=0.01)
     assert 10 <= float(value) < 100  # tens of units per second
