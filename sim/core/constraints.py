@@ -686,6 +686,25 @@ def curve_forces_on_held(
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
+def held_reactions(
+    on_held: np.ndarray,  # (N, 3) float64, what the constraints pull each held particle with
+    held: np.ndarray,  # (H,) int32, the pins in order, then the grabbed particle if any
+    mass: np.ndarray,  # (N,) float64
+    gravity: float,
+) -> np.ndarray:  # (H, 3) float64
+    """Each holder's force on the cloth: the reaction to the constraints' pull on its particle,
+    plus that particle's weight, which it holds too. One call where numpy took four: this runs
+    each time the readouts are read."""
+    out = np.empty((held.shape[0], 3))
+    for k in range(held.shape[0]):
+        p = held[k]
+        out[k, 0] = -on_held[p, 0]
+        out[k, 1] = mass[p] * gravity - on_held[p, 1]
+        out[k, 2] = -on_held[p, 2]
+    return out
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_volumes(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64

@@ -32,6 +32,18 @@ class DistanceImpulses:
     moved: np.ndarray  # (B,) float64
 
 
+def _none(dtype: type, *shape: int) -> np.ndarray:
+    """An empty array shared by every Impulses without that constraint set (read-only): one
+    is made each step the readouts are read, and five fresh empties cost as much as a link pass."""
+    empty: np.ndarray = np.zeros((0, *shape), dtype=dtype)
+    empty.flags.writeable = False
+    return empty
+
+
+_NO_CURVES, _NO_CURVE_LAMBDAS = _none(np.int32, 3), _none(np.float64, 3)
+_NO_TETHERS, _NO_PULLS = _none(np.int32), _none(np.float64)
+
+
 @dataclass(frozen=True, eq=False)
 class Impulses:
     """What the constraints moved over the last (sub)step, mass × length; force = it / h²."""
@@ -41,11 +53,17 @@ class Impulses:
     obstacles: Obstacles  # their pushes
     fixed: FixedArrays  # the particles it held
     distances: tuple[DistanceImpulses, ...] = ()
-    curves: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int32))
-    curve_lambdas: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (K, 3)
-    tether_particle: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    tether_anchor: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    tether_pulled: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (T,) float64
+    curves: np.ndarray = field(default_factory=lambda: _NO_CURVES)  # (K, 3) int32
+    curve_lambdas: np.ndarray = field(default_factory=lambda: _NO_CURVE_LAMBDAS)  # (K, 3)
+    tether_particle: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
+    tether_anchor: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
+    tether_pulled: np.ndarray = field(default_factory=lambda: _NO_PULLS)  # (T,) float64
+
+    def is_of(self, h: float, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays) -> bool:
+        """Whether this record is of a step of length h over these arrays: each step writes into
+        the same ones, so an integrator keeps one record until they change."""
+        return (self.h == h and self.links is links and self.obstacles is obstacles
+                and self.fixed is fixed)  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,7 +122,7 @@ def measure(
     and the weight of its own particle, which it holds too)."""
     h, inv_mass, links = impulses.h, impulses.fixed.inv_mass, impulses.links
     tension = np.zeros(link_count)
-    on_held = np.zeros_like(x)  # (N, 3) float64: what the constraints pull held particles with
+    on_held = np.zeros(x.shape)  # (N, 3) float64: what the constraints pull held particles with
     constraints.link_forces(
         x, inv_mass, links.a, links.b, links.start, links.moved, h, links.live, tension, on_held
     )
@@ -117,15 +135,14 @@ def measure(
             inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held
         )
     _tether_forces_on_held(impulses, x, on_held)
-    held = np.append(pins, grabbed) if grabbed is not None else pins
-    held_force = -on_held[held]  # a held particle's weight is held too
-    held_force[:, 1] += mass[held] * gravity
+    held = np.append(pins, np.int32(grabbed)) if grabbed is not None else pins
+    held_force = constraints.held_reactions(on_held, held, mass, gravity)
     pin_force, grab_force = (
         (held_force[:-1], held_force[-1]) if grabbed is not None else (held_force, None)
     )
-    obstacles = impulses.obstacles
-    pushes = (obstacles.pushed / h**2).tolist()
-    contact = dict(zip(obstacles.names[:-1], pushes[:-1], strict=True))
+    obstacles, per_impulse = impulses.obstacles, 1.0 / h**2
+    pushes = [push * per_impulse for push in obstacles.pushed.tolist()]
+    contact = dict(zip(obstacles.names[:-1], pushes[:-1], strict=True))  # the last: floor
     if floor:
         contact["floor"] = pushes[-1]
     return Forces(tension, pin_force, contact, weight, grab_force, link_width)

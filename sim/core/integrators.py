@@ -32,6 +32,9 @@ from clothlab.sim.core.state import State
 
 
 class ClassicIntegrator:
+    def __init__(self) -> None:
+        self._impulses: Impulses | None = None
+
     def step(
         self,
         state: State,
@@ -55,11 +58,15 @@ class ClassicIntegrator:
             obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, obstacles.pushed, stop,
         )  # fmt: skip
 
-    @staticmethod
     def impulses(
-        s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
+        self, s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
     ) -> Impulses:
-        return Impulses(s.dt, links, obstacles, fixed)
+        """What the last step's links and obstacles moved (sim.core.forces). The step writes
+        them into the same arrays each time, so one record serves until the arrays change."""
+        last = self._impulses
+        if last is None or not last.is_of(s.dt, links, obstacles, fixed):
+            last = self._impulses = Impulses(s.dt, links, obstacles, fixed)
+        return last
 
 
 class ExtendedIntegrator:
@@ -72,6 +79,7 @@ class ExtendedIntegrator:
         self.curvature_set = next(c for c in self.sets if isinstance(c, CurvatureSet))
         self._stale = set(range(len(self.sets)))  # sets to build before they next run
         self._active: list[ConstraintSet] = []  # the sets the last step ran
+        self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
         self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
         self._vertex_area = np.zeros(particle_count)  # (N,) float64
@@ -93,11 +101,14 @@ class ExtendedIntegrator:
         obstacles: Obstacles,
         stop: np.ndarray,
     ) -> int:
-        active = self._active = [c for c in self.sets if c.enabled(s)]
+        active = [c for c in self.sets if c.enabled(s)]
+        if active != self._active:  # kept while it is the same: impulses() reuse their record
+            self._active = active
         for k, c in enumerate(self.sets):
             if k in self._stale and c in active:
                 c.build(model)
                 self._stale.discard(k)
+                self._impulses = None  # it has new arrays
         if s.aerodynamic and self._triangles is None:
             self._triangles = live_triangles(model)
             self._vertex_area = vertex_areas(model.topology, self._triangles)
@@ -132,17 +143,29 @@ class ExtendedIntegrator:
     def impulses(
         self, s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
     ) -> Impulses:
-        """What the last substep's constraints moved (sim.core.forces)."""
+        """What the last substep's constraints moved (sim.core.forces). Each step writes into
+        the same arrays, so one record serves until the arrays or the sets that ran change."""
+        last = self._impulses
+        h = s.dt / s.substeps
+        if (
+            last is not None
+            and last[0] is self._active
+            and last[1].is_of(h, links, obstacles, fixed)
+        ):
+            return last[1]
         bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
                    if isinstance(c, BendingSet)]  # fmt: skip
         curves = self.curvature_set
-        impulses = Impulses(s.dt / s.substeps, links, obstacles, fixed, tuple(bending),
+        impulses = Impulses(h, links, obstacles, fixed, tuple(bending),
                             curves.curves, curves.lambdas)  # fmt: skip
         tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)
-        if tethers is None:
-            return impulses
-        return replace(impulses, tether_particle=tethers.particle,
-                       tether_anchor=tethers.anchor, tether_pulled=tethers.pulled)  # fmt: skip
+        if tethers is not None:
+            impulses = replace(
+                impulses, tether_particle=tethers.particle, tether_anchor=tethers.anchor,
+                tether_pulled=tethers.pulled,
+            )  # fmt: skip
+        self._impulses = (self._active, impulses)
+        return impulses
 
     def take_torn(self) -> np.ndarray:
         """Topology indices of links torn by the last steps (the caller marks them dead)."""

@@ -154,6 +154,24 @@ def test_forces_are_of_the_last_step_and_follow_edits_honestly():
     assert sim.forces().pin_force.shape == (1, 3)
 
 
+@pytest.mark.parametrize("xpbd", [False, True])
+def test_the_integrators_reused_record_of_impulses_follows_a_cut(xpbd):
+    """Each integrator keeps its record of what the step moved while the arrays stay the same
+    (the readouts read it every step); a cut rebuilds the bending links' arrays, and the forces
+    after it are the ones a fresh record gives."""
+    sim = preset("hanging-sheet", bending=True, xpbd=xpbd)
+    sim.step(30)
+    sim.forces()
+    sim.set_cut(cut(sim, range(40, 60)).links, True)
+    sim.step(3)
+    reused = sim.forces()
+    sim._forces = sim._classic._impulses = sim._extended._impulses = None
+    fresh = sim.forces()
+    assert fresh is not reused
+    assert np.array_equal(reused.link_tension, fresh.link_tension)
+    assert np.array_equal(reused.pin_force, fresh.pin_force)
+
+
 def test_a_hand_lifting_the_sheet_takes_its_share_of_the_weight():
     sim = settled(preset("hanging-sheet"))
     bottom_middle = sim.topology.particle_count - 8
