@@ -243,6 +243,24 @@ def obstacle_summary(obstacle: Obstacle) -> str:
     return " × ".join(f"{v:.3g}" for v in obstacle.size)
 
 
+def settings_summary(section: str, s: Settings) -> str:
+    """A settings group's own value cell, what its row says while folded (and what a screen
+    reader reads for the row): "on", "off", the wind's strength, the solver, the options on."""
+    if section in ("ball", "floor"):
+        return "on" if getattr(s, section) else "off"
+    if section == "wind":
+        wind = f"{s.wind:.3g} {PARAMETERS['wind'].unit}" if s.wind else "off"
+        return f"{wind}, aerodynamic" if s.aerodynamic else wind
+    if section == "solver":
+        substeps = f"{s.substeps} substeps × " if s.substeps > 1 else ""
+        return f"{'XPBD, ' if s.xpbd else ''}{substeps}{s.passes} passes, Δt {s.dt:.3g} s"
+    keys = [k for k in section_keys(section) if PARAMETERS[k].kind is bool and getattr(s, k)]
+    on = [PARAMETERS[k].label.lower() for k in keys]
+    if s.friction_static or s.friction_kinetic:
+        on.append("friction")
+    return ", ".join(on) or "the classic model"
+
+
 def distinct_labels(specs: list[Any]) -> list[str]:
     """Labels that tell specs apart: a label two of them share gets a number ("Sheet 15 × 11
     (2)"), so two default sheets are not two identical rows."""
@@ -280,6 +298,7 @@ class SceneModel(QStandardItemModel):
         self._listed: list[int] = []  # particles of the pin rows
         self._anchors: dict[int, Any] = {}  # their anchors
         self._floor: QStandardItem | None = None
+        self._settings_groups: dict[str, QStandardItem] = {}  # section → its group's row
         self._syncing = False
 
     @property
@@ -297,6 +316,7 @@ class SceneModel(QStandardItemModel):
         """Rebuild for a new document."""
         self._scene = None
         self._values.clear()
+        self._settings_groups.clear()
         self._listed = []
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
@@ -332,6 +352,7 @@ class SceneModel(QStandardItemModel):
         _add_reading(ball, CONTACT_LABEL, CONTACT_TIP)
 
     def _add_settings(self, group: QStandardItem, section: str) -> None:
+        self._settings_groups[section] = group
         for key in section_keys(section):
             label = SHORT_LABELS.get(key, PARAMETERS[key].label)
             self._add_value(group, label, ("setting", key))
@@ -385,6 +406,9 @@ class SceneModel(QStandardItemModel):
             anchors = self._sync_pins(scene, old)
             same_rows = listed == self._listed
             settings = scene_settings(scene)
+            for section, group in self._settings_groups.items():
+                summary = self.itemFromIndex(group.index().siblingAtColumn(1))
+                _set_text(summary, settings_summary(section, settings))
             for address, item in self._values.items():
                 if address[0] == "pin" and same_rows and anchors[address[1]] == before[address[1]]:
                     continue  # unchanged: a pin edit costs its own rows, not every pin's
