@@ -1,0 +1,42 @@
+"""The text the user reads, in the language the app was started in.
+
+`tr("…")` marks a string for translation and returns it translated, when it is called: so it is
+called where the text is made for showing, inside a function, never at import (a module's or a
+class's constant is marked with `QT_TR_NOOP("…")`, which returns it as it is, and translated
+where it is shown: `tr(parameter.label)`). pyside6-lupdate finds every `tr("…")` and
+`QT_TR_NOOP("…")` with a literal in sim/, ui/ and app/ and writes the catalogue
+(resources/i18n/clothlab_*.ts, `make translations`). A string with parts that vary is one
+literal with named fields, filled after: `tr("Cut {count} links").format(count=n)`, so that a
+translator can move the fields. tests/test_translations.py holds these rules.
+
+Qt-free, as sim/ is: the app hands it Qt's translator as a plain function (`use_language`)
+before it builds the window. The headless commands, the files and the tests read the English
+source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_translate: Callable[[str], str] | None = None
+language = "en"  # the language `tr` answers in, as an ISO 639 code
+
+
+def tr(text: str) -> str:
+    """`text` in the app's language; as it is when it has no translation."""
+    if _translate is None:
+        return text
+    return _translate(text) or text
+
+
+def QT_TR_NOOP(text: str) -> str:  # noqa: N802 (the name pyside6-lupdate looks for)
+    """Marks `text` for the catalogue and returns it untranslated: for constants made at import,
+    before the app has chosen its language. Translate it where it is shown, with `tr`."""
+    return text
+
+
+def use_language(code: str, translate: Callable[[str], str] | None) -> None:
+    """Answer in the language `code` with `translate` (source text → its translation, "" for
+    none); None: the English source."""
+    global _translate, language
+    _translate, language = translate, code
