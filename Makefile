@@ -12,12 +12,16 @@ DEBIAN_PACKAGES := xvfb xauth libgl1-mesa-dri libegl1 libxkbcommon-x11-0 libxcb-
 	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3 libfontconfig1 \
 	dbus-daemon at-spi2-core python3-dbus
 
-.PHONY: run test debian bench lint
+# The catalogues of the app's languages (resources/i18n), compiled by the build.
+CATALOGUES := $(wildcard resources/i18n/*.ts)
+COMPILED := $(CATALOGUES:.ts=.qm)
 
-run: $(STAMP)
+.PHONY: run test debian bench lint translations
+
+run: $(STAMP) $(COMPILED)
 	$(BIN)/clothlab $(ARGS)
 
-test: debian $(STAMP)
+test: debian $(STAMP) $(COMPILED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy sim app api
@@ -26,6 +30,14 @@ test: debian $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/clothlab bench --grid 15x11 --grid 64x64 --grid 128x128 --grid 256x256
+
+%.qm: %.ts | $(STAMP)
+	$(BIN)/pyside6-lrelease -silent $< -qm $@
+
+# After changing user-visible text: every tr("…") and QT_TR_NOOP("…") of sim/, ui/ and app/ into
+# the catalogues (new ones unfinished, for a translator: pyside6-linguist opens them).
+translations: $(STAMP)
+	$(BIN)/pyside6-lupdate -extensions py -locations none -no-obsolete sim ui app -ts $(CATALOGUES)
 
 # setuptools >= 70.1 builds wheels by itself (no `wheel` package): tests/test_wheel.py builds with
 # --no-build-isolation, that is with this venv's setuptools, and a new Python 3.11 venv has 65.x.

@@ -68,6 +68,7 @@ from clothlab.sim.document.scene import (
 )
 from clothlab.sim.document.scene import scene_settings as settings_of
 from clothlab.sim.lab.engine import Engine
+from clothlab.sim.text import tr
 from clothlab.ui.intents import (
     BeginGesture,
     Compose,
@@ -267,7 +268,7 @@ class Controller(QObject):
         of this replay at or before `step`. Raises ValueError when nothing is replayed."""
         recording = self.replay
         if recording is None:
-            raise ValueError("no recording is being replayed")
+            raise ValueError(tr("no recording is being replayed"))
         step = max(0, min(int(step), recording.steps))
         if self._replay_edited():  # back to the recording's scene
             self.load(recording.scene, None, Play(recording, self._session, step, seek=True))
@@ -302,7 +303,7 @@ class Controller(QObject):
         ValueError."""
         target = Path(path) if path is not None else self.path
         if target is None:
-            raise ValueError("the scene has no file yet: choose one with Save As")
+            raise ValueError(tr("the scene has no file yet: choose one with Save As"))
         scene = self.scene
         if camera is not None:
             scene = scene.model_copy(update={"camera": camera})
@@ -321,7 +322,7 @@ class Controller(QObject):
         if snapshot is None:
             snapshot = self.current_snapshot()
         if snapshot is None:
-            raise ValueError("no frame of the scene has been computed yet")
+            raise ValueError(tr("no frame of the scene has been computed yet"))
         scene = self.scene
         if camera is not None:
             scene = scene.model_copy(update={"camera": camera})
@@ -344,7 +345,7 @@ class Controller(QObject):
 
     @property
     def title_name(self) -> str:
-        return self.scene.name or (self.path.stem if self.path else "Untitled")
+        return self.scene.name or (self.path.stem if self.path else tr("Untitled"))
 
     # --- requests: the one way in -------------------------------------------------------------
 
@@ -544,11 +545,15 @@ class Controller(QObject):
         self._start(self.scene)
         away = pins_away_from_rest(self.scene)
         if away:
-            pins = (
-                "1 pin is away from its rest place" if away == 1
-                else f"{away} pins are away from their rest places"
-            )  # fmt: skip
-            self.message.emit(f"Reset: {pins} — the cloth starts stretched")
+            message = (
+                tr("Reset: 1 pin is away from its rest place — the cloth starts stretched")
+                if away == 1
+                else tr(
+                    "Reset: {count} pins are away from their rest places — the cloth starts "
+                    "stretched"
+                )
+            )
+            self.message.emit(message.format(count=away))
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed

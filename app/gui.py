@@ -25,6 +25,7 @@ from clothlab.sim.document.files import describe, resolved
 from clothlab.sim.document.presets import DEFAULT_PRESET, resolve_scene
 from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
 from clothlab.sim.document.scene import Scene, SceneError
+from clothlab.sim.text import LANGUAGES
 
 EXIT_BAD_INPUT = 2
 DEFAULT_AFTER_S = 2.0
@@ -55,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--reset-settings", action="store_true",
         help="forget the stored window layout, view options and recent files, then start",
+    )  # fmt: skip
+    parser.add_argument(
+        "--language", choices=sorted(LANGUAGES), metavar="CODE",
+        help="the language to speak: " + ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+        + " (default: Edit ▸ Preferences ▸ Language, else the system's)",
     )  # fmt: skip
     parser.add_argument(
         "--after", type=_seconds, default=DEFAULT_AFTER_S, metavar="SECONDS",
@@ -89,6 +95,7 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path 
     """Arguments and the scene (or recording, to replay) they name; raises UsageError with a
     one-line message."""
     args = build_parser().parse_args(argv)
+    speak(args.language)  # before the scene loads: a preset's name is in the language too
     if args.screenshot is not None:
         if args.screenshot.suffix.lower() != ".png":
             raise UsageError(f"--screenshot: {args.screenshot} must end in .png")
@@ -107,6 +114,15 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path 
     except SceneError as error:
         raise UsageError(str(error)) from None
     return args, scene, path
+
+
+def speak(requested: str | None) -> None:
+    """Install the language the window will speak: `requested`, or the preference's, or the
+    system's (app.language). Reads the settings store: Qt's core only, no display yet."""
+    from clothlab.app import language
+    from clothlab.ui.window import preferences
+
+    language.install(language.chosen(requested, preferences.language()))
 
 
 def main(argv: list[str]) -> int:
@@ -133,6 +149,7 @@ def run(
     from PySide6.QtGui import QSurfaceFormat
     from PySide6.QtWidgets import QApplication
 
+    from clothlab.app import language
     from clothlab.app.compare_runner import CompareRunner
     from clothlab.app.controller import Controller
     from clothlab.ui.viewport.viewport import surface_format
@@ -148,6 +165,7 @@ def run(
     if reset_settings:
         settings().clear()
         print("clothlab: stored settings cleared; starting with the defaults", file=sys.stderr)
+    language.attach(app)
 
     controller = Controller()
     window = MainWindow(controller, remember_layout=screenshot is None)

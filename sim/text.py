@@ -16,7 +16,14 @@ source.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from clothlab.resources import resource
+
+# The languages with a catalogue (resources/i18n), each named in itself, as a list offers them
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 
 _translate: Callable[[str], str] | None = None
 language = "en"  # the language `tr` answers in, as an ISO 639 code
@@ -40,3 +47,31 @@ def use_language(code: str, translate: Callable[[str], str] | None) -> None:
     none); None: the English source."""
     global _translate, language
     _translate, language = translate, code
+
+
+# The built-in scenes' and question sets' own words (data, not code, so not in the catalogue):
+# resources/i18n/<name>.<language>.json, {"format": TRANSLATION_FORMAT, "language": …, "set": …,
+# "strings": {English: translation}}, for the values of the fields a file's reader names.
+TRANSLATION_FORMAT = "clothlab-translation"
+
+
+def in_language(data: bytes, name: str, fields: frozenset[str]) -> bytes:
+    """A built-in file's JSON with the values of `fields` (at any depth) in the app's language,
+    where resources/i18n has them; as it is otherwise (English, or no translation)."""
+    translation = resource("i18n", f"{name}.{language}.json")
+    if language == "en" or not translation.is_file():
+        return data
+    strings = json.loads(translation.read_bytes())["strings"]
+    return json.dumps(_translated(json.loads(data), strings, fields)).encode("utf-8")
+
+
+def _translated(
+    value: Any, strings: Mapping[str, str], fields: frozenset[str], key: str = ""
+) -> Any:
+    if isinstance(value, dict):
+        return {k: _translated(v, strings, fields, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_translated(v, strings, fields, key) for v in value]
+    if isinstance(value, str) and key in fields:
+        return strings.get(value, value)
+    return value

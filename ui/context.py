@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from clothlab.sim.text import tr
 from clothlab.ui.intents import NewDocument, Preview, Select, Trigger
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.viewport.viewport import Viewport
@@ -54,7 +55,8 @@ class WindowContext:
             self.controller.submit(command)
         except (KeyError, ValueError) as error:
             if not isinstance(command, Preview):
-                self.say(str(error.args[0]) if isinstance(error, KeyError) else str(error))
+                message = str(error.args[0]) if isinstance(error, KeyError) else str(error)
+                self.say(tr(message))  # a sim message marked with QT_TR_NOOP, if it is one
                 self.show_document()
             return False
         return True

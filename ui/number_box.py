@@ -20,6 +20,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QSpinBox, QWidget
 
+from clothlab.sim.text import tr
+
 if TYPE_CHECKING:
     from clothlab.sim.core.parameters import Parameter
 
@@ -61,15 +63,22 @@ class Limits:
         """None if `number` is taken; else one line naming what was typed and the range."""
         if number is not None and self.takes(number):
             return None
-        unit = f" {self.unit}" if self.unit else ""
-        if number is None:
-            kind = "a whole number " if self.integer else "a number "
-        elif self.integer and not number.is_integer():
-            kind = "a whole number "
+        unit = f" {tr(self.unit)}" if self.unit else ""
+        if (number is None and self.integer) or (
+            number is not None and self.integer and not number.is_integer()
+        ):
+            template = tr("{label}{typed}: expected a whole number {minimum:g}…{maximum:g}{unit}")
+        elif number is None:
+            template = tr("{label}{typed}: expected a number {minimum:g}…{maximum:g}{unit}")
         else:
-            kind = ""
-        typed = f" {typed}" if typed else ""
-        return f"{self.label}{typed}: expected {kind}{self.minimum:g}…{self.maximum:g}{unit}"
+            template = tr("{label}{typed}: expected {minimum:g}…{maximum:g}{unit}")
+        return template.format(
+            label=tr(self.label),
+            typed=f" {typed}" if typed else "",
+            minimum=self.minimum,
+            maximum=self.maximum,
+            unit=unit,
+        )
 
 
 def parse_number(text: str, decimal_point: str = ".") -> float | None:

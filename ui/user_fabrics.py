@@ -24,6 +24,7 @@ from clothlab.sim.document.files import (
     write_atomically,
 )
 from clothlab.sim.document.scene import MAX_NAME, SceneError, SIMaterialSpec
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 FABRICS_FORMAT = "clothlab-fabrics"
@@ -44,7 +45,8 @@ class UserFabrics:
 
     def __init__(self, file: Path | None = None) -> None:
         self.file = file if file is not None else fabrics_file()
-        self.warning = ""  # the last problem reading the file, one line
+        self.warning = ""  # the last problem reading the file, one line, as the window shows it
+        self._said = ""  # the same in English, as stderr had it
 
     def fabrics(self) -> dict[str, SIMaterialSpec]:
         """Name → fabric, in the order saved; {} when there is no file or it is unreadable."""
@@ -53,10 +55,16 @@ class UserFabrics:
         try:  # a regular file only, without blocking: a FIFO here froze the window's start
             raw = read_regular_file(self.file, MAX_FABRICS_BYTES)
         except FileTooLargeError:
-            self._set_aside(f"{self.file.name}: file is larger than {MAX_FABRICS_BYTES} bytes")
+            too_large = QT_TR_NOOP("{name}: file is larger than {limit} bytes")
+            fields = {"name": self.file.name, "limit": MAX_FABRICS_BYTES}
+            self._set_aside(too_large.format(**fields), tr(too_large).format(**fields))
             return {}
         except OSError as error:  # not a file the app wrote (a FIFO, a folder): left alone
-            self._warn(f"fabrics file {self.file} not read: {describe(error)}")
+            self._warn(
+                QT_TR_NOOP("fabrics file {file} not read: {reason}"),
+                file=self.file,
+                reason=describe(error),
+            )
             return {}
         try:
             data = read_json_object(raw, self.file.name, MAX_FABRICS_BYTES)
@@ -69,7 +77,8 @@ class UserFabrics:
                 str(n): SIMaterialSpec.model_validate({**f, "name": n}) for n, f in stored.items()
             }
         except (OSError, SceneError, ValidationError, TypeError) as error:
-            self._set_aside(str(error).splitlines()[0] if str(error) else type(error).__name__)
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            self._set_aside(reason, reason)
             return {}
 
     def save(self, spec: SIMaterialSpec) -> None:
@@ -77,7 +86,9 @@ class UserFabrics:
         written, the file then as it was."""
         name = spec.name.strip()
         if not name or len(name) > MAX_NAME:
-            raise ValueError(f"fabric name: expected 1…{MAX_NAME} characters")
+            raise ValueError(
+                tr("fabric name: expected 1…{count} characters").format(count=MAX_NAME)
+            )
         fabrics = {**self.fabrics(), name: spec.model_copy(update={"name": name})}
         document = {
             "format": FABRICS_FORMAT,
@@ -88,15 +99,32 @@ class UserFabrics:
         payload = (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
         write_atomically(self.file, payload)
 
-    def _set_aside(self, reason: str) -> None:
+    def _set_aside(self, reason: str, shown_reason: str) -> None:
+        """Move the file aside; `reason` why, in English for stderr and `shown_reason` in the
+        app's language for the status bar."""
         aside = self.file.with_name(f"{self.file.name}.corrupt")
         try:
             os.replace(self.file, aside)
         except OSError:
             aside = self.file
-        self._warn(f"unreadable fabrics file {self.file} ({reason[:200]}); moved to {aside.name}")
+        self._warn(
+            QT_TR_NOOP("unreadable fabrics file {file} ({reason}); moved to {aside}"),
+            file=self.file,
+            reason=(reason[:200], shown_reason[:200]),
+            aside=aside.name,
+        )
 
-    def _warn(self, warning: str) -> None:
-        if warning != self.warning:  # the file is read again at each refresh: said once
-            print(f"clothlab: warning: {warning}", file=sys.stderr)
-        self.warning = warning
+    def _warn(self, template: str, **fields: object) -> None:
+        """One warning line from `template` (marked with QT_TR_NOOP): in English on stderr, and
+        kept in `warning` in the app's language for the window to show. A field given as a pair
+        is (English, shown)."""
+        english = template.format(**{k: _said(v, 0) for k, v in fields.items()})
+        if english != self._said:  # the file is read again at each refresh: said once
+            print(f"clothlab: warning: {english}", file=sys.stderr)
+        self._said = english
+        self.warning = tr(template).format(**{k: _said(v, 1) for k, v in fields.items()})
+
+
+def _said(value: object, which: int) -> object:
+    """A warning's field in English (which 0) or as shown (1): a pair holds both."""
+    return value[which] if isinstance(value, tuple) else value

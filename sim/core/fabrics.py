@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from clothlab.sim.text import QT_TR_NOOP, tr
+
 FABRICS: dict[str, dict[str, Any]] = {
     # light and stretchy, folds at nothing, little air resistance lost to damping
     "silk": {"xpbd": True, "compliance": 2e-4, "bending": True, "bend_compliance": 1.0,
@@ -49,3 +51,23 @@ def body_link_properties(
         stiffness = BODY_STIFFNESS[material] if material else world_stiffness
     compliance = FABRICS[material]["compliance"] if material else world_compliance
     return stiffness, compliance
+
+
+# The fabrics' names as the app shows them (the presets' above and sim.core.materials's SI
+# fabrics), translated where shown (fabric_label). The keys stay the names in scene files and on
+# the command line.
+FABRIC_NAMES: dict[str, str] = {
+    "silk": QT_TR_NOOP("silk"),
+    "cotton": QT_TR_NOOP("cotton"),
+    "denim": QT_TR_NOOP("denim"),
+    "leather": QT_TR_NOOP("leather"),
+    "paper": QT_TR_NOOP("paper"),
+    "wool": QT_TR_NOOP("wool"),
+    "polyester": QT_TR_NOOP("polyester"),
+}
+
+
+def fabric_label(name: str) -> str:
+    """A fabric's name as the app shows it: a preset's in the app's language, a user's own as
+    it was given."""
+    return tr(FABRIC_NAMES[name]) if name in FABRIC_NAMES else name

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from clothlab.sim.text import QT_TR_NOOP, tr
+
 Vec3 = tuple[float, float, float]
 COORDINATE_LIMIT = 1e4  # what scene files accept for a position
 DAMPING_DT = 1.0 / 120.0  # damping is the fraction of motion kept per this much model time
@@ -47,7 +49,7 @@ class Parameter:
 
     @property
     def group(self) -> str:
-        return "Classic model" if self.classic else "Beyond classic"
+        return QT_TR_NOOP("Classic model") if self.classic else QT_TR_NOOP("Beyond classic")
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value; raises ValueError with a one-line reason."""
@@ -57,7 +59,7 @@ class Parameter:
                 return True
             if lowered in ("off", "false", "0", "no"):
                 return False
-            raise ValueError(f"expected on/off, got {text!r}")
+            raise ValueError(tr("expected on/off, got {value}").format(value=repr(text)))
         if self.kind is tuple:
             return self.check(tuple(float(v) for v in text.split(",")))
         if self.choices and text in self.choices:
@@ -65,35 +67,47 @@ class Parameter:
         try:
             value = self.kind(text)
         except ValueError:
-            raise ValueError(
-                f"expected {'an integer' if self.kind is int else 'a number'}, got {text!r}"
-            ) from None
+            expected = (
+                tr("expected an integer, got {value}")
+                if self.kind is int
+                else tr("expected a number, got {value}")
+            )
+            raise ValueError(expected.format(value=repr(text))) from None
         return self.check(value)
 
     def check(self, value: Any) -> Any:
         """The value in this setting's type; raises ValueError outside the range (and NaN)."""
         if self.kind is bool:
             if not isinstance(value, (bool, int)) or value not in (0, 1):
-                raise ValueError(f"expected on/off, got {value!r}")
+                raise ValueError(tr("expected on/off, got {value}").format(value=repr(value)))
             return bool(value)
         if self.kind is tuple:
             value = tuple(_as_float(v) for v in value)
             if len(value) != 3 or not all(
                 math.isfinite(v) and abs(v) <= self.maximum for v in value
             ):
-                raise ValueError(f"expected three finite numbers within ±{self.maximum:g}")
+                raise ValueError(
+                    tr("expected three finite numbers within ±{limit:g}").format(limit=self.maximum)
+                )
             return value
         if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{value} is not a finite number")
+            raise ValueError(tr("{value} is not a finite number").format(value=value))
         if self.kind is int:
             if isinstance(value, bool) or int(value) != value:
-                raise ValueError(f"expected an integer, got {_shown(value)}")
+                raise ValueError(tr("expected an integer, got {value}").format(value=_shown(value)))
             value = int(value)
         else:
             value = _as_float(value)
         if not (self.minimum <= value <= self.maximum):  # also rejects NaN
             raise ValueError(
-                f"{_shown(value)} is outside {self.minimum:g}…{self.maximum:g} {self.unit}".rstrip()
+                tr("{value} is outside {minimum:g}…{maximum:g} {unit}")
+                .format(
+                    value=_shown(value),
+                    minimum=self.minimum,
+                    maximum=self.maximum,
+                    unit=tr(self.unit) if self.unit else "",
+                )
+                .rstrip()
             )
         return value
 
@@ -104,169 +118,439 @@ def _as_float(value: Any) -> float:
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{_shown(value)} is not a finite number") from None
+        raise ValueError(tr("{value} is not a finite number").format(value=_shown(value))) from None
 
 
 def _shown(value: Any) -> str:
     """A value for a one-line message: an integer of hundreds of digits by its size (str()
     of one past 4300 digits is itself an error)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**21:
-        return f"an integer of about {round(value.bit_length() * math.log10(2))} digits"
+        return tr("an integer of about {digits} digits").format(
+            digits=round(value.bit_length() * math.log10(2))
+        )
     return repr(value)
 
 
 _TABLE = (
     # --- the seed's model -------------------------------------------------------------------
     Parameter(
-        "passes", "Solver passes", "", 1, 200, 1, 8,
-        "Gauss–Seidel passes over every link per step; more passes leave less stretch.",
-        "solver", kind=int,
+        "passes",
+        QT_TR_NOOP("Solver passes"),
+        "",
+        1,
+        200,
+        1,
+        8,
+        QT_TR_NOOP("Gauss–Seidel passes over every link per step; more passes leave less stretch."),
+        "solver",
+        kind=int,
     ),
     Parameter(
-        "stiffness", "Stiffness", "", 0.01, 1.0, 0.01, 1.0,
-        "Fraction of each link's length error corrected per visit (a solver setting, not a "
-        "fabric property). At 0 no link would act at all, so it starts at 0.01.", "solver",
-    ),
-    Parameter(
-        "damping", "Damping", "", 0.0, 1.0, 0.001, 0.994,
-        "Fraction of the motion kept per 1/120 s by the Verlet predict (0.994 classic); "
-        "other time steps and substeps use damping^(Δt·120), so it damps the same per second.",
+        "stiffness",
+        QT_TR_NOOP("Stiffness"),
+        "",
+        0.01,
+        1.0,
+        0.01,
+        1.0,
+        QT_TR_NOOP(
+            "Fraction of each link's length error corrected per visit (a solver setting, not a "
+            "fabric property). At 0 no link would act at all, so it starts at 0.01."
+        ),
         "solver",
     ),
     Parameter(
-        "gravity", "Gravity", "units/s²", 0.0, 100.0, 0.1, 9.8, "Downward acceleration (−y).",
+        "damping",
+        QT_TR_NOOP("Damping"),
+        "",
+        0.0,
+        1.0,
+        0.001,
+        0.994,
+        QT_TR_NOOP(
+            "Fraction of the motion kept per 1/120 s by the Verlet predict (0.994 classic); "
+            "other time steps and substeps use damping^(Δt·120), so it damps the same per second."
+        ),
         "solver",
     ),
     Parameter(
-        "wind", "Wind", "units/s²", -100.0, 100.0, 0.1, 0.0,
-        "Gusting acceleration along +z: wind·(0.6 + 0.4·sin(2t + x)).", "wind", "strength",
+        "gravity",
+        QT_TR_NOOP("Gravity"),
+        QT_TR_NOOP("units/s²"),
+        0.0,
+        100.0,
+        0.1,
+        9.8,
+        QT_TR_NOOP("Downward acceleration (−y)."),
+        "solver",
     ),
     Parameter(
-        "dt", "Time step", "s", 1e-4, 0.05, 1e-4, 1.0 / 120.0,
-        "Model time advanced per step (1/120 s in the classic model).", "solver",
+        "wind",
+        QT_TR_NOOP("Wind"),
+        QT_TR_NOOP("units/s²"),
+        -100.0,
+        100.0,
+        0.1,
+        0.0,
+        QT_TR_NOOP("Gusting acceleration along +z: wind·(0.6 + 0.4·sin(2t + x))."),
+        "wind",
+        "strength",
     ),
     Parameter(
-        "solver_mode", "Link order", "", 0, 3, 1, 0,
-        "Order of the Gauss–Seidel passes: automatic (classic order on small sheets; from "
-        "20 000 links colour order on one thread or two, whichever its timing finds faster), "
-        "the classic family order, or independent sets (colours) on one or two threads.",
-        "solver", kind=int,
-        choices=("automatic", "classic order", "colour order", "colour order, 2 threads"),
+        "dt",
+        QT_TR_NOOP("Time step"),
+        "s",
+        1e-4,
+        0.05,
+        1e-4,
+        1.0 / 120.0,
+        QT_TR_NOOP("Model time advanced per step (1/120 s in the classic model)."),
+        "solver",
     ),
     Parameter(
-        "ball", "Ball", "", 0, 1, 1, False, "Collide free particles with the ball.", "ball",
-        "enabled", kind=bool,
+        "solver_mode",
+        QT_TR_NOOP("Link order"),
+        "",
+        0,
+        3,
+        1,
+        0,
+        QT_TR_NOOP(
+            "Order of the Gauss–Seidel passes: automatic (classic order on small sheets; from "
+            "20 000 links colour order on one thread or two, whichever its timing finds faster), "
+            "the classic family order, or independent sets (colours) on one or two threads."
+        ),
+        "solver",
+        kind=int,
+        choices=(
+            QT_TR_NOOP("automatic"),
+            QT_TR_NOOP("classic order"),
+            QT_TR_NOOP("colour order"),
+            QT_TR_NOOP("colour order, 2 threads"),
+        ),
     ),
     Parameter(
-        "ball_center", "Ball centre", "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05,
-        (0.0, -0.6, 0.0), "Centre of the ball.", "ball", "center", kind=tuple,
+        "ball",
+        QT_TR_NOOP("Ball"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP("Collide free particles with the ball."),
+        "ball",
+        "enabled",
+        kind=bool,
     ),
     Parameter(
-        "ball_radius", "Ball radius", "units", 0.01, 10.0, 0.01, 0.5, "Radius of the ball.",
-        "ball", "radius",
+        "ball_center",
+        QT_TR_NOOP("Ball centre"),
+        QT_TR_NOOP("units"),
+        -COORDINATE_LIMIT,
+        COORDINATE_LIMIT,
+        0.05,
+        (0.0, -0.6, 0.0),
+        QT_TR_NOOP("Centre of the ball."),
+        "ball",
+        "center",
+        kind=tuple,
     ),
     Parameter(
-        "floor", "Floor", "", 0, 1, 1, True, "Keep every particle above the floor.", "floor",
-        "enabled", kind=bool,
+        "ball_radius",
+        QT_TR_NOOP("Ball radius"),
+        QT_TR_NOOP("units"),
+        0.01,
+        10.0,
+        0.01,
+        0.5,
+        QT_TR_NOOP("Radius of the ball."),
+        "ball",
+        "radius",
     ),
     Parameter(
-        "floor_y", "Floor height", "units", -100.0, 100.0, 0.05, -1.6,
-        "Height of the floor (y).", "floor", "y",
+        "floor",
+        QT_TR_NOOP("Floor"),
+        "",
+        0,
+        1,
+        1,
+        True,
+        QT_TR_NOOP("Keep every particle above the floor."),
+        "floor",
+        "enabled",
+        kind=bool,
+    ),
+    Parameter(
+        "floor_y",
+        QT_TR_NOOP("Floor height"),
+        QT_TR_NOOP("units"),
+        -100.0,
+        100.0,
+        0.05,
+        -1.6,
+        QT_TR_NOOP("Height of the floor (y)."),
+        "floor",
+        "y",
     ),
     # --- beyond the classic model: every default leaves the seed's model as it is -----------
     Parameter(
-        "xpbd", "XPBD", "", 0, 1, 1, False,
-        "Extended PBD: links get a compliance instead of a stiffness factor, so their "
-        "stretch no longer depends on passes or time step.", "solver", kind=bool,
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "compliance", "Link compliance", "units/force", 0.0, 1e-1, 1e-6, 1e-5,
-        "XPBD: inverse stiffness of every link (0 = inextensible).", "solver", classic=False,
-    ),
-    Parameter(
-        "substeps", "Substeps", "", 1, 64, 1, 1,
-        "Steps of Δt/substeps each, every one a full predict and passes.", "solver",
-        kind=int, classic=False, switches_option=True,
-    ),
-    Parameter(
-        "tethers", "Tethers", "", 0, 1, 1, False,
-        "Long-range attachments: no particle may get further from a pin than its distance "
-        "along the cloth at rest.", "fabric", kind=bool, classic=False, switches_option=True,
-    ),
-    Parameter(
-        "bending", "Bending", "", 0, 1, 1, False,
-        "Skip-one links across and down the sheet resist folding.", "fabric", kind=bool,
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "bend_compliance", "Bend compliance", "units/force", 0.0, 10.0, 1e-3, 0.05,
-        "Inverse stiffness of the bending links (0 = rigid).", "fabric", classic=False,
-    ),
-    Parameter(
-        "friction_static", "Static friction", "", 0.0, 2.0, 0.01, 0.0,
-        "Coulomb static coefficient on the ball, obstacles and floor (0 = classic, none).",
-        "fabric", classic=False, switches_option=True,
-    ),
-    Parameter(
-        "friction_kinetic", "Kinetic friction", "", 0.0, 2.0, 0.01, 0.0,
-        "Coulomb kinetic coefficient on the ball, obstacles and floor.", "fabric",
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "aerodynamic", "Aerodynamic wind", "", 0, 1, 1, False,
-        "Wind as air moving at `wind` units/s, pressing on each triangle by its normal and "
-        "its own motion, instead of a uniform push.", "wind", kind=bool,
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "wind_yaw", "Wind heading", "°", -180.0, 180.0, 1.0, 0.0,
-        "Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x.", "wind",
-        "yaw", classic=False,
-    ),
-    Parameter(
-        "drag", "Drag", "1/units", 0.0, 10.0, 0.01, 0.5,
-        "Aerodynamic pressure coefficient along the triangle normal (per unit area, mass 1).",
-        "wind", classic=False,
-    ),
-    Parameter(
-        "lift", "Lift", "1/units", 0.0, 10.0, 0.01, 0.1,
-        "Aerodynamic coefficient across the flow, in the plane of the triangle.", "wind",
+        "xpbd",
+        QT_TR_NOOP("XPBD"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP(
+            "Extended PBD: links get a compliance instead of a stiffness factor, so their "
+            "stretch no longer depends on passes or time step."
+        ),
+        "solver",
+        kind=bool,
         classic=False,
-    ),
-    Parameter(
-        "tearing", "Tearing", "", 0, 1, 1, False,
-        "A link breaks when stretched past the tear ratio.", "fabric", kind=bool,
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "tear_ratio", "Tear ratio", "× rest", 1.05, 20.0, 0.05, 2.2,
-        "Length, in rest lengths, at which a link tears.", "fabric", classic=False,
-    ),
-    Parameter(
-        "volume_constraint", "Keep volume", "", 0, 1, 1, False,
-        "Every tetrahedron of the soft block keeps its rest volume.", "fabric", kind=bool,
-        classic=False, switches_option=True,
-    ),
-    Parameter(
-        "upright_cells", "Cells right side out", "", 0, 1, 1, False,
-        "A soft block's tetrahedron squashed inside out (negative volume) is pushed back to "
-        "its rest volume. Links alone hold a mirrored cell as well as the right one, so a "
-        "hard squash could leave the block inside out.", "fabric", kind=bool, classic=False,
         switches_option=True,
     ),
     Parameter(
-        "self_collision", "Self-collision", "", 0, 1, 1, False,
-        "Particles keep at least the collision distance apart (unless closer at rest).",
-        "fabric", kind=bool, classic=False, switches_option=True,
+        "compliance",
+        QT_TR_NOOP("Link compliance"),
+        QT_TR_NOOP("units/force"),
+        0.0,
+        1e-1,
+        1e-6,
+        1e-5,
+        QT_TR_NOOP("XPBD: inverse stiffness of every link (0 = inextensible)."),
+        "solver",
+        classic=False,
     ),
     Parameter(
-        "collision_distance", "Collision distance", "units", 0.0, 1.0, 0.005, 0.0,
-        "Minimum distance between particles under self-collision; 0 = automatic, 0.4 × the "
-        "finest rest spacing (0.08 on a 0.2 grid), so a finer sheet keeps its proportions.",
-        "fabric", classic=False,
+        "substeps",
+        QT_TR_NOOP("Substeps"),
+        "",
+        1,
+        64,
+        1,
+        1,
+        QT_TR_NOOP("Steps of Δt/substeps each, every one a full predict and passes."),
+        "solver",
+        kind=int,
+        classic=False,
+        switches_option=True,
     ),
-)  # fmt: skip
+    Parameter(
+        "tethers",
+        QT_TR_NOOP("Tethers"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP(
+            "Long-range attachments: no particle may get further from a pin than its distance "
+            "along the cloth at rest."
+        ),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "bending",
+        QT_TR_NOOP("Bending"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP("Skip-one links across and down the sheet resist folding."),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "bend_compliance",
+        QT_TR_NOOP("Bend compliance"),
+        QT_TR_NOOP("units/force"),
+        0.0,
+        10.0,
+        1e-3,
+        0.05,
+        QT_TR_NOOP("Inverse stiffness of the bending links (0 = rigid)."),
+        "fabric",
+        classic=False,
+    ),
+    Parameter(
+        "friction_static",
+        QT_TR_NOOP("Static friction"),
+        "",
+        0.0,
+        2.0,
+        0.01,
+        0.0,
+        QT_TR_NOOP(
+            "Coulomb static coefficient on the ball, obstacles and floor (0 = classic, none)."
+        ),
+        "fabric",
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "friction_kinetic",
+        QT_TR_NOOP("Kinetic friction"),
+        "",
+        0.0,
+        2.0,
+        0.01,
+        0.0,
+        QT_TR_NOOP("Coulomb kinetic coefficient on the ball, obstacles and floor."),
+        "fabric",
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "aerodynamic",
+        QT_TR_NOOP("Aerodynamic wind"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP(
+            "Wind as air moving at `wind` units/s, pressing on each triangle by its normal and "
+            "its own motion, instead of a uniform push."
+        ),
+        "wind",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "wind_yaw",
+        QT_TR_NOOP("Wind heading"),
+        "°",
+        -180.0,
+        180.0,
+        1.0,
+        0.0,
+        QT_TR_NOOP("Aerodynamic wind direction about +y: 0° blows along +z, 90° along +x."),
+        "wind",
+        "yaw",
+        classic=False,
+    ),
+    Parameter(
+        "drag",
+        QT_TR_NOOP("Drag"),
+        QT_TR_NOOP("1/units"),
+        0.0,
+        10.0,
+        0.01,
+        0.5,
+        QT_TR_NOOP(
+            "Aerodynamic pressure coefficient along the triangle normal (per unit area, mass 1)."
+        ),
+        "wind",
+        classic=False,
+    ),
+    Parameter(
+        "lift",
+        QT_TR_NOOP("Lift"),
+        QT_TR_NOOP("1/units"),
+        0.0,
+        10.0,
+        0.01,
+        0.1,
+        QT_TR_NOOP("Aerodynamic coefficient across the flow, in the plane of the triangle."),
+        "wind",
+        classic=False,
+    ),
+    Parameter(
+        "tearing",
+        QT_TR_NOOP("Tearing"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP("A link breaks when stretched past the tear ratio."),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "tear_ratio",
+        QT_TR_NOOP("Tear ratio"),
+        QT_TR_NOOP("× rest"),
+        1.05,
+        20.0,
+        0.05,
+        2.2,
+        QT_TR_NOOP("Length, in rest lengths, at which a link tears."),
+        "fabric",
+        classic=False,
+    ),
+    Parameter(
+        "volume_constraint",
+        QT_TR_NOOP("Keep volume"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP("Every tetrahedron of the soft block keeps its rest volume."),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "upright_cells",
+        QT_TR_NOOP("Cells right side out"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP(
+            "A soft block's tetrahedron squashed inside out (negative volume) is pushed back to "
+            "its rest volume. Links alone hold a mirrored cell as well as the right one, so a "
+            "hard squash could leave the block inside out."
+        ),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "self_collision",
+        QT_TR_NOOP("Self-collision"),
+        "",
+        0,
+        1,
+        1,
+        False,
+        QT_TR_NOOP("Particles keep at least the collision distance apart (unless closer at rest)."),
+        "fabric",
+        kind=bool,
+        classic=False,
+        switches_option=True,
+    ),
+    Parameter(
+        "collision_distance",
+        QT_TR_NOOP("Collision distance"),
+        QT_TR_NOOP("units"),
+        0.0,
+        1.0,
+        0.005,
+        0.0,
+        QT_TR_NOOP(
+            "Minimum distance between particles under self-collision; 0 = automatic, 0.4 × the "
+            "finest rest spacing (0.08 on a 0.2 grid), so a finer sheet keeps its proportions."
+        ),
+        "fabric",
+        classic=False,
+    ),
+)
 
 SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
 # The scalar settings: one widget each in the Parameters panel, and `--set KEY=VALUE`.

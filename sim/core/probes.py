@@ -16,13 +16,19 @@ from typing import Final
 
 import numpy as np
 
+from clothlab.sim.text import QT_TR_NOOP, tr
+
 MAX_PROBES: Final = 4
 QUANTITIES: Final = ("y", "speed", "tension")  # what each probe reads, its columns' order
 # Units as measured and written to CSV (ASCII, as every CSV header): the tension is in N where
 # the bodies have SI materials, in model units (mass 1 a particle) otherwise.
 UNITS: Final = {"y": "units", "speed": "units/s", "tension": "mass*units/s^2"}
 SI_UNITS: Final = {**UNITS, "tension": "N"}
-LABELS: Final = {"y": "Height", "speed": "Speed", "tension": "Tension around"}
+LABELS: Final = {
+    "y": QT_TR_NOOP("Height"),
+    "speed": QT_TR_NOOP("Speed"),
+    "tension": QT_TR_NOOP("Tension around"),
+}
 
 
 @dataclass(frozen=True)
@@ -110,14 +116,20 @@ def after_change(probes: Sequence[int], particle: int, add: bool, slot: int) -> 
     listed = list(probes)
     if add:
         if particle in listed:
-            raise ValueError(f"particle {particle} has a probe already")
+            raise ValueError(
+                tr("particle {particle} has a probe already").format(particle=particle)
+            )
         if len(listed) >= MAX_PROBES:
-            raise ValueError(f"at most {MAX_PROBES} probes: take one off first")
+            raise ValueError(
+                tr("at most {count} probes: take one off first").format(count=MAX_PROBES)
+            )
         if not 0 <= slot <= len(listed):
-            raise ValueError(f"probe slot {slot} is not within 0…{len(listed)}")
+            raise ValueError(
+                tr("probe slot {slot} is not within 0…{last}").format(slot=slot, last=len(listed))
+            )
         listed.insert(slot, particle)
     else:
         if particle not in listed:
-            raise ValueError(f"particle {particle} has no probe")
+            raise ValueError(tr("particle {particle} has no probe").format(particle=particle))
         listed.remove(particle)
     return tuple(listed)

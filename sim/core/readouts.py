@@ -20,6 +20,7 @@ import numpy as np
 
 from clothlab.sim.core import kernels, probes, specimens
 from clothlab.sim.core.parameters import damping_per_step
+from clothlab.sim.text import QT_TR_NOOP
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
     from clothlab.sim.core.solver import Simulation
@@ -245,131 +246,251 @@ _has_hanging_strip = _holds(specimens.find_hanging_strip)
 _has_drape_specimen = _holds(specimens.find_drape)
 
 
-FORCE_UNITS = " N with SI fabrics; with model units a particle has mass 1."
 READOUTS: tuple[Readout, ...] = (
     Readout(
-        "sag", "Sag", "units", of_simulation(sag),
-        "Distance from the line between the top corners down to the lowest top-edge particle.",
+        "sag",
+        QT_TR_NOOP("Sag"),
+        "units",
+        of_simulation(sag),
+        QT_TR_NOOP(
+            "Distance from the line between the top corners down to the lowest top-edge particle."
+        ),
         applies=hangs_from_top_corners,
     ),
     Readout(
-        "volume", "Volume", "units³", of_simulation(volume),
-        "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512.",
+        "volume",
+        QT_TR_NOOP("Volume"),
+        "units³",
+        of_simulation(volume),
+        QT_TR_NOOP(
+            "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512."
+        ),
         applies=lambda topology, _pins: bool(topology.blocks),
     ),
     Readout(
-        "motion", "Motion", "units/s", lambda _sim, speeds: speeds.mean,
-        "Mean particle speed |x − x_prev| / Δt.", curve="mean",
+        "motion",
+        QT_TR_NOOP("Motion"),
+        "units/s",
+        lambda _sim, speeds: speeds.mean,
+        QT_TR_NOOP("Mean particle speed |x − x_prev| / Δt."),
+        curve=QT_TR_NOOP("mean"),
     ),
     Readout(
-        "max_speed", "Fastest particle", "units/s", lambda _sim, speeds: speeds.fastest,
-        "Speed of the fastest particle, |x − x_prev| / Δt (Motion is the mean of the same "
-        "speeds).",
-        plot_with="motion", curve="fastest",
+        "max_speed",
+        QT_TR_NOOP("Fastest particle"),
+        "units/s",
+        lambda _sim, speeds: speeds.fastest,
+        QT_TR_NOOP(
+            "Speed of the fastest particle, |x − x_prev| / Δt (Motion is the mean of the same "
+            "speeds)."
+        ),
+        plot_with="motion",
+        curve=QT_TR_NOOP("fastest"),
     ),
     Readout(
-        "max_stretch", "Max stretch", "fraction", of_simulation(max_stretch),
-        "Largest (L − rest) / rest over live links: the error the passes leave.",
-        shown_unit="%", shown_scale=100.0,
+        "max_stretch",
+        QT_TR_NOOP("Max stretch"),
+        "fraction",
+        of_simulation(max_stretch),
+        QT_TR_NOOP("Largest (L − rest) / rest over live links: the error the passes leave."),
+        shown_unit="%",
+        shown_scale=100.0,
     ),
     Readout(
-        "residual", "Residual", "fraction", of_simulation(residual),
-        "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
-        "max |L − rest| / rest with the classic rule. More passes or substeps lower it.",
-        shown_unit="%", shown_scale=100.0, plotted=False,
+        "residual",
+        QT_TR_NOOP("Residual"),
+        "fraction",
+        of_simulation(residual),
+        QT_TR_NOOP(
+            "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
+            "max |L − rest| / rest with the classic rule. More passes or substeps lower it."
+        ),
+        shown_unit="%",
+        shown_scale=100.0,
+        plotted=False,
     ),
     Readout(
-        "kinetic_energy", "Kinetic energy", "mass·units²/s²", of_simulation(kinetic_energy),
-        "½ Σ m v² over all particles, mass 1 each.", plotted=False,
+        "kinetic_energy",
+        QT_TR_NOOP("Kinetic energy"),
+        "mass·units²/s²",
+        of_simulation(kinetic_energy),
+        QT_TR_NOOP("½ Σ m v² over all particles, mass 1 each."),
+        plotted=False,
     ),
     Readout(
-        "potential_energy", "Potential energy", "mass·units²/s²",
+        "potential_energy",
+        QT_TR_NOOP("Potential energy"),
+        "mass·units²/s²",
         of_simulation(potential_energy),
-        "Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step.",
+        QT_TR_NOOP(
+            "Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step."
+        ),
         plotted=False,
     ),
     Readout(
-        "total_energy", "Energy", "mass·units²/s²", of_simulation(total_energy),
-        "Kinetic + potential energy. What the damping, the solver and the wind change.",
+        "total_energy",
+        QT_TR_NOOP("Energy"),
+        "mass·units²/s²",
+        of_simulation(total_energy),
+        QT_TR_NOOP("Kinetic + potential energy. What the damping, the solver and the wind change."),
     ),
     Readout(
-        "damping_loss", "Damping loss", "mass·units²/s² per step", of_simulation(damping_loss),
-        "Energy the Verlet damping took out in the last step.", plotted=False,
-    ),
-    Readout(
-        "wind_work", "Wind work", "mass·units²/s² per step", of_simulation(wind_work),
-        "Energy the gusting wind put in during the last step (aerodynamic wind: counted in "
-        "the solver loss).", plotted=False,
-    ),
-    Readout(
-        "solver_loss", "Solver loss", "mass·units²/s² per step", of_simulation(solver_loss),
-        "Energy the links, collisions, pins and grab took out in the last step (< 0: put in).",
+        "damping_loss",
+        QT_TR_NOOP("Damping loss"),
+        "mass·units²/s² per step",
+        of_simulation(damping_loss),
+        QT_TR_NOOP("Energy the Verlet damping took out in the last step."),
         plotted=False,
     ),
     Readout(
-        "pin_force", "Pin force", "N", of_simulation(pin_force),
-        "Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, "
-        "from what the solver moved, and their own particles' weight. At rest, with nothing "
-        "else touching, it is the cloth's weight." + FORCE_UNITS,
-        applies=lambda _topology, pins: bool(pins), curve="pins",
+        "wind_work",
+        QT_TR_NOOP("Wind work"),
+        "mass·units²/s² per step",
+        of_simulation(wind_work),
+        QT_TR_NOOP(
+            "Energy the gusting wind put in during the last step (aerodynamic wind: counted in "
+            "the solver loss)."
+        ),
+        plotted=False,
     ),
     Readout(
-        "max_tension", "Max tension", "N", of_simulation(max_tension),
-        "The largest pull of any one link on its ends, from what the solver moved over the "
-        "last step (the tension map colours every link by it)." + FORCE_UNITS,
-        plot_with="pin_force", curve="largest link",
+        "solver_loss",
+        QT_TR_NOOP("Solver loss"),
+        "mass·units²/s² per step",
+        of_simulation(solver_loss),
+        QT_TR_NOOP(
+            "Energy the links, collisions, pins and grab took out in the last step (< 0: put in)."
+        ),
+        plotted=False,
     ),
     Readout(
-        "contact_force", "Contact force", "N", of_simulation(contact_force),
-        "Total normal force the floor, the ball and the obstacles push the cloth with (at rest "
-        "on them: its weight, less what the pins hold)." + FORCE_UNITS,
-        plot_with="pin_force", curve="contact",
+        "pin_force",
+        QT_TR_NOOP("Pin force"),
+        "N",
+        of_simulation(pin_force),
+        QT_TR_NOOP(
+            "Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, "
+            "from what the solver moved, and their own particles' weight. At rest, with nothing "
+            "else touching, it is the cloth's weight."
+            " N with SI fabrics; with model units a particle has mass 1."
+        ),
+        applies=lambda _topology, pins: bool(pins),
+        curve=QT_TR_NOOP("pins"),
     ),
     Readout(
-        "tip_drop", "Tip drop", "m", of_simulation(specimens.tip_drop),
-        "Cantilever: how far the free end hangs below the platform's edge.",
+        "max_tension",
+        QT_TR_NOOP("Max tension"),
+        "N",
+        of_simulation(max_tension),
+        QT_TR_NOOP(
+            "The largest pull of any one link on its ends, from what the solver moved over the "
+            "last step (the tension map colours every link by it)."
+            " N with SI fabrics; with model units a particle has mass 1."
+        ),
+        plot_with="pin_force",
+        curve=QT_TR_NOOP("largest link"),
+    ),
+    Readout(
+        "contact_force",
+        QT_TR_NOOP("Contact force"),
+        "N",
+        of_simulation(contact_force),
+        QT_TR_NOOP(
+            "Total normal force the floor, the ball and the obstacles push the cloth with (at rest "
+            "on them: its weight, less what the pins hold)."
+            " N with SI fabrics; with model units a particle has mass 1."
+        ),
+        plot_with="pin_force",
+        curve=QT_TR_NOOP("contact"),
+    ),
+    Readout(
+        "tip_drop",
+        QT_TR_NOOP("Tip drop"),
+        "m",
+        of_simulation(specimens.tip_drop),
+        QT_TR_NOOP("Cantilever: how far the free end hangs below the platform's edge."),
         applies=_has_cantilever,
     ),
     Readout(
-        "chord_angle", "Chord angle", "°", of_simulation(specimens.chord_angle),
-        "Cantilever: degrees below horizontal of the line from the platform's edge to the tip "
-        "(ASTM D1388 reads the bending length where it is 41.5°).",
+        "chord_angle",
+        QT_TR_NOOP("Chord angle"),
+        "°",
+        of_simulation(specimens.chord_angle),
+        QT_TR_NOOP(
+            "Cantilever: degrees below horizontal of the line from the platform's edge to the tip "
+            "(ASTM D1388 reads the bending length where it is 41.5°)."
+        ),
         applies=_has_cantilever,
     ),
     Readout(
-        "bending_length", "Bending length", "m", of_simulation(specimens.bending_length),
-        "Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the "
-        "chord angle θ; c³ = B / (ρ·g).",
-        shown_unit="cm", shown_scale=100.0, applies=_has_cantilever,
+        "bending_length",
+        QT_TR_NOOP("Bending length"),
+        "m",
+        of_simulation(specimens.bending_length),
+        QT_TR_NOOP(
+            "Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the "
+            "chord angle θ; c³ = B / (ρ·g)."
+        ),
+        shown_unit="cm",
+        shown_scale=100.0,
+        applies=_has_cantilever,
     ),
     Readout(
-        "elongation", "Elongation", "m", of_simulation(specimens.elongation),
-        "Hanging strip: how much longer than at rest, top row to bottom row (ρ·g·L²/(2k) for "
-        "a strip of stretch stiffness k at small strain).",
-        shown_unit="mm", shown_scale=1000.0, applies=_has_hanging_strip,
+        "elongation",
+        QT_TR_NOOP("Elongation"),
+        "m",
+        of_simulation(specimens.elongation),
+        QT_TR_NOOP(
+            "Hanging strip: how much longer than at rest, top row to bottom row (ρ·g·L²/(2k) for "
+            "a strip of stretch stiffness k at small strain)."
+        ),
+        shown_unit="mm",
+        shown_scale=1000.0,
+        applies=_has_hanging_strip,
     ),
     Readout(
-        "drape_coefficient", "Drape coefficient", "%", of_simulation(specimens.drape_coefficient),
-        "Drape test: (shadow area − support area) / (specimen area − support area) × 100, the "
-        "shadow cast straight down, folds and overlaps counted once (Cusick).",
+        "drape_coefficient",
+        QT_TR_NOOP("Drape coefficient"),
+        "%",
+        of_simulation(specimens.drape_coefficient),
+        QT_TR_NOOP(
+            "Drape test: (shadow area − support area) / (specimen area − support area) × 100, the "
+            "shadow cast straight down, folds and overlaps counted once (Cusick)."
+        ),
         applies=_has_drape_specimen,
     ),
     Readout(
-        "folds", "Folds", "", of_simulation(specimens.folds),
-        "Drape test: the folds (nodes) round the shadow's outline.",
-        applies=_has_drape_specimen, plotted=False, integer=True,
+        "folds",
+        QT_TR_NOOP("Folds"),
+        "",
+        of_simulation(specimens.folds),
+        QT_TR_NOOP("Drape test: the folds (nodes) round the shadow's outline."),
+        applies=_has_drape_specimen,
+        plotted=False,
+        integer=True,
     ),
     Readout(
-        "links", "Links", "", of_simulation(live_links),
-        "Live links (cuts and tears remove links).", plotted=False, integer=True,
+        "links",
+        QT_TR_NOOP("Links"),
+        "",
+        of_simulation(live_links),
+        QT_TR_NOOP("Live links (cuts and tears remove links)."),
+        plotted=False,
+        integer=True,
     ),
     Readout(
-        "faces", "Faces", "", of_simulation(live_faces),
-        "Live faces: a face is drawn while all six of its links (four sides, two diagonals) "
-        "are live.",
-        plotted=False, integer=True,
+        "faces",
+        QT_TR_NOOP("Faces"),
+        "",
+        of_simulation(live_faces),
+        QT_TR_NOOP(
+            "Live faces: a face is drawn while all six of its links (four sides, two diagonals) "
+            "are live."
+        ),
+        plotted=False,
+        integer=True,
     ),
-)  # fmt: skip
+)
 READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
 # What the Readouts panel shows, so what a question can point at: every plotted readout (on its
 # own plot or as a second curve on another's) and the counts under the plots.

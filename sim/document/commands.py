@@ -57,6 +57,7 @@ from clothlab.sim.document.scene import (
     obstacle_shapes,
     with_setting,
 )
+from clothlab.sim.text import tr
 
 # The validating types of the fields (what a recording's entry may hold), from the scene
 # file's: Vec3 is three finite numbers within its coordinate limit.
@@ -193,8 +194,12 @@ class CutLinks(Edit, kind="cut"):
 
     @property
     def text(self) -> str:
-        noun = "link" if len(self.links) == 1 else "links"
-        return f"{'Restore' if self.restore else 'Cut'} {len(self.links)} {noun}"
+        count = len(self.links)
+        if self.restore:
+            text = tr("Restore {count} link") if count == 1 else tr("Restore {count} links")
+        else:
+            text = tr("Cut {count} link") if count == 1 else tr("Cut {count} links")
+        return text.format(count=count)
 
     def check(self, particles: int, links: int) -> None:
         _indices(self.links, links, "link")
@@ -226,8 +231,8 @@ class SetPin(Edit, kind="set_pin"):
     @property
     def text(self) -> str:
         if self.previous is None:
-            return "Add pin"
-        return "Remove pin" if self.anchor is None else "Move pin"
+            return tr("Add pin")
+        return tr("Remove pin") if self.anchor is None else tr("Move pin")
 
     def check(self, particles: int, links: int) -> None:
         _indices((self.particle,), particles, "particle")
@@ -272,8 +277,12 @@ class SetSetting(Edit, kind="set_setting"):
     @property
     def text(self) -> str:
         if self.key == "ball_center":
-            return "Move ball"
-        return f"Set {self.key.replace('_', ' ')}"
+            return tr("Move ball")
+        setting = self.key.replace("_", " ")
+        parameter = SETTINGS_TABLE.get(self.key)
+        if parameter is not None and tr(parameter.label) != parameter.label:
+            setting = tr(parameter.label)  # the English text names the key, as it always did
+        return tr("Set {setting}").format(setting=setting)
 
     def merged(self, later: Edit) -> SetSetting | None:
         """Changes of one setting in a row go from the first's previous value to the last's
@@ -317,8 +326,8 @@ class SetSceneInfo(Edit, kind="set_scene_info"):
     @property
     def text(self) -> str:
         if self.name != self.previous_name:
-            return f"Rename scene “{self.name}”"
-        return "Describe scene"
+            return tr("Rename scene “{name}”").format(name=self.name)
+        return tr("Describe scene")
 
     def check(self, particles: int, links: int) -> None:
         for words, field in ((self.name, "name"), (self.description, "description")):
@@ -344,12 +353,14 @@ class EditRulers(Edit, kind="edit_rulers"):
     @property
     def text(self) -> str:
         if len(self.after) > len(self.before):
-            return "Add ruler"
-        return "Remove ruler" if len(self.before) - len(self.after) == 1 else "Remove rulers"
+            return tr("Add ruler")
+        if len(self.before) - len(self.after) == 1:
+            return tr("Remove ruler")
+        return tr("Remove rulers")
 
     def check(self, particles: int, links: int) -> None:
         if len(self.after) > MAX_RULERS:
-            raise CommandError(f"a scene holds at most {MAX_RULERS} rulers")
+            raise CommandError(tr("a scene holds at most {count} rulers").format(count=MAX_RULERS))
         try:  # `before` too: undo applies it
             check_ruler_particles(self.after, particles)
             check_ruler_particles(self.before, particles)
@@ -380,7 +391,8 @@ class SetProbe(Edit, kind="set_probe"):
 
     @property
     def text(self) -> str:
-        return f"{'Add' if self.add else 'Remove'} probe {self.slot + 1}"
+        text = tr("Add probe {number}") if self.add else tr("Remove probe {number}")
+        return text.format(number=self.slot + 1)
 
     def check(self, particles: int, links: int) -> None:
         _indices((self.particle,), particles, "particle")
@@ -392,7 +404,11 @@ class SetProbe(Edit, kind="set_probe"):
         and a removal of a probe the scene has, at its slot."""
         probes = list(scene.probes)
         if not self.add and (self.slot >= len(probes) or probes[self.slot] != self.particle):
-            raise CommandError(f"particle {self.particle} has no probe {self.slot + 1}")
+            raise CommandError(
+                tr("particle {particle} has no probe {number}").format(
+                    particle=self.particle, number=self.slot + 1
+                )
+            )
         try:
             after_change(probes, self.particle, self.add, self.slot)
         except ValueError as error:

@@ -27,6 +27,7 @@ from typing import Any, Final, TypeAlias
 import numpy as np
 from pydantic import BaseModel, ValidationError
 
+from clothlab.sim.core.fabrics import fabric_label
 from clothlab.sim.core.topology import TopologyBuilder, disc_parts
 from clothlab.sim.document.commands import EDITABLE_PARTS, EditScene
 from clothlab.sim.document.scene import (
@@ -51,6 +52,7 @@ from clothlab.sim.document.scene import (
     field_range,
     validation_message,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 
 Body: TypeAlias = BodyShape
 Obstacle: TypeAlias = SphereSpec | BoxSpec
@@ -84,8 +86,9 @@ def edit_of(before: Scene, composed: Composed) -> EditScene:
 
 def add_body(scene: Scene, body: Body) -> Composed:
     if len(scene.bodies) >= MAX_BODIES:
-        raise SceneError(f"a scene holds at most {MAX_BODIES} bodies")
-    return Composed(_with(scene, bodies=[*scene.bodies, body]), f"Add {_noun(body)}")
+        raise SceneError(tr("a scene holds at most {count} bodies").format(count=MAX_BODIES))
+    text = tr("Add {what}").format(what=_noun(body))
+    return Composed(_with(scene, bodies=[*scene.bodies, body]), text)
 
 
 def remove_body(scene: Scene, index: int) -> Composed:
@@ -94,7 +97,7 @@ def remove_body(scene: Scene, index: int) -> Composed:
     pins, cuts, _ = _remap(scene, index, None)
     rulers, probes = _remap_rulers(scene, index, None), _remap_probes(scene, index, None)
     new = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
-    return Composed(new, f"Remove {_noun(body)}")
+    return Composed(new, tr("Remove {what}").format(what=_noun(body)))
 
 
 def duplicate_body(scene: Scene, index: int) -> Composed:
@@ -114,7 +117,8 @@ def duplicate_body(scene: Scene, index: int) -> Composed:
         for p in scene.pins
         if first_old <= p.particle < first_old + count
     ]
-    return Composed(_with(added, pins=[*added.pins, *copies]), f"Duplicate {_noun(body)}")
+    text = tr("Duplicate {what}").format(what=_noun(body))
+    return Composed(_with(added, pins=[*added.pins, *copies]), text)
 
 
 def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Composed:
@@ -129,7 +133,9 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     bodies[index] = new
     message = ""
     if dropped > 0:
-        message = f"{old.label}: {dropped} cut links dropped, its resolution changed"
+        message = tr("{body}: {count} cut links dropped, its resolution changed").format(
+            body=old.label, count=dropped
+        )
     rulers, probes = _remap_rulers(scene, index, new), _remap_probes(scene, index, new)
     new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
     return Composed(new_scene, text or _change_text(old, new), message)
@@ -149,7 +155,7 @@ def first_sheet(scene: Scene) -> int:
     for k, body in enumerate(scene.bodies):
         if isinstance(body, SheetSpec):
             return k
-    raise SceneError(f"{scene.name}: the scene has no sheet")
+    raise SceneError(tr("{scene}: the scene has no sheet").format(scene=scene.name))
 
 
 def resize_sheet_keeping_rule(sheet: SheetSpec, width: float, height: float) -> dict[str, Any]:
@@ -164,26 +170,53 @@ def resize_sheet_keeping_rule(sheet: SheetSpec, width: float, height: float) -> 
 
 def _change_text(old: Body, new: Body) -> str:
     changed = {k for k in type(old).model_fields if getattr(old, k) != getattr(new, k)}
-    noun = old.kind
+    noun = _kind(old.kind)
     if changed <= {"name"}:
-        return f"Rename {noun} to {new.name!r}" if new.name else f"Rename {noun}"
+        if new.name:
+            return tr("Rename {what} to {name}").format(what=noun, name=repr(new.name))
+        return tr("Rename {what}").format(what=noun)
     if changed & {"cols", "rows", "cubes"}:
-        return f"Set resolution of {_noun(new)}"
+        return tr("Set resolution of {what}").format(what=_noun(new))
     if changed & {"width", "height", "size", "diameter"}:
-        return f"Resize {noun}"
+        return tr("Resize {what}").format(what=noun)
     if changed <= {"top_center", "min_corner", "center"}:
-        return f"Move {noun}"
+        return tr("Move {what}").format(what=noun)
     if changed <= {"yaw"}:
-        return f"Turn {noun}"
+        return tr("Turn {what}").format(what=noun)
     if "si_material" in changed and changed <= {"si_material", "material", "stiffness"}:
         fabric = new.si_material.name if new.si_material is not None else None
-        return f"Set {noun} to {fabric or new.material or 'world settings'}"
+        material = _material(fabric or new.material)
+        return tr("Set {what} to {material}").format(what=noun, material=material)
     if changed <= {"material", "stiffness"}:
-        what = new.material or "world settings"
-        return f"Set stiffness of {noun}" if changed == {"stiffness"} else f"Set {noun} to {what}"
+        if changed == {"stiffness"}:
+            return tr("Set stiffness of {what}").format(what=noun)
+        return tr("Set {what} to {material}").format(what=noun, material=_material(new.material))
     if changed <= {"horizontal"}:
-        return f"Lay {noun} flat" if getattr(new, "horizontal", False) else f"Hang {noun}"
-    return f"Change {noun}"
+        if getattr(new, "horizontal", False):
+            return tr("Lay {what} flat").format(what=noun)
+        return tr("Hang {what}").format(what=noun)
+    return tr("Change {what}").format(what=noun)
+
+
+def _material(name: str | None) -> str:
+    """A body's material as an undo entry names it: a fabric's name, or the world's."""
+    if not name:
+        return tr("world settings")
+    return fabric_label(name)
+
+
+# The kinds of bodies and obstacles as undo entries name them ("Move sheet")
+_KINDS: Final = {
+    "sheet": QT_TR_NOOP("sheet"),
+    "block": QT_TR_NOOP("block"),
+    "disc": QT_TR_NOOP("disc"),
+    "sphere": QT_TR_NOOP("sphere"),
+    "box": QT_TR_NOOP("box"),
+}
+
+
+def _kind(kind: str) -> str:
+    return tr(_KINDS[kind]) if kind in _KINDS else kind
 
 
 def restructures(before: Scene, after: Scene) -> bool:
@@ -197,14 +230,20 @@ def restructures(before: Scene, after: Scene) -> bool:
 
 def add_obstacle(scene: Scene, obstacle: Obstacle) -> Composed:
     if len(scene.obstacles) >= MAX_OBSTACLES:
-        raise SceneError(f"a scene holds at most {MAX_OBSTACLES} obstacles besides the ball")
-    return Composed(_with(scene, obstacles=[*scene.obstacles, obstacle]), f"Add {obstacle.kind}")
+        raise SceneError(
+            tr("a scene holds at most {count} obstacles besides the ball").format(
+                count=MAX_OBSTACLES
+            )
+        )
+    text = tr("Add {what}").format(what=_kind(obstacle.kind))
+    return Composed(_with(scene, obstacles=[*scene.obstacles, obstacle]), text)
 
 
 def remove_obstacle(scene: Scene, index: int) -> Composed:
     obstacle = _obstacle(scene, index)
     kept = [o for k, o in enumerate(scene.obstacles) if k != index]
-    return Composed(_with(scene, obstacles=kept), f"Remove {obstacle.kind}")
+    text = tr("Remove {what}").format(what=_kind(obstacle.kind))
+    return Composed(_with(scene, obstacles=kept), text)
 
 
 def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
@@ -215,12 +254,12 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
     obstacles = list(scene.obstacles)
     obstacles[index] = new
     if set(changes) <= {"center"}:
-        verb = "Move"
+        text = tr("Move {what}")
     elif set(changes) <= {"name"}:
-        verb = "Rename"
+        text = tr("Rename {what}")
     else:
-        verb = "Resize"
-    return Composed(_with(scene, obstacles=obstacles), f"{verb} {old.kind}")
+        text = tr("Resize {what}")
+    return Composed(_with(scene, obstacles=obstacles), text.format(what=_kind(old.kind)))
 
 
 # --- pins --------------------------------------------------------------------------------------
@@ -235,10 +274,14 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     2n, …). Particles already pinned keep their anchor."""
     sheet = _body(scene, index)
     if not isinstance(sheet, SheetSpec):
-        raise SceneError(f"{sheet.label}: only a sheet has edges to pin")
+        raise SceneError(tr("{body}: only a sheet has edges to pin").format(body=sheet.label))
     low, high = PIN_EVERY
     if not low <= every <= high:
-        raise SceneError(f"every {every}: expected a count within {low}…{high}")
+        raise SceneError(
+            tr("every {every}: expected a count within {low}…{high}").format(
+                every=every, low=low, high=high
+            )
+        )
     cols, rows = sheet.cols, sheet.rows
     local = {
         "top edge": range(cols),
@@ -252,9 +295,14 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     new = [
         PinSpec(particle=first + k, anchor=_vec(rest[k])) for k in local if first + k not in pinned
     ]
-    label = f"every {_ordinal(every)} of top edge" if which == "every nth of top edge" else which
+    text = {
+        "top edge": tr("Pin top edge ({count} pins)"),
+        "top corners": tr("Pin top corners ({count} pins)"),
+        "left edge": tr("Pin left edge ({count} pins)"),
+        "every nth of top edge": tr("Pin every {ordinal} of top edge ({count} pins)"),
+    }[which].format(count=len(new), ordinal=_ordinal(every))
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
-    return Composed(_with(scene, pins=pins), f"Pin {label} ({len(new)} pins)")
+    return Composed(_with(scene, pins=pins), text)
 
 
 def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
@@ -263,7 +311,7 @@ def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
     their anchor."""
     disc = _body(scene, index)
     if not isinstance(disc, DiscSpec):
-        raise SceneError(f"{disc.label}: only a disc has a middle to pin")
+        raise SceneError(tr("{body}: only a disc has a middle to pin").format(body=disc.label))
     first, rest = _first_particle(scene, index), _rest(disc)
     offset = rest[:, [0, 2]] - np.array([disc.center[0], disc.center[2]])
     # a particle exactly on the circle is in: r ≤ radius as the drape meter's support says
@@ -275,7 +323,8 @@ def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
         if first + k not in pinned
     ]
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
-    return Composed(_with(scene, pins=pins), f"Pin middle of disc ({len(new)} pins)")
+    text = tr("Pin middle of disc ({count} pins)").format(count=len(new))
+    return Composed(_with(scene, pins=pins), text)
 
 
 def pins_away_from_rest(scene: Scene, tolerance: float = AT_REST) -> int:
@@ -310,7 +359,7 @@ def unpin_all(scene: Scene, index: int) -> Composed:
     count = body_size(_body(scene, index))[0]
     kept = [p for p in scene.pins if not first <= p.particle < first + count]
     removed = len(scene.pins) - len(kept)
-    return Composed(_with(scene, pins=kept), f"Unpin all ({removed} pins)")
+    return Composed(_with(scene, pins=kept), tr("Unpin all ({count} pins)").format(count=removed))
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -331,28 +380,36 @@ def _with(scene: Scene, **update: Any) -> Scene:
 
 def _body(scene: Scene, index: int) -> Body:
     if not 0 <= index < len(scene.bodies):
-        raise SceneError(f"body {index} is not within 0…{len(scene.bodies) - 1}")
+        raise SceneError(
+            tr("body {index} is not within 0…{last}").format(
+                index=index, last=len(scene.bodies) - 1
+            )
+        )
     return scene.bodies[index]
 
 
 def _obstacle(scene: Scene, index: int) -> Obstacle:
     if not 0 <= index < len(scene.obstacles):
-        raise SceneError(f"obstacle {index} is not within 0…{len(scene.obstacles) - 1}")
+        raise SceneError(
+            tr("obstacle {index} is not within 0…{last}").format(
+                index=index, last=len(scene.obstacles) - 1
+            )
+        )
     return scene.obstacles[index]
 
 
 def _noun(body: Body) -> str:
     if isinstance(body, SheetSpec):
-        return f"sheet {body.cols} × {body.rows}"
+        return tr("sheet {cols} × {rows}").format(cols=body.cols, rows=body.rows)
     if isinstance(body, DiscSpec):
-        return f"disc {body.cols} across"
-    n = body.cubes
-    return f"block {n} × {n} × {n}"
+        return tr("disc {cols} across").format(cols=body.cols)
+    return tr("block {n} × {n} × {n}").format(n=body.cubes)
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return tr("{n}th").format(n=n)
+    return {1: tr("{n}st"), 2: tr("{n}nd"), 3: tr("{n}rd")}[n % 10].format(n=n)
 
 
 def _first_particle(scene: Scene, index: int) -> int:

@@ -43,6 +43,8 @@ from typing import Any
 import numpy as np
 from pydantic_core import from_json
 
+from clothlab.sim.text import tr
+
 CHUNK = 1 << 16  # bytes gathered before a write(2)
 TEMP_SUFFIX = ".tmp"
 _NAME_KEPT = 40  # bytes of the target's name a temporary file's name keeps whole
@@ -66,7 +68,8 @@ class NotARegularFileError(FileRefusedError):
 
 class FileTooLargeError(FileRefusedError):
     def __init__(self, path: str | os.PathLike[str], limit: int) -> None:
-        super().__init__(errno.EFBIG, f"is larger than {limit} bytes", os.fspath(path))
+        reason = tr("is larger than {limit} bytes").format(limit=limit)
+        super().__init__(errno.EFBIG, reason, os.fspath(path))
         self.limit = limit
 
 
@@ -137,20 +140,24 @@ def inspect_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result |
         # /dev/stdout and /proc/self/fd/N name open files, not names a rename can replace
         same = resolved is not None and os.path.samestat(resolved, status)
         if not same:
-            reason = "is not a file name that can be replaced"
+            reason = tr("is not a file name that can be replaced")
             raise FileRefusedError(errno.EINVAL, reason, str(path))
         if not _writable(status, target, os.W_OK):
             mode = stat.S_IMODE(status.st_mode)
-            raise FileRefusedError(errno.EACCES, f"is read-only (mode {mode:04o})", str(path))
+            reason = tr("is read-only (mode {mode:04o})").format(mode=mode)
+            raise FileRefusedError(errno.EACCES, reason, str(path))
     folder = target.parent
     try:
         folder_status = os.stat(folder)
     except FileNotFoundError:
-        raise FileRefusedError(errno.ENOENT, f"folder {folder} does not exist", str(path)) from None
+        reason = tr("folder {folder} does not exist").format(folder=folder)
+        raise FileRefusedError(errno.ENOENT, reason, str(path)) from None
     if not stat.S_ISDIR(folder_status.st_mode):
-        raise FileRefusedError(errno.ENOTDIR, f"{folder} is not a folder", str(path))
+        reason = tr("{folder} is not a folder").format(folder=folder)
+        raise FileRefusedError(errno.ENOTDIR, reason, str(path))
     if not _writable(folder_status, folder, os.W_OK | os.X_OK):
-        raise FileRefusedError(errno.EACCES, f"folder {folder} is read-only", str(path))
+        reason = tr("folder {folder} is read-only").format(folder=folder)
+        raise FileRefusedError(errno.EACCES, reason, str(path))
     return target, status
 
 
@@ -348,7 +355,9 @@ class AtomicFile:
             self._drain()
             target, status = inspect_target(self.path)
             if target != self.target:
-                raise FileRefusedError(errno.EINVAL, "changed while it was written", str(self.path))
+                raise FileRefusedError(
+                    errno.EINVAL, tr("changed while it was written"), str(self.path)
+                )
             if status is not None:
                 _copy_owner_and_mode(self._fd, status)
             else:
@@ -437,13 +446,17 @@ def read_document(
     try:
         return read_regular_file(path, limit)
     except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
+        raise error(tr("{path}: no such file").format(path=path)) from None
     except FileTooLargeError:
-        raise error(f"{path}: file is larger than {limit / 1024**2:g} MiB") from None
+        raise error(
+            tr("{path}: file is larger than {size:g} MiB").format(path=path, size=limit / 1024**2)
+        ) from None
     except NotARegularFileError as refused:
         raise error(f"{path}: is {refused.kind}, not {what}") from None
     except OSError as failed:
-        raise error(f"{path}: cannot read: {describe(failed)}") from None
+        raise error(
+            tr("{path}: cannot read: {reason}").format(path=path, reason=describe(failed))
+        ) from None
 
 
 # --- reading the lab's JSON files ---------------------------------------------------------------
@@ -460,7 +473,10 @@ MAX_MESSAGE = 400  # characters of a SceneError message
 
 
 class SceneError(ValueError):
-    """A scene that cannot be read; the message is one line naming the file and field."""
+    """A scene that cannot be read; the message is one line naming the file and field.
+    `format_found`: the format a file of another kind says it is (a question set, say)."""
+
+    format_found: object = None
 
     def __init__(self, message: str) -> None:
         # Field names come from the file: escape line breaks and other control characters,
@@ -496,7 +512,9 @@ def _first_non_finite(data: Any) -> str | None:
     while stack:
         item, path = stack.pop()
         if isinstance(item, _NonFinite):
-            return f"{path + ': ' if path else ''}{item.name} is not a finite number"
+            return f"{path + ': ' if path else ''}" + tr("{value} is not a finite number").format(
+                value=item.name
+            )
         children = item.items() if isinstance(item, dict) else enumerate(item) \
             if isinstance(item, list) else ()  # fmt: skip
         nested = [(v, f"{path}.{k}" if path else str(k)) for k, v in children
@@ -548,18 +566,22 @@ def read_json_object(
     Infinity, nested at most MAX_DEPTH deep. Raises `error` with one line naming `source`."""
     if len(text) > max_bytes:
         size = f"{max_bytes // 1024**2} MiB" if max_bytes >= 1024**2 else f"{max_bytes // 1024} KiB"
-        raise error(f"{source}: file is larger than {size}")
+        raise error(tr("{source}: file is larger than {size}").format(source=source, size=size))
     raw = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as problem:
-            raise error(f"{source}: not UTF-8 text (byte {problem.start})") from None
+            raise error(
+                tr("{source}: not UTF-8 text (byte {byte})").format(
+                    source=source, byte=problem.start
+                )
+            ) from None
     data = _parse_quickly(raw)
     if data is None:
         data = _parse_carefully(text, raw, source, error)
     if not isinstance(data, dict):
-        raise error(f"{source}: top level must be an object")
+        raise error(tr("{source}: top level must be an object").format(source=source))
     return data
 
 
@@ -624,15 +646,23 @@ def _parse_carefully(text: str, raw: bytes, source: str, error: type[SceneError]
     except SceneError as problem:
         raise error(f"{source}: {problem}") from None
     except RecursionError:
-        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from None
+        raise error(
+            tr("{source}: nested deeper than {depth} levels").format(source=source, depth=MAX_DEPTH)
+        ) from None
     except json.JSONDecodeError as problem:
-        raise error(f"{source}: not valid JSON: {problem.msg} at line {problem.lineno}") from None
+        raise error(
+            tr("{source}: not valid JSON: {problem} at line {line}").format(
+                source=source, problem=problem.msg, line=problem.lineno
+            )
+        ) from None
     except ValueError:  # Python refuses integers of more than 4300 digits
-        raise error(f"{source}: a number has too many digits") from None
+        raise error(tr("{source}: a number has too many digits").format(source=source)) from None
     if constants:
         raise error(f"{source}: {_first_non_finite(data)}")
     if _bracket_depth(raw) + 1 > MAX_DEPTH and _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels")
+        raise error(
+            tr("{source}: nested deeper than {depth} levels").format(source=source, depth=MAX_DEPTH)
+        )
     return data
 
 

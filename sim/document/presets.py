@@ -8,8 +8,10 @@ from pathlib import Path
 from clothlab.resources import resource
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.scene import Scene, SceneError, load_scene, parse_scene
+from clothlab.sim.text import in_language
 
 DEFAULT_PRESET = "hanging-sheet"
+PRESET_WORDS = frozenset({"name", "description"})  # the scene's and its bodies' (sim.text)
 _SCENES = resource("scenes")
 
 
@@ -36,7 +38,8 @@ def preset_path(name: str) -> Traversable:
 def load_preset(name: str) -> Scene:
     if not is_preset(name):
         raise SceneError(f"{name}: no such preset (presets: {', '.join(preset_names())})")
-    return parse_scene(preset_path(name).read_bytes(), f"preset {name}")
+    data = in_language(preset_path(name).read_bytes(), "presets", PRESET_WORDS)
+    return parse_scene(data, f"preset {name}")
 
 
 def resolve_scene(name_or_path: str) -> tuple[Scene, Path | None]:

@@ -52,6 +52,7 @@ from clothlab.sim.document.files import (
     read_json_object,
     write_atomically,
 )
+from clothlab.sim.text import tr
 
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
@@ -168,8 +169,16 @@ class SheetSpec(_BodySpec):
     def _spacing_not_too_fine(self) -> SheetSpec:
         if min(self.spacing_x, self.spacing_y) < MIN_SPACING:
             raise ValueError(
-                f"a {self.width:g} × {self.height:g} sheet of {self.cols} × {self.rows} "
-                f"particles is finer than {MIN_SPACING:g} units between particles"
+                tr(
+                    "a {width:g} × {height:g} sheet of {cols} × {rows} particles is finer than "
+                    "{spacing:g} units between particles"
+                ).format(
+                    width=self.width,
+                    height=self.height,
+                    cols=self.cols,
+                    rows=self.rows,
+                    spacing=MIN_SPACING,
+                )
             )
         return self
 
@@ -183,7 +192,7 @@ class SheetSpec(_BodySpec):
 
     @property
     def default_label(self) -> str:
-        return f"Sheet {self.cols} × {self.rows}"
+        return tr("Sheet {cols} × {rows}").format(cols=self.cols, rows=self.rows)
 
     def moved(self, offset: Vec3) -> SheetSpec:
         return self.replaced(top_center=_add(self.top_center, offset))
@@ -200,11 +209,13 @@ class BlockSpec(_BodySpec):
     @model_validator(mode="after")
     def _cubes_not_too_small(self) -> BlockSpec:
         if self.si_material is not None:
-            raise ValueError("an SI fabric is a sheet's material, not a block's")
+            raise ValueError(tr("an SI fabric is a sheet's material, not a block's"))
         if self.side < MIN_SPACING:
             raise ValueError(
-                f"a block of {self.size:g} units in {self.cubes} cubes a side has cubes "
-                f"smaller than {MIN_SPACING:g} units"
+                tr(
+                    "a block of {size:g} units in {cubes} cubes a side has cubes smaller than "
+                    "{spacing:g} units"
+                ).format(size=self.size, cubes=self.cubes, spacing=MIN_SPACING)
             )
         return self
 
@@ -215,7 +226,7 @@ class BlockSpec(_BodySpec):
     @property
     def default_label(self) -> str:
         n = self.cubes
-        return f"Block {n} × {n} × {n}"
+        return tr("Block {n} × {n} × {n}").format(n=n)
 
     def moved(self, offset: Vec3) -> BlockSpec:
         return self.replaced(min_corner=_add(self.min_corner, offset))
@@ -236,8 +247,10 @@ class DiscSpec(_BodySpec):
     def _spacing_not_too_fine(self) -> DiscSpec:
         if self.spacing < MIN_SPACING:
             raise ValueError(
-                f"a disc {self.diameter:g} across of {self.cols} particles across is finer "
-                f"than {MIN_SPACING:g} units between particles"
+                tr(
+                    "a disc {diameter:g} across of {cols} particles across is finer than "
+                    "{spacing:g} units between particles"
+                ).format(diameter=self.diameter, cols=self.cols, spacing=MIN_SPACING)
             )
         return self
 
@@ -247,7 +260,7 @@ class DiscSpec(_BodySpec):
 
     @property
     def default_label(self) -> str:
-        return f"Disc {self.cols} across"
+        return tr("Disc {cols} across").format(cols=self.cols)
 
     def moved(self, offset: Vec3) -> DiscSpec:
         return self.replaced(center=_add(self.center, offset))
@@ -265,7 +278,7 @@ class SphereSpec(_Strict):
 
     @property
     def label(self) -> str:
-        return self.name or "Sphere"
+        return self.name or tr("Sphere")
 
     def moved(self, offset: Vec3) -> SphereSpec:
         return self.replaced(center=_add(self.center, offset))
@@ -281,7 +294,7 @@ class BoxSpec(_Strict):
 
     @property
     def label(self) -> str:
-        return self.name or "Box"
+        return self.name or tr("Box")
 
     def moved(self, offset: Vec3) -> BoxSpec:
         return self.replaced(center=_add(self.center, offset))
@@ -459,7 +472,11 @@ class Scene(_Strict):
     def _indices_in_range(self) -> Scene:
         particles, links = body_counts(self.bodies)
         if particles > MAX_PARTICLES:
-            raise ValueError(f"bodies have {particles} particles, more than {MAX_PARTICLES}")
+            raise ValueError(
+                tr("bodies have {particles} particles, more than {limit}").format(
+                    particles=particles, limit=MAX_PARTICLES
+                )
+            )
         # As arrays (the largest legal scene lists 287 511 pins and 2 million dead links),
         # once every index is known to fit one: a file may say 10**400.
         pinned = [p.particle for p in self.pins]
@@ -669,14 +686,18 @@ def check_version(
     an integer no newer than `latest`; else `error` with one line."""
     if data.get("format") != expected_format:
         got = data.get("format")
-        raise error(f"{source}: format: expected {expected_format!r}, got {got!r}")
+        problem = error(f"{source}: format: expected {expected_format!r}, got {got!r}")
+        problem.format_found = got
+        raise problem
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise error(f"{source}: schema_version: expected an integer")
     if version > latest:
         raise error(
-            f"{source}: schema_version: {version} is newer than this Cloth Lab "
-            f"(reads up to {latest})"
+            tr(
+                "{source}: schema_version: {version} is newer than this Cloth Lab "
+                "(reads up to {latest})"
+            ).format(source=source, version=version, latest=latest)
         )
     return version
 

@@ -50,6 +50,7 @@ from clothlab.sim.document.commands import (
 )
 from clothlab.sim.document.recording import Recording, from_journal
 from clothlab.sim.document.scene import Scene, build_simulation
+from clothlab.sim.text import tr
 
 Row = tuple[float, ...]  # sim.core.readouts.CSV_COLUMNS
 Source: TypeAlias = Scene | Recording
@@ -437,10 +438,14 @@ def replay(journal: Sequence[Stamped], steps: int) -> Simulation:
     recording = from_journal(list(journal), steps)  # CommandError unless a Load starts it
     for before, after in itertools.pairwise(journal):
         if after.step < before.step:
-            raise CommandError(f"journal goes back in time: step {after.step} after {before.step}")
+            raise CommandError(
+                tr("journal goes back in time: step {step} after {before}").format(
+                    step=after.step, before=before.step
+                )
+            )
     engine = Engine(recording.scene, recording.commands, record_every=0)
     if engine.advance_to(steps) != steps or engine.blew_up:
-        raise CommandError(f"the model blew up replaying step {engine.steps}")
+        raise CommandError(tr("the model blew up replaying step {step}").format(step=engine.steps))
     if engine.diverged:
-        raise CommandError("the journal says the model blew up where its replay did not")
+        raise CommandError(tr("the journal says the model blew up where its replay did not"))
     return engine.sim

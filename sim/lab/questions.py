@@ -96,6 +96,7 @@ from clothlab.sim.document.scene import (
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine
+from clothlab.sim.text import in_language
 
 FORMAT: Final = "clothlab-questions"
 SCHEMA_VERSION: Final = 1
@@ -721,12 +722,19 @@ def builtin_set_names() -> list[str]:
 
 
 def load_builtin_set(name: str = BUILTIN_SET) -> QuestionSet:
+    """A built-in set, in the app's language where resources/i18n has its words."""
     if name not in builtin_set_names():
         known = ", ".join(builtin_set_names())
         raise QuestionSetError(f"{name}: no such question set (built-in: {known})")
-    return parse_question_set(
-        (_BUILTIN / f"{name}.json").read_bytes(), f"questions {name}", _BUILTIN
-    )
+    data = in_language((_BUILTIN / f"{name}.json").read_bytes(), name, TRANSLATED_FIELDS)
+    return parse_question_set(data, f"questions {name}", _BUILTIN)
+
+
+# The fields of a set whose values are its words (sim.text.in_language)
+TRANSLATED_FIELDS = frozenset(
+    {"title", "description", "question", "text", "watch", "explanation", "label", "note",
+     "claim", "unit"}
+)  # fmt: skip
 
 
 def resolve_set(name_or_path: str) -> QuestionSet:

@@ -11,8 +11,9 @@ import numpy as np
 
 from clothlab.sim.core.topology import Topology
 from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene
+from clothlab.sim.text import QT_TR_NOOP, tr
 
-MODEL_UNIT = "units"
+MODEL_UNIT = QT_TR_NOOP("units")  # translated where shown: length_text
 SI_UNIT = "m"
 
 
@@ -67,7 +68,7 @@ def length_text(length: float, unit: str) -> str:
     """A ruler's label: "0.8400 units", "0.2500 m"; "—" for a ruler that cannot be read."""
     if not np.isfinite(length):
         return "—"
-    return f"{length:.4f} {unit}"
+    return f"{length:.4f} {tr(unit)}"
 
 
 def particle_end(particle: int) -> RulerEnd:

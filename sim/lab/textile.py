@@ -46,6 +46,7 @@ from clothlab.sim.document.scene import (
     save_scene,
     with_settings,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 
 GRAVITY = 9.8  # m/s², the model's
 STRIP_WIDTH = 0.025  # m: ASTM D1388's specimen is 25 mm wide
@@ -62,7 +63,11 @@ CLOTH = (SheetSpec, DiscSpec)  # the bodies an SI fabric is for
 def si_spec(name: str) -> SIMaterialSpec:
     """The preset fabric `name` as a body's SI material; SceneError naming the fabrics."""
     if name not in SI_FABRICS:
-        raise SceneError(f"unknown fabric {name!r} (fabrics: {', '.join(SI_FABRICS)})")
+        raise SceneError(
+            tr("unknown fabric {name} (fabrics: {fabrics})").format(
+                name=repr(name), fabrics=", ".join(SI_FABRICS)
+            )
+        )
     return SIMaterialSpec.of(name, SI_FABRICS[name])
 
 
@@ -219,7 +224,7 @@ def _sheets_with(scene: Scene, spec: SIMaterialSpec) -> Scene:
         for b in scene.bodies
     ]
     if not any(isinstance(b, CLOTH) for b in scene.bodies):
-        raise SceneError("material: the scene has no sheet or disc to give a fabric")
+        raise SceneError(tr("material: the scene has no sheet or disc to give a fabric"))
     return scene.model_copy(update={"bodies": bodies})
 
 
@@ -244,7 +249,7 @@ def with_fabric_values(scene: Scene, values: dict[str, float]) -> Scene:
     without one starts from cotton's. The fabric keeps its name with "(changed)"."""
     first = next((b for b in scene.bodies if isinstance(b, CLOTH)), None)
     if first is None:
-        raise SceneError("material: the scene has no sheet or disc to give a fabric")
+        raise SceneError(tr("material: the scene has no sheet or disc to give a fabric"))
     base = first.si_material or si_spec("cotton")
     fields: dict[str, Any] = {}
     for key, value in values.items():
@@ -261,8 +266,8 @@ def with_overhang(scene: Scene, overhang: float) -> Scene:
     found = find_cantilever(topology, np.array(sorted(pins), dtype=np.int32))
     strip = scene.bodies[0]
     if found is None or not isinstance(strip, SheetSpec) or strip.si_material is None:
-        raise SceneError("overhang: the scene holds no cantilever (a flat strip of SI fabric "
-                         "clamped along whole rows)")  # fmt: skip
+        raise SceneError(tr("overhang: the scene holds no cantilever (a flat strip of SI fabric "
+                            "clamped along whole rows)"))  # fmt: skip
     segments = strip.rows - CLAMPED_ROWS
     rebuilt = cantilever_scene(strip.si_material, overhang, segments)
     return rebuilt.model_copy(update={"solver": scene.solver, "wind": scene.wind,
@@ -323,7 +328,7 @@ def cantilever_check(name: str, material: SIMaterial, segments: int = 20) -> Che
     sim = settle(cantilever_scene(SIMaterialSpec.of(name, material), 2 * c, segments))
     angle = chord_angle(sim)
     measured = peirce_bending_length(2 * c, angle) * 100
-    return Check(name, "cantilever", "bending length", measured, "cm", 95 * c, 105 * c,
+    return Check(name, "cantilever", QT_TR_NOOP("bending length"), measured, "cm", 95 * c, 105 * c,
                  "(B/ρg)^⅓ ± 5 %", f"chord angle {angle:.1f}° at 2c")  # fmt: skip
 
 
@@ -335,7 +340,7 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
     strip = scene.bodies[0]
     weight = material.areal_density * strip.width * strip.height * GRAVITY
     measured = sim.readouts()
-    return Check(name, "hanging-strip", "elongation", measured.elongation * 1000, "mm",
+    return Check(name, "hanging-strip", QT_TR_NOOP("elongation"), measured.elongation * 1000, "mm",
                  0.97 * expected, 1.03 * expected, "ρgL²/2k ± 3 %",
                  f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
 
@@ -356,8 +361,10 @@ def drape_check_of(name: str, sim: Simulation) -> Check:
     draws the specimen (the app's Validation panel) settles it once."""
     measured = sim.readouts()
     low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
-    reference = "published" if name in DRAPE_BANDS else "no published value"
-    return Check(name, "cusick-drape", "drape coefficient", measured.drape_coefficient, "%",
+    published = name in DRAPE_BANDS
+    reference = QT_TR_NOOP("published") if published else QT_TR_NOOP("no published value")
+    quantity = QT_TR_NOOP("drape coefficient")
+    return Check(name, "cusick-drape", quantity, measured.drape_coefficient, "%",
                  low, high, reference, f"{measured.folds} folds")  # fmt: skip
 
 

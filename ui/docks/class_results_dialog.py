@@ -29,12 +29,20 @@ from clothlab.sim.lab.class_results import (
     class_summary,
     read_progress_csv,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.layouts import nest
 from clothlab.ui.window import file_dialogs
 
-CSV_FILTER = "CSV files (*.csv);;All files (*)"
+CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
 # the counts first, so they stay in view beside long titles; the answer's words last
-COLUMNS = ("Question", "Right", "Wrong", "Answered", "Students", "Answer")
+COLUMNS = (
+    QT_TR_NOOP("Question"),
+    QT_TR_NOOP("Right"),
+    QT_TR_NOOP("Wrong"),
+    QT_TR_NOOP("Answered"),
+    QT_TR_NOOP("Students"),
+    QT_TR_NOOP("Answer"),
+)
 
 
 class ClassResultsDialog(QDialog):
@@ -42,24 +50,24 @@ class ClassResultsDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Class results")
+        self.setWindowTitle(tr("Class results"))
         self.files: list[tuple[str, list[StudentAnswer]]] = []
         self.tallies: list[QuestionTally] = []
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("class_results_table")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([tr(column) for column in COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setTabKeyNavigation(False)
-        self.summary = QLabel("Open the answer files (CSV) your students exported.")
+        self.summary = QLabel(tr("Open the answer files (CSV) your students exported."))
         self.summary.setObjectName("class_results_summary")
         self.problems = QLabel("")
         self.problems.setObjectName("class_results_problems")
         self.problems.setWordWrap(True)
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
-        self.add_button = QPushButton("Add answer files…")
+        self.add_button = QPushButton(tr("Add answer files…"))
         self.add_button.clicked.connect(self.add_dialog)
-        self.clear_button = QPushButton("Clear")
+        self.clear_button = QPushButton(tr("Clear"))
         self.clear_button.clicked.connect(self.clear)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
@@ -77,7 +85,9 @@ class ClassResultsDialog(QDialog):
 
     def add_dialog(self) -> None:
         start = str(file_dialogs.start_folder())
-        paths, _ = QFileDialog.getOpenFileNames(self, "Open answer files", start, CSV_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, tr("Open answer files"), start, tr(CSV_FILTER)
+        )
         if paths:
             self.add_files(Path(p) for p in paths)
 
@@ -93,7 +103,8 @@ class ClassResultsDialog(QDialog):
                 continue
             self.files = [(s, a) for s, a in self.files if s != str(path)]  # read again
             self.files.append((str(path), answers))
-        self.problems.setText("\n".join(f"Left out: {p}" for p in problems))
+        left_out = tr("Left out: {problem}")
+        self.problems.setText("\n".join(left_out.format(problem=p) for p in problems))
         self._show()
 
     def clear(self) -> None:
@@ -116,6 +127,7 @@ class ClassResultsDialog(QDialog):
         self.table.horizontalHeader().setStretchLastSection(True)
         set_id = self.files[0][1][0].set_id if self.files else ""
         self.summary.setText(
-            f"Set {set_id}: {len(self.files)} students' files" if self.files
-            else "Open the answer files (CSV) your students exported."
-        )  # fmt: skip
+            tr("Set {set}: {count} students' files").format(set=set_id, count=len(self.files))
+            if self.files
+            else tr("Open the answer files (CSV) your students exported.")
+        )

@@ -35,6 +35,8 @@ from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
+from clothlab.sim.text import QT_TR_NOOP, tr
+from clothlab.ui.docks.readouts_dock import unit_text
 from clothlab.ui.layouts import nest
 from clothlab.ui.theme import colour_plot
 
@@ -46,17 +48,21 @@ ROWS = 4
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one per variant row
 MAIN_COLOUR = "#8c8c8c"  # the main run, "as is"
 PRESETS = (
-    ("passes 4", "passes=4"), ("passes 16", "passes=16"), ("XPBD on", "xpbd=on"),
-    ("friction on", "friction_static=0.5,friction_kinetic=0.4"),
-    ("stiffness 0.5", "stiffness=0.5"),
+    (QT_TR_NOOP("passes 4"), "passes=4"), (QT_TR_NOOP("passes 16"), "passes=16"),
+    (QT_TR_NOOP("XPBD on"), "xpbd=on"),
+    (QT_TR_NOOP("friction on"), "friction_static=0.5,friction_kinetic=0.4"),
+    (QT_TR_NOOP("stiffness 0.5"), "stiffness=0.5"),
 )  # fmt: skip
-# The world fabric presets (sim.core.fabrics), after a line: `fabric=silk` as the CLI takes it
-FABRIC_PRESETS = tuple((f"Fabric: {name}", f"fabric={name}") for name in FABRICS)
+# The world fabric presets (sim.core.fabrics), after a line: `fabric=silk` as the CLI takes it;
+# each by its name, shown as "Fabric: silk"
+FABRIC_PRESETS = tuple((name, f"fabric={name}") for name in FABRICS)
 REDRAW_HZ = 10
 ERROR_COLOUR = "#d62728"
 ERROR_STYLE = f"color: {ERROR_COLOUR};"
-TABLE_HEAD = ("Status", "Step")
-STALE_TEXT = "Scene changed: Run again"
+TABLE_HEAD = (QT_TR_NOOP("Status"), QT_TR_NOOP("Step"))
+STALE_TEXT = QT_TR_NOOP("Scene changed: Run again")
+# the main run's column and curve; `value` and `status` know it by this name in any language
+MAIN_RUN = QT_TR_NOOP("as is")
 
 
 class VariantRow(QWidget):
@@ -70,18 +76,18 @@ class VariantRow(QWidget):
         swatch.setStyleSheet(f"background: {self.colour}; border-radius: 2px;")
         self.edit = QLineEdit()
         self.edit.setObjectName(f"variant_{index}")
-        self.edit.setPlaceholderText("e.g. passes=16,xpbd=on")
-        self.edit.setToolTip("Setting changes, as `clothlab compare --variant` takes them.")
+        self.edit.setPlaceholderText(tr("e.g. passes=16,xpbd=on"))
+        self.edit.setToolTip(tr("Setting changes, as `clothlab compare --variant` takes them."))
         self.edit.setClearButtonEnabled(True)
         self.edit.textChanged.connect(lambda _text: self.show_error(None))
         self.presets = QComboBox()
-        self.presets.addItem("Preset…")
+        self.presets.addItem(tr("Preset…"))
         for label, text in PRESETS:
-            self.presets.addItem(label, text)
+            self.presets.addItem(tr(label), text)
         self.presets.insertSeparator(self.presets.count())
-        for label, text in FABRIC_PRESETS:
-            self.presets.addItem(label, text)
-        self.presets.setToolTip("Fill in a common variant, or a fabric's settings.")
+        for name, text in FABRIC_PRESETS:
+            self.presets.addItem(tr("Fabric: {name}").format(name=name), text)
+        self.presets.setToolTip(tr("Fill in a common variant, or a fabric's settings."))
         self.presets.activated.connect(self._choose_preset)
         self.error_label = QLabel()
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -109,7 +115,7 @@ class VariantRow(QWidget):
         try:
             return parse_variant(text)
         except VariantError as error:
-            self.show_error(str(error))
+            self.show_error(tr(str(error)))
             raise
 
     def show_error(self, message: str | None) -> None:
@@ -146,18 +152,18 @@ class ComparePanel(QWidget):
         self._redraw_timer.timeout.connect(self.redraw)
 
     def _build_controls(self) -> QHBoxLayout:
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the variants from step 0 alongside the main run.")
+        self.run_button = QPushButton(tr("Run"))
+        self.run_button.setToolTip(tr("Run the variants from step 0 alongside the main run."))
         self.run_button.setEnabled(False)  # until a runner is attached
         self.run_button.clicked.connect(self.toggle_running)
         self.readout_box = QComboBox()
-        self.readout_box.setToolTip("The readout the plot shows.")
+        self.readout_box.setToolTip(tr("The readout the plot shows."))
         self.readout_box.currentIndexChanged.connect(self._schedule_redraw)
         self.readout_box.activated.connect(self._choose_readout)
         controls = QHBoxLayout()
         controls.addWidget(self.run_button)
         controls.addStretch(1)
-        controls.addWidget(QLabel("Plot"))
+        controls.addWidget(QLabel(tr("Plot")))
         controls.addWidget(self.readout_box)
         self._fill_readout_box()
         return controls
@@ -166,9 +172,9 @@ class ComparePanel(QWidget):
         self.beside_box = QComboBox()
         self.beside_box.setObjectName("compare_beside")
         self.beside_box.setToolTip(
-            "Show this variant's cloth in a second view, seen as the main one."
+            tr("Show this variant's cloth in a second view, seen as the main one.")
         )
-        self.beside_box.addItem("none", None)
+        self.beside_box.addItem(tr("none"), None)
         for k, row in enumerate(self.rows):
             self.beside_box.addItem("", k)
             self.beside_box.setItemData(k + 1, QColor(row.colour), Qt.ItemDataRole.DecorationRole)
@@ -176,14 +182,17 @@ class ComparePanel(QWidget):
         self._name_beside_items()
         self.beside_box.currentIndexChanged.connect(self._show_beside_choice)
         line = QHBoxLayout()
-        line.addWidget(QLabel("Show beside the main view"))
+        line.addWidget(QLabel(tr("Show beside the main view")))
         line.addWidget(self.beside_box, 1)
         return line
 
     def _name_beside_items(self, *_: object) -> None:
         for k, row in enumerate(self.rows):
             text = row.edit.text().strip()
-            self.beside_box.setItemText(k + 1, f"{k + 1}: {text}" if text else f"variant {k + 1}")
+            self.beside_box.setItemText(
+                k + 1,
+                f"{k + 1}: {text}" if text else tr("variant {number}").format(number=k + 1),
+            )
 
     def _build_plot(self) -> pg.PlotWidget:
         self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
@@ -193,7 +202,7 @@ class ComparePanel(QWidget):
         item.setMenuEnabled(False)
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
-        item.setLabel("bottom", "model time (s)")
+        item.setLabel("bottom", tr("model time (s)"))
         item.getAxis("left").setWidth(48)
         self.legend = item.addLegend(offset=(-4, 4))
         self._colour_plot()
@@ -254,11 +263,11 @@ class ComparePanel(QWidget):
         if row is None:
             self.side_view.hide_variant()
             return
-        name = self.rows[row].edit.text().strip() or f"variant {row + 1}"
+        name = self.rows[row].edit.text().strip() or tr("variant {number}").format(number=row + 1)
         if run is not None and self.runner is not None:
             name = self.runner.runs[run].variant.name  # what runs, even if the text changed
         else:
-            name = f"{name}: not running (Run to see it)"
+            name = tr("{name}: not running (Run to see it)").format(name=name)
         self.side_view.show_variant(name, self.rows[row].colour)
 
     def _show_variant_snapshot(self, index: int, snapshot: Snapshot) -> None:
@@ -295,26 +304,27 @@ class ComparePanel(QWidget):
             return
         chosen = self.variants()
         if chosen is None:
-            self._say("Fix the variants marked in red.", error=True)
+            self._say(tr("Fix the variants marked in red."), error=True)
             return
         if not chosen:
-            self._say("Type a variant (or choose a preset) first.", error=True)
+            self._say(tr("Type a variant (or choose a preset) first."), error=True)
             return
         try:
             self.runner.start(chosen)
         except RuntimeError as error:  # CompareError: no main run yet
-            self._say(str(error), error=True)
+            self._say(tr(str(error)), error=True)
             return
         self._say("")
         self._rebuild_curves()
         self._show_beside_choice()  # the new runs: the chosen row may be another run's now
 
     def _show_running(self, running: bool) -> None:
-        self.run_button.setText("Stop" if running else "Run")
+        self.run_button.setText(tr("Stop") if running else tr("Run"))
         self._schedule_redraw()
 
     def _show_stale(self, reason: str) -> None:
-        self._say(f"{reason}. {STALE_TEXT}" if reason else STALE_TEXT, error=True)
+        stale = tr(STALE_TEXT)
+        self._say(f"{tr(reason)}. {stale}" if reason else stale, error=True)
 
     def _say(self, text: str, error: bool = False) -> None:
         self.message_label.setText(text)
@@ -327,14 +337,14 @@ class ComparePanel(QWidget):
         if self.side_view is not None:
             self.side_view.set_scene(scene)  # the order of its obstacles, for drawing
         if self.runner is not None:
-            self.runner.mark_stale("New scene")
+            self.runner.mark_stale(QT_TR_NOOP("New scene"))  # translated where shown
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._show_what_applies(scene)
         if self.side_view is not None:
             self.side_view.set_scene(scene)
         if self.runner is not None and command is not None:
-            self.runner.mark_stale("Scene edited")
+            self.runner.mark_stale(QT_TR_NOOP("Scene edited"))
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         self._schedule_redraw()
@@ -354,7 +364,7 @@ class ComparePanel(QWidget):
         self.readout_box.blockSignals(True)
         self.readout_box.clear()
         for readout in shown:
-            self.readout_box.addItem(readout.label, readout.key)
+            self.readout_box.addItem(tr(readout.label), readout.key)
         index = self.readout_box.findData(current)
         self.readout_box.setCurrentIndex(max(index, 0))
         self.readout_box.blockSignals(False)
@@ -374,7 +384,7 @@ class ComparePanel(QWidget):
         self.legend.clear()
         runs = self.runner.runs if self.runner is not None else []
         # PlotCurveItem, not PlotDataItem: see ui.docks.readouts_dock
-        self._curves = [pg.PlotCurveItem(pen=pg.mkPen(MAIN_COLOUR, width=2), name="as is")]
+        self._curves = [pg.PlotCurveItem(pen=pg.mkPen(MAIN_COLOUR, width=2), name=tr(MAIN_RUN))]
         for run, colour in zip(runs, self._colours, strict=False):
             pen = pg.mkPen(colour, width=2)
             self._curves.append(pg.PlotCurveItem(pen=pen, name=run.variant.name))
@@ -402,10 +412,8 @@ class ComparePanel(QWidget):
         main = self.runner.main.rows
         if len(main):  # the main run's time: a variant of another Δt goes past the end
             self.plot.setXRange(0.0, max(float(main[-1, 1]), 1e-3), padding=0.02)
-        unit = readout.shown_unit or readout.unit
-        self.plot.getPlotItem().setLabel(
-            "left", f"{readout.label} ({unit})" if unit else readout.label
-        )
+        unit, label = unit_text(readout), tr(readout.label)
+        self.plot.getPlotItem().setLabel("left", f"{label} ({unit})" if unit else label)
         self._fill_table()
 
     def _table_readouts(self) -> list[Readout]:
@@ -418,21 +426,26 @@ class ComparePanel(QWidget):
         assert self.runner is not None
         readouts = self._table_readouts()
         main_rows = self.runner.main.rows
+        final = tuple(main_rows[-1]) if len(main_rows) else None
         columns: list[tuple[str, str, str, Any]] = [
-            ("as is", MAIN_COLOUR, "main run", tuple(main_rows[-1]) if len(main_rows) else None)
+            (MAIN_RUN, MAIN_COLOUR, QT_TR_NOOP("main run"), final)
         ]
         for run, colour in zip(self.runner.runs, self._colours, strict=False):
             columns.append((run.variant.name, colour, run.status, run.final))
         table = self.table
         table.setRowCount(len(TABLE_HEAD) + len(readouts))
         table.setColumnCount(len(columns))
-        table.setVerticalHeaderLabels([*TABLE_HEAD, *(_header(r) for r in readouts)])
+        heads = [tr(head) for head in TABLE_HEAD]
+        table.setVerticalHeaderLabels([*heads, *(_header(r) for r in readouts)])
         for c, (name, colour, status, final) in enumerate(columns):
-            header = QTableWidgetItem(name)
+            shown = tr(name) if name == MAIN_RUN else name  # a variant's name is its settings
+            header = QTableWidgetItem(shown)
             header.setForeground(QColor(colour))
-            header.setToolTip(name)
+            header.setToolTip(shown)
+            header.setData(Qt.ItemDataRole.UserRole, name)  # `value` and `status` find it by it
             table.setHorizontalHeaderItem(c, header)
-            self._set_cell(0, c, status, None, error=_failed(status))
+            self._set_cell(0, c, tr(status), None, error=_failed(status))
+            self.table.item(0, c).setData(Qt.ItemDataRole.UserRole + 1, status)
             self._set_cell(1, c, "—" if final is None else str(int(final[0])), None)
             for r, readout in enumerate(readouts, start=len(TABLE_HEAD)):
                 value = math.nan if final is None else final[CSV_COLUMNS.index(readout.key)]
@@ -459,7 +472,7 @@ class ComparePanel(QWidget):
         column = next(
             c
             for c in range(table.columnCount())
-            if table.horizontalHeaderItem(c).text() == run_name
+            if table.horizontalHeaderItem(c).data(Qt.ItemDataRole.UserRole) == run_name
         )
         row = len(TABLE_HEAD) + [r.key for r in self._table_readouts()].index(key)
         return float(table.item(row, column).data(Qt.ItemDataRole.UserRole))
@@ -469,9 +482,9 @@ class ComparePanel(QWidget):
         column = next(
             c
             for c in range(table.columnCount())
-            if table.horizontalHeaderItem(c).text() == run_name
+            if table.horizontalHeaderItem(c).data(Qt.ItemDataRole.UserRole) == run_name
         )
-        return table.item(0, column).text()
+        return table.item(0, column).data(Qt.ItemDataRole.UserRole + 1)
 
 
 def _failed(status: str) -> bool:
@@ -479,8 +492,9 @@ def _failed(status: str) -> bool:
 
 
 def _header(readout: Readout) -> str:
-    unit = readout.shown_unit or readout.unit
-    return f"{readout.label} ({unit})" if unit and len(unit) <= 6 else readout.label
+    unit, label = readout.shown_unit or readout.unit, tr(readout.label)
+    # a short unit only (its English length: the same rows name their unit in every language)
+    return f"{label} ({unit_text(readout)})" if unit and len(unit) <= 6 else label
 
 
 def _shown(readout: Readout, value: float) -> str:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 from clothlab.sim.core.materials import SIMaterial
 from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab.textile import GRAVITY
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits
 
 CHANGED = " (changed)"
@@ -42,18 +43,21 @@ class FabricField:
 
 
 FABRIC_FIELDS = (
-    FabricField("areal_density", "Areal density", "g/m²", 1e3, 1.0, 1e4,
-                "Mass per square metre of the fabric (weigh a swatch).", 1),
-    FabricField("stretch_warp", "Stretch warp", "N/m", 1.0, 1.0, 1e7,
-                "Force per unit width per unit strain down the sheet (along its columns).", 0),
-    FabricField("stretch_weft", "Stretch weft", "N/m", 1.0, 1.0, 1e7,
-                "Force per unit width per unit strain across the sheet (along its rows).", 0),
-    FabricField("shear", "Shear", "N/m", 1.0, 1e-3, 1e7, "In-plane shear stiffness, per radian.",
-                1),
-    FabricField("bending_warp", "Bending warp", "µN·m", 1e6, 1e-3, 1e6,
-                "Bending rigidity per unit width, curving the warp yarns (1 µN·m = 1e-6 N·m)."),
-    FabricField("bending_weft", "Bending weft", "µN·m", 1e6, 1e-3, 1e6,
-                "Bending rigidity per unit width, curving the weft yarns."),
+    FabricField("areal_density", QT_TR_NOOP("Areal density"), "g/m²", 1e3, 1.0, 1e4,
+                QT_TR_NOOP("Mass per square metre of the fabric (weigh a swatch)."), 1),
+    FabricField("stretch_warp", QT_TR_NOOP("Stretch warp"), "N/m", 1.0, 1.0, 1e7,
+                QT_TR_NOOP("Force per unit width per unit strain down the sheet (along its "
+                           "columns)."), 0),
+    FabricField("stretch_weft", QT_TR_NOOP("Stretch weft"), "N/m", 1.0, 1.0, 1e7,
+                QT_TR_NOOP("Force per unit width per unit strain across the sheet (along its "
+                           "rows)."), 0),
+    FabricField("shear", QT_TR_NOOP("Shear"), "N/m", 1.0, 1e-3, 1e7,
+                QT_TR_NOOP("In-plane shear stiffness, per radian."), 1),
+    FabricField("bending_warp", QT_TR_NOOP("Bending warp"), "µN·m", 1e6, 1e-3, 1e6,
+                QT_TR_NOOP("Bending rigidity per unit width, curving the warp yarns (1 µN·m = "
+                           "1e-6 N·m).")),
+    FabricField("bending_weft", QT_TR_NOOP("Bending weft"), "µN·m", 1e6, 1e-3, 1e6,
+                QT_TR_NOOP("Bending rigidity per unit width, curving the weft yarns.")),
 )  # fmt: skip
 
 
@@ -98,22 +102,27 @@ class FabricFields(QWidget):
         form.setContentsMargins(0, 0, 0, 0)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for field in FABRIC_FIELDS:
-            limits = Limits(field.label, field.minimum, field.maximum, field.unit)
+            limits = Limits(tr(field.label), field.minimum, field.maximum, field.unit)
             box = FloatBox(limits, field.decimals, self)
             box.setObjectName(f"fabric_{field.key}")
             box.setSuffix(f" {field.unit}")
-            box.setToolTip(f"{field.tip} Range {field.minimum:g}…{field.maximum:g} {field.unit}.")
+            tip = tr("{tip} Range {low:g}…{high:g} {unit}.").format(
+                tip=tr(field.tip), low=field.minimum, high=field.maximum, unit=field.unit
+            )
+            box.setToolTip(tip)
             box.refused.connect(self.refused)
             box.valueChanged.connect(lambda value, f=field: self._typed(f, value))
-            form.addRow(field.label, box)
+            form.addRow(tr(field.label), box)
             self.boxes[field.key] = box
         self.bending_length = QLabel(self)
         self.bending_length.setObjectName("fabric_bending_length")
         self.bending_length.setToolTip(
-            "Peirce's bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an "
-            "edge droops to about 41.5°."
+            tr(
+                "Peirce's bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an "
+                "edge droops to about 41.5°."
+            )
         )
-        form.addRow("Bending length", self.bending_length)
+        form.addRow(tr("Bending length"), self.bending_length)
 
     def show_spec(self, spec: SIMaterialSpec | None) -> None:
         """Show a fabric's numbers; emits nothing."""

@@ -27,6 +27,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QIcon, QPixmap, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
+from clothlab.sim.text import tr
 from clothlab.ui.icons import icon
 
 HISTORY_ROWS = 500  # entries listed at most: a list view lays out all its rows on each change
@@ -85,13 +86,15 @@ class HistoryModel(QAbstractListModel):
         row = index.row()
         if role == Qt.ItemDataRole.DisplayRole:
             if row == 0:
-                return f"… {self.first} earlier edits" if self.first else self.empty_label
+                if self.first:
+                    return tr("… {count} earlier edits").format(count=self.first)
+                return self.empty_label
             return stack.text(self.first + row - 1)
         clean = self._is_clean_row(stack, row)
         if role == Qt.ItemDataRole.DecorationRole:
             return icon("save") if clean else _blank_icon()  # the blank keeps the names aligned
         if role == Qt.ItemDataRole.ToolTipRole and clean:
-            return "The scene as it was last opened or saved"
+            return tr("The scene as it was last opened or saved")
         return None
 
     def _is_clean_row(self, stack: QUndoStack, row: int) -> bool:

@@ -30,15 +30,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS
+from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
-from clothlab.ui.docks.scene_model import distinct_labels, tooltip_for
+from clothlab.ui.docks.scene_model import distinct_labels, shown_unit, tooltip_for
 from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
@@ -60,13 +61,14 @@ class FloatEditor(QWidget):
         self.parameter = parameter
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, round((parameter.maximum - parameter.minimum) / parameter.step))
-        self.spin_box = FloatBox(Limits.of(parameter), decimals_for(parameter), self)
+        limits = Limits.of(parameter, tr(parameter.label))
+        self.spin_box = FloatBox(limits, decimals_for(parameter), self)
         self.spin_box.refused.connect(self.refused)
         self.spin_box.setSingleStep(parameter.step)
         self.spin_box.setKeyboardTracking(False)  # one change per typed number, not per digit
         self.slider.setMinimumWidth(48)
         if parameter.unit and not unit_in_label(parameter):
-            self.spin_box.setSuffix(f" {parameter.unit}")
+            self.spin_box.setSuffix(f" {shown_unit(parameter.unit)}")
         # Wide enough for the default as shown (1/120 s reads "0.008333 s", not "0.008333 :"),
         # plus the arrows and the frame.
         default = self.spin_box.textFromValue(float(parameter.default)) + self.spin_box.suffix()
@@ -111,8 +113,8 @@ class FloatEditor(QWidget):
         self.value_changed.emit(value)
 
 
-WORLD = "World settings"  # the material combo's first entry: the body takes the world's links
-OWN_FABRIC = "Your own…"  # the combo's last entry: Fit my fabric, to save one of the user's own
+WORLD = QT_TR_NOOP("World settings")  # the material combo's first entry: the world's links
+OWN_FABRIC = QT_TR_NOOP("Your own…")  # the combo's last entry: Fit my fabric, to save one's own
 # What each entry of the material combo stands for (its UserRole data): (kind, name)
 WORLD_KIND, CLASSIC, SI_PRESET, USER_FABRIC, SHOWN_FABRIC, FIT = (
     "world", "classic", "si", "user", "shown", "fit"
@@ -139,10 +141,20 @@ def model_note(scene: Settings, model: Settings) -> str:
         return ""
     parts = [
         *(["XPBD"] if model.xpbd and not scene.xpbd else []),
-        *([f"{model.substeps} substeps a step"] if model.substeps != scene.substeps else []),
-        *([f"{model.passes} passes"] if model.passes != scene.passes else []),
+        *(
+            [tr("{substeps} substeps a step").format(substeps=model.substeps)]
+            if model.substeps != scene.substeps
+            else []
+        ),
+        *(
+            [tr("{passes} passes").format(passes=model.passes)]
+            if model.passes != scene.passes
+            else []
+        ),
     ]
-    return f"The SI fabric runs with {', '.join(parts)}: what its stiffness needs."
+    return tr("The SI fabric runs with {parts}: what its stiffness needs.").format(
+        parts=", ".join(parts)
+    )
 
 
 class BodyGroup(QGroupBox):
@@ -154,12 +166,12 @@ class BodyGroup(QGroupBox):
     fit_requested = Signal()  # "Your own…" chosen: Fit my fabric
 
     def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
-        super().__init__("Selected body", parent)
+        super().__init__(tr("Selected body"), parent)
         self.setObjectName("selected_body")
         self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
         self.index: int | None = None
         self._body: BodyShape | None = None
-        self.hint = QLabel("No body selected: choose one in the Scene panel or the 3D view.")
+        self.hint = QLabel(tr("No body selected: choose one in the Scene panel or the 3D view."))
         self.hint.setWordWrap(True)
         self.material = QComboBox(self)
         self.material.setObjectName("body_material")
@@ -168,12 +180,16 @@ class BodyGroup(QGroupBox):
         )
         self.material.setMinimumContentsLength(12)
         self.material.setToolTip(
-            "The body's fabric: a model-units material (its links' stiffness and compliance), "
-            "or a fabric in SI units (sheets and discs)."
+            tr(
+                "The body's fabric: a model-units material (its links' stiffness and compliance), "
+                "or a fabric in SI units (sheets and discs)."
+            )
         )
-        self.own = QCheckBox("Own stiffness", self)
+        self.own = QCheckBox(tr("Own stiffness"), self)
         self.own.setObjectName("body_own_stiffness")
-        self.own.setToolTip("Off: the material's stiffness (or the world's, for World settings).")
+        self.own.setToolTip(
+            tr("Off: the material's stiffness (or the world's, for World settings).")
+        )
         self.stiffness = FloatEditor(PARAMETERS["stiffness"], self)
         self.stiffness.setObjectName("body_stiffness")
         self.stiffness.slider.setTracking(False)  # one undo step per drag, at its release
@@ -183,9 +199,9 @@ class BodyGroup(QGroupBox):
         self.form = QFormLayout(self)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form.addRow(self.hint)
-        self.form.addRow("Material", self.material)
+        self.form.addRow(tr("Material"), self.material)
         self.form.addRow(self.own)
-        self.form.addRow("Stiffness", self.stiffness)
+        self.form.addRow(tr("Stiffness"), self.stiffness)
         self.form.addRow(self.fabric_fields)
         # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
         # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
@@ -193,13 +209,15 @@ class BodyGroup(QGroupBox):
         # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
         self.tethers_hint.setObjectName("tethers_hint")
         hint = QLabel(
-            "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
-            "does. Tethers hold its length (Beyond classic ▸ Tethers).",
+            tr(
+                "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
+                "does. Tethers hold its length (Beyond classic ▸ Tethers)."
+            ),
             self.tethers_hint,
         )
         hint.setWordWrap(True)
-        self.tethers_on = QPushButton("Tethers on", self.tethers_hint)
-        self.tethers_on.setToolTip("Switch on tethers for the whole scene (one undo entry)")
+        self.tethers_on = QPushButton(tr("Tethers on"), self.tethers_hint)
+        self.tethers_on.setToolTip(tr("Switch on tethers for the whole scene (one undo entry)"))
         self.tethers_on.clicked.connect(
             lambda: self.command_requested.emit(SetSetting("tethers", True, None))
         )
@@ -232,20 +250,26 @@ class BodyGroup(QGroupBox):
         combo.blockSignals(True)
         combo.clear()
         self._add(
-            WORLD, (WORLD_KIND, ""), "The world's stiffness and compliance (Solver settings)."
+            tr(WORLD),
+            (WORLD_KIND, ""),
+            tr("The world's stiffness and compliance (Solver settings)."),
         )
         for name, stiffness in BODY_STIFFNESS.items():
             compliance = FABRICS[name]["compliance"]
-            tip = f"Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)"
-            self._add(name, (CLASSIC, name), tip)
+            tip = tr("Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)")
+            tip = tip.format(stiffness=stiffness, compliance=compliance)
+            self._add(fabric_label(name), (CLASSIC, name), tip)
         combo.insertSeparator(combo.count())
         for name, material in SI_FABRICS.items():
-            tip = "A fabric in SI units from published measurements (RESEARCH.md §8)."
-            self._add(f"{name} — {fabric_summary(material)}", (SI_PRESET, name), tip)
+            tip = tr("A fabric in SI units from published measurements (RESEARCH.md §8).")
+            text = f"{fabric_label(name)} — {fabric_summary(material)}"
+            self._add(text, (SI_PRESET, name), tip)
         for name, spec in self._user.items():
-            self._add(f"{name} (yours) — {fabric_summary(spec.material)}", (USER_FABRIC, name),
-                      "Your own fabric (Fit my fabric).")  # fmt: skip
-        self._add(OWN_FABRIC, (FIT, ""), "Fit my fabric: B from your own cantilever test.")
+            text = tr("{name} (yours) — {summary}").format(
+                name=name, summary=fabric_summary(spec.material)
+            )
+            self._add(text, (USER_FABRIC, name), tr("Your own fabric (Fit my fabric)."))
+        self._add(tr(OWN_FABRIC), (FIT, ""), tr("Fit my fabric: B from your own cantilever test."))
         combo.blockSignals(False)
 
     def _add(self, text: str, data: tuple[str, str], tip: str) -> None:
@@ -270,7 +294,7 @@ class BodyGroup(QGroupBox):
             data = entry_of(self.material.itemData(row))
             if data is not None and self._entry_spec(*data) == spec:
                 return row
-        text = f"{spec.name or 'fabric'} — {fabric_summary(spec.material)}"
+        text = f"{spec.name or tr('fabric')} — {fabric_summary(spec.material)}"
         before = self.material.findData(entry_data(FIT, ""))
         self.material.insertItem(before, text, entry_data(SHOWN_FABRIC, spec.name))
         return before
@@ -296,11 +320,11 @@ class BodyGroup(QGroupBox):
         self.setEnabled(body is not None)
         self.hint.setVisible(body is None)
         if body is None or scene is None or index is None:
-            self.setTitle("Selected body")
+            self.setTitle(tr("Selected body"))
             self.form.setRowVisible(self.fabric_fields, False)
             self.form.setRowVisible(self.tethers_hint, False)
             return
-        self.setTitle(f"Selected body: {distinct_labels(scene.bodies)[index]}")
+        self.setTitle(tr("Selected body: {body}").format(body=distinct_labels(scene.bodies)[index]))
         world = scene_settings(scene).stiffness
         own = body.stiffness is not None
         shown = body.stiffness if own else BODY_STIFFNESS.get(body.material or "", world)
@@ -390,7 +414,7 @@ class ParametersPanel(QWidget):
         self.model_note.setWordWrap(True)
         self.model_note.hide()
         for group, parameters in _grouped(PARAMETERS.values()).items():
-            box = QGroupBox(group)
+            box = QGroupBox(tr(group))
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             for parameter in parameters:
@@ -421,8 +445,10 @@ class ParametersPanel(QWidget):
         editor = self._make_editor(parameter)
         editor.setObjectName(f"parameter_{parameter.key}")
         editor.setToolTip(tooltip_for(parameter))
-        text = f"{parameter.label}\n({parameter.unit})" if unit_in_label(parameter) else None
-        label = QLabel(text or parameter.label)
+        text = tr(parameter.label)
+        if unit_in_label(parameter):
+            text = f"{text}\n({shown_unit(parameter.unit)})"
+        label = QLabel(text)
         label.setToolTip(tooltip_for(parameter))
         label.setBuddy(editor)
         self.editors[parameter.key] = editor
@@ -436,11 +462,11 @@ class ParametersPanel(QWidget):
             return check_box
         if parameter.choices:  # an int setting whose values have names
             combo_box = QComboBox(self)
-            combo_box.addItems(list(parameter.choices))
+            combo_box.addItems([tr(choice) for choice in parameter.choices])
             combo_box.activated.connect(lambda v: self._request(key, v))
             return combo_box
         if parameter.kind is int:
-            spin_box = IntBox(Limits.of(parameter), self)
+            spin_box = IntBox(Limits.of(parameter, tr(parameter.label)), self)
             spin_box.refused.connect(self.refused)
             spin_box.setSingleStep(int(parameter.step))
             spin_box.setKeyboardTracking(False)
@@ -504,7 +530,8 @@ def _grouped(parameters: Iterable[Parameter]) -> dict[str, list[Parameter]]:
     """Parameters by their declared group, in declaration order."""
     groups: dict[str, list[Parameter]] = {}
     for parameter in parameters:
-        groups.setdefault(getattr(parameter, "group", "") or "Settings", []).append(parameter)
+        group = getattr(parameter, "group", "") or QT_TR_NOOP("Settings")
+        groups.setdefault(group, []).append(parameter)
     return groups
 
 

@@ -33,16 +33,22 @@ from clothlab.sim.core import forces, probes
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.engine import si_tensions
+from clothlab.sim.text import QT_TR_NOOP, tr
+from clothlab.ui.docks.scene_model import shown_unit
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
 from clothlab.ui.viewport.tools import tool_row
 
 REDRAW_HZ = 10
 WINDOW_S = 20.0  # model time the plots show
 MAX_POINTS = 20_000  # per probe; then the oldest half goes
-EMPTY_HINT = (  # the tool's key from its row, so the hint follows it
-    f"No probes: choose the Probe tool ({tool_row('probe').shortcut}) and click a particle "
-    "(up to 4)."
+EMPTY_HINT = QT_TR_NOOP(  # {shortcut}: the tool's key from its row, so the hint follows it
+    "No probes: choose the Probe tool ({shortcut}) and click a particle (up to 4)."
 )
+
+
+def empty_hint() -> str:
+    """EMPTY_HINT as shown: in the app's language, with the Probe tool's key."""
+    return tr(EMPTY_HINT).format(shortcut=tool_row("probe").shortcut)
 
 
 class ProbeTrace:
@@ -87,21 +93,21 @@ class ProbesPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(2)
-        self.hint = QLabel(EMPTY_HINT)
+        self.hint = QLabel(empty_hint())
         self.hint.setWordWrap(True)
         layout.addWidget(self.hint)
         self.table = self._build_table()
         layout.addWidget(self.table)
         for quantity in probes.QUANTITIES:
             layout.addWidget(self._build_plot(quantity), 1)
-        self.plots[probes.QUANTITIES[-1]].getPlotItem().setLabel("bottom", "model time (s)")
+        self.plots[probes.QUANTITIES[-1]].getPlotItem().setLabel("bottom", tr("model time (s)"))
         self._redraw_timer = QTimer(self)
         self._redraw_timer.setSingleShot(True)
         self._redraw_timer.timeout.connect(self.redraw)
         self._show_rows()
 
     def _build_table(self) -> QTableWidget:
-        headers = ["Probe", "Particle", *(f"{probes.LABELS[q]}" for q in probes.QUANTITIES)]
+        headers = [tr("Probe"), tr("Particle"), *(tr(probes.LABELS[q]) for q in probes.QUANTITIES)]
         table = QTableWidget(0, len(headers))
         table.setObjectName("probes_table")
         table.setHorizontalHeaderLabels(headers)
@@ -110,8 +116,10 @@ class ProbesPanel(QWidget):
         table.setTabKeyNavigation(False)  # Tab leaves it, as every table in the window
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         table.setToolTip(
-            "Each probe's particle and its latest height (units), speed (units/s) and the "
-            "largest tension in the links at it"
+            tr(
+                "Each probe's particle and its latest height (units), speed (units/s) and the "
+                "largest tension in the links at it"
+            )
         )
         return table
 
@@ -139,7 +147,8 @@ class ProbesPanel(QWidget):
     @staticmethod
     def _title(plot: pg.PlotWidget, quantity: str, si: bool) -> None:
         unit = (probes.SI_UNITS if si else probes.UNITS)[quantity]
-        plot.getPlotItem().setTitle(f"{probes.LABELS[quantity]} ({unit})", size="9pt")
+        title = f"{tr(probes.LABELS[quantity])} ({shown_unit(unit)})"
+        plot.getPlotItem().setTitle(title, size="9pt")
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)

@@ -65,15 +65,24 @@ from clothlab.sim.lab.questions import (
     save_shared_set,
     shared_set_json,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.scene_model import tooltip_for
 from clothlab.ui.layouts import form_row, nest
 from clothlab.ui.window import file_dialogs
 
-SET_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
+SET_FILTER = QT_TR_NOOP("Cloth Lab question sets (*.json);;All files (*)")
 MAX_CHOICES = 4
 OPS = ("==", "<", "<=", ">", ">=")
 READOUT_LABELS = {r.key: r.label for r in readouts.READOUTS}
-PASSED, FAILED = "PASS", "FAIL"
+PASSED, FAILED = QT_TR_NOOP("PASS"), QT_TR_NOOP("FAIL")
+# the panels class mode may hide, by the titles the window gives their docks
+PANEL_TITLES = {
+    "parameters": QT_TR_NOOP("Parameters"),
+    "scene": QT_TR_NOOP("Scene"),
+    "history": QT_TR_NOOP("History"),
+    "readouts": QT_TR_NOOP("Readouts"),
+    "compare": QT_TR_NOOP("Compare"),
+}
 
 
 def slug(text: str, fallback: str) -> str:
@@ -123,9 +132,13 @@ def _number(text: str, what: str) -> float:
     try:
         value = float(text.strip())
     except ValueError:
-        raise DraftError(f"{what}: {text.strip()[:40]!r} is not a number") from None
+        raise DraftError(
+            tr("{what}: {text} is not a number").format(what=what, text=repr(text.strip()[:40]))
+        ) from None
     if value != value or abs(value) == float("inf"):
-        raise DraftError(f"{what}: {text.strip()!r} is not a finite number")
+        raise DraftError(
+            tr("{what}: {text} is not a finite number").format(what=what, text=repr(text.strip()))
+        )
     return value
 
 
@@ -184,7 +197,7 @@ def build_set(
     `scenes` holds the kept checks' own scene files (by their names in the loaded set).
     Raises DraftError or QuestionSetError with one line."""
     if not title.strip():
-        raise DraftError("Set title: empty")
+        raise DraftError(tr("Set title: empty"))
     embedded: dict[str, Scene] = {}
     renamed: dict[str, str] = {}
     for name, scene in scenes.items():
@@ -198,7 +211,9 @@ def build_set(
         try:
             questions.append(_question(draft, qid, embedded, renamed))
         except DraftError as error:
-            raise DraftError(f"Question {k}: {error}") from None
+            raise DraftError(
+                tr("Question {number}: {error}").format(number=k, error=error)
+            ) from None
     document: dict[str, Any] = {
         "id": slug(title, "my-set"),
         "title": title.strip(),
@@ -209,9 +224,11 @@ def build_set(
     try:
         spec = QuestionSetSpec.model_validate(document)
     except ValidationError as error:  # the file reader's one line, from the same model
-        raise QuestionSetError(f"the set: {validation_message(error)}") from None
+        raise QuestionSetError(
+            tr("the set: {reason}").format(reason=validation_message(error))
+        ) from None
     # and read back as the file will be: scenes named, grabs and seams fitting their scenes
-    loaded = parse_question_set(shared_set_json(spec, embedded).encode("utf-8"), "the set")
+    loaded = parse_question_set(shared_set_json(spec, embedded).encode("utf-8"), tr("the set"))
     return loaded.spec, embedded
 
 
@@ -238,22 +255,22 @@ def _question(
     if draft.kind == "choices":
         texts = [(k, t.strip()) for k, t in enumerate(draft.choices) if t.strip()]
         if draft.correct not in [k for k, _ in texts]:
-            raise DraftError("prediction: the choice marked correct is empty")
+            raise DraftError(tr("prediction: the choice marked correct is empty"))
         prediction = {"choices": [{"text": t, "correct": k == draft.correct} for k, t in texts]}
     else:
-        answer = _number(draft.answer, "answer")
-        tolerance = _number(draft.tolerance or "0", "tolerance")
+        answer = _number(draft.answer, tr("answer"))
+        tolerance = _number(draft.tolerance or "0", tr("tolerance"))
         prediction = {"number": {"unit": draft.unit.strip(), "answer": answer,
                                  "tolerance": tolerance}}  # fmt: skip
     checks = [_rename_scenes(c, renamed) for c in draft.kept_checks]
     label = READOUT_LABELS.get(draft.evidence, draft.evidence)
     if draft.check_answer:
-        seconds = _number(draft.at_seconds, "check time (s)")
+        seconds = _number(draft.at_seconds, tr("check time (s)"))
         if draft.kind == "number":
             expect = ("==", prediction["number"]["answer"], prediction["number"]["tolerance"])
         else:
-            expect = (draft.op, _number(draft.value, "check value"),
-                      _number(draft.check_tolerance or "0", "check tolerance"))  # fmt: skip
+            expect = (draft.op, _number(draft.value, tr("check value")),
+                      _number(draft.check_tolerance or "0", tr("check tolerance")))  # fmt: skip
         claim = f"after {seconds:g} s, {label} {_expect_text(expect)}"
         checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect))
     now_try = []
@@ -262,19 +279,21 @@ def _question(
         try:
             value = parameter.parse(draft.try_value.strip())
         except ValueError as error:
-            raise DraftError(f"now try: {parameter.label}: {error}") from None
+            raise DraftError(
+                tr("now try: {setting}: {error}").format(setting=tr(parameter.label), error=error)
+            ) from None
         now_try.append({"label": f"{parameter.label} {draft.try_value.strip()}",
                         "setting": draft.try_setting, "value": value,
                         "note": draft.try_note.strip()})  # fmt: skip
         if draft.check_try:
-            seconds = _number(draft.at_seconds, "check time (s)")
-            expect = (draft.try_op, _number(draft.try_check_value, "now-try check value"), 0.0)
+            seconds = _number(draft.at_seconds, tr("check time (s)"))
+            expect = (draft.try_op, _number(draft.try_check_value, tr("now-try check value")), 0.0)
             claim = f"with {parameter.label} {draft.try_value.strip()}, after {seconds:g} s, " \
                 f"{label} {_expect_text(expect)}"  # fmt: skip
             checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect,
                                         {draft.try_setting: value}))  # fmt: skip
     if not checks:
-        raise DraftError("checks: tick “Check the answer” (a question needs a check)")
+        raise DraftError(tr("checks: tick “Check the answer” (a question needs a check)"))
     return {
         "id": qid, "title": draft.title.strip(), "scene": scene_ref, "set": draft.settings,
         "question": draft.question.strip(), "prediction": prediction,
@@ -339,7 +358,7 @@ class QuestionEditor(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Question set editor")
+        self.setWindowTitle(tr("Question set editor"))
         self.current_scene = current_scene  # "Use the current scene" takes this one
         self.path: Path | None = None
         self.results: list[tuple[str, bool, str]] = []  # (question, passed, line) per check
@@ -372,8 +391,8 @@ class QuestionEditor(QDialog):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Set title:"))
-        self.set_title = _line("set_title", "e.g. Forces in a hanging sheet")
+        top.addWidget(QLabel(tr("Set title:")))
+        self.set_title = _line("set_title", tr("e.g. Forces in a hanging sheet"))
         top.addWidget(self.set_title, 1)
         nest(layout, top)
 
@@ -384,9 +403,9 @@ class QuestionEditor(QDialog):
         self.question_list = QListWidget()
         self.question_list.setObjectName("editor_questions")
         self.question_list.currentRowChanged.connect(self._show)
-        self.add_button = QPushButton("Add question")
+        self.add_button = QPushButton(tr("Add question"))
         self.add_button.clicked.connect(self.add_question)
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = QPushButton(tr("Remove"))
         self.remove_button.clicked.connect(self.remove_question)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
@@ -409,14 +428,14 @@ class QuestionEditor(QDialog):
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.status)
         bottom = QHBoxLayout()
-        self.check_button = QPushButton("Check")
-        self.check_button.setToolTip("Run every check headless, as clothlab questions --check")
+        self.check_button = QPushButton(tr("Check"))
+        self.check_button.setToolTip(tr("Run every check headless, as clothlab questions --check"))
         self.check_button.clicked.connect(self.run_checks)
         self._checks = CheckRun(self)
         self._checks.finished.connect(self._show_results)
-        self.save_button = QPushButton("Save as one file…")
+        self.save_button = QPushButton(tr("Save as one file…"))
         self.save_button.clicked.connect(self.save_dialog)
-        self.close_button = QPushButton("Close")
+        self.close_button = QPushButton(tr("Close"))
         self.close_button.clicked.connect(self.reject)
         bottom.addWidget(self.check_button)
         bottom.addStretch(1)
@@ -427,24 +446,24 @@ class QuestionEditor(QDialog):
     def _build_form(self) -> QWidget:
         form_widget = QWidget()
         form = QFormLayout(form_widget)
-        self.title = _line("question_title_edit", "e.g. Where does the sheet pull hardest?")
-        form.addRow("Title:", self.title)
+        self.title = _line("question_title_edit", tr("e.g. Where does the sheet pull hardest?"))
+        form.addRow(tr("Title:"), self.title)
         scene_row = QHBoxLayout()
         self.scene_label = QLabel()
         self.scene_label.setObjectName("editor_scene")
-        self.use_scene_button = QPushButton("Use the current scene")
-        self.use_scene_button.setToolTip("The scene in the 3D view now, embedded in the file")
+        self.use_scene_button = QPushButton(tr("Use the current scene"))
+        self.use_scene_button.setToolTip(tr("The scene in the 3D view now, embedded in the file"))
         self.use_scene_button.clicked.connect(self.use_current_scene)
         scene_row.addWidget(self.scene_label, 1)
         scene_row.addWidget(self.use_scene_button)
-        form_row(form, "Scene:", scene_row)
+        form_row(form, tr("Scene:"), scene_row)
         self.question_text = _text_box("question_text_edit")
-        form.addRow("Question:", self.question_text)
+        form.addRow(tr("Question:"), self.question_text)
 
         kind_row = QHBoxLayout()
-        self.choices_radio = QRadioButton("Choices")
+        self.choices_radio = QRadioButton(tr("Choices"))
         self.choices_radio.setObjectName("kind_choices")
-        self.number_radio = QRadioButton("A number")
+        self.number_radio = QRadioButton(tr("A number"))
         self.number_radio.setObjectName("kind_number")
         self.kind_group = QButtonGroup(self)
         self.kind_group.addButton(self.choices_radio)
@@ -453,7 +472,7 @@ class QuestionEditor(QDialog):
         kind_row.addWidget(self.choices_radio)
         kind_row.addWidget(self.number_radio)
         kind_row.addStretch(1)
-        form_row(form, "Prediction:", kind_row)
+        form_row(form, tr("Prediction:"), kind_row)
         self.choices_box = QWidget()
         choices = QVBoxLayout(self.choices_box)
         choices.setContentsMargins(0, 0, 0, 0)
@@ -462,10 +481,11 @@ class QuestionEditor(QDialog):
         self.correct_buttons: list[QRadioButton] = []
         for k in range(MAX_CHOICES):
             row = QHBoxLayout()
-            correct = QRadioButton("correct")
+            correct = QRadioButton(tr("correct"))
             correct.setObjectName(f"correct_{k}")
             self.correct_group.addButton(correct, k)
-            edit = _line(f"choice_edit_{k}", f"choice {k + 1}" + (" (optional)" if k > 1 else ""))
+            placeholder = tr("choice {number} (optional)") if k > 1 else tr("choice {number}")
+            edit = _line(f"choice_edit_{k}", placeholder.format(number=k + 1))
             row.addWidget(edit, 1)
             row.addWidget(correct)
             nest(choices, row)
@@ -475,10 +495,10 @@ class QuestionEditor(QDialog):
         self.number_box = QWidget()
         number = QHBoxLayout(self.number_box)
         number.setContentsMargins(0, 0, 0, 0)
-        self.answer_edit = _line("answer_edit", "answer")
-        self.unit_edit = _line("unit_edit", "unit")
-        self.tolerance_edit = _line("tolerance_edit", "± tolerance")
-        for widget in (QLabel("answer"), self.answer_edit, QLabel("unit"), self.unit_edit,
+        self.answer_edit = _line("answer_edit", tr("answer"))
+        self.unit_edit = _line("unit_edit", tr("unit"))
+        self.tolerance_edit = _line("tolerance_edit", tr("± tolerance"))
+        for widget in (QLabel(tr("answer")), self.answer_edit, QLabel(tr("unit")), self.unit_edit,
                        QLabel("±"), self.tolerance_edit):  # fmt: skip
             number.addWidget(widget)
         form.addRow("", self.number_box)
@@ -486,14 +506,15 @@ class QuestionEditor(QDialog):
         self.evidence_box = QComboBox()
         self.evidence_box.setObjectName("evidence_box")
         for key in readouts.SHOWN_KEYS:
-            self.evidence_box.addItem(f"{READOUT_LABELS.get(key, key)} ({key})", key)
-        form.addRow("Evidence readout:", self.evidence_box)
+            label = tr(READOUT_LABELS[key]) if key in READOUT_LABELS else key
+            self.evidence_box.addItem(f"{label} ({key})", key)
+        form.addRow(tr("Evidence readout:"), self.evidence_box)
         self.watch_text = _text_box("watch_edit", 2)
-        form.addRow("What to watch:", self.watch_text)
+        form.addRow(tr("What to watch:"), self.watch_text)
         self.explanation_text = _text_box("explanation_edit", 4)
-        form.addRow("Explanation:", self.explanation_text)
+        form.addRow(tr("Explanation:"), self.explanation_text)
 
-        self.now_try_box = QGroupBox("Now try")
+        self.now_try_box = QGroupBox(tr("Now try"))
         self.now_try_box.setObjectName("now_try_group")
         self.now_try_box.setCheckable(True)
         now_try = QFormLayout(self.now_try_box)
@@ -501,33 +522,33 @@ class QuestionEditor(QDialog):
         self.setting_box.setObjectName("try_setting")
         for key, parameter in SETTINGS_TABLE.items():
             if parameter.kind is not tuple:  # a position has no one-line value to type
-                self.setting_box.addItem(f"{parameter.label} ({key})", key)
-        self.try_value = _line("try_value", "value, e.g. 32 or on")
-        self.try_note = _line("try_note", "what to look for after the click")
-        now_try.addRow("Setting:", self.setting_box)
-        now_try.addRow("Value:", self.try_value)
-        now_try.addRow("Note:", self.try_note)
+                self.setting_box.addItem(f"{tr(parameter.label)} ({key})", key)
+        self.try_value = _line("try_value", tr("value, e.g. 32 or on"))
+        self.try_note = _line("try_note", tr("what to look for after the click"))
+        now_try.addRow(tr("Setting:"), self.setting_box)
+        now_try.addRow(tr("Value:"), self.try_value)
+        now_try.addRow(tr("Note:"), self.try_note)
         form.addRow(self.now_try_box)
 
-        self.check_box = QGroupBox("Check the answer by numbers")
+        self.check_box = QGroupBox(tr("Check the answer by numbers"))
         self.check_box.setObjectName("answer_check_group")
         self.check_box.setCheckable(True)
         check = QFormLayout(self.check_box)
-        self.at_edit = _line("check_time", "seconds of model time")
-        check.addRow("After (s):", self.at_edit)
+        self.at_edit = _line("check_time", tr("seconds of model time"))
+        check.addRow(tr("After (s):"), self.at_edit)
         expect = QHBoxLayout()
         self.op_box = QComboBox()
         self.op_box.setObjectName("check_op")
         self.op_box.addItems(OPS)
-        self.value_edit = _line("check_value", "value")
-        self.check_tolerance_edit = _line("check_tolerance", "± tolerance")
+        self.value_edit = _line("check_value", tr("value"))
+        self.check_tolerance_edit = _line("check_tolerance", tr("± tolerance"))
         for part in (self.op_box, self.value_edit, QLabel("±"), self.check_tolerance_edit):
             expect.addWidget(part)
-        self.expect_label = QLabel("the evidence readout must be")
+        self.expect_label = QLabel(tr("the evidence readout must be"))
         form_row(check, self.expect_label, expect)
-        self.numeric_note = QLabel("A numeric answer is checked as “== answer ± tolerance”.")
+        self.numeric_note = QLabel(tr("A numeric answer is checked as “== answer ± tolerance”."))
         check.addRow(self.numeric_note)
-        self.try_check = QCheckBox("Also check with the now-try setting: readout")
+        self.try_check = QCheckBox(tr("Also check with the now-try setting: readout"))
         self.try_check.setObjectName("check_try")
         self.try_check.setEnabled(False)  # until there is a now try
         self.now_try_box.toggled.connect(self.try_check.setEnabled)
@@ -535,7 +556,7 @@ class QuestionEditor(QDialog):
         self.try_op_box = QComboBox()
         self.try_op_box.setObjectName("try_check_op")
         self.try_op_box.addItems(OPS)
-        self.try_value_edit = _line("try_check_value", "value")
+        self.try_value_edit = _line("try_check_value", tr("value"))
         try_row.addWidget(self.try_op_box)
         try_row.addWidget(self.try_value_edit, 1)
         form_row(check, self.try_check, try_row)
@@ -550,8 +571,9 @@ class QuestionEditor(QDialog):
         self.question_list.blockSignals(True)
         row = self.question_list.currentRow()
         self.question_list.clear()
+        untitled = tr("(untitled)")
         for k, draft in enumerate(self.drafts, start=1):
-            self.question_list.addItem(f"{k}. {draft.title or '(untitled)'}")
+            self.question_list.addItem(f"{k}. {draft.title or untitled}")
         self.question_list.setCurrentRow(max(0, min(row, len(self.drafts) - 1)))
         self.question_list.blockSignals(False)
         self.remove_button.setEnabled(len(self.drafts) > 1)
@@ -591,8 +613,12 @@ class QuestionEditor(QDialog):
         self.try_op_box.setCurrentText(draft.try_op)
         self.try_value_edit.setText(draft.try_check_value)
         kept = len(draft.kept_checks)
-        self.kept_label.setText(f"and {kept} check{'s' * (kept != 1)} kept from the file"
-                                if kept else "")  # fmt: skip
+        kept_text = (
+            tr("and {count} check kept from the file")
+            if kept == 1
+            else tr("and {count} checks kept from the file")
+        )
+        self.kept_label.setText(kept_text.format(count=kept) if kept else "")
         self._show_kind()
 
     def _store(self, draft: Draft) -> None:
@@ -628,7 +654,11 @@ class QuestionEditor(QDialog):
         self.numeric_note.setVisible(not choices)
 
     def _show_scene(self, draft: Draft) -> None:
-        where = f"preset {draft.preset}" if draft.preset else "embedded in the file"
+        where = (
+            tr("preset {name}").format(name=draft.preset)
+            if draft.preset
+            else tr("embedded in the file")
+        )
         self.scene_label.setText(f"{draft.scene.name} ({where})")
 
     def use_current_scene(self) -> None:
@@ -654,25 +684,27 @@ class QuestionEditor(QDialog):
 
     def _build_class_group(self) -> QGroupBox:
         """Class mode: the panels, and the Parameters panel's settings, students do not see."""
-        self.class_group = QGroupBox("Class mode: hide these panels")
+        self.class_group = QGroupBox(tr("Class mode: hide these panels"))
         self.class_group.setToolTip(
-            "Students opening the set see these panels and settings hidden "
-            "(View ▸ Leave class mode shows them again)"
+            tr(
+                "Students opening the set see these panels and settings hidden "
+                "(View ▸ Leave class mode shows them again)"
+            )
         )
         hide = QVBoxLayout(self.class_group)
         self.hide_boxes: dict[str, QCheckBox] = {}
         for name in HIDEABLE_PANELS:
-            box = QCheckBox(name.capitalize())
+            box = QCheckBox(tr(PANEL_TITLES[name]) if name in PANEL_TITLES else name.capitalize())
             box.setObjectName(f"hide_{name}")
             hide.addWidget(box)
             self.hide_boxes[name] = box
-        hide.addWidget(QLabel("and these settings:"))
+        hide.addWidget(QLabel(tr("and these settings:")))
         self.hidden_settings = QListWidget()
         self.hidden_settings.setObjectName("hide_settings")
-        self.hidden_settings.setAccessibleName("Settings hidden in class mode")
+        self.hidden_settings.setAccessibleName(tr("Settings hidden in class mode"))
         self.hidden_settings.setMaximumHeight(110)
         for key, parameter in PARAMETERS.items():
-            item = QListWidgetItem(f"{parameter.label} ({parameter.section})")
+            item = QListWidgetItem(f"{tr(parameter.label)} ({parameter.section})")
             item.setData(Qt.ItemDataRole.UserRole, key)
             item.setToolTip(tooltip_for(parameter))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -711,7 +743,7 @@ class QuestionEditor(QDialog):
                 self.set_title.text(), self.drafts, self.class_mode(), self._kept_scenes
             )
         except (DraftError, QuestionSetError) as error:
-            self.status.setText(f"Cannot make the set: {error}")
+            self.status.setText(tr("Cannot make the set: {error}").format(error=error))
             return None
 
     @property
@@ -727,37 +759,43 @@ class QuestionEditor(QDialog):
         if built is None:
             return
         spec, scenes = built
-        question_set = parse_question_set(shared_set_json(spec, scenes).encode(), "the set")
+        question_set = parse_question_set(shared_set_json(spec, scenes).encode(), tr("the set"))
         count = sum(len(question.checks) for question in question_set.questions)
         self.check_button.setEnabled(False)
         self.result_list.clear()
-        self.status.setText(f"Checking {count} check{'s' if count != 1 else ''}…")
+        checking = tr("Checking {count} check…") if count == 1 else tr("Checking {count} checks…")
+        self.status.setText(checking.format(count=count))
         self._checks.start(question_set)
 
     def _show_results(self, outcome: list[Any] | Exception) -> None:
         self.check_button.setEnabled(True)
         if isinstance(outcome, Exception):
             self.results = []
-            self.status.setText(f"Cannot check: {describe(outcome).splitlines()[0]}")
+            reason = describe(outcome).splitlines()[0]
+            self.status.setText(tr("Cannot check: {reason}").format(reason=reason))
             return
         self.results = [
             (result.question.title, check.passed, check.text)
             for result in outcome for check in result.checks
         ]  # fmt: skip
         for title, passed, text in self.results:
-            self.result_list.addItem(f"{PASSED if passed else FAILED}  {title}: {text}")
+            self.result_list.addItem(f"{tr(PASSED if passed else FAILED)}  {title}: {text}")
         failed = sum(not passed for _, passed, _ in self.results)
-        self.status.setText(
-            f"{len(self.results) - failed} of {len(self.results)} checks pass"
-            + (f"; {failed} fail: change the expected numbers or the question" if failed else "")
-        )
+        total = len(self.results)
+        status = tr("{passed} of {total} checks pass").format(passed=total - failed, total=total)
+        if failed:
+            status += tr("; {failed} fail: change the expected numbers or the question").format(
+                failed=failed
+            )
+        self.status.setText(status)
 
     def save_dialog(self) -> None:
         suggestion = f"{slug(self.set_title.text(), 'my-set')}.json"
         if self.path is not None:
             suggestion = self.path.name
-        path, _ = file_dialogs.get_save_file_name(self, "Save question set", suggestion,
-                                                  SET_FILTER)  # fmt: skip
+        path, _ = file_dialogs.get_save_file_name(
+            self, tr("Save question set"), suggestion, tr(SET_FILTER)
+        )
         if path:
             self.save_to(Path(path))
 
@@ -768,12 +806,18 @@ class QuestionEditor(QDialog):
         try:
             saved = save_shared_set(*built, path)
         except QuestionSetError as error:
-            self.status.setText(f"Cannot save: {error}")
+            self.status.setText(tr("Cannot save: {error}").format(error=error))
             return False
         except OSError as error:
-            self.status.setText(f"Cannot save: {path}: {describe(error)}")
+            self.status.setText(
+                tr("Cannot save: {path}: {reason}").format(path=path, reason=describe(error))
+            )
             return False
         self.path = path
-        self.status.setText(f"Saved {path} ({len(saved.questions)} questions, scenes inside)")
+        self.status.setText(
+            tr("Saved {path} ({count} questions, scenes inside)").format(
+                path=path, count=len(saved.questions)
+            )
+        )
         self.saved.emit(saved)
         return True

@@ -69,6 +69,7 @@ from clothlab.sim.lab.questions import (
     load_builtin_set,
     load_question_set,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.intents import NewDocument
@@ -80,8 +81,8 @@ from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 PROGRESS_FORMAT = "clothlab-progress"
 PROGRESS_VERSION = 1
 MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # a set of 1 000 questions answered is ≈ 200 kB
-QUESTION_FILTER = "Cloth Lab question sets (*.json);;All files (*)"
-CSV_FILTER = "CSV files (*.csv);;All files (*)"
+QUESTION_FILTER = QT_TR_NOOP("Cloth Lab question sets (*.json);;All files (*)")
+CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
 CSV_HEADER = PROGRESS_CSV_HEADER  # what Lab ▸ Class results reads back (sim.lab.class_results)
 STAGES = ("start", "predict", "watch", "explained")
 MATCHED, MISSED = "✓", "✗"
@@ -123,10 +124,16 @@ class ProgressStore:
         try:  # a regular file only, without blocking: a FIFO here froze the panel
             raw = read_regular_file(file, MAX_PROGRESS_BYTES)
         except FileRefusedError as refused:  # not a file Cloth Lab wrote: leave it where it is
-            self._warn(f"progress file {file} not read: {refused}")
+            self._warn(
+                QT_TR_NOOP("progress file {file} not read: {reason}"), file=file, reason=refused
+            )
             return {}
         except OSError as error:
-            self._warn(f"progress file {file} not read: {describe(error)}")
+            self._warn(
+                QT_TR_NOOP("progress file {file} not read: {reason}"),
+                file=file,
+                reason=describe(error),
+            )
             return {}
         try:
             data = json.loads(raw)
@@ -148,15 +155,22 @@ class ProgressStore:
             os.replace(file, aside)
         except OSError:
             aside = file
-        self._warn(f"unreadable progress file {file} ({reason[:200]}); moved to {aside.name}")
+        self._warn(
+            QT_TR_NOOP("unreadable progress file {file} ({reason}); moved to {aside}"),
+            file=file,
+            reason=reason[:200],
+            aside=aside.name,
+        )
 
-    def _warn(self, warning: str) -> None:
-        """One line on stderr, kept for the panel; each is said once (the panel reads the
-        file again at every refresh)."""
+    def _warn(self, template: str, **parts: object) -> None:
+        """One line on stderr (in English), kept for the panel (in the app's language); each is
+        said once (the panel reads the file again at every refresh). `template` is marked with
+        QT_TR_NOOP where it is written."""
+        warning = template.format(**parts)
         if warning not in self._said:
             self._said.add(warning)
             print(f"clothlab: warning: {warning}", file=sys.stderr)
-        self.warning = warning
+        self.warning = tr(template).format(**parts)
 
     def record(self, set_id: str, question_id: str, answer: Answer) -> bool:
         """Store the answer; False (and a warning) if the progress file cannot be written."""
@@ -164,7 +178,11 @@ class ProgressStore:
         try:
             self._write(set_id, answers)
         except OSError as error:
-            self._warn(f"progress not saved to {self.file(set_id)}: {describe(error)}")
+            self._warn(
+                QT_TR_NOOP("progress not saved to {file}: {reason}"),
+                file=self.file(set_id),
+                reason=describe(error),
+            )
             return False
         return True
 
@@ -274,8 +292,8 @@ class QuestionsPanel(QWidget):
         font = self.set_label.font()
         font.setBold(True)
         self.set_label.setFont(font)
-        self.open_button = QPushButton("Open set…")
-        self.open_button.setToolTip("Open a question set file (a teacher's own questions)")
+        self.open_button = QPushButton(tr("Open set…"))
+        self.open_button.setToolTip(tr("Open a question set file (a teacher's own questions)"))
         self.open_button.clicked.connect(self.open_set_dialog)
         header.addWidget(self.set_label, 1)
         header.addWidget(self.open_button)
@@ -283,7 +301,7 @@ class QuestionsPanel(QWidget):
 
         chooser = QHBoxLayout()
         self.previous_button = QPushButton("◀")
-        self.previous_button.setToolTip("Previous question")
+        self.previous_button.setToolTip(tr("Previous question"))
         self.previous_button.setFixedWidth(32)
         self.previous_button.clicked.connect(lambda: self.select(self.index - 1))
         self.question_box = QComboBox()
@@ -295,7 +313,7 @@ class QuestionsPanel(QWidget):
         self.question_box.setMinimumContentsLength(12)
         self.question_box.activated.connect(self.select)
         self.next_button = QPushButton("▶")
-        self.next_button.setToolTip("Next question")
+        self.next_button.setToolTip(tr("Next question"))
         self.next_button.setFixedWidth(32)
         self.next_button.clicked.connect(lambda: self.select(self.index + 1))
         chooser.addWidget(self.previous_button)
@@ -321,28 +339,30 @@ class QuestionsPanel(QWidget):
         scene_font.setItalic(True)
         self.scene_label.setFont(scene_font)
         self.previous_answer_label = _wrapped()
-        self.start_button = QPushButton("Load the scene")
-        self.start_button.setToolTip("Open the question's scene, paused, ready for a prediction")
+        self.start_button = QPushButton(tr("Load the scene"))
+        self.start_button.setToolTip(
+            tr("Open the question's scene, paused, ready for a prediction")
+        )
         self.start_button.clicked.connect(self.start)
         for widget in (self.title_label, self.question_label, self.scene_label,
                        self.previous_answer_label, self.start_button):  # fmt: skip
             body.addWidget(widget)
 
-        self.prediction_group = QGroupBox("1 · Your prediction")
+        self.prediction_group = QGroupBox(tr("1 · Your prediction"))
         prediction = QVBoxLayout(self.prediction_group)
         self.choices_layout = QVBoxLayout()
         self.choice_group = QButtonGroup(self)
         self.choice_group.idClicked.connect(self._choice_made)
         # any number an answer may be (the question format's range)
         answers = field_range(NumberAnswer, "answer")
-        self.number_box = FloatBox(Limits("Prediction", *answers))
+        self.number_box = FloatBox(Limits(tr("Prediction"), *answers))
         self.number_box.setObjectName("prediction_number")
         self.number_box.valueChanged.connect(self._number_made)
         self.number_box.lineEdit().textChanged.connect(self._number_typed)
         # a refused number leaves the box's value, and that is the prediction again
         self.number_box.refused.connect(lambda _: self._number_made(self.number_box.value()))
         self.number_refusal = RefusalLine([self.number_box])
-        self.lock_button = QPushButton("Lock in my prediction")
+        self.lock_button = QPushButton(tr("Lock in my prediction"))
         self.lock_button.clicked.connect(self.lock_prediction)
         nest(prediction, self.choices_layout)
         prediction.addWidget(self.number_box)
@@ -350,14 +370,14 @@ class QuestionsPanel(QWidget):
         prediction.addWidget(self.lock_button)
         body.addWidget(self.prediction_group)
 
-        self.watch_group = QGroupBox("2 · Run it and watch")
+        self.watch_group = QGroupBox(tr("2 · Run it and watch"))
         watch = QVBoxLayout(self.watch_group)
         self.watch_label = _wrapped(object_name="question_watch")
         self.evidence_label = _wrapped(rich=True)
-        self.run_button = QPushButton("Run ▶")
-        self.run_button.setToolTip("Run the simulation (Space); every tool keeps working")
+        self.run_button = QPushButton(tr("Run ▶"))
+        self.run_button.setToolTip(tr("Run the simulation (Space); every tool keeps working"))
         self.run_button.clicked.connect(lambda: self.command_requested.emit(Run()))
-        self.explain_button = QPushButton("I have watched it: explain")
+        self.explain_button = QPushButton(tr("I have watched it: explain"))
         self.explain_button.clicked.connect(self.explain)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
@@ -367,11 +387,11 @@ class QuestionsPanel(QWidget):
         nest(watch, buttons)
         body.addWidget(self.watch_group)
 
-        self.explanation_group = QGroupBox("3 · Why")
+        self.explanation_group = QGroupBox(tr("3 · Why"))
         explanation = QVBoxLayout(self.explanation_group)
         self.verdict_label = _wrapped(object_name="question_verdict", rich=True)
         self.explanation_label = _wrapped(object_name="question_explanation")
-        self.now_try_label = QLabel("Now try (one click; Undo takes it back):")
+        self.now_try_label = QLabel(tr("Now try (one click; Undo takes it back):"))
         self.now_try_layout = QVBoxLayout()
         for widget in (self.verdict_label, self.explanation_label, self.now_try_label):
             explanation.addWidget(widget)
@@ -385,24 +405,28 @@ class QuestionsPanel(QWidget):
         self.progress_label.setObjectName("question_progress")
         layout.addWidget(self.progress_label)
         footer = QHBoxLayout()
-        self.summary_button = QPushButton("Summary…")
-        self.summary_button.setToolTip("Every question with your prediction and the answer")
+        self.summary_button = QPushButton(tr("Summary…"))
+        self.summary_button.setToolTip(tr("Every question with your prediction and the answer"))
         self.summary_button.clicked.connect(self.show_summary)
-        self.export_button = QPushButton("Export CSV…")
-        self.export_button.setToolTip(f"Save the answers as CSV: {', '.join(CSV_HEADER)}")
+        self.export_button = QPushButton(tr("Export CSV…"))
+        self.export_button.setToolTip(
+            tr("Save the answers as CSV: {columns}").format(columns=", ".join(CSV_HEADER))
+        )
         self.export_button.clicked.connect(self.export_dialog)
-        self.reset_button = QPushButton("Reset")
-        self.reset_button.setToolTip("Forget the answers to this question set")
+        self.reset_button = QPushButton(tr("Reset"))
+        self.reset_button.setToolTip(tr("Forget the answers to this question set"))
         self.reset_button.clicked.connect(lambda: self.reset_progress(ask=True))
         for button in (self.summary_button, self.export_button, self.reset_button):
             footer.addWidget(button)
         nest(layout, footer)
         teacher = QHBoxLayout()  # a teacher's tools: their own questions, their class's answers
-        self.edit_button = QPushButton("Edit questions…")
-        self.edit_button.setToolTip("Edit this set's questions (a built-in set as a copy)")
+        self.edit_button = QPushButton(tr("Edit questions…"))
+        self.edit_button.setToolTip(tr("Edit this set's questions (a built-in set as a copy)"))
         self.edit_button.clicked.connect(lambda: self.edit_set())
-        self.results_button = QPushButton("Class results…")
-        self.results_button.setToolTip("Count your students' exported answer files per question")
+        self.results_button = QPushButton(tr("Class results…"))
+        self.results_button.setToolTip(
+            tr("Count your students' exported answer files per question")
+        )
         self.results_button.clicked.connect(lambda: self.show_class_results())
         teacher.addWidget(self.edit_button)
         teacher.addWidget(self.results_button)
@@ -429,7 +453,7 @@ class QuestionsPanel(QWidget):
         try:
             question_set = load_question_set(path)
         except QuestionSetError as error:
-            QMessageBox.warning(self, "Cannot open question set", str(error))
+            QMessageBox.warning(self, tr("Cannot open question set"), str(error))
             return False
         self.set_question_set(question_set)
         return True
@@ -454,7 +478,9 @@ class QuestionsPanel(QWidget):
         return self.results_dialog
 
     def open_set_dialog(self) -> None:
-        path, _ = file_dialogs.get_open_file_name(self, "Open question set", QUESTION_FILTER)
+        path, _ = file_dialogs.get_open_file_name(
+            self, tr("Open question set"), tr(QUESTION_FILTER)
+        )
         if path:
             self.open_set(path)
 
@@ -467,7 +493,7 @@ class QuestionsPanel(QWidget):
         self.title_label.setText(question.title)
         self.question_label.setText(question.question)
         scene = self.question_set.scenes[question.scene]
-        self.scene_label.setText(f"Scene: {scene.name}")
+        self.scene_label.setText(tr("Scene: {name}").format(name=scene.name))
         self._build_prediction(question)
         self.watch_label.setText(question.watch)
         self.explanation_label.setText(question.explanation)
@@ -525,7 +551,7 @@ class QuestionsPanel(QWidget):
             parameter = SETTINGS_TABLE[suggestion.setting]
             button = QPushButton(suggestion.label)
             button.setObjectName(f"now_try_{k}")
-            button.setToolTip(f"{parameter.label} → {_value_text(suggestion.value)}")
+            button.setToolTip(f"{tr(parameter.label)} → {_value_text(suggestion.value)}")
             button.clicked.connect(lambda _checked=False, k=k: self.apply_now_try(k))
             self.now_try_layout.addWidget(button)
             self._built["now_try"].append(button)
@@ -540,7 +566,7 @@ class QuestionsPanel(QWidget):
     def _set_stage(self, stage: str) -> None:
         self.stage = stage
         step = STAGES.index(stage)
-        self.start_button.setText("Load the scene" if step == 0 else "Reload the scene")
+        self.start_button.setText(tr("Load the scene") if step == 0 else tr("Reload the scene"))
         self.prediction_group.setVisible(step >= 1)
         for widget in (*self.choice_buttons, *self.choice_labels, self.number_box):
             widget.setEnabled(step == 1)
@@ -580,8 +606,10 @@ class QuestionsPanel(QWidget):
         question = self.question
         said = question.prediction.describe(self.prediction)
         self.evidence_label.setText(
-            f"Your prediction: <b>{_escaped(said)}</b><br>The evidence is highlighted in the "
-            "Readouts panel."
+            tr(
+                "Your prediction: <b>{prediction}</b><br>The evidence is highlighted in the "
+                "Readouts panel."
+            ).format(prediction=_escaped(said))
         )
         self._set_stage("watch")
         self.evidence_changed.emit(question.evidence)
@@ -594,15 +622,18 @@ class QuestionsPanel(QWidget):
         matched = prediction.matches(self.prediction)
         said = prediction.describe(self.prediction)
         if matched:
-            verdict = f"{MATCHED} Your prediction matched: <b>{_escaped(said)}</b>"
+            verdict = tr("{mark} Your prediction matched: <b>{prediction}</b>").format(
+                mark=MATCHED, prediction=_escaped(said)
+            )
         else:
-            verdict = (
-                f"{MISSED} You predicted {_escaped(said)}<br>The model says: "
-                f"<b>{_escaped(prediction.answer_text)}</b>"
+            verdict = tr(
+                "{mark} You predicted {prediction}<br>The model says: <b>{answer}</b>"
+            ).format(
+                mark=MISSED, prediction=_escaped(said), answer=_escaped(prediction.answer_text)
             )
         answer = Answer(said, matched, now_text())
         if not self.store.record(self.question_set.id, question.id, answer):
-            verdict += f"<br>Not saved: {_escaped(self.store.warning)}"
+            verdict += tr("<br>Not saved: {warning}").format(warning=_escaped(self.store.warning))
         self.verdict_label.setText(verdict)
         self.verdict_label.setStyleSheet(f"color: {MATCHED_COLOUR if matched else MISSED_COLOUR};")
         self._set_stage("explained")
@@ -632,7 +663,11 @@ class QuestionsPanel(QWidget):
         matched = sum(a.matched for q, a in answers.items() if q in self._question_ids())
         answered = sum(q in answers for q in self._question_ids())
         total = len(self.question_set.questions)
-        self.progress_label.setText(f"{answered} of {total} answered · {matched} matched")
+        self.progress_label.setText(
+            tr("{answered} of {total} answered · {matched} matched").format(
+                answered=answered, total=total, matched=matched
+            )
+        )
         if self.store.warning:
             self.progress_label.setToolTip(self.store.warning)
 
@@ -646,7 +681,9 @@ class QuestionsPanel(QWidget):
         if answer is not None:
             mark = MATCHED if answer.matched else MISSED
             self.previous_answer_label.setText(
-                f"Answered {answer.time[:16].replace('T', ' ')}: {mark} {answer.prediction}"
+                tr("Answered {time}: {mark} {prediction}").format(
+                    time=answer.time[:16].replace("T", " "), mark=mark, prediction=answer.prediction
+                )
             )
 
     def summary_rows(self) -> list[tuple[str, str, str, str, str]]:
@@ -674,21 +711,23 @@ class QuestionsPanel(QWidget):
     def export_dialog(self) -> None:
         assert self.question_set is not None
         suggestion = f"{self.question_set.id}-answers.csv"
-        path, _ = file_dialogs.get_save_file_name(self, "Export answers", suggestion, CSV_FILTER)
+        path, _ = file_dialogs.get_save_file_name(
+            self, tr("Export answers"), suggestion, tr(CSV_FILTER)
+        )
         if not path:
             return
         try:
             self.export_csv(Path(path))
         except OSError as error:
-            QMessageBox.warning(self, "Cannot export answers", f"{path}: {error.strerror}")
+            QMessageBox.warning(self, tr("Cannot export answers"), f"{path}: {error.strerror}")
 
     def reset_progress(self, ask: bool = True) -> None:
         assert self.question_set is not None
         if ask:
             buttons = QMessageBox.StandardButton
             answer = QMessageBox.question(
-                self, "Reset progress",
-                f"Forget every answer to “{self.question_set.title}”?",
+                self, tr("Reset progress"),
+                tr("Forget every answer to “{title}”?").format(title=self.question_set.title),
                 buttons.Yes | buttons.No, buttons.No,
             )  # fmt: skip
             if answer != buttons.Yes:
@@ -741,7 +780,7 @@ class QuestionsPanel(QWidget):
 
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return tr("on") if value else tr("off")
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -754,10 +793,10 @@ class SummaryDialog(QDialog):
 
     def __init__(self, title: str, rows: list[tuple[str, ...]], parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(f"Answers — {title}")
+        self.setWindowTitle(tr("Answers — {title}").format(title=title))
         self.table = QTableWidget(len(rows), 5, self)
         self.table.setHorizontalHeaderLabels(
-            ["Question", "Your prediction", "Answer", "Matched", "When"]
+            [tr("Question"), tr("Your prediction"), tr("Answer"), tr("Matched"), tr("When")]
         )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

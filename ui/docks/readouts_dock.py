@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, SHOWN_KEYS, Readout, ReadoutHistory
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import IntBox, Limits
@@ -51,6 +52,12 @@ PLOTS: dict[str, tuple[Readout, ...]] = {
 COUNTS: tuple[Readout, ...] = tuple(r for r in READOUTS if r.key in SHOWN_KEYS and not r.plotted)
 HIGHLIGHT = "#f0a000"  # the evidence a question points at
 HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; padding: 0 3px;"
+# The model's units, in words the panels translate (unit_text); the symbols (%, N, m, °) and
+# the units in the CSV files stay as they are
+MODEL_UNITS = (
+    QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units²/s²"),
+    QT_TR_NOOP("mass·units²/s² per step"),
+)  # fmt: skip
 
 
 class ReadoutsPanel(QWidget):
@@ -85,7 +92,7 @@ class ReadoutsPanel(QWidget):
         for key, drawn in PLOTS.items():
             row = self._add_plot(grid, row, key, drawn)
         last = list(PLOTS)[-1]
-        self.plots[last].getPlotItem().setLabel("bottom", "model time (s)")
+        self.plots[last].getPlotItem().setLabel("bottom", tr("model time (s)"))
         nest(layout, grid, 1)
         self.time_label = QLabel("t = 0.00 s")
         footer = QHBoxLayout()
@@ -93,9 +100,9 @@ class ReadoutsPanel(QWidget):
         footer.addStretch(1)
         self.count_labels: dict[str, QLabel] = {}  # links, faces
         for count in COUNTS:
-            label = QLabel(f"{count.label} —")
+            label = QLabel(f"{tr(count.label)} —")
             label.setObjectName(f"readout_{count.key}")
-            label.setToolTip(count.tooltip)
+            label.setToolTip(tr(count.tooltip))
             footer.addSpacing(12)
             footer.addWidget(label)
             self.count_labels[count.key] = label
@@ -109,30 +116,34 @@ class ReadoutsPanel(QWidget):
         self._redraw_timer.timeout.connect(self.redraw)
 
     def _build_controls(self) -> QHBoxLayout:
-        self.pause_button = QPushButton("Pause")
+        self.pause_button = QPushButton(tr("Pause"))
         self.pause_button.setCheckable(True)
-        self.pause_button.setToolTip("Freeze the plots to look at them; recording goes on.")
+        self.pause_button.setToolTip(tr("Freeze the plots to look at them; recording goes on."))
         self.pause_button.toggled.connect(self.set_frozen)
-        self.clear_button = QPushButton("Clear")
-        self.clear_button.setToolTip("Forget the recorded readouts.")
+        self.clear_button = QPushButton(tr("Clear"))
+        self.clear_button.setToolTip(tr("Forget the recorded readouts."))
         self.clear_button.clicked.connect(self.clear)
-        self.export_button = QPushButton("Export CSV…")
-        self.export_button.setToolTip(f"Save every recorded row: {', '.join(COLUMNS)}.")
+        self.export_button = QPushButton(tr("Export CSV…"))
+        self.export_button.setToolTip(  # the columns by their names in the file
+            tr("Save every recorded row: {columns}.").format(columns=", ".join(COLUMNS))
+        )
         self.export_button.clicked.connect(
             lambda: self.command_requested.emit(Trigger("export_csv"))
         )
         low, high = PLOT_WINDOW.minimum, PLOT_WINDOW.maximum  # the preference's range
-        self.window_box = IntBox(Limits("Plot window", low, high, PLOT_WINDOW.unit, True))
+        self.window_box = IntBox(Limits(tr("Plot window"), low, high, PLOT_WINDOW.unit, True))
         self.window_box.setValue(DEFAULT_WINDOW_S)
         self.window_box.setSuffix(f" {PLOT_WINDOW.unit}")
-        self.window_box.setToolTip(f"Model time shown by the plots ({low} … {high} s).")
+        self.window_box.setToolTip(
+            tr("Model time shown by the plots ({low} … {high} s).").format(low=low, high=high)
+        )
         self.window_box.valueChanged.connect(self._mark_dirty)
         self.window_box.refused.connect(self.refused)
         controls = QHBoxLayout()
         for button in (self.pause_button, self.clear_button, self.export_button):
             controls.addWidget(button)
         controls.addStretch(1)
-        controls.addWidget(QLabel("Window"))
+        controls.addWidget(QLabel(tr("Window")))
         controls.addWidget(self.window_box)
         return controls
 
@@ -145,9 +156,12 @@ class ReadoutsPanel(QWidget):
         plot = pg.PlotWidget(background=background)
         plot.setObjectName(f"plot_{key}")
         plot.setMinimumHeight(80)
-        plot.setToolTip("\n".join(series.tooltip for series in drawn))
+        plot.setToolTip("\n".join(tr(series.tooltip) for series in drawn))
         # a screen reader's name; its description gives the latest values (redraw)
-        plot.setAccessibleName(" and ".join(series.label for series in drawn) + " plot")
+        names = tr(drawn[0].label)
+        for series in drawn[1:]:
+            names = tr("{first} and {second}").format(first=names, second=tr(series.label))
+        plot.setAccessibleName(tr("{names} plot").format(names=names))
         # The panel repaints each plot when it redraws. Left to itself, each plot's scene asks
         # for its repaint from a queued call of its own, after the window's repaint has begun,
         # and the window is then flushed (a whole composition with software OpenGL, as the
@@ -177,7 +191,7 @@ class ReadoutsPanel(QWidget):
             # 6.12 returns None from that without a reference, so a long run ends in
             # "deallocating None".
             colour = COLOURS[_colour_index(series) % len(COLOURS)]
-            name = series.curve if len(drawn) > 1 else None  # what the legend reads
+            name = tr(series.curve) if len(drawn) > 1 else None  # what the legend reads
             curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2), name=name)
             item.addItem(curve)
             self._curves[series.key] = curve
@@ -189,11 +203,11 @@ class ReadoutsPanel(QWidget):
         return row + 1
 
     def _add_name(self, grid: QGridLayout, row: int, series: Readout) -> None:
-        name = QLabel(series.label)
-        name.setToolTip(series.tooltip)
+        name = QLabel(tr(series.label))
+        name.setToolTip(tr(series.tooltip))
         value = QLabel("—")
         value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        value.setToolTip(series.tooltip)
+        value.setToolTip(tr(series.tooltip))
         font = QFont(value.font())
         font.setBold(True)
         value.setFont(font)
@@ -269,7 +283,7 @@ class ReadoutsPanel(QWidget):
     def set_frozen(self, frozen: bool) -> None:
         self._frozen = frozen
         self.pause_button.setChecked(frozen)
-        self.pause_button.setText("Resume" if frozen else "Pause")
+        self.pause_button.setText(tr("Resume") if frozen else tr("Pause"))
         self._mark_dirty()
 
     def _mark_dirty(self) -> None:
@@ -316,7 +330,7 @@ class ReadoutsPanel(QWidget):
             for label in self.value_labels.values():
                 label.setText("—")
             for count in COUNTS:
-                self.count_labels[count.key].setText(f"{count.label} —")
+                self.count_labels[count.key].setText(f"{tr(count.label)} —")
             return
         t = rows[:, 1]
         end = max(float(t[-1]), 1e-6)
@@ -331,19 +345,21 @@ class ReadoutsPanel(QWidget):
                     shown.append(values)
                     self._draw(series.key, t, values)
                     self.value_labels[series.key].setText(value_text(series.key, values[-1]))
-                    words.append(f"{series.label} {value_text(series.key, values[-1])}, "
-                                 f"{trend(values)}")  # fmt: skip
+                    words.append(f"{tr(series.label)} {value_text(series.key, values[-1])}, "
+                                 f"{tr(trend(values))}")  # fmt: skip
             if shown:
                 self._frame(key, start, end, shown)
-                described = "Latest: " + "; ".join(words) + "."
+                described = tr("Latest: {values}.").format(values="; ".join(words))
                 if self.plots[key].accessibleDescription() != described:
                     self.plots[key].setAccessibleDescription(described)
-        self.time_label.setText(f"t = {t[-1]:.2f} s · step {int(rows[-1, 0])}")
+        self.time_label.setText(
+            tr("t = {t:.2f} s · step {step}").format(t=t[-1], step=int(rows[-1, 0]))
+        )
         for count in COUNTS:
             value = rows[-1, COLUMNS.index(count.key)]
             label = self.count_labels[count.key]
             label.setVisible(self.applies[count.key])  # folds: only on a drape specimen
-            label.setText(f"{count.label} {'—' if math.isnan(value) else int(value)}")
+            label.setText(f"{tr(count.label)} {'—' if math.isnan(value) else int(value)}")
 
     def _draw(self, key: str, t: np.ndarray, values: np.ndarray) -> None:
         self._curves[key].setData(*envelope(t, values, max(16, self.plots[key].width())))
@@ -408,16 +424,16 @@ STEADY = 0.01  # a change under 1 % of the value (or of the range shown) is stea
 
 def trend(values: np.ndarray) -> str:
     """'rising', 'falling' or 'steady': the newest value against the one TREND_SAMPLES rows
-    earlier, for a screen reader's description of a plot."""
+    earlier, for a screen reader's description of a plot (in English: `tr` it to show it)."""
     recent = values[-TREND_SAMPLES:]
     recent = recent[np.isfinite(recent)]
     if len(recent) < 2:
-        return "steady"
+        return QT_TR_NOOP("steady")
     change = float(recent[-1] - recent[0])
     scale = max(abs(float(recent[-1])), float(np.ptp(values[np.isfinite(values)])), 1e-12)
     if abs(change) < STEADY * scale:
-        return "steady"
-    return "rising" if change > 0 else "falling"
+        return QT_TR_NOOP("steady")
+    return QT_TR_NOOP("rising") if change > 0 else QT_TR_NOOP("falling")
 
 
 def value_text(key: str, shown: float) -> str:
@@ -426,4 +442,11 @@ def value_text(key: str, shown: float) -> str:
     series = READOUTS_BY_KEY[key]
     if math.isnan(shown):  # not measured (pin force with the classic rule)
         return "—"
-    return f"{float(shown):.4g} {series.shown_unit or series.unit}"
+    return f"{float(shown):.4g} {unit_text(series)}"
+
+
+def unit_text(readout: Readout) -> str:
+    """The unit a panel shows a readout's value in: its model unit in the app's language
+    ("units" in German is "Einheiten"), a symbol as it is."""
+    unit = readout.shown_unit or readout.unit
+    return tr(unit) if unit in MODEL_UNITS else unit

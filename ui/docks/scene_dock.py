@@ -33,12 +33,14 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.parameters import Parameter
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.text import tr
 from clothlab.ui.docks.scene_model import (
     ADDRESS_ROLE,
     PARAMETER_ROLE,
     SELECTION_ROLE,
     SceneModel,
     parameter_for,
+    shown_unit,
 )
 from clothlab.ui.intents import Select
 from clothlab.ui.number_box import FloatBox, IntBox, Limits, number_box
@@ -67,12 +69,13 @@ class ValueDelegate(QStyledItemDelegate):
             return super().createEditor(parent, option, index)
         if parameter.choices:
             combo_box = QComboBox(parent)
-            combo_box.addItems(list(parameter.choices))
+            combo_box.addItems([tr(choice) for choice in parameter.choices])
             return combo_box
-        editor = number_box(Limits.of(parameter), decimals_for(parameter), parent)
+        limits = Limits.of(parameter, tr(parameter.label))
+        editor = number_box(limits, decimals_for(parameter), parent)
         editor.setSingleStep(parameter.step)
         if parameter.unit:
-            editor.setSuffix(f" {parameter.unit}")
+            editor.setSuffix(f" {shown_unit(parameter.unit)}")
         editor.setFrame(False)
         model = index.model()
         if isinstance(model, SceneModel):  # a refusal goes where the model's refusals go
@@ -216,7 +219,7 @@ class ScenePanel(QWidget):
         # Groups open, pins closed: a curtain has dozens of pins with three rows each.
         for row in range(self.model.rowCount()):
             index = self.model.index(row, 0)
-            self.view.setExpanded(index, index.data() != "Pins")
+            self.view.setExpanded(index, not self.model.is_pins_group(index))
 
     def _expand_inserted(self, parent: QModelIndex, *_: Any) -> None:
         if not parent.isValid():

@@ -47,6 +47,7 @@ from clothlab.sim.document.scene import (
     field_range,
     scene_settings,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Compose, change_body
 from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
@@ -56,12 +57,21 @@ ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center"
 UNIT_ROLE = Qt.ItemDataRole.UserRole + 2
 SELECTION_ROLE = Qt.ItemDataRole.UserRole + 3  # the Selection a body or obstacle row stands for
 PARAMETER_ROLE = Qt.ItemDataRole.UserRole + 4  # a value's Parameter (editor metadata)
+READING_ROLE = Qt.ItemDataRole.UserRole + 5  # a live reading's row: its English label
 AXES = "xyz"
 PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
-PIN_FORCE_TIP = (
+PIN_FORCE_TIP = QT_TR_NOOP(
     "The force this pin holds the cloth with over the last step: its size, then (x, y, z). "
     "N with SI fabrics; with model units a particle has mass 1."
 )
+COORDINATE_TIPS = {"x": QT_TR_NOOP("x (units)."), "y": QT_TR_NOOP("y (units)."),
+                   "z": QT_TR_NOOP("z (units).")}  # fmt: skip
+# Units as shown (spin box suffixes, values, tooltips): marked here for the catalogue, shown
+# with `shown_unit`; the settings keep their English units (files, the command line).
+UNIT_TEXTS = (
+    QT_TR_NOOP("units"), QT_TR_NOOP("units/s"), QT_TR_NOOP("units/s²"), QT_TR_NOOP("units/force"),
+    QT_TR_NOOP("1/units"), QT_TR_NOOP("× rest"), QT_TR_NOOP("mass*units/s^2"),
+)  # fmt: skip
 
 Address = tuple[Any, ...]
 Index = QModelIndex | QPersistentModelIndex
@@ -74,7 +84,7 @@ def coordinate_parameter(label: str) -> Parameter:
     """Metadata for a position coordinate, so editors treat it like a declared setting."""
     return Parameter(
         label, label, "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05, 0.0,
-        f"{label} (units).", "",
+        COORDINATE_TIPS.get(label, f"{label} (units)."), "",
     )  # fmt: skip
 
 
@@ -102,38 +112,48 @@ def _number(
 # are the file format's (sim.document.scene); what the whole scene must satisfy (particle caps,
 # spacing) is checked by sim.document.composition, whose one-line refusal the window shows.
 FIELDS: dict[str, Parameter] = {
-    "name": _field("Name", "", 0, 0, 1, "Shown in the panels; empty: named by its shape.", str),
-    "width": _number("Width", "units", SheetSpec, "width", 0.1, "Width of the sheet."),
-    "height": _number("Height", "units", SheetSpec, "height", 0.1,
-                      "Height of the sheet (its length if flat)."),
-    "cols": _number("Columns", "", SheetSpec, "cols", 1, "Particles across the sheet.", int),
-    "rows": _number("Rows", "", SheetSpec, "rows", 1, "Particles down the sheet.", int),
-    "lock_spacing": _field("Lock spacing", "", 0, 1, 1,
-                           "On: a new width or height changes the resolution instead.", bool),
-    "horizontal": _field("Lies", "", 0, 1, 1, "Hanging in x–y, or lying flat in x–z.", int,
-                         ("hanging", "flat")),
-    "top_center": _number("Position", "units", SheetSpec, "top_center", 0.05,
-                          "Centre of the sheet's top edge."),
-    "yaw": _number("Yaw", "°", SheetSpec, "yaw", 5.0, "Turn about the vertical (+y) axis."),
-    "cubes": _number("Cubes per side", "", BlockSpec, "cubes", 1, "Small cubes along each edge.",
-                     int),
-    "size": _number("Size", "units", BlockSpec, "size", 0.1,
-                    "Length of each edge (a box: along each axis)."),
-    "min_corner": _number("Min corner", "units", BlockSpec, "min_corner", 0.05,
-                          "The corner with the smallest x, y and z."),
-    "center": _number("Centre", "units", SphereSpec, "center", 0.05, "Centre of the obstacle."),
-    "radius": _number("Radius", "units", SphereSpec, "radius", 0.1, "Radius of the sphere."),
-    "diameter": _number("Diameter", "units", DiscSpec, "diameter", 0.05,
-                        "Distance across the disc."),
+    "name": _field(QT_TR_NOOP("Name"), "", 0, 0, 1,
+                   QT_TR_NOOP("Shown in the panels; empty: named by its shape."), str),
+    "width": _number(QT_TR_NOOP("Width"), "units", SheetSpec, "width", 0.1,
+                     QT_TR_NOOP("Width of the sheet.")),
+    "height": _number(QT_TR_NOOP("Height"), "units", SheetSpec, "height", 0.1,
+                      QT_TR_NOOP("Height of the sheet (its length if flat).")),
+    "cols": _number(QT_TR_NOOP("Columns"), "", SheetSpec, "cols", 1,
+                    QT_TR_NOOP("Particles across the sheet."), int),
+    "rows": _number(QT_TR_NOOP("Rows"), "", SheetSpec, "rows", 1,
+                    QT_TR_NOOP("Particles down the sheet."), int),
+    "lock_spacing": _field(QT_TR_NOOP("Lock spacing"), "", 0, 1, 1,
+                           QT_TR_NOOP("On: a new width or height changes the resolution instead."),
+                           bool),
+    "horizontal": _field(QT_TR_NOOP("Lies"), "", 0, 1, 1,
+                         QT_TR_NOOP("Hanging in x–y, or lying flat in x–z."), int,
+                         (QT_TR_NOOP("hanging"), QT_TR_NOOP("flat"))),
+    "top_center": _number(QT_TR_NOOP("Position"), "units", SheetSpec, "top_center", 0.05,
+                          QT_TR_NOOP("Centre of the sheet's top edge.")),
+    "yaw": _number(QT_TR_NOOP("Yaw"), "°", SheetSpec, "yaw", 5.0,
+                   QT_TR_NOOP("Turn about the vertical (+y) axis.")),
+    "cubes": _number(QT_TR_NOOP("Cubes per side"), "", BlockSpec, "cubes", 1,
+                     QT_TR_NOOP("Small cubes along each edge."), int),
+    "size": _number(QT_TR_NOOP("Size"), "units", BlockSpec, "size", 0.1,
+                    QT_TR_NOOP("Length of each edge (a box: along each axis).")),
+    "min_corner": _number(QT_TR_NOOP("Min corner"), "units", BlockSpec, "min_corner", 0.05,
+                          QT_TR_NOOP("The corner with the smallest x, y and z.")),
+    "center": _number(QT_TR_NOOP("Centre"), "units", SphereSpec, "center", 0.05,
+                      QT_TR_NOOP("Centre of the obstacle.")),
+    "radius": _number(QT_TR_NOOP("Radius"), "units", SphereSpec, "radius", 0.1,
+                      QT_TR_NOOP("Radius of the sphere.")),
+    "diameter": _number(QT_TR_NOOP("Diameter"), "units", DiscSpec, "diameter", 0.05,
+                        QT_TR_NOOP("Distance across the disc.")),
 }  # fmt: skip
 # Where a field of one kind differs from the field of that name above: range or tooltip.
 KIND_FIELDS: dict[tuple[str, str], Parameter] = {
-    ("disc", "cols"): _number("Columns", "", DiscSpec, "cols", 1,
-                              "Particles across the disc's diameter.", int),
-    ("disc", "center"): _number("Centre", "units", DiscSpec, "center", 0.05,
-                                "Centre of the disc (it lies flat in x–z)."),
-    ("disc", "yaw"): _number("Yaw", "°", DiscSpec, "yaw", 5.0,
-                             "Turn about the vertical (+y) axis: its grid turns with it."),
+    ("disc", "cols"): _number(QT_TR_NOOP("Columns"), "", DiscSpec, "cols", 1,
+                              QT_TR_NOOP("Particles across the disc's diameter."), int),
+    ("disc", "center"): _number(QT_TR_NOOP("Centre"), "units", DiscSpec, "center", 0.05,
+                                QT_TR_NOOP("Centre of the disc (it lies flat in x–z).")),
+    ("disc", "yaw"): _number(QT_TR_NOOP("Yaw"), "°", DiscSpec, "yaw", 5.0,
+                             QT_TR_NOOP("Turn about the vertical (+y) axis: its grid turns with "
+                                        "it.")),
 }  # fmt: skip
 SHEET_FIELDS = ("name", "width", "height", "cols", "rows", "lock_spacing", "horizontal",
                 "top_center", "yaw")  # fmt: skip
@@ -171,30 +191,44 @@ def choice_name(address: Address | None, value: Any) -> str | None:
         return None
     choices = parameter_for(address).choices
     if choices and isinstance(value, int) and 0 <= value < len(choices):
-        return choices[value]
+        return tr(choices[value])
     return None
+
+
+def shown_unit(unit: str) -> str:
+    """A unit as the user reads it ("units" in the app's language; symbols as they are)."""
+    return tr(unit) if unit else ""
 
 
 def format_value(value: Any, unit: str = "") -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return tr("on") if value else tr("off")
     if isinstance(value, float):
         text = "—" if math.isnan(value) else f"{value:.4g}"
     else:
         text = str(value)
-    return f"{text} {unit}".rstrip()
+    return f"{text} {shown_unit(unit)}".rstrip()
 
 
 def tooltip_for(parameter: Parameter) -> str:
     """Tooltip text with the range and unit, shared by every widget that edits a setting."""
+    tooltip = tr(parameter.tooltip) if parameter.tooltip else ""
     if parameter.kind in (bool, str) or (parameter.choices and parameter.key not in PARAMETERS):
-        return parameter.tooltip
-    unit = f" {parameter.unit}" if parameter.unit else ""
+        return tooltip
+    unit = f" {shown_unit(parameter.unit)}" if parameter.unit else ""
     low, high = f"{parameter.minimum:g}", f"{parameter.maximum:g}"
-    return f"{parameter.tooltip}\nRange {low} … {high}{unit}, step {parameter.step:g}{unit}."
+    span = tr("Range {low} … {high}{unit}, step {step:g}{unit}.").format(
+        low=low, high=high, unit=unit, step=parameter.step
+    )
+    return f"{tooltip}\n{span}"
 
 
-SHORT_LABELS = {"ball": "On", "ball_radius": "Radius", "floor": "On", "wind": "Strength"}
+SHORT_LABELS = {
+    "ball": QT_TR_NOOP("On"),
+    "ball_radius": QT_TR_NOOP("Radius"),
+    "floor": QT_TR_NOOP("On"),
+    "wind": QT_TR_NOOP("Strength"),
+}
 
 
 def section_keys(section: str) -> list[str]:
@@ -234,12 +268,12 @@ def value_at(
 
 def body_summary(body: Body) -> str:
     particles, links = body_size(body)
-    return f"{particles} particles, {links} links"
+    return tr("{particles} particles, {links} links").format(particles=particles, links=links)
 
 
 def obstacle_summary(obstacle: Obstacle) -> str:
     if isinstance(obstacle, SphereSpec):
-        return f"radius {obstacle.radius:.3g}"
+        return tr("radius {radius:.3g}").format(radius=obstacle.radius)
     return " × ".join(f"{v:.3g}" for v in obstacle.size)
 
 
@@ -247,18 +281,28 @@ def settings_summary(section: str, s: Settings) -> str:
     """A settings group's own value cell, what its row says while folded (and what a screen
     reader reads for the row): "on", "off", the wind's strength, the solver, the options on."""
     if section in ("ball", "floor"):
-        return "on" if getattr(s, section) else "off"
+        return tr("on") if getattr(s, section) else tr("off")
     if section == "wind":
-        wind = f"{s.wind:.3g} {PARAMETERS['wind'].unit}" if s.wind else "off"
-        return f"{wind}, aerodynamic" if s.aerodynamic else wind
+        wind = f"{s.wind:.3g} {shown_unit(PARAMETERS['wind'].unit)}" if s.wind else tr("off")
+        return tr("{wind}, aerodynamic").format(wind=wind) if s.aerodynamic else wind
     if section == "solver":
-        substeps = f"{s.substeps} substeps × " if s.substeps > 1 else ""
-        return f"{'XPBD, ' if s.xpbd else ''}{substeps}{s.passes} passes, Δt {s.dt:.3g} s"
+        substeps = (
+            tr("{substeps} substeps × ").format(substeps=s.substeps) if s.substeps > 1 else ""
+        )
+        passes = tr("{passes} passes, Δt {dt:.3g} s").format(passes=s.passes, dt=s.dt)
+        return f"{'XPBD, ' if s.xpbd else ''}{substeps}{passes}"
     keys = [k for k in section_keys(section) if PARAMETERS[k].kind is bool and getattr(s, k)]
-    on = [PARAMETERS[k].label.lower() for k in keys]
+    on = [_in_a_list(PARAMETERS[k].label) for k in keys]
     if s.friction_static or s.friction_kinetic:
-        on.append("friction")
-    return ", ".join(on) or "the classic model"
+        on.append(tr("friction"))
+    return ", ".join(on) or tr("the classic model")
+
+
+def _in_a_list(label: str) -> str:
+    """A setting's label inside a line of them: lower case in English ("tethers, bending"); a
+    translation as it is written (a German noun keeps its capital)."""
+    shown = tr(label)
+    return shown.lower() if shown == label else shown
 
 
 def distinct_labels(specs: list[Any]) -> list[str]:
@@ -288,7 +332,7 @@ class SceneModel(QStandardItemModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(0, 2, parent)
-        self.setHorizontalHeaderLabels(["Property", "Value"])
+        self.setHorizontalHeaderLabels([tr("Property"), tr("Value")])
         self._scene: Scene | None = None
         self._values: dict[Address, QStandardItem] = {}
         self._bodies: QStandardItem | None = None
@@ -318,20 +362,23 @@ class SceneModel(QStandardItemModel):
         self._values.clear()
         self._settings_groups.clear()
         self._listed = []
+        self._bodies = self._obstacles = self._pins = self._floor = None  # deleted with the rows
         self._syncing = True  # rows go and come: no view takes that for a user's choice
         self.removeRows(0, self.rowCount())
         self._bodies = self._group(
-            "Bodies", "Sheets, discs and soft blocks: select one to edit it."
+            tr("Bodies"), tr("Sheets, discs and soft blocks: select one to edit it.")
         )
-        self._obstacles = self._group("Obstacles", "What the bodies collide with.")
+        self._obstacles = self._group(tr("Obstacles"), tr("What the bodies collide with."))
         self._add_ball(self._obstacles)
-        self._pins = self._group("Pins", "Pinned particles and their anchors (units).")
-        self._floor = self._group("Floor", "Nothing goes below the floor.")
+        self._pins = self._group(tr("Pins"), tr("Pinned particles and their anchors (units)."))
+        self._floor = self._group(tr("Floor"), tr("Nothing goes below the floor."))
         _add_reading(self._floor, CONTACT_LABEL, CONTACT_TIP)
         self._add_settings(self._floor, "floor")
-        self._add_settings(self._group("Wind", PARAMETERS["wind"].tooltip), "wind")
-        self._add_settings(self._group("Solver", "How the model is stepped."), "solver")
-        self._add_settings(self._group("Fabric", "Options beyond the classic model."), "fabric")
+        self._add_settings(self._group(tr("Wind"), tr(PARAMETERS["wind"].tooltip)), "wind")
+        self._add_settings(self._group(tr("Solver"), tr("How the model is stepped.")), "solver")
+        self._add_settings(
+            self._group(tr("Fabric"), tr("Options beyond the classic model.")), "fabric"
+        )
         if self._pin_body is not None and self._pin_body >= len(scene.bodies):
             self._pin_body = None
         self.update_from_scene(scene)
@@ -344,17 +391,19 @@ class SceneModel(QStandardItemModel):
         return name
 
     def _add_ball(self, obstacles: QStandardItem) -> None:
-        ball = self._group("Ball", "The classic model's ball.", obstacles)
+        ball = self._group(tr("Ball"), tr("The classic model's ball."), obstacles)
         ball.setData(Selection("obstacle", BALL), SELECTION_ROLE)
         self._add_settings(ball, "ball")
         for axis in range(3):
-            self._add_value(ball, f"Centre {AXES[axis]}", ("ball_center", axis))
+            self._add_value(
+                ball, tr("Centre {axis}").format(axis=AXES[axis]), ("ball_center", axis)
+            )
         _add_reading(ball, CONTACT_LABEL, CONTACT_TIP)
 
     def _add_settings(self, group: QStandardItem, section: str) -> None:
         self._settings_groups[section] = group
         for key in section_keys(section):
-            label = SHORT_LABELS.get(key, PARAMETERS[key].label)
+            label = tr(SHORT_LABELS.get(key, PARAMETERS[key].label))
             self._add_value(group, label, ("setting", key))
 
     def _add_value(
@@ -378,7 +427,7 @@ class SceneModel(QStandardItemModel):
 
     def _add_fields(self, row: QStandardItem, kind: str, index: int, spec: Body | Obstacle) -> None:
         for field in fields_of(spec):
-            label = parameter_for((kind, index, field), spec.kind).label
+            label = tr(parameter_for((kind, index, field), spec.kind).label)
             if field in VECTOR_FIELDS or (field == "size" and isinstance(spec, BoxSpec)):
                 for axis in range(3):
                     address = (kind, index, field, axis)
@@ -448,7 +497,7 @@ class SceneModel(QStandardItemModel):
         if kind == "body":
             _set_text(self.item(group.row(), 1), str(len(specs)))
         else:
-            _set_text(self.item(group.row(), 1), f"ball + {len(specs)}")
+            _set_text(self.item(group.row(), 1), tr("ball + {count}").format(count=len(specs)))
 
     # --- pins -------------------------------------------------------------------------------
 
@@ -505,13 +554,15 @@ class SceneModel(QStandardItemModel):
             del self._values[address]
         group.removeRows(0, group.rowCount())
         for pin in listed:
-            name = _text_item(f"Particle {pin.particle}")
+            name = _text_item(tr("Particle {particle}").format(particle=pin.particle))
             for axis in range(3):  # before the row joins the model: no insertion signals
-                self._add_value(name, f"Anchor {AXES[axis]}", ("pin", pin.particle, axis))
+                anchor = tr("Anchor {axis}").format(axis=AXES[axis])
+                self._add_value(name, anchor, ("pin", pin.particle, axis))
             _add_reading(name, FORCE_LABEL, PIN_FORCE_TIP)
             group.appendRow([name, _text_item("")])
         if total > len(listed):
-            group.appendRow([_text_item(f"… {total - len(listed)} more"), _text_item("")])
+            more = tr("… {count} more").format(count=total - len(listed))
+            group.appendRow([_text_item(more), _text_item("")])
         self._listed = [p.particle for p in listed]
 
     def show_forces(self, snapshot: Snapshot) -> None:
@@ -565,8 +616,13 @@ class SceneModel(QStandardItemModel):
             return
         body = self._pin_body
         shown = body is not None and body < len(scene.bodies)
-        whose = f" of {distinct_labels(scene.bodies)[body]}" if shown else ""
-        _set_text(self.item(group.row(), 1), f"{total}{whose}")
+        if shown:
+            count = tr("{count} of {body}").format(
+                count=total, body=distinct_labels(scene.bodies)[body]
+            )
+        else:
+            count = str(total)
+        _set_text(self.item(group.row(), 1), count)
         for row, pin in changed:
             text = "(" + ", ".join(f"{v:.3g}" for v in pin.anchor) + ")"
             _set_text(group.child(row, 1), text)
@@ -592,6 +648,10 @@ class SceneModel(QStandardItemModel):
             return QModelIndex()
         return group.child(row, 0).index()
 
+    def is_pins_group(self, index: QModelIndex) -> bool:
+        """True for the Pins group's row (whatever language its title is in)."""
+        return self._pins is not None and index == self._pins.index()
+
     # --- Qt model overrides ------------------------------------------------------------------
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -602,7 +662,7 @@ class SceneModel(QStandardItemModel):
             if address is not None and address[2:3] == ("name",):  # an unnamed body or obstacle
                 if role == Qt.ItemDataRole.ForegroundRole:
                     return QColor(Qt.GlobalColor.gray)
-                return "unnamed"
+                return tr("unnamed")
         if role == Qt.ItemDataRole.DisplayRole and is_number:
             choice = choice_name(super().data(index, ADDRESS_ROLE), value)
             if choice is not None:
@@ -625,7 +685,7 @@ class SceneModel(QStandardItemModel):
             if refusal is None and address[0] not in ("body", "obstacle"):
                 value = parameter.check(value)  # a body's fields: the composition checks them
         except (TypeError, ValueError) as error:
-            refusal = f"{parameter.label}: {error}"
+            refusal = f"{tr(parameter.label)}: {error}"
         if refusal is not None:
             self.edit_refused.emit(refusal)
             return False
@@ -639,7 +699,7 @@ class SceneModel(QStandardItemModel):
         """One line if a number is outside its range, in the words the spin boxes use."""
         if parameter.kind not in (int, float) or parameter.choices:
             return None
-        label = parameter.label
+        label = tr(parameter.label)
         if address[0] in ("body", "obstacle") and len(address) > 3:
             label = f"{label} {AXES[address[3]]}"  # "Position y"
         return Limits.of(parameter, label).refusal(f"{value:g}", float(value))
@@ -672,14 +732,14 @@ class SceneModel(QStandardItemModel):
             self.command_requested.emit(Compose(make, (index,), {field: value}))
 
 
-CONTACT_LABEL = "Contact force"
-CONTACT_TIP = (
+CONTACT_LABEL = QT_TR_NOOP("Contact force")
+CONTACT_TIP = QT_TR_NOOP(
     "How hard this pushes the cloth (its normal force) over the last step: at rest, the weight "
     "of the cloth it carries. N with SI fabrics; with model units a particle has mass 1."
 )
 
 
-FORCE_LABEL = "Force"
+FORCE_LABEL = QT_TR_NOOP("Force")
 
 
 def _add_reading(row: QStandardItem, label: str, tip: str) -> None:
@@ -687,14 +747,16 @@ def _add_reading(row: QStandardItem, label: str, tip: str) -> None:
     an item Python made and holds while the row is built: a child appended to the passing
     wrapper of an item Qt made (QStandardItem.child) lost its Python half with that wrapper,
     and the model's next reset crashed deleting it."""
-    row.appendRow([_text_item(label, tip), _text_item("—", tip)])
+    name = _text_item(tr(label), tr(tip))
+    name.setData(label, READING_ROLE)  # what _reading finds it by: not the shown text
+    row.appendRow([name, _text_item("—", tr(tip))])
 
 
 def _reading(row: QStandardItem | None, label: str) -> QStandardItem | None:
     """The value item of a row's reading labelled `label` (_add_reading), if it has one."""
     for k in range(row.rowCount() if row is not None else 0):
         assert row is not None
-        if row.child(k, 0).text() == label:
+        if row.child(k, 0).data(READING_ROLE) == label:
             return row.child(k, 1)
     return None
 

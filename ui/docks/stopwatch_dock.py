@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.text import tr
 from clothlab.ui.layouts import nest
 
 DECIMALS = 4  # the reading's: 1/120 s steps show as 0.0083, 0.0167, …
@@ -110,13 +111,15 @@ class StopwatchPanel(QWidget):
         font.setFamily("monospace")
         self.display.setFont(font)
         self.display.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.start_button = self._button("Start", "Start or stop the stopwatch (model time)")
-        self.lap_button = self._button("Lap", "Note the reading as a lap")
-        self.reset_button = self._button("Reset", "Back to 0 and no laps")
-        self.copy_button = self._button("Copy laps", "Copy the laps as text lines (Ctrl+C)")
+        self.start_button = self._button(
+            tr("Start"), tr("Start or stop the stopwatch (model time)")
+        )
+        self.lap_button = self._button(tr("Lap"), tr("Note the reading as a lap"))
+        self.reset_button = self._button(tr("Reset"), tr("Back to 0 and no laps"))
+        self.copy_button = self._button(tr("Copy laps"), tr("Copy the laps as text lines (Ctrl+C)"))
         self.laps = QListWidget()
         self.laps.setObjectName("stopwatch_laps")
-        self.laps.setAccessibleName("Laps")
+        self.laps.setAccessibleName(tr("Laps"))
         QShortcut(
             QKeySequence.StandardKey.Copy, self.laps, self.copy_laps,
             context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
@@ -180,7 +183,7 @@ class StopwatchPanel(QWidget):
 
     def _show(self) -> None:
         running = self.watch.running
-        self.start_button.setText("Stop" if running else "Start")
+        self.start_button.setText(tr("Stop") if running else tr("Start"))
         self.lap_button.setEnabled(running)
         self.copy_button.setEnabled(bool(self.watch.laps))
         if self.laps.count() != len(self.watch.laps):
@@ -188,7 +191,9 @@ class StopwatchPanel(QWidget):
             previous = 0.0
             for k, at in enumerate(self.watch.laps, 1):
                 self.laps.addItem(
-                    f"Lap {k}   {at:.{DECIMALS}f} s   (+{at - previous:.{DECIMALS}f} s)"
+                    tr("Lap {number}   {time} s   (+{split} s)").format(
+                        number=k, time=f"{at:.{DECIMALS}f}", split=f"{at - previous:.{DECIMALS}f}"
+                    )
                 )
                 previous = at
             self.laps.scrollToBottom()

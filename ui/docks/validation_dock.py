@@ -35,20 +35,24 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.drape import Shadow, shadow_outline
+from clothlab.sim.core.fabrics import fabric_label
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.layouts import nest
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.window import file_dialogs
 
 # the mark early: a narrow dock shows it without scrolling
-COLUMNS = ("Fabric", "Test", "", "Measured", "Band", "Note")
+COLUMNS = (QT_TR_NOOP("Fabric"), QT_TR_NOOP("Test"), "", QT_TR_NOOP("Measured"), QT_TR_NOOP("Band"),
+           QT_TR_NOOP("Note"))  # fmt: skip
 MARK, MEASURED, BAND, NOTE = 2, 3, 4, 5
-PASS, OUT = "PASS", "OUT"
+PASS, OUT = QT_TR_NOOP("PASS"), QT_TR_NOOP("OUT")
 PASS_COLOUR, OUT_COLOUR = "#2e7d32", "#c62828"
-CSV_FILTER = "CSV files (*.csv)"
+CSV_FILTER = QT_TR_NOOP("CSV files (*.csv)")
+FABRIC_ROLE = Qt.ItemDataRole.UserRole  # a row's fabric by its name (a key), not as shown
 SUPPORT_DIAMETER = 0.18  # m: the Cusick meter's support disc (sim.lab.textile's default)
 SPECIMEN_DIAMETER = 0.30  # m
 
@@ -69,7 +73,7 @@ class ValidationRun(QThread):
     """Runs each test for each fabric, one check at a time, off the GUI thread."""
 
     check_done = Signal(object, object)  # a textile.Check, and a DrapedSpecimen or None
-    failed = Signal(str)  # one line: a check that raised
+    failed = Signal(str)  # one line: the error of a check that raised
 
     def __init__(
         self, fabrics: dict[str, SIMaterial], tests: tuple[str, ...], parent: QWidget | None = None
@@ -94,7 +98,7 @@ class ValidationRun(QThread):
                         return
                     self.check_done.emit(*measure(name, material, test))
         except (ValueError, ArithmeticError, MemoryError) as error:  # a run that blew up
-            self.failed.emit(f"validation stopped: {error}")
+            self.failed.emit(str(error))
 
 
 def measure(
@@ -137,7 +141,7 @@ class DrapePicture(QWidget):
         specimen = self.specimen
         if specimen is None or self._image is None:
             painter.setPen(self.palette().placeholderText().color())
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Run the drape test")
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, tr("Run the drape test"))
             return
         side = min(self.width(), self.height()) - 8
         scale = side / (SPECIMEN_DIAMETER * 1.1)  # pixels per metre
@@ -193,10 +197,10 @@ class ValidationPanel(QWidget):
         self.refresh_fabrics()
 
     def _build(self) -> None:
-        self.fabric_box = QGroupBox("Fabrics")
+        self.fabric_box = QGroupBox(tr("Fabrics"))
         self.fabric_grid = QGridLayout(self.fabric_box)
         self.fabric_checks: dict[str, QCheckBox] = {}
-        test_box = QGroupBox("Tests")
+        test_box = QGroupBox(tr("Tests"))
         tests_row = QHBoxLayout(test_box)
         self.test_checks: dict[str, QCheckBox] = {}
         for test in textile.TESTS:
@@ -205,15 +209,15 @@ class ValidationPanel(QWidget):
             check.setChecked(True)
             tests_row.addWidget(check)
             self.test_checks[test] = check
-        self.run_button = QPushButton("Run")
+        self.run_button = QPushButton(tr("Run"))
         self.run_button.setObjectName("validate_run")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setObjectName("validate_cancel")
         self.cancel_button.setEnabled(False)
-        self.export_button = QPushButton("Export CSV…")
+        self.export_button = QPushButton(tr("Export CSV…"))
         self.export_button.setObjectName("validate_export")
         self.export_button.setEnabled(False)
-        self.fit_button = QPushButton("Fit my fabric…")
+        self.fit_button = QPushButton(tr("Fit my fabric…"))
         self.fit_button.setObjectName("validate_fit")
         self.progress = QLabel("")
         self.progress.setObjectName("validate_progress")
@@ -223,7 +227,7 @@ class ValidationPanel(QWidget):
         buttons.addStretch(1)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("validate_table")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([tr(c) if c else c for c in COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -232,14 +236,14 @@ class ValidationPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.picture_title = QLabel("Drape from above")
+        self.picture_title = QLabel(tr("Drape from above"))
         self.picture_title.setObjectName("drape_title")
         self.picture_title.setWordWrap(True)
         self.picture = DrapePicture()
-        self.open_button = QPushButton("Open in view")
+        self.open_button = QPushButton(tr("Open in view"))
         self.open_button.setObjectName("validate_open")
         self.open_button.setEnabled(False)
-        self.open_button.setToolTip("Open the selected row's test scene for its fabric")
+        self.open_button.setToolTip(tr("Open the selected row's test scene for its fabric"))
         picture_side = QWidget()
         side = QVBoxLayout(picture_side)
         side.setContentsMargins(0, 0, 0, 0)
@@ -280,7 +284,9 @@ class ValidationPanel(QWidget):
             check.deleteLater()
         self.fabric_checks = {}
         for k, name in enumerate(self._fabrics):
-            check = QCheckBox(name if name in SI_FABRICS else f"{name} (yours)")
+            check = QCheckBox(
+                fabric_label(name) if name in SI_FABRICS else tr("{name} (yours)").format(name=name)
+            )
             check.setObjectName(f"validate_fabric_{name}")
             check.setChecked(name in chosen)
             self.fabric_grid.addWidget(check, k // 3, k % 3)
@@ -305,7 +311,7 @@ class ValidationPanel(QWidget):
         fabrics = {n: self._fabrics[n] for n, c in self.fabric_checks.items() if c.isChecked()}
         tests = tuple(t for t, c in self.test_checks.items() if c.isChecked())
         if not fabrics or not tests:
-            self.progress.setText("Choose at least one fabric and one test.")
+            self.progress.setText(tr("Choose at least one fabric and one test."))
             return
         self.checks, self.specimens, self._rows = [], {}, {}
         self.table.setRowCount(0)
@@ -325,7 +331,7 @@ class ValidationPanel(QWidget):
     def cancel(self) -> None:
         if self.run_thread is not None:
             self.run_thread.cancel()
-            self.progress.setText("Cancelling after the check under way…")
+            self.progress.setText(tr("Cancelling after the check under way…"))
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running)
@@ -337,8 +343,9 @@ class ValidationPanel(QWidget):
     def _add_row(self, fabric: str, test: str) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
-        for column, text in enumerate((fabric, test, "", "…", "", "waiting")):
+        for column, text in enumerate((fabric_label(fabric), test, "", "…", "", tr("waiting"))):
             self.table.setItem(row, column, QTableWidgetItem(text))
+        self._cell(row, 0).setData(FABRIC_ROLE, fabric)  # the name `selected` gives
         self._rows[(fabric, test)] = row
 
     def _cell(self, row: int, column: int) -> QTableWidgetItem:
@@ -349,19 +356,21 @@ class ValidationPanel(QWidget):
     def _check_done(self, check: textile.Check, specimen: DrapedSpecimen | None) -> None:
         self.checks.append(check)
         row = self._rows[(check.fabric, check.test)]
-        mark = PASS if check.passed else OUT
+        mark = tr(PASS if check.passed else OUT)
         texts = (
-            check.fabric,
+            fabric_label(check.fabric),
             check.test,
             mark,
             f"{check.measured:.4g} {check.unit}",
             f"{check.low:.4g}…{check.high:.4g} {check.unit}",
-            check.note,
+            tr(check.note),
         )
         for column, text in enumerate(texts):
             self._cell(row, column).setText(text)
-        self._cell(row, MEASURED).setToolTip(check.quantity)
-        self._cell(row, BAND).setToolTip(f"Band: {check.reference}")
+        self._cell(row, MEASURED).setToolTip(tr(check.quantity))
+        self._cell(row, BAND).setToolTip(
+            tr("Band: {reference}").format(reference=tr(check.reference))
+        )
         mark_cell = self._cell(row, MARK)
         mark_cell.setForeground(QColor(PASS_COLOUR if check.passed else OUT_COLOUR))
         font = mark_cell.font()
@@ -377,25 +386,33 @@ class ValidationPanel(QWidget):
     def _show_progress(self) -> None:
         total = len(self._rows)
         passed = sum(c.passed for c in self.checks)
-        self.progress.setText(f"{len(self.checks)} of {total} checks, {passed} in their bands")
+        self.progress.setText(
+            tr("{done} of {total} checks, {passed} in their bands").format(
+                done=len(self.checks), total=total, passed=passed
+            )
+        )
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, error: str) -> None:
+        message = tr("validation stopped: {error}").format(error=tr(error))
         self.progress.setText(message)
         self.said.emit(message)
 
     def _finished(self) -> None:
         run = self.run_thread
         cancelled = run is not None and run.cancelled
-        for (_fabric, _test), row in self._rows.items():
-            item = self._cell(row, NOTE)
-            if item.text() == "waiting":
-                item.setText("cancelled" if cancelled else "not run")
+        measured = {(c.fabric, c.test) for c in self.checks}
+        for key, row in self._rows.items():
+            if key not in measured:  # still "waiting"
+                self._cell(row, NOTE).setText(tr("cancelled") if cancelled else tr("not run"))
                 self._cell(row, MEASURED).setText("—")
         self._set_running(False)
         done, total = len(self.checks), len(self._rows)
         passed = sum(c.passed for c in self.checks)
-        verb = "Cancelled" if cancelled and done < total else "Done"
-        self.progress.setText(f"{verb}: {done} of {total} checks, {passed} in their bands")
+        if cancelled and done < total:
+            text = tr("Cancelled: {done} of {total} checks, {passed} in their bands")
+        else:
+            text = tr("Done: {done} of {total} checks, {passed} in their bands")
+        self.progress.setText(text.format(done=done, total=total, passed=passed))
         if run is not None:
             run.deleteLater()
         self.run_thread = None
@@ -411,7 +428,7 @@ class ValidationPanel(QWidget):
         if not rows:
             return None
         row = rows[0].row()
-        return self._cell(row, 0).text(), self._cell(row, 1).text()
+        return str(self._cell(row, 0).data(FABRIC_ROLE)), self._cell(row, 1).text()
 
     def _row_selected(self) -> None:
         chosen = self.selected()
@@ -423,12 +440,19 @@ class ValidationPanel(QWidget):
         self.picture.show_specimen(specimen)
         if specimen is None:
             self.picture_title.setText(
-                f"{fabric}: no drape test run" if fabric else "Drape from above"
+                tr("{fabric}: no drape test run").format(fabric=fabric)
+                if fabric
+                else tr("Drape from above")
             )
         else:
             self.picture_title.setText(
-                f"{specimen.fabric} from above: drape coefficient "
-                f"{specimen.drape_coefficient:.1f} %, {specimen.folds} folds"
+                tr(
+                    "{fabric} from above: drape coefficient {coefficient:.1f} %, {folds} folds"
+                ).format(
+                    fabric=specimen.fabric,
+                    coefficient=specimen.drape_coefficient,
+                    folds=specimen.folds,
+                )
             )
 
     def test_scene(self, fabric: str, test: str) -> Scene:
@@ -447,16 +471,24 @@ class ValidationPanel(QWidget):
 
     def export_dialog(self) -> None:
         path, _ = file_dialogs.get_save_file_name(
-            self, "Export validation CSV", "validation.csv", CSV_FILTER
+            self, tr("Export validation CSV"), "validation.csv", tr(CSV_FILTER)
         )
         if not path:
             return
         try:
             self.export_csv(Path(path))
         except OSError as error:
-            self.said.emit(f"Cannot export {Path(path).name}: {describe(error)}")
+            self.said.emit(
+                tr("Cannot export {name}: {reason}").format(
+                    name=Path(path).name, reason=describe(error)
+                )
+            )
             return
-        self.said.emit(f"Exported {len(self.checks)} checks to {Path(path).name}")
+        self.said.emit(
+            tr("Exported {count} checks to {name}").format(
+                count=len(self.checks), name=Path(path).name
+            )
+        )
 
     def shutdown(self) -> None:
         """Stop a run and wait for it (the window is closing)."""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QW
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.text import tr
 from clothlab.ui.viewport.viewport import Viewport
 
 CAPTION_STYLE = (
@@ -37,7 +38,7 @@ class SideView(QWidget):
         # camera frames the two cloths alike.
         self.caption = _caption(self.viewport, "side_caption")
         self.main_caption = _caption(main, "main_caption")
-        self.main_caption.setText("as is")
+        self.main_caption.setText(tr("as is"))
         self.main_caption.setStyleSheet(CAPTION_STYLE.format(colour=MAIN_CAPTION_COLOUR))
         self.main_caption.adjustSize()
         layout = QVBoxLayout(self)

@@ -16,10 +16,11 @@ from PySide6.QtCore import QObject, QTimer
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.viewport.description import describe, pieces_per_body
 from clothlab.ui.viewport.viewport import Viewport
 
-VIEW_NAME = "3D view of the scene"
+VIEW_NAME = QT_TR_NOOP("3D view of the scene")
 FRAME_WORDS_MS = 250  # frames are described at most this often: the newest one, always
 
 
@@ -35,7 +36,7 @@ class ViewDescriber(QObject):
         self._timer.setInterval(FRAME_WORDS_MS)
         self._timer.timeout.connect(lambda: self.refresh(self._frame))
         self._pieces: tuple[object, bytes, list[int]] | None = None  # topology, links, pieces
-        view.setAccessibleName(VIEW_NAME)
+        view.setAccessibleName(tr(VIEW_NAME))
         view.key_said.connect(self.happened)
         view.key_hint_changed.connect(lambda _hint: self.refresh())
         self.refresh()
@@ -46,13 +47,13 @@ class ViewDescriber(QObject):
         self.refresh()
 
     def show_scene(self, scene: Scene) -> None:
-        name = scene.name or "an untitled scene"
-        self.happened(f"Opened {name}")
+        name = scene.name or tr("an untitled scene")
+        self.happened(tr("Opened {name}").format(name=name))
 
     def show_edit(self, scene: Scene, command: object) -> None:
         text = getattr(command, "text", "")
         if text:
-            self.happened(str(text))
+            self.happened(tr(str(text)))  # an edit's text, marked with QT_TR_NOOP in sim
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
         self._frame = snapshot

@@ -15,20 +15,27 @@ import numpy as np
 from clothlab.sim.core.readouts import hangs_from_top_corners
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.topology import Topology
+from clothlab.sim.text import QT_TR_NOOP, tr
 
 # Mean particle speed (units/s) above which the cloth is said to swing, and below which it
 # rests; between the two it settles. A hanging sheet swung by a grab moves at 0.3 or more; one
 # left alone falls under 0.01 within seconds.
 SWINGING_SPEED = 0.1
 RESTING_SPEED = 0.005
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve")  # fmt: skip
+NUMBER_WORDS = (QT_TR_NOOP("no"), QT_TR_NOOP("one"), QT_TR_NOOP("two"), QT_TR_NOOP("three"),
+                QT_TR_NOOP("four"), QT_TR_NOOP("five"), QT_TR_NOOP("six"), QT_TR_NOOP("seven"),
+                QT_TR_NOOP("eight"), QT_TR_NOOP("nine"), QT_TR_NOOP("ten"),
+                QT_TR_NOOP("eleven"), QT_TR_NOOP("twelve"))  # fmt: skip
 
 
-def count_words(count: int, thing: str, plural: str | None = None) -> str:
-    """'two pins', 'one piece', '31 links': words up to twelve, as one reads them aloud."""
-    amount = NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)
-    return f"{amount} {thing if count == 1 else (plural or thing + 's')}"
+def count_words(count: int, one: str, many: str) -> str:
+    """'two pins', 'one piece', '31 links': words up to twelve, as one reads them aloud. `one`
+    is the text for one ("hangs from one pin"), `many` the template for any other count
+    ("hangs from {amount} pins"), both translated: a language words them as it counts."""
+    if count == 1:
+        return one
+    amount = tr(NUMBER_WORDS[count]) if 0 <= count < len(NUMBER_WORDS) else str(count)
+    return many.format(amount=amount)
 
 
 def pieces_per_body(topology: Topology, link_alive: np.ndarray) -> list[int]:
@@ -63,13 +70,16 @@ def body_names(topology: Topology) -> list[str]:
     4 by 4 by 4 cubes', in scene order."""
     names: dict[int, str] = {}
     for sheet in topology.sheets:
-        names[sheet.first_particle] = f"a sheet, {sheet.cols} by {sheet.rows}"
+        names[sheet.first_particle] = tr("a sheet, {columns} by {rows}").format(
+            columns=sheet.cols, rows=sheet.rows
+        )
     for disc in topology.discs:
-        names[disc.first_particle] = f"a disc, {disc.cols} across"
+        names[disc.first_particle] = tr("a disc, {across} across").format(across=disc.cols)
     for block in topology.blocks:
-        n = block.cubes
-        names[block.first_particle] = f"a soft block of {n} by {n} by {n} cubes"
-    return [names.get(span.first_particle, "a body") for span in topology.bodies]
+        names[block.first_particle] = tr("a soft block of {n} by {n} by {n} cubes").format(
+            n=block.cubes
+        )
+    return [names.get(span.first_particle, tr("a body")) for span in topology.bodies]
 
 
 def what_is_there(snapshot: Snapshot, pieces: Sequence[int] | None = None) -> str:
@@ -83,33 +93,43 @@ def what_is_there(snapshot: Snapshot, pieces: Sequence[int] | None = None) -> st
     for name, span, count in zip(body_names(topology), topology.bodies, pieces, strict=True):
         first, end = span.first_particle, span.first_particle + span.particle_count
         pins = int(np.count_nonzero((pinned >= first) & (pinned < end)))
-        held = f"hangs from {count_words(pins, 'pin')}" if pins else "is free, with no pins"
-        split = f", in {count_words(count, 'piece')}" if count > 1 else ""
+        if pins:
+            held = count_words(pins, tr("hangs from one pin"), tr("hangs from {amount} pins"))
+        else:
+            held = tr("is free, with no pins")
+        split = ""
+        if count > 1:
+            split = ", " + count_words(count, tr("in one piece"), tr("in {amount} pieces"))
         parts.append(f"{name}{split}, {held}")
-    bodies = "; ".join(parts) if parts else "no cloth"
-    ball = "on" if snapshot.settings.ball else "off"
+    bodies = "; ".join(parts) if parts else tr("no cloth")
+    ball = tr("the ball is on") if snapshot.settings.ball else tr("the ball is off")
     others = len(snapshot.spheres) + len(snapshot.boxes)
-    obstacles = f"; {count_words(others, 'other obstacle')}" if others else ""
-    return _sentence(f"{bodies}; the ball is {ball}{obstacles}")
+    obstacles = ""
+    if others:
+        obstacles = "; " + count_words(
+            others, tr("one other obstacle"), tr("{amount} other obstacles")
+        )
+    return _sentence(f"{bodies}; {ball}{obstacles}")
 
 
 def what_it_does(snapshot: Snapshot, running: bool) -> str:
     """'Running: swinging; sag 0.31 units; stretch 2 %.'"""
     readouts = snapshot.readouts
     if readouts.motion > SWINGING_SPEED:
-        motion = "swinging"
+        motion = tr("swinging")
     elif readouts.motion > RESTING_SPEED:
-        motion = "settling"
+        motion = tr("settling")
     else:
-        motion = "at rest"
-    facts = [f"{'running' if running else 'paused'}: {motion}"]
+        motion = tr("at rest")
+    state = tr("running: {motion}") if running else tr("paused: {motion}")
+    facts = [state.format(motion=motion)]
     pins = np.asarray(snapshot.pin_index).tolist()
     if math.isfinite(readouts.sag) and hangs_from_top_corners(snapshot.topology, pins):
-        facts.append(f"sag {readouts.sag:.2f} units")
+        facts.append(tr("sag {sag:.2f} units").format(sag=readouts.sag))
     if math.isfinite(readouts.max_stretch):
-        facts.append(f"stretch {readouts.max_stretch * 100:.0f} %")
+        facts.append(tr("stretch {stretch:.0f} %").format(stretch=readouts.max_stretch * 100))
     if snapshot.grabbed is not None:
-        facts.append(f"particle {snapshot.grabbed} is held")
+        facts.append(tr("particle {particle} is held").format(particle=snapshot.grabbed))
     return _sentence("; ".join(facts))
 
 
@@ -127,7 +147,7 @@ def describe(
     if happened == cursor:  # a step of the cursor: said once
         happened = ""
     if snapshot is None:
-        return _join(["The 3D view is empty: no scene is loaded yet.", hint])
+        return _join([tr("The 3D view is empty: no scene is loaded yet."), hint])
     return _join(
         [
             what_is_there(snapshot, pieces),
@@ -147,9 +167,13 @@ def cursor_words(snapshot: Snapshot, particle: int) -> str:
     for sheet in topology.sheets:
         if sheet.first_particle <= particle < sheet.first_particle + sheet.particle_count:
             row, col = divmod(particle - sheet.first_particle, sheet.cols)
-            place = f": row {row + 1} of {sheet.rows}, column {col + 1} of {sheet.cols}"
-    pinned = ", pinned" if particle in set(np.asarray(snapshot.pin_index).tolist()) else ""
-    return f"Cursor on particle {particle}{place}{pinned}"
+            place = ": " + tr("row {row} of {rows}, column {column} of {columns}").format(
+                row=row + 1, rows=sheet.rows, column=col + 1, columns=sheet.cols
+            )
+    pinned = ""
+    if particle in set(np.asarray(snapshot.pin_index).tolist()):
+        pinned = ", " + tr("pinned")
+    return tr("Cursor on particle {particle}").format(particle=particle) + place + pinned
 
 
 def _sentence(text: str) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
 
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.text import tr
 from clothlab.ui.viewport import meshes
 
 Project = Callable[[np.ndarray], np.ndarray]  # (K, 3) world → (K, 2) widget pixels, NaN behind
@@ -50,22 +51,24 @@ def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
     if forces is None or forces.weight <= 0.0:
         return []
     held = np.asarray(snapshot.pin_index, dtype=np.int64)
-    pulls, names = forces.pin_force, [""] * len(held)
+    # each arrow's label, filled with its force: a pin's is the number and its unit only
+    pulls, labels = forces.pin_force, ["{force:.3g} N"] * len(held)
     if forces.grab_force is not None and snapshot.grabbed is not None:
         held = np.append(held, snapshot.grabbed)
-        pulls, names = np.vstack([pulls, forces.grab_force]), [*names, "hand "]
+        pulls = np.vstack([pulls, forces.grab_force])
+        labels = [*labels, tr("hand {force:.3g} N")]
     if not len(held):
         return []
     starts = np.asarray(snapshot.x, dtype=np.float64)[held]
     reach = weight_reach(snapshot) / forces.weight  # world units per N
     screen = project(np.concatenate([starts, starts + pulls * reach]))
     arrows = []
-    for p, name in enumerate(names):
+    for p, label in enumerate(labels):
         start, end = screen[p], screen[len(held) + p]
         if not (np.all(np.isfinite(start)) and np.all(np.isfinite(end))):
             continue
         magnitude = float(np.linalg.norm(pulls[p]))
-        arrows.append(Arrow(QPointF(*start), QPointF(*end), f"{name}{magnitude:.3g} N"))
+        arrows.append(Arrow(QPointF(*start), QPointF(*end), label.format(force=magnitude)))
     return arrows
 
 
@@ -104,10 +107,10 @@ def paint_legend(painter: QPainter, colors: str, tension_scale: float, unit: str
     bottom = painter.device().height() / _ratio(painter) - MARGIN_PX - LABEL_PX
     bar = QRectF(MARGIN_PX, bottom - h, w, h)
     if colors == meshes.TENSION:
-        title = "Tension (each link's pull)" if unit == "N" else "Tension per unit length"
-        top = f"{tension_scale:.3g} {unit}" if tension_scale > 0.0 else "not measured yet"
+        title = tr("Tension (each link's pull)") if unit == "N" else tr("Tension per unit length")
+        top = f"{tension_scale:.3g} {unit}" if tension_scale > 0.0 else tr("not measured yet")
     else:
-        title, top = "Stretch (L − rest) / rest", f"{100 * meshes.STRAIN_FULL_RED:.0f} %"
+        title, top = tr("Stretch (L − rest) / rest"), f"{100 * meshes.STRAIN_FULL_RED:.0f} %"
     ramp = QLinearGradient(bar.topLeft(), bar.topRight())
     for stop in np.linspace(0.0, 1.0, 9):
         r, g, b = meshes._strain_rgb(stop * meshes.STRAIN_FULL_RED)

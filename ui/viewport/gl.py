@@ -16,6 +16,7 @@ from OpenGL import GL
 from PySide6.QtGui import QOffscreenSurface, QOpenGLContext, QSurfaceFormat
 
 from clothlab.resources import resource
+from clothlab.sim.text import QT_TR_NOOP, tr
 
 SHADER_DIR: Traversable = resource("shaders")
 
@@ -24,7 +25,15 @@ Layout = tuple[tuple[int, int, int], ...]
 
 
 class GLFailureError(RuntimeError):
-    """A one-line reason why the viewport cannot draw."""
+    """A one-line reason why the viewport cannot draw: `template` (marked with QT_TR_NOOP)
+    filled with `fields`; str() is the English for the log, `shown()` the user's language."""
+
+    def __init__(self, template: str, **fields: object) -> None:
+        super().__init__(template.format(**fields))
+        self.template, self.fields = template, fields
+
+    def shown(self) -> str:
+        return tr(self.template).format(**self.fields)
 
 
 def surface_format(samples: int = 0) -> QSurfaceFormat:
@@ -83,7 +92,11 @@ class Program:
         if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
             message = _first_line(GL.glGetProgramInfoLog(program))
             GL.glDeleteProgram(program)
-            raise GLFailureError(f"shader program {name!r} does not link: {message}")
+            raise GLFailureError(
+                QT_TR_NOOP("shader program {name} does not link: {message}"),
+                name=repr(name),
+                message=message,
+            )
         self.id = program
         self._locations: dict[str, int] = {}
 
@@ -189,14 +202,18 @@ def _compile(kind: int, path: Traversable) -> int:
     try:
         source = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise GLFailureError(f"cannot read shader {path.name}: {error.strerror}") from None
+        raise GLFailureError(
+            QT_TR_NOOP("cannot read shader {file}: {reason}"), file=path.name, reason=error.strerror
+        ) from None
     shader = GL.glCreateShader(kind)
     GL.glShaderSource(shader, source)
     GL.glCompileShader(shader)
     if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
         message = _first_line(GL.glGetShaderInfoLog(shader))
         GL.glDeleteShader(shader)
-        raise GLFailureError(f"shader {path.name} does not compile: {message}")
+        raise GLFailureError(
+            QT_TR_NOOP("shader {file} does not compile: {message}"), file=path.name, message=message
+        )
     return shader
 
 

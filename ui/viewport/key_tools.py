@@ -28,6 +28,7 @@ from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, Gr
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
 from clothlab.sim.document.scene import RulerSpec
 from clothlab.sim.lab.rulers import particle_end, ruler_length
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Preview, Select, ToggleProbe
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import picking
@@ -53,17 +54,21 @@ ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 # the view's only with a cursor
 CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_O, Qt.Key.Key_Escape)
 
-CAMERA_HINT = (
+CAMERA_HINT = QT_TR_NOOP(
     "3D view keys: arrows orbit, Shift+arrows pan, + and − zoom; Enter puts a cursor on the cloth."
 )
-CURSOR_HINT = (
+CURSOR_HINT = QT_TR_NOOP(
     "Cursor: arrows step, Tab goes to the next body, pin or obstacle; Enter grabs or lifts, "
     "P pins or unpins, O probes, K marks a cut's end, M a ruler's; Esc leaves the cursor."
 )
-HOLDING_HINT = "Holding: arrows move it (Shift: fine steps), Enter puts it down, Esc puts it back."
-MARKED_HINT = "One cut mark: step to the other end and press K, then Enter to cut."
-CUT_HINT = "Two cut marks: Enter cuts every link between them, Esc drops the marks."
-RULER_HINT = "One ruler end: step to the other end and press M to measure, Esc drops it."
+HOLDING_HINT = QT_TR_NOOP(
+    "Holding: arrows move it (Shift: fine steps), Enter puts it down, Esc puts it back."
+)
+MARKED_HINT = QT_TR_NOOP("One cut mark: step to the other end and press K, then Enter to cut.")
+CUT_HINT = QT_TR_NOOP("Two cut marks: Enter cuts every link between them, Esc drops the marks.")
+RULER_HINT = QT_TR_NOOP(
+    "One ruler end: step to the other end and press M to measure, Esc drops it."
+)
 
 
 @dataclass
@@ -96,15 +101,16 @@ class KeyCursor:
         return self.particle is not None or self.obstacle is not None
 
     def hint(self) -> str:
+        """What the keys do now, in the app's language."""
         if self.held is not None:
-            return HOLDING_HINT
+            return tr(HOLDING_HINT)
         if len(self.marks) == 2:
-            return CUT_HINT
+            return tr(CUT_HINT)
         if self.marks:
-            return MARKED_HINT
+            return tr(MARKED_HINT)
         if self.ruler_start is not None:
-            return RULER_HINT
-        return CURSOR_HINT if self.active else CAMERA_HINT
+            return tr(RULER_HINT)
+        return tr(CURSOR_HINT) if self.active else tr(CAMERA_HINT)
 
     def words(self) -> str:
         """Where the cursor is, for the description ('' without a cursor)."""
@@ -112,8 +118,9 @@ class KeyCursor:
         if snapshot is None or not self.active:
             return ""
         if self.obstacle is not None:
-            which = "the ball" if self.obstacle < 0 else f"obstacle {self.obstacle + 1}"
-            return f"Cursor on {which}"
+            if self.obstacle < 0:
+                return tr("Cursor on the ball")
+            return tr("Cursor on obstacle {number}").format(number=self.obstacle + 1)
         assert self.particle is not None
         return cursor_words(snapshot, self.particle)
 
@@ -150,7 +157,7 @@ class KeyCursor:
             self._measure(snapshot)
         elif key == Qt.Key.Key_O and self.particle is not None:
             self.emit(ToggleProbe(self.particle))  # as the Probe tool's click
-            self.said(f"Probe on or off particle {self.particle}")
+            self.said(tr("Probe on or off particle {particle}").format(particle=self.particle))
         elif key == Qt.Key.Key_Escape:
             self._escape()
         self.view.update()
@@ -185,7 +192,7 @@ class KeyCursor:
         screen = self.view.project(snapshot.x)
         distance = np.hypot(screen[:, 0] - width / 2, screen[:, 1] - height / 2)
         if not len(distance) or np.all(np.isnan(distance)):
-            self.said("No cloth in view for the cursor")
+            self.said(tr("No cloth in view for the cursor"))
             return
         self._go_to(snapshot, int(np.nanargmin(distance)))
 
@@ -207,7 +214,7 @@ class KeyCursor:
             along = (offsets @ np.array(way)) / lengths
         along[~np.isfinite(along)] = -1.0
         if not len(along) or along.max() < SAME_WAY:
-            self.said("The edge: no particle that way")
+            self.said(tr("The edge: no particle that way"))
             return
         # the straightest neighbour; of two about as straight, the nearer (a side, not a diagonal)
         score = along - 0.05 * lengths / max(float(np.nanmax(lengths)), 1e-9)
@@ -265,13 +272,13 @@ class KeyCursor:
             self._put_down(keep=False)
         elif self.marks:
             self.marks = []
-            self.said("Cut marks dropped")
+            self.said(tr("Cut marks dropped"))
         elif self.ruler_start is not None:
             self.ruler_start = None
-            self.said("Ruler end dropped")
+            self.said(tr("Ruler end dropped"))
         else:
             self.leave()
-            self.said("Cursor left")
+            self.said(tr("Cursor left"))
 
     # --- what the keys do to the model --------------------------------------------------------
 
@@ -281,19 +288,27 @@ class KeyCursor:
             center = next((o.center for o in found if o.index == self.obstacle), None)
             if center is not None:
                 self.held = Held("obstacle", self.obstacle, center.copy(), center.copy())
-                self.said("Lifted; arrows move it")
+                self.said(tr("Lifted; arrows move it"))
             return
         assert self.particle is not None
         pins = list(np.asarray(snapshot.pin_index).tolist())
         if self.particle in pins:
             anchor = np.array(snapshot.pin_anchor[pins.index(self.particle)], dtype=np.float64)
             self.held = Held("pin", self.particle, anchor.copy(), anchor.copy())
-            self.said(f"Lifted the pin of particle {self.particle}; arrows move it")
+            self.said(
+                tr("Lifted the pin of particle {particle}; arrows move it").format(
+                    particle=self.particle
+                )
+            )
             return
         point = np.array(snapshot.x[self.particle], dtype=np.float64)
         self.held = Held("grab", self.particle, point.copy(), point.copy())
         self.emit(GrabStart(self.particle, vec3(point)))
-        self.said(f"Grabbed particle {self.particle}; arrows move it, Enter lets go")
+        self.said(
+            tr("Grabbed particle {particle}; arrows move it, Enter lets go").format(
+                particle=self.particle
+            )
+        )
 
     def _move_held(self, way: tuple[float, float], scale: float, snapshot: Snapshot) -> None:
         held = self.held
@@ -315,16 +330,16 @@ class KeyCursor:
             return
         if held.kind == "grab":
             self.emit(GrabRelease())
-            self.said(f"Let go of particle {held.subject}")
+            self.said(tr("Let go of particle {particle}").format(particle=held.subject))
         elif held.kind == "pin":
             if keep:
                 self.emit(SetPin(held.subject, vec3(held.point), vec3(held.start)))
             else:
                 self.emit(Preview(SetPin(held.subject, vec3(held.start), None)))
-            self.said("Pin put down" if keep else "Pin put back")
+            self.said(tr("Pin put down") if keep else tr("Pin put back"))
         else:
             self.emit(obstacle_moved_to(held.subject, held.point if keep else held.start))
-            self.said("Obstacle put down" if keep else "Obstacle put back")
+            self.said(tr("Obstacle put down") if keep else tr("Obstacle put back"))
 
     def _pin(self, snapshot: Snapshot) -> None:
         """Pin the cursor's particle where it is in the run (the set-up at its rest place, as
@@ -336,18 +351,21 @@ class KeyCursor:
         if particle in pins:
             start = vec3(snapshot.pin_anchor[pins.index(particle)])
             self.emit(SetPin(particle, None, start))
-            self.said(f"Unpinned particle {particle}")
+            self.said(tr("Unpinned particle {particle}").format(particle=particle))
             return
         rest = vec3(snapshot.topology.rest_positions[particle])
         self.emit(SetPin(particle, rest, None, live=vec3(snapshot.x[particle])))
-        self.said(f"Pinned particle {particle}")
+        self.said(tr("Pinned particle {particle}").format(particle=particle))
 
     def _mark(self, snapshot: Snapshot) -> None:
         if self.particle is None or self.held is not None:
             return
         self.marks = [*self.marks[-1:], self.particle] if len(self.marks) >= 1 else [self.particle]
-        ends = "first end" if len(self.marks) == 1 else "second end: Enter cuts"
-        self.said(f"Cut mark at particle {self.particle}, the {ends}")
+        if len(self.marks) == 1:
+            said = tr("Cut mark at particle {particle}, the first end")
+        else:
+            said = tr("Cut mark at particle {particle}, the second end: Enter cuts")
+        self.said(said.format(particle=self.particle))
 
     def _measure(self, snapshot: Snapshot) -> None:
         """M: the first press marks a ruler's end at the cursor's particle, the second adds the
@@ -357,14 +375,22 @@ class KeyCursor:
             return
         if start is None or start == particle:
             self.ruler_start = particle
-            self.said(f"Ruler end at particle {particle}: step to the other end and press M")
+            self.said(
+                tr("Ruler end at particle {particle}: step to the other end and press M").format(
+                    particle=particle
+                )
+            )
             return
         self.ruler_start = None
         rulers = tuple(self.view.rulers())
         ruler = RulerSpec(start=particle_end(start), end=particle_end(particle))
         self.emit(EditRulers((*rulers, ruler), rulers))
         length = ruler_length(ruler, snapshot.x)
-        self.said(f"Ruler from particle {start} to particle {particle}: {length:.4f} long")
+        self.said(
+            tr("Ruler from particle {start} to particle {end}: {length:.4f} long").format(
+                start=start, end=particle, length=length
+            )
+        )
 
     def _cut(self, snapshot: Snapshot) -> None:
         """Every live link the line between the marks crosses on screen, run half a link's
@@ -379,7 +405,7 @@ class KeyCursor:
         if len(crossed):
             self.emit(CutLinks(tuple(int(k) for k in crossed)))
         else:
-            self.said("The cut crossed no links")
+            self.said(tr("The cut crossed no links"))
 
     # --- drawing ----------------------------------------------------------------------------
 

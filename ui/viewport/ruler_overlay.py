@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import RulerSpec, Scene
 from clothlab.sim.lab.rulers import fits, length_text, ruler_points, ruler_unit
+from clothlab.sim.text import QT_TR_NOOP, tr
 
 LINE_COLOUR = QColor(255, 196, 0)
 LABEL_FILL = QColor(20, 24, 28, 215)
@@ -50,7 +51,9 @@ def ruler_marks(
     for index, ruler in enumerate(rulers):
         if not fits(ruler, count):  # a document edited ahead of the frames: drawn next frame
             continue
-        unit = ruler_unit(scene, snapshot.topology, ruler) if scene is not None else "units"
+        unit = QT_TR_NOOP("units")  # the model's length unit, translated where it is shown
+        if scene is not None:
+            unit = ruler_unit(scene, snapshot.topology, ruler)
         mark = mark_of(index, ruler_points(ruler, snapshot.x), unit, project, font)
         if mark is not None:
             marks.append(mark)
@@ -69,7 +72,7 @@ def mark_of(
     if not np.all(np.isfinite(screen)):
         return None
     start, end = QPointF(*screen[0]), QPointF(*screen[1])
-    text = length_text(float(np.linalg.norm(points[1] - points[0])), unit)
+    text = length_text(float(np.linalg.norm(points[1] - points[0])), tr(unit))  # "units"
     size = QFontMetricsF(font).size(0, text)
     middle = (start + end) / 2
     box = QRectF(0, 0, size.width() + 2 * LABEL_PAD_PX, size.height() + LABEL_PAD_PX)

@@ -25,6 +25,7 @@ from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, Gr
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
 from clothlab.sim.document.scene import RulerEnd, RulerSpec
 from clothlab.sim.lab.rulers import end_position, particle_end, point_end
+from clothlab.sim.text import QT_TR_NOOP
 from clothlab.ui.intents import Compose, Preview, ToggleProbe
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking, ruler_overlay
@@ -409,36 +410,38 @@ class RulerTool(Tool):
 @dataclass(frozen=True)
 class ToolRow:
     name: str  # its action is tool_<name> (ui.actions)
-    label: str  # in the Edit ▸ Tool menu, with its mnemonic
+    label: str  # in the Edit ▸ Tool menu, with its mnemonic (QT_TR_NOOP: tr where shown)
     icon: str  # resources/icons/<icon>.svg
     shortcut: str
-    hint: str  # the status bar's line while the tool is chosen; the action's tip
+    hint: str  # the status bar's line while the tool is chosen; the action's tip (QT_TR_NOOP)
     tool: type[Tool]
 
 
 TOOLS: tuple[ToolRow, ...] = (
-    ToolRow("select", "&Select", "select", "Q",
-            "Select: click a body or an obstacle to select it, the background to select "
-            "nothing; drag to orbit. Ctrl+click selects in every tool.", SelectTool),
-    ToolRow("grab", "&Grab", "grab", "G",
-            "Grab: drag the cloth or the block; right-drag orbits, middle-drag pans. "
-            "Ctrl+click selects.", GrabTool),
-    ToolRow("pin", "&Pin", "pin", "P",
-            "Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
-            "Ctrl+click selects.", PinTool),
-    ToolRow("probe", "Pr&obe", "probe", "O",
-            "Probe: click a particle to attach a probe (up to 4; its height, speed and tension "
-            "in the Probes panel), click a probed one to take it off. Ctrl+click selects.",
+    ToolRow("select", QT_TR_NOOP("&Select"), "select", "Q",
+            QT_TR_NOOP("Select: click a body or an obstacle to select it, the background to "
+                       "select nothing; drag to orbit. Ctrl+click selects in every tool."),
+            SelectTool),
+    ToolRow("grab", QT_TR_NOOP("&Grab"), "grab", "G",
+            QT_TR_NOOP("Grab: drag the cloth or the block; right-drag orbits, middle-drag pans. "
+                       "Ctrl+click selects."), GrabTool),
+    ToolRow("pin", QT_TR_NOOP("&Pin"), "pin", "P",
+            QT_TR_NOOP("Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
+                       "Ctrl+click selects."), PinTool),
+    ToolRow("probe", QT_TR_NOOP("Pr&obe"), "probe", "O",
+            QT_TR_NOOP("Probe: click a particle to attach a probe (up to 4; its height, speed "
+                       "and tension in the Probes panel), click a probed one to take it off. "
+                       "Ctrl+click selects."),
             ProbeTool),
-    ToolRow("cut", "&Cut", "cut", "C",
-            "Cut: drag a stroke across the cloth; every link it crosses is cut. "
-            "Ctrl+click selects.", CutTool),
-    ToolRow("ball", "&Ball tool", "ball", "B",
-            "Move: drag the ball or any obstacle to move it; right-drag orbits. "
-            "Ctrl+click selects.", MoveTool),
-    ToolRow("ruler", "&Ruler", "ruler", "R",
-            "Ruler: drag between two points to measure; click a ruler's label to remove it. "
-            "Ctrl+click selects.", RulerTool),
+    ToolRow("cut", QT_TR_NOOP("&Cut"), "cut", "C",
+            QT_TR_NOOP("Cut: drag a stroke across the cloth; every link it crosses is cut. "
+                       "Ctrl+click selects."), CutTool),
+    ToolRow("ball", QT_TR_NOOP("&Ball tool"), "ball", "B",
+            QT_TR_NOOP("Move: drag the ball or any obstacle to move it; right-drag orbits. "
+                       "Ctrl+click selects."), MoveTool),
+    ToolRow("ruler", QT_TR_NOOP("&Ruler"), "ruler", "R",
+            QT_TR_NOOP("Ruler: drag between two points to measure; click a ruler's label to "
+                       "remove it. Ctrl+click selects."), RulerTool),
 )  # fmt: skip
 DEFAULT_TOOL = "grab"
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QWidget
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, RulerSpec, Scene
 from clothlab.sim.lab.rulers import MODEL_UNIT, fits, ruler_points, ruler_unit
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.selection import Selection
 from clothlab.ui.theme import PROBE_COLOURS, focus_colour
 from clothlab.ui.viewport import force_overlay, items, meshes, ruler_overlay
@@ -385,12 +386,12 @@ class Viewport(QOpenGLWidget):
         try:
             context = self.context()
             if context is None or not context.isValid():
-                raise GLFailureError("no valid OpenGL context")
+                raise GLFailureError(QT_TR_NOOP("no valid OpenGL context"))
             fmt = context.format()
             if (fmt.majorVersion(), fmt.minorVersion()) < (3, 3):
                 raise GLFailureError(
-                    f"OpenGL 3.3 is needed, the driver offers "
-                    f"{fmt.majorVersion()}.{fmt.minorVersion()}"
+                    QT_TR_NOOP("OpenGL 3.3 is needed, the driver offers {version}"),
+                    version=f"{fmt.majorVersion()}.{fmt.minorVersion()}",
                 )
             context.aboutToBeDestroyed.connect(self._release_gl)
             for name in items.PROGRAM_NAMES:
@@ -419,14 +420,18 @@ class Viewport(QOpenGLWidget):
 
     def _fail(self, error: BaseException) -> None:
         self._gl_ok = False
-        reason = str(error) if isinstance(error, GLFailureError) else f"OpenGL error: {error}"
+        failure = isinstance(error, GLFailureError)
+        if isinstance(error, GLFailureError):  # the log's reason in English, the user's shown
+            reason, shown = str(error), error.shown()
+        else:
+            reason = f"OpenGL error: {error}"
+            shown = tr("OpenGL error: {error}").format(error=error)
         reason = " ".join(reason.split())[:300]
+        shown = " ".join(shown.split())[:300]
         if not self._failure_reported:
             self._failure_reported = True
-            log.error(
-                "viewport cannot draw: %s", reason, exc_info=not isinstance(error, GLFailureError)
-            )
-            self.gl_failed.emit(reason)
+            log.error("viewport cannot draw: %s", reason, exc_info=not failure)
+            self.gl_failed.emit(shown)
 
     def resizeGL(self, width: int, height: int) -> None:  # noqa: N802 (Qt override)
         # paintGL sets the viewport every frame from devicePixelRatio; nothing to keep here.

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QMenuBar, QToolBar,
 
 from clothlab.sim.document.presets import load_preset, preset_names
 from clothlab.sim.document.scene import SceneError
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.icons import icon
 from clothlab.ui.viewport.tools import TOOLS
 from clothlab.ui.window import dialogs
@@ -29,12 +30,12 @@ Key = QKeySequence.StandardKey | str
 StandardKey = QKeySequence.StandardKey
 
 SPEEDS: tuple[tuple[float, str], ...] = (
-    (0.25, "¼×"),
-    (0.5, "½×"),
-    (1.0, "1×"),
-    (2.0, "2×"),
-    (4.0, "4×"),
-    (math.inf, "As fast as possible"),
+    (0.25, QT_TR_NOOP("¼×")),
+    (0.5, QT_TR_NOOP("½×")),
+    (1.0, QT_TR_NOOP("1×")),
+    (2.0, QT_TR_NOOP("2×")),
+    (4.0, QT_TR_NOOP("4×")),
+    (math.inf, QT_TR_NOOP("As fast as possible")),
 )
 SPEED_BOX_PLACE = 23  # the speed box sits on the toolbar right after Reset
 
@@ -42,8 +43,8 @@ SPEED_BOX_PLACE = 23  # the speed box sits on the toolbar right after Reset
 @dataclass(frozen=True)
 class ActionRow:
     name: str  # the window's attribute is action_<name>; grouped rows go in dicts by value
-    text: str
-    menu: str  # menu path: "&Edit/&Tool" is the Tool submenu of the Edit menu
+    text: str  # the English source (marked with QT_TR_NOOP); tr() where it is shown
+    menu: str  # menu path: "&Edit/&Tool" is the Tool submenu of the Edit menu (see MENU_TITLES)
     keys: tuple[Key, ...] = ()
     icon: str = ""
     tip: str = ""  # the status tip; the tooltip too, with the shortcut (else the text is)
@@ -66,154 +67,193 @@ class SubmenuRow:
     separator: bool = False
 
 
-STATE_TEXT = "Save S&tate…"  # with the model time once a frame is shown: see state_text
+STATE_TEXT = QT_TR_NOOP("Save S&tate…")  # with the model time once a frame is shown: state_text
 
 
 def state_text(t: float | None) -> str:
     """File ▸ Save State's text: "Save State at t = 3.20 s…" (the newest frame's time)."""
-    return STATE_TEXT if t is None else f"Save S&tate at t = {t:.2f} s…"
+    if t is None:
+        return tr(STATE_TEXT)
+    return tr("Save S&tate at t = {t:.2f} s…").format(t=t)
+
+
+# The menus' titles, for the catalogue: a row's menu path is made of them ("&Edit/&Tool"), and
+# build_menus translates each as it makes its menu. A submenu the window fills is titled by its
+# row's text instead.
+MENU_TITLES = (
+    QT_TR_NOOP("&File"), QT_TR_NOOP("&Edit"), QT_TR_NOOP("&Tool"),
+    QT_TR_NOOP("Pi&n selected sheet"), QT_TR_NOOP("&Add"), QT_TR_NOOP("&View"),
+    QT_TR_NOOP("&Simulation"), QT_TR_NOOP("S&peed"), QT_TR_NOOP("&Lab"), QT_TR_NOOP("&Help"),
+)  # fmt: skip
 
 
 TOOLS_PLACE = 30  # the tools' place on the toolbar, in the order of ui.tools.TOOLS
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
-    ActionRow("new", "&New", "&File", (StandardKey.New,),
-              tip="Start a blank scene: one default sheet, no pins"),
-    SubmenuRow("preset", "New &from preset", "&File"),
-    ActionRow("open", "&Open…", "&File", (StandardKey.Open,), "open", "Open a scene file",
-              toolbar=10),
-    SubmenuRow("recent", "Open &recent", "&File"),
-    ActionRow("open_questions", "Open &question set…", "&File",
-              tip="Open a question set file: a teacher's own questions"),
-    ActionRow("new_question_set", "New q&uestion set…", "&File",
-              tip="Make your own questions: the question editor, the current scene inside"),
-    ActionRow("open_recording", "Open recor&ding…", "&File",
-              tip="Open a recording and replay it: play, step or seek to any step"),
-    ActionRow("open_sweep", "Open s&weep results…", "&File",
-              tip="Plot a sweep's results (clothlab sweep --csv): a readout against a setting"),
-    ActionRow("save", "&Save", "&File", (StandardKey.Save,), "save", "Save the scene",
-              toolbar=11, separator=True),
-    ActionRow("save_as", "Save &As…", "&File", (StandardKey.SaveAs,),
-              tip="Save the scene to a new file"),
+    ActionRow("new", QT_TR_NOOP("&New"), "&File", (StandardKey.New,),
+              tip=QT_TR_NOOP("Start a blank scene: one default sheet, no pins")),
+    SubmenuRow("preset", QT_TR_NOOP("New &from preset"), "&File"),
+    ActionRow("open", QT_TR_NOOP("&Open…"), "&File", (StandardKey.Open,), "open",
+              QT_TR_NOOP("Open a scene file"), toolbar=10),
+    SubmenuRow("recent", QT_TR_NOOP("Open &recent"), "&File"),
+    ActionRow("open_questions", QT_TR_NOOP("Open &question set…"), "&File",
+              tip=QT_TR_NOOP("Open a question set file: a teacher's own questions")),
+    ActionRow("new_question_set", QT_TR_NOOP("New q&uestion set…"), "&File",
+              tip=QT_TR_NOOP("Make your own questions: the question editor, the current scene "
+                             "inside")),
+    ActionRow("open_recording", QT_TR_NOOP("Open recor&ding…"), "&File",
+              tip=QT_TR_NOOP("Open a recording and replay it: play, step or seek to any step")),
+    ActionRow("open_sweep", QT_TR_NOOP("Open s&weep results…"), "&File",
+              tip=QT_TR_NOOP("Plot a sweep's results (clothlab sweep --csv): a readout against a "
+                             "setting")),
+    ActionRow("save", QT_TR_NOOP("&Save"), "&File", (StandardKey.Save,), "save",
+              QT_TR_NOOP("Save the scene"), toolbar=11, separator=True),
+    ActionRow("save_as", QT_TR_NOOP("Save &As…"), "&File", (StandardKey.SaveAs,),
+              tip=QT_TR_NOOP("Save the scene to a new file")),
     ActionRow("save_state", STATE_TEXT, "&File",
-              tip="Save the set-up with the links torn so far, as a scene file of its own "
-              "(positions are not stored: it opens at rest)"),
-    ActionRow("revert", "Re&vert", "&File",
-              tip="Load the scene's file again, dropping the changes since it was saved"),
-    ActionRow("close", "&Close", "&File", (StandardKey.Close,),
-              tip="Close the scene and start from a blank one"),
-    ActionRow("scene_properties", "Scene p&roperties…", "&File",
-              tip="Name the scene (the window's title shows it) and describe it"),
-    ActionRow("export_csv", "&Export readouts CSV…", "&File",
-              tip="Save the recorded readouts as CSV", separator=True),
-    ActionRow("export_positions", "Export &positions…", "&File",
-              tip="Save the particle positions of the frame shown as an (N, 3) .npy array"),
-    ActionRow("export_mesh", "Export &mesh…", "&File",
-              tip="Save the cloth of the frame shown as an OBJ or PLY mesh"),
-    ActionRow("export_meshes", "Export mesh se&quence…", "&File",
-              tip="Save a mesh per frame (30 a second) into a folder: a replay to its end, or "
-              "5 s from the frame shown"),
-    ActionRow("export_video", "Export vi&deo…", "&File",
-              tip="Record the model from the frame shown as an MP4 or animated GIF"),
-    ActionRow("screenshot", "Save screens&hot…", "&File", ("Ctrl+Shift+P",), "screenshot",
-              "Save an image of the window", toolbar=50),
-    ActionRow("quit", "&Quit", "&File", (StandardKey.Quit,), tip="Quit Cloth Lab",
+              tip=QT_TR_NOOP("Save the set-up with the links torn so far, as a scene file of its "
+                             "own (positions are not stored: it opens at rest)")),
+    ActionRow("revert", QT_TR_NOOP("Re&vert"), "&File",
+              tip=QT_TR_NOOP("Load the scene's file again, dropping the changes since it was "
+                             "saved")),
+    ActionRow("close", QT_TR_NOOP("&Close"), "&File", (StandardKey.Close,),
+              tip=QT_TR_NOOP("Close the scene and start from a blank one")),
+    ActionRow("scene_properties", QT_TR_NOOP("Scene p&roperties…"), "&File",
+              tip=QT_TR_NOOP("Name the scene (the window's title shows it) and describe it")),
+    ActionRow("export_csv", QT_TR_NOOP("&Export readouts CSV…"), "&File",
+              tip=QT_TR_NOOP("Save the recorded readouts as CSV"), separator=True),
+    ActionRow("export_positions", QT_TR_NOOP("Export &positions…"), "&File",
+              tip=QT_TR_NOOP("Save the particle positions of the frame shown as an (N, 3) .npy "
+                             "array")),
+    ActionRow("export_mesh", QT_TR_NOOP("Export &mesh…"), "&File",
+              tip=QT_TR_NOOP("Save the cloth of the frame shown as an OBJ or PLY mesh")),
+    ActionRow("export_meshes", QT_TR_NOOP("Export mesh se&quence…"), "&File",
+              tip=QT_TR_NOOP("Save a mesh per frame (30 a second) into a folder: a replay to its "
+                             "end, or 5 s from the frame shown")),
+    ActionRow("export_video", QT_TR_NOOP("Export vi&deo…"), "&File",
+              tip=QT_TR_NOOP("Record the model from the frame shown as an MP4 or animated GIF")),
+    ActionRow("screenshot", QT_TR_NOOP("Save screens&hot…"), "&File", ("Ctrl+Shift+P",),
+              "screenshot", QT_TR_NOOP("Save an image of the window"), toolbar=50),
+    ActionRow("quit", QT_TR_NOOP("&Quit"), "&File", (StandardKey.Quit,),
+              tip=QT_TR_NOOP("Quit Cloth Lab"), separator=True),
+    ActionRow("undo", QT_TR_NOOP("&Undo"), "&Edit", (StandardKey.Undo,), every_binding=True),
+    ActionRow("redo", QT_TR_NOOP("&Redo"), "&Edit", ("Ctrl+Shift+Z", "Ctrl+Y")),
+    ActionRow("seam", QT_TR_NOOP("Seam &cut"), "&Edit", ("X",), "seam",
+              QT_TR_NOOP("Cut the sheet top to bottom down its middle"), toolbar=36,
               separator=True),
-    ActionRow("undo", "&Undo", "&Edit", (StandardKey.Undo,), every_binding=True),
-    ActionRow("redo", "&Redo", "&Edit", ("Ctrl+Shift+Z", "Ctrl+Y")),
-    ActionRow("seam", "Seam &cut", "&Edit", ("X",), "seam",
-              "Cut the sheet top to bottom down its middle", toolbar=36, separator=True),
     *(
         ActionRow(f"tool_{tool.name}", tool.label, "&Edit/&Tool", (tool.shortcut,), tool.icon,
                   tool.hint, checkable=True, toolbar=TOOLS_PLACE, group="tool", value=tool.name)
         for tool in TOOLS
     ),
-    ActionRow("duplicate_body", "&Duplicate body", "&Edit", ("Ctrl+D",), "duplicate",
-              "Copy the selected body beside it, with its pins", separator=True),
-    ActionRow("remove_selected", "Remo&ve selected", "&Edit", ("Delete",), "remove",
-              "Remove the selected body or obstacle"),
-    ActionRow("remove_rulers", "Remove ru&lers", "&Edit",
-              tip="Take every ruler off the scene (one undo step)"),
+    ActionRow("duplicate_body", QT_TR_NOOP("&Duplicate body"), "&Edit", ("Ctrl+D",),
+              "duplicate", QT_TR_NOOP("Copy the selected body beside it, with its pins"),
+              separator=True),
+    ActionRow("remove_selected", QT_TR_NOOP("Remo&ve selected"), "&Edit", ("Delete",), "remove",
+              QT_TR_NOOP("Remove the selected body or obstacle")),
+    ActionRow("remove_rulers", QT_TR_NOOP("Remove ru&lers"), "&Edit",
+              tip=QT_TR_NOOP("Take every ruler off the scene (one undo step)")),
     *(
         ActionRow(f"pin_{which.replace(' ', '_')}", text, "&Edit/Pi&n selected sheet",
-                  icon="pin-edge" if which == "top edge" else "",
-                  tip=f"Pin the {which} of the selected sheet at its rest place (as set up)",
+                  icon="pin-edge" if which == "top edge" else "", tip=tip,
                   toolbar=39 if which == "top edge" else 0)
-        for which, text in (("top edge", "Pin &top edge"), ("top corners", "Pin top &corners"),
-                            ("left edge", "Pin &left edge"))
+        for which, text, tip in (
+            ("top edge", QT_TR_NOOP("Pin &top edge"),
+             QT_TR_NOOP("Pin the top edge of the selected sheet at its rest place (as set up)")),
+            ("top corners", QT_TR_NOOP("Pin top &corners"),
+             QT_TR_NOOP("Pin the top corners of the selected sheet at its rest place "
+                        "(as set up)")),
+            ("left edge", QT_TR_NOOP("Pin &left edge"),
+             QT_TR_NOOP("Pin the left edge of the selected sheet at its rest place (as set up)")),
+        )
     ),
-    ActionRow("pin_every_nth", "Pin &every n-th of top edge…", "&Edit/Pi&n selected sheet",
-              tip="Pin every n-th particle of the selected sheet's top edge (asks n)"),
-    ActionRow("unpin_all", "&Unpin all", "&Edit/Pi&n selected sheet",
-              tip="Remove every pin of the selected body", separator=True),
+    ActionRow("pin_every_nth", QT_TR_NOOP("Pin &every n-th of top edge…"),
+              "&Edit/Pi&n selected sheet",
+              tip=QT_TR_NOOP("Pin every n-th particle of the selected sheet's top edge (asks n)")),
+    ActionRow("unpin_all", QT_TR_NOOP("&Unpin all"), "&Edit/Pi&n selected sheet",
+              tip=QT_TR_NOOP("Remove every pin of the selected body"), separator=True),
     # The standard key is Cmd+, on macOS but unbound on most Linux desktops: Ctrl+, there.
-    ActionRow("preferences", "Pr&eferences…", "&Edit", (StandardKey.Preferences, "Ctrl+,"),
-              tip="Autosave interval, frame-rate cap, plot window and theme", separator=True),
-    ActionRow("add_sheet", "&Sheet", "&Add", icon="add-sheet", toolbar=37,
-              tip="Add a sheet of cloth beside the other bodies, hanging from its top corners"),
-    ActionRow("add_disc", "&Disc", "&Add", icon="add-disc",
-              tip="Add a circular sheet lying flat beside the other bodies, held at its middle"),
-    ActionRow("add_block", "Soft &block", "&Add", icon="add-block",
-              tip="Add a soft block beside the other bodies"),
-    ActionRow("add_sphere", "S&phere", "&Add", icon="add-sphere", separator=True,
-              tip="Add a sphere obstacle where the camera looks"),
-    ActionRow("add_box", "B&ox", "&Add", icon="add-box", toolbar=38,
-              tip="Add a box obstacle where the camera looks"),
-    SubmenuRow("panels", "&Panels", "&View"),
-    ActionRow("reset_layout", "Reset &layout", "&View",
-              tip="Put the panels back where they started"),
-    ActionRow("wireframe", "&Wireframe", "&View", ("W",), "wireframe", "Draw the links",
-              checkable=True, toolbar=40, separator=True, remembered_as="wireframe"),
-    ActionRow("stretch", "&Stretch colours", "&View", ("S",), "stretch",
-              "Colour the links by strain", checkable=True, toolbar=41,
+    ActionRow("preferences", QT_TR_NOOP("Pr&eferences…"), "&Edit",
+              (StandardKey.Preferences, "Ctrl+,"), separator=True,
+              tip=QT_TR_NOOP("Autosave interval, frame-rate cap, plot window and theme")),
+    ActionRow("add_sheet", QT_TR_NOOP("&Sheet"), "&Add", icon="add-sheet", toolbar=37,
+              tip=QT_TR_NOOP("Add a sheet of cloth beside the other bodies, hanging from its top "
+                             "corners")),
+    ActionRow("add_disc", QT_TR_NOOP("&Disc"), "&Add", icon="add-disc",
+              tip=QT_TR_NOOP("Add a circular sheet lying flat beside the other bodies, held at "
+                             "its middle")),
+    ActionRow("add_block", QT_TR_NOOP("Soft &block"), "&Add", icon="add-block",
+              tip=QT_TR_NOOP("Add a soft block beside the other bodies")),
+    ActionRow("add_sphere", QT_TR_NOOP("S&phere"), "&Add", icon="add-sphere", separator=True,
+              tip=QT_TR_NOOP("Add a sphere obstacle where the camera looks")),
+    ActionRow("add_box", QT_TR_NOOP("B&ox"), "&Add", icon="add-box", toolbar=38,
+              tip=QT_TR_NOOP("Add a box obstacle where the camera looks")),
+    SubmenuRow("panels", QT_TR_NOOP("&Panels"), "&View"),
+    ActionRow("reset_layout", QT_TR_NOOP("Reset &layout"), "&View",
+              tip=QT_TR_NOOP("Put the panels back where they started")),
+    ActionRow("wireframe", QT_TR_NOOP("&Wireframe"), "&View", ("W",), "wireframe",
+              QT_TR_NOOP("Draw the links"), checkable=True, toolbar=40, separator=True,
+              remembered_as="wireframe"),
+    ActionRow("stretch", QT_TR_NOOP("&Stretch colours"), "&View", ("S",), "stretch",
+              QT_TR_NOOP("Colour the links by strain"), checkable=True, toolbar=41,
               remembered_as="stretch_colors"),
-    ActionRow("tension", "&Tension map", "&View", ("T",),
-              tip="Colour the cloth by its links' tension, from the solver's forces (legend in N)",
+    ActionRow("tension", QT_TR_NOOP("&Tension map"), "&View", ("T",),
+              tip=QT_TR_NOOP("Colour the cloth by its links' tension, from the solver's forces "
+                             "(legend in N)"),
               checkable=True, remembered_as="tension_colors"),
-    ActionRow("pin_forces", "Pin &force arrows", "&View", ("A",),
-              tip="Draw the force each pin holds the cloth with, as an arrow labelled in N",
+    ActionRow("pin_forces", QT_TR_NOOP("Pin &force arrows"), "&View", ("A",),
+              tip=QT_TR_NOOP("Draw the force each pin holds the cloth with, as an arrow labelled "
+                             "in N"),
               checkable=True, remembered_as="pin_forces"),
-    ActionRow("leave_class_mode", "Lea&ve class mode", "&View",
-              tip="Show the panels a question set's class mode hid"),
-    ActionRow("reset_camera", "Reset &camera", "&View", ("Home",), "reset-camera",
-              "Look at the scene from its own camera", toolbar=42),
-    ActionRow("frame_scene", "&Frame scene", "&View", ("F",),
-              tip="Turn the camera on everything in the scene, from where it looks now"),
-    ActionRow("full_screen", "F&ull screen", "&View", ("F11",), checkable=True, separator=True,
-              tip="Fill the screen with the window; F11 again to leave"),
-    ActionRow("play", "&Play", "&Simulation", ("Space",), "play", "Run or pause the simulation",
-              toolbar=20),
-    ActionRow("step", "S&tep", "&Simulation", (".",), "step",
-              "Advance one step of 1/120 s while paused", toolbar=21),
-    ActionRow("reset", "&Reset", "&Simulation", ("Ctrl+R",), "reset",
-              "Back to t = 0 with the scene as loaded", toolbar=22),
-    ActionRow("record", "Re&cord", "&Simulation", icon="record", checkable=True, toolbar=24,
+    ActionRow("leave_class_mode", QT_TR_NOOP("Lea&ve class mode"), "&View",
+              tip=QT_TR_NOOP("Show the panels a question set's class mode hid")),
+    ActionRow("reset_camera", QT_TR_NOOP("Reset &camera"), "&View", ("Home",), "reset-camera",
+              QT_TR_NOOP("Look at the scene from its own camera"), toolbar=42),
+    ActionRow("frame_scene", QT_TR_NOOP("&Frame scene"), "&View", ("F",),
+              tip=QT_TR_NOOP("Turn the camera on everything in the scene, from where it looks "
+                             "now")),
+    ActionRow("full_screen", QT_TR_NOOP("F&ull screen"), "&View", ("F11",), checkable=True,
               separator=True,
-              tip="Record from t = 0: every grab, cut and edit at its step, to replay exactly"),
-    ActionRow("save_recording", "Sa&ve recording…", "&Simulation",
-              tip="Save the last recording to a file"),
-    ActionRow("ball", "&Ball", "&Simulation", ("Shift+B",), "ball-switch",
-              "Switch the ball on or off", checkable=True, toolbar=35, separator=True),
+              tip=QT_TR_NOOP("Fill the screen with the window; F11 again to leave")),
+    ActionRow("play", QT_TR_NOOP("&Play"), "&Simulation", ("Space",), "play",
+              QT_TR_NOOP("Run or pause the simulation"), toolbar=20),
+    ActionRow("step", QT_TR_NOOP("S&tep"), "&Simulation", (".",), "step",
+              QT_TR_NOOP("Advance one step of 1/120 s while paused"), toolbar=21),
+    ActionRow("reset", QT_TR_NOOP("&Reset"), "&Simulation", ("Ctrl+R",), "reset",
+              QT_TR_NOOP("Back to t = 0 with the scene as loaded"), toolbar=22),
+    ActionRow("record", QT_TR_NOOP("Re&cord"), "&Simulation", icon="record", checkable=True,
+              toolbar=24, separator=True,
+              tip=QT_TR_NOOP("Record from t = 0: every grab, cut and edit at its step, to replay "
+                             "exactly")),
+    ActionRow("save_recording", QT_TR_NOOP("Sa&ve recording…"), "&Simulation",
+              tip=QT_TR_NOOP("Save the last recording to a file")),
+    ActionRow("ball", QT_TR_NOOP("&Ball"), "&Simulation", ("Shift+B",), "ball-switch",
+              QT_TR_NOOP("Switch the ball on or off"), checkable=True, toolbar=35,
+              separator=True),
     *(
         ActionRow(f"speed_{place}", label, "&Simulation/S&peed", checkable=True, group="speed",
                   value=speed)
         for place, (speed, label) in enumerate(SPEEDS)
     ),
-    ActionRow("validate_fabrics", "&Validate fabrics…", "&Lab",
-              tip="The textile lab's tests on the fabrics, measured against published values"),
-    ActionRow("fit_fabric", "&Fit my fabric…", "&Lab",
-              tip="B from your own fabric's density and cantilever overhang, saved by name"),
-    ActionRow("class_results", "&Class results…", "&Lab",
-              tip="Count students' exported answer files: per question, how many predicted right"),
-    ActionRow("questions", "&Questions", "&Help",
-              tip="The lab's questions: predict, run and watch, then read why"),
-    ActionRow("shortcuts", "&Keyboard shortcuts", "&Help", (StandardKey.HelpContents,),
-              tip="List the keyboard shortcuts"),
-    ActionRow("readme", "&User guide (README)", "&Help", separator=True,
-              tip="Show README.md: using the app, the command line, the scenes"),
-    ActionRow("research", "&Model notes (RESEARCH)", "&Help",
-              tip="Show RESEARCH.md: the model's equations, measured figures and limits"),
-    ActionRow("about", "&About Cloth Lab", "&Help", separator=True),
+    ActionRow("validate_fabrics", QT_TR_NOOP("&Validate fabrics…"), "&Lab",
+              tip=QT_TR_NOOP("The textile lab's tests on the fabrics, measured against published "
+                             "values")),
+    ActionRow("fit_fabric", QT_TR_NOOP("&Fit my fabric…"), "&Lab",
+              tip=QT_TR_NOOP("B from your own fabric's density and cantilever overhang, saved by "
+                             "name")),
+    ActionRow("class_results", QT_TR_NOOP("&Class results…"), "&Lab",
+              tip=QT_TR_NOOP("Count students' exported answer files: per question, how many "
+                             "predicted right")),
+    ActionRow("questions", QT_TR_NOOP("&Questions"), "&Help",
+              tip=QT_TR_NOOP("The lab's questions: predict, run and watch, then read why")),
+    ActionRow("shortcuts", QT_TR_NOOP("&Keyboard shortcuts"), "&Help",
+              (StandardKey.HelpContents,), tip=QT_TR_NOOP("List the keyboard shortcuts")),
+    ActionRow("readme", QT_TR_NOOP("&User guide (README)"), "&Help", separator=True,
+              tip=QT_TR_NOOP("Show README.md: using the app, the command line, the scenes")),
+    ActionRow("research", QT_TR_NOOP("&Model notes (RESEARCH)"), "&Help",
+              tip=QT_TR_NOOP("Show RESEARCH.md: the model's equations, measured figures and "
+                             "limits")),
+    ActionRow("about", QT_TR_NOOP("&About Cloth Lab"), "&Help", separator=True),
 )  # fmt: skip
 
 
@@ -239,7 +279,7 @@ def make_actions(window: QMainWindow, made: Mapping[str, QAction]) -> dict[str, 
             extra.activated.connect(action.trigger)
         if row.name not in made:
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            tip = row.tip or base_text(row)
+            tip = tr(row.tip) if row.tip else base_text(row)
             action.setToolTip(tip + (f" ({keys})" if keys else ""))
         if row.group:
             if row.group not in groups:
@@ -270,16 +310,17 @@ def _extra_bindings(row: ActionRow) -> list[QKeySequence]:
 
 
 def base_text(row: ActionRow) -> str:
-    """The row's text as a list shows it: no mnemonic, no ellipsis ("Undo", "Open")."""
-    return row.text.replace("&", "").rstrip("…")
+    """The row's text as a list shows it, in the app's language: no mnemonic, no ellipsis
+    ("Undo", "Open")."""
+    return tr(row.text).replace("&", "").rstrip("…")
 
 
 def _new_action(window: QMainWindow, row: ActionRow) -> QAction:
-    action = QAction(row.text, window)
+    action = QAction(tr(row.text), window)
     if row.icon:
         action.setIcon(icon(row.icon))
     action.setCheckable(row.checkable)
-    action.setStatusTip(row.tip)
+    action.setStatusTip(tr(row.tip) if row.tip else "")
     return action
 
 
@@ -312,21 +353,27 @@ def connect_actions(
 
 def show_running(actions: Mapping[str, QAction], running: bool) -> None:
     """Play turns into Pause while the simulation runs; Step works only while it is paused."""
-    verb = "Pause" if running else "Play"
     play = actions["play"]
-    play.setText(f"&{verb}")
-    play.setIcon(icon(verb.lower()))
-    play.setToolTip(f"{verb} (Space)")
+    if running:
+        play.setText(tr("&Pause"))
+        play.setToolTip(tr("Pause (Space)"))
+    else:
+        play.setText(tr("&Play"))
+        play.setToolTip(tr("Play (Space)"))
+    play.setIcon(icon("pause" if running else "play"))
     actions["step"].setEnabled(not running)
 
 
 def build_menus(bar: QMenuBar, actions: Mapping[str, QAction]) -> dict[str, QMenu]:
-    """Fill the menu bar from the table; returns the submenus the window fills, by name."""
+    """Fill the menu bar from the table; returns the submenus the window fills, by name
+    ("recent"), and every menu by its path in the table ("&File", "&Edit/&Tool"): the path
+    stays English while the titles are translated."""
     menus: dict[str, QMenu] = {}
 
     def menu_at(path: str) -> QMenu:
         if path not in menus:
             parent, _, title = path.rpartition("/")
+            title = tr(title)
             menus[path] = menu_at(parent).addMenu(title) if parent else bar.addMenu(title)
         return menus[path]
 
@@ -339,7 +386,7 @@ def build_menus(bar: QMenuBar, actions: Mapping[str, QAction]) -> dict[str, QMen
             to_fill[row.name] = menu_at(f"{row.menu}/{row.text}")
         else:
             menu.addAction(actions[row.name])
-    return to_fill
+    return {**menus, **to_fill}
 
 
 def build_toolbar(
@@ -347,7 +394,7 @@ def build_toolbar(
 ) -> QToolBar:
     """The main toolbar: rows with a toolbar place, and `widgets` at theirs. Rows of one place
     (the tools) stand in table order, so a new tool needs no place of its own."""
-    toolbar = QToolBar("Main toolbar", window)
+    toolbar = QToolBar(tr("Main toolbar"), window)
     toolbar.setObjectName("main_toolbar")
     toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -376,9 +423,9 @@ def make_speed_box(chosen: Callable[[float], None]) -> QComboBox:
     the current one with setCurrentIndex(speed_index(speed))."""
     box = QComboBox()
     box.setObjectName("speed_box")
-    box.setToolTip("Model seconds per wall-clock second")
+    box.setToolTip(tr("Model seconds per wall-clock second"))
     for value, label in SPEEDS:
-        box.addItem(label, value)
+        box.addItem(tr(label), value)
     box.activated.connect(lambda index: chosen(box.itemData(index)))
     return box
 
@@ -390,7 +437,7 @@ def speed_index(speed: float) -> int:
 def fill_preset_menu(menu: QMenu, chosen: Callable[[str], None]) -> None:
     for name in preset_names():
         action = menu.addAction(_preset_title(name))
-        action.setStatusTip(f"Start a new scene from the {name} preset")
+        action.setStatusTip(tr("Start a new scene from the {name} preset").format(name=name))
         action.triggered.connect(lambda _checked=False, preset=name: chosen(preset))
 
 
@@ -404,9 +451,9 @@ def fill_recent_menu(
         action.setStatusTip(file)
         action.triggered.connect(lambda _checked=False, path=file: chosen(path))
     if not files:
-        menu.addAction("No recent files").setEnabled(False)
+        menu.addAction(tr("No recent files")).setEnabled(False)
     menu.addSeparator()
-    menu.addAction("Clear menu", clear)
+    menu.addAction(tr("Clear menu"), clear)
 
 
 def _preset_title(name: str) -> str:

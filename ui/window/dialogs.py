@@ -35,6 +35,7 @@ from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
 from clothlab.sim.lab.engine import si_tensions
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
@@ -43,37 +44,55 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
     from clothlab.app.controller import Controller
     from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 
-SCENE_FILTER = "Cloth Lab scenes (*.json);;All files (*)"
-CSV_FILTER = "CSV files (*.csv);;All files (*)"
-PNG_FILTER = "PNG images (*.png)"
-NPY_FILTER = "NumPy arrays (*.npy)"
+# shown in the file dialogs: translated there, with tr
+SCENE_FILTER = QT_TR_NOOP("Cloth Lab scenes (*.json);;All files (*)")
+CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
+PNG_FILTER = QT_TR_NOOP("PNG images (*.png)")
+NPY_FILTER = QT_TR_NOOP("NumPy arrays (*.npy)")
 STATE_MESSAGE_MS = 8000  # long enough to read what a saved state holds
 # The documents Help opens. A checkout has them next to the packages' folders; a wheel does not
 # install them, so Help then says where they are.
 DOCUMENTS = {"readme": "README.md", "research": "RESEARCH.md"}
-DOCUMENT_TITLES = {"readme": "User guide", "research": "Model notes"}
+DOCUMENT_TITLES = {"readme": QT_TR_NOOP("User guide"), "research": QT_TR_NOOP("Model notes")}
+# a new scene's name where the window's title shows it (the scene keeps UNTITLED, in English)
+UNTITLED_SHOWN = QT_TR_NOOP("Untitled")
 VIEWER_SIZE = (820, 640)
 CHECKOUT = Path(__file__).resolve().parents[2]
 # What the mouse and the 3D view do, listed after the actions' own shortcuts.
 VIEW_SHORTCUTS = (
-    ("Orbit the camera (in the 3D view)", "Arrows"),
-    ("Pan the camera (in the 3D view)", "Shift+arrows"),
-    ("Zoom (in the 3D view)", "+ and −"),
-    ("Keyboard cursor on the cloth (in the 3D view)", "Enter; Esc leaves it"),
-    ("Cursor: step / next body, pin or obstacle", "Arrows / Tab"),
-    ("Cursor: grab or lift, then put down", "Enter (arrows move; Shift: fine)"),
-    ("Cursor: pin or unpin / mark a cut's end", "P / K (two marks, then Enter)"),
-    ("Cursor: a ruler's end, then the ruler / a probe on or off", "M (twice) / O"),
-    ("Next / previous control", "Tab / Shift+Tab"),
-    ("Next / previous area: toolbar, 3D view, each panel", "F6 / Shift+F6"),
-    ("Press the focused button or check box", "Enter (Space runs or pauses)"),
-    ("Edit a value in the Scene panel", "F2, or double-click"),
-    ("Orbit the camera", "Left or right drag in the 3D view"),
-    ("Pan the camera", "Middle drag, or Shift + drag"),
-    ("Zoom", "Mouse wheel"),
+    (QT_TR_NOOP("Orbit the camera (in the 3D view)"), QT_TR_NOOP("Arrows")),
+    (QT_TR_NOOP("Pan the camera (in the 3D view)"), QT_TR_NOOP("Shift+arrows")),
+    (QT_TR_NOOP("Zoom (in the 3D view)"), QT_TR_NOOP("+ and −")),
+    (
+        QT_TR_NOOP("Keyboard cursor on the cloth (in the 3D view)"),
+        QT_TR_NOOP("Enter; Esc leaves it"),
+    ),
+    (QT_TR_NOOP("Cursor: step / next body, pin or obstacle"), QT_TR_NOOP("Arrows / Tab")),
+    (
+        QT_TR_NOOP("Cursor: grab or lift, then put down"),
+        QT_TR_NOOP("Enter (arrows move; Shift: fine)"),
+    ),
+    (
+        QT_TR_NOOP("Cursor: pin or unpin / mark a cut's end"),
+        QT_TR_NOOP("P / K (two marks, then Enter)"),
+    ),
+    (
+        QT_TR_NOOP("Cursor: a ruler's end, then the ruler / a probe on or off"),
+        QT_TR_NOOP("M (twice) / O"),
+    ),
+    (QT_TR_NOOP("Next / previous control"), QT_TR_NOOP("Tab / Shift+Tab")),
+    (QT_TR_NOOP("Next / previous area: toolbar, 3D view, each panel"), QT_TR_NOOP("F6 / Shift+F6")),
+    (
+        QT_TR_NOOP("Press the focused button or check box"),
+        QT_TR_NOOP("Enter (Space runs or pauses)"),
+    ),
+    (QT_TR_NOOP("Edit a value in the Scene panel"), QT_TR_NOOP("F2, or double-click")),
+    (QT_TR_NOOP("Orbit the camera"), QT_TR_NOOP("Left or right drag in the 3D view")),
+    (QT_TR_NOOP("Pan the camera"), QT_TR_NOOP("Middle drag, or Shift + drag")),
+    (QT_TR_NOOP("Zoom"), QT_TR_NOOP("Mouse wheel")),
 )
-ABOUT_TEXT = (
-    f"<h3>{APPLICATION} {{version}}</h3><p>A desktop physics lab for cloth: position-based "
+ABOUT_TEXT = QT_TR_NOOP(
+    "<h3>{application} {version}</h3><p>A desktop physics lab for cloth: position-based "
     "dynamics (Verlet predict, Gauss–Seidel link passes), live readouts, editable scenes.</p>"
     "<p>Model time advances in steps of 1/120 s on a solver thread; the window draws the newest "
     "finished frame.</p>"
@@ -104,7 +123,8 @@ class SceneFiles:
             return True
         buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
-            self.window, "Unsaved changes", f"Save the changes to “{self.controller.title_name}”?",
+            self.window, tr("Unsaved changes"),
+            tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
             buttons.Save | buttons.Discard | buttons.Cancel,
         )  # fmt: skip
         if answer == buttons.Save:
@@ -130,7 +150,8 @@ class SceneFiles:
         if not self.controller.undo_stack.isClean():
             buttons = QMessageBox.StandardButton
             answer = QMessageBox.question(
-                self.window, "Revert", f"Drop the changes and load {path.name} again?",
+                self.window, tr("Revert"),
+                tr("Drop the changes and load {file} again?").format(file=path.name),
                 buttons.Discard | buttons.Cancel, buttons.Cancel,
             )  # fmt: skip
             if answer != buttons.Discard:
@@ -140,7 +161,7 @@ class SceneFiles:
     def open_dialog(self) -> None:
         if not self.confirm_discard():
             return
-        path, _ = file_dialogs.get_open_file_name(self.window, "Open scene", SCENE_FILTER)
+        path, _ = file_dialogs.get_open_file_name(self.window, tr("Open scene"), tr(SCENE_FILTER))
         if path:
             self.open_path(path)
 
@@ -150,9 +171,9 @@ class SceneFiles:
         except SceneError as error:
             # a shared question set (one file, its scenes inside) opens in the Questions panel
             opener = getattr(self.window, "open_question_set_file", None)
-            if str(error).endswith(f"got {QUESTIONS_FORMAT!r}") and opener is not None:
+            if opener is not None and error.format_found == QUESTIONS_FORMAT:
                 return bool(opener(Path(path)))
-            show_error(self.window, "Cannot open scene", str(error))
+            show_error(self.window, tr("Cannot open scene"), str(error))
             return False
         preferences.add_recent_file(Path(path))
         preferences.remember_folder(Path(path).parent)  # where the next file dialog starts
@@ -169,18 +190,18 @@ class SceneFiles:
 
     def save_as(self) -> bool:
         suggestion = f"{slug(self.controller.title_name)}.json"
-        path = self._ask_save_path("Save scene as", suggestion, SCENE_FILTER)
+        path = self._ask_save_path(tr("Save scene as"), suggestion, tr(SCENE_FILTER))
         return path is not None and self.save_to(path)
 
     def save_to(self, path: Path) -> bool:
         try:
             saved = self.controller.save(path, camera=self.camera())
         except (OSError, ValueError) as error:
-            show_error(self.window, "Cannot save scene", f"{path}: {describe(error)}")
+            show_error(self.window, tr("Cannot save scene"), f"{path}: {describe(error)}")
             return False
         preferences.add_recent_file(saved)
         preferences.remember_folder(saved.parent)
-        self.window.statusBar().showMessage(f"Saved {saved}", 4000)
+        self.window.statusBar().showMessage(tr("Saved {path}").format(path=saved), 4000)
         return True
 
     def save_state(self) -> bool:
@@ -188,27 +209,31 @@ class SceneFiles:
         of its own; the document keeps its file and its unsaved changes."""
         snapshot = self.controller.current_snapshot()
         if snapshot is None:
-            show_error(self.window, "Cannot save the state", "No frame has been computed yet.")
+            show_error(
+                self.window, tr("Cannot save the state"), tr("No frame has been computed yet.")
+            )
             return False
         state = self.controller.state(snapshot)
         what = f"t = {snapshot.t:.2f} s ({_torn(len(state.tears))})"
         suggestion = f"{slug(self.controller.title_name)}-state-{snapshot.t:.2f}s.json"
-        title = f"Save state at {what} — positions are not stored"
-        path = self._ask_save_path(title, suggestion, SCENE_FILTER)
+        title = tr("Save state at {what} — positions are not stored").format(what=what)
+        path = self._ask_save_path(title, suggestion, tr(SCENE_FILTER))
         if path is None:
             return False
         try:
             self.controller.save_state(path, self.camera(), snapshot)
         except (OSError, ValueError) as error:
-            show_error(self.window, "Cannot save the state", f"{path}: {describe(error)}")
+            show_error(self.window, tr("Cannot save the state"), f"{path}: {describe(error)}")
             return False
-        message = f"Saved the state at {what} to {path} — no positions: it opens at rest, torn"
+        message = tr(
+            "Saved the state at {what} to {path} — no positions: it opens at rest, torn"
+        ).format(what=what, path=path)
         self.window.statusBar().showMessage(message, STATE_MESSAGE_MS)
         return True
 
     def export_readouts(self) -> None:
         suggestion = f"{slug(self.controller.title_name)}-readouts.csv"
-        path = self._ask_save_path("Export readouts", suggestion, CSV_FILTER)
+        path = self._ask_save_path(tr("Export readouts"), suggestion, tr(CSV_FILTER))
         if path is None:
             return
         history = self.readouts.history
@@ -217,19 +242,22 @@ class SceneFiles:
             text = history.csv_text(si=si_tensions(self.controller.scene))
             write_atomically(path, text.encode("utf-8"))
         except OSError as error:
-            show_error(self.window, "Cannot export readouts", f"{path}: {describe(error)}")
+            show_error(self.window, tr("Cannot export readouts"), f"{path}: {describe(error)}")
             return
-        self.window.statusBar().showMessage(f"Exported {len(history)} rows to {path}", 4000)
+        message = tr("Exported {count} rows to {path}").format(count=len(history), path=path)
+        self.window.statusBar().showMessage(message, 4000)
 
     def export_positions(self) -> None:
         """The positions of the newest frame as an (N, 3) float64 .npy in particle order, as
         `clothlab run --positions` writes them."""
         snapshot = self.controller.latest
         if snapshot is None:
-            show_error(self.window, "Cannot export positions", "No frame has been computed yet.")
+            show_error(
+                self.window, tr("Cannot export positions"), tr("No frame has been computed yet.")
+            )
             return
         suggestion = f"{slug(self.controller.title_name)}-positions.npy"
-        path = self._ask_save_path("Export positions", suggestion, NPY_FILTER)
+        path = self._ask_save_path(tr("Export positions"), suggestion, tr(NPY_FILTER))
         if path is None:
             return
         if not path.suffix:
@@ -237,20 +265,22 @@ class SceneFiles:
         try:
             write_positions(path, snapshot.x)
         except OSError as error:
-            show_error(self.window, "Cannot export positions", f"{path}: {describe(error)}")
+            show_error(self.window, tr("Cannot export positions"), f"{path}: {describe(error)}")
             return
-        message = f"Exported {len(snapshot.x)} positions at t = {snapshot.t:.2f} s to {path}"
+        message = tr("Exported {count} positions at t = {t:.2f} s to {path}").format(
+            count=len(snapshot.x), t=snapshot.t, path=path
+        )
         self.window.statusBar().showMessage(message, 4000)
 
     def save_screenshot_dialog(self) -> None:
         suggestion = f"{slug(self.controller.title_name)}.png"
-        path = self._ask_save_path("Save screenshot", suggestion, PNG_FILTER)
+        path = self._ask_save_path(tr("Save screenshot"), suggestion, tr(PNG_FILTER))
         if path is None:
             return
         try:
             self.save_image(path)
         except OSError as error:
-            show_error(self.window, "Cannot save screenshot", f"{path}: {describe(error)}")
+            show_error(self.window, tr("Cannot save screenshot"), f"{path}: {describe(error)}")
 
     def _ask_save_path(self, title: str, file_name: str, file_filter: str) -> Path | None:
         """A path to save to, the dialog started in the last folder used with `file_name`."""
@@ -259,7 +289,9 @@ class SceneFiles:
 
 
 def _torn(count: int) -> str:
-    return f"{count} link{'' if count == 1 else 's'} torn"
+    if count == 1:
+        return tr("{count} link torn").format(count=count)
+    return tr("{count} links torn").format(count=count)
 
 
 def write_positions(path: Path, x: np.ndarray) -> None:
@@ -283,15 +315,17 @@ def version() -> str:
     try:
         return importlib.metadata.version("clothlab")
     except importlib.metadata.PackageNotFoundError:  # run from a folder, not installed
-        return "(version unknown)"
+        return tr("(version unknown)")
 
 
 def about_text() -> str:
-    return ABOUT_TEXT.format(version=html.escape(version()))
+    return tr(ABOUT_TEXT).format(application=APPLICATION, version=html.escape(version()))
 
 
 def show_about(parent: QWidget) -> None:
-    QMessageBox.about(parent, f"About {APPLICATION}", about_text())
+    QMessageBox.about(
+        parent, tr("About {application}").format(application=APPLICATION), about_text()
+    )
 
 
 def document_path(name: str) -> Path | None:
@@ -332,7 +366,7 @@ class DocumentViewer(QDialog):
 
     def show_document(self, name: str, path: Path) -> None:
         """Show the document Help entry `name` is, read from `path`, and bring the viewer up."""
-        self.setWindowTitle(f"{APPLICATION} — {DOCUMENT_TITLES[name]} ({path.name})")
+        self.setWindowTitle(f"{APPLICATION} — {tr(DOCUMENT_TITLES[name])} ({path.name})")
         self.browser.setSource(
             QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource
         )
@@ -350,8 +384,10 @@ def open_document(parent: QWidget, name: str) -> bool:
         QMessageBox.information(
             parent,
             file,
-            f"{file} is not installed with the package: it is at the top of Cloth Lab's source "
-            "repository (README.md is the user guide, RESEARCH.md the model notes).",
+            tr(
+                "{file} is not installed with the package: it is at the top of Cloth Lab's source "
+                "repository (README.md is the user guide, RESEARCH.md the model notes)."
+            ).format(file=file),
         )
         return False
     viewer = parent.findChild(DocumentViewer) or DocumentViewer(parent)
@@ -371,12 +407,12 @@ def gl_failure_label() -> QLabel:
 
 def gl_failure_text(reason: str) -> str:
     """Rich text for where the 3D view would be when OpenGL cannot be used."""
-    return (
+    return tr(
         "<h3>The 3D view is not available</h3>"
-        f"<p>OpenGL 3.3 could not be used: {html.escape(reason, quote=False)}</p>"
+        "<p>OpenGL 3.3 could not be used: {reason}</p>"
         "<p>The simulation, panels and plots still work. Updating the graphics driver, or "
         "running with Mesa's software renderer (LIBGL_ALWAYS_SOFTWARE=1), may help.</p>"
-    )
+    ).format(reason=html.escape(reason, quote=False))
 
 
 def shortcut_rows(actions: Iterable[tuple[str, QAction]]) -> list[tuple[str, str]]:
@@ -388,15 +424,15 @@ def shortcut_rows(actions: Iterable[tuple[str, QAction]]) -> list[tuple[str, str
         keys = ", ".join(s.toString(native) for s in action.shortcuts())
         if keys:
             rows.append((name, keys))
-    return [*rows, *VIEW_SHORTCUTS]
+    return [*rows, *((tr(what), tr(keys)) for what, keys in VIEW_SHORTCUTS)]
 
 
 class ShortcutsDialog(QDialog):
     def __init__(self, rows: list[tuple[str, str]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(tr("Keyboard shortcuts"))
         table = QTableWidget(len(rows), 2, self)
-        table.setHorizontalHeaderLabels(["Action", "Keys"])
+        table.setHorizontalHeaderLabels([tr("Action"), tr("Keys")])
         table.verticalHeader().hide()
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
@@ -421,7 +457,7 @@ def window_title(scene_name: str, path: Path | None) -> str:
     name, so Qt does not add it again (it appends its display name to a title without it)."""
     name = "" if scene_name == UNTITLED else scene_name
     if path is None:
-        parts = [f"{name or UNTITLED}[*]"]
+        parts = [f"{name or tr(UNTITLED_SHOWN)}[*]"]
     else:
         parts = [f"{path.name}[*]"]
         if name and slug(name) != slug(path.stem):
@@ -438,16 +474,18 @@ class ScenePropertiesDialog(QDialog):
 
     def __init__(self, parent: QWidget | None, name: str, description: str) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Scene properties")
+        self.setWindowTitle(tr("Scene properties"))
         self.setObjectName("scene_properties")
         self.name_edit = QLineEdit(name)
         self.name_edit.setObjectName("scene_name")
         self.name_edit.setMaxLength(max_length(Scene, "name"))
-        self.name_edit.setToolTip("The scene's name: the window's title and a saved file keep it")
+        self.name_edit.setToolTip(
+            tr("The scene's name: the window's title and a saved file keep it")
+        )
         self.description_edit = QPlainTextEdit(description)
         self.description_edit.setObjectName("scene_description")
         self.description_edit.setTabChangesFocus(True)
-        self.description_edit.setPlaceholderText("What the experiment shows (optional)")
+        self.description_edit.setPlaceholderText(tr("What the experiment shows (optional)"))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -459,8 +497,8 @@ class ScenePropertiesDialog(QDialog):
         self.refusal_line.setStyleSheet("color: #c62828;")
         self.description_edit.textChanged.connect(self._check_length)
         form = QFormLayout(self)
-        form.addRow("Name", self.name_edit)
-        form.addRow("Description", self.description_edit)
+        form.addRow(tr("Name"), self.name_edit)
+        form.addRow(tr("Description"), self.description_edit)
         form.addRow(self.refusal_line)
         form.addRow(buttons)
         self._check_length()
@@ -470,7 +508,11 @@ class ScenePropertiesDialog(QDialog):
         length, limit = len(self.description_edit.toPlainText()), max_length(Scene, "description")
         too_long = length > limit
         self.refusal_line.setText(
-            f"Description: {length} characters, at most {limit}" if too_long else ""
+            tr("Description: {length} characters, at most {limit}").format(
+                length=length, limit=limit
+            )
+            if too_long
+            else ""
         )
         self.refusal_line.setVisible(too_long)
         self.ok.setEnabled(not too_long)

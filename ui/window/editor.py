@@ -30,6 +30,7 @@ from clothlab.sim.document.scene import (
     obstacle_shapes,
     scene_settings,
 )
+from clothlab.sim.text import tr
 from clothlab.ui.intents import Compose
 from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
@@ -264,7 +265,8 @@ class SceneEditor(QObject):
             return
         low, high = composition.PIN_EVERY
         n = dialogs.ask_number(
-            self.context.parent, "Pin every n-th of top edge", "Pin every n-th particle, n:",
+            self.context.parent, tr("Pin every n-th of top edge"),
+            tr("Pin every n-th particle, n:"),
             Limits("n", low, high, integer=True), 2,
         )  # fmt: skip
         if n is not None:

@@ -55,6 +55,7 @@ from clothlab.sim.lab.mesh_export import (
     write_mesh,
     write_sequence,
 )
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.items import ViewOptions
 from clothlab.ui.viewport.viewport import Viewport
@@ -66,12 +67,20 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
     from clothlab.app.controller import Controller
     from clothlab.ui.context import WindowContext
 
-MESH_FILTERS = {"obj": "OBJ meshes (*.obj)", "ply": "PLY meshes, binary (*.ply)"}
-VIDEO_FILTERS = {"mp4": "MP4 video, H.264 (*.mp4)", "gif": "Animated GIF (*.gif)"}
+# the file dialogs' filters, translated where they are shown (a format's name is its filter's
+# text before " (")
+MESH_FILTERS = {
+    "obj": QT_TR_NOOP("OBJ meshes (*.obj)"),
+    "ply": QT_TR_NOOP("PLY meshes, binary (*.ply)"),
+}
+VIDEO_FILTERS = {
+    "mp4": QT_TR_NOOP("MP4 video, H.264 (*.mp4)"),
+    "gif": QT_TR_NOOP("Animated GIF (*.gif)"),
+}
 VIDEO_SIZES = ((640, 400), (640, 480), (1280, 720), (1280, 800), (1920, 1080))  # even: H.264
 FRAME_RATES = (24, 30, 60)
 MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # of model time a video may show
-MISSING_VIDEO = "Video export needs: pip install clothlab[video]"
+MISSING_VIDEO = QT_TR_NOOP("Video export needs: pip install clothlab[video]")
 # What each format needs besides imageio: its encoder
 VIDEO_MODULES = {"mp4": ("imageio", "imageio_ffmpeg"), "gif": ("PIL",)}
 MESSAGE_MS = 6000
@@ -177,7 +186,7 @@ class VideoWriter:
     def __init__(self, path: Path, spec: VideoSpec) -> None:
         missing = missing_video_support(spec.fmt)
         if missing:
-            raise VideoError(missing)
+            raise VideoError(tr(missing))
         inspect_target(path)  # a file that cannot be replaced fails before any frame is drawn
         self.path = path
         # named with this process's id, so that a later export removes it if this one is killed
@@ -206,7 +215,7 @@ class VideoWriter:
         try:
             self._writer.append_data(frame)
         except OSError as error:  # imageio-ffmpeg's holds the command and its output: one line
-            reason = (describe(error).strip().splitlines() or ["cannot write"])[0]
+            reason = (describe(error).strip().splitlines() or [tr("cannot write")])[0]
             raise OSError(error.errno, reason, str(self._temporary)) from None
 
     def commit(self) -> None:
@@ -236,7 +245,7 @@ def png_bytes(image: QImage) -> bytes:
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if not image.save(buffer, "PNG"):
-        raise OSError(errno.EIO, "the image could not be encoded as PNG")
+        raise OSError(errno.EIO, tr("the image could not be encoded as PNG"))
     buffer.close()
     return bytes(data.data())
 
@@ -276,7 +285,7 @@ class OffscreenView:
         self.view.show_snapshot(snapshot)
         image = self.view.grabFramebuffer()  # draws now, into the widget's framebuffer
         if not self.view.is_gl_ok() or image.isNull():
-            raise VideoError("the 3D view cannot draw (OpenGL 3.3 is not available)")
+            raise VideoError(tr("the 3D view cannot draw (OpenGL 3.3 is not available)"))
         return image_array(image, self.width, self.height)
 
     def close(self) -> None:
@@ -321,7 +330,7 @@ def render_video(
 def _forked(controller: Controller) -> Engine:
     engine = controller.fork()
     if engine is None:
-        raise VideoError("no frame has been computed yet")
+        raise VideoError(tr("no frame has been computed yet"))
     return engine
 
 
@@ -330,7 +339,7 @@ def _frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:
     try:
         yield from run_frames(engine, count, steps)
     except UnstableRunError as error:
-        raise VideoError(f"the model became unstable: {error}") from None
+        raise VideoError(tr("the model became unstable: {reason}").format(reason=error)) from None
 
 
 def export_video(
@@ -371,7 +380,7 @@ class VideoDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None, spec: VideoSpec | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Export video")
+        self.setWindowTitle(tr("Export video"))
         spec = spec or VideoSpec()
         self.size_box = QComboBox()
         for width, height in VIDEO_SIZES:
@@ -380,15 +389,15 @@ class VideoDialog(QDialog):
         self.size_box.setCurrentIndex(VIDEO_SIZES.index(size) if size in VIDEO_SIZES else 0)
         self.fps_box = QComboBox()
         for fps in FRAME_RATES:
-            self.fps_box.addItem(f"{fps} frames per second", fps)
+            self.fps_box.addItem(tr("{fps} frames per second").format(fps=fps), fps)
         self.fps_box.setCurrentIndex(max(0, self.fps_box.findData(spec.fps)))
-        limits = Limits("Length", MIN_SECONDS, MAX_SECONDS, "s")
+        limits = Limits(tr("Length"), MIN_SECONDS, MAX_SECONDS, "s")
         self.seconds_box = FloatBox(limits, shown_decimals=1)
-        self.seconds_box.setSuffix(" s of model time")
+        self.seconds_box.setSuffix(tr(" s of model time"))
         self.seconds_box.setValue(spec.seconds)
         self.format_box = QComboBox()
         for fmt, label in VIDEO_FILTERS.items():
-            self.format_box.addItem(label.split(" (")[0], fmt)
+            self.format_box.addItem(tr(label).split(" (")[0], fmt)
         self.format_box.setCurrentIndex(max(0, self.format_box.findData(spec.fmt)))
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -397,10 +406,10 @@ class VideoDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
         rows = (
-            ("Size", self.size_box),
-            ("Frame rate", self.fps_box),
-            ("Length", self.seconds_box),
-            ("Format", self.format_box),
+            (tr("Size"), self.size_box),
+            (tr("Frame rate"), self.fps_box),
+            (tr("Length"), self.seconds_box),
+            (tr("Format"), self.format_box),
         )
         for label, widget in rows:
             form.addRow(label, widget)
@@ -431,7 +440,9 @@ class Exporter(QObject):
         )  # fmt: skip
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
-        """A save path; with no suffix, the chosen filter's is added."""
+        """A save path; with no suffix, the chosen filter's is added. `filters` are the
+        untranslated filters: the dialog shows them translated."""
+        filters = {key: tr(label) for key, label in filters.items()}
         choices = ";;".join(filters.values())
         path, chosen = file_dialogs.get_save_file_name(
             self.context.parent, title, f"{stem}.{fmt}", choices, filters[fmt]
@@ -447,12 +458,12 @@ class Exporter(QObject):
     def export_mesh(self) -> None:
         """The frame shown as OBJ or PLY, by the file name's suffix."""
         snapshot = self.controller.latest
-        title = "Cannot export mesh"
+        title = tr("Cannot export mesh")
         if snapshot is None:
-            show_error(self.context.parent, title, "No frame has been computed yet.")
+            show_error(self.context.parent, title, tr("No frame has been computed yet."))
             return
         stem = f"{slug(self.controller.title_name)}-t{snapshot.t:.2f}".replace(".", "_")
-        path = self._ask_path("Export mesh", stem, MESH_FILTERS, "obj")
+        path = self._ask_path(tr("Export mesh"), stem, MESH_FILTERS, "obj")
         if path is None:
             return
         try:
@@ -462,24 +473,28 @@ class Exporter(QObject):
         except (OSError, ValueError) as error:
             show_error(self.context.parent, title, f"{path}: {describe(error)}")
             return
-        self.context.say(f"Exported the mesh at t = {snapshot.t:.2f} s to {path}", MESSAGE_MS)
+        message = tr("Exported the mesh at t = {t:.2f} s to {path}")
+        self.context.say(message.format(t=snapshot.t, path=path), MESSAGE_MS)
 
     def export_meshes(self) -> None:
         """A replay to its end (or 5 s from the frame shown) as an OBJ sequence in a folder."""
         folder = file_dialogs.get_existing_directory(
-            self.context.parent, "Export mesh sequence into"
+            self.context.parent, tr("Export mesh sequence into")
         )
         if not folder:
             return
         try:
             written = export_mesh_sequence(self.controller, Path(folder), "obj")
         except (OSError, ValueError, VideoError) as error:
-            show_error(self.context.parent, "Cannot export meshes", f"{folder}: {describe(error)}")
+            show_error(
+                self.context.parent, tr("Cannot export meshes"), f"{folder}: {describe(error)}"
+            )
             return
-        self.context.say(f"Exported {len(written)} meshes to {folder}", MESSAGE_MS)
+        message = tr("Exported {count} meshes to {folder}")
+        self.context.say(message.format(count=len(written), folder=folder), MESSAGE_MS)
 
     def export_video(self) -> None:
-        title = "Cannot export video"
+        title = tr("Cannot export video")
         parent = self.context.parent
         dialog = VideoDialog(parent, self.last_video)
         if dialog.exec() != QDialog.DialogCode.Accepted:
@@ -487,10 +502,12 @@ class Exporter(QObject):
         spec = self.last_video = dialog.spec()
         missing = missing_video_support(spec.fmt)
         if missing:
-            show_error(parent, title, missing)
+            show_error(parent, title, tr(missing))
             return
         stem = slug(self.controller.title_name)
-        path = self._ask_path("Export video", stem, {spec.fmt: VIDEO_FILTERS[spec.fmt]}, spec.fmt)
+        path = self._ask_path(
+            tr("Export video"), stem, {spec.fmt: VIDEO_FILTERS[spec.fmt]}, spec.fmt
+        )
         if path is None:
             return
         progress = _progress_dialog(parent, spec.frames)
@@ -506,16 +523,20 @@ class Exporter(QObject):
 
     def _report(self, result: VideoResult, path: Path) -> None:
         if result.cancelled:
-            message = f"Video export cancelled after {result.frames} frames; nothing was saved"
+            message = tr("Video export cancelled after {frames} frames; nothing was saved").format(
+                frames=result.frames
+            )
         else:
             span = f"t = {result.t_start:.2f} … {result.t_end:.2f} s"
-            message = f"Exported {result.frames} frames ({span}) to {path}"
+            message = tr("Exported {frames} frames ({span}) to {path}").format(
+                frames=result.frames, span=span, path=path
+            )
         self.context.say(message, MESSAGE_MS)
 
 
 def _progress_dialog(parent: QWidget, frames: int) -> QProgressDialog:
-    progress = QProgressDialog("Rendering the video…", "Cancel", 0, frames, parent)
-    progress.setWindowTitle("Export video")
+    progress = QProgressDialog(tr("Rendering the video…"), tr("Cancel"), 0, frames, parent)
+    progress.setWindowTitle(tr("Export video"))
     progress.setWindowModality(Qt.WindowModality.WindowModal)  # no edits while it records
     progress.setMinimumDuration(0)
     progress.setValue(0)

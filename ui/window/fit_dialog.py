@@ -29,6 +29,7 @@ from clothlab.sim.document.scene import MAX_NAME, SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity
 from clothlab.sim.lab.sweep import LocalPool
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import short_e
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
@@ -36,9 +37,10 @@ from clothlab.ui.theme import colour_plot
 from clothlab.ui.user_fabrics import UserFabrics
 
 FIT_WORKERS = 2  # the machine's cores: the sweep's five runs in two processes
-DENSITY = Limits("Areal density", 1.0, 1e4, "g/m²")
-OVERHANG = Limits("Overhang", 0.5, 100.0, "cm")
-ANGLE = Limits("Droop angle", 5.0, 85.0, "°")
+# their labels are said in a refusal, translated there
+DENSITY = Limits(QT_TR_NOOP("Areal density"), 1.0, 1e4, "g/m²")
+OVERHANG = Limits(QT_TR_NOOP("Overhang"), 0.5, 100.0, "cm")
+ANGLE = Limits(QT_TR_NOOP("Droop angle"), 5.0, 85.0, "°")
 
 
 class FitRun(QThread):
@@ -61,7 +63,8 @@ class FitRun(QThread):
         try:
             pool = LocalPool(FIT_WORKERS)
         except OSError as error:  # no processes to be had
-            self.failed.emit(f"cannot start the fit's processes: {describe(error)}")
+            message = tr("cannot start the fit's processes: {reason}")
+            self.failed.emit(message.format(reason=describe(error)))
             return
         try:
             fit = fit_bending_rigidity(
@@ -70,7 +73,7 @@ class FitRun(QThread):
         except FitError as error:
             self.failed.emit(str(error))
         except (OSError, RuntimeError) as error:  # a worker process died (BrokenProcessPool)
-            self.failed.emit(f"the fit failed: {describe(error)}")
+            self.failed.emit(tr("the fit failed: {reason}").format(reason=describe(error)))
         else:
             self.fitted.emit(fit)
         finally:
@@ -85,15 +88,17 @@ class FitDialog(QDialog):
     def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("fit_dialog")
-        self.setWindowTitle("Fit my fabric")
+        self.setWindowTitle(tr("Fit my fabric"))
         self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
         self.fit_run: FitRun | None = None
         self.fit: Fit | None = None
         intro = QLabel(
-            "Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a "
-            "table's edge until its tip droops to 41.5° below the edge (a line from the edge "
-            "to the tip), and measure the overhang. The fit finds the bending rigidity B at "
-            "which the model's strip droops the same."
+            tr(
+                "Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a "
+                "table's edge until its tip droops to 41.5° below the edge (a line from the edge "
+                "to the tip), and measure the overhang. The fit finds the bending rigidity B at "
+                "which the model's strip droops the same."
+            )
         )
         intro.setWordWrap(True)
         self.density = FloatBox(DENSITY, 1)
@@ -108,10 +113,10 @@ class FitDialog(QDialog):
         self.angle.setObjectName("fit_angle")
         self.angle.setSuffix(" °")
         self.angle.setValue(textile.PEIRCE_ANGLE)
-        self.angle.setToolTip("41.5° is the standard's (ASTM D1388); any angle you measured at")
-        self.fit_button = QPushButton("Fit")
+        self.angle.setToolTip(tr("41.5° is the standard's (ASTM D1388); any angle you measured at"))
+        self.fit_button = QPushButton(tr("Fit"))
         self.fit_button.setObjectName("fit_run")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setObjectName("fit_cancel")
         self.cancel_button.setEnabled(False)
         self.refusal = RefusalLine([self.density, self.overhang, self.angle], self.fit_button)
@@ -122,25 +127,25 @@ class FitDialog(QDialog):
         self.plot.setObjectName("fit_plot")
         self.plot.setMinimumHeight(180)
         self.plot.setLogMode(x=True, y=False)
-        self.plot.setLabel("bottom", "bending rigidity B", units="N·m")
-        self.plot.setLabel("left", "chord angle", units="°")
+        self.plot.setLabel("bottom", tr("bending rigidity B"), units="N·m")
+        self.plot.setLabel("left", tr("chord angle"), units="°")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         colour_plot(self.plot, self.palette())
         self.name = QLineEdit()
         self.name.setObjectName("fit_name")
-        self.name.setPlaceholderText("a name for your fabric")
+        self.name.setPlaceholderText(tr("a name for your fabric"))
         self.name.setMaxLength(MAX_NAME)
-        self.save_button = QPushButton("Save as…")
+        self.save_button = QPushButton(tr("Save as…"))
         self.save_button.setObjectName("fit_save")
         self.save_button.setEnabled(False)
         self.save_line = QLabel("")
         self.save_line.setObjectName("fit_save_line")
         self.save_line.setWordWrap(True)
-        close = QPushButton("Close")
+        close = QPushButton(tr("Close"))
         form = QFormLayout()
-        form.addRow("Areal density", self.density)
-        form.addRow("Overhang at the angle", self.overhang)
-        form.addRow("Droop angle", self.angle)
+        form.addRow(tr("Areal density"), self.density)
+        form.addRow(tr("Overhang at the angle"), self.overhang)
+        form.addRow(tr("Droop angle"), self.angle)
         run_row = QHBoxLayout()
         run_row.addWidget(self.fit_button)
         run_row.addWidget(self.cancel_button)
@@ -191,26 +196,29 @@ class FitDialog(QDialog):
         self.fit_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.result_line.setText(
-            "Fitting: five strips of B round Peirce's guess, in two processes…"
+            tr("Fitting: five strips of B round Peirce's guess, in two processes…")
         )
         run.start()
 
     def cancel(self) -> None:
         if self.fit_run is not None:
             self.fit_run.cancel()
-            self.result_line.setText("Stopping…")
+            self.result_line.setText(tr("Stopping…"))
 
     def _fitted(self, fit: Fit) -> None:
         self.fit = fit
         c = fit.material.bending_length(textile.GRAVITY) * 100
         self.result_line.setText(
-            f"B = {short_e(fit.bending_rigidity, 3)} N·m (bending length {c:.2f} cm; "
-            f"Peirce's guess {short_e(fit.guess, 3)} N·m)"
+            tr(
+                "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
+            ).format(
+                rigidity=short_e(fit.bending_rigidity, 3), length=c, guess=short_e(fit.guess, 3)
+            )
         )
         values = [b for b, _ in fit.swept]
         angles = [a for _, a in fit.swept]
         self.plot.plot(values, angles, pen=pg.mkPen("#1565c0", width=2), symbol="o",
-                       symbolBrush="#1565c0", name="swept")  # fmt: skip
+                       symbolBrush="#1565c0", name=tr("swept"))  # fmt: skip
         self.plot.plot([fit.bending_rigidity], [self.angle.value()], pen=None, symbol="x",
                        symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
         self.save_button.setEnabled(True)
@@ -239,21 +247,27 @@ class FitDialog(QDialog):
             try:
                 self.user_fabrics.save(SIMaterialSpec.of(name, self.fit.material))
             except (OSError, ValueError) as error:
-                problem = f"Cannot save {name}: {describe(error)}"
+                problem = tr("Cannot save {name}: {reason}").format(
+                    name=name, reason=describe(error)
+                )
         if problem is not None or self.fit is None:
-            self.save_line.setText(problem or "Fit first")
+            self.save_line.setText(problem or tr("Fit first"))
             return False
-        self.save_line.setText(f"Saved as {name}: every fabric chooser offers it.")
+        self.save_line.setText(
+            tr("Saved as {name}: every fabric chooser offers it.").format(name=name)
+        )
         self.saved.emit(name)
         return True
 
     def _name_problem(self, name: str) -> str | None:
         if not name:
-            return "Name: type a name for your fabric"
+            return tr("Name: type a name for your fabric")
         if name in SI_FABRICS:
-            return f"{name} is a preset fabric: choose another name"
+            return tr("{name} is a preset fabric: choose another name").format(name=name)
         if name in self.user_fabrics.fabrics():
-            return f"You already have a fabric named {name}: choose another name"
+            return tr("You already have a fabric named {name}: choose another name").format(
+                name=name
+            )
         return None
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)

@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import Shiboken
 
+from clothlab.sim.text import tr
+
 MOST_FOCUS_STOPS = 2000  # a walk round the focus chain stops here even if it never closes
 
 
@@ -259,7 +261,7 @@ def give_accessible_name(widget: QWidget) -> None:
         unit = getattr(widget, "suffix", lambda: "")().strip()
         tips = (" ".join(w.toolTip().split()) for w in _holders(widget))
         tip = next((t for t in tips if t), "")  # its row's, with the range and unit
-        words = [tip, f"in {unit}" if unit else ""]
+        words = [tip, tr("in {unit}").format(unit=unit) if unit else ""]
         description = "; ".join(w for w in words if w)
         if description:
             widget.setAccessibleDescription(description)
@@ -336,7 +338,7 @@ def _own_text(widget: QWidget) -> str:
         return widget.placeholderText().strip()
     if isinstance(widget, QTabBar):  # docks tabbed together: the panels it switches between
         tabs = [_clean(widget.tabText(k)) for k in range(widget.count())]
-        return "Panels: " + ", ".join(tabs) if tabs else ""
+        return tr("Panels: {panels}").format(panels=", ".join(tabs)) if tabs else ""
     if isinstance(widget, QLabel):  # a label one can tab to: a link
         return _clean(widget.text())
     if isinstance(widget, QComboBox):

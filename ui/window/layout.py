@@ -20,6 +20,7 @@ import sys
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar, QStyle, QTabBar
 
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import STATE_VERSION
 
@@ -27,7 +28,8 @@ VIEW_SHARE = 0.5
 VIEW_WIDTH = 560
 USABLE_DOCK_WIDTH = 320  # a dock is narrowed no further than this (or its own minimum)
 SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
-LAYOUT_WARNING = "the stored window layout could not be read; using the default layout"
+# in English on stderr; in the app's language, capitalised, in the status bar
+LAYOUT_WARNING = QT_TR_NOOP("the stored window layout could not be read; using the default layout")
 
 
 class WindowLayout:
@@ -54,7 +56,8 @@ class WindowLayout:
             self.reset()
             if preferences.layout_stored():
                 print(f"clothlab: warning: {LAYOUT_WARNING}", file=sys.stderr)
-                self.status.showMessage(LAYOUT_WARNING.capitalize(), 10_000)
+                warning = tr(LAYOUT_WARNING)
+                self.status.showMessage(warning[:1].upper() + warning[1:], 10_000)
         return restored
 
     def save(self, view_options: dict[str, bool]) -> None:

@@ -32,6 +32,7 @@ from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.questions import ClassMode
+from clothlab.sim.text import tr
 from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
 from clothlab.ui.docks.compare_dock import ComparePanel
@@ -158,13 +159,14 @@ class MainWindow(QMainWindow):
         self.viewport.gl_failed.connect(self.show_gl_failure)
 
     def _build_status_bar(self) -> None:
-        self.status = StatusBar(tool_row(DEFAULT_TOOL).hint)
+        self.status = StatusBar(tr(tool_row(DEFAULT_TOOL).hint))
         self.setStatusBar(self.status)
         self.viewport.frame_drawn.connect(self.status.count_frame)
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        """`name` is English, whatever the language: the stored layout knows the dock by it."""
         dock = QDockWidget(title, self)
-        dock.setObjectName(f"{title.lower()}_dock")  # the name the stored layout knows it by
+        dock.setObjectName(f"{name}_dock")
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
@@ -189,16 +191,18 @@ class MainWindow(QMainWindow):
         panels += [self.questions_panel, self.stopwatch_panel, self.describer]
         self.panels: list[Panel] = [*panels, self.status]
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.parameters_dock = self._dock("Parameters", self.parameters_panel, left)
-        self.scene_dock = self._dock("Scene", self.scene_panel, left)
-        self.readouts_dock = self._dock("Readouts", self.readouts_panel, right)
-        self.compare_dock = self._dock("Compare", self.compare_panel, right)
+        self.parameters_dock = self._dock(
+            "parameters", tr("Parameters"), self.parameters_panel, left
+        )
+        self.scene_dock = self._dock("scene", tr("Scene"), self.scene_panel, left)
+        self.readouts_dock = self._dock("readouts", tr("Readouts"), self.readouts_panel, right)
+        self.compare_dock = self._dock("compare", tr("Compare"), self.compare_panel, right)
         # The History view follows the undo stack by itself, so it is not one of the panels.
         self.history_view = HistoryView(
-            self.controller.undo_stack, "Scene as loaded", go_to=self.controller.go_to_history
+            self.controller.undo_stack, tr("Scene as loaded"), go_to=self.controller.go_to_history
         )
-        self.history_dock = self._dock("History", self.history_view, left)
-        self.questions_dock = self._dock("Questions", self.questions_panel, left)
+        self.history_dock = self._dock("history", tr("History"), self.history_view, left)
+        self.questions_dock = self._dock("questions", tr("Questions"), self.questions_panel, left)
         self.tabifyDockWidget(self.parameters_dock, self.scene_dock)
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
@@ -211,18 +215,20 @@ class MainWindow(QMainWindow):
         # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
         # layout shows; the default layout has it hidden.
         self.validation_panel = ValidationPanel(self.user_fabrics)
-        self.validation_dock = self._dock("Validation", self.validation_panel, right)
+        self.validation_dock = self._dock(
+            "validation", tr("Validation"), self.validation_panel, right
+        )
         self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
         # The Stopwatch likewise (View ▸ Panels ▸ Stopwatch): a seventh tab in a narrow
         # window's one column would leave the 3D view too little room.
-        self.stopwatch_dock = self._dock("Stopwatch", self.stopwatch_panel, right)
+        self.stopwatch_dock = self._dock("stopwatch", tr("Stopwatch"), self.stopwatch_panel, right)
         self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
         self.readouts_dock.raise_()
         self.validation_dock.hide()
         self.stopwatch_dock.hide()
         # Hidden too until a probe is attached (or a probed scene opens), so the default
         # layout's tabs keep their room; a tab beside Compare when shown.
-        self.probes_dock = self._dock("Probes", self.probes_panel, right)
+        self.probes_dock = self._dock("probes", tr("Probes"), self.probes_panel, right)
         self.tabifyDockWidget(self.compare_dock, self.probes_dock)
         self.readouts_dock.raise_()
         self.probes_dock.hide()
@@ -235,8 +241,8 @@ class MainWindow(QMainWindow):
         """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
         are `tool_actions` and `speed_actions`."""
         stack = self.controller.undo_stack
-        made = {"undo": stack.createUndoAction(self, "&Undo")}
-        made["redo"] = stack.createRedoAction(self, "&Redo")
+        made = {"undo": stack.createUndoAction(self, tr("&Undo"))}
+        made["redo"] = stack.createRedoAction(self, tr("&Redo"))
         self._actions = action_table.make_actions(self, made)
         for row in action_table.action_rows():
             if not row.group:
@@ -289,12 +295,12 @@ class MainWindow(QMainWindow):
         }  # fmt: skip
 
     def _build_menus_and_toolbar(self) -> None:
-        c, submenus = self.controller, action_table.build_menus(self.menuBar(), self._actions)
-        self.preset_menu, self.recent_menu = submenus["preset"], submenus["recent"]
-        self.panels_menu = submenus["panels"]
+        c, menus = self.controller, action_table.build_menus(self.menuBar(), self._actions)
+        self.preset_menu, self.recent_menu = menus["preset"], menus["recent"]
+        self.panels_menu = menus["panels"]
         action_table.fill_preset_menu(self.preset_menu, self.files.new_from_preset)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self.file_menu = next(a.menu() for a in self.menuBar().actions() if a.text() == "&File")
+        self.file_menu = menus["&File"]  # by its path in the table: its title is translated
         self.file_menu.aboutToShow.connect(self._show_state_time)
         self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
         self.panels_menu.addAction(self.probes_dock.toggleViewAction())
@@ -316,7 +322,7 @@ class MainWindow(QMainWindow):
         self.space_key = keyboard.SpaceKey(self)
         self.viewport.key_hint_changed.connect(self._show_key_hint)
         self.action_reset.triggered.connect(
-            lambda: self.describer.happened("Reset: back to t = 0, the scene as set up")
+            lambda: self.describer.happened(tr("Reset: back to t = 0, the scene as set up"))
         )
         keyboard.name_for_screen_readers(self)
 
@@ -458,19 +464,20 @@ class MainWindow(QMainWindow):
 
     def _show_tool(self, name: str) -> None:
         self.tool_actions[name].setChecked(True)
-        self.status.show_tool(tool_row(name).hint)
+        self.status.show_tool(tr(tool_row(name).hint))
 
     def _show_key_hint(self, hint: str) -> None:
         """While the view has the focus, the status bar says what its keys do; else the tool's
         hint."""
-        self.status.show_tool(hint or tool_row(self.viewport.interaction.tool).hint)
+        self.status.show_tool(hint or tr(tool_row(self.viewport.interaction.tool).hint))
 
     def _show_instability(self, message: str) -> None:
+        message = tr(message)
         self.status.showMessage(message, 15000)
-        dialogs.show_error(self, "The model became unstable", message)
+        dialogs.show_error(self, tr("The model became unstable"), message)
 
     def _show_load_failure(self, message: str) -> None:
-        dialogs.show_error(self, "Cannot build the scene", message)
+        dialogs.show_error(self, tr("Cannot build the scene"), tr(message))
 
     def _update_title(self, *_: object) -> None:
         self.setWindowTitle(dialogs.window_title(self.controller.scene.name, self.controller.path))
@@ -485,7 +492,7 @@ class MainWindow(QMainWindow):
         """No OpenGL: say so where the 3D view would be; panels and plots keep working."""
         self.gl_message.setText(dialogs.gl_failure_text(reason))
         self.central.setCurrentWidget(self.gl_message)
-        self.status.showMessage(f"OpenGL failed: {reason}")
+        self.status.showMessage(tr("OpenGL failed: {reason}").format(reason=reason))
 
     def set_frame_rate_cap(self, fps: int) -> None:
         """Draw at most `fps` frames a second (Edit ▸ Preferences)."""
@@ -539,9 +546,10 @@ class MainWindow(QMainWindow):
         self.action_leave_class_mode.setEnabled(bool(mode))
         hidden = list(mode.hide)
         if mode.hide_settings:
-            hidden.append(f"{len(mode.hide_settings)} settings")
+            hidden.append(tr("{count} settings").format(count=len(mode.hide_settings)))
         if hidden:
-            self.context.say(f"Class mode: {', '.join(hidden)} hidden (View ▸ Leave class mode)")
+            said = tr("Class mode: {hidden} hidden (View ▸ Leave class mode)")
+            self.context.say(said.format(hidden=", ".join(hidden)))
 
     def leave_class_mode(self) -> None:
         for dock in self.class_hidden:
@@ -589,7 +597,9 @@ class MainWindow(QMainWindow):
         self.parameters_panel.body_group.reload_fabrics()
         if not self.validation_panel.running:
             self.validation_panel.refresh_fabrics()
-        self.context.say(f"Saved your fabric {name}: the fabric choosers offer it")
+        self.context.say(
+            tr("Saved your fabric {name}: the fabric choosers offer it").format(name=name)
+        )
 
     # --- pictures ---------------------------------------------------------------------------------
 

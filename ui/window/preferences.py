@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QDataStream, QObject, QSettings, QStandardPaths, Signal
 
 from clothlab.sim.document.files import FileRefusedError, describe, file_kind, inspect_target
+from clothlab.sim.text import LANGUAGES, QT_TR_NOOP
 
 if TYPE_CHECKING:  # only for the hints: the window is passed in, never built here
     from PySide6.QtWidgets import QMainWindow
@@ -276,7 +277,8 @@ def remember_folder(folder: Path) -> None:
 @dataclass(frozen=True)
 class NumberPreference:
     """A whole number the user chooses; a stored value of the wrong type or outside the range
-    (an older version's, or an edited file) reads as the default."""
+    (an older version's, or an edited file) reads as the default. `label` and `tooltip` are
+    marked for the catalogue (QT_TR_NOOP) and translated where they are shown."""
 
     key: str
     label: str
@@ -288,22 +290,24 @@ class NumberPreference:
 
 
 AUTOSAVE_INTERVAL = NumberPreference(
-    "preferences/autosave_interval_s", "Autosave every", "s", 60, 10, 3600,
-    "How often unsaved changes are written to the recovery file "
-    "(CLOTHLAB_AUTOSAVE_SECONDS, when set, wins).",
+    "preferences/autosave_interval_s", QT_TR_NOOP("Autosave every"), "s", 60, 10, 3600,
+    QT_TR_NOOP("How often unsaved changes are written to the recovery file "
+               "(CLOTHLAB_AUTOSAVE_SECONDS, when set, wins)."),
 )  # fmt: skip
 # The defaults are ui.main_window.FRAME_HZ and ui.docks.readouts_dock.DEFAULT_WINDOW_S (a test
 # holds them equal): this module imports no widget module.
 FRAME_RATE_CAP = NumberPreference(
-    "preferences/frame_rate_cap", "Frame-rate cap", "fps", 60, 10, 120,
-    "Most frames the 3D view and the panels draw per second; lower leaves more of the "
-    "machine to the solver.",
+    "preferences/frame_rate_cap", QT_TR_NOOP("Frame-rate cap"), "fps", 60, 10, 120,
+    QT_TR_NOOP("Most frames the 3D view and the panels draw per second; lower leaves more of "
+               "the machine to the solver."),
 )  # fmt: skip
 PLOT_WINDOW = NumberPreference(
-    "preferences/plot_window_s", "Plot window", "s", 20, 2, 600,
-    "Model time the Readouts plots show: the panel's Window box starts at this.",
+    "preferences/plot_window_s", QT_TR_NOOP("Plot window"), "s", 20, 2, 600,
+    QT_TR_NOOP("Model time the Readouts plots show: the panel's Window box starts at this."),
 )  # fmt: skip
 NUMBER_PREFERENCES = (AUTOSAVE_INTERVAL, FRAME_RATE_CAP, PLOT_WINDOW)
+LANGUAGE_KEY = "preferences/language"
+SYSTEM_LANGUAGE = ""  # follow the system's locale (where there is a catalogue for it)
 THEME_KEY = "preferences/theme"
 THEMES = ("system", "light", "dark")  # system: the desktop's palette, as Qt found it
 DEFAULT_THEME = "system"
@@ -364,30 +368,46 @@ def _check_theme(name: str) -> None:
         raise ValueError(f"{THEME_KEY}: {name!r} is not one of {', '.join(THEMES)}")
 
 
+def language() -> str:
+    """The language chosen for the next start (sim.text.LANGUAGES), or SYSTEM_LANGUAGE."""
+    value = settings().value(LANGUAGE_KEY, SYSTEM_LANGUAGE)
+    return value if value in LANGUAGES else SYSTEM_LANGUAGE
+
+
+def _check_language(code: str) -> None:
+    if code != SYSTEM_LANGUAGE and code not in LANGUAGES:
+        raise ValueError(f"{LANGUAGE_KEY}: {code!r} is not one of {', '.join(LANGUAGES)}")
+
+
 @dataclass(frozen=True)
 class Preferences:
-    """The four preferences together, as the dialog edits them."""
+    """The five preferences together, as the dialog edits them."""
 
     autosave_interval_s: int = AUTOSAVE_INTERVAL.default
     frame_rate_cap: int = FRAME_RATE_CAP.default
     plot_window_s: int = PLOT_WINDOW.default
     theme: str = DEFAULT_THEME
+    language: str = SYSTEM_LANGUAGE  # taken at the next start: the window is built in one
 
 
 def stored_preferences() -> Preferences:
-    return Preferences(autosave_interval_s(), frame_rate_cap(), plot_window_s(), theme())
+    return Preferences(
+        autosave_interval_s(), frame_rate_cap(), plot_window_s(), theme(), language()
+    )
 
 
 def store_preferences(chosen: Preferences) -> None:
-    """Store all four and tell the followers; a bad value raises ValueError, and then none is
+    """Store all five and tell the followers; a bad value raises ValueError, and then none is
     stored."""
     numbers = list(zip(NUMBER_PREFERENCES, _numbers(chosen), strict=True))
     for preference, value in numbers:
         _check_number(preference, value)
     _check_theme(chosen.theme)
+    _check_language(chosen.language)
     for preference, value in numbers:
         store_number(preference, value)
     set_theme(chosen.theme)
+    settings().setValue(LANGUAGE_KEY, chosen.language)
     settings().sync()
     signals().preferences_changed.emit()
 

@@ -1,5 +1,6 @@
-"""Edit ▸ Preferences: the autosave interval, the frame-rate cap, the plot window and the theme,
-kept in the one QSettings store (ui.preferences) and applied live on OK, and at start-up.
+"""Edit ▸ Preferences: the autosave interval, the frame-rate cap, the plot window, the theme and
+the language, kept in the one QSettings store (ui.preferences) and applied live on OK (the
+language at the next start), and at start-up.
 
 The dialog only stores them; whoever a preference drives follows ui.preferences'
 `preferences_changed` signal: the autosave (app layer) by itself, the window through a
@@ -22,11 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.text import LANGUAGES, QT_TR_NOOP, tr
 from clothlab.ui.number_box import IntBox, Limits, RefusalLine
 from clothlab.ui.window import preferences
 from clothlab.ui.window.preferences import NumberPreference, Preferences
 
-THEME_LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
+THEME_LABELS = {
+    "system": QT_TR_NOOP("System"),
+    "light": QT_TR_NOOP("Light"),
+    "dark": QT_TR_NOOP("Dark"),
+}  # shown with tr()
 Buttons = QDialogButtonBox.StandardButton
 
 
@@ -36,15 +42,22 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Preferences")
+        self.setWindowTitle(tr("Preferences"))
         self.setObjectName("preferences_dialog")
         self.autosave_box = _number_box(preferences.AUTOSAVE_INTERVAL)
         self.frame_rate_box = _number_box(preferences.FRAME_RATE_CAP)
         self.plot_window_box = _number_box(preferences.PLOT_WINDOW)
         self.theme_box = QComboBox()
         for name in preferences.THEMES:
-            self.theme_box.addItem(THEME_LABELS[name], name)
-        self.theme_box.setToolTip("System: the desktop's colours. Light or Dark: Cloth Lab's own.")
+            self.theme_box.addItem(tr(THEME_LABELS[name]), name)
+        self.theme_box.setToolTip(
+            tr("System: the desktop's colours. Light or Dark: Cloth Lab's own.")
+        )
+        self.language_box = QComboBox()
+        self.language_box.addItem(tr("As the system's"), preferences.SYSTEM_LANGUAGE)
+        for code, name in LANGUAGES.items():
+            self.language_box.addItem(name, code)
+        self.language_box.setToolTip(tr("Cloth Lab speaks it from its next start."))
         self.button_box = QDialogButtonBox(Buttons.Ok | Buttons.Cancel | Buttons.RestoreDefaults)
         self.button_box.accepted.connect(self.accept)
         self.button_box.rejected.connect(self.reject)
@@ -52,8 +65,9 @@ class PreferencesDialog(QDialog):
         restore.clicked.connect(lambda: self.show_values(Preferences()))
         form = QFormLayout(self)
         for preference, box in self._number_boxes():
-            form.addRow(preference.label, box)
-        form.addRow("Theme", self.theme_box)
+            form.addRow(tr(preference.label), box)
+        form.addRow(tr("Theme"), self.theme_box)
+        form.addRow(tr("Language"), self.language_box)
         # a number out of its range is said here, and OK waits until it is one in range
         ok = self.button_box.button(Buttons.Ok)
         self.refusal_line = RefusalLine([box for _, box in self._number_boxes()], ok)
@@ -73,6 +87,7 @@ class PreferencesDialog(QDialog):
         self.frame_rate_box.setValue(values.frame_rate_cap)
         self.plot_window_box.setValue(values.plot_window_s)
         self.theme_box.setCurrentIndex(self.theme_box.findData(values.theme))
+        self.language_box.setCurrentIndex(self.language_box.findData(values.language))
 
     def values(self) -> Preferences:
         return Preferences(
@@ -80,6 +95,7 @@ class PreferencesDialog(QDialog):
             self.frame_rate_box.value(),
             self.plot_window_box.value(),
             str(self.theme_box.currentData()),
+            str(self.language_box.currentData()),
         )
 
     def accept(self) -> None:
@@ -88,11 +104,15 @@ class PreferencesDialog(QDialog):
 
 
 def _number_box(preference: NumberPreference) -> IntBox:
-    box = IntBox(Limits(preference.label, preference.minimum, preference.maximum,
+    box = IntBox(Limits(tr(preference.label), preference.minimum, preference.maximum,
                         preference.unit, integer=True))  # fmt: skip
     box.setSuffix(f" {preference.unit}")
-    box.setToolTip(f"{preference.tooltip} ({preference.minimum} … {preference.maximum} "
-                   f"{preference.unit}, default {preference.default})")  # fmt: skip
+    box.setToolTip(
+        tr("{tooltip} ({minimum} … {maximum} {unit}, default {default})").format(
+            tooltip=tr(preference.tooltip), minimum=preference.minimum,
+            maximum=preference.maximum, unit=preference.unit, default=preference.default,
+        )
+    )  # fmt: skip
     box.setObjectName(preference.key.rpartition("/")[2])
     return box
 

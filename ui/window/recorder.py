@@ -22,6 +22,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.recording import Recording, load_recording, save_recording
 from clothlab.sim.document.scene import SceneError
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import SeekReplay
 from clothlab.ui.number_box import IntBox, Limits
 from clothlab.ui.window import actions as action_table
@@ -30,7 +31,7 @@ from clothlab.ui.window import dialogs, file_dialogs, preferences
 if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
 
-RECORDING_FILTER = "Cloth Lab recordings (*.clothrec.json *.json);;All files (*)"
+RECORDING_FILTER = QT_TR_NOOP("Cloth Lab recordings (*.clothrec.json *.json);;All files (*)")
 SUFFIX = ".clothrec.json"
 MESSAGE_MS = 8000
 STATUS_HZ = 4  # the "● Recording — step N" line: faster cannot be read, and costs repaints
@@ -60,26 +61,26 @@ class ReplayBar(QToolBar):
     command_requested = Signal(object)  # SeekReplay
 
     def __init__(self, play: QAction, step: QAction, parent: QWidget | None = None) -> None:
-        super().__init__("Replay", parent)
+        super().__init__(tr("Replay"), parent)
         self.setObjectName("replay_bar")
         self.setMovable(False)
         self.toggleViewAction().setVisible(False)  # it shows exactly while a replay is open
         self.wanted = False
-        self.addWidget(_label("Replay", "The recording being replayed"))
+        self.addWidget(_label(tr("Replay"), tr("The recording being replayed")))
         self.addActions([play, step])
         self.slider = SeekSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("replay_slider")
         self.slider.setMinimumWidth(240)
-        self.slider.setToolTip("Drag to any step of the recording: the run is rebuilt exactly")
+        self.slider.setToolTip(tr("Drag to any step of the recording: the run is rebuilt exactly"))
         # a step out of the recording is refused in the status bar (`refused`), not clamped;
         # like every number box, it seeks once the step is entered, not per digit
         self.step_box = IntBox(step_limits(0))
         self.step_box.setObjectName("replay_step")
         self.refused = self.step_box.refused
-        self.step_box.setToolTip("The step shown; type one to go there")
-        self.length_label = _label("", "The recording's length")
+        self.step_box.setToolTip(tr("The step shown; type one to go there"))
+        self.length_label = _label("", tr("The recording's length"))
         self.addWidget(self.slider)
-        self.addWidget(_label("Step", ""))
+        self.addWidget(_label(tr("Step"), ""))
         self.addWidget(self.step_box)
         self.addWidget(self.length_label)
         self.slider.sliderMoved.connect(self._show_dragged)
@@ -103,7 +104,9 @@ class ReplayBar(QToolBar):
             for widget in (self.slider, self.step_box):
                 widget.blockSignals(False)
             self.slider.setPageStep(max(1, steps // 20))
-            self.length_label.setText(f"of {steps} ({steps * dt:.2f} s)")
+            self.length_label.setText(
+                tr("of {steps} ({seconds:.2f} s)").format(steps=steps, seconds=steps * dt)
+            )
         self.setVisible(self.wanted)
 
     def show_step(self, steps: int) -> None:
@@ -131,7 +134,7 @@ class ReplayBar(QToolBar):
 
 def step_limits(steps: int) -> Limits:
     """The steps a recording of `steps` steps has: 0 (as loaded) to its last."""
-    return Limits("Step", 0, steps, integer=True)
+    return Limits(tr("Step"), 0, steps, integer=True)
 
 
 def _label(text: str, tip: str) -> QLabel:
@@ -185,10 +188,14 @@ class Recorder(QObject):
         self.recording_now = on
         if on:
             self.controller.record()
-            self.say("● Recording — step 0", 0)
+            self.say(tr("● Recording — step {step}").format(step=0), 0)
         else:
             self.kept = self.controller.recording()
-            self.say(f"Recorded {self.kept.steps} steps: Simulation ▸ Save recording… keeps them")
+            self.say(
+                tr("Recorded {steps} steps: Simulation ▸ Save recording… keeps them").format(
+                    steps=self.kept.steps
+                )
+            )
         self._enable_save()
 
     def _stop_on_load(self, *_: object) -> None:
@@ -203,18 +210,20 @@ class Recorder(QObject):
         self.actions["record"].setChecked(False)  # set_recording(False) keeps the run so far
         assert self.kept is not None
         self.say(
-            f"Recording ended before “{text}” (a change of bodies starts the model afresh): "
-            f"{self.kept.steps} steps kept, Simulation ▸ Save recording… saves them"
+            tr(
+                "Recording ended before “{change}” (a change of bodies starts the model afresh): "
+                "{steps} steps kept, Simulation ▸ Save recording… saves them"
+            ).format(change=text, steps=self.kept.steps)
         )
 
     def save_dialog(self) -> None:
         recording = self.to_save()
         if recording is None:
-            self.say("Nothing recorded yet: Simulation ▸ Record first")
+            self.say(tr("Nothing recorded yet: Simulation ▸ Record first"))
             return
         name = dialogs.slug(self.controller.title_name)
         path, _ = file_dialogs.get_save_file_name(
-            self.context.parent, "Save recording", f"{name}{SUFFIX}", RECORDING_FILTER
+            self.context.parent, tr("Save recording"), f"{name}{SUFFIX}", tr(RECORDING_FILTER)
         )
         if path:
             self.save_to(Path(path), recording)
@@ -232,10 +241,14 @@ class Recorder(QObject):
             save_recording(recording, path)
         except (SceneError, OSError) as error:
             dialogs.show_error(
-                self.context.parent, "Cannot save recording", f"{path}: {describe(error)}"
+                self.context.parent, tr("Cannot save recording"), f"{path}: {describe(error)}"
             )
             return False
-        self.say(f"Saved a recording of {recording.steps} steps to {path}")
+        self.say(
+            tr("Saved a recording of {steps} steps to {path}").format(
+                steps=recording.steps, path=path
+            )
+        )
         return True
 
     # --- replay --------------------------------------------------------------------------------
@@ -244,7 +257,7 @@ class Recorder(QObject):
         if not self.context.confirm_discard():
             return
         path, _ = file_dialogs.get_open_file_name(
-            self.context.parent, "Open recording", RECORDING_FILTER
+            self.context.parent, tr("Open recording"), tr(RECORDING_FILTER)
         )
         if path:
             self.open_path(Path(path))
@@ -254,7 +267,7 @@ class Recorder(QObject):
         try:
             recording = load_recording(path)
         except SceneError as error:
-            dialogs.show_error(self.context.parent, "Cannot open recording", str(error))
+            dialogs.show_error(self.context.parent, tr("Cannot open recording"), str(error))
             return False
         self.controller.play(recording)
         preferences.add_recent_file(path)  # File ▸ Open recent plays it again (controller.open)
@@ -262,13 +275,17 @@ class Recorder(QObject):
 
     def _show_replay(self, recording: Recording | None) -> None:
         if recording is not None and not self.bar.wanted:  # a replay begins, not a seek
-            self.say(f"Replaying {recording.steps} steps: Space plays, the slider seeks")
+            self.say(
+                tr("Replaying {steps} steps: Space plays, the slider seeks").format(
+                    steps=recording.steps
+                )
+            )
         self.bar.show_recording(recording)
         self._enable_save()
 
     def _say_finished(self, step: int) -> None:
         self.bar.show_step(step)
-        self.say(f"Replay finished at step {step}")
+        self.say(tr("Replay finished at step {step}").format(step=step))
 
     # --- showing -------------------------------------------------------------------------------
 
@@ -278,7 +295,7 @@ class Recorder(QObject):
         now = time.perf_counter()
         if self.recording_now and now - self._said >= 1.0 / STATUS_HZ:
             self._said = now
-            self.say(f"● Recording — step {snapshot.steps}", 0)
+            self.say(tr("● Recording — step {step}").format(step=snapshot.steps), 0)
 
     def say(self, text: str, timeout_ms: int = MESSAGE_MS) -> None:
         self.context.say(text, timeout_ms)

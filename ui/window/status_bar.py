@@ -25,6 +25,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import SetSetting
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.resolution import Advice
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Reset
 
 STATUS_HZ = 4
@@ -32,7 +33,9 @@ WARNING_STYLE = "color: #c62828; font-weight: bold;"
 # A running scene whose first step takes longer than this is being compiled (the first start
 # after installing, or an option's first use): say so rather than look frozen.
 PREPARING_AFTER_MS = 600
-PREPARING = "Preparing the solver: its first run compiles it (this takes up to a minute)…"
+PREPARING = QT_TR_NOOP(
+    "Preparing the solver: its first run compiles it (this takes up to a minute)…"
+)  # shown as tr(PREPARING)
 
 
 class StatusBar(QStatusBar):
@@ -51,13 +54,13 @@ class StatusBar(QStatusBar):
         # rather than holding the window wider than the screen or the 3D view wants.
         self.tool_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.addWidget(self.tool_label, 1)
-        self.state_label = self._label("Paused")
-        self.time_label = self._label("t = 0.00 s")
+        self.state_label = self._label(tr("Paused"))
+        self.time_label = self._label(tr("t = {t:.2f} s").format(t=0.0))
         self.factor_label = self._label(
-            "—", "Model seconds per wall-clock second (real-time factor)"
+            "—", tr("Model seconds per wall-clock second (real-time factor)")
         )
-        self.fps_label = self._label("— fps", "Frames drawn by the viewport per second")
-        self.count_label = self._label("", "Particles and live links")
+        self.fps_label = self._label(tr("— fps"), tr("Frames drawn by the viewport per second"))
+        self.count_label = self._label("", tr("Particles and live links"))
         for label in (self.state_label, self.time_label, self.factor_label, self.fps_label):
             self.addPermanentWidget(label)
         self.addPermanentWidget(self.count_label)
@@ -99,17 +102,21 @@ class StatusBar(QStatusBar):
 
     def show_stuck(self, message: str) -> None:
         """The model rests tangled and cannot leave on its own: say so, with Reset at hand."""
-        tooltip = (
-            f"{message}: tangled, and nothing in the model will undo it. Reset starts again "
+        message = tr(message)
+        tooltip = tr(
+            "{message}: tangled, and nothing in the model will undo it. Reset starts again "
             "from the rest shape, keeping your edits."
-        )
-        self.show_notice(message, tooltip, "Reset", Reset())
+        ).format(message=message)
+        self.show_notice(message, tooltip, tr("Reset"), Reset())
 
     def show_advice(self, advice: Advice) -> None:
         """A setting that would serve the scene better (sim.lab.resolution): one click sets it."""
-        tooltip = f"{advice.message}. {advice.label}: one undoable change of the settings."
+        message, label = tr(advice.message), tr(advice.label)
+        tooltip = tr("{message}. {label}: one undoable change of the settings.").format(
+            message=message, label=label
+        )
         command = SetSetting(advice.setting, True, None)
-        self.show_notice(advice.message, tooltip, advice.label, command)
+        self.show_notice(message, tooltip, label, command)
 
     def _act_on_notice(self) -> None:
         self._hide_notice()
@@ -149,13 +156,13 @@ class StatusBar(QStatusBar):
             self.show_numbers(snapshot)
 
     def _say_preparing(self) -> None:
-        if self._running and self.currentMessage() != PREPARING:
-            self.showMessage(PREPARING)
+        if self._running and self.currentMessage() != tr(PREPARING):
+            self.showMessage(tr(PREPARING))
 
     def _stepping(self) -> None:
         self._waiting = False
         self._preparing.stop()
-        if self.currentMessage() == PREPARING:
+        if self.currentMessage() == tr(PREPARING):
             self.clearMessage()
 
     # --- what the window reports --------------------------------------------------------------
@@ -172,24 +179,30 @@ class StatusBar(QStatusBar):
             self.fps = self._frames_drawn / elapsed
             self._frames_drawn = 0
             self._fps_clock = now
-            self.fps_label.setText(f"{self.fps:.0f} fps")
+            self.fps_label.setText(tr("{fps:.0f} fps").format(fps=self.fps))
         if snapshot is not None:
-            self.time_label.setText(f"t = {snapshot.t:.2f} s")
+            self.time_label.setText(tr("t = {t:.2f} s").format(t=snapshot.t))
+            counts = tr("{particles} particles · {links} links")
             particles = snapshot.topology.particle_count
-            self.count_label.setText(f"{particles} particles · {snapshot.readouts.links} links")
+            self.count_label.setText(
+                counts.format(particles=particles, links=snapshot.readouts.links)
+            )
 
     def show_running(self, running: bool) -> None:
         self._running = running
-        self.state_label.setText("Running" if running else "Paused")
+        self.state_label.setText(tr("Running") if running else tr("Paused"))
         if not running:
             self.show_timing(0.0, False, running=False)
 
     def show_timing(self, factor: float, behind: bool, running: bool) -> None:
         if not running:
-            self.factor_label.setText("— × real time")
+            self.factor_label.setText(tr("— × real time"))
+        elif behind:
+            self.factor_label.setText(
+                tr("{factor:.2f}× real time — can't keep up").format(factor=factor)
+            )
         else:
-            lagging = " — can't keep up" if behind else ""
-            self.factor_label.setText(f"{factor:.2f}× real time{lagging}")
+            self.factor_label.setText(tr("{factor:.2f}× real time").format(factor=factor))
         self.factor_label.setStyleSheet(WARNING_STYLE if behind else "")
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt override)
