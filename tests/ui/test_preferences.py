@@ -28,7 +28,9 @@ from clothlab.ui.window.preferences_dialog import PreferencesDialog, dark_palett
 
 Buttons = QDialogButtonBox.StandardButton
 WINDOW = QPalette.ColorRole.Window
-CHOSEN = Preferences(autosave_interval_s=120, frame_rate_cap=30, plot_window_s=90, theme="dark")
+CHOSEN = Preferences(
+    autosave_interval_s=120, frame_rate_cap=30, plot_window_s=90, theme="dark", language="de"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -44,6 +46,7 @@ def fill(dialog: PreferencesDialog, values: Preferences) -> None:
     dialog.frame_rate_box.setValue(values.frame_rate_cap)
     dialog.plot_window_box.setValue(values.plot_window_s)
     dialog.theme_box.setCurrentIndex(dialog.theme_box.findData(values.theme))
+    dialog.language_box.setCurrentIndex(dialog.language_box.findData(values.language))
 
 
 def press(dialog: PreferencesDialog, button: QDialogButtonBox.StandardButton) -> None:
@@ -96,6 +99,7 @@ def test_ok_stores_values_that_a_new_store_reads_back(qtbot):
     assert int(on_disk.value(FRAME_RATE_CAP.key)) == 30
     assert int(on_disk.value(PLOT_WINDOW.key)) == 90
     assert on_disk.value(THEME_KEY) == "dark"
+    assert on_disk.value(preferences.LANGUAGE_KEY) == "de"
     reopened = PreferencesDialog()
     qtbot.addWidget(reopened)
     assert reopened.values() == CHOSEN
@@ -263,3 +267,9 @@ def test_the_edit_menu_has_preferences_with_its_shortcut(make_window, monkeypatc
     monkeypatch.setattr(PreferencesDialog, "exec", exec_)
     window.action_preferences.trigger()
     assert len(opened) == 1 and opened[0].parent() is window
+
+
+def test_a_language_that_has_no_catalogue_is_refused_and_nothing_is_stored():
+    with pytest.raises(ValueError, match="preferences/language: 'fr'"):
+        preferences.store_preferences(Preferences(language="fr", theme="dark"))
+    assert preferences.stored_preferences() == Preferences()
