@@ -180,3 +180,18 @@ def test_in_german_a_preset_and_the_lab_questions_speak_german_and_do_the_same()
     assert [c.correct for c in first.prediction.choices] == [
         c.correct for c in english_first.prediction.choices
     ]
+
+
+def test_shown_numbers_take_the_locales_decimal_point_and_nothing_else_changes():
+    from PySide6.QtCore import QLocale
+
+    from clothlab.ui.numbers import localized
+
+    before = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.German))
+        assert localized("Max. Dehnung 1.978 %, z. B. 0.5 LE") == "Max. Dehnung 1,978 %, z. B. 0,5 LE"
+        QLocale.setDefault(QLocale(QLocale.Language.English))
+        assert localized("sag 0.31 units") == "sag 0.31 units"
+    finally:
+        QLocale.setDefault(before)

@@ -35,6 +35,7 @@ from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.engine import si_tensions
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.scene_model import shown_unit
+from clothlab.ui.numbers import localized
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
 from clothlab.ui.viewport.tools import tool_row
 
@@ -207,7 +208,7 @@ class ProbesPanel(QWidget):
         for slot, reading in enumerate(snapshot_readings(snapshot, self.probes)):
             for k, quantity in enumerate(probes.QUANTITIES):
                 value = getattr(reading, quantity)
-                text = "—" if math.isnan(value) else f"{value:.4g}"
+                text = "—" if math.isnan(value) else localized(f"{value:.4g}")
                 item = self.table.item(slot, 2 + k)
                 if item is not None:
                     item.setText(text)

@@ -35,6 +35,7 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import IntBox, Limits
+from clothlab.ui.numbers import localized
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.window.preferences import PLOT_WINDOW
 
@@ -353,7 +354,7 @@ class ReadoutsPanel(QWidget):
                 if self.plots[key].accessibleDescription() != described:
                     self.plots[key].setAccessibleDescription(described)
         self.time_label.setText(
-            tr("t = {t:.2f} s · step {step}").format(t=t[-1], step=int(rows[-1, 0]))
+            localized(tr("t = {t:.2f} s · step {step}").format(t=t[-1], step=int(rows[-1, 0])))
         )
         for count in COUNTS:
             value = rows[-1, COLUMNS.index(count.key)]
@@ -442,11 +443,10 @@ def value_text(key: str, shown: float) -> str:
     series = READOUTS_BY_KEY[key]
     if math.isnan(shown):  # not measured (pin force with the classic rule)
         return "—"
-    return f"{float(shown):.4g} {unit_text(series)}"
+    return localized(f"{float(shown):.4g} {unit_text(series)}")
 
 
 def unit_text(readout: Readout) -> str:
     """The unit a panel shows a readout's value in: its model unit in the app's language
     ("units" in German is "Einheiten"), a symbol as it is."""
-    unit = readout.shown_unit or readout.unit
-    return tr(unit) if unit in MODEL_UNITS else unit
+    return tr(readout.shown_unit or readout.unit)  # a symbol has no translation: as it is

@@ -50,6 +50,7 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Compose, change_body
 from clothlab.ui.number_box import Limits
+from clothlab.ui.numbers import localized
 from clothlab.ui.selection import BALL, Selection
 
 ADDRESS_ROLE = Qt.ItemDataRole.UserRole + 1  # ("setting", key) | ("ball_center", axis)
@@ -207,7 +208,7 @@ def format_value(value: Any, unit: str = "") -> str:
         text = "—" if math.isnan(value) else f"{value:.4g}"
     else:
         text = str(value)
-    return f"{text} {shown_unit(unit)}".rstrip()
+    return localized(f"{text} {shown_unit(unit)}".rstrip())
 
 
 def tooltip_for(parameter: Parameter) -> str:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.text import QT_TR_NOOP, tr
+from clothlab.ui.numbers import localized
 from clothlab.ui.viewport.description import describe, pieces_per_body
 from clothlab.ui.viewport.viewport import Viewport
 
@@ -73,13 +74,15 @@ class ViewDescriber(QObject):
     def text(self, snapshot: Snapshot | None = None) -> str:
         keys = self.view.keys
         snapshot = snapshot if snapshot is not None else self.view.snapshot()
-        return describe(
-            snapshot,
-            self._running(),
-            happened=self._happened,
-            hint=keys.hint(),
-            cursor=keys.words(),
-            pieces=None if snapshot is None else self._pieces_of(snapshot),
+        return localized(
+            describe(
+                snapshot,
+                self._running(),
+                happened=self._happened,
+                hint=keys.hint(),
+                cursor=keys.words(),
+                pieces=None if snapshot is None else self._pieces_of(snapshot),
+            )
         )
 
     def refresh(self, snapshot: Snapshot | None = None) -> None:

@@ -27,6 +27,7 @@ from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.resolution import Advice
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Reset
+from clothlab.ui.numbers import localized
 
 STATUS_HZ = 4
 WARNING_STYLE = "color: #c62828; font-weight: bold;"
@@ -55,7 +56,7 @@ class StatusBar(QStatusBar):
         self.tool_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.addWidget(self.tool_label, 1)
         self.state_label = self._label(tr("Paused"))
-        self.time_label = self._label(tr("t = {t:.2f} s").format(t=0.0))
+        self.time_label = self._label(localized(tr("t = {t:.2f} s").format(t=0.0)))
         self.factor_label = self._label(
             "—", tr("Model seconds per wall-clock second (real-time factor)")
         )
@@ -179,9 +180,9 @@ class StatusBar(QStatusBar):
             self.fps = self._frames_drawn / elapsed
             self._frames_drawn = 0
             self._fps_clock = now
-            self.fps_label.setText(tr("{fps:.0f} fps").format(fps=self.fps))
+            self.fps_label.setText(localized(tr("{fps:.0f} fps").format(fps=self.fps)))
         if snapshot is not None:
-            self.time_label.setText(tr("t = {t:.2f} s").format(t=snapshot.t))
+            self.time_label.setText(localized(tr("t = {t:.2f} s").format(t=snapshot.t)))
             counts = tr("{particles} particles · {links} links")
             particles = snapshot.topology.particle_count
             self.count_label.setText(
@@ -199,10 +200,12 @@ class StatusBar(QStatusBar):
             self.factor_label.setText(tr("— × real time"))
         elif behind:
             self.factor_label.setText(
-                tr("{factor:.2f}× real time — can't keep up").format(factor=factor)
+                localized(tr("{factor:.2f}× real time — can't keep up").format(factor=factor))
             )
         else:
-            self.factor_label.setText(tr("{factor:.2f}× real time").format(factor=factor))
+            self.factor_label.setText(
+                localized(tr("{factor:.2f}× real time").format(factor=factor))
+            )
         self.factor_label.setStyleSheet(WARNING_STYLE if behind else "")
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt override)

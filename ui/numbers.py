@@ -1,0 +1,17 @@
+"""Numbers as the app's language writes them. Each is formatted by Python as before, so English
+reads as it always has, and then takes the locale's decimal point ("0,5 LE" in German): the
+locale app.language set (QLocale's default). Only for what is shown: files keep theirs."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QLocale
+
+_POINT = re.compile(r"(?<=\d)\.(?=\d)")  # a decimal point between digits: not "z. B." or "Max."
+
+
+def localized(text: str) -> str:
+    """`text` (a number, or a line with numbers in it) with the locale's decimal point."""
+    point = QLocale().decimalPoint()
+    return text if point == "." else _POINT.sub(point, text)
