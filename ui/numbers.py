@@ -5,7 +5,9 @@ locale app.language set (QLocale's default). Only for what is shown: files keep 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pyqtgraph as pg
 from PySide6.QtCore import QLocale
 
 _POINT = re.compile(r"(?<=\d)\.(?=\d)")  # a decimal point between digits: not "z. B." or "Max."
@@ -15,3 +17,16 @@ def localized(text: str) -> str:
     """`text` (a number, or a line with numbers in it) with the locale's decimal point."""
     point = QLocale().decimalPoint()
     return text if point == "." else _POINT.sub(point, text)
+
+
+class LocalizedAxis(pg.AxisItem):
+    """A plot axis whose tick labels take the locale's decimal point."""
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        return [localized(text) for text in super().tickStrings(values, scale, spacing)]
+
+
+def plot_widget(**options: Any) -> pg.PlotWidget:
+    """A PlotWidget (same options) whose axes write numbers as the app's language does."""
+    axes = {side: LocalizedAxis(side) for side in ("left", "bottom")}
+    return pg.PlotWidget(axisItems=axes, **options)

@@ -38,6 +38,7 @@ from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import unit_text
 from clothlab.ui.layouts import nest
+from clothlab.ui.numbers import plot_widget
 from clothlab.ui.theme import colour_plot
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
@@ -195,7 +196,7 @@ class ComparePanel(QWidget):
             )
 
     def _build_plot(self) -> pg.PlotWidget:
-        self.plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
+        self.plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
         self.plot.setObjectName("compare_plot")
         self.plot.setMinimumHeight(140)
         item = self.plot.getPlotItem()

@@ -35,7 +35,7 @@ from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.engine import si_tensions
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.scene_model import shown_unit
-from clothlab.ui.numbers import localized
+from clothlab.ui.numbers import localized, plot_widget
 from clothlab.ui.theme import PROBE_COLOURS, colour_plot
 from clothlab.ui.viewport.tools import tool_row
 
@@ -125,7 +125,7 @@ class ProbesPanel(QWidget):
         return table
 
     def _build_plot(self, quantity: str) -> pg.PlotWidget:
-        plot = pg.PlotWidget(background=self.palette().color(QPalette.ColorRole.Base))
+        plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
         plot.setObjectName(f"probe_plot_{quantity}")
         plot.setMinimumHeight(70)
         plot.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)

@@ -35,7 +35,7 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import IntBox, Limits
-from clothlab.ui.numbers import localized
+from clothlab.ui.numbers import localized, plot_widget
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.window.preferences import PLOT_WINDOW
 
@@ -154,7 +154,7 @@ class ReadoutsPanel(QWidget):
         """A plot under the name and value of each readout drawn on it, from `first_row` of the
         grid; a plot with more than one curve names them in a legend. Returns the next row."""
         background = self.palette().color(QPalette.ColorRole.Base)
-        plot = pg.PlotWidget(background=background)
+        plot = plot_widget(background=background)
         plot.setObjectName(f"plot_{key}")
         plot.setMinimumHeight(80)
         plot.setToolTip("\n".join(tr(series.tooltip) for series in drawn))

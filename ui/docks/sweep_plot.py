@@ -18,6 +18,7 @@ from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import COLOURS, unit_text
 from clothlab.ui.layouts import nest
+from clothlab.ui.numbers import plot_widget
 from clothlab.ui.window import dialogs, file_dialogs
 
 NO_SECOND = QT_TR_NOOP("(none)")  # the "One curve per" choice of no second setting
@@ -40,7 +41,7 @@ class SweepPlot(QDialog):
             self.per.addItem(key, key)
         if len(results.keys) > 1:
             self.per.setCurrentIndex(2)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = plot_widget(background="w")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.legend = self.plot.addLegend(offset=(-10, 10))
         failed = sum(row.status != "ok" for row in results.rows)

@@ -33,6 +33,7 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import short_e
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.numbers import plot_widget
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.user_fabrics import UserFabrics
 
@@ -123,7 +124,7 @@ class FitDialog(QDialog):
         self.result_line = QLabel("")
         self.result_line.setObjectName("fit_result")
         self.result_line.setWordWrap(True)
-        self.plot = pg.PlotWidget()
+        self.plot = plot_widget()
         self.plot.setObjectName("fit_plot")
         self.plot.setMinimumHeight(180)
         self.plot.setLogMode(x=True, y=False)
