@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QTabBar
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.document.presets import preset_path
-from clothlab.ui.window.layout import LAYOUT_WARNING, tabs_width
+from clothlab.ui.window.layout import LAYOUT_WARNING, USABLE_DOCK_WIDTH, tabs_width
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -175,6 +175,32 @@ def test_tab_titles_at_the_default_size_stay_whole(qtbot, make_window):
     qtbot.wait(200)
     for title, width in shown_tabs(window):
         assert width >= tabs_width((title,)), (title, width)
+
+
+def test_at_the_default_size_the_parameters_fields_are_not_cut_off(qtbot):
+    """As `clothlab --screenshot` builds it (no remembered layout): the window's first layout
+    squeezed the left column below the Parameters form's width, and the spin boxes lost their
+    arrows; the column is widened to what it needs to be usable."""
+    from clothlab.app.controller import Controller
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.ui.window.main_window import MainWindow
+
+    controller = Controller()
+    window = MainWindow(controller, remember_layout=False)
+    try:
+        controller.load(load_preset("hanging-sheet"))
+        window.resize(1280, 800)
+        window.show()
+        qtbot.waitExposed(window)
+        dock = window.parameters_dock
+        qtbot.waitUntil(lambda: dock.width() >= USABLE_DOCK_WIDTH, timeout=WAIT_MS)
+        assert window.dockWidgetArea(window.readouts_dock) == RIGHT  # the plots keep their place
+        spin_box = window.parameters_panel.editors["gravity"].spin_box
+        assert spin_box.mapTo(dock, spin_box.rect().topRight()).x() < dock.width()
+    finally:
+        window.close()
+        controller.shutdown()
+        window.deleteLater()
 
 
 # --- item 18: narrow and wide again; the last folder used ------------------------------------

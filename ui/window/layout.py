@@ -165,7 +165,10 @@ class WindowLayout:
 
     def _narrow(self, columns: dict[Qt.DockWidgetArea, list[QDockWidget]], room: float) -> None:
         widths = {side: _column_width(docks) for side, docks in columns.items()}
-        if not widths or sum(widths.values()) <= room:
+        if not widths:
+            return
+        if sum(widths.values()) <= room:
+            self._widen(columns, widths, room)
             return
         # Shrink in proportion; a column that reaches its usable width stays there and the
         # others share what is left.
@@ -179,6 +182,18 @@ class WindowLayout:
                 targets[side] = max(floor, round(widths[side] * scale))
                 if floor > widths[side] * scale:
                     free.discard(side)
+        shown = [_on_top(columns[side]) for side in targets]
+        self.window.resizeDocks(shown, list(targets.values()), Qt.Orientation.Horizontal)
+
+    def _widen(
+        self, columns: dict[Qt.DockWidgetArea, list[QDockWidget]], widths: dict, room: float
+    ) -> None:
+        """Columns narrower than they are usable, widened to that where the room allows: the
+        window's first layout squeezes the docks before the window has its size, and a form
+        left narrower than its fields cut them off."""
+        targets = {side: max(width, _needed(columns[side])) for side, width in widths.items()}
+        if targets == widths or sum(targets.values()) > room:
+            return
         shown = [_on_top(columns[side]) for side in targets]
         self.window.resizeDocks(shown, list(targets.values()), Qt.Orientation.Horizontal)
 
