@@ -190,7 +190,8 @@ def test_shown_numbers_take_the_locales_decimal_point_and_nothing_else_changes()
     before = QLocale()
     try:
         QLocale.setDefault(QLocale(QLocale.Language.German))
-        assert localized("Max. Dehnung 1.978 %, z. B. 0.5 LE") == "Max. Dehnung 1,978 %, z. B. 0,5 LE"
+        shown = localized("Max. Dehnung 1.978 %, z. B. 0.5 LE")
+        assert shown == "Max. Dehnung 1,978 %, z. B. 0,5 LE"
         QLocale.setDefault(QLocale(QLocale.Language.English))
         assert localized("sag 0.31 units") == "sag 0.31 units"
     finally:
