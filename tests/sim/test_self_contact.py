@@ -1,0 +1,73 @@
+"""Self-collision's close-pair search against brute force: every pair once, in order, on any
+number of threads."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from clothlab.sim.core import constraints
+
+
+def clustered_points(seed: int, n: int = 3000) -> np.ndarray:
+    """(n, 3): half spread over a box, half packed into three small clumps (many pairs)."""
+    rng = np.random.default_rng(seed)
+    spread = rng.uniform(-2.0, 2.0, (n // 2, 3))
+    clumps = (
+        rng.normal(0.0, 0.05, (n - n // 2, 3))
+        + rng.uniform(-2, 2, (3, 3))[rng.integers(0, 3, n - n // 2)]
+    )
+    return np.concatenate([spread, clumps])
+
+
+def brute_force(x: np.ndarray, rest: np.ndarray, radius: float, distance: float) -> dict:
+    """{(i, j): target} of every pair i < j closer than radius."""
+    gaps = np.linalg.norm(x[:, None] - x[None], axis=2)
+    i, j = np.nonzero(np.triu(gaps < radius, k=1))
+    rest_gaps = np.linalg.norm(rest[i] - rest[j], axis=1)
+    found = zip(i.tolist(), j.tolist(), rest_gaps, strict=True)
+    return {(a, b): min(distance, g) for a, b, g in found}
+
+
+def search(x, rest, radius, distance, rows):
+    pairs, targets = np.zeros((rows, 2), dtype=np.int32), np.zeros(rows)
+    count = constraints.find_close_pairs(x, rest, radius, distance, pairs, targets)
+    return count, pairs[: min(count, rows)], targets[: min(count, rows)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_finds_every_close_pair_once_in_order(seed):
+    x = clustered_points(seed)
+    rest = clustered_points(seed + 100)
+    radius, distance = 0.06, 0.04
+    expected = brute_force(x, rest, radius, distance)
+    count, pairs, targets = search(x, rest, radius, distance, 1_000_000)
+    found = {(int(a), int(b)): t for (a, b), t in zip(pairs, targets, strict=True)}
+    assert count == len(expected) == len(found) > 1000  # each pair once
+    assert found.keys() == expected.keys()
+    assert all(found[p] == pytest.approx(expected[p], rel=1e-12) for p in expected)
+    assert (np.diff(pairs[:, 0]) >= 0).all()  # in order of i: a Gauss–Seidel order kept
+
+
+def test_a_short_output_asks_for_more_and_then_gives_the_same_pairs():
+    x, rest = clustered_points(7), clustered_points(8)
+    full_count, full, full_targets = search(x, rest, 0.06, 0.04, 1_000_000)
+    count, _, _ = search(x, rest, 0.06, 0.04, 50)
+    assert count > 50  # too short: says how many rows to give it
+    again, pairs, targets = search(x, rest, 0.06, 0.04, count)
+    assert again == full_count
+    assert np.array_equal(pairs, full) and np.array_equal(targets, full_targets)
+
+
+def test_the_pairs_do_not_depend_on_the_number_of_threads():
+    x, rest = clustered_points(3), clustered_points(4)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = search(x, rest, 0.06, 0.04, 100_000)
+    finally:
+        numba.set_num_threads(threads)
+    many = search(x, rest, 0.06, 0.04, 100_000)
+    assert one[0] == many[0]
+    assert np.array_equal(one[1], many[1]) and np.array_equal(one[2], many[2])
