@@ -20,26 +20,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from trees import IMPORT_TREE, ROOT, before_tree
+
 CASES = (("15x11", "classic"), ("128x128", "classic"), ("256x256", "classic"),
          ("15x11", "xpbd"), ("128x128", "xpbd"))  # fmt: skip
 
-# Imports clothlab from the tree at sys.argv[1] (its top-level folders are the package's
-# parts, as pyproject.toml maps them), then times clothlab bench's grids.
-CHILD = r"""
-import importlib.util, json, sys, time
-root = sys.argv[1]
-parts = [("clothlab", "api"), ("clothlab.sim", "sim"), ("clothlab.app", "app"),
-         ("clothlab.resources", "resources")]
-modules = []
-for name, folder in parts:
-    spec = importlib.util.spec_from_file_location(
-        name, f"{root}/{folder}/__init__.py", submodule_search_locations=[f"{root}/{folder}"])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    modules.append((module, spec))
-for module, spec in reversed(modules):
-    spec.loader.exec_module(module)
+# Imports clothlab from the tree at sys.argv[1], then times clothlab bench's grids.
+CHILD = (
+    IMPORT_TREE
+    + r"""
 from clothlab.app.bench import BENCH_OPTIONS, bench_grid
 out = []
 for grid, option in json.loads(sys.argv[2]):
@@ -48,6 +37,7 @@ for grid, option in json.loads(sys.argv[2]):
     out.append(result)
 print(json.dumps(out))
 """
+)
 
 # In the tree with the accounting: how long measuring the forces takes beside a step.
 MEASURE = r"""
@@ -75,14 +65,6 @@ for grid, option in json.loads(sys.argv[1]):
                 "stride": record_stride(sim.links.count)})
 print(json.dumps(out))
 """
-
-
-def before_tree(rev: str) -> Path:
-    path = Path(tempfile.gettempdir()) / f"clothlab-before-{rev}"
-    if not path.exists():
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
-                       check=True, capture_output=True)  # fmt: skip
-    return path
 
 
 def run_tree(tree: Path) -> list[dict]:
