@@ -1,6 +1,6 @@
 """Cloth Lab's solver against a plain C -O3 loop of the same algorithm, side by side.
 
-    .venv/bin/python bench/compare.py [--grid 256x256]... [--repeats 5]
+    .venv/bin/python bench/compare.py [--grid 256x256]... [--repeats 5] [--json]
 
 Builds bench/baseline.c with the system compiler (`cc`) into a temporary folder, then for each
 grid alternates C and numba runs of the same steps and prints medians and their ratio.
@@ -9,6 +9,7 @@ grid alternates C and numba runs of the same steps and prints medians and their 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import subprocess
@@ -61,7 +62,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grid", action="append", default=[])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args()
+    results = []
     grids = [tuple(map(int, g.split("x"))) for g in args.grid] or [(128, 128), (256, 256)]
     with tempfile.TemporaryDirectory() as folder:
         binary = build_baseline(Path(folder))
@@ -82,12 +85,18 @@ def main() -> None:
                     rates[name].append(run(cols, rows, steps))
             median = {name: statistics.median(values) for name, values in rates.items()}
             links = (cols - 1) * rows + cols * (rows - 1) + 2 * (cols - 1) * (rows - 1)
+            results.append({"grid": f"{cols}x{rows}", "steps": steps, "runs": args.repeats,
+                            "proj_per_second": median, "links": links})  # fmt: skip
+            if args.json:
+                continue
             print(f"{cols}x{rows}: {steps} steps × {args.repeats} runs, medians")
             for name, value in median.items():
                 ratio = value / median["C family order"]
                 real_time = value / (links * PASSES * 120)
                 print(f"  {name:<26} {value / 1e6:7.1f} M proj/s  {ratio:5.2f}× C  "
                       f"{real_time:5.2f}× real time")  # fmt: skip
+    if args.json:
+        print(json.dumps(results))
 
 
 if __name__ == "__main__":

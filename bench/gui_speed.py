@@ -1,6 +1,6 @@
 """The desktop app's speed, measured in the real window (run it under a display, e.g. Xvfb):
 
-    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/gui_speed.py
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/gui_speed.py [--json]
 
 For each scene, in a 1280 × 800 window with the default docks and live plots: wall time from
 process start to the first frame drawn (the first scene includes the imports, i.e. the app's
@@ -13,6 +13,7 @@ the pointer's target.
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import time
@@ -32,7 +33,8 @@ from clothlab.sim.document.presets import load_preset  # noqa: E402
 from clothlab.ui.viewport.viewport import surface_format  # noqa: E402
 from clothlab.ui.window.main_window import MainWindow  # noqa: E402
 
-MEASURE_S = 6.0
+MEASURE_S = 5.0  # after WARM_UP_S: the frames of five one-second windows
+WARM_UP_S = 2.0
 MOVES = 12  # pointer moves per latency run
 MOVE_EVERY_S = 0.25
 MOVE_PX = 8
@@ -106,7 +108,9 @@ def grab_latency(window: MainWindow) -> list[float] | str:
     return latencies if latencies else "no frame ever showed the particle at the pointer"
 
 
-def measure(app: QApplication, name: str, scene, started: float) -> None:
+def measure(app: QApplication, name: str, scene, started: float) -> dict:
+    """One scene in its own window: {scene, first_frame (s), fps (per second), factors (× real
+    time readings), plots (redraws a second), latency (s per move, or what went wrong)}."""
     controller = Controller()
     window = MainWindow(controller, remember_layout=False)
     window.resize(1280, 800)
@@ -117,16 +121,23 @@ def measure(app: QApplication, name: str, scene, started: float) -> None:
     controller.set_running(True)
     while not first:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
-    wait(1.0)  # past the first compile and layout
+    wait(WARM_UP_S)  # past the first compile and layout
     fps, factors, redraws = frame_rate(window)
     latency = grab_latency(window)
-    latency_text = latency if isinstance(latency, str) else spread(latency, 1000, 0) + " ms"
-    factor = f"{statistics.median(factors):.2f}×" if factors else "no reading"
-    print(f"{name:<14} first frame {first[0] - started:5.2f} s · fps {spread(fps)} · "
-          f"{factor} real time · plots {redraws / MEASURE_S:.1f}/s · "
-          f"grab latency {latency_text}", flush=True)  # fmt: skip
     window.close()
     controller.shutdown()
+    return {"scene": name, "first_frame": first[0] - started, "fps": fps, "factors": factors,
+            "plots": redraws / MEASURE_S, "latency": latency}  # fmt: skip
+
+
+def report(result: dict) -> str:
+    latency = result["latency"]
+    latency_text = latency if isinstance(latency, str) else spread(latency, 1000, 0) + " ms"
+    factors = result["factors"]
+    factor = f"{statistics.median(factors):.2f}×" if factors else "no reading"
+    return (f"{result['scene']:<14} first frame {result['first_frame']:5.2f} s · fps"
+            f" {spread(result['fps'])} · {factor} real time · plots {result['plots']:.1f}/s · "
+            f"grab latency {latency_text}")  # fmt: skip
 
 
 def sheet(cols: int, rows: int):
@@ -134,13 +145,23 @@ def sheet(cols: int, rows: int):
 
 
 def main() -> None:
+    as_json = "--json" in sys.argv[1:]
     QSurfaceFormat.setDefaultFormat(surface_format())
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)  # several windows, one after the other
-    print("median (min–max); the first figure of hanging-sheet is the app's start-up")
-    measure(app, "hanging-sheet", load_preset("hanging-sheet"), STARTED)
-    measure(app, "128x128 sheet", sheet(128, 128), time.perf_counter())
-    measure(app, "256x256 sheet", sheet(256, 256), time.perf_counter())
+    if not as_json:
+        print("median (min–max); the first figure of hanging-sheet is the app's start-up")
+    results = []
+    for name, scene, started in (
+        ("hanging-sheet", lambda: load_preset("hanging-sheet"), STARTED),
+        ("128x128 sheet", lambda: sheet(128, 128), None),
+        ("256x256 sheet", lambda: sheet(256, 256), None),
+    ):
+        results.append(measure(app, name, scene(), started or time.perf_counter()))
+        if not as_json:
+            print(report(results[-1]), flush=True)
+    if as_json:
+        print(json.dumps(results))
 
 
 if __name__ == "__main__":

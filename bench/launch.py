@@ -1,6 +1,6 @@
 """How long a launch takes to show a moving sheet (issue 31 item 4).
 
-    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/launch.py [--later 5]
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/launch.py [--later 5] [--json]
 
 Each launch is `clothlab hanging-sheet` in a process of its own, timed from its start to the
 3D view's first paint of a frame the solver has stepped (the sheet moving), after which it
@@ -18,6 +18,7 @@ figure."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -125,6 +126,7 @@ def _with_cache(cache: Path) -> dict[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--later", type=int, default=5, help="launches after the first")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         print("bench/launch.py: no display: run it under xvfb-run", file=sys.stderr)
@@ -137,6 +139,9 @@ def main() -> int:
             stale.unlink()
         warm = warm_up(cache)
         runs = [launch(cache, picture) for _ in range(1 + args.later)]
+    if args.json:  # seconds, or what went wrong instead
+        print(json.dumps({"cold": cold, "warm_up": warm, "first": runs[0], "later": runs[1:]}))
+        return 0
     print("launch of `clothlab hanging-sheet` to a moving sheet drawn (s)")
     _row("cold: empty numba cache", cold)
     _row("clothlab warm-up (make, after install)", warm)
