@@ -58,8 +58,9 @@ def app_rows(results: object) -> list[Row]:
                            statistics.median(fps) >= goals[scene]))  # fmt: skip
         factors = result["factors"]
         if factors:
-            rows.append(judged(f"app, {scene}: × real time", "≥ 1.0", spread(factors, 2),
-                               statistics.median(factors) >= 1.0))  # fmt: skip
+            # paced at 1×, a solver that keeps up reads 1.00 give or take the clock's jitter
+            rows.append(judged(f"app, {scene}: × real time", "≥ 1.0 (± 2 %)", spread(factors, 2),
+                               statistics.median(factors) >= 0.98))  # fmt: skip
         if scene in latency_goals:
             latency, goal = result["latency"], latency_goals[scene]
             if isinstance(latency, str):
