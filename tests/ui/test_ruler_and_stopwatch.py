@@ -286,3 +286,36 @@ def test_a_ruler_made_by_keys_alone_with_the_view_cursor(qtbot, window):
     QTest.keyClick(viewport, Qt.Key.Key_M)  # a first end again; Esc drops it
     QTest.keyClick(viewport, Qt.Key.Key_Escape)
     assert viewport.keys.ruler_start is None and viewport.keys.active
+
+
+def test_in_german_the_view_labels_and_the_stopwatch_write_a_decimal_comma(qtbot, window):
+    """Numbers drawn in the 3D view (rulers, the pins' force arrows) and the stopwatch's reading
+    and laps take the locale's decimal point, as the panels' numbers do; copied laps stay as a
+    spreadsheet reads them."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtGui import QFont
+
+    from clothlab.ui.viewport.force_overlay import pin_arrows
+    from clothlab.ui.viewport.ruler_overlay import mark_of
+
+    before = QLocale()
+    QLocale.setDefault(QLocale(QLocale.Language.German))
+    try:
+        panel = window.stopwatch_panel
+        QTest.mouseClick(panel.start_button, LEFT)
+        step(qtbot, window, 12)
+        QTest.mouseClick(panel.lap_button, LEFT)
+        dt = window.controller.settings.dt
+        assert panel.display.text() == f"{12 * dt:.4f} s".replace(".", ",")
+        assert panel.laps.item(0).text().startswith(f"Lap 1   {12 * dt:.4f} s".replace(".", ","))
+        QTest.mouseClick(panel.copy_button, LEFT)
+        assert f"{12 * dt:.4f}" in QGuiApplication.clipboard().text()  # a point, for a sheet
+
+        project = window.viewport.project
+        ends = np.array([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0]])
+        assert mark_of(0, ends, "m", project, QFont()).text == "0,5000 m"
+        snapshot = window.viewport.snapshot()
+        labels = [arrow.label for arrow in pin_arrows(snapshot, project)]
+        assert len(labels) == 2 and all("," in label and "." not in label for label in labels)
+    finally:
+        QLocale.setDefault(before)

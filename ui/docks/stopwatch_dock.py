@@ -26,6 +26,7 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.text import tr
 from clothlab.ui.layouts import nest
+from clothlab.ui.numbers import localized
 
 DECIMALS = 4  # the reading's: 1/120 s steps show as 0.0083, 0.0167, …
 
@@ -190,14 +191,13 @@ class StopwatchPanel(QWidget):
             self.laps.clear()
             previous = 0.0
             for k, at in enumerate(self.watch.laps, 1):
-                self.laps.addItem(
-                    tr("Lap {number}   {time} s   (+{split} s)").format(
-                        number=k, time=f"{at:.{DECIMALS}f}", split=f"{at - previous:.{DECIMALS}f}"
-                    )
+                lap = tr("Lap {number}   {time} s   (+{split} s)").format(
+                    number=k, time=f"{at:.{DECIMALS}f}", split=f"{at - previous:.{DECIMALS}f}"
                 )
+                self.laps.addItem(localized(lap))
                 previous = at
             self.laps.scrollToBottom()
         self._show_reading()
 
     def _show_reading(self) -> None:
-        self.display.setText(f"{self.watch.reading:.{DECIMALS}f} s")
+        self.display.setText(localized(f"{self.watch.reading:.{DECIMALS}f} s"))

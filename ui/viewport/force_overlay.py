@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.text import tr
+from clothlab.ui.numbers import localized
 from clothlab.ui.viewport import meshes
 
 Project = Callable[[np.ndarray], np.ndarray]  # (K, 3) world → (K, 2) widget pixels, NaN behind
@@ -68,7 +69,8 @@ def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
         if not (np.all(np.isfinite(start)) and np.all(np.isfinite(end))):
             continue
         magnitude = float(np.linalg.norm(pulls[p]))
-        arrows.append(Arrow(QPointF(*start), QPointF(*end), label.format(force=magnitude)))
+        text = localized(label.format(force=magnitude))
+        arrows.append(Arrow(QPointF(*start), QPointF(*end), text))
     return arrows
 
 
@@ -108,7 +110,11 @@ def paint_legend(painter: QPainter, colors: str, tension_scale: float, unit: str
     bar = QRectF(MARGIN_PX, bottom - h, w, h)
     if colors == meshes.TENSION:
         title = tr("Tension (each link's pull)") if unit == "N" else tr("Tension per unit length")
-        top = f"{tension_scale:.3g} {unit}" if tension_scale > 0.0 else tr("not measured yet")
+        top = (
+            localized(f"{tension_scale:.3g} {unit}")
+            if tension_scale > 0.0
+            else tr("not measured yet")
+        )
     else:
         title, top = tr("Stretch (L − rest) / rest"), f"{100 * meshes.STRAIN_FULL_RED:.0f} %"
     ramp = QLinearGradient(bar.topLeft(), bar.topRight())

@@ -17,7 +17,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import RulerSpec, Scene
 from clothlab.sim.lab.rulers import fits, length_text, ruler_points, ruler_unit
-from clothlab.sim.text import QT_TR_NOOP, tr
+from clothlab.sim.text import QT_TR_NOOP
+from clothlab.ui.numbers import localized
 
 LINE_COLOUR = QColor(255, 196, 0)
 LABEL_FILL = QColor(20, 24, 28, 215)
@@ -72,7 +73,7 @@ def mark_of(
     if not np.all(np.isfinite(screen)):
         return None
     start, end = QPointF(*screen[0]), QPointF(*screen[1])
-    text = length_text(float(np.linalg.norm(points[1] - points[0])), tr(unit))  # "units"
+    text = localized(length_text(float(np.linalg.norm(points[1] - points[0])), unit))
     size = QFontMetricsF(font).size(0, text)
     middle = (start + end) / 2
     box = QRectF(0, 0, size.width() + 2 * LABEL_PAD_PX, size.height() + LABEL_PAD_PX)
