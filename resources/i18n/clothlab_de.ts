@@ -339,8 +339,8 @@
         <translation>Kollisionsabstand</translation>
     </message>
     <message>
-        <source>Minimum distance between particles under self-collision; 0 = automatic, 0.4 × the finest rest spacing (0.08 on a 0.2 grid), so a finer sheet keeps its proportions.</source>
-        <translation>Mindestabstand zwischen Partikeln bei Selbstkollision; 0 = automatisch, 0,4 × der feinste Ruheabstand (0,08 bei einem 0,2-Raster), sodass ein feineres Tuch seine Proportionen behält.</translation>
+        <source>Minimum distance between particles under self-collision; 0 = automatic, 0.75 × the finest rest spacing (0.15 on a 0.2 grid): no layer gets through the middle of a cell, and a finer sheet keeps its proportions.</source>
+        <translation>Mindestabstand zwischen Partikeln bei Selbstkollision; 0 = automatisch, 0,75 × der feinste Ruheabstand (0,15 bei einem 0,2-Raster): keine Lage gelangt durch die Mitte einer Zelle, und ein feineres Tuch behält seine Proportionen.</translation>
     </message>
     <message>
         <source>Height</source>

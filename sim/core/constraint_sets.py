@@ -25,10 +25,12 @@ LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a c
 # Pairs are found once per substep, before the passes move particles: search wider than the
 # collision distance so that pairs closing in during the passes are already known.
 PAIR_SEARCH_MARGIN = 1.5
-# The automatic collision distance, as a fraction of the finest rest spacing (the rest-distance
-# rule): far enough apart to keep layers from passing, near enough that neighbours at rest are
-# not pairs.
-AUTO_COLLISION_FRACTION = 0.4
+# The automatic collision distance, as a fraction of the finest rest spacing: more than the
+# 0.71 from a square cell's corners to its middle, so that no particle of another layer gets
+# through the middle of a cell without coming that close to a corner. (At 0.4, the five layers
+# of a folded sheet passed through each other under their weight: tests/sim/test_self_contact.)
+# Neighbours at rest, a spacing apart, are pushed apart only when squeezed to 0.75 of it.
+AUTO_COLLISION_FRACTION = 0.75
 # Corners around each cell's 0–7 diagonal, as in kernels.cells_volume: six tetrahedra a cell.
 _RING = (1, 3, 2, 6, 4, 5)
 

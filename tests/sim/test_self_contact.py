@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.core import constraints
+from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
 
@@ -114,22 +115,20 @@ def stacks(sim: Simulation) -> np.ndarray:
     return np.stack([y[:, c] for c in columns]).reshape(-1, 5)
 
 
-# Particle pairs leave a hole in the middle of every cell, 0.71 spacings from its corners: a
-# collision distance of at least that covers it. Below it (the automatic 0.4 spacings) the
-# stack's weight pushes layers through each other's holes (RESEARCH.md §5).
-COVERING = 0.75 * SPACING
-
-
 def test_a_sheet_folded_four_times_lands_with_its_layers_in_order():
-    landed = folded_sheet(self_collision=True, collision_distance=COVERING)
+    """At the automatic collision distance. Particle pairs leave a hole in the middle of every
+    cell, 0.71 spacings from its corners; at 0.4 spacings (the automatic distance before) the
+    stack's weight pushed layers through each other's holes."""
+    h = AUTO_COLLISION_FRACTION * SPACING
+    landed = folded_sheet(self_collision=True)
     assert (np.diff(stacks(landed), axis=1) > 0).all()  # the layers start in order
     assert landed.step(360) == 360  # 3 s: it falls 0.5 and settles on the floor
     heights = stacks(landed)
     assert heights.min() < -0.95  # on the floor
     order = np.diff(heights, axis=1)
-    print(f"\nfolded sheet: smallest gap between layers {order.min():.4f} (h = {COVERING})")
-    assert (order > 0.5 * COVERING).all()  # no particle passed through another layer
+    print(f"\nfolded sheet: smallest gap between layers {order.min():.4f} (h = {h})")
+    assert (order > 0.5 * h).all()  # no particle passed through another layer
 
     passing = folded_sheet()  # without self-collision the layers fall through each other
     assert passing.step(360) == 360
-    assert not (np.diff(stacks(passing), axis=1) > 0.5 * COVERING).all()
+    assert not (np.diff(stacks(passing), axis=1) > 0.5 * h).all()
