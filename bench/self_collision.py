@@ -5,9 +5,10 @@ run: the close-pair search on the same positions, and clothlab bench's self-coll
 
 The positions are the bench sheet's after 60 steps with self-collision on (at 128 × 128 it has
 gathered into folds: many close pairs), made once and saved, so both trees search the same
-points. The trees take turns `--rounds` times; each figure is the median of every run (a search
-timed 51 times a round; clothlab bench's runs of ~0.3 s). A run that blew up prints what
-happened instead of a figure.
+points at the same distance (this tree's automatic one); the steps/s are each tree's own, at
+its own automatic distance. The trees take turns `--rounds` times; each figure is the median of
+every run (a search timed 51 times a round; clothlab bench's runs of ~0.3 s). A run that blew
+up prints what happened instead of a figure.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 
 from trees import IMPORT_TREE, ROOT, before_tree
 
+from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION
+
 GRIDS = ("64x64", "128x128", "256x256")
 SETTLE_STEPS = 60
 
@@ -33,12 +36,12 @@ CHILD = (
 import numpy as np
 from clothlab.app.bench import BENCH_OPTIONS, BENCH_SHEET, bench_grid
 from clothlab.sim.core import constraints
-from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, PAIR_SEARCH_MARGIN
+from clothlab.sim.core.constraint_sets import PAIR_SEARCH_MARGIN
 out = []
 for grid, saved in json.loads(sys.argv[2]):
     cols, rows = (int(v) for v in grid.split("x"))
     x, rest = np.load(saved)
-    distance = AUTO_COLLISION_FRACTION * BENCH_SHEET[0] / (cols - 1)
+    distance = float(sys.argv[3]) * BENCH_SHEET[0] / (cols - 1)  # the same in both trees
     radius = PAIR_SEARCH_MARGIN * distance
     pairs = np.zeros((4 * len(x) + 16, 2), dtype=np.int32)
     targets = np.zeros(len(pairs))
@@ -99,7 +102,8 @@ def main() -> None:
         pairs: dict[tuple[str, int], int] = {}
         for _ in range(args.rounds):
             for label, tree in trees.items():
-                for case, result in enumerate(json.loads(run(CHILD, str(tree), json.dumps(cases)))):
+                out = run(CHILD, str(tree), json.dumps(cases), str(AUTO_COLLISION_FRACTION))
+                for case, result in enumerate(json.loads(out)):
                     searches.setdefault((label, case), []).append(result["search"])
                     pairs[label, case] = result["pairs"]
                     if "failed" in result["bench"]:
