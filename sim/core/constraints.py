@@ -788,17 +788,11 @@ def find_close_pairs(
     neighbourhood meets at most two cells along each axis: 8 lookups, not 27 as with cells
     the radius across."""
     n = x.shape[0]
-    size = 2.0 * radius
-    cells, order, starts, mask = _bin_particles(x, size)
+    grid = _bin_particles(x, 2.0 * radius)
     if n < PARALLEL_SEARCH_MIN:
-        return _pairs_of_chunk(
-            x, rest, radius, distance, size, cells, order, starts, mask, 0, n, pairs, targets,
-            0, pairs.shape[0],
-        )  # fmt: skip
+        return _pairs_of_chunk(x, rest, radius, distance, grid, 0, n, pairs, targets, 0, len(pairs))
     room = pairs.shape[0] // SEARCH_CHUNKS
-    found = _pairs_of_chunks(
-        x, rest, radius, distance, size, cells, order, starts, mask, pairs, targets, room
-    )
+    found = _pairs_of_chunks(x, rest, radius, distance, grid, pairs, targets, room)
     return _close_gaps(found, room, pairs, targets)
 
 
@@ -808,11 +802,7 @@ def _pairs_of_chunks(
     rest: np.ndarray,
     radius: float,
     distance: float,
-    size: float,
-    cells: np.ndarray,
-    order: np.ndarray,
-    starts: np.ndarray,
-    mask: int,
+    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],  # _bin_particles, cells 2 × radius
     pairs: np.ndarray,
     targets: np.ndarray,
     room: int,
@@ -822,10 +812,10 @@ def _pairs_of_chunks(
     n = x.shape[0]
     found = np.zeros(SEARCH_CHUNKS, dtype=np.int64)
     for c in prange(SEARCH_CHUNKS):
+        first, end = c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS
         found[c] = _pairs_of_chunk(
-            x, rest, radius, distance, size, cells, order, starts, mask,
-            c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS, pairs, targets, c * room, room,
-        )  # fmt: skip
+            x, rest, radius, distance, grid, first, end, pairs, targets, c * room, room
+        )
     return found
 
 
@@ -882,11 +872,7 @@ def _pairs_of_chunk(
     rest: np.ndarray,
     radius: float,
     distance: float,
-    size: float,
-    cells: np.ndarray,
-    order: np.ndarray,
-    starts: np.ndarray,
-    mask: int,
+    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],
     first: int,
     end: int,  # particles first … end − 1
     pairs: np.ndarray,
@@ -896,6 +882,8 @@ def _pairs_of_chunk(
 ) -> int:
     """The close pairs (i, j > i) of particles i in first … end − 1, written from row `base`
     while they fit. Returns how many there are."""
+    cells, order, starts, mask = grid
+    size = 2.0 * radius  # the grid's cells
     found = 0
     r2 = radius * radius
     for i in range(first, end):
