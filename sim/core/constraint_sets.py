@@ -244,7 +244,11 @@ class VolumeSet(ConstraintSet):
 
 
 class SelfContactSet(ConstraintSet):
-    """Particles that come close are pushed apart; pairs are found once per substep."""
+    """Particles that come close are pushed apart; pairs are found once per substep. Two
+    particles joined by a link are left to it: its constraint keeps them apart (a cut or torn
+    one no longer does, and they become pairs)."""
+
+    depends_on = frozenset({LINKS})
 
     def enabled(self, s: Settings) -> bool:
         return s.self_collision
@@ -254,6 +258,7 @@ class SelfContactSet(ConstraintSet):
         self.rest_positions = model.topology.rest_positions
         rest = model.topology.rest_lengths
         self.spacing = float(rest[rest > 0].min()) if (rest > 0).any() else 0.2
+        self.linked = linked_neighbours(model.links.a, model.links.b, n)
         self.pairs = np.zeros((4 * n + 16, 2), dtype=np.int32)  # (P, 2) int32, grows
         self.targets = np.zeros(len(self.pairs))  # (P,) float64
         self.count = 0
@@ -266,7 +271,7 @@ class SelfContactSet(ConstraintSet):
         while True:
             self.count = constraints.find_close_pairs(
                 sub.x, self.rest_positions, PAIR_SEARCH_MARGIN * distance, distance,
-                self.pairs, self.targets,
+                self.linked, self.pairs, self.targets,
             )  # fmt: skip
             if self.count <= len(self.pairs):
                 return
@@ -405,18 +410,30 @@ class Adjacency:
     via: np.ndarray  # (2M,) int64, the topology link
 
 
+def linked_neighbours(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(N + 1,) int64 offsets and (2L,) int32 neighbours: the particles each of `n` particles
+    is linked to by the links a–b, those of particle i at neighbours[offsets[i]:offsets[i + 1]]."""
+    order, offsets = _by_particle(np.concatenate([a, b]), n)
+    return offsets, np.ascontiguousarray(np.concatenate([b, a])[order], dtype=np.int32)
+
+
 def link_adjacency(topology: Topology) -> Adjacency:
     ends = topology.links
     n, m = topology.particle_count, topology.link_count
-    start = np.concatenate([ends[:, 0], ends[:, 1]])
-    order = np.argsort(start, kind="stable")
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(start, minlength=n), out=offsets[1:])
+    order, offsets = _by_particle(np.concatenate([ends[:, 0], ends[:, 1]]), n)
     return Adjacency(
         offsets=offsets,
         neighbour=np.ascontiguousarray(np.concatenate([ends[:, 1], ends[:, 0]])[order]),
         via=np.ascontiguousarray(np.tile(np.arange(m, dtype=np.int64), 2)[order]),
     )
+
+
+def _by_particle(ends: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(order, (N + 1,) int64 offsets): the link ends sorted by particle (stable), and where
+    each of the n particles' ends begin in that order."""
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ends, minlength=n), out=offsets[1:])
+    return np.argsort(ends, kind="stable"), offsets
 
 
 @dataclass(frozen=True, eq=False)

@@ -776,11 +776,13 @@ def find_close_pairs(
     rest: np.ndarray,  # (N, 3) float64, rest positions
     radius: float,
     distance: float,
+    linked: tuple[np.ndarray, np.ndarray],  # (N + 1,) int64 offsets, (2L,) int32 neighbours
     pairs: np.ndarray,  # (P, 2) int32, written
     targets: np.ndarray,  # (P,) float64, written: min(distance, rest distance)
 ) -> int:
-    """Pairs (i < j) closer than `radius` now, each once, in order of i; each must end at
-    least `distance` apart, or as far as it is at rest if that is less. Returns how many were
+    """Pairs (i < j) closer than `radius` now and not joined by a link (`linked`: each
+    particle's linked neighbours), each once, in order of i; each must end at least
+    `distance` apart, or as far as it is at rest if that is less. Returns how many were
     found, or, when `pairs` is too short, a number larger than len(pairs): call again with
     at least that many rows.
 
@@ -790,9 +792,11 @@ def find_close_pairs(
     n = x.shape[0]
     grid = _bin_particles(x, 2.0 * radius)
     if n < PARALLEL_SEARCH_MIN:
-        return _pairs_of_chunk(x, rest, radius, distance, grid, 0, n, pairs, targets, 0, len(pairs))
+        return _pairs_of_chunk(
+            x, rest, radius, distance, grid, linked, 0, n, pairs, targets, 0, len(pairs)
+        )
     room = pairs.shape[0] // SEARCH_CHUNKS
-    found = _pairs_of_chunks(x, rest, radius, distance, grid, pairs, targets, room)
+    found = _pairs_of_chunks(x, rest, radius, distance, grid, linked, pairs, targets, room)
     return _close_gaps(found, room, pairs, targets)
 
 
@@ -803,6 +807,7 @@ def _pairs_of_chunks(
     radius: float,
     distance: float,
     grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],  # _bin_particles, cells 2 × radius
+    linked: tuple[np.ndarray, np.ndarray],
     pairs: np.ndarray,
     targets: np.ndarray,
     room: int,
@@ -814,7 +819,7 @@ def _pairs_of_chunks(
     for c in prange(SEARCH_CHUNKS):
         first, end = c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS
         found[c] = _pairs_of_chunk(
-            x, rest, radius, distance, grid, first, end, pairs, targets, c * room, room
+            x, rest, radius, distance, grid, linked, first, end, pairs, targets, c * room, room
         )
     return found
 
@@ -873,6 +878,7 @@ def _pairs_of_chunk(
     radius: float,
     distance: float,
     grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    linked: tuple[np.ndarray, np.ndarray],
     first: int,
     end: int,  # particles first … end − 1
     pairs: np.ndarray,
@@ -883,6 +889,7 @@ def _pairs_of_chunk(
     """The close pairs (i, j > i) of particles i in first … end − 1, written from row `base`
     while they fit. Returns how many there are."""
     cells, order, starts, mask = grid
+    offsets, neighbours = linked
     size = 2.0 * radius  # the grid's cells
     found = 0
     r2 = radius * radius
@@ -906,6 +913,9 @@ def _pairs_of_chunk(
                         dy = x[j, 1] - x[i, 1]
                         dz = x[j, 2] - x[i, 2]
                         if dx * dx + dy * dy + dz * dz >= r2:
+                            continue
+                        # a link keeps these two apart already (its constraint pushes too)
+                        if j in neighbours[offsets[i] : offsets[i + 1]]:
                             continue
                         if found < room:
                             pairs[base + found, 0] = i

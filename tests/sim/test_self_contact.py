@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.core import constraints
-from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION
+from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, linked_neighbours
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
 
@@ -34,9 +34,14 @@ def brute_force(x: np.ndarray, rest: np.ndarray, radius: float, distance: float)
     return {(a, b): min(distance, g) for a, b, g in found}
 
 
-def search(x, rest, radius, distance, rows):
+def unlinked(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32)
+
+
+def search(x, rest, radius, distance, rows, linked=None):
     pairs, targets = np.zeros((rows, 2), dtype=np.int32), np.zeros(rows)
-    count = constraints.find_close_pairs(x, rest, radius, distance, pairs, targets)
+    linked = unlinked(len(x)) if linked is None else linked
+    count = constraints.find_close_pairs(x, rest, radius, distance, linked, pairs, targets)
     return count, pairs[: min(count, rows)], targets[: min(count, rows)]
 
 
@@ -75,6 +80,21 @@ def test_the_pairs_do_not_depend_on_the_number_of_threads():
     many = search(x, rest, 0.06, 0.04, 100_000)
     assert one[0] == many[0]
     assert np.array_equal(one[1], many[1]) and np.array_equal(one[2], many[2])
+
+
+def test_particles_joined_by_a_link_are_not_a_pair():
+    """A link keeps its two ends apart itself; cut it, and they are a pair again."""
+    x, rest = clustered_points(11), clustered_points(12)
+    _, every, _ = search(x, rest, 0.06, 0.04, 1_000_000)
+    joined = every[::3]  # a third of the close pairs, linked
+    linked = linked_neighbours(joined[:, 0], joined[:, 1], len(x))
+    count, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked)
+    left = {tuple(p) for p in every.tolist()} - {tuple(p) for p in joined.tolist()}
+    assert count == len(left) and {tuple(p) for p in pairs.tolist()} == left
+    kept = joined[1:]  # the first link cut
+    linked = linked_neighbours(kept[:, 0], kept[:, 1], len(x))
+    _, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked)
+    assert tuple(joined[0]) in {tuple(p) for p in pairs.tolist()}
 
 
 # --- a sheet folded onto itself four times, dropped ------------------------------------------
