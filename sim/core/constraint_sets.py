@@ -29,7 +29,7 @@ PAIR_SEARCH_MARGIN = 1.5
 # 0.71 from a square cell's corners to its middle, so that no particle of another layer gets
 # through the middle of a cell without coming that close to a corner. (At 0.4, the five layers
 # of a folded sheet passed through each other under their weight: tests/sim/test_self_contact.)
-# Neighbours at rest, a spacing apart, are pushed apart only when squeezed to 0.75 of it.
+# Neighbours joined by a link, a spacing apart at rest, are left to the link (SelfContactSet).
 AUTO_COLLISION_FRACTION = 0.75
 # Corners around each cell's 0–7 diagonal, as in kernels.cells_volume: six tetrahedra a cell.
 _RING = (1, 3, 2, 6, 4, 5)
