@@ -12,15 +12,11 @@ happened instead of a figure.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
-from trees import IMPORT_TREE, ROOT, before_tree
+from trees import IMPORT_TREE, revisions, run_child
 
 CASES = (("15x11", "classic"), ("128x128", "classic"), ("256x256", "classic"),
          ("15x11", "xpbd"), ("128x128", "xpbd"))  # fmt: skip
@@ -68,19 +64,11 @@ print(json.dumps(out))
 
 
 def run_tree(tree: Path) -> list[dict]:
-    output = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tree), json.dumps(CASES)],
-        capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(),
-    ).stdout  # fmt: skip
-    return json.loads(output)
+    return json.loads(run_child(CHILD, str(tree), json.dumps(CASES)))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="0d10791")
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    trees = {"before": before_tree(args.before), "after": ROOT}
+    args, trees = revisions(__doc__.split("\n\n")[0], "0d10791")
     rates: dict[tuple[str, int], list[float]] = {}
     failed: dict[tuple[str, int], str] = {}
     for _ in range(args.rounds):
@@ -90,10 +78,7 @@ def main() -> None:
                     failed[label, case] = result["failed"]
                 else:
                     rates.setdefault((label, case), []).append(result["steps_per_second"])
-    measured = json.loads(subprocess.run(
-        [sys.executable, "-c", MEASURE, json.dumps(CASES)], capture_output=True, text=True,
-        check=True,
-    ).stdout)  # fmt: skip
+    measured = json.loads(run_child(MEASURE, json.dumps(CASES)))
     print(f"force accounting, {args.rounds} rounds of 5 runs each; before = {args.before}")
     print(f"{'grid':>9} {'option':>8} {'before':>10} {'after':>10} {'after/before':>13}"
           f" {'measure':>9} {'measure/step':>13} {'per step':>9}")  # fmt: skip

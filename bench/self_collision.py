@@ -17,15 +17,12 @@ happened instead of a figure.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from trees import IMPORT_TREE, ROOT, before_tree
+from trees import IMPORT_TREE, revisions, run_child
 
 from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION
 
@@ -117,22 +114,11 @@ for grid, saved in json.loads(sys.argv[1]):
 )
 
 
-def run(script: str, *args: str) -> str:
-    return subprocess.run(
-        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True,
-        cwd=tempfile.gettempdir(),
-    ).stdout  # fmt: skip
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="9df6171")
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    trees = {"before": before_tree(args.before), "after": ROOT}
+    args, trees = revisions(__doc__.split("\n\n")[0], "9df6171")
     with tempfile.TemporaryDirectory(prefix="clothlab-self-collision-") as folder:
         cases = [(grid, str(Path(folder) / f"{grid}.npy")) for grid in GRIDS]
-        run(POSITIONS, json.dumps(cases), str(SETTLE_STEPS))
+        run_child(POSITIONS, json.dumps(cases), str(SETTLE_STEPS))
         searches: dict[tuple[str, int], list[float]] = {}
         pairs: dict[tuple[str, int], int] = {}
         # × real time, per kind: from rest (clothlab bench), from the saved state
@@ -140,7 +126,7 @@ def main() -> None:
         failed: dict[tuple[str, str, int], str] = {}
         for _ in range(args.rounds):
             for label, tree in trees.items():
-                out = run(CHILD, str(tree), json.dumps(cases), str(AUTO_COLLISION_FRACTION))
+                out = run_child(CHILD, str(tree), json.dumps(cases), str(AUTO_COLLISION_FRACTION))
                 for case, result in enumerate(json.loads(out)):
                     searches.setdefault((label, case), []).append(result["search"])
                     pairs[label, case] = result["pairs"]

@@ -3,7 +3,9 @@ child processes that import clothlab from a given tree."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -34,3 +36,21 @@ def before_tree(rev: str) -> Path:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
                        check=True, capture_output=True)  # fmt: skip
     return path
+
+
+def revisions(description: str, before: str) -> tuple[argparse.Namespace, dict[str, Path]]:
+    """The command line of a side-by-side benchmark (--before REV, --rounds N) and its two
+    trees, "before" and "after" (this checkout)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--before", default=before)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    return args, {"before": before_tree(args.before), "after": ROOT}
+
+
+def run_child(script: str, *args: str) -> str:
+    """What a child script printed (python -c script args…), run from the temporary folder."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True,
+        cwd=tempfile.gettempdir(),
+    ).stdout  # fmt: skip
