@@ -70,8 +70,9 @@ for grid, saved in json.loads(sys.argv[2]):
     sim = bench_sheet(cols, rows)
     extra = ()  # a search that leaves linked particles to their link is given the links
     if "linked" in inspect.signature(constraints.find_close_pairs.py_func).parameters:
-        from clothlab.sim.core.constraint_sets import linked_neighbours
-        extra = (linked_neighbours(sim.links.a, sim.links.b, len(x)),)
+        from clothlab.sim.core.constraint_sets import link_adjacency
+        links = link_adjacency(sim.topology)
+        extra = ((links.offsets, links.neighbour, links.via, sim.state.link_alive),)
     times = []
     for _ in range(52):
         started = time.perf_counter()

@@ -250,17 +250,24 @@ class SelfContactSet(ConstraintSet):
 
     depends_on = frozenset({LINKS})
 
+    def __init__(self) -> None:
+        self._topology: Topology | None = None  # what the arrays below were made for
+
     def enabled(self, s: Settings) -> bool:
         return s.self_collision
 
     def build(self, model: Model) -> None:
-        n = model.topology.particle_count
-        self.rest_positions = model.topology.rest_positions
-        rest = model.topology.rest_lengths
-        self.spacing = float(rest[rest > 0].min()) if (rest > 0).any() else 0.2
-        self.linked = linked_neighbours(model.links.a, model.links.b, n)
-        self.pairs = np.zeros((4 * n + 16, 2), dtype=np.int32)  # (P, 2) int32, grows
-        self.targets = np.zeros(len(self.pairs))  # (P,) float64
+        topology = model.topology
+        if self._topology is not topology:  # all but which links live is the topology's
+            self._topology, self._links = topology, link_adjacency(topology)
+            self.rest_positions = topology.rest_positions
+            rest = topology.rest_lengths
+            self.spacing = float(rest[rest > 0].min()) if (rest > 0).any() else 0.2
+            n = topology.particle_count
+            self.pairs = np.zeros((4 * n + 16, 2), dtype=np.int32)  # (P, 2) int32, grows
+            self.targets = np.zeros(len(self.pairs))  # (P,) float64
+        links = self._links
+        self.linked = (links.offsets, links.neighbour, links.via, model.link_alive)
         self.count = 0
 
     def distance(self, s: Settings) -> float:
@@ -410,30 +417,22 @@ class Adjacency:
     via: np.ndarray  # (2M,) int64, the topology link
 
 
-def linked_neighbours(a: np.ndarray, b: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(N + 1,) int64 offsets and (2L,) int32 neighbours: the particles each of `n` particles
-    is linked to by the links a–b, those of particle i at neighbours[offsets[i]:offsets[i + 1]]."""
-    order, offsets = _by_particle(np.concatenate([a, b]), n)
-    return offsets, np.ascontiguousarray(np.concatenate([b, a])[order], dtype=np.int32)
-
-
 def link_adjacency(topology: Topology) -> Adjacency:
-    ends = topology.links
-    n, m = topology.particle_count, topology.link_count
-    order, offsets = _by_particle(np.concatenate([ends[:, 0], ends[:, 1]]), n)
+    return adjacency(topology.links, topology.particle_count)
+
+
+def adjacency(ends: np.ndarray, n: int) -> Adjacency:
+    """The Adjacency of n particles joined by the links `ends` ((M, 2) particle pairs)."""
+    m = len(ends)
+    start = np.concatenate([ends[:, 0], ends[:, 1]])
+    order = np.argsort(start, kind="stable")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(start, minlength=n), out=offsets[1:])
     return Adjacency(
         offsets=offsets,
         neighbour=np.ascontiguousarray(np.concatenate([ends[:, 1], ends[:, 0]])[order]),
         via=np.ascontiguousarray(np.tile(np.arange(m, dtype=np.int64), 2)[order]),
     )
-
-
-def _by_particle(ends: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(order, (N + 1,) int64 offsets): the link ends sorted by particle (stable), and where
-    each of the n particles' ends begin in that order."""
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(ends, minlength=n), out=offsets[1:])
-    return np.argsort(ends, kind="stable"), offsets
 
 
 @dataclass(frozen=True, eq=False)

@@ -776,15 +776,15 @@ def find_close_pairs(
     rest: np.ndarray,  # (N, 3) float64, rest positions
     radius: float,
     distance: float,
-    linked: tuple[np.ndarray, np.ndarray],  # (N + 1,) int64 offsets, (2L,) int32 neighbours
+    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],  # Adjacency's 3, link_alive
     pairs: np.ndarray,  # (P, 2) int32, written
     targets: np.ndarray,  # (P,) float64, written: min(distance, rest distance)
 ) -> int:
-    """Pairs (i < j) closer than `radius` now and not joined by a link (`linked`: each
-    particle's linked neighbours), each once, in order of i; each must end at least
-    `distance` apart, or as far as it is at rest if that is less. Returns how many were
-    found, or, when `pairs` is too short, a number larger than len(pairs): call again with
-    at least that many rows.
+    """Pairs (i < j) closer than `radius` now and not joined by a live link (`linked`: the
+    topology's Adjacency offsets, neighbour and via, and which links live), each once, in
+    order of i; each must end at least `distance` apart, or as far as it is at rest if that is
+    less. Returns how many were found, or, when `pairs` is too short, a number larger than
+    len(pairs): call again with at least that many rows.
 
     Particles are binned in a spatial hash of cells twice the radius across, so a particle's
     neighbourhood meets at most two cells along each axis: 8 lookups, not 27 as with cells
@@ -807,7 +807,7 @@ def _pairs_of_chunks(
     radius: float,
     distance: float,
     grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],  # _bin_particles, cells 2 × radius
-    linked: tuple[np.ndarray, np.ndarray],
+    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     pairs: np.ndarray,
     targets: np.ndarray,
     room: int,
@@ -878,7 +878,7 @@ def _pairs_of_chunk(
     radius: float,
     distance: float,
     grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],
-    linked: tuple[np.ndarray, np.ndarray],
+    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     first: int,
     end: int,  # particles first … end − 1
     pairs: np.ndarray,
@@ -889,7 +889,7 @@ def _pairs_of_chunk(
     """The close pairs (i, j > i) of particles i in first … end − 1, written from row `base`
     while they fit. Returns how many there are."""
     cells, order, starts, mask = grid
-    offsets, neighbours = linked
+    offsets, neighbour, via, alive = linked
     size = 2.0 * radius  # the grid's cells
     found = 0
     r2 = radius * radius
@@ -914,8 +914,10 @@ def _pairs_of_chunk(
                         dz = x[j, 2] - x[i, 2]
                         if dx * dx + dy * dy + dz * dz >= r2:
                             continue
-                        # a link keeps these two apart already (its constraint pushes too)
-                        if j in neighbours[offsets[i] : offsets[i + 1]]:
+                        joined = False  # by a live link, which keeps them apart already
+                        for link in range(offsets[i], offsets[i + 1]):
+                            joined |= neighbour[link] == j and alive[via[link]]
+                        if joined:
                             continue
                         if found < room:
                             pairs[base + found, 0] = i

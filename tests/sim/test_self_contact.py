@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.core import constraints
-from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, linked_neighbours
+from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, adjacency
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
 
@@ -34,14 +34,21 @@ def brute_force(x: np.ndarray, rest: np.ndarray, radius: float, distance: float)
     return {(a, b): min(distance, g) for a, b, g in found}
 
 
-def unlinked(n: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int32)
+def linked(ends: np.ndarray, n: int, alive: np.ndarray | None = None) -> tuple:
+    """find_close_pairs' `linked` for n particles joined by the links `ends` (all alive)."""
+    links = adjacency(ends, n)
+    alive = np.ones(len(ends), dtype=bool) if alive is None else alive
+    return links.offsets, links.neighbour, links.via, alive
 
 
-def search(x, rest, radius, distance, rows, linked=None):
+def unlinked(n: int) -> tuple:
+    return linked(np.zeros((0, 2), dtype=np.int32), n)
+
+
+def search(x, rest, radius, distance, rows, links=None):
     pairs, targets = np.zeros((rows, 2), dtype=np.int32), np.zeros(rows)
-    linked = unlinked(len(x)) if linked is None else linked
-    count = constraints.find_close_pairs(x, rest, radius, distance, linked, pairs, targets)
+    links = unlinked(len(x)) if links is None else links
+    count = constraints.find_close_pairs(x, rest, radius, distance, links, pairs, targets)
     return count, pairs[: min(count, rows)], targets[: min(count, rows)]
 
 
@@ -87,13 +94,12 @@ def test_particles_joined_by_a_link_are_not_a_pair():
     x, rest = clustered_points(11), clustered_points(12)
     _, every, _ = search(x, rest, 0.06, 0.04, 1_000_000)
     joined = every[::3]  # a third of the close pairs, linked
-    linked = linked_neighbours(joined[:, 0], joined[:, 1], len(x))
-    count, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked)
+    count, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked(joined, len(x)))
     left = {tuple(p) for p in every.tolist()} - {tuple(p) for p in joined.tolist()}
     assert count == len(left) and {tuple(p) for p in pairs.tolist()} == left
-    kept = joined[1:]  # the first link cut
-    linked = linked_neighbours(kept[:, 0], kept[:, 1], len(x))
-    _, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked)
+    alive = np.ones(len(joined), dtype=bool)
+    alive[0] = False  # the first link cut
+    _, pairs, _ = search(x, rest, 0.06, 0.04, 1_000_000, linked(joined, len(x), alive))
     assert tuple(joined[0]) in {tuple(p) for p in pairs.tolist()}
 
 
