@@ -77,20 +77,32 @@ class ConstraintSet:
 
 
 class LinkSet(ConstraintSet):
-    """Every live link: the classic rule, or XPBD with a compliance; tears when overstretched."""
+    """Every live link: the classic rule, or XPBD with a compliance; tears when overstretched.
+    A run with an SI fabric first solves all its links together at each substep (LinksTogether),
+    then passes over them; not with tethers, which hold the cloth to its rest distances from
+    the pins where the links, solved, stretch as the fabric does: the two would fight."""
 
-    depends_on = frozenset({LINKS})
+    depends_on = frozenset({LINKS, MATERIALS})
 
     def build(self, model: Model) -> None:
         self.links = model.links
         self.lambdas = np.zeros(model.links.count)  # (L,) float64, per substep
         self.torn = np.zeros(model.links.count, dtype=bool)  # (L,) bool, this step's tears
         self.tore = 0
+        self.together = (
+            LinksTogether(model.links.count, model.topology.particle_count)
+            if model.mechanics.any
+            else None
+        )
 
     def begin(self, sub: Substep) -> None:
+        if self.together is not None:  # the last substep's multipliers: this one's first guess
+            np.negative(self.lambdas, out=self.together.change)
         self.lambdas[:] = 0.0
         self.links.moved[:] = 0.0
         kernels.start_directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
+        if self.together is not None and sub.settings.xpbd and not sub.settings.tethers:
+            self.together.solve(sub, self.links, self.lambdas, self.torn)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
@@ -124,6 +136,29 @@ class LinkSet(ConstraintSet):
         if self.tore:
             self.torn[:] = False
             self.tore = 0
+
+
+class LinksTogether:
+    """Scratch of constraints.solve_links_together for a set of links. A stiff fabric needs it:
+    Gauss–Seidel passes carry a correction one link a pass, and a cotton disc 41 particles
+    across drapes as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8)."""
+
+    def __init__(self, link_count: int, particle_count: int) -> None:
+        self.change = np.zeros(link_count)  # (L,) float64, −Δλ: the guess, then the solution
+        self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
+        self.residual = np.zeros(link_count)  # (L,) float64
+        self.search = np.zeros(link_count)  # (L,) float64
+        self.product = np.zeros(link_count)  # (L,) float64
+        self.inverse_diagonal = np.zeros(link_count)  # (L,) float64
+        self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
+        self.iterations = 0  # the last solve's
+
+    def solve(self, sub: Substep, links: LinkArrays, lambdas: np.ndarray, torn: np.ndarray) -> None:
+        self.iterations = constraints.solve_links_together(
+            sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
+            links.moved, sub.material.compliance, sub.h, self.change, self.gradient,
+            self.residual, self.search, self.product, self.inverse_diagonal, self.moves,
+        )  # fmt: skip
 
 
 class BendingSet(ConstraintSet):

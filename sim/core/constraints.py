@@ -314,6 +314,149 @@ def project_links_xpbd_parallel(
     return tore
 
 
+# Links solved together (solve_links_together): a link whose residual is below this share of
+# its rest length is solved. The GS passes that follow polish what is left.
+TOGETHER_TOLERANCE = 1e-4
+TOGETHER_MAX_ITERATIONS = 500
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def solve_links_together(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    rest: np.ndarray,  # (L,) float64
+    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this substep
+    torn: np.ndarray,  # (L,) bool
+    lambdas: np.ndarray,  # (L,) float64, updated as the passes update them
+    moved: np.ndarray,  # (L,) float64, accumulates as project_links_xpbd's
+    compliance: np.ndarray,  # (L,) float64
+    h: float,
+    change: np.ndarray,  # (L,) float64: in, a guess of −Δλ (e.g. the last substep's −λ); out, −Δλ
+    gradient: np.ndarray,  # (L, 3) float64, scratch
+    residual: np.ndarray,  # (L,) float64, scratch
+    search: np.ndarray,  # (L,) float64, scratch
+    product: np.ndarray,  # (L,) float64, scratch
+    inverse_diagonal: np.ndarray,  # (L,) float64, scratch
+    moves: np.ndarray,  # (N, 3) float64, scratch
+) -> int:
+    """Every link at once: the multiplier changes that zero all the links' linearised XPBD
+    residuals together, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ, found by conjugate gradients with a
+    diagonal preconditioner and applied. G's rows are the directions the passes move a link's
+    ends along (along_start), so the step keeps angular momentum as they do. Gauss–Seidel
+    passes carry a correction one link further per pass; this carries it across the sheet in
+    one solve, so a stiff fabric's links keep their length at a few passes. Returns the
+    iterations taken (TOGETHER_MAX_ITERATIONS: it stopped short; the passes go on from there)."""
+    h2 = h * h
+    for k in range(link_a.shape[0]):
+        i, j = link_a[k], link_b[k]
+        dx = x[j, 0] - x[i, 0]
+        dy = x[j, 1] - x[i, 1]
+        dz = x[j, 2] - x[i, 2]
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0:
+            gradient[k, 0] = gradient[k, 1] = gradient[k, 2] = 0.0
+            residual[k] = change[k] = inverse_diagonal[k] = 0.0
+            continue
+        vx, vy, vz, top, _size = along_start(start, k, dx, dy, dz, length)
+        scale = top / length
+        gradient[k, 0], gradient[k, 1], gradient[k, 2] = vx * scale, vy * scale, vz * scale
+        reach = gradient[k, 0] ** 2 + gradient[k, 1] ** 2 + gradient[k, 2] ** 2
+        alpha = compliance[k] / h2
+        residual[k] = length - rest[k] + alpha * lambdas[k]
+        inverse_diagonal[k] = 1.0 / (reach * (inv_mass[i] + inv_mass[j]) + alpha)
+    _multiply(change, gradient, link_a, link_b, inv_mass, compliance, h2, inverse_diagonal,
+              moves, product)  # fmt: skip
+    fit = 0.0  # residual · preconditioned residual
+    solved = True
+    for k in range(link_a.shape[0]):
+        residual[k] -= product[k]
+        search[k] = inverse_diagonal[k] * residual[k]
+        fit += residual[k] * search[k]
+        solved &= abs(residual[k]) <= TOGETHER_TOLERANCE * rest[k]
+    iterations = 0
+    while iterations < TOGETHER_MAX_ITERATIONS and not solved:
+        iterations += 1
+        _multiply(search, gradient, link_a, link_b, inv_mass, compliance, h2, inverse_diagonal,
+                  moves, product)  # fmt: skip
+        curvature = 0.0
+        for k in range(link_a.shape[0]):
+            curvature += search[k] * product[k]
+        if curvature <= 0.0:
+            break
+        step = fit / curvature
+        next_fit = 0.0
+        solved = True
+        for k in range(link_a.shape[0]):
+            change[k] += step * search[k]
+            residual[k] -= step * product[k]
+            next_fit += residual[k] * residual[k] * inverse_diagonal[k]
+            solved &= abs(residual[k]) <= TOGETHER_TOLERANCE * rest[k]
+        keep = next_fit / fit  # of the last search direction
+        for k in range(link_a.shape[0]):
+            search[k] = inverse_diagonal[k] * residual[k] + keep * search[k]
+        fit = next_fit
+    _spread(change, gradient, link_a, link_b, inv_mass, moves)
+    for p in range(x.shape[0]):
+        for c in range(3):
+            x[p, c] += moves[p, c]
+    for k in range(link_a.shape[0]):
+        lambdas[k] -= change[k]
+        # as a pass's correction: mass × distance along its direction (|gradient| long)
+        moved[k] += change[k] * math.sqrt(
+            gradient[k, 0] ** 2 + gradient[k, 1] ** 2 + gradient[k, 2] ** 2
+        )
+    return iterations
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _multiply(
+    v: np.ndarray,  # (L,) float64
+    gradient: np.ndarray,  # (L, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    inv_mass: np.ndarray,  # (N,) float64
+    compliance: np.ndarray,  # (L,) float64
+    h2: float,
+    inverse_diagonal: np.ndarray,  # (L,) float64, 0 for a link left out
+    moves: np.ndarray,  # (N, 3) float64, scratch
+    out: np.ndarray,  # (L,) float64, overwritten: (G·W·Gᵀ + α̃)·v
+) -> None:
+    _spread(v, gradient, link_a, link_b, inv_mass, moves)
+    for k in range(link_a.shape[0]):
+        if inverse_diagonal[k] == 0.0:
+            out[k] = 0.0
+            continue
+        i, j = link_a[k], link_b[k]
+        out[k] = (
+            gradient[k, 0] * (moves[i, 0] - moves[j, 0])
+            + gradient[k, 1] * (moves[i, 1] - moves[j, 1])
+            + gradient[k, 2] * (moves[i, 2] - moves[j, 2])
+            + compliance[k] / h2 * v[k]
+        )
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _spread(
+    v: np.ndarray,  # (L,) float64, −Δλ of each link
+    gradient: np.ndarray,  # (L, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    inv_mass: np.ndarray,  # (N,) float64
+    out: np.ndarray,  # (N, 3) float64, overwritten: W·Gᵀ·v, how far each particle moves
+) -> None:
+    out[:] = 0.0
+    for k in range(link_a.shape[0]):
+        i, j = link_a[k], link_b[k]
+        for c in range(3):
+            out[i, c] += gradient[k, c] * v[k]
+            out[j, c] -= gradient[k, c] * v[k]
+    for p in range(out.shape[0]):
+        for c in range(3):
+            out[p, c] *= inv_mass[p]
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def project_tethers(
     x: np.ndarray,  # (N, 3) float64, updated in place

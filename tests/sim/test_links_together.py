@@ -1,0 +1,99 @@
+"""Links solved together (constraints.solve_links_together): conjugate gradients on the
+linearised XPBD system of every link at once, against a dense solve of the same system, and
+what it does for a stiff fabric's run."""
+
+import numpy as np
+import pytest
+
+from clothlab.sim.core import constraints, kernels
+from clothlab.sim.core.constraint_sets import LinksTogether
+from clothlab.sim.core.topology import TopologyBuilder
+
+
+def _sheet(cols: int, rows: int, seed: int):
+    """A small sheet's links, bent out of its plane at random, two corners pinned."""
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, 1.0, (0.0, 1.0, 0.0))
+    topology = builder.build()
+    rng = np.random.default_rng(seed)
+    x = topology.rest_positions + rng.normal(0.0, 0.02, topology.rest_positions.shape)
+    inv_mass = rng.uniform(0.5, 2.0, topology.particle_count)
+    inv_mass[[0, cols - 1]] = 0.0
+    a, b = topology.links[:, 0].copy(), topology.links[:, 1].copy()
+    rest = topology.rest_lengths.copy()
+    compliance = rng.choice([0.0, 1e-6, 1e-3], len(rest))
+    return x, inv_mass, a, b, rest, compliance
+
+
+def _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h):
+    """The linearised system (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ as a dense matrix and right-hand
+    side, G the links' unit directions (the step begins where the particles are), and its
+    solution; links between two held particles are left out (−Δλ = 0)."""
+    d = x[b] - x[a]
+    length = np.linalg.norm(d, axis=1)
+    g = d / length[:, None]
+    count, n = len(a), len(x)
+    jacobian = np.zeros((count, 3 * n))  # rows: ∂(move along g) of each end
+    for k in range(count):
+        jacobian[k, 3 * a[k] : 3 * a[k] + 3] = g[k]
+        jacobian[k, 3 * b[k] : 3 * b[k] + 3] = -g[k]
+    weights = np.repeat(inv_mass, 3)
+    alpha = compliance / h**2
+    matrix = (jacobian * weights) @ jacobian.T + np.diag(alpha)
+    included = (inv_mass[a] + inv_mass[b]) > 0
+    solution = np.zeros(count)
+    rhs = length - rest + alpha * lambdas
+    sub = np.ix_(included, included)
+    solution[included] = np.linalg.solve(matrix[sub], rhs[included])
+    rhs[~included] = 0.0
+    return matrix, rhs, solution
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_conjugate_gradients_solve_the_links_linearised_system(seed):
+    x, inv_mass, a, b, rest, compliance = _sheet(7, 6, seed)
+    h = 1.0 / 240
+    lambdas = np.random.default_rng(seed).normal(0.0, 1e-4, len(a))
+    matrix, rhs, expected = _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h)
+    start = np.zeros((len(a), 3))
+    kernels.start_directions(x, a, b, start)
+    scratch = LinksTogether(len(a), len(x))
+    moved = np.zeros(len(a))
+    before = x.copy()
+    iterations = constraints.solve_links_together(
+        x, inv_mass, a, b, rest, start, np.zeros(len(a), dtype=bool), lambdas, moved,
+        compliance, h, scratch.change, scratch.gradient, scratch.residual, scratch.search,
+        scratch.product, scratch.inverse_diagonal, scratch.moves,
+    )  # fmt: skip
+    assert 0 < iterations < constraints.TOGETHER_MAX_ITERATIONS
+    # every link's residual within the tolerance, so the solution near the exact one
+    residual = np.abs(matrix @ scratch.change - rhs)
+    assert np.all(residual <= 1.001 * constraints.TOGETHER_TOLERANCE * rest)
+    assert np.abs(scratch.change - expected).max() < 0.02 * np.abs(expected).max()
+    # applied as a pass applies its corrections: each end moves by its inverse mass
+    pull = start * scratch.change[:, None]
+    moves = np.zeros_like(x)
+    np.add.at(moves, a, pull)
+    np.add.at(moves, b, -pull)
+    assert np.allclose(x - before, moves * inv_mass[:, None], rtol=0.0, atol=1e-12)
+    assert np.allclose(moved, scratch.change, rtol=1e-12)  # mass × distance along a unit vector
+    assert np.all(x[[0, 6]] == before[[0, 6]])  # pins stay
+
+
+def test_a_good_guess_needs_no_iterations():
+    """Given the exact answer as its guess (a cloth at rest: the last substep's λ), the solve
+    checks it and stops."""
+    x, inv_mass, a, b, rest, compliance = _sheet(5, 5, 4)
+    h = 1.0 / 120
+    lambdas = np.zeros(len(a))
+    _, _, expected = _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h)
+    start = np.zeros((len(a), 3))
+    kernels.start_directions(x, a, b, start)
+    scratch = LinksTogether(len(a), len(x))
+    scratch.change[:] = expected
+    iterations = constraints.solve_links_together(
+        x, inv_mass, a, b, rest, start, np.zeros(len(a), dtype=bool), lambdas, np.zeros(len(a)),
+        compliance, h, scratch.change, scratch.gradient, scratch.residual, scratch.search,
+        scratch.product, scratch.inverse_diagonal, scratch.moves,
+    )  # fmt: skip
+    assert iterations == 0
