@@ -108,7 +108,7 @@ def measure(
     if test != "cusick-drape":
         return textile.CHECKS[test](name, material), None
     sim = textile.draped_specimen(name, material)
-    check = textile.drape_check_of(name, sim)
+    check = textile.drape_check_of(name, sim, material)
     cast, outline = shadow_outline(sim, 0)
     readouts = sim.readouts()
     center = (0.0, 0.0)  # cusick_drape_scene centres the specimen on the y axis
