@@ -66,7 +66,7 @@ class SIMaterial:
 # Recommended values from published data where it was found (RESEARCH.md §8 gives each number's
 # source and which are typical values rather than measured ones). Warp / weft; G per radian.
 SI_FABRICS: dict[str, SIMaterial] = {
-    "silk": SIMaterial(0.055, 8.0e3, 5.0e3, 17.0, 2.5e-6, 2.0e-6),
+    "silk": SIMaterial(0.055, 8.0e3, 5.0e3, 11.0, 1.0e-6, 0.8e-6),
     "cotton": SIMaterial(0.120, 2.0e4, 1.2e4, 56.0, 1.2e-5, 0.8e-5),
     "denim": SIMaterial(0.350, 1.04e4, 8.5e3, 110.0, 9.0e-5, 6.0e-5),
     "wool": SIMaterial(0.230, 1.0e4, 8.0e3, 34.0, 1.0e-5, 0.9e-5),
