@@ -1,6 +1,7 @@
 """Fit my fabric: a bending rigidity B from what a person measured on their own fabric (its
-areal density, and the overhang at which a cantilever strip of it droops to 41.5°), found by a
-sweep of the model's cantilever over B on the sweep machinery (local processes or Dask).
+areal density, and the overhang at which a cantilever strip of it droops to 41.5°, or its
+drape coefficient on a Cusick meter), found by a sweep of the model's cantilever or drape
+specimen over B on the sweep machinery (local processes or Dask).
 
 Peirce's formula gives the first guess (at 41.5° the bending length is half the overhang, and
 B = ρ·g·c³); the sweep then measures the chord angle the model's strip droops to for B around
@@ -18,25 +19,28 @@ import numpy as np
 
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.core.specimens import peirce_bending_length
-from clothlab.sim.document.scene import SIMaterialSpec
+from clothlab.sim.document.scene import Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep import Pool, run_sweep
 from clothlab.sim.lab.variants import Variant, VariantResult
 
 SPREAD = (0.5, 0.7, 1.0, 1.4, 2.0)  # × the first guess: the B values swept
 SETTLE_SECONDS = 3.0
+# A drape coefficient has no formula to guess from: its sweep spans these bending lengths, m
+# (B = ρ·g·c³), from a fluid silk's to a stiff denim's and beyond.
+DRAPE_BENDING_LENGTHS = (0.008, 0.012, 0.018, 0.027, 0.04)
 
 
 class FitError(ValueError):
-    """A fit that cannot be made (the measured angle outside what the sweep reached); one line."""
+    """A fit that cannot be made (what was measured outside what the sweep reached); one line."""
 
 
 @dataclass(frozen=True)
 class Fit:
     bending_rigidity: float  # N·m, fitted
     material: SIMaterial  # cotton's stretch and shear with the density and B given and fitted
-    swept: tuple[tuple[float, float], ...]  # (B, chord angle °) the sweep measured
-    guess: float  # N·m, Peirce's
+    swept: tuple[tuple[float, float], ...]  # (B, what the test read: chord angle ° or DC %)
+    guess: float | None  # N·m, Peirce's (a cantilever's fit); None for a drape coefficient's
 
 
 def peirce_guess(areal_density: float, overhang: float, angle: float) -> float:
@@ -61,27 +65,78 @@ def fit_bending_rigidity(
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
     scene = textile.cantilever_scene(SIMaterialSpec.of("yours", base), overhang)
     values = [guess * k for k in SPREAD]
+    angles = _sweep(pool, scene, values, "chord_angle", should_stop)
+    if not min(angles) <= angle <= max(angles):
+        raise FitError(
+            f"a {angle:g}° droop at {overhang * 100:g} cm is outside what B from "
+            f"{values[0]:.3g} to {values[-1]:.3g} N·m gives ({min(angles):.1f}…{max(angles):.1f}°)"
+        )
+    # the angle falls as B grows: interpolate log B against the angle, increasing
+    order = np.argsort(angles)
+    log_b = np.interp(angle, np.asarray(angles)[order], np.log(np.asarray(values)[order]))
+    return _fit(base, float(np.exp(log_b)), values, angles, guess)
+
+
+def fit_bending_rigidity_to_drape(
+    areal_density: float,
+    drape_coefficient: float,
+    pool: Pool,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> Fit:
+    """The B at which the model's Cusick specimen of this density (cotton's stretch and shear)
+    drapes to `drape_coefficient` %, from a sweep over DRAPE_BENDING_LENGTHS. FitError as for
+    fit_bending_rigidity. The coefficient moves with the folds a specimen happens to make
+    (RESEARCH.md §8), so the fit is as good as a few points of it."""
+    if not 0.0 < drape_coefficient < 100.0:
+        raise FitError(
+            f"drape coefficient {drape_coefficient:g} %: expected a value between 0 and 100 %"
+        )
+    base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
+    scene = textile.cusick_drape_scene(SIMaterialSpec.of("yours", base))
+    values = [areal_density * textile.GRAVITY * c**3 for c in DRAPE_BENDING_LENGTHS]
+    coefficients = _sweep(
+        pool, scene, values, "drape_coefficient", should_stop, textile.DRAPE_SECONDS
+    )
+    if not min(coefficients) <= drape_coefficient <= max(coefficients):
+        raise FitError(
+            f"a drape coefficient of {drape_coefficient:g} % is outside what B from "
+            f"{values[0]:.3g} to {values[-1]:.3g} N·m gives "
+            f"({min(coefficients):.1f}…{max(coefficients):.1f} %)"
+        )
+    # A fold more or less moves the coefficient by points (RESEARCH.md §8), so it is not
+    # interpolated between neighbours but read off the straight line through every point
+    slope, intercept = np.polyfit(np.log(values), coefficients, 1)
+    if slope <= 0.0:
+        raise FitError("the drape coefficient did not rise with B over the sweep")
+    fitted = float(np.exp((drape_coefficient - intercept) / slope))
+    return _fit(base, fitted, values, coefficients, None)
+
+
+def _fit(
+    base: SIMaterial, fitted: float, values: list[float], measured: list[float], guess: float | None
+) -> Fit:
+    material = base.with_values(bending_warp=fitted, bending_weft=fitted)
+    return Fit(fitted, material, tuple(zip(values, measured, strict=True)), guess)
+
+
+def _sweep(
+    pool: Pool,
+    scene: Scene,
+    values: list[float],
+    readout: str,
+    should_stop: Callable[[], bool],
+    seconds: float = SETTLE_SECONDS,
+) -> list[float]:
+    """The readout each B of `values` settles the scene to, on the sweep machinery."""
     variants = [Variant(f"bending_rigidity={b:.4g}", {"bending_rigidity": b}) for b in values]
     results: dict[int, VariantResult] = {}
-    steps = round(SETTLE_SECONDS / scene.solver.dt)
+    steps = round(seconds / scene.solver.dt)
     if not run_sweep(pool, scene, variants, steps, results.__setitem__, should_stop):
         raise FitError("the fit was stopped")
-    angles = []
+    measured = []
     for k, b in enumerate(values):
         final = results[k].final
         if final is None:
             raise FitError(f"bending_rigidity={b:.4g}: {results[k].status}")
-        angles.append(final.chord_angle)
-    swept = tuple(zip(values, angles, strict=True))
-    # the angle falls as B grows: interpolate log B against the angle, increasing
-    order = np.argsort(angles)
-    ordered = np.asarray(angles)[order]
-    if not ordered[0] <= angle <= ordered[-1]:
-        raise FitError(
-            f"a {angle:g}° droop at {overhang * 100:g} cm is outside what B from "
-            f"{values[0]:.3g} to {values[-1]:.3g} N·m gives ({ordered[0]:.1f}…{ordered[-1]:.1f}°)"
-        )
-    log_b = np.interp(angle, ordered, np.log(np.asarray(values)[order]))
-    fitted = float(np.exp(log_b))
-    material = base.with_values(bending_warp=fitted, bending_weft=fitted)
-    return Fit(fitted, material, swept, guess)
+        measured.append(float(getattr(final, readout)))
+    return measured

@@ -1,0 +1,32 @@
+"""Fit my fabric (sim.lab.fit) from a drape coefficient: the bending rigidity found by a sweep
+of the drape meter's specimen on local worker processes."""
+
+import pytest
+
+from clothlab.sim.core.materials import SI_FABRICS
+from clothlab.sim.document.scene import SIMaterialSpec
+from clothlab.sim.lab import fit, textile
+from clothlab.sim.lab.sweep import LocalPool
+
+
+def test_a_drape_coefficient_gives_back_the_bending_rigidity_it_was_draped_with():
+    """A specimen of B = 10 µN·m drapes to some coefficient; the fit from that coefficient and
+    the density finds B again, as well as the folds let it (measured: 10.96 µN·m)."""
+    made = SI_FABRICS["cotton"].with_values(bending_warp=1e-5, bending_weft=1e-5)
+    scene = textile.cusick_drape_scene(SIMaterialSpec.of("made", made))
+    coefficient = textile.settle(scene, textile.DRAPE_SECONDS).readouts().drape_coefficient
+    pool = LocalPool(2)
+    try:
+        found = fit.fit_bending_rigidity_to_drape(made.areal_density, coefficient, pool)
+    finally:
+        pool.close()
+    assert found.bending_rigidity == pytest.approx(1e-5, rel=0.25)
+    assert found.guess is None and len(found.swept) == len(fit.DRAPE_BENDING_LENGTHS)
+    assert found.material.bending_warp == found.material.bending_weft == found.bending_rigidity
+    assert found.material.areal_density == made.areal_density
+
+
+@pytest.mark.parametrize("coefficient", [0.0, 100.0, -3.0, float("nan")])
+def test_a_drape_coefficient_that_cannot_be_is_one_line_before_any_run(coefficient):
+    with pytest.raises(fit.FitError, match="expected a value between 0 and 100 %"):
+        fit.fit_bending_rigidity_to_drape(0.12, coefficient, pool=None)  # type: ignore[arg-type]
