@@ -3283,8 +3283,8 @@
         <translation>&amp;Eigenen Stoff anpassen…</translation>
     </message>
     <message>
-        <source>B from your own fabric's density and cantilever overhang, saved by name</source>
-        <translation>B aus Dichte und Cantilever-Überhang Ihres eigenen Stoffs, unter einem Namen gespeichert</translation>
+        <source>B from your own fabric's density and cantilever overhang or drape coefficient, saved by name</source>
+        <translation>B aus Dichte und Cantilever-Überhang oder Fallkoeffizient Ihres eigenen Stoffs, unter einem Namen gespeichert</translation>
     </message>
     <message>
         <source>&amp;Class results…</source>
@@ -3807,12 +3807,36 @@
         <translation>ein Name für Ihren Stoff</translation>
     </message>
     <message>
+        <source>A cantilever's overhang</source>
+        <translation>Überhang eines Biegestreifens</translation>
+    </message>
+    <message>
+        <source>A drape coefficient</source>
+        <translation>Fallkoeffizient</translation>
+    </message>
+    <message>
+        <source>Measured on a 30 cm specimen over an 18 cm support</source>
+        <translation>Gemessen an einer 30-cm-Probe auf einer 18-cm-Auflage</translation>
+    </message>
+    <message>
         <source>Save as…</source>
         <translation>Speichern unter…</translation>
     </message>
     <message>
+        <source>What you measured:</source>
+        <translation>Was Sie gemessen haben:</translation>
+    </message>
+    <message>
         <source>Overhang at the angle</source>
         <translation>Überhang beim Winkel</translation>
+    </message>
+    <message>
+        <source>Weigh a swatch for its areal density, and measure its drape coefficient on a Cusick drape meter (a 30 cm specimen on an 18 cm support). The fit finds the bending rigidity B at which the model's specimen drapes the same; as a real specimen's, its coefficient moves by a few points with the folds it makes.</source>
+        <translation>Wiegen Sie eine Stoffprobe, um ihr Flächengewicht zu bestimmen, und messen Sie ihren Fallkoeffizienten mit einem Cusick-Fallmessgerät (eine 30-cm-Probe auf einer 18-cm-Auflage). Die Anpassung findet die Biegesteifigkeit B, bei der die Probe des Modells ebenso fällt; wie bei einer echten Probe schwankt ihr Koeffizient mit den Falten, die sie wirft, um einige Punkte.</translation>
+    </message>
+    <message>
+        <source>Fitting: five specimens of bending lengths 0.8 to 4 cm, in two processes…</source>
+        <translation>Anpassung: fünf Proben mit Biegelängen von 0,8 bis 4 cm, in zwei Prozessen…</translation>
     </message>
     <message>
         <source>Fitting: five strips of B round Peirce's guess, in two processes…</source>
@@ -3821,6 +3845,10 @@
     <message>
         <source>Stopping…</source>
         <translation>Wird angehalten…</translation>
+    </message>
+    <message>
+        <source>B = {rigidity} N·m (bending length {length:.2f} cm)</source>
+        <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm)</translation>
     </message>
     <message>
         <source>B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)</source>

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,8 @@ class Fit:
     material: SIMaterial  # cotton's stretch and shear with the density and B given and fitted
     swept: tuple[tuple[float, float], ...]  # (B, what the test read: chord angle ° or DC %)
     guess: float | None  # N·m, Peirce's (a cantilever's fit); None for a drape coefficient's
+    # a drape coefficient's fit: (slope, intercept) of the line of coefficient against ln B
+    trend: tuple[float, float] | None = None
 
 
 def peirce_guess(areal_density: float, overhang: float, angle: float) -> float:
@@ -109,7 +111,8 @@ def fit_bending_rigidity_to_drape(
     if slope <= 0.0:
         raise FitError("the drape coefficient did not rise with B over the sweep")
     fitted = float(np.exp((drape_coefficient - intercept) / slope))
-    return _fit(base, fitted, values, coefficients, None)
+    fit = _fit(base, fitted, values, coefficients, None)
+    return replace(fit, trend=(float(slope), float(intercept)))
 
 
 def _fit(

@@ -255,6 +255,34 @@ def test_fit_denim_from_its_density_and_overhang_then_save_and_choose_it(qtbot, 
     assert "my jeans" in window.validation_panel.fabric_checks
 
 
+def test_fit_a_bending_rigidity_to_a_drape_coefficient(qtbot, make_window):
+    window = make_window(paused=True)
+    window.action_fit_fabric.trigger()
+    dialog = window.fit_dialog
+    qtbot.waitExposed(dialog)
+    assert not dialog.form.isRowVisible(dialog.drape)  # a cantilever's overhang by default
+    click(qtbot, dialog.from_drape)
+    assert dialog.form.isRowVisible(dialog.drape) and not dialog.form.isRowVisible(dialog.overhang)
+    assert "Cusick" in dialog.intro.text()
+    type_into(qtbot, dialog.density, "120")
+    type_into(qtbot, dialog.drape, "64")
+    click(qtbot, dialog.fit_button)
+    assert dialog.result_line.text().startswith("Fitting: five specimens")
+    qtbot.waitUntil(lambda: dialog.fit_run is None, timeout=600_000)
+    fit = dialog.fit
+    assert fit is not None, dialog.result_line.text()
+    assert fit.guess is None and len(fit.swept) == 5
+    coefficients = [m for _, m in fit.swept]
+    assert min(coefficients) < 64.0 < max(coefficients)
+    assert 1e-6 < fit.bending_rigidity < 1e-4 and fit.material.areal_density == 0.12
+    assert dialog.result_line.text().startswith("B = ") and "Peirce" not in dialog.result_line.text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert dialog.grab().save(str(SHOTS / "fit-from-drape.png"))
+    click(qtbot, dialog.from_cantilever)  # back: the cantilever's fields and words
+    assert dialog.form.isRowVisible(dialog.overhang) and "41.5°" in dialog.intro.text()
+    dialog.close()
+
+
 def test_cancel_stops_a_fit_and_says_so(qtbot, make_window):
     window = make_window(paused=True)
     panel = validation_panel(qtbot, window, [], [])

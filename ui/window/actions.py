@@ -239,8 +239,8 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               tip=QT_TR_NOOP("The textile lab's tests on the fabrics, measured against published "
                              "values")),
     ActionRow("fit_fabric", QT_TR_NOOP("&Fit my fabric…"), "&Lab",
-              tip=QT_TR_NOOP("B from your own fabric's density and cantilever overhang, saved by "
-                             "name")),
+              tip=QT_TR_NOOP("B from your own fabric's density and cantilever overhang or drape "
+                             "coefficient, saved by name")),
     ActionRow("class_results", QT_TR_NOOP("&Class results…"), "&Lab",
               tip=QT_TR_NOOP("Count students' exported answer files: per question, how many "
                              "predicted right")),

@@ -1,24 +1,30 @@
 """Fit my fabric (issue 25 item 5): from what a person measured on their own fabric (a swatch's
-areal density, and the overhang at which a cantilever strip of it droops to 41.5°, or another
-angle) the bending rigidity B the model's strip needs to droop so (sim.lab.fit), fitted by a
-sweep on a LocalPool(2) on a FitRun thread; Cancel stops the sweep. "Save as…" keeps the fitted
+areal density, and either the overhang at which a cantilever strip of it droops to 41.5°, or
+another angle, or its drape coefficient on a Cusick meter) the bending rigidity B the model's
+strip or specimen needs to do the same (sim.lab.fit), fitted by a sweep on a LocalPool(2) on a
+FitRun thread; Cancel stops the sweep. "Save as…" keeps the fitted
 fabric under a name in the user's fabrics (ui.user_fabrics), which every fabric chooser offers.
 """
 
 from __future__ import annotations
 
+import math
 import threading
+from collections.abc import Callable
+from functools import partial
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QThread, Signal
+from PySide6.QtCore import QEvent, Qt, QThread, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QRadioButton,
     QVBoxLayout,
     QWidget,
 )
@@ -27,7 +33,7 @@ from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.scene import MAX_NAME, SIMaterialSpec
 from clothlab.sim.lab import textile
-from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity
+from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity, fit_bending_rigidity_to_drape
 from clothlab.sim.lab.sweep import LocalPool
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import short_e
@@ -42,19 +48,20 @@ FIT_WORKERS = 2  # the machine's cores: the sweep's five runs in two processes
 DENSITY = Limits(QT_TR_NOOP("Areal density"), 1.0, 1e4, "g/m²")
 OVERHANG = Limits(QT_TR_NOOP("Overhang"), 0.5, 100.0, "cm")
 ANGLE = Limits(QT_TR_NOOP("Droop angle"), 5.0, 85.0, "°")
+DRAPE = Limits(QT_TR_NOOP("Drape coefficient"), 1.0, 99.0, "%")
+# a fit of sim.lab.fit with what was measured given: it takes pool= and should_stop=
+FitJob = Callable[..., Fit]
 
 
 class FitRun(QThread):
-    """fit_bending_rigidity on a LocalPool, off the GUI thread."""
+    """A fit (sim.lab.fit) on a LocalPool, off the GUI thread."""
 
     fitted = Signal(object)  # a sim.lab.fit.Fit
     failed = Signal(str)  # one line
 
-    def __init__(
-        self, areal_density: float, overhang: float, angle: float, parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, job: FitJob, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.areal_density, self.overhang, self.angle = areal_density, overhang, angle
+        self.job = job
         self._stop = threading.Event()
 
     def cancel(self) -> None:
@@ -68,9 +75,7 @@ class FitRun(QThread):
             self.failed.emit(message.format(reason=describe(error)))
             return
         try:
-            fit = fit_bending_rigidity(
-                self.areal_density, self.overhang, pool, self.angle, self._stop.is_set
-            )
+            fit = self.job(pool=pool, should_stop=self._stop.is_set)
         except FitError as error:
             self.failed.emit(str(error))
         except (OSError, RuntimeError) as error:  # a worker process died (BrokenProcessPool)
@@ -82,7 +87,8 @@ class FitRun(QThread):
 
 
 class FitDialog(QDialog):
-    """Density and overhang in, Fit, the swept points and the fitted B out, Save as…."""
+    """Density and an overhang or a drape coefficient in, Fit, the swept points and the fitted
+    B out, Save as…."""
 
     saved = Signal(str)  # the name a fabric was saved under
 
@@ -93,15 +99,16 @@ class FitDialog(QDialog):
         self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
         self.fit_run: FitRun | None = None
         self.fit: Fit | None = None
-        intro = QLabel(
-            tr(
-                "Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a "
-                "table's edge until its tip droops to 41.5° below the edge (a line from the edge "
-                "to the tip), and measure the overhang. The fit finds the bending rigidity B at "
-                "which the model's strip droops the same."
-            )
-        )
-        intro.setWordWrap(True)
+        self.intro = QLabel("")
+        self.intro.setWordWrap(True)
+        self.from_cantilever = QRadioButton(tr("A cantilever's overhang"))
+        self.from_cantilever.setObjectName("fit_from_cantilever")
+        self.from_drape = QRadioButton(tr("A drape coefficient"))
+        self.from_drape.setObjectName("fit_from_drape")
+        ways = QButtonGroup(self)
+        for way in (self.from_cantilever, self.from_drape):
+            ways.addButton(way)
+        self.from_cantilever.setChecked(True)
         self.density = FloatBox(DENSITY, 1)
         self.density.setObjectName("fit_density")
         self.density.setSuffix(" g/m²")
@@ -115,12 +122,19 @@ class FitDialog(QDialog):
         self.angle.setSuffix(" °")
         self.angle.setValue(textile.PEIRCE_ANGLE)
         self.angle.setToolTip(tr("41.5° is the standard's (ASTM D1388); any angle you measured at"))
+        self.drape = FloatBox(DRAPE, 1)
+        self.drape.setObjectName("fit_drape")
+        self.drape.setSuffix(" %")
+        self.drape.setValue(65.0)
+        self.drape.setToolTip(tr("Measured on a 30 cm specimen over an 18 cm support"))
         self.fit_button = QPushButton(tr("Fit"))
         self.fit_button.setObjectName("fit_run")
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setObjectName("fit_cancel")
         self.cancel_button.setEnabled(False)
-        self.refusal = RefusalLine([self.density, self.overhang, self.angle], self.fit_button)
+        self.refusal = RefusalLine(
+            [self.density, self.overhang, self.angle, self.drape], self.fit_button
+        )
         self.result_line = QLabel("")
         self.result_line.setObjectName("fit_result")
         self.result_line.setWordWrap(True)
@@ -129,7 +143,6 @@ class FitDialog(QDialog):
         self.plot.setMinimumHeight(180)
         self.plot.setLogMode(x=True, y=False)
         self.plot.setLabel("bottom", tr("bending rigidity B"), units="N·m")
-        self.plot.setLabel("left", tr("chord angle"), units="°")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         colour_plot(self.plot, self.palette())
         self.name = QLineEdit()
@@ -143,10 +156,16 @@ class FitDialog(QDialog):
         self.save_line.setObjectName("fit_save_line")
         self.save_line.setWordWrap(True)
         close = QPushButton(tr("Close"))
-        form = QFormLayout()
+        way_row = QHBoxLayout()
+        way_row.addWidget(QLabel(tr("What you measured:")))
+        way_row.addWidget(self.from_cantilever)
+        way_row.addWidget(self.from_drape)
+        way_row.addStretch(1)
+        self.form = form = QFormLayout()
         form.addRow(tr("Areal density"), self.density)
         form.addRow(tr("Overhang at the angle"), self.overhang)
         form.addRow(tr("Droop angle"), self.angle)
+        form.addRow(tr("Drape coefficient"), self.drape)
         run_row = QHBoxLayout()
         run_row.addWidget(self.fit_button)
         run_row.addWidget(self.cancel_button)
@@ -156,7 +175,8 @@ class FitDialog(QDialog):
         save_row.addWidget(self.save_button)
         save_row.addWidget(close)
         layout = QVBoxLayout(self)
-        layout.addWidget(intro)
+        layout.addWidget(self.intro)
+        nest(layout, way_row)
         nest(layout, form)
         layout.addWidget(self.refusal)
         nest(layout, run_row)
@@ -164,6 +184,8 @@ class FitDialog(QDialog):
         layout.addWidget(self.plot, 1)
         nest(layout, save_row)
         layout.addWidget(self.save_line)
+        self.from_drape.toggled.connect(self._show_way)
+        self._show_way()
         self.fit_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.save_button.clicked.connect(self.save)
@@ -177,6 +199,32 @@ class FitDialog(QDialog):
 
     # --- fitting ------------------------------------------------------------------------------
 
+    def _show_way(self) -> None:
+        """The fields and words of the measurement chosen: a cantilever's or a drape meter's."""
+        drape = self.from_drape.isChecked()
+        for box, shown in (
+            (self.overhang, not drape),
+            (self.angle, not drape),
+            (self.drape, drape),
+        ):
+            self.form.setRowVisible(box, shown)
+        if drape:
+            self.intro.setText(tr(
+                "Weigh a swatch for its areal density, and measure its drape coefficient on a "
+                "Cusick drape meter (a 30 cm specimen on an 18 cm support). The fit finds the "
+                "bending rigidity B at which the model's specimen drapes the same; as a real "
+                "specimen's, its coefficient moves by a few points with the folds it makes."
+            ))  # fmt: skip
+            self.plot.setLabel("left", tr("drape coefficient"), units="%")
+        else:
+            self.intro.setText(tr(
+                "Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a "
+                "table's edge until its tip droops to 41.5° below the edge (a line from the edge "
+                "to the tip), and measure the overhang. The fit finds the bending rigidity B at "
+                "which the model's strip droops the same."
+            ))  # fmt: skip
+            self.plot.setLabel("left", tr("chord angle"), units="°")
+
     @property
     def running(self) -> bool:
         return self.fit_run is not None and self.fit_run.isRunning()
@@ -188,17 +236,22 @@ class FitDialog(QDialog):
         self.save_button.setEnabled(False)
         self.plot.clear()
         density = self.density.value() / 1e3
-        overhang = self.overhang.value() / 100.0
-        run = FitRun(density, overhang, self.angle.value(), self)
+        if self.from_drape.isChecked():
+            coefficient = self.drape.value()
+            job: FitJob = partial(fit_bending_rigidity_to_drape, density, coefficient)
+            doing = tr("Fitting: five specimens of bending lengths 0.8 to 4 cm, in two processes…")
+        else:
+            overhang, angle = self.overhang.value() / 100.0, self.angle.value()
+            job = partial(fit_bending_rigidity, density, overhang, angle=angle)
+            doing = tr("Fitting: five strips of B round Peirce's guess, in two processes…")
+        run = FitRun(job, self)
         run.fitted.connect(self._fitted)
         run.failed.connect(self._failed)
         run.finished.connect(self._finished)
         self.fit_run = run
         self.fit_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.result_line.setText(
-            tr("Fitting: five strips of B round Peirce's guess, in two processes…")
-        )
+        self.result_line.setText(doing)
         run.start()
 
     def cancel(self) -> None:
@@ -209,18 +262,29 @@ class FitDialog(QDialog):
     def _fitted(self, fit: Fit) -> None:
         self.fit = fit
         c = fit.material.bending_length(textile.GRAVITY) * 100
-        self.result_line.setText(
-            tr(
-                "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
-            ).format(
-                rigidity=short_e(fit.bending_rigidity, 3), length=c, guess=short_e(fit.guess, 3)
+        rigidity = short_e(fit.bending_rigidity, 3)
+        if fit.guess is None:  # a drape coefficient's: no formula to guess from
+            line = tr("B = {rigidity} N·m (bending length {length:.2f} cm)").format(
+                rigidity=rigidity, length=c
             )
-        )
+            target = self.drape.value()
+        else:
+            line = tr(
+                "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
+            ).format(rigidity=rigidity, length=c, guess=short_e(fit.guess, 3))
+            target = self.angle.value()
+        self.result_line.setText(line)
         values = [b for b, _ in fit.swept]
-        angles = [a for _, a in fit.swept]
-        self.plot.plot(values, angles, pen=pg.mkPen("#1565c0", width=2), symbol="o",
+        measured = [m for _, m in fit.swept]
+        self.plot.plot(values, measured, pen=pg.mkPen("#1565c0", width=2), symbol="o",
                        symbolBrush="#1565c0", name=tr("swept"))  # fmt: skip
-        self.plot.plot([fit.bending_rigidity], [self.angle.value()], pen=None, symbol="x",
+        if fit.trend is not None:  # the straight line a drape coefficient's B is read off
+            slope, intercept = fit.trend
+            ends = [values[0], values[-1]]
+            trend_line = [intercept + slope * math.log(b) for b in ends]
+            dashed = pg.mkPen("#c62828", width=1, style=Qt.PenStyle.DashLine)
+            self.plot.plot(ends, trend_line, pen=dashed)
+        self.plot.plot([fit.bending_rigidity], [target], pen=None, symbol="x",
                        symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
         self.save_button.setEnabled(True)
 
