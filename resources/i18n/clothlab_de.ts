@@ -1251,8 +1251,8 @@
         <translation>Material</translation>
     </message>
     <message>
-        <source>Tethers are off: a fine sheet of a real fabric stretches far more than the fabric does. Tethers hold its length (Beyond classic ▸ Tethers).</source>
-        <translation>Haltebänder sind aus: Ein feines Tuch aus einem echten Stoff dehnt sich viel stärker als der Stoff selbst. Haltebänder halten seine Länge (Über das klassische Modell hinaus ▸ Haltebänder).</translation>
+        <source>Tethers are off: the links are solved together, so the sheet stretches as the fabric does, most next to a point pin. Tethers hold it to its rest length from the pins (Beyond classic ▸ Tethers).</source>
+        <translation>Haltebänder sind aus: Die Verbindungen werden gemeinsam gelöst, das Tuch dehnt sich also wie der Stoff, am stärksten neben einem punktförmigen Fixpunkt. Haltebänder halten es auf seiner Ruhelänge zu den Fixpunkten (Über das klassische Modell hinaus ▸ Haltebänder).</translation>
     </message>
     <message>
         <source>Tethers on</source>

@@ -203,15 +203,17 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.own)
         self.form.addRow(tr("Stiffness"), self.stiffness)
         self.form.addRow(self.fabric_fields)
-        # XPBD's passes alone cannot hold a real fabric's length across a fine sheet: say so
-        # while tethers are off (`--set material` switches them on; RESEARCH.md §8)
+        # Without tethers a real fabric's links are solved together and stretch as the fabric
+        # does, most next to a point pin: say so, and offer tethers (`--set material` switches
+        # them on; RESEARCH.md §8)
         self.tethers_hint = QWidget(self)  # parents from the start: shiboken then knows Qt owns
         # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
         self.tethers_hint.setObjectName("tethers_hint")
         hint = QLabel(
             tr(
-                "Tethers are off: a fine sheet of a real fabric stretches far more than the fabric "
-                "does. Tethers hold its length (Beyond classic ▸ Tethers)."
+                "Tethers are off: the links are solved together, so the sheet stretches as the "
+                "fabric does, most next to a point pin. Tethers hold it to its rest length from "
+                "the pins (Beyond classic ▸ Tethers)."
             ),
             self.tethers_hint,
         )
