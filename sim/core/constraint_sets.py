@@ -96,13 +96,15 @@ class LinkSet(ConstraintSet):
         )
 
     def begin(self, sub: Substep) -> None:
-        if self.together is not None:  # the last substep's multipliers: this one's first guess
-            np.negative(self.lambdas, out=self.together.change)
+        s = sub.settings
+        together = self.together if s.xpbd and not s.tethers else None
+        if together is not None:  # the last substep's multipliers: this one's first guess
+            np.negative(self.lambdas, out=together.change)
         self.lambdas[:] = 0.0
         self.links.moved[:] = 0.0
         kernels.start_directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
-        if self.together is not None and sub.settings.xpbd and not sub.settings.tethers:
-            self.together.solve(sub, self.links, self.lambdas, self.torn)
+        if together is not None:
+            together.solve(sub, self.links, self.lambdas, self.torn)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material

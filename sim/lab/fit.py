@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -68,11 +68,7 @@ def fit_bending_rigidity(
     scene = textile.cantilever_scene(SIMaterialSpec.of("yours", base), overhang)
     values = [guess * k for k in SPREAD]
     angles = _sweep(pool, scene, values, "chord_angle", should_stop)
-    if not min(angles) <= angle <= max(angles):
-        raise FitError(
-            f"a {angle:g}° droop at {overhang * 100:g} cm is outside what B from "
-            f"{values[0]:.3g} to {values[-1]:.3g} N·m gives ({min(angles):.1f}…{max(angles):.1f}°)"
-        )
+    _bracketed(values, angles, angle, f"a {angle:g}° droop at {overhang * 100:g} cm", "°")
     # the angle falls as B grows: interpolate log B against the angle, increasing
     order = np.argsort(angles)
     log_b = np.interp(angle, np.asarray(angles)[order], np.log(np.asarray(values)[order]))
@@ -99,27 +95,38 @@ def fit_bending_rigidity_to_drape(
     coefficients = _sweep(
         pool, scene, values, "drape_coefficient", should_stop, textile.DRAPE_SECONDS
     )
-    if not min(coefficients) <= drape_coefficient <= max(coefficients):
-        raise FitError(
-            f"a drape coefficient of {drape_coefficient:g} % is outside what B from "
-            f"{values[0]:.3g} to {values[-1]:.3g} N·m gives "
-            f"({min(coefficients):.1f}…{max(coefficients):.1f} %)"
-        )
+    what = f"a drape coefficient of {drape_coefficient:g} %"
+    _bracketed(values, coefficients, drape_coefficient, what, " %")
     # A fold more or less moves the coefficient by points (RESEARCH.md §8), so it is not
     # interpolated between neighbours but read off the straight line through every point
     slope, intercept = np.polyfit(np.log(values), coefficients, 1)
     if slope <= 0.0:
         raise FitError("the drape coefficient did not rise with B over the sweep")
     fitted = float(np.exp((drape_coefficient - intercept) / slope))
-    fit = _fit(base, fitted, values, coefficients, None)
-    return replace(fit, trend=(float(slope), float(intercept)))
+    return _fit(base, fitted, values, coefficients, None, (float(slope), float(intercept)))
+
+
+def _bracketed(
+    values: list[float], measured: list[float], target: float, what: str, unit: str
+) -> None:
+    """FitError unless the sweep of B over `values` measured `target` somewhere in its range."""
+    if not min(measured) <= target <= max(measured):
+        raise FitError(
+            f"{what} is outside what B from {values[0]:.3g} to {values[-1]:.3g} N·m gives "
+            f"({min(measured):.1f}…{max(measured):.1f}{unit})"
+        )
 
 
 def _fit(
-    base: SIMaterial, fitted: float, values: list[float], measured: list[float], guess: float | None
+    base: SIMaterial,
+    fitted: float,
+    values: list[float],
+    measured: list[float],
+    guess: float | None,
+    trend: tuple[float, float] | None = None,
 ) -> Fit:
     material = base.with_values(bending_warp=fitted, bending_weft=fitted)
-    return Fit(fitted, material, tuple(zip(values, measured, strict=True)), guess)
+    return Fit(fitted, material, tuple(zip(values, measured, strict=True)), guess, trend)
 
 
 def _sweep(

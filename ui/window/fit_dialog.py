@@ -2,8 +2,8 @@
 areal density, and either the overhang at which a cantilever strip of it droops to 41.5°, or
 another angle, or its drape coefficient on a Cusick meter) the bending rigidity B the model's
 strip or specimen needs to do the same (sim.lab.fit), fitted by a sweep on a LocalPool(2) on a
-FitRun thread; Cancel stops the sweep. "Save as…" keeps the fitted
-fabric under a name in the user's fabrics (ui.user_fabrics), which every fabric chooser offers.
+FitRun thread; Cancel stops the sweep. "Save as…" keeps the fitted fabric under a name in the
+user's fabrics (ui.user_fabrics), which every fabric chooser offers.
 """
 
 from __future__ import annotations
