@@ -97,14 +97,11 @@ class LinkSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         s = sub.settings
-        together = self.together if s.xpbd and not s.tethers else None
-        if together is not None:  # the last substep's multipliers: this one's first guess
-            np.negative(self.lambdas, out=together.change)
         self.lambdas[:] = 0.0
         self.links.moved[:] = 0.0
         kernels.start_directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
-        if together is not None:
-            together.solve(sub, self.links, self.lambdas, self.torn)
+        if self.together is not None and s.xpbd and not s.tethers:
+            self.together.solve(sub, self.links, self.lambdas, self.torn)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
@@ -146,7 +143,10 @@ class LinksTogether:
     across drapes as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8)."""
 
     def __init__(self, link_count: int, particle_count: int) -> None:
-        self.change = np.zeros(link_count)  # (L,) float64, −Δλ: the guess, then the solution
+        # (L,) float64, −Δλ: the guess, then the solution, which is the next solve's guess (at
+        # rest the same system: the answer. The multipliers after the passes are not: bending
+        # and contacts move them, and as a guess they cost 94 iterations a substep at rest)
+        self.change = np.zeros(link_count)
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
         self.residual = np.zeros(link_count)  # (L,) float64
         self.search = np.zeros(link_count)  # (L,) float64

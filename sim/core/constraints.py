@@ -315,9 +315,11 @@ def project_links_xpbd_parallel(
 
 
 # Links solved together (solve_links_together): a link whose residual is below this share of
-# its rest length is solved, well below the strain a fabric's own weight gives it (cotton's:
-# 3e-5 on average down a 1 m strip). The Gauss–Seidel passes that follow polish what is left.
-TOGETHER_TOLERANCE = 1e-5
+# its rest length is solved, a thirtieth of the strain a fabric's own weight gives it (cotton's:
+# 3e-5 on average down a 1 m strip). At 1e-5 what was left was of the strip's own size, and its
+# stretch at four substeps was off by up to 3 % (RESEARCH.md §8). The Gauss–Seidel passes that
+# follow polish what is left.
+TOGETHER_TOLERANCE = 1e-6
 TOGETHER_MAX_ITERATIONS = 500
 
 
@@ -334,7 +336,7 @@ def solve_links_together(
     moved: np.ndarray,  # (L,) float64, accumulates as project_links_xpbd's
     compliance: np.ndarray,  # (L,) float64
     h: float,
-    change: np.ndarray,  # (L,) float64: in, a guess of −Δλ (e.g. the last substep's −λ); out, −Δλ
+    change: np.ndarray,  # (L,) float64: in, a guess of −Δλ (e.g. the last solve's); out, −Δλ
     gradient: np.ndarray,  # (L, 3) float64, scratch
     residual: np.ndarray,  # (L,) float64, scratch
     search: np.ndarray,  # (L,) float64, scratch

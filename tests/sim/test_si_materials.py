@@ -123,17 +123,17 @@ def test_a_hanging_strip_stretches_by_rho_g_l2_over_2k_and_the_clamp_holds_its_w
     assert forces is not None and forces.pin_total[1] == pytest.approx(weight, rel=0.01)
 
 
-@pytest.mark.parametrize("name", ["cotton", "denim"])
+@pytest.mark.parametrize("name", sorted(SI_FABRICS))
 @pytest.mark.parametrize("substeps", [1, 4])
 def test_solved_together_a_strips_stretch_needs_no_more_substeps(name, substeps):
-    """The links solved together each substep give the fabric's stretch at 4 passes and one
-    substep (passes alone need 64 × 8 for cotton: `converged_stretch`)."""
+    """The links solved together each substep give every fabric's stretch within 1 % at 4
+    passes and one substep or four (passes alone need 64 × 8 for cotton: `converged_stretch`)."""
     material = SI_FABRICS[name]
     scene = textile.hanging_strip_scene(name, length=1.0)
     sim = settled(with_settings(scene, {"substeps": substeps, "passes": 4}))
     assert (sim.model_settings.substeps, sim.model_settings.passes) == (substeps, 4)
     expected = material.areal_density * G / (2 * material.stretch_warp)
-    assert elongation(sim) == pytest.approx(expected, rel=0.03)
+    assert elongation(sim) == pytest.approx(expected, rel=0.01)
 
 
 def sheet(cols: int, rows: int, material: SIMaterial) -> Simulation:
