@@ -34,7 +34,7 @@ from clothlab.sim.document.recording import Recording, save_recording
 from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene, capture_scene, save_scene
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
-from clothlab.sim.lab.engine import Engine, Source, si_tensions
+from clothlab.sim.lab.engine import Engine, Source, in_si_units
 
 Vec3 = tuple[float, float, float]
 
@@ -46,14 +46,14 @@ class Table(Mapping[str, np.ndarray]):
     (NaN where the probe was not attached at that step)."""
 
     columns: tuple[str, ...] = readouts.CSV_COLUMNS  # without probes; with, see __init__
-    units: dict[str, str] = readouts.CSV_UNITS
+    units: dict[str, str] = readouts.CSV_UNITS  # of a run in model units; see __init__
 
     def __init__(self, rows: np.ndarray, probe_slots: int = 0, si: bool = False) -> None:
         self.rows = rows  # (rows, columns) float64, columns as `columns`
         self.rows.flags.writeable = False
         self.probe_slots, self._si = probe_slots, si
         self.columns = (*readouts.CSV_COLUMNS, *probes.column_keys(probe_slots))
-        self.units = {**readouts.CSV_UNITS, **probes.units(probe_slots, si)}
+        self.units = {**readouts.csv_units(si), **probes.units(probe_slots, si)}
 
     def __getitem__(self, key: str) -> np.ndarray:
         try:
@@ -93,7 +93,7 @@ class Table(Mapping[str, np.ndarray]):
         each, sim.core.probes.values): as many probes' columns as were ever attached."""
         table = np.array(rows, dtype=np.float64).reshape(len(rows), len(readouts.CSV_COLUMNS))
         if not len(probe_rows):
-            return cls(table)
+            return cls(table, 0, si)
         width = len(probes.QUANTITIES)
         probed = np.array(probe_rows, dtype=np.float64).reshape(len(rows), -1)
         # (MAX_PROBES,): the slots a probe was ever in (a probe's y is never NaN)
@@ -200,7 +200,7 @@ class Lab:
         if engine.blew_up:
             instability = engine.sim.instability
             raise RuntimeError(instability.message if instability else "the model blew up")
-        return Table.of(rows, probe_rows, si_tensions(self._source))
+        return Table.of(rows, probe_rows, in_si_units(self._source))
 
     def reset(self) -> None:
         """Back to step 0 of the scene as set up now (the edits kept, the journal afresh)."""

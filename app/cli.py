@@ -40,7 +40,7 @@ from clothlab.sim.document.presets import is_preset
 from clothlab.sim.document.recording import load_recording
 from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
 from clothlab.sim.lab import variants
-from clothlab.sim.lab.engine import Engine, probe_slots, si_tensions
+from clothlab.sim.lab.engine import Engine, in_si_units, probe_slots
 from clothlab.sim.lab.variants import (
     BASELINE,
     SCENE_KEYS,
@@ -297,7 +297,7 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
     sim = engine.sim
     table = None
     if "csv" in outputs.files:
-        table = CsvRows(outputs, "csv", probe_slots=probe_slots(source), si=si_tensions(source))
+        table = CsvRows(outputs, "csv", probe_slots=probe_slots(source), si=in_si_units(source))
     progress = Progress(steps)
 
     def write_rows() -> None:
@@ -406,7 +406,8 @@ def _variant_source(source: Source, variant: Variant) -> Source:
 
 def _compare(chosen: list[Variant], sources: list[Source], steps: int, outputs: Outputs) -> int:
     """Each variant in turn, its rows streamed to the CSV under its name."""
-    table = CsvRows(outputs, "csv", lead=("variant",)) if "csv" in outputs.files else None
+    si = all(in_si_units(source) for source in sources)
+    table = CsvRows(outputs, "csv", lead=("variant",), si=si) if "csv" in outputs.files else None
     progress = Progress(steps * len(chosen))
     results: list[VariantResult] = []
     with StopOnInterrupt() as stop:
@@ -482,7 +483,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         # a lost sweep with no row writes nothing: no empty table over the user's file
         written = "csv" in outputs.files and (bool(results) or not lost)
         if written:
-            outputs.write("csv", sweep_csv(keys, chosen, results).encode())
+            outputs.write("csv", sweep_csv(keys, chosen, results, in_si_units(source)).encode())
             outputs.commit("csv")
         _print_sweep(keys, chosen, results)
         if stopped is None:
@@ -568,12 +569,14 @@ def _keep_dask_logging_off_the_terminal() -> None:
         logger.propagate = False
 
 
-def sweep_csv(keys: list[str], chosen: list[Variant], results: dict[int, VariantResult]) -> str:
+def sweep_csv(
+    keys: list[str], chosen: list[Variant], results: dict[int, VariantResult], si: bool = False
+) -> str:
     """One row per finished variant, in grid order: its values as typed, its status, and its
-    final readouts (empty for a variant that failed)."""
+    final readouts (empty for a variant that failed); `si`: the scene's run is in SI units."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([*keys, "status", *readouts.CSV_HEADER])
+    writer.writerow([*keys, "status", *readouts.csv_header(si)])
     for k in sorted(results):
         result, final = results[k], results[k].final_row
         cells = readouts.csv_cells(final) if final else [""] * len(readouts.CSV_COLUMNS)
@@ -663,12 +666,12 @@ class CsvRows:
         si: bool = False,
     ) -> None:
         """`lead`: columns before the usual ones; `probe_slots`: probes' columns after them
-        (sim.core.probes), `si` saying their tensions are in N."""
+        (sim.core.probes); `si`: a run in SI units (sim.lab.engine.in_si_units)."""
         self.outputs, self.option = outputs, option
         self.count = 0
         self.probe_slots = probe_slots
         self._writer = csv.writer(self, lineterminator="\n")
-        header = [*lead, *readouts.CSV_HEADER, *probes.header_names(probe_slots, si)]
+        header = [*lead, *readouts.csv_header(si), *probes.header_names(probe_slots, si)]
         self._writer.writerow(header)
 
     def write(self, text: str) -> None:  # csv.writer's stream

@@ -431,16 +431,16 @@
         <translation>Kinetische Energie</translation>
     </message>
     <message>
-        <source>½ Σ m v² over all particles, mass 1 each.</source>
-        <translation>½ Σ m v² über alle Partikel, Masse je 1.</translation>
-    </message>
-    <message>
         <source>Potential energy</source>
         <translation>Potenzielle Energie</translation>
     </message>
     <message>
-        <source>Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step.</source>
-        <translation>Σ m·g·y über alle Partikel, Masse je 1, ab y = 0; y in der Mitte des letzten Schritts.</translation>
+        <source>½ Σ m v² over all particles: mass 1 each, or in kg with SI fabrics.</source>
+        <translation>½ Σ m v² über alle Partikel: Masse je 1, oder in kg bei SI-Stoffen.</translation>
+    </message>
+    <message>
+        <source>Σ m·g·y over all particles (mass 1 each, or in kg with SI fabrics), from y = 0; y midway through the last step.</source>
+        <translation>Σ m·g·y über alle Partikel (Masse je 1, oder in kg bei SI-Stoffen), ab y = 0; y in der Mitte des letzten Schritts.</translation>
     </message>
     <message>
         <source>Energy</source>
@@ -1841,6 +1841,10 @@
     <message>
         <source>mass·units²/s² per step</source>
         <translation>Masse·LE²/s² pro Schritt</translation>
+    </message>
+    <message>
+        <source>J per step</source>
+        <translation>J pro Schritt</translation>
     </message>
     <message>
         <source>Pause</source>

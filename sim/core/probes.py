@@ -23,7 +23,7 @@ QUANTITIES: Final = ("y", "speed", "tension")  # what each probe reads, its colu
 # Units as measured and written to CSV (ASCII, as every CSV header): the tension is in N where
 # the bodies have SI materials, in model units (mass 1 a particle) otherwise.
 UNITS: Final = {"y": "units", "speed": "units/s", "tension": "mass*units/s^2"}
-SI_UNITS: Final = {**UNITS, "tension": "N"}
+SI_UNITS: Final = {"y": "m", "speed": "m/s", "tension": "N"}  # a run in SI units
 LABELS: Final = {
     "y": QT_TR_NOOP("Height"),
     "speed": QT_TR_NOOP("Speed"),
@@ -93,7 +93,7 @@ def column_keys(slots: int) -> tuple[str, ...]:
 
 def header_names(slots: int, si: bool = False) -> tuple[str, ...]:
     """The columns' names in a CSV header, with their units as the readouts' are written
-    (`si`: the bodies have SI materials, so tensions are in N)."""
+    (`si`: a run in SI units, sim.lab.engine.in_si_units)."""
     named = units(slots, si)
     return tuple(f"{key} ({unit})" for key, unit in named.items())
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from clothlab.sim.core import kernels, probes, specimens
+from clothlab.sim.core import kernels, probes, specimens, units
 from clothlab.sim.core.parameters import damping_per_step
 from clothlab.sim.text import QT_TR_NOOP
 
@@ -314,7 +314,7 @@ READOUTS: tuple[Readout, ...] = (
         QT_TR_NOOP("Kinetic energy"),
         "mass·units²/s²",
         of_simulation(kinetic_energy),
-        QT_TR_NOOP("½ Σ m v² over all particles, mass 1 each."),
+        QT_TR_NOOP("½ Σ m v² over all particles: mass 1 each, or in kg with SI fabrics."),
         plotted=False,
     ),
     Readout(
@@ -323,7 +323,8 @@ READOUTS: tuple[Readout, ...] = (
         "mass·units²/s²",
         of_simulation(potential_energy),
         QT_TR_NOOP(
-            "Σ m·g·y over all particles, mass 1 each, from y = 0; y midway through the last step."
+            "Σ m·g·y over all particles (mass 1 each, or in kg with SI fabrics), from y = 0; y "
+            "midway through the last step."
         ),
         plotted=False,
     ),
@@ -496,7 +497,7 @@ READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
 # own plot or as a second curve on another's) and the counts under the plots.
 SHOWN_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS if r.plotted or r.integer)
 # Every CSV (the CLI's and the app's) has these columns: the step, model time, the readouts.
-# Code finds a column by its key; the file's header names each with its unit (CSV_HEADER).
+# Code finds a column by its key; the file's header names each with its unit (csv_header).
 CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
 CSV_UNITS: dict[str, str] = {"step": "", "t": "s", **{r.key: r.unit for r in READOUTS}}
 # The file stays ASCII, as it was before it had units: a spreadsheet that takes UTF-8 for its
@@ -504,10 +505,20 @@ CSV_UNITS: dict[str, str] = {"step": "", "t": "s", **{r.key: r.unit for r in REA
 _ASCII_UNIT = str.maketrans({"²": "^2", "³": "^3", "·": "*", "°": "deg"})
 
 
-def header_name(key: str) -> str:
+def unit_of(key: str, si: bool = False) -> str:
+    """The unit a column's values are in: the model's, or for a run in SI units (`si`) the
+    SI one (sim.core.units)."""
+    return units.shown_in(CSV_UNITS[key], si)
+
+
+def csv_units(si: bool = False) -> dict[str, str]:
+    return {key: unit_of(key, si) for key in CSV_COLUMNS}
+
+
+def header_name(key: str, si: bool = False) -> str:
     """A column's name in a CSV header: its key and the unit its values are written in
     ("t (s)", "max_stretch (fraction)": not the % the panels show); a count has none."""
-    unit = CSV_UNITS[key].translate(_ASCII_UNIT)
+    unit = unit_of(key, si).translate(_ASCII_UNIT)
     return f"{key} ({unit})" if unit else key
 
 
@@ -517,7 +528,11 @@ def column_key(name: str) -> str:
     return name.split(" (", 1)[0].strip()
 
 
-CSV_HEADER: tuple[str, ...] = tuple(header_name(key) for key in CSV_COLUMNS)
+def csv_header(si: bool = False) -> tuple[str, ...]:
+    return tuple(header_name(key, si) for key in CSV_COLUMNS)
+
+
+CSV_HEADER: tuple[str, ...] = csv_header()  # of a run in model units
 
 
 @dataclass(frozen=True)
@@ -587,10 +602,10 @@ def csv_cells(values: Iterable[float]) -> list[str]:
 
 def csv_text(rows: Iterable[Iterable[float]], probe_slots: int = 0, si: bool = False) -> str:
     """The CSV of readout rows (CSV_COLUMNS). With `probe_slots`, each row goes on with that
-    many probes' columns (sim.core.probes.column_keys; `si`: tensions in N)."""
+    many probes' columns (sim.core.probes.column_keys); `si`: a run in SI units."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([*CSV_HEADER, *probes.header_names(probe_slots, si)])
+    writer.writerow([*csv_header(si), *probes.header_names(probe_slots, si)])
     width = len(CSV_COLUMNS)
     writer.writerows(
         [*csv_cells(list(r)[:width]), *probes.csv_cells(list(r)[width:])] for r in rows
@@ -689,7 +704,7 @@ class ReadoutHistory:
 
     def csv_text(self, si: bool = False) -> str:
         """The rows as `clothlab run --csv` writes them, with the columns of as many probes
-        as were ever on at once (`si`: their tensions in N)."""
+        as were ever on at once (`si`: a run in SI units)."""
         read = np.flatnonzero(np.isfinite(self.probe_rows).any(axis=0))
         slots = -(-(int(read.max()) + 1) // len(probes.QUANTITIES)) if len(read) else 0
         width = len(CSV_COLUMNS) + slots * len(probes.QUANTITIES)

@@ -425,9 +425,9 @@ def probe_slots(source: Source) -> int:
     return most
 
 
-def si_tensions(source: Source) -> bool:
-    """Whether the probes' tensions of a run of `source` are in N: every body has an SI
-    material (else they are in model units, mass 1 a particle)."""
+def in_si_units(source: Source) -> bool:
+    """Whether a run of `source` measures in SI units (lengths in m, energies in J, tensions
+    in N): every body has an SI material (else in model units, mass 1 a particle)."""
     scene = source if isinstance(source, Scene) else source.scene
     return bool(scene.bodies) and all(body.si_material is not None for body in scene.bodies)
 

@@ -177,3 +177,11 @@ def test_a_lab_measures_the_pins_links_and_floor_with_the_solvers_forces():
     per_length = silk.tension_per_length
     assert per_length is not None and np.nanmax(per_length) > 0.0  # N/m, side links only
     assert np.isnan(per_length).sum() == silk.links - np.isfinite(per_length).sum()
+
+
+def test_a_fabrics_table_is_in_si_units():
+    """A run whose bodies have SI fabrics measures in metres and joules; its table says so."""
+    table = clothlab.open("hanging-strip").run(1)
+    assert table.units["total_energy"] == "J" and table.units["sag"] == "m"
+    assert table.units["max_speed"] == "m/s" and table.units["pin_force"] == "N"
+    assert table.csv().splitlines()[0].startswith("step,t (s),sag (m),volume (m^3)")

@@ -9,15 +9,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from sim_helpers import hanging_sheet
 
 from clothlab.sim.core import readouts
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER, READOUTS, column_key
 from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.scene import build_simulation
+from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep_results import parse_sweep_results
 
 ROOT = Path(__file__).resolve().parents[2]
+G = 9.8  # m/s²
 
 
 def recorded_history(steps: int = 3) -> readouts.ReadoutHistory:
@@ -93,3 +98,30 @@ def test_the_clis_streamed_csv_has_the_same_header(tmp_path):
     lines = table.read_text(encoding="utf-8").splitlines()
     assert lines[0] == readouts.csv_text([]).rstrip("\n") == ",".join(CSV_HEADER)
     assert len(lines) == 1 + 3
+
+
+def test_a_run_in_si_units_says_metres_and_joules(tmp_path):
+    """A fabric's run has lengths in metres and masses in kg: its CSV says m, m/s and J where a
+    run in model units says units and mass·units²/s² (the values are the same numbers)."""
+    table = tmp_path / "strip.csv"
+    result = subprocess.run(
+        [sys.executable, "-m", "clothlab.app.main", "run", "hanging-strip", "--steps", "2",
+         "--csv", str(table)],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    header = table.read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header == list(readouts.csv_header(si=True)) != list(CSV_HEADER)
+    assert {"sag (m)", "volume (m^3)", "motion (m/s)", "total_energy (J)"} <= set(header)
+    assert {"solver_loss (J per step)", "pin_force (N)", "elongation (m)"} <= set(header)
+    assert [column_key(name) for name in header] == list(CSV_COLUMNS)
+    assert "".join(header).isascii()
+
+
+def test_a_fabrics_energy_is_in_joules():
+    """The potential energy of a strip at rest is its weight in N times its mean height in m."""
+    scene = textile.hanging_strip_scene("cotton", length=1.0)
+    sim, strip = build_simulation(scene), scene.bodies[0]
+    weight = SI_FABRICS["cotton"].areal_density * strip.width * strip.height * G  # N
+    mean_height = float(np.average(sim.state.x[:, 1], weights=sim.mechanics.mass))
+    assert sim.readouts().potential_energy == pytest.approx(weight * mean_height, rel=1e-9)

@@ -59,6 +59,20 @@ def test_set_settings_shows_values_without_requesting_changes(qtbot):
     assert panel.editors["ball"].isChecked()
 
 
+def test_a_fabrics_world_settings_are_in_metres(qtbot):
+    """Gravity in m/s² and lengths in m for a scene whose bodies have SI fabrics; the model's
+    units for any other."""
+    panel = ParametersPanel()
+    qtbot.addWidget(panel)
+    panel.show_scene(load_preset("hanging-strip"))
+    assert panel.editors["gravity"].spin_box.suffix() == " m/s²"
+    assert panel.editors["ball_radius"].spin_box.suffix() == " m"
+    assert panel.editors["dt"].spin_box.suffix() == " s"
+    panel.show_scene(load_preset("hanging-sheet"))
+    assert panel.editors["gravity"].spin_box.suffix() == " units/s²"
+    assert panel.editors["ball_radius"].spin_box.suffix() == " units"
+
+
 def test_user_changes_become_requests(qtbot):
     panel = ParametersPanel()
     qtbot.addWidget(panel)
@@ -105,6 +119,29 @@ def test_readouts_of_a_block_show_volume_not_sag(qtbot):
     assert panel.plots["volume"].isVisibleTo(panel)
     assert not panel.plots["sag"].isVisibleTo(panel)
     assert panel.value_labels["volume"].text().endswith("units³")
+
+
+def test_a_fabrics_readouts_are_in_metres_and_joules_and_its_export_says_so(qtbot):
+    """A run whose bodies have SI fabrics is in metres and kilograms: the panel shows m/s and J
+    where a model-units run shows units/s and mass·units²/s², and its CSV header the same."""
+    panel = ReadoutsPanel()
+    qtbot.addWidget(panel)
+    panel.show_scene(load_preset("hanging-strip"))
+    for snapshot in snapshots("hanging-strip", 3):
+        panel.add_snapshot(snapshot)
+    panel.redraw()
+    assert panel.si
+    assert panel.value_labels["motion"].text().endswith(" m/s")
+    assert panel.value_labels["total_energy"].text().endswith(" J")
+    assert panel.value_labels["pin_force"].text().endswith(" N")
+    header = panel.history.csv_text(si=panel.si).splitlines()[0].split(",")
+    assert "total_energy (J)" in header and "motion (m/s)" in header
+    panel.show_scene(load_preset("hanging-sheet"))
+    for snapshot in snapshots("hanging-sheet", 2):
+        panel.add_snapshot(snapshot)
+    panel.redraw()
+    assert not panel.si
+    assert panel.value_labels["total_energy"].text().endswith(" mass·units²/s²")
 
 
 def test_the_plotted_envelope_keeps_every_peak_the_ends_and_the_order():

@@ -387,7 +387,7 @@ def readouts_text(window, snapshot) -> dict[str, str]:
 
     panel = window.readouts_panel
     expected = {
-        k: value_text(k, getattr(snapshot.readouts, k) * READOUTS_BY_KEY[k].shown_scale)
+        k: value_text(k, getattr(snapshot.readouts, k) * READOUTS_BY_KEY[k].shown_scale, panel.si)
         for k, label in panel.value_labels.items()
         if label.isVisibleTo(panel)
     }

@@ -204,3 +204,23 @@ def test_a_probe_attached_while_recording_comes_back_when_the_replay_reaches_it(
     qtbot.waitUntil(lambda: controller.scene.probes == [160], timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.probes_panel.table.rowCount() == 1, timeout=WAIT_MS)
     assert window.viewport.probes() == (160,) and controller.undo_stack.count() == 0
+
+
+def test_a_fabrics_probe_plots_are_titled_in_si_units(qtbot):
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.ui.docks.probes_dock import ProbesPanel
+
+    panel = ProbesPanel()
+    qtbot.addWidget(panel)
+
+    def titles() -> list[str]:
+        return [plot.getPlotItem().titleLabel.text for plot in panel.plots.values()]
+
+    panel.show_scene(load_preset("hanging-strip"))
+    assert [title.rsplit("(", 1)[1] for title in titles()] == ["m)", "m/s)", "N)"]
+    panel.show_scene(load_preset("hanging-sheet"))
+    assert [title.rsplit("(", 1)[1] for title in titles()] == [
+        "units)",
+        "units/s)",
+        "mass*units/s^2)",
+    ]

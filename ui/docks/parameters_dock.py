@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.core import units
 from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
@@ -67,8 +69,7 @@ class FloatEditor(QWidget):
         self.spin_box.setSingleStep(parameter.step)
         self.spin_box.setKeyboardTracking(False)  # one change per typed number, not per digit
         self.slider.setMinimumWidth(48)
-        if parameter.unit and not unit_in_label(parameter):
-            self.spin_box.setSuffix(f" {shown_unit(parameter.unit)}")
+        self.show_units(si=False)
         # Wide enough for the default as shown (1/120 s reads "0.008333 s", not "0.008333 :"),
         # plus the arrows and the frame.
         default = self.spin_box.textFromValue(float(parameter.default)) + self.spin_box.suffix()
@@ -82,6 +83,12 @@ class FloatEditor(QWidget):
         self.slider.sliderPressed.connect(self.drag_started)
         self.slider.sliderReleased.connect(self.drag_finished)
         self.spin_box.valueChanged.connect(self._spin_box_changed)
+
+    def show_units(self, si: bool) -> None:
+        """Its unit after the number: the model's, or the SI one for a run in SI units."""
+        unit = self.parameter.unit
+        if unit and not unit_in_label(self.parameter):
+            self.spin_box.setSuffix(f" {shown_unit(units.shown_in(unit, si))}")
 
     def value(self) -> float:
         return self.spin_box.value()
@@ -492,6 +499,10 @@ class ParametersPanel(QWidget):
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._scene = scene
+        si = in_si_units(scene)  # gravity in m/s², the ball's radius in m
+        for editor in self.editors.values():
+            if isinstance(editor, FloatEditor):
+                editor.show_units(si)
         self.set_settings(scene_settings(scene))
         self.body_group.show_body(scene, self.body_group.index)
 

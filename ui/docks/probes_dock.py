@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core import forces, probes
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
-from clothlab.sim.lab.engine import si_tensions
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.scene_model import shown_unit
 from clothlab.ui.numbers import localized, plot_widget
@@ -161,7 +161,9 @@ class ProbesPanel(QWidget):
 
     def show_scene(self, scene: Scene) -> None:
         self.traces = {}
-        self._title(self.plots["tension"], "tension", si_tensions(scene))  # N with SI fabrics
+        si = in_si_units(scene)  # m, m/s and N with SI fabrics
+        for quantity, plot in self.plots.items():
+            self._title(plot, quantity, si)
         self._set_probes(scene.probes)
 
     def show_edit(self, scene: Scene, command: object) -> None:

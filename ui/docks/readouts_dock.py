@@ -28,9 +28,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, SHOWN_KEYS, Readout, ReadoutHistory
+from clothlab.sim.core.readouts import (
+    CSV_COLUMNS,
+    READOUTS,
+    SHOWN_KEYS,
+    Readout,
+    ReadoutHistory,
+    unit_of,
+)
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
 from clothlab.ui.layouts import nest
@@ -53,11 +61,11 @@ PLOTS: dict[str, tuple[Readout, ...]] = {
 COUNTS: tuple[Readout, ...] = tuple(r for r in READOUTS if r.key in SHOWN_KEYS and not r.plotted)
 HIGHLIGHT = "#f0a000"  # the evidence a question points at
 HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; padding: 0 3px;"
-# The model's units, in words the panels translate (unit_text); the symbols (%, N, m, °) and
-# the units in the CSV files stay as they are
-MODEL_UNITS = (
+# The units with words in them, which the panels translate (unit_text); the symbols (%, N, m,
+# J, °) and the units in the CSV files stay as they are
+WORDED_UNITS = (
     QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units²/s²"),
-    QT_TR_NOOP("mass·units²/s² per step"),
+    QT_TR_NOOP("mass·units²/s² per step"), QT_TR_NOOP("J per step"),
 )  # fmt: skip
 
 
@@ -79,6 +87,7 @@ class ReadoutsPanel(QWidget):
         self._rows: dict[str, tuple[QLabel, QLabel]] = {}  # name and value
         self._grid_rows: dict[str, int] = {}  # a plot's row in the grid, by its own key
         self.applies: dict[str, bool] = {r.key: True for r in (*SERIES, *COUNTS)}
+        self.si = False  # whether the scene's run is in SI units (sim.lab.engine.in_si_units)
         self._curve_shown: dict[str, bool] = {series.key: True for series in SERIES}
         self.highlighted: str | None = None  # the readout a question points at
 
@@ -240,6 +249,7 @@ class ReadoutsPanel(QWidget):
         """Show only the readouts that mean something for the scene (the table's `applies`):
         no volume without a block, no sag unless the first sheet hangs from its top corners."""
         topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
+        self.si = in_si_units(scene)  # metres and joules, not the model's units
         for series in SERIES:
             self.applies[series.key] = series.applies(topology, pins)
             self._show_series(series.key, self.applies[series.key])
@@ -345,9 +355,9 @@ class ReadoutsPanel(QWidget):
                 if visible:
                     shown.append(values)
                     self._draw(series.key, t, values)
-                    self.value_labels[series.key].setText(value_text(series.key, values[-1]))
-                    words.append(f"{tr(series.label)} {value_text(series.key, values[-1])}, "
-                                 f"{tr(trend(values))}")  # fmt: skip
+                    text = value_text(series.key, values[-1], self.si)
+                    self.value_labels[series.key].setText(text)
+                    words.append(f"{tr(series.label)} {text}, {tr(trend(values))}")
             if shown:
                 self._frame(key, start, end, shown)
                 described = tr("Latest: {values}.").format(values="; ".join(words))
@@ -437,16 +447,17 @@ def trend(values: np.ndarray) -> str:
     return QT_TR_NOOP("rising") if change > 0 else QT_TR_NOOP("falling")
 
 
-def value_text(key: str, shown: float) -> str:
+def value_text(key: str, shown: float, si: bool = False) -> str:
     """A readout's value as the panel writes it, `shown` in the panel's unit (its value
-    times shown_scale): "0.006578 units", "21.53 %"."""
+    times shown_scale): "0.006578 units", "21.53 %" (`si`: a run in SI units, "0.006578 m")."""
     series = READOUTS_BY_KEY[key]
     if math.isnan(shown):  # not measured (pin force with the classic rule)
         return "—"
-    return localized(f"{float(shown):.4g} {unit_text(series)}")
+    return localized(f"{float(shown):.4g} {unit_text(series, si)}")
 
 
-def unit_text(readout: Readout) -> str:
+def unit_text(readout: Readout, si: bool = False) -> str:
     """The unit a panel shows a readout's value in: its model unit in the app's language
-    ("units" in German is "Einheiten"), a symbol as it is."""
-    return tr(readout.shown_unit or readout.unit)  # a symbol has no translation: as it is
+    ("units" in German is "Einheiten"), a symbol as it is; SI units for a run in them."""
+    # a symbol has no translation: as it is
+    return tr(readout.shown_unit or unit_of(readout.key, si))

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.document.files import describe, write_atomically
 from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
-from clothlab.sim.lab.engine import si_tensions
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import Limits, RefusalLine, number_box
@@ -239,7 +239,7 @@ class SceneFiles:
         history = self.readouts.history
         try:
             # the probes' columns too, their tensions in N on SI fabrics, as `run --csv` writes
-            text = history.csv_text(si=si_tensions(self.controller.scene))
+            text = history.csv_text(si=in_si_units(self.controller.scene))
             write_atomically(path, text.encode("utf-8"))
         except OSError as error:
             show_error(self.window, tr("Cannot export readouts"), f"{path}: {describe(error)}")
