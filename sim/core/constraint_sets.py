@@ -348,32 +348,53 @@ class ContactSet(ConstraintSet):
         )  # fmt: skip
 
 
+class Stencils:
+    """Linear constraints C = Σ c_m·x_m of one kind (constraints.project_stencils_xpbd)."""
+
+    def __init__(self, members: np.ndarray, coefficients: tuple[float, ...]) -> None:
+        self.members = np.ascontiguousarray(members, dtype=np.int32)  # (K, M) int32
+        self.coefficients = np.array(coefficients)  # (M,) float64
+        self.compliance = np.zeros(len(members))  # (K,) float64
+        self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
+
+    def project(self, sub: Substep) -> None:
+        if len(self.members):
+            constraints.project_stencils_xpbd(
+                sub.x, sub.inv_mass, self.members, self.coefficients, self.compliance,
+                self.lambdas, sub.h,
+            )  # fmt: skip
+
+
+RUN, TWIST = (1.0, -2.0, 1.0), (1.0, -1.0, 1.0, -1.0)  # x_l − 2·x_i + x_r; x_00 − x_01 + …
+
+
 class CurvatureSet(ConstraintSet):
     """The bending of SI-material bodies (sim.core.materials): one curvature constraint per
-    straight run of three particles along a warp or weft line whose two links live."""
+    straight run of three particles along a warp or weft line whose two links live, and one
+    twist constraint per cell whose four sides live."""
 
     depends_on = frozenset({LINKS, MATERIALS, PINS})
 
     def __init__(self) -> None:
-        self.curves = np.zeros((0, 3), dtype=np.int32)  # (K, 3) int32, the live runs
-        self.compliance = np.zeros(0)  # (K,) float64
-        self.lambdas = np.zeros((0, 3))  # (K, 3) float64, per substep
+        self.runs = Stencils(np.zeros((0, 3)), RUN)
+        self.twists = Stencils(np.zeros((0, 4)), TWIST)
 
     def build(self, model: Model) -> None:
-        m = model.mechanics
-        live = model.link_alive[m.curve_links].all(axis=1) if len(m.curves) else []
-        self.curves = np.ascontiguousarray(m.curves[live])
-        self.compliance = clamped(self.curves, m.curve_compliance[live], model.pin_index)
-        self.lambdas = np.zeros((len(self.curves), 3))  # (K, 3) float64, per substep
+        m, alive = model.mechanics, model.link_alive
+        live = alive[m.curve_links].all(axis=1) if len(m.curves) else []
+        self.runs = Stencils(m.curves[live], RUN)
+        self.runs.compliance = clamped(self.runs.members, m.curve_compliance[live], model.pin_index)
+        live = alive[m.twist_links].all(axis=1) if len(m.twists) else []
+        self.twists = Stencils(m.twists[live], TWIST)
+        self.twists.compliance = np.ascontiguousarray(m.twist_compliance[live])
 
     def begin(self, sub: Substep) -> None:
-        self.lambdas[:] = 0.0
+        self.runs.lambdas[:] = 0.0
+        self.twists.lambdas[:] = 0.0
 
     def project(self, sub: Substep) -> None:
-        if len(self.curves):
-            constraints.project_curves_xpbd(
-                sub.x, sub.inv_mass, self.curves, self.compliance, self.lambdas, sub.h
-            )
+        self.runs.project(sub)
+        self.twists.project(sub)
 
 
 def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.ndarray:

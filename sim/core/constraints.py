@@ -741,31 +741,36 @@ def triangle_vertex_areas(
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def project_curves_xpbd(
+def project_stencils_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
-    curves: np.ndarray,  # (K, 3) int32, (left, middle, right) of straight runs at rest
+    members: np.ndarray,  # (K, M) int32, the particles of each stencil
+    coefficients: np.ndarray,  # (M,) float64, c_m
     compliance: np.ndarray,  # (K,) float64
     lambdas: np.ndarray,  # (K, 3) float64, Lagrange multipliers of this substep
     h: float,
 ) -> None:
-    """One XPBD pass over curvature constraints C = x_l − 2·x_i + x_r = 0 (sim.core.materials):
-    three linear components each, gradients 1, −2, 1, so each update is exact for its run."""
+    """One XPBD pass over linear constraints C = Σ c_m·x_m = 0 (sim.core.materials' bending:
+    a run's curvature x_l − 2·x_i + x_r, a cell's twist x_00 − x_01 + x_11 − x_10): three
+    linear components each, gradients c_m, so each update is exact for its stencil."""
     h2 = h * h
-    for k in range(curves.shape[0]):
-        left, middle, right = curves[k, 0], curves[k, 1], curves[k, 2]
-        wl, wm, wr = inv_mass[left], inv_mass[middle], inv_mass[right]
-        w = wl + 4.0 * wm + wr
+    size = coefficients.shape[0]
+    for k in range(members.shape[0]):
+        w = 0.0
+        for m in range(size):
+            w += coefficients[m] * coefficients[m] * inv_mass[members[k, m]]
         if w == 0.0:
             continue
         alpha = compliance[k] / h2
         for c in range(3):
-            error = x[left, c] - 2.0 * x[middle, c] + x[right, c]
+            error = 0.0
+            for m in range(size):
+                error += coefficients[m] * x[members[k, m], c]
             step = (-error - alpha * lambdas[k, c]) / (w + alpha)
             lambdas[k, c] += step
-            x[left, c] += wl * step
-            x[middle, c] -= 2.0 * wm * step
-            x[right, c] += wr * step
+            for m in range(size):
+                p = members[k, m]
+                x[p, c] += coefficients[m] * inv_mass[p] * step
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -812,23 +817,23 @@ def link_forces(
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def curve_forces_on_held(
+def stencil_forces_on_held(
     inv_mass: np.ndarray,  # (N,) float64
-    curves: np.ndarray,  # (K, 3) int32
+    members: np.ndarray,  # (K, M) int32
+    coefficients: np.ndarray,  # (M,) float64
     lambdas: np.ndarray,  # (K, 3) float64, the substep's multipliers after its passes
     h: float,
     out: np.ndarray,  # (N, 3) float64, accumulates
 ) -> None:
-    """The force each curvature run (project_curves_xpbd) exerts on its held members over the
-    last substep: gradient coefficient (1, −2, 1) × λ / h²."""
+    """The force each stencil (project_stencils_xpbd) exerts on its held members over the
+    last substep: its gradient coefficient × λ / h²."""
     h2 = h * h
-    for k in range(curves.shape[0]):
-        for member in range(3):
-            p = curves[k, member]
+    for k in range(members.shape[0]):
+        for m in range(coefficients.shape[0]):
+            p = members[k, m]
             if inv_mass[p] == 0.0:
-                coefficient = -2.0 if member == 1 else 1.0
                 for c in range(3):
-                    out[p, c] += coefficient * lambdas[k, c] / h2
+                    out[p, c] += coefficients[m] * lambdas[k, c] / h2
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)

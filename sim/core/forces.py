@@ -32,6 +32,16 @@ class DistanceImpulses:
     moved: np.ndarray  # (B,) float64
 
 
+@dataclass(frozen=True, eq=False)
+class StencilImpulses:
+    """A family of linear constraints C = Σ c_m·x_m (constraints.project_stencils_xpbd) and
+    their multipliers after the substep's passes."""
+
+    members: np.ndarray  # (K, M) int32
+    coefficients: np.ndarray  # (M,) float64
+    lambdas: np.ndarray  # (K, 3) float64
+
+
 def _none(dtype: type, *shape: int) -> np.ndarray:
     """An empty array shared by every Impulses without that constraint set (read-only): one
     is made each step the readouts are read, and five fresh empties cost as much as a link pass."""
@@ -40,7 +50,6 @@ def _none(dtype: type, *shape: int) -> np.ndarray:
     return empty
 
 
-_NO_CURVES, _NO_CURVE_LAMBDAS = _none(np.int32, 3), _none(np.float64, 3)
 _NO_TETHERS, _NO_PULLS = _none(np.int32), _none(np.float64)
 
 
@@ -53,8 +62,7 @@ class Impulses:
     obstacles: Obstacles  # their pushes
     fixed: FixedArrays  # the particles it held
     distances: tuple[DistanceImpulses, ...] = ()
-    curves: np.ndarray = field(default_factory=lambda: _NO_CURVES)  # (K, 3) int32
-    curve_lambdas: np.ndarray = field(default_factory=lambda: _NO_CURVE_LAMBDAS)  # (K, 3)
+    stencils: tuple[StencilImpulses, ...] = ()  # the SI bodies' bending runs and twists
     tether_particle: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
     tether_anchor: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
     tether_pulled: np.ndarray = field(default_factory=lambda: _NO_PULLS)  # (T,) float64
@@ -130,9 +138,9 @@ def measure(
         constraints.link_forces(
             x, inv_mass, d.a, d.b, d.start, d.moved, h, _NO_TOPOLOGY_INDEX, tension, on_held
         )
-    if len(impulses.curves):
-        constraints.curve_forces_on_held(
-            inv_mass, impulses.curves, impulses.curve_lambdas, h, on_held
+    for s in impulses.stencils:
+        constraints.stencil_forces_on_held(
+            inv_mass, s.members, s.coefficients, s.lambdas, h, on_held
         )
     _tether_forces_on_held(impulses, x, on_held)
     held = np.append(pins, np.int32(grabbed)) if grabbed is not None else pins

@@ -26,7 +26,7 @@ from clothlab.sim.core.constraint_sets import (
     live_triangles,
     vertex_areas,
 )
-from clothlab.sim.core.forces import DistanceImpulses, Impulses
+from clothlab.sim.core.forces import DistanceImpulses, Impulses, StencilImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
 from clothlab.sim.core.state import State
 
@@ -155,9 +155,11 @@ class ExtendedIntegrator:
             return last[1]
         bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
                    if isinstance(c, BendingSet)]  # fmt: skip
-        curves = self.curvature_set
-        impulses = Impulses(h, links, obstacles, fixed, tuple(bending),
-                            curves.curves, curves.lambdas)  # fmt: skip
+        stencils = tuple(
+            StencilImpulses(s.members, s.coefficients, s.lambdas)
+            for s in (self.curvature_set.runs, self.curvature_set.twists)
+        )
+        impulses = Impulses(h, links, obstacles, fixed, tuple(bending), stencils)
         tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)
         if tethers is not None:
             impulses = replace(

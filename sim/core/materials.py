@@ -13,7 +13,11 @@ run XPBD with compliances from the material (RESEARCH.md §8 derives them):
 * bending is a curvature constraint on each straight run of three particles along a warp or weft
   line, C = x_l − 2·x_i + x_r (a vector; 0 when straight), whose energy ½·|C|²/α equals the
   continuum ½·B·κ²·(length · width) it stands for: α = s⁴ / (B · A_i), s the spacing along the
-  line and A_i the middle particle's area share.
+  line and A_i the middle particle's area share;
+* twisting is a constraint on each cell that is a parallelogram at rest, C = x_00 − x_01 + x_11
+  − x_10 (= s_weft·s_warp·∂²x/∂u∂v), with α = (s_weft·s_warp)² / (T · A_cell) and T = B_warp +
+  B_weft: bent about the bias, the cloth resists with (B_warp + B_weft + T)/4, the mean of its
+  two rigidities, as the 45° bending of measured fabrics does (RESEARCH.md §8).
 
 Every compliance scales with the mesh as the physics does, so a finer sheet of the same material
 is the same fabric. XPBD gives these compliances only once its substeps are short enough for the
@@ -88,6 +92,9 @@ class Mechanics:
     curves: np.ndarray  # (K, 3) int32, (left, middle, right) along straight warp/weft lines
     curve_links: np.ndarray  # (K, 2) int64, the two links each run spans (a dead one drops it)
     curve_compliance: np.ndarray  # (K,) float64
+    twists: np.ndarray  # (T, 4) int32, a cell's corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
+    twist_links: np.ndarray  # (T, 4) int64, its four sides (a dead one drops it)
+    twist_compliance: np.ndarray  # (T,) float64
 
     @cached_property  # asked for by every forces() call: a scan of the links each time
     def any(self) -> bool:
@@ -103,6 +110,9 @@ def classic_mechanics(topology: Topology) -> Mechanics:
         curves=np.zeros((0, 3), dtype=np.int32),
         curve_links=np.zeros((0, 2), dtype=np.int64),
         curve_compliance=np.zeros(0),
+        twists=np.zeros((0, 4), dtype=np.int32),
+        twist_links=np.zeros((0, 4), dtype=np.int64),
+        twist_compliance=np.zeros(0),
     )
 
 
@@ -136,6 +146,7 @@ def _add_body(
     compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
     _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
     runs, spans, run_compliance = _bending_runs(topology, face_links, area, material)
+    cells, sides, twist_compliance = _twisting_cells(topology, faces, face_links, material)
     return Mechanics(
         mass=mass,
         link_compliance=compliance,
@@ -143,6 +154,9 @@ def _add_body(
         curves=np.ascontiguousarray(np.concatenate([mechanics.curves, runs]), dtype=np.int32),
         curve_links=np.concatenate([mechanics.curve_links, spans]).astype(np.int64),
         curve_compliance=np.concatenate([mechanics.curve_compliance, run_compliance]),
+        twists=np.ascontiguousarray(np.concatenate([mechanics.twists, cells]), dtype=np.int32),
+        twist_links=np.concatenate([mechanics.twist_links, sides]).astype(np.int64),
+        twist_compliance=np.concatenate([mechanics.twist_compliance, twist_compliance]),
     )
 
 
@@ -197,6 +211,25 @@ def _bending_runs(
     return np.concatenate(runs), np.concatenate(spans), np.concatenate(compliance)
 
 
+def _twisting_cells(
+    topology: Topology, faces: np.ndarray, face_links: np.ndarray, material: SIMaterial
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The body's cells that are parallelograms at rest (not a disc's rim, moved onto its
+    circle), their four sides and their twist compliances (s_weft·s_warp)² / (T · A_cell).
+    With T = B_warp + B_weft the energy ½·|C|²/α is the continuum ½·T·|∂²x/∂u∂v|²·A_cell."""
+    x, rest = topology.rest_positions, topology.rest_lengths
+    twist = x[faces[:, 0]] - x[faces[:, 1]] + x[faces[:, 2]] - x[faces[:, 3]]
+    weft, warp = rest[face_links[:, 0]], rest[face_links[:, 2]]  # a top side, a left side
+    flat = np.linalg.norm(twist, axis=1) <= 1e-9 * weft
+    torsion = material.bending_warp + material.bending_weft
+    # a parallelogram's area is weft·warp·sin of its angle: its sides are straight at rest
+    area = np.linalg.norm(
+        np.cross(x[faces[:, 1]] - x[faces[:, 0]], x[faces[:, 3]] - x[faces[:, 0]]), axis=1
+    )
+    compliance = (weft * warp) ** 2 / (torsion * np.maximum(area, 1e-300))
+    return faces[flat], face_links[flat, :4], compliance[flat]
+
+
 def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) -> np.ndarray:
     """(K,) N/m: what a cell's sides along one direction must carry so that the cell, pulled
     along it and free across, is as stiff as the fabric (k; `other` across it). The diagonals
@@ -248,7 +281,8 @@ def straight_runs(topology: Topology, family: np.ndarray) -> tuple[np.ndarray, n
 
 def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = None) -> int:
     """The fewest substeps of a Δt step at which XPBD (with MIN_PASSES passes) gives every
-    bending run its compliance: h ≤ √(STIFFNESS_RATIO · α / (w_l + 4·w_i + w_r)). The finer
+    bending run and twist its compliance: h ≤ √(STIFFNESS_RATIO · α / Σ c_m²·w_m), c_m the
+    gradients (1, −2, 1 along a run; ±1 round a cell). The finer
     the mesh the more it needs (h ∝ spacing²), as for any bending model. Given `links` ((M, 2)
     int32, the topology's), the SI links' stretch too (h ∝ spacing): far more, so that only a
     test of stretch itself asks for it (sim.lab.textile's hanging strip)."""
@@ -258,6 +292,9 @@ def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = 
         runs = w[mechanics.curves]  # (K, 3)
         weight = runs[:, 0] + 4.0 * runs[:, 1] + runs[:, 2]
         ratios.append(float(np.min(mechanics.curve_compliance / weight)))
+    if len(mechanics.twists):
+        weight = w[mechanics.twists].sum(axis=1)  # gradients ±1
+        ratios.append(float(np.min(mechanics.twist_compliance / weight)))
     if links is not None:
         own = ~np.isnan(mechanics.link_compliance)
         ends = links[own]
