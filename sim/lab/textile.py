@@ -377,10 +377,21 @@ def drape_check_of(name: str, sim: Simulation, material: SIMaterial) -> Check:
     published = name in DRAPE_BANDS
     reference = QT_TR_NOOP("published") if published else QT_TR_NOOP("no published value")
     quantity = QT_TR_NOOP("drape coefficient")
-    note = (f"{measured.folds:.0f} folds; {FINER_DRAPE_COLS} across: "
-            f"{finer.drape_coefficient:.1f} % ({finer.folds:.0f} folds)")  # fmt: skip
+    coefficients = (measured.drape_coefficient, finer.drape_coefficient)
+    note = drape_note(coefficients, (measured.folds, finer.folds))
     return Check(name, "cusick-drape", quantity, measured.drape_coefficient, "%",
                  low, high, reference, note, finer.drape_coefficient)  # fmt: skip
+
+
+def drape_note(coefficients: tuple[float, float], folds: tuple[float, float]) -> str:
+    """The drape check's note: the folds, the finer mesh's reading, and why two readings in
+    the band fail when they do (the preset's mesh first, then the finer one)."""
+    note = (f"{folds[0]:.0f} folds; {FINER_DRAPE_COLS} across: {coefficients[1]:.1f} % "
+            f"({folds[1]:.0f} folds)")  # fmt: skip
+    apart = abs(coefficients[1] - coefficients[0])
+    if apart > MESH_AGREEMENT:
+        note += f"; the meshes {apart:.1f} points apart (at most {MESH_AGREEMENT:g})"
+    return note
 
 
 CHECKS = {"cantilever": cantilever_check, "hanging-strip": hanging_strip_check,

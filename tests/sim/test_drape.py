@@ -209,3 +209,25 @@ def test_the_drape_scene_drapes_and_its_pins_hold_the_support_flat():
     pinned = np.array(sorted(sim.pins))
     assert np.allclose(sim.state.x[pinned], sim.topology.rest_positions[pinned])
     assert drape.drape_coefficient(sim, 0, SUPPORT) < 90.0  # the overhang came down
+
+
+@pytest.mark.parametrize(
+    ("coefficients", "passed"),
+    [((74.6, 78.0), True), ((74.6, 83.3), False), ((68.0, 77.0), False), ((58.0, 62.0), False)],
+)
+def test_a_drape_check_passes_on_both_meshes_in_the_band_and_within_five_points(
+    coefficients, passed
+):
+    """Denim's band is 70…90 %: 74.6 and 83.3 % are both in it, yet 8.7 points apart, and the
+    note says that is why the check fails."""
+    note = textile.drape_note(coefficients, (4, 6))
+    check = textile.Check("denim", "cusick-drape", "drape coefficient", coefficients[0], "%",
+                          70.0, 90.0, "published", note, coefficients[1])  # fmt: skip
+    assert check.passed is passed
+    apart = abs(coefficients[1] - coefficients[0])
+    assert ("points apart" in check.line()) is (apart > textile.MESH_AGREEMENT)
+    assert check.line().endswith("(6 folds)") is (apart <= textile.MESH_AGREEMENT)
+    if coefficients == (74.6, 83.3):
+        assert (
+            note == "4 folds; 51 across: 83.3 % (6 folds); the meshes 8.7 points apart (at most 5)"
+        )
