@@ -2555,6 +2555,10 @@
         <translation>Durchhang {sag:.2f} Einheiten</translation>
     </message>
     <message>
+        <source>sag {sag:.2f} m</source>
+        <translation>Durchhang {sag:.2f} m</translation>
+    </message>
+    <message>
         <source>stretch {stretch:.0f} %</source>
         <translation>Dehnung {stretch:.0f} %</translation>
     </message>

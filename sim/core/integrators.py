@@ -158,6 +158,7 @@ class ExtendedIntegrator:
         stencils = tuple(
             StencilImpulses(s.members, s.coefficients, s.lambdas)
             for s in (self.curvature_set.runs, self.curvature_set.twists)
+            if len(s.members)
         )
         impulses = Impulses(h, links, obstacles, fixed, tuple(bending), stencils)
         tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)

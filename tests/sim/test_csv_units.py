@@ -87,15 +87,20 @@ def test_sweep_results_read_a_header_with_or_without_units(header):
     assert values["max_stretch"] == final[CSV_COLUMNS.index("max_stretch")]
 
 
-def test_the_clis_streamed_csv_has_the_same_header(tmp_path):
+def streamed_csv(tmp_path: Path, scene: str) -> list[str]:
+    """The lines `clothlab run SCENE --steps 2 --csv FILE` writes."""
     table = tmp_path / "run.csv"
     result = subprocess.run(
-        [sys.executable, "-m", "clothlab.app.main", "run", "hanging-sheet", "--steps", "2",
+        [sys.executable, "-m", "clothlab.app.main", "run", scene, "--steps", "2",
          "--csv", str(table)],
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    lines = table.read_text(encoding="utf-8").splitlines()
+    return table.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_clis_streamed_csv_has_the_same_header(tmp_path):
+    lines = streamed_csv(tmp_path, "hanging-sheet")
     assert lines[0] == readouts.csv_text([]).rstrip("\n") == ",".join(CSV_HEADER)
     assert len(lines) == 1 + 3
 
@@ -103,14 +108,7 @@ def test_the_clis_streamed_csv_has_the_same_header(tmp_path):
 def test_a_run_in_si_units_says_metres_and_joules(tmp_path):
     """A fabric's run has lengths in metres and masses in kg: its CSV says m, m/s and J where a
     run in model units says units and mass·units²/s² (the values are the same numbers)."""
-    table = tmp_path / "strip.csv"
-    result = subprocess.run(
-        [sys.executable, "-m", "clothlab.app.main", "run", "hanging-strip", "--steps", "2",
-         "--csv", str(table)],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    header = table.read_text(encoding="utf-8").splitlines()[0].split(",")
+    header = streamed_csv(tmp_path, "hanging-strip")[0].split(",")
     assert header == list(readouts.csv_header(si=True)) != list(CSV_HEADER)
     assert {"sag (m)", "volume (m^3)", "motion (m/s)", "total_energy (J)"} <= set(header)
     assert {"solver_loss (J per step)", "pin_force (N)", "elongation (m)"} <= set(header)

@@ -26,6 +26,8 @@ def test_the_hanging_sheet_is_said_as_phet_says_it():
     assert text.startswith("A sheet, 15 by 11, hangs from two pins; the ball is off.")
     assert "Paused: at rest; sag 0.00 units; stretch 0 %." in text
     assert text.endswith("Cut 31 links. Press Enter.")
+    in_metres = describe(snapshot, running=False, si=True)  # a sheet of an SI fabric
+    assert "Paused: at rest; sag 0.00 m; stretch 0 %." in in_metres
 
 
 def test_motion_words_follow_the_mean_speed():

@@ -86,6 +86,7 @@ class ProbesPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.probes: list[int] = []  # the document's, probe 1 first
+        self.si = False  # whether the scene's run is in SI units: the plots' titles say so
         self.traces: dict[int, ProbeTrace] = {}  # by particle
         self.plots: dict[str, pg.PlotWidget] = {}  # by quantity
         self._curves: dict[tuple[str, int], pg.PlotCurveItem] = {}  # (quantity, slot)
@@ -161,12 +162,14 @@ class ProbesPanel(QWidget):
 
     def show_scene(self, scene: Scene) -> None:
         self.traces = {}
-        si = in_si_units(scene)  # m, m/s and N with SI fabrics
-        for quantity, plot in self.plots.items():
-            self._title(plot, quantity, si)
-        self._set_probes(scene.probes)
+        self.show_edit(scene, None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        si = in_si_units(scene)  # m, m/s and N with SI fabrics (a body's may have changed)
+        if si != self.si:
+            self.si = si
+            for quantity, plot in self.plots.items():
+                self._title(plot, quantity, si)
         self._set_probes(scene.probes)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.numbers import localized
 from clothlab.ui.viewport.description import describe, pieces_per_body
@@ -37,6 +38,7 @@ class ViewDescriber(QObject):
         self._timer.setInterval(FRAME_WORDS_MS)
         self._timer.timeout.connect(lambda: self.refresh(self._frame))
         self._pieces: tuple[object, bytes, list[int]] | None = None  # topology, links, pieces
+        self._si = False  # whether the scene's run is in SI units (sim.lab.engine.in_si_units)
         view.setAccessibleName(tr(VIEW_NAME))
         view.key_said.connect(self.happened)
         view.key_hint_changed.connect(lambda _hint: self.refresh())
@@ -48,10 +50,12 @@ class ViewDescriber(QObject):
         self.refresh()
 
     def show_scene(self, scene: Scene) -> None:
+        self._si = in_si_units(scene)
         name = scene.name or tr("an untitled scene")
         self.happened(tr("Opened {name}").format(name=name))
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        self._si = in_si_units(scene)  # a body's fabric may have changed
         text = getattr(command, "text", "")
         if text:
             self.happened(tr(str(text)))  # an edit's text, marked with QT_TR_NOOP in sim
@@ -82,6 +86,7 @@ class ViewDescriber(QObject):
                 hint=keys.hint(),
                 cursor=keys.words(),
                 pieces=None if snapshot is None else self._pieces_of(snapshot),
+                si=self._si,
             )
         )
 

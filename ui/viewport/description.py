@@ -112,8 +112,8 @@ def what_is_there(snapshot: Snapshot, pieces: Sequence[int] | None = None) -> st
     return _sentence(f"{bodies}; {ball}{obstacles}")
 
 
-def what_it_does(snapshot: Snapshot, running: bool) -> str:
-    """'Running: swinging; sag 0.31 units; stretch 2 %.'"""
+def what_it_does(snapshot: Snapshot, running: bool, si: bool = False) -> str:
+    """'Running: swinging; sag 0.31 units; stretch 2 %.' (`si`: a run in SI units, "0.31 m")"""
     readouts = snapshot.readouts
     if readouts.motion > SWINGING_SPEED:
         motion = tr("swinging")
@@ -125,7 +125,8 @@ def what_it_does(snapshot: Snapshot, running: bool) -> str:
     facts = [state.format(motion=motion)]
     pins = np.asarray(snapshot.pin_index).tolist()
     if math.isfinite(readouts.sag) and hangs_from_top_corners(snapshot.topology, pins):
-        facts.append(tr("sag {sag:.2f} units").format(sag=readouts.sag))
+        sag = tr("sag {sag:.2f} m") if si else tr("sag {sag:.2f} units")
+        facts.append(sag.format(sag=readouts.sag))
     if math.isfinite(readouts.max_stretch):
         facts.append(tr("stretch {stretch:.0f} %").format(stretch=readouts.max_stretch * 100))
     if snapshot.grabbed is not None:
@@ -140,10 +141,11 @@ def describe(
     hint: str = "",
     cursor: str = "",
     pieces: Sequence[int] | None = None,
+    si: bool = False,
 ) -> str:
     """The whole description: what is there, what it does, what just happened, where the
     keyboard cursor is, and what to do next. Each part one sentence; empty parts left out.
-    `pieces`: pieces_per_body of the snapshot, if known already."""
+    `pieces`: pieces_per_body of the snapshot, if known already; `si`: a run in SI units."""
     if happened == cursor:  # a step of the cursor: said once
         happened = ""
     if snapshot is None:
@@ -151,7 +153,7 @@ def describe(
     return _join(
         [
             what_is_there(snapshot, pieces),
-            what_it_does(snapshot, running),
+            what_it_does(snapshot, running, si),
             _sentence(happened),
             _sentence(cursor),
             _sentence(hint),
