@@ -145,7 +145,7 @@ class LinksTogether:
     def __init__(self, link_count: int, particle_count: int) -> None:
         # (L,) float64, −Δλ: the guess, then the solution, which is the next solve's guess (at
         # rest the same system: the answer. The multipliers after the passes are not: bending
-        # and contacts move them, and as a guess they cost 94 iterations a substep at rest)
+        # and contacts move them, so as a guess they cost iterations every substep at rest)
         self.change = np.zeros(link_count)
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
         self.residual = np.zeros(link_count)  # (L,) float64
