@@ -351,10 +351,12 @@ class ContactSet(ConstraintSet):
 class Stencils:
     """Linear constraints C = Σ c_m·x_m of one kind (constraints.project_stencils_xpbd)."""
 
-    def __init__(self, members: np.ndarray, coefficients: tuple[float, ...]) -> None:
+    def __init__(
+        self, members: np.ndarray, coefficients: tuple[float, ...], compliance: np.ndarray
+    ) -> None:
         self.members = np.ascontiguousarray(members, dtype=np.int32)  # (K, M) int32
         self.coefficients = np.array(coefficients)  # (M,) float64
-        self.compliance = np.zeros(len(members))  # (K,) float64
+        self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (K,) float64
         self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
 
     def project(self, sub: Substep) -> None:
@@ -376,17 +378,16 @@ class CurvatureSet(ConstraintSet):
     depends_on = frozenset({LINKS, MATERIALS, PINS})
 
     def __init__(self) -> None:
-        self.runs = Stencils(np.zeros((0, 3)), RUN)
-        self.twists = Stencils(np.zeros((0, 4)), TWIST)
+        self.runs = Stencils(np.zeros((0, 3)), RUN, np.zeros(0))
+        self.twists = Stencils(np.zeros((0, 4)), TWIST, np.zeros(0))
 
     def build(self, model: Model) -> None:
         m, alive = model.mechanics, model.link_alive
-        live = alive[m.curve_links].all(axis=1) if len(m.curves) else []
-        self.runs = Stencils(m.curves[live], RUN)
-        self.runs.compliance = clamped(self.runs.members, m.curve_compliance[live], model.pin_index)
-        live = alive[m.twist_links].all(axis=1) if len(m.twists) else []
-        self.twists = Stencils(m.twists[live], TWIST)
-        self.twists.compliance = np.ascontiguousarray(m.twist_compliance[live])
+        live = alive[m.curve_links].all(axis=1)
+        runs = m.curves[live]
+        self.runs = Stencils(runs, RUN, clamped(runs, m.curve_compliance[live], model.pin_index))
+        live = alive[m.twist_links].all(axis=1)
+        self.twists = Stencils(m.twists[live], TWIST, m.twist_compliance[live])
 
     def begin(self, sub: Substep) -> None:
         self.runs.lambdas[:] = 0.0

@@ -146,7 +146,9 @@ def _add_body(
     compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
     _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
     runs, spans, run_compliance = _bending_runs(topology, face_links, area, material)
-    cells, sides, twist_compliance = _twisting_cells(topology, faces, face_links, material)
+    cells, sides, twist_compliance = _twisting_cells(
+        topology, faces, face_links, cell_area, material
+    )
     return Mechanics(
         mass=mass,
         link_compliance=compliance,
@@ -212,7 +214,11 @@ def _bending_runs(
 
 
 def _twisting_cells(
-    topology: Topology, faces: np.ndarray, face_links: np.ndarray, material: SIMaterial
+    topology: Topology,
+    faces: np.ndarray,  # (F, 4) int32, the body's cells
+    face_links: np.ndarray,  # (F, 6) int32
+    cell_area: np.ndarray,  # (F,) float64
+    material: SIMaterial,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The body's cells that are parallelograms at rest (not a disc's rim, moved onto its
     circle), their four sides and their twist compliances (s_weft·s_warp)² / (T · A_cell).
@@ -222,11 +228,7 @@ def _twisting_cells(
     weft, warp = rest[face_links[:, 0]], rest[face_links[:, 2]]  # a top side, a left side
     flat = np.linalg.norm(twist, axis=1) <= 1e-9 * weft
     torsion = material.bending_warp + material.bending_weft
-    # a parallelogram's area is weft·warp·sin of its angle: its sides are straight at rest
-    area = np.linalg.norm(
-        np.cross(x[faces[:, 1]] - x[faces[:, 0]], x[faces[:, 3]] - x[faces[:, 0]]), axis=1
-    )
-    compliance = (weft * warp) ** 2 / (torsion * np.maximum(area, 1e-300))
+    compliance = (weft * warp) ** 2 / (torsion * np.maximum(cell_area, 1e-300))
     return faces[flat], face_links[flat, :4], compliance[flat]
 
 

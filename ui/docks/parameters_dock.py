@@ -408,6 +408,7 @@ class ParametersPanel(QWidget):
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
         self._scene: Scene | None = None
+        self.si = False  # whether the scene's run is in SI units: the boxes' units say so
         self._groups: list[tuple[QGroupBox, QFormLayout, list[Parameter]]] = []
         form_host = QWidget()
         column = QVBoxLayout(form_host)
@@ -500,9 +501,11 @@ class ParametersPanel(QWidget):
     def show_edit(self, scene: Scene, command: object) -> None:
         self._scene = scene
         si = in_si_units(scene)  # gravity in m/s², the ball's radius in m
-        for editor in self.editors.values():
-            if isinstance(editor, FloatEditor):
-                editor.show_units(si)
+        if si != self.si:  # not on every edit: a slider's drag makes many
+            self.si = si
+            for editor in self.editors.values():
+                if isinstance(editor, FloatEditor):
+                    editor.show_units(si)
         self.set_settings(scene_settings(scene))
         self.body_group.show_body(scene, self.body_group.index)
 

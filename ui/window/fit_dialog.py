@@ -99,6 +99,7 @@ class FitDialog(QDialog):
         self.user_fabrics = user_fabrics if user_fabrics is not None else UserFabrics()
         self.fit_run: FitRun | None = None
         self.fit: Fit | None = None
+        self.target = 0.0  # what the fit running or shown was asked for: a droop angle or a DC
         self.intro = QLabel("")
         self.intro.setWordWrap(True)
         self.from_cantilever = QRadioButton(tr("A cantilever's overhang"))
@@ -237,12 +238,12 @@ class FitDialog(QDialog):
         self.plot.clear()
         density = self.density.value() / 1e3
         if self.from_drape.isChecked():
-            coefficient = self.drape.value()
-            job: FitJob = partial(fit_bending_rigidity_to_drape, density, coefficient)
+            self.target = self.drape.value()
+            job: FitJob = partial(fit_bending_rigidity_to_drape, density, self.target)
             doing = tr("Fitting: five specimens of bending lengths 0.8 to 4 cm, in two processes…")
         else:
-            overhang, angle = self.overhang.value() / 100.0, self.angle.value()
-            job = partial(fit_bending_rigidity, density, overhang, angle=angle)
+            overhang, self.target = self.overhang.value() / 100.0, self.angle.value()
+            job = partial(fit_bending_rigidity, density, overhang, angle=self.target)
             doing = tr("Fitting: five strips of B round Peirce's guess, in two processes…")
         run = FitRun(job, self)
         run.fitted.connect(self._fitted)
@@ -267,12 +268,10 @@ class FitDialog(QDialog):
             line = tr("B = {rigidity} N·m (bending length {length:.2f} cm)").format(
                 rigidity=rigidity, length=c
             )
-            target = self.drape.value()
         else:
             line = tr(
                 "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
             ).format(rigidity=rigidity, length=c, guess=short_e(fit.guess, 3))
-            target = self.angle.value()
         self.result_line.setText(line)
         values = [b for b, _ in fit.swept]
         measured = [m for _, m in fit.swept]
@@ -284,7 +283,7 @@ class FitDialog(QDialog):
             trend_line = [intercept + slope * math.log(b) for b in ends]
             dashed = pg.mkPen("#c62828", width=1, style=Qt.PenStyle.DashLine)
             self.plot.plot(ends, trend_line, pen=dashed)
-        self.plot.plot([fit.bending_rigidity], [target], pen=None, symbol="x",
+        self.plot.plot([fit.bending_rigidity], [self.target], pen=None, symbol="x",
                        symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
         self.save_button.setEnabled(True)
 
