@@ -453,27 +453,6 @@ def speeds(
 
 
 @njit(cache=True, nogil=True)
-def max_strain(
-    x: np.ndarray,  # (N, 3) float64
-    link_a: np.ndarray,  # (L,) int32, live links only
-    link_b: np.ndarray,  # (L,) int32
-    rest: np.ndarray,  # (L,) float64
-) -> float:
-    """max (L − rest)/rest over the given links; 0 when there are none."""
-    worst = -np.inf
-    for k in range(link_a.shape[0]):
-        i = link_a[k]
-        j = link_b[k]
-        dx = x[j, 0] - x[i, 0]
-        dy = x[j, 1] - x[i, 1]
-        dz = x[j, 2] - x[i, 2]
-        strain = (math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]) / rest[k]
-        if strain > worst:
-            worst = strain
-    return worst if link_a.shape[0] > 0 else 0.0
-
-
-@njit(cache=True, nogil=True)
 def link_strains(
     x: np.ndarray,  # (N, 3) float64
     links: np.ndarray,  # (M, 2) int32

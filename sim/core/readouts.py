@@ -28,22 +28,33 @@ if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module,
 
 
 @dataclass(frozen=True)
-class ParticleSpeeds:
-    """One pass over the particles' speeds |x − x_prev| / h, h = Δt / substeps (x_prev is one
-    substep back), which two readouts read: motion (the mean) and max_speed (the fastest)."""
+class Passes:
+    """What several readouts read, measured once for them all: one pass over the particles'
+    speeds |x − x_prev| / h, h = Δt / substeps (x_prev is one substep back: motion is their mean,
+    max_speed the fastest), one over the links (max_stretch, residual) and the energies that
+    total_energy and solver_loss add up."""
 
-    mean: float  # units/s
+    mean_speed: float  # units/s
     fastest: float  # units/s
+    kinetic: float
+    potential: float
+    max_stretch: float  # fraction
+    residual: float  # fraction
+
+    @property
+    def total(self) -> float:
+        return self.kinetic + self.potential
 
 
-def particle_speeds(sim: Simulation) -> ParticleSpeeds:
+def passes(sim: Simulation) -> Passes:
     s = sim.model_settings
     mean, fastest = kernels.speeds(sim.state.x, sim.state.x_prev, s.dt / s.substeps)
-    return ParticleSpeeds(mean, fastest)
+    stretch, residual = sim.link_measures()
+    return Passes(mean, fastest, kinetic_energy(sim), potential_energy(sim), stretch, residual)
 
 
-# A readout's function gets the simulation and the speeds pass, made once for all readouts.
-Measure = Callable[["Simulation", ParticleSpeeds], float]
+# A readout's function gets the simulation and the passes, made once for all readouts.
+Measure = Callable[["Simulation", Passes], float]
 # Whether a readout means anything for a scene: (topology, pinned particle indices) → bool.
 Applies = Callable[["Topology", Collection[int]], bool]
 
@@ -67,7 +78,7 @@ class Readout:
 
 def of_simulation(function: Callable[[Simulation], float]) -> Measure:
     """A readout measured on the simulation alone (most are)."""
-    return lambda sim, _speeds: function(sim)
+    return lambda sim, _passes: function(sim)
 
 
 def hangs_from_top_corners(topology: Topology, pins: Collection[int]) -> bool:
@@ -104,26 +115,12 @@ def volume(sim: Simulation) -> float:
     return float(sum(kernels.cells_volume(sim.state.x, b.cells) for b in sim.topology.blocks))
 
 
-def motion(sim: Simulation) -> float:
-    """Mean particle speed. x_prev is one substep back, so the gap is over Δt / substeps."""
-    return particle_speeds(sim).mean
-
-
-def max_speed(sim: Simulation) -> float:
-    """The fastest particle's speed, over the last substep as for motion."""
-    return particle_speeds(sim).fastest
-
-
-def max_stretch(sim: Simulation) -> float:
-    links = sim.links
-    return kernels.max_strain(sim.state.x, links.a, links.b, links.rest)
-
-
 def kinetic_energy(sim: Simulation) -> float:
     """½ Σ m v², v over the last substep as for motion; m is 1 per particle in model units,
     or in kg where a body has an SI material."""
     s = sim.model_settings
-    v = (sim.state.x - sim.state.x_prev) / (s.dt / s.substeps)
+    v = sim.state.x - sim.state.x_prev
+    v /= s.dt / s.substeps  # in place: one (N, 3) array fewer, the same bits
     if sim.mechanics.any:
         return 0.5 * float(np.einsum("i,ij,ij->", sim.mechanics.mass, v, v))
     return 0.5 * float(np.einsum("ij,ij->", v, v))
@@ -136,10 +133,6 @@ def potential_energy(sim: Simulation) -> float:
         middle = 0.5 * (state.x[:, 1] + state.x_prev[:, 1])
         return gravity * float(np.dot(sim.mechanics.mass, middle))
     return kernels.potential_energy(state.x, state.x_prev, gravity)
-
-
-def total_energy(sim: Simulation) -> float:
-    return kinetic_energy(sim) + potential_energy(sim)
 
 
 # --- energy taken out by the last step ------------------------------------------------------
@@ -178,7 +171,7 @@ def _last_step(sim: Simulation) -> EnergyAccount | None:
     if account is not None and account.steps == sim.state.steps:
         return account
     if sim.state.steps == 0:
-        return EnergyAccount(0, total_energy(sim), 0.0, 0.0, exact=True)
+        return EnergyAccount(0, kinetic_energy(sim) + potential_energy(sim), 0.0, 0.0, exact=True)
     return None
 
 
@@ -192,13 +185,13 @@ def wind_work(sim: Simulation) -> float:
     return math.nan if account is None else account.wind_work
 
 
-def solver_loss(sim: Simulation) -> float:
+def solver_loss(sim: Simulation, measured: Passes) -> float:
     """The rest of the last step's energy change: ΔKE + ΔPE = wind work − damping loss −
     solver loss, so it is what links, collisions, pins and the grab took out (< 0: put in)."""
     account = _last_step(sim)
     if account is None:
         return math.nan
-    change = total_energy(sim) - account.energy_before
+    change = measured.total - account.energy_before
     return account.wind_work - account.damping_loss - change
 
 
@@ -218,10 +211,6 @@ def max_tension(sim: Simulation) -> float:
 def contact_force(sim: Simulation) -> float:
     forces = sim.forces()
     return math.nan if forces is None else forces.contact_total
-
-
-def residual(sim: Simulation) -> float:
-    return sim.link_residual()
 
 
 def live_links(sim: Simulation) -> float:
@@ -271,7 +260,7 @@ READOUTS: tuple[Readout, ...] = (
         "motion",
         QT_TR_NOOP("Motion"),
         "units/s",
-        lambda _sim, speeds: speeds.mean,
+        lambda _sim, measured: measured.mean_speed,
         QT_TR_NOOP("Mean particle speed |x − x_prev| / Δt."),
         curve=QT_TR_NOOP("mean"),
     ),
@@ -279,7 +268,7 @@ READOUTS: tuple[Readout, ...] = (
         "max_speed",
         QT_TR_NOOP("Fastest particle"),
         "units/s",
-        lambda _sim, speeds: speeds.fastest,
+        lambda _sim, measured: measured.fastest,
         QT_TR_NOOP(
             "Speed of the fastest particle, |x − x_prev| / Δt (Motion is the mean of the same "
             "speeds)."
@@ -291,7 +280,7 @@ READOUTS: tuple[Readout, ...] = (
         "max_stretch",
         QT_TR_NOOP("Max stretch"),
         "fraction",
-        of_simulation(max_stretch),
+        lambda _sim, measured: measured.max_stretch,
         QT_TR_NOOP("Largest (L − rest) / rest over live links: the error the passes leave."),
         shown_unit="%",
         shown_scale=100.0,
@@ -300,7 +289,7 @@ READOUTS: tuple[Readout, ...] = (
         "residual",
         QT_TR_NOOP("Residual"),
         "fraction",
-        of_simulation(residual),
+        lambda _sim, measured: measured.residual,
         QT_TR_NOOP(
             "How far the solver is from converged: max |C + α̃λ| / rest over live links (XPBD), "
             "max |L − rest| / rest with the classic rule. More passes or substeps lower it."
@@ -313,7 +302,7 @@ READOUTS: tuple[Readout, ...] = (
         "kinetic_energy",
         QT_TR_NOOP("Kinetic energy"),
         "mass·units²/s²",
-        of_simulation(kinetic_energy),
+        lambda _sim, measured: measured.kinetic,
         QT_TR_NOOP("½ Σ m v² over all particles: mass 1 each, or in kg with SI fabrics."),
         plotted=False,
     ),
@@ -321,7 +310,7 @@ READOUTS: tuple[Readout, ...] = (
         "potential_energy",
         QT_TR_NOOP("Potential energy"),
         "mass·units²/s²",
-        of_simulation(potential_energy),
+        lambda _sim, measured: measured.potential,
         QT_TR_NOOP(
             "Σ m·g·y over all particles (mass 1 each, or in kg with SI fabrics), from y = 0; y "
             "midway through the last step."
@@ -332,7 +321,7 @@ READOUTS: tuple[Readout, ...] = (
         "total_energy",
         QT_TR_NOOP("Energy"),
         "mass·units²/s²",
-        of_simulation(total_energy),
+        lambda _sim, measured: measured.total,
         QT_TR_NOOP("Kinetic + potential energy. What the damping, the solver and the wind change."),
     ),
     Readout(
@@ -358,7 +347,7 @@ READOUTS: tuple[Readout, ...] = (
         "solver_loss",
         QT_TR_NOOP("Solver loss"),
         "mass·units²/s² per step",
-        of_simulation(solver_loss),
+        solver_loss,
         QT_TR_NOOP(
             "Energy the links, collisions, pins and grab took out in the last step (< 0: put in)."
         ),
@@ -567,9 +556,9 @@ class Readouts:
 
 
 def measure(sim: Simulation) -> Readouts:
-    """Every readout of the simulation as it stands (the particles' speeds in one pass)."""
-    speeds = particle_speeds(sim)
-    values: dict[str, Any] = {r.key: _typed(r, r.measure(sim, speeds)) for r in READOUTS}
+    """Every readout of the simulation as it stands (what several read, measured once)."""
+    measured = passes(sim)
+    values: dict[str, Any] = {r.key: _typed(r, r.measure(sim, measured)) for r in READOUTS}
     return Readouts(t=sim.state.t, **values)
 
 

@@ -396,15 +396,16 @@ class Simulation:
         kernels.place_pins(state.x, self.fixed.index, self.fixed.anchor)
         self.instability = Instability(failed_at, health, good.steps, likely_cause(self.settings))
 
-    def link_residual(self) -> float:
-        """The solver's own measure of convergence: max |C + α̃·λ| / rest over live links after
-        the last step (XPBD's multipliers where it ran; rest lengths for the classic rule)."""
+    def link_measures(self) -> tuple[float, float]:
+        """(max stretch, residual) over the live links: max (L − rest)/rest, and the solver's
+        own measure of convergence after the last step, max |C + α̃·λ| / rest (XPBD's
+        multipliers where it ran; rest lengths for the classic rule)."""
         s, links = self.model_settings, self.links
         lambdas = np.zeros(0)
         if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
             lambdas = self._extended.links_set.lambdas
         # each link's own compliance (its body's material), as the XPBD pass used it
-        return constraints.max_link_residual(
+        return constraints.link_measures(
             self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
             s.dt / s.substeps,
         )  # fmt: skip
