@@ -352,10 +352,10 @@ class Stencils:
     """Linear constraints C = Σ c_m·x_m of one kind (constraints.project_stencils_xpbd)."""
 
     def __init__(
-        self, members: np.ndarray, coefficients: tuple[float, ...], compliance: np.ndarray
+        self, members: np.ndarray, coefficients: np.ndarray, compliance: np.ndarray
     ) -> None:
         self.members = np.ascontiguousarray(members, dtype=np.int32)  # (K, M) int32
-        self.coefficients = np.array(coefficients)  # (M,) float64
+        self.coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)  # (K, M)
         self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (K,) float64
         self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
 
@@ -367,7 +367,7 @@ class Stencils:
             )  # fmt: skip
 
 
-RUN, TWIST = (1.0, -2.0, 1.0), (1.0, -1.0, 1.0, -1.0)  # x_l − 2·x_i + x_r; x_00 − x_01 + …
+TWIST = (1.0, -1.0, 1.0, -1.0)  # x_00 − x_01 + x_11 − x_10 (a run's: Mechanics.curve_coefficients)
 
 
 class CurvatureSet(ConstraintSet):
@@ -378,16 +378,18 @@ class CurvatureSet(ConstraintSet):
     depends_on = frozenset({LINKS, MATERIALS, PINS})
 
     def __init__(self) -> None:
-        self.runs = Stencils(np.zeros((0, 3)), RUN, np.zeros(0))
-        self.twists = Stencils(np.zeros((0, 4)), TWIST, np.zeros(0))
+        self.runs = Stencils(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0))
+        self.twists = Stencils(np.zeros((0, 4)), np.zeros((0, 4)), np.zeros(0))
 
     def build(self, model: Model) -> None:
         m, alive = model.mechanics, model.link_alive
         live = alive[m.curve_links].all(axis=1)
         runs = m.curves[live]
-        self.runs = Stencils(runs, RUN, clamped(runs, m.curve_compliance[live], model.pin_index))
+        compliance = clamped(runs, m.curve_compliance[live], model.pin_index)
+        self.runs = Stencils(runs, m.curve_coefficients[live], compliance)
         live = alive[m.twist_links].all(axis=1)
-        self.twists = Stencils(m.twists[live], TWIST, m.twist_compliance[live])
+        twists = m.twists[live]
+        self.twists = Stencils(twists, np.tile(TWIST, (len(twists), 1)), m.twist_compliance[live])
 
     def begin(self, sub: Substep) -> None:
         self.runs.lambdas[:] = 0.0

@@ -745,32 +745,33 @@ def project_stencils_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
     members: np.ndarray,  # (K, M) int32, the particles of each stencil
-    coefficients: np.ndarray,  # (M,) float64, c_m
+    coefficients: np.ndarray,  # (K, M) float64, each stencil's c_m
     compliance: np.ndarray,  # (K,) float64
     lambdas: np.ndarray,  # (K, 3) float64, Lagrange multipliers of this substep
     h: float,
 ) -> None:
     """One XPBD pass over linear constraints C = Σ c_m·x_m = 0 (sim.core.materials' bending:
-    a run's curvature x_l − 2·x_i + x_r, a cell's twist x_00 − x_01 + x_11 − x_10): three
+    a run's curvature, x_l − 2·x_i + x_r when evenly spaced, a cell's twist x_00 − x_01 + x_11
+    − x_10), each stencil with its own coefficients: three
     linear components each, gradients c_m, so each update is exact for its stencil."""
     h2 = h * h
-    size = coefficients.shape[0]
+    size = members.shape[1]
     for k in range(members.shape[0]):
         w = 0.0
         for m in range(size):
-            w += coefficients[m] * coefficients[m] * inv_mass[members[k, m]]
+            w += coefficients[k, m] * coefficients[k, m] * inv_mass[members[k, m]]
         if w == 0.0:
             continue
         alpha = compliance[k] / h2
         for c in range(3):
             error = 0.0
             for m in range(size):
-                error += coefficients[m] * x[members[k, m], c]
+                error += coefficients[k, m] * x[members[k, m], c]
             step = (-error - alpha * lambdas[k, c]) / (w + alpha)
             lambdas[k, c] += step
             for m in range(size):
                 p = members[k, m]
-                x[p, c] += coefficients[m] * inv_mass[p] * step
+                x[p, c] += coefficients[k, m] * inv_mass[p] * step
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -820,7 +821,7 @@ def link_forces(
 def stencil_forces_on_held(
     inv_mass: np.ndarray,  # (N,) float64
     members: np.ndarray,  # (K, M) int32
-    coefficients: np.ndarray,  # (M,) float64
+    coefficients: np.ndarray,  # (K, M) float64
     lambdas: np.ndarray,  # (K, 3) float64, the substep's multipliers after its passes
     h: float,
     out: np.ndarray,  # (N, 3) float64, accumulates
@@ -829,11 +830,11 @@ def stencil_forces_on_held(
     last substep: its gradient coefficient × λ / h²."""
     h2 = h * h
     for k in range(members.shape[0]):
-        for m in range(coefficients.shape[0]):
+        for m in range(members.shape[1]):
             p = members[k, m]
             if inv_mass[p] == 0.0:
                 for c in range(3):
-                    out[p, c] += coefficients[m] * lambdas[k, c] / h2
+                    out[p, c] += coefficients[k, m] * lambdas[k, c] / h2
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -1114,7 +1115,7 @@ def project_pairs(
 
 
 @njit(cache=True, nogil=True)
-def max_link_residual(
+def link_measures(
     x: np.ndarray,  # (N, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
@@ -1122,10 +1123,11 @@ def max_link_residual(
     lambdas: np.ndarray,  # (L,) float64 XPBD multipliers, or (0,) for none
     compliance: np.ndarray,  # (L,) float64, each link's (read with the multipliers)
     h: float,  # the substep the multipliers were solved over
-) -> float:
-    """max |C + α̃·λ| / rest over the links, C = L − rest, α̃ = compliance/h²: how far the
-    positions are from what the solver is solving for (each link's compliance law under
-    XPBD, rest length otherwise)."""
+) -> tuple[float, float]:
+    """(max (L − rest)/rest, max |C + α̃·λ| / rest) over the links, in one pass; (0, 0) for
+    none. C = L − rest, α̃ = compliance/h²: the second is how far the positions are from what
+    the solver is solving for (each link's compliance law under XPBD, rest length otherwise)."""
+    stretch = -np.inf
     worst = 0.0
     with_lambdas = lambdas.shape[0] == link_a.shape[0]
     h2 = h * h
@@ -1136,7 +1138,11 @@ def max_link_residual(
         dy = x[j, 1] - x[i, 1]
         dz = x[j, 2] - x[i, 2]
         residual = math.sqrt(dx * dx + dy * dy + dz * dz) - rest[k]
+        strain = residual / rest[k]
+        if strain > stretch:
+            stretch = strain
         if with_lambdas:
-            residual += compliance[k] / h2 * lambdas[k]
-        worst = max(worst, abs(residual) / rest[k])
-    return worst
+            worst = max(worst, abs(residual + compliance[k] / h2 * lambdas[k]) / rest[k])
+        else:  # |C| / rest is |strain|, exactly (a division rounds the same either sign)
+            worst = max(worst, abs(strain))
+    return (stretch if link_a.shape[0] > 0 else 0.0), worst

@@ -38,7 +38,7 @@ class StencilImpulses:
     their multipliers after the substep's passes."""
 
     members: np.ndarray  # (K, M) int32
-    coefficients: np.ndarray  # (M,) float64
+    coefficients: np.ndarray  # (K, M) float64
     lambdas: np.ndarray  # (K, 3) float64
 
 

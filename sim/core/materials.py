@@ -11,7 +11,8 @@ run XPBD with compliances from the material (RESEARCH.md §8 derives them):
   k' what is left of k once the cell's diagonals carry their part (`sides_stiffness`);
 * a cell's diagonal carries the shear stiffness G: α = 2·A_cell / (G · d²);
 * bending is a curvature constraint on each straight run of three particles along a warp or weft
-  line, C = x_l − 2·x_i + x_r (a vector; 0 when straight), whose energy ½·|C|²/α equals the
+  line, C = x_l − 2·x_i + x_r when evenly spaced (a vector; 0 when straight; `run_coefficients`
+  for a disc's rim, where the last spacing is short), whose energy ½·|C|²/α equals the
   continuum ½·B·κ²·(length · width) it stands for: α = s⁴ / (B · A_i), s the spacing along the
   line and A_i the middle particle's area share;
 * twisting is a constraint on each cell that is a parallelogram at rest, C = x_00 − x_01 + x_11
@@ -90,6 +91,9 @@ class Mechanics:
     # an SI body's link
     link_width: np.ndarray
     curves: np.ndarray  # (K, 3) int32, (left, middle, right) along straight warp/weft lines
+    # (K, 3) float64: C = Σ c_m·x_m is the run's curvature × s̄², s̄ its mean spacing (1, −2, 1
+    # when evenly spaced; `run_coefficients`)
+    curve_coefficients: np.ndarray
     curve_links: np.ndarray  # (K, 2) int64, the two links each run spans (a dead one drops it)
     curve_compliance: np.ndarray  # (K,) float64
     twists: np.ndarray  # (T, 4) int32, a cell's corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
@@ -108,6 +112,7 @@ def classic_mechanics(topology: Topology) -> Mechanics:
         link_compliance=np.full(topology.link_count, np.nan),
         link_width=np.full(topology.link_count, np.nan),
         curves=np.zeros((0, 3), dtype=np.int32),
+        curve_coefficients=np.zeros((0, 3)),
         curve_links=np.zeros((0, 2), dtype=np.int64),
         curve_compliance=np.zeros(0),
         twists=np.zeros((0, 4), dtype=np.int32),
@@ -145,7 +150,7 @@ def _add_body(
     mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
     compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
     _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
-    runs, spans, run_compliance = _bending_runs(topology, face_links, area, material)
+    runs, coefficients, spans, run_compliance = _bending_runs(topology, face_links, area, material)
     cells, sides, twist_compliance = _twisting_cells(
         topology, faces, face_links, cell_area, material
     )
@@ -154,6 +159,7 @@ def _add_body(
         link_compliance=compliance,
         link_width=width,
         curves=np.ascontiguousarray(np.concatenate([mechanics.curves, runs]), dtype=np.int32),
+        curve_coefficients=np.concatenate([mechanics.curve_coefficients, coefficients]),
         curve_links=np.concatenate([mechanics.curve_links, spans]).astype(np.int64),
         curve_compliance=np.concatenate([mechanics.curve_compliance, run_compliance]),
         twists=np.ascontiguousarray(np.concatenate([mechanics.twists, cells]), dtype=np.int32),
@@ -196,21 +202,38 @@ def _stretch_and_shear(
 
 def _bending_runs(
     topology: Topology, face_links: np.ndarray, area: np.ndarray, material: SIMaterial
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The body's straight weft and warp runs, the links each spans and their compliances."""
-    rest = topology.rest_lengths
-    runs, spans, compliance = [], [], []
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The body's straight weft and warp runs, their stencils' coefficients, the links each
+    spans and their compliances."""
+    x = topology.rest_positions
+    runs, coefficients, spans, compliance = [], [], [], []
     families = (
         (np.unique(face_links[:, :2]), material.bending_weft),
         (np.unique(face_links[:, 2:4]), material.bending_warp),
     )
     for family, bending in families:
         found, spanned = straight_runs(topology, family)
-        s = 0.5 * (rest[spanned[:, 0]] + rest[spanned[:, 1]])
+        weights, s = run_coefficients(x, found)
         runs.append(found)
+        coefficients.append(weights)
         spans.append(spanned)
         compliance.append(s**4 / (bending * area[found[:, 1]]))
-    return np.concatenate(runs), np.concatenate(spans), np.concatenate(compliance)
+    return (
+        np.concatenate(runs), np.concatenate(coefficients), np.concatenate(spans),
+        np.concatenate(compliance),
+    )  # fmt: skip
+
+
+def run_coefficients(x: np.ndarray, runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(K, 3) float64 coefficients of each run's curvature stencil and (K,) its mean spacing s̄.
+    With spacings a (left) and b (right), C = s̄·((x_l − x_i)/a + (x_r − x_i)/b) = s̄²·κ, the
+    second difference of unevenly spaced points: zero for any three in a line at rest, as a
+    disc's rim (moved onto its circle) leaves them, and x_l − 2·x_i + x_r when a = b."""
+    a = np.linalg.norm(x[runs[:, 0]] - x[runs[:, 1]], axis=1)
+    b = np.linalg.norm(x[runs[:, 2]] - x[runs[:, 1]], axis=1)
+    s = 0.5 * (a + b)
+    left, right = s / a, s / b
+    return np.stack([left, -(left + right), right], axis=1), s
 
 
 def _twisting_cells(
@@ -284,15 +307,14 @@ def straight_runs(topology: Topology, family: np.ndarray) -> tuple[np.ndarray, n
 def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = None) -> int:
     """The fewest substeps of a Δt step at which XPBD (with MIN_PASSES passes) gives every
     bending run and twist its compliance: h ≤ √(STIFFNESS_RATIO · α / Σ c_m²·w_m), c_m the
-    gradients (1, −2, 1 along a run; ±1 round a cell). The finer
+    gradients (1, −2, 1 along an evenly spaced run; ±1 round a cell). The finer
     the mesh the more it needs (h ∝ spacing²), as for any bending model. Given `links` ((M, 2)
     int32, the topology's), the SI links' stretch too (h ∝ spacing): far more, so that only a
     test of stretch itself asks for it (sim.lab.textile's hanging strip)."""
     w = 1.0 / mechanics.mass
     ratios = [np.inf]
     if len(mechanics.curves):
-        runs = w[mechanics.curves]  # (K, 3)
-        weight = runs[:, 0] + 4.0 * runs[:, 1] + runs[:, 2]
+        weight = np.sum(mechanics.curve_coefficients**2 * w[mechanics.curves], axis=1)
         ratios.append(float(np.min(mechanics.curve_compliance / weight)))
     if len(mechanics.twists):
         weight = w[mechanics.twists].sum(axis=1)  # gradients ±1

@@ -7,7 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim.core.materials import SI_FABRICS, SIMaterial, derive_mechanics, substeps_needed
+from clothlab.sim.core.materials import (
+    SI_FABRICS,
+    SIMaterial,
+    derive_mechanics,
+    run_coefficients,
+    substeps_needed,
+)
 from clothlab.sim.core.solver import BodyMaterial, Simulation
 from clothlab.sim.core.specimens import (
     chord_angle,
@@ -286,10 +292,11 @@ def test_a_sheet_bent_about_any_axis_resists_with_the_fabrics_rigidity_that_way(
     x[:, 2] = 0.5 * kappa * across**2  # C is linear in x: exact for this shape
     energy = 0.0
     for members, coefficients, compliance in (
-        (mechanics.curves, (1.0, -2.0, 1.0), mechanics.curve_compliance),
-        (mechanics.twists, (1.0, -1.0, 1.0, -1.0), mechanics.twist_compliance),
-    ):
-        c = np.einsum("m,kmj->kj", coefficients, x[members])
+        (mechanics.curves, mechanics.curve_coefficients, mechanics.curve_compliance),
+        (mechanics.twists, np.tile((1.0, -1.0, 1.0, -1.0), (len(mechanics.twists), 1)),
+         mechanics.twist_compliance),
+    ):  # fmt: skip
+        c = np.einsum("km,kmj->kj", coefficients, x[members])
         energy += float(np.sum(0.5 * np.einsum("kj,kj->k", c, c) / compliance))
     cos2, sin2 = math.cos(theta) ** 2, math.sin(theta) ** 2
     torsion = material.bending_warp + material.bending_weft
@@ -299,3 +306,19 @@ def test_a_sheet_bent_about_any_axis_resists_with_the_fabrics_rigidity_that_way(
     assert energy == pytest.approx(0.5 * rigidity * kappa**2 * 0.5**2, rel=0.03)
     if degrees == 45:
         assert rigidity == pytest.approx(0.5 * torsion)
+
+
+@pytest.mark.parametrize("right", [1.0, 0.6, 0.2])
+def test_a_runs_stencil_reads_no_curvature_on_a_line_and_its_curvature_on_a_circle(right):
+    # A disc's rim (moved onto its circle) leaves runs whose last spacing is short: before, the
+    # stencil x_l − 2·x_i + x_r read them as bent by up to 0.22 spacings and pulled them straight.
+    spacing, radius = 0.01, 0.2
+    line = np.array([[[-spacing, 0.0, 0.0], [0.0, 0.0, 0.0], [right * spacing, 0.0, 0.0]]])
+    weights, s = run_coefficients(line[0], np.array([[0, 1, 2]]))
+    assert np.abs(np.einsum("km,kmj->kj", weights, line)).max() < 1e-15
+    assert s[0] == pytest.approx(0.5 * (1.0 + right) * spacing)
+    angles = np.array([-spacing, 0.0, right * spacing]) / radius
+    arc = radius * np.stack([np.sin(angles), 1.0 - np.cos(angles), np.zeros(3)], axis=1)
+    weights, s = run_coefficients(arc, np.array([[0, 1, 2]]))
+    curvature = np.linalg.norm(weights[0] @ arc) / s[0] ** 2
+    assert curvature == pytest.approx(1.0 / radius, rel=0.01)
