@@ -1,7 +1,7 @@
 """How the Cusick drape test's drape coefficient depends on the resolution and the solver
 (issue 25): for each fabric, grid and substeps × passes, the drape coefficient after each second
 of model time, the folds, the side links' strain range and steps/s. With --seeds N, N specimens
-each (the first flat, the others with every free particle raised by a random 0.1 mm or so, as no
+each (the first flat, the others raised by sim.lab.textile.imperfect's random 0.1 mm or so, as no
 two real specimens lie the same) and their mean. A run that blew up says so.
 
     .venv/bin/python bench/drape_convergence.py [--fabric cotton] [--cols 41 --cols 51]
@@ -20,18 +20,12 @@ from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.scene import build_simulation, with_settings
 from clothlab.sim.lab import textile
 
-BUMP = 1e-4  # m: the spread of a specimen's random start out of its plane
-
 
 def specimen(fabric: str, cols: int, substeps: int, passes: int, seed: int) -> Simulation:
     scene = textile.cusick_drape_scene(fabric, cols)
     sim = build_simulation(with_settings(scene, {"substeps": substeps, "passes": passes}))
     if seed:
-        free = np.ones(len(sim.state.x), dtype=bool)
-        free[sim.state.pin_index] = False
-        bump = np.random.default_rng(seed).normal(0.0, BUMP, np.count_nonzero(free))
-        sim.state.x[free, 1] += bump
-        sim.state.x_prev[free, 1] += bump
+        textile.imperfect(sim, textile.IMPERFECTION, seed)
     return sim
 
 

@@ -229,5 +229,6 @@ def test_a_drape_check_passes_on_both_meshes_in_the_band_and_within_five_points(
     assert check.line().endswith("(6 folds)") is (apart <= textile.MESH_AGREEMENT)
     if coefficients == (74.6, 83.3):
         assert (
-            note == "4 folds; 51 across: 83.3 % (6 folds); the meshes 8.7 points apart (at most 5)"
+            note == "51 across, 4 folds; 61 across: 83.3 % (6 folds); the meshes 8.7 points "
+            "apart (at most 5)"
         )
