@@ -343,6 +343,14 @@
         <translation>Mindestabstand zwischen Partikeln bei Selbstkollision; 0 = automatisch, 0,75 × der feinste Ruheabstand (0,15 bei einem 0,2-Raster): keine Lage gelangt durch die Mitte einer Zelle, und ein feineres Tuch behält seine Proportionen.</translation>
     </message>
     <message>
+        <source>Start imperfection</source>
+        <translation>Unebenheit beim Start</translation>
+    </message>
+    <message>
+        <source>Each free particle of a sheet or disc starts this far out of its plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid's symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
+        <translation>Jedes freie Teilchen eines Tuchs oder einer Scheibe beginnt so weit außerhalb seiner Ebene, zufällig (die Streuung einer Normalverteilung; bei jedem Lauf dieselbe Ziehung). Kein echter Stoff liegt vollkommen flach: Ein flacher Start auf einem quadratischen Gitter lässt die Symmetrie des Gitters bestimmen, wie er knickt und Falten wirft. Wirkt beim Start der Szene.</translation>
+    </message>
+    <message>
         <source>Height</source>
         <translation>Höhe</translation>
     </message>

@@ -551,6 +551,23 @@ _TABLE = (
         "fabric",
         classic=False,
     ),
+    Parameter(
+        "imperfection",
+        QT_TR_NOOP("Start imperfection"),
+        QT_TR_NOOP("units"),
+        0.0,
+        1.0,
+        0.0001,
+        0.0,
+        QT_TR_NOOP(
+            "Each free particle of a sheet or disc starts this far out of its plane, at random "
+            "(the spread of a normal distribution; the same draw every run). No real cloth lies "
+            "perfectly flat: a flat start on a square grid lets the grid's symmetry choose how "
+            "it buckles and folds. Takes effect when the scene starts."
+        ),
+        "fabric",
+        classic=False,
+    ),
 )
 
 SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
@@ -601,6 +618,7 @@ class Settings:
     upright_cells: bool = False
     self_collision: bool = False
     collision_distance: float = 0.0
+    imperfection: float = 0.0
 
     @property
     def is_classic(self) -> bool:

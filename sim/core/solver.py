@@ -40,7 +40,13 @@ from clothlab.sim.core.materials import (
 )
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
-from clothlab.sim.core.state import State, faces_alive, pin_arrays
+from clothlab.sim.core.state import (
+    IMPERFECTION_SEED,
+    State,
+    faces_alive,
+    pin_arrays,
+    raise_out_of_plane,
+)
 from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
@@ -136,6 +142,11 @@ class Simulation:
         # land at the next step, whose start makes the anchor's motion the particle's velocity.
         kernels.place_pins(self.state.x, self.fixed.index, self.fixed.anchor)
         self.state.x_prev[:] = self.state.x
+        if self.settings.imperfection:
+            raise_out_of_plane(
+                self.state, topology, self.fixed.index, self.settings.imperfection,
+                IMPERFECTION_SEED,
+            )  # fmt: skip
 
     # --- links ---------------------------------------------------------------------------
 

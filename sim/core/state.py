@@ -38,6 +38,40 @@ class State:
         }
 
 
+IMPERFECTION_SEED = 1  # every run's draw of Settings.imperfection is the same
+
+
+def raise_out_of_plane(
+    state: State, topology: Topology, held: np.ndarray, spread: float, seed: int
+) -> None:
+    """Move each particle not `held` ((H,) int32) out of its body's plane by a random amount
+    of `spread` (normal), x and x_prev alike (at rest): a particle along its faces' mean
+    normal, turned to +y (+z for a sheet in a vertical plane); one of no face stays."""
+    free = np.ones(topology.particle_count, dtype=bool)
+    free[held] = False
+    amount = np.random.default_rng(seed).normal(0.0, spread, np.count_nonzero(free))
+    offset = rest_normals(topology)[free] * amount[:, None]
+    state.x[free] += offset
+    state.x_prev[free] += offset
+
+
+def rest_normals(topology: Topology) -> np.ndarray:
+    """(N, 3) float64 unit normals of the particles' faces at rest, each turned to +y (+z where
+    y is 0); zero for a particle of no face."""
+    x, faces = topology.rest_positions, topology.faces
+    normals = np.zeros_like(x)
+    if len(faces):
+        cell = np.cross(x[faces[:, 2]] - x[faces[:, 0]], x[faces[:, 3]] - x[faces[:, 1]])
+        for corner in range(faces.shape[1]):
+            np.add.at(normals, faces[:, corner], cell)
+    flip = (normals[:, 1] < 0.0) | ((normals[:, 1] == 0.0) & (normals[:, 2] < 0.0))
+    normals[flip] *= -1.0
+    length = np.linalg.norm(normals, axis=1)
+    return np.divide(
+        normals, length[:, None], out=np.zeros_like(normals), where=length[:, None] > 0
+    )
+
+
 def faces_alive(link_alive: np.ndarray, face_links: np.ndarray) -> np.ndarray:
     """(F,) bool: a face lives while all six of its links do."""
     if len(face_links) == 0:

@@ -169,6 +169,11 @@ SPECIMEN_HEIGHT = 1.0  # m: the drape meter's specimen above the floor
 # substeps that more move its drape coefficient by less than its folds do (RESEARCH §8).
 DRAPE_SOLVER = {"substeps": 16, "passes": 4}
 DRAPE_COLS = 41  # particles across the preset's specimen: 7.5 mm apart, live in the app
+# No real specimen lies flat. A fabric's specimen starts with each free particle raised by a
+# random amount of this spread (m; the setting `imperfection`) so that the fabric, not the flat
+# start's symmetry, chooses the folds: a flat leather specimen 61 across folds 4 times, as its
+# square grid is symmetric, and 8 times once raised by any such amount (RESEARCH.md §8).
+IMPERFECTION = 1e-4
 
 
 def cusick_drape_scene(
@@ -199,7 +204,9 @@ def cusick_drape_scene(
     if fabric is None:
         return scene
     scene = _sheets_with(scene, si_spec(fabric) if isinstance(fabric, str) else fabric)
-    return with_settings(scene, {"damping": TEST_DAMPING, **DRAPE_SOLVER})
+    return with_settings(
+        scene, {"damping": TEST_DAMPING, **DRAPE_SOLVER, "imperfection": IMPERFECTION}
+    )
 
 
 PRESETS: dict[str, Callable[[], Scene]] = {
@@ -293,12 +300,6 @@ DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its dam
 # 41 across denim and polyester fold 4 times, at 51 and 61 across 6 and 8 times (RESEARCH.md §8).
 CHECK_COLS = (51, 61)
 MESH_AGREEMENT = 5.0
-# No real specimen lies flat. The check's specimens start with each free particle raised by a
-# random amount of this spread (m, normal, from IMPERFECTION_SEED) so that the fabric, not the
-# flat start's symmetry, chooses the folds: a flat leather specimen 61 across folds 4 times, as
-# its square grid is symmetric, and 8 times once raised by any such amount (RESEARCH.md §8).
-IMPERFECTION = 1e-4
-IMPERFECTION_SEED = 1
 
 
 @dataclass(frozen=True)
@@ -365,25 +366,9 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
                  f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
 
 
-def draped_specimen(
-    name: str, material: SIMaterial, cols: int = CHECK_COLS[0], seed: int = IMPERFECTION_SEED
-) -> Simulation:
-    """The Cusick meter's specimen of the fabric, started imperfect (`imperfect`; seed 0: flat)
-    and settled (its disc is body 0)."""
-    sim = build_simulation(cusick_drape_scene(SIMaterialSpec.of(name, material), cols))
-    if seed:
-        imperfect(sim, IMPERFECTION, seed)
-    sim.step(round(DRAPE_SECONDS / sim.settings.dt))
-    return sim
-
-
-def imperfect(sim: Simulation, spread: float, seed: int) -> None:
-    """Raise each free particle (y) by a random amount of `spread` (m, normal), at rest."""
-    free = np.ones(len(sim.state.x), dtype=bool)
-    free[sim.state.pin_index] = False
-    bump = np.random.default_rng(seed).normal(0.0, spread, np.count_nonzero(free))
-    sim.state.x[free, 1] += bump
-    sim.state.x_prev[free, 1] += bump
+def draped_specimen(name: str, material: SIMaterial, cols: int = CHECK_COLS[0]) -> Simulation:
+    """The Cusick meter's specimen of the fabric, settled (its disc is body 0)."""
+    return settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
 
 
 def drape_check(name: str, material: SIMaterial) -> Check:

@@ -603,6 +603,8 @@ V2_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v2").glob("*.json"))
 # older file had them.
 NEW_IN_VERSION_3 = {"table-cloth", "two-sheets"}
 NEW_IN_VERSION_4 = {"cantilever", "cusick-drape", "hanging-strip"}
+# Presets saved again for a later version's field: the drape test's specimen starts raised (6).
+SAVED_AGAIN = {"cusick-drape": 6}
 # Version 3 sizes bodies in units where version 2 gave the spacing of a sheet and the side of a
 # block's cubes; every other field of a body is as it was.
 SIZE_FIELDS = {"spacing", "side", "width", "height", "size"}
@@ -712,7 +714,8 @@ def test_there_is_a_version_2_fixture_for_every_preset():
     assert set(preset_names()) >= newer
     for version, names in ((3, NEW_IN_VERSION_3), (4, NEW_IN_VERSION_4)):
         for name in names:  # each is of the version it was made for from the start
-            assert json.loads(preset_path(name).read_text())["schema_version"] == version
+            expected = SAVED_AGAIN.get(name, version)
+            assert json.loads(preset_path(name).read_text())["schema_version"] == expected
 
 
 def test_curtain_uses_the_three_js_demos_configuration_scaled_by_one_sixtieth():
