@@ -41,8 +41,9 @@ class Fit:
     material: SIMaterial  # cotton's stretch and shear with the density and B given and fitted
     swept: tuple[tuple[float, float], ...]  # (B, what the test read: chord angle ° or DC %)
     guess: float | None  # N·m, Peirce's (a cantilever's fit); None for a drape coefficient's
-    # a drape coefficient's fit: (slope, intercept) of the line of coefficient against ln B
-    trend: tuple[float, float] | None = None
+    # a drape coefficient's fit: (a, b, c) of the parabola a·(ln B)² + b·ln B + c of the
+    # coefficient it is read off
+    trend: tuple[float, ...] | None = None
 
 
 def peirce_guess(areal_density: float, overhang: float, angle: float) -> float:
@@ -98,12 +99,27 @@ def fit_bending_rigidity_to_drape(
     what = f"a drape coefficient of {drape_coefficient:g} %"
     _bracketed(values, coefficients, drape_coefficient, what, " %")
     # A fold more or less moves the coefficient by points (RESEARCH.md §8), so it is not
-    # interpolated between neighbours but read off the straight line through every point
-    slope, intercept = np.polyfit(np.log(values), coefficients, 1)
-    if slope <= 0.0:
-        raise FitError("the drape coefficient did not rise with B over the sweep")
-    fitted = float(np.exp((drape_coefficient - intercept) / slope))
-    return _fit(base, fitted, values, coefficients, None, (float(slope), float(intercept)))
+    # interpolated between neighbours but read off the least-squares parabola in ln B through
+    # every point: the coefficient rises along an S in ln B, where a straight line read B 22 %
+    # low (bench/fit_drape.py)
+    trend = np.polyfit(np.log(values), coefficients, 2)
+    fitted = _rising_root(trend, drape_coefficient, math.log(values[0]), math.log(values[-1]))
+    return _fit(base, fitted, values, coefficients, None, tuple(float(c) for c in trend))
+
+
+def _rising_root(trend: np.ndarray, target: float, low: float, high: float) -> float:
+    """B where the parabola `trend` in ln B meets `target` rising, between e^low and e^high."""
+    rising = np.polyder(trend)
+    found = [
+        root.real
+        for root in np.roots(np.polysub(trend, [target]))
+        if abs(root.imag) < 1e-9 and low <= root.real <= high and np.polyval(rising, root.real) > 0
+    ]
+    if not found:
+        raise FitError(
+            "the drape coefficient did not rise with B through the target over the sweep"
+        )
+    return float(np.exp(min(found)))
 
 
 def _bracketed(
@@ -123,7 +139,7 @@ def _fit(
     values: list[float],
     measured: list[float],
     guess: float | None,
-    trend: tuple[float, float] | None = None,
+    trend: tuple[float, ...] | None = None,
 ) -> Fit:
     material = base.with_values(bending_warp=fitted, bending_weft=fitted)
     return Fit(fitted, material, tuple(zip(values, measured, strict=True)), guess, trend)

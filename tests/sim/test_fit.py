@@ -11,7 +11,8 @@ from clothlab.sim.lab.sweep import LocalPool
 
 def test_a_drape_coefficient_gives_back_the_bending_rigidity_it_was_draped_with():
     """A specimen of B = 10 µN·m drapes to some coefficient; the fit from that coefficient and
-    the density finds B again, as well as the folds let it (bench/fit_drape.py: 9.16 µN·m)."""
+    the density finds B again, as well as the folds let it (bench/fit_drape.py: 10.08 µN·m; a
+    straight line through the five specimens read 7.77)."""
     made = SI_FABRICS["cotton"].with_values(bending_warp=1e-5, bending_weft=1e-5)
     scene = textile.cusick_drape_scene(SIMaterialSpec.of("made", made))
     coefficient = textile.settle(scene, textile.DRAPE_SECONDS).readouts().drape_coefficient
@@ -20,7 +21,7 @@ def test_a_drape_coefficient_gives_back_the_bending_rigidity_it_was_draped_with(
         found = fit.fit_bending_rigidity_to_drape(made.areal_density, coefficient, pool)
     finally:
         pool.close()
-    assert found.bending_rigidity == pytest.approx(1e-5, rel=0.25)
+    assert found.bending_rigidity == pytest.approx(1e-5, rel=0.1)
     assert found.guess is None and len(found.swept) == len(fit.DRAPE_BENDING_LENGTHS)
     assert found.material.bending_warp == found.material.bending_weft == found.bending_rigidity
     assert found.material.areal_density == made.areal_density

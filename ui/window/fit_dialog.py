@@ -8,11 +8,11 @@ user's fabrics (ui.user_fabrics), which every fabric chooser offers.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable
 from functools import partial
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, QThread, Signal
 from PySide6.QtGui import QCloseEvent
@@ -44,6 +44,7 @@ from clothlab.ui.theme import colour_plot
 from clothlab.ui.user_fabrics import UserFabrics
 
 FIT_WORKERS = 2  # the machine's cores: the sweep's five runs in two processes
+TREND_POINTS = 50  # samples of the dashed curve a drape coefficient's B is read off
 # their labels are said in a refusal, translated there
 DENSITY = Limits(QT_TR_NOOP("Areal density"), 1.0, 1e4, "g/m²")
 OVERHANG = Limits(QT_TR_NOOP("Overhang"), 0.5, 100.0, "cm")
@@ -277,12 +278,10 @@ class FitDialog(QDialog):
         measured = [m for _, m in fit.swept]
         self.plot.plot(values, measured, pen=pg.mkPen("#1565c0", width=2), symbol="o",
                        symbolBrush="#1565c0", name=tr("swept"))  # fmt: skip
-        if fit.trend is not None:  # the straight line a drape coefficient's B is read off
-            slope, intercept = fit.trend
-            ends = [values[0], values[-1]]
-            trend_line = [intercept + slope * math.log(b) for b in ends]
+        if fit.trend is not None:  # the curve a drape coefficient's B is read off
+            along = np.geomspace(values[0], values[-1], TREND_POINTS)
             dashed = pg.mkPen("#c62828", width=1, style=Qt.PenStyle.DashLine)
-            self.plot.plot(ends, trend_line, pen=dashed)
+            self.plot.plot(along, np.polyval(fit.trend, np.log(along)), pen=dashed)
         self.plot.plot([fit.bending_rigidity], [self.target], pen=None, symbol="x",
                        symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
         self.save_button.setEnabled(True)
