@@ -887,6 +887,10 @@
         <translation>{source}: Eine Zahl hat zu viele Ziffern</translation>
     </message>
     <message>
+        <source>bending_bias: {bias:g} N·m is less than a quarter of bending_warp + bending_weft ({least:g} N·m), the least a fabric resists with along its bias</source>
+        <translation>bending_bias: {bias:g} N·m ist weniger als ein Viertel von bending_warp + bending_weft ({least:g} N·m), das Mindeste, womit ein Stoff schräg zum Fadenlauf widersteht</translation>
+    </message>
+    <message>
         <source>a {width:g} × {height:g} sheet of {cols} × {rows} particles is finer than {spacing:g} units between particles</source>
         <translation>ein Tuch von {width:g} × {height:g} mit {cols} × {rows} Partikeln ist feiner als {spacing:g} Einheiten zwischen Partikeln</translation>
     </message>
@@ -1197,6 +1201,14 @@
     <message>
         <source>Bending rigidity per unit width, curving the weft yarns.</source>
         <translation>Biegesteifigkeit pro Breiteneinheit beim Krümmen der Schussfäden.</translation>
+    </message>
+    <message>
+        <source>Bending bias</source>
+        <translation>Biegung schräg</translation>
+    </message>
+    <message>
+        <source>Bending rigidity per unit width along the bias (45°), as a textile lab measures it there; at least a quarter of warp + weft. Until typed, the mean of warp and weft.</source>
+        <translation>Biegesteifigkeit je Breiteneinheit schräg zum Fadenlauf (45°), wie ein Textillabor sie dort misst; mindestens ein Viertel von Kette + Schuss. Bis sie eingegeben wird, der Mittelwert von Kette und Schuss.</translation>
     </message>
     <message>
         <source>{tip} Range {low:g}…{high:g} {unit}.</source>

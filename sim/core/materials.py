@@ -16,9 +16,10 @@ run XPBD with compliances from the material (RESEARCH.md §8 derives them):
   continuum ½·B·κ²·(length · width) it stands for: α = s⁴ / (B · A_i), s the spacing along the
   line and A_i the middle particle's area share;
 * twisting is a constraint on each cell that is a parallelogram at rest, C = x_00 − x_01 + x_11
-  − x_10 (= s_weft·s_warp·∂²x/∂u∂v), with α = (s_weft·s_warp)² / (T · A_cell) and T = B_warp +
-  B_weft: bent about the bias, the cloth resists with (B_warp + B_weft + T)/4, the mean of its
-  two rigidities, as the 45° bending of measured fabrics does (RESEARCH.md §8).
+  − x_10 (= s_weft·s_warp·∂²x/∂u∂v), with α = (s_weft·s_warp)² / (T · A_cell): bent along the
+  bias, the cloth resists with B_bias = (B_warp + B_weft + T)/4. A fabric without a measured
+  B_bias takes the mean of its two rigidities (T = B_warp + B_weft), as the 45° bending of
+  measured fabrics roughly does (RESEARCH.md §8).
 
 Every compliance scales with the mesh as the physics does, so a finer sheet of the same material
 is the same fabric. XPBD gives these compliances only once its substeps are short enough for the
@@ -58,12 +59,23 @@ class SIMaterial:
     shear: float  # N/m: in-plane shear stiffness (per radian)
     bending_warp: float  # N·m: bending rigidity per unit width, curving the warp yarns
     bending_weft: float  # N·m
+    # N·m: bent along the bias (45°), as a textile lab measures it there; None: the mean of
+    # warp and weft, as the 45° rows of measured fabrics roughly give (RESEARCH.md §8)
+    bending_bias: float | None = None
+
+    @property
+    def torsion(self) -> float:
+        """T, N·m: bent along the bias the cloth resists with (B_warp + B_weft + T)/4, so T =
+        4·B_bias − B_warp − B_weft (B_warp + B_weft when B_bias is the mean)."""
+        if self.bending_bias is None:
+            return self.bending_warp + self.bending_weft
+        return 4.0 * self.bending_bias - self.bending_warp - self.bending_weft
 
     def bending_length(self, gravity: float = 9.8) -> float:
         """Peirce's bending length c = (B / (ρ·g))^(1/3), m, along the warp."""
         return (self.bending_warp / (self.areal_density * gravity)) ** (1.0 / 3.0)
 
-    def with_values(self, **changes: float) -> SIMaterial:
+    def with_values(self, **changes: float | None) -> SIMaterial:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         return SIMaterial(**{**values, **changes})
 
@@ -244,14 +256,15 @@ def _twisting_cells(
     material: SIMaterial,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The body's cells that are parallelograms at rest (not a disc's rim, moved onto its
-    circle), their four sides and their twist compliances (s_weft·s_warp)² / (T · A_cell).
-    With T = B_warp + B_weft the energy ½·|C|²/α is the continuum ½·T·|∂²x/∂u∂v|²·A_cell."""
+    circle), their four sides and their twist compliances (s_weft·s_warp)² / (T · A_cell):
+    the energy ½·|C|²/α is the continuum ½·T·|∂²x/∂u∂v|²·A_cell (T: SIMaterial.torsion)."""
     x, rest = topology.rest_positions, topology.rest_lengths
     twist = x[faces[:, 0]] - x[faces[:, 1]] + x[faces[:, 2]] - x[faces[:, 3]]
     weft, warp = rest[face_links[:, 0]], rest[face_links[:, 2]]  # a top side, a left side
     flat = np.linalg.norm(twist, axis=1) <= 1e-9 * weft
-    torsion = material.bending_warp + material.bending_weft
-    compliance = (weft * warp) ** 2 / (torsion * np.maximum(cell_area, 1e-300))
+    if material.torsion <= 0.0:  # B_bias a quarter of B_warp + B_weft: nothing resists twist
+        flat[:] = False
+    compliance = (weft * warp) ** 2 / (material.torsion * np.maximum(cell_area, 1e-300))
     return faces[flat], face_links[flat, :4], compliance[flat]
 
 

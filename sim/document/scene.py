@@ -121,6 +121,20 @@ class SIMaterialSpec(_Strict):
     shear: ShearStiffness
     bending_warp: BendingRigidity
     bending_weft: BendingRigidity
+    bending_bias: BendingRigidity | None = None  # measured at 45°; None: the mean of the two
+
+    @model_validator(mode="after")
+    def _bias_at_least_a_quarter(self) -> SIMaterialSpec:
+        # bent along the bias the cloth resists with (B_warp + B_weft + T)/4, T ≥ 0
+        least = (self.bending_warp + self.bending_weft) / 4.0
+        if self.bending_bias is not None and self.bending_bias < least:
+            raise ValueError(
+                tr(
+                    "bending_bias: {bias:g} N·m is less than a quarter of bending_warp + "
+                    "bending_weft ({least:g} N·m), the least a fabric resists with along its bias"
+                ).format(bias=self.bending_bias, least=least)
+            )
+        return self
 
     @classmethod
     def of(cls, name: str, material: SIMaterial) -> SIMaterialSpec:
@@ -669,8 +683,9 @@ def _from_version_4(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_version_5(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 6 added the fabric section's `imperfection` (a start raised out of its plane):
-    a version-5 file starts flat, as its default 0 does."""
+    """Version 6 added the fabric section's `imperfection` (a start raised out of its plane)
+    and an SI fabric's `bending_bias`: a version-5 file starts flat, as its default 0 does, and
+    its fabrics take the mean of warp and weft along the bias, as they did."""
     return {**data, "schema_version": 6}
 
 

@@ -250,6 +250,7 @@ FABRIC_VALUE_KEYS: dict[str, tuple[str, ...]] = {
     "areal_density": ("areal_density",),
     "stretch_stiffness": ("stretch_warp", "stretch_weft"),
     "bending_rigidity": ("bending_warp", "bending_weft"),
+    "bending_bias": ("bending_bias",),
 }
 
 

@@ -54,7 +54,7 @@ SCENE_KEYS: dict[str, tuple[float, float]] = {
     "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
     # every sheet's SI fabric (sim.lab.textile), and a cantilever's overhang, m
     "areal_density": (1e-3, 10.0), "stretch_stiffness": (1.0, 1e7),
-    "bending_rigidity": (1e-9, 1.0), "overhang": (1e-3, 10.0),
+    "bending_rigidity": (1e-9, 1.0), "bending_bias": (1e-9, 1.0), "overhang": (1e-3, 10.0),
 }  # fmt: skip
 SHEET_KEYS = ("cols", "rows", "width", "height")
 STOP_CHECK_EVERY = 64  # steps between asking whether to stop, when no row is measured

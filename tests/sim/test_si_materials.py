@@ -275,13 +275,15 @@ def test_the_textile_presets_are_what_their_builders_make(name):
     assert load_preset(name) == textile.PRESETS[name]()
 
 
+@pytest.mark.parametrize("bias", [None, 2.5e-5])
 @pytest.mark.parametrize("degrees", [0, 30, 45, 90])
-def test_a_sheet_bent_about_any_axis_resists_with_the_fabrics_rigidity_that_way(degrees):
+def test_a_sheet_bent_about_any_axis_resists_with_the_fabrics_rigidity_that_way(degrees, bias):
     """Bent into a cylinder of curvature κ across a line at θ to the weft, a sheet stores
     ½·B(θ)·κ²·area in its runs and twists: B(θ) = B_weft·cos⁴θ + B_warp·sin⁴θ + T·cos²θ·sin²θ,
-    T = B_warp + B_weft, so B(45°) is the mean of the two rigidities, as the 45° bending of
-    measured fabrics is (RESEARCH.md §8). Without the twists it was half that."""
-    material = COTTON
+    T = 4·B_bias − B_warp − B_weft, so B(45°) is the B_bias given, or the mean of the two
+    rigidities, as the 45° bending of measured fabrics roughly is (RESEARCH.md §8). Without the
+    twists it was half that."""
+    material = COTTON.with_values(bending_bias=bias)
     builder = TopologyBuilder()
     builder.add_sheet(81, 81, 0.5 / 80, (0.0, 1.0, 0.0))
     topology = builder.build()
@@ -299,13 +301,14 @@ def test_a_sheet_bent_about_any_axis_resists_with_the_fabrics_rigidity_that_way(
         c = np.einsum("km,kmj->kj", coefficients, x[members])
         energy += float(np.sum(0.5 * np.einsum("kj,kj->k", c, c) / compliance))
     cos2, sin2 = math.cos(theta) ** 2, math.sin(theta) ** 2
-    torsion = material.bending_warp + material.bending_weft
+    torsion = material.torsion
     rigidity = material.bending_weft * cos2**2 + material.bending_warp * sin2**2
     rigidity += torsion * cos2 * sin2
     # the runs stop one particle short of the edges: a 80-cell sheet is 1/80 short each way
     assert energy == pytest.approx(0.5 * rigidity * kappa**2 * 0.5**2, rel=0.03)
     if degrees == 45:
-        assert rigidity == pytest.approx(0.5 * torsion)
+        mean = 0.5 * (material.bending_warp + material.bending_weft)
+        assert rigidity == pytest.approx(mean if bias is None else bias)
 
 
 @pytest.mark.parametrize("right", [1.0, 0.6, 0.2])
@@ -322,3 +325,12 @@ def test_a_runs_stencil_reads_no_curvature_on_a_line_and_its_curvature_on_a_circ
     weights, s = run_coefficients(arc, np.array([[0, 1, 2]]))
     curvature = np.linalg.norm(weights[0] @ arc) / s[0] ** 2
     assert curvature == pytest.approx(1.0 / radius, rel=0.01)
+
+
+def test_a_bias_rigidity_under_a_quarter_of_warp_and_weft_is_one_line():
+    spec = SIMaterialSpec.of("cotton", COTTON)  # B 12 and 8 µN·m: at least 5 along the bias
+    assert spec.replaced(bending_bias=5e-6).material.torsion == pytest.approx(0.0, abs=1e-20)
+    with pytest.raises(SceneError) as refused:
+        spec.replaced(bending_bias=4e-6)
+    assert str(refused.value).startswith("bending_bias: 4e-06 N·m is less than a quarter")
+    assert "\n" not in str(refused.value)

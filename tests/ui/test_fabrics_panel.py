@@ -96,6 +96,23 @@ def test_a_density_out_of_range_is_refused_in_one_line(qtbot, make_window):
     assert window.controller.undo_stack.count() == 2
 
 
+def test_the_bias_shows_the_mean_until_typed_and_refuses_under_a_quarter(qtbot, make_window):
+    window, group = selected_sheet(make_window)
+    choose(qtbot, group.material, "denim — 350 g/m², B 9.0e-5 N·m")
+    bias = group.fabric_fields.boxes["bending_bias"]
+    assert bias.value() == 75.0  # µN·m: the mean of denim's 90 and 60
+    said = []
+    window.parameters_panel.refused.connect(said.append)
+    type_into(qtbot, bias, "20")  # under (90 + 60) / 4 = 37.5
+    assert len(said) == 1 and said[0].startswith("bending_bias: 2e-05 N·m is less than a quarter")
+    assert window.controller.scene.bodies[0].si_material.bending_bias is None
+    assert bias.value() == 75.0
+    type_into(qtbot, bias, "100")
+    fabric = window.controller.scene.bodies[0].si_material
+    assert fabric.bending_bias == pytest.approx(1e-4) and fabric.name == "denim (changed)"
+    assert fabric.material.torsion == pytest.approx(4e-4 - 1.5e-4)
+
+
 def test_a_block_is_offered_no_si_fabric(qtbot, make_window):
     window = make_window("soft-block", paused=True)
     block = next(i for i, b in enumerate(window.controller.scene.bodies) if b.kind == "block")

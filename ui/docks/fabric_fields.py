@@ -1,4 +1,4 @@
-"""The "Selected body" group's SI fabric: its six numbers in the units a textile lab quotes them
+"""The "Selected body" group's SI fabric: its seven numbers in the units a textile lab quotes them
 (g/m², N/m, µN·m), each range-checked as typed (ui.number_box), and the bending length they give.
 
 A typed number is sent as a whole new fabric on `fabric_changed` (the panel makes it one
@@ -14,7 +14,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from clothlab.sim.core.materials import SIMaterial
-from clothlab.sim.document.scene import SIMaterialSpec
+from clothlab.sim.document.scene import SceneError, SIMaterialSpec
 from clothlab.sim.lab.textile import GRAVITY
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits
@@ -58,7 +58,20 @@ FABRIC_FIELDS = (
                            "1e-6 N·m).")),
     FabricField("bending_weft", QT_TR_NOOP("Bending weft"), "µN·m", 1e6, 1e-3, 1e6,
                 QT_TR_NOOP("Bending rigidity per unit width, curving the weft yarns.")),
+    FabricField("bending_bias", QT_TR_NOOP("Bending bias"), "µN·m", 1e6, 1e-3, 1e6,
+                QT_TR_NOOP("Bending rigidity per unit width along the bias (45°), as a textile "
+                           "lab measures it there; at least a quarter of warp + weft. Until "
+                           "typed, the mean of warp and weft.")),
 )  # fmt: skip
+
+
+def field_value(spec: SIMaterialSpec, key: str) -> float:
+    """A fabric's number as its box shows it: B along the bias is the mean of warp and weft
+    until one is given."""
+    value = getattr(spec, key)
+    if value is None:  # bending_bias
+        return 0.5 * (spec.bending_warp + spec.bending_weft)
+    return float(value)
 
 
 def round_noise(value: float) -> float:
@@ -89,7 +102,7 @@ def changed_name(name: str) -> str:
 
 
 class FabricFields(QWidget):
-    """The six numbers of the selected body's SI fabric and its bending length (read only)."""
+    """The seven numbers of the selected body's SI fabric and its bending length (read only)."""
 
     fabric_changed = Signal(object)  # an SIMaterialSpec: the fabric with one number changed
     refused = Signal(str)  # one line: a typed number outside its range
@@ -132,7 +145,7 @@ class FabricFields(QWidget):
         for field in FABRIC_FIELDS:
             box = self.boxes[field.key]
             box.blockSignals(True)
-            box.setValue(field.shown(getattr(spec, field.key)))
+            box.setValue(field.shown(field_value(spec, field.key)))
             box.blockSignals(False)
         self.bending_length.setText(f"c = {bending_length_cm(spec.material):.2f} cm")
 
@@ -140,7 +153,12 @@ class FabricFields(QWidget):
         if self.spec is None:
             return
         si_value = field.si(value)
-        if si_value == getattr(self.spec, field.key):
+        if si_value == field_value(self.spec, field.key):
             return
-        changes = {field.key: si_value, "name": changed_name(self.spec.name)}
-        self.fabric_changed.emit(self.spec.model_copy(update=changes))
+        try:  # B along the bias must stay at least a quarter of warp + weft
+            changed = self.spec.replaced(**{field.key: si_value}, name=changed_name(self.spec.name))
+        except SceneError as error:
+            self.refused.emit(str(error))
+            self.show_spec(self.spec)
+            return
+        self.fabric_changed.emit(changed)
