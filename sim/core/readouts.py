@@ -648,6 +648,8 @@ class ReadoutHistory:
         scene); a row of the last step recorded takes its place: the state at that step has
         changed (an edit, an undo or a reset while paused), and the record holds the readouts
         of the state as it is, one row per step. False if nothing changed."""
+        if len(rows) == 0:  # a snapshot between rows
+            return False
         added = False
         beside = (
             probe_rows

@@ -225,3 +225,6 @@ def test_a_row_of_the_step_last_recorded_takes_its_place():
     assert history.extend(rows)
     assert list(history.column("step")) == [0, 1, 2, 3]
     assert list(history.column("links")) == [553, 553, 500, 553]
+    assert not history.extend(())  # a snapshot between rows (it raised in reshape)
+    assert not history.extend(np.zeros((0, len(readouts.CSV_COLUMNS))))
+    assert len(history) == 4
