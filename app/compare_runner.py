@@ -379,7 +379,7 @@ class CompareRunner(QObject):
 
     @Slot(object)
     def _on_snapshot(self, snapshot: Snapshot) -> None:
-        if len(snapshot.rows) and self.main.extend(snapshot.rows):
+        if self.main.extend(snapshot.rows):
             self.updated.emit()
         if self._worker is not None:  # let the journal's queued commands land first
             self._snapshot_settled.emit(snapshot.load, snapshot.clock)

@@ -64,6 +64,13 @@ class SIMaterial:
     bending_bias: float | None = None
 
     @property
+    def bias_rigidity(self) -> float:
+        """B along the bias, N·m: the one given, else the mean of warp and weft."""
+        if self.bending_bias is None:
+            return 0.5 * (self.bending_warp + self.bending_weft)
+        return self.bending_bias
+
+    @property
     def torsion(self) -> float:
         """T, N·m: bent along the bias the cloth resists with (B_warp + B_weft + T)/4, so T =
         4·B_bias − B_warp − B_weft (B_warp + B_weft when B_bias is the mean)."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clothlab.sim.core.topology import Topology
+from clothlab.sim.core.topology import Topology, vertex_normals
 
 
 @dataclass
@@ -58,18 +58,10 @@ def raise_out_of_plane(
 def rest_normals(topology: Topology) -> np.ndarray:
     """(N, 3) float64 unit normals of the particles' faces at rest, each turned to +y (+z where
     y is 0); zero for a particle of no face."""
-    x, faces = topology.rest_positions, topology.faces
-    normals = np.zeros_like(x)
-    if len(faces):
-        cell = np.cross(x[faces[:, 2]] - x[faces[:, 0]], x[faces[:, 3]] - x[faces[:, 1]])
-        for corner in range(faces.shape[1]):
-            np.add.at(normals, faces[:, corner], cell)
+    normals = vertex_normals(topology.rest_positions, topology.faces)
     flip = (normals[:, 1] < 0.0) | ((normals[:, 1] == 0.0) & (normals[:, 2] < 0.0))
     normals[flip] *= -1.0
-    length = np.linalg.norm(normals, axis=1)
-    return np.divide(
-        normals, length[:, None], out=np.zeros_like(normals), where=length[:, None] > 0
-    )
+    return normals
 
 
 def faces_alive(link_alive: np.ndarray, face_links: np.ndarray) -> np.ndarray:

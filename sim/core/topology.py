@@ -484,6 +484,20 @@ def link_lengths(positions: np.ndarray, links: np.ndarray) -> np.ndarray:
     return lengths
 
 
+def vertex_normals(x: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(N, 3) float64 unit normals of positions `x` ((N, 3)), area-weighted over the quads
+    ((F, 4)) round each particle; zero for a particle no quad touches."""
+    # The cross product of a quad's diagonals is twice its vector area: the weight comes free.
+    face_normals = np.cross(x[quads[:, 2]] - x[quads[:, 0]], x[quads[:, 3]] - x[quads[:, 1]])
+    normals = np.zeros_like(x)
+    for corner in range(quads.shape[1]):
+        np.add.at(normals, quads[:, corner], face_normals)
+    length = np.linalg.norm(normals, axis=1)
+    touched = length > 0.0
+    normals[touched] /= length[touched, None]
+    return normals
+
+
 def _concat(parts: list[np.ndarray], empty_shape: tuple[int, int], dtype: type) -> np.ndarray:
     if not parts:
         return np.zeros(empty_shape, dtype=dtype)

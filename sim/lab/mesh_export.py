@@ -36,6 +36,7 @@ import numpy as np
 
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.topology import Topology
+from clothlab.sim.core.topology import vertex_normals as vertex_normals_of
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.lab.engine import Engine
 
@@ -74,17 +75,9 @@ def triangles(source: MeshSource) -> np.ndarray:
 
 def vertex_normals(source: MeshSource) -> np.ndarray:
     """(N, 3) float64 unit normals, area-weighted over the live faces around each particle."""
-    x = np.asarray(source.x, dtype=np.float64)
     quads = np.asarray(source.topology.faces)[np.asarray(source.face_alive, dtype=bool)]
-    # The cross product of a quad's diagonals is twice its vector area: the weight comes free.
-    face_normals = np.cross(x[quads[:, 2]] - x[quads[:, 0]], x[quads[:, 3]] - x[quads[:, 1]])
-    normals = np.zeros_like(x)
-    for corner in range(4):
-        np.add.at(normals, quads[:, corner], face_normals)
-    length = np.linalg.norm(normals, axis=1)
-    lonely = length <= 0.0
-    normals[~lonely] /= length[~lonely, None]
-    normals[lonely] = NO_FACE_NORMAL
+    normals = vertex_normals_of(np.asarray(source.x, dtype=np.float64), quads)
+    normals[~normals.any(axis=1)] = NO_FACE_NORMAL
     return normals
 
 

@@ -66,12 +66,9 @@ FABRIC_FIELDS = (
 
 
 def field_value(spec: SIMaterialSpec, key: str) -> float:
-    """A fabric's number as its box shows it: B along the bias is the mean of warp and weft
-    until one is given."""
-    value = getattr(spec, key)
-    if value is None:  # bending_bias
-        return 0.5 * (spec.bending_warp + spec.bending_weft)
-    return float(value)
+    """A fabric's number as its box shows it (B along the bias: SIMaterial.bias_rigidity, the
+    mean of warp and weft until one is given)."""
+    return spec.material.bias_rigidity if key == "bending_bias" else getattr(spec, key)
 
 
 def round_noise(value: float) -> float:

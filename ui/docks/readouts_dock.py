@@ -270,7 +270,7 @@ class ReadoutsPanel(QWidget):
         an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
         one), and the newer readouts take that row's place."""
         rows = snapshot.rows
-        added = self.history.extend(rows, snapshot.probe_rows) if len(rows) else False
+        added = self.history.extend(rows, snapshot.probe_rows)
         if not len(rows) or rows[-1, 0] == snapshot.steps:
             added = self.history.append(snapshot.steps, snapshot.readouts) or added
         if not added:
