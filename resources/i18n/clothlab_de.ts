@@ -347,8 +347,8 @@
         <translation>Unebenheit beim Start</translation>
     </message>
     <message>
-        <source>Each free particle of a sheet or disc starts this far out of its plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid's symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
-        <translation>Jedes freie Teilchen eines Tuchs oder einer Scheibe beginnt so weit außerhalb seiner Ebene, zufällig (die Streuung einer Normalverteilung; bei jedem Lauf dieselbe Ziehung). Kein echter Stoff liegt vollkommen flach: Ein flacher Start auf einem quadratischen Gitter lässt die Symmetrie des Gitters bestimmen, wie er knickt und Falten wirft. Wirkt beim Start der Szene.</translation>
+        <source>Each free particle of a sheet or disc (and of a block's surface) starts this far out of its faces' plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid's symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
+        <translation>Jedes freie Teilchen eines Tuchs oder einer Scheibe (und der Oberfläche eines Blocks) beginnt so weit außerhalb der Ebene seiner Flächen, zufällig (die Streuung einer Normalverteilung; bei jedem Lauf dieselbe Ziehung). Kein echter Stoff liegt vollkommen flach: Ein flacher Start auf einem quadratischen Gitter lässt die Symmetrie des Gitters bestimmen, wie er knickt und Falten wirft. Wirkt beim Start der Szene.</translation>
     </message>
     <message>
         <source>Height</source>

@@ -560,10 +560,11 @@ _TABLE = (
         0.0001,
         0.0,
         QT_TR_NOOP(
-            "Each free particle of a sheet or disc starts this far out of its plane, at random "
-            "(the spread of a normal distribution; the same draw every run). No real cloth lies "
-            "perfectly flat: a flat start on a square grid lets the grid's symmetry choose how "
-            "it buckles and folds. Takes effect when the scene starts."
+            "Each free particle of a sheet or disc (and of a block's surface) starts this far "
+            "out of its faces' plane, at random (the spread of a normal distribution; the same "
+            "draw every run). No real cloth lies perfectly flat: a flat start on a square grid "
+            "lets the grid's symmetry choose how it buckles and folds. Takes effect when the "
+            "scene starts."
         ),
         "fabric",
         classic=False,
