@@ -29,6 +29,7 @@ SETTLE_SECONDS = 3.0
 # A drape coefficient has no formula to guess from: its sweep spans these bending lengths, m
 # (B = ρ·g·c³), from a fluid silk's to a stiff denim's and beyond.
 DRAPE_BENDING_LENGTHS = (0.008, 0.012, 0.018, 0.027, 0.04)
+TREND_DEGREE = 3  # of the polynomial in ln B a drape coefficient's B is read off
 
 
 class FitError(ValueError):
@@ -41,8 +42,8 @@ class Fit:
     material: SIMaterial  # cotton's stretch and shear with the density and B given and fitted
     swept: tuple[tuple[float, float], ...]  # (B, what the test read: chord angle ° or DC %)
     guess: float | None  # N·m, Peirce's (a cantilever's fit); None for a drape coefficient's
-    # a drape coefficient's fit: (a, b, c) of the parabola a·(ln B)² + b·ln B + c of the
-    # coefficient it is read off
+    # a drape coefficient's fit: the coefficients, highest power first, of the cubic in ln B
+    # that the drape coefficient is read off (np.polyval(trend, ln B))
     trend: tuple[float, ...] | None = None
 
 
@@ -81,17 +82,21 @@ def fit_bending_rigidity_to_drape(
     drape_coefficient: float,
     pool: Pool,
     should_stop: Callable[[], bool] = lambda: False,
+    cols: int = textile.CHECK_COLS[0],
 ) -> Fit:
-    """The B at which the model's Cusick specimen of this density (cotton's stretch and shear)
-    drapes to `drape_coefficient` %, from a sweep over DRAPE_BENDING_LENGTHS. FitError as for
-    fit_bending_rigidity. The coefficient moves with the folds a specimen happens to make
-    (RESEARCH.md §8), so the fit is as good as a few points of it."""
+    """The B at which the model's Cusick specimen of this density (cotton's stretch and shear),
+    `cols` particles across, drapes to `drape_coefficient` %, from a sweep over
+    DRAPE_BENDING_LENGTHS. FitError as for fit_bending_rigidity. The coefficient moves with the
+    folds a specimen happens to make (RESEARCH.md §8), so the fit is as good as a few points of
+    it. By default the specimen is the drape check's, so that `clothlab validate --own` reads
+    the fitted fabric's coefficient on the mesh it was fitted on: the preset's coarser one folds
+    some fabrics fewer times and reads them up to 15 points lower."""
     if not 0.0 < drape_coefficient < 100.0:
         raise FitError(
             f"drape coefficient {drape_coefficient:g} %: expected a value between 0 and 100 %"
         )
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
-    scene = textile.cusick_drape_scene(SIMaterialSpec.of("yours", base))
+    scene = textile.cusick_drape_scene(SIMaterialSpec.of("yours", base), cols)
     values = [areal_density * textile.GRAVITY * c**3 for c in DRAPE_BENDING_LENGTHS]
     coefficients = _sweep(
         pool, scene, values, "drape_coefficient", should_stop, textile.DRAPE_SECONDS
@@ -99,16 +104,17 @@ def fit_bending_rigidity_to_drape(
     what = f"a drape coefficient of {drape_coefficient:g} %"
     _bracketed(values, coefficients, drape_coefficient, what, " %")
     # A fold more or less moves the coefficient by points (RESEARCH.md §8), so it is not
-    # interpolated between neighbours but read off the least-squares parabola in ln B through
-    # every point: the coefficient rises along an S in ln B, where a straight line read B 22 %
-    # low (bench/fit_drape.py)
-    trend = np.polyfit(np.log(values), coefficients, 2)
+    # interpolated between neighbours but read off the least-squares cubic in ln B through
+    # every point: the coefficient rises along an S in ln B (a limp specimen hangs, a stiff one
+    # stays flat), which a cubic follows through its inflection; a parabola read B 24 % high
+    # on the check's mesh and a straight line 22 % low on the preset's (bench/fit_drape.py)
+    trend = np.polyfit(np.log(values), coefficients, TREND_DEGREE)
     fitted = _rising_root(trend, drape_coefficient, math.log(values[0]), math.log(values[-1]))
     return _fit(base, fitted, values, coefficients, None, tuple(float(c) for c in trend))
 
 
 def _rising_root(trend: np.ndarray, target: float, low: float, high: float) -> float:
-    """B where the parabola `trend` in ln B meets `target` rising, between e^low and e^high."""
+    """B where the polynomial `trend` in ln B meets `target` rising, between e^low and e^high."""
     rising = np.polyder(trend)
     found = [
         root.real
