@@ -1,6 +1,6 @@
-"""`clothlab validate [--fabric NAME] [--test NAME] [--own KEY=VALUE] [--csv FILE]`: run the
-textile lab's tests (cantilever, hanging strip, Cusick drape) on each fabric and print what each
-measured against its band, one line per fabric and test.
+"""`clothlab validate [--fabric NAME] [--test NAME] [--own KEY=VALUE] [--specimens N]
+[--csv FILE]`: run the textile lab's tests (cantilever, hanging strip, Cusick drape) on each
+fabric and print what each measured against its band, one line per fabric and test.
 
 Exit 0 when every check lands in its band, 1 when one is out; a bad option is exit 2 and one
 line on stderr. `--own` adds the user's own fabric ("yours": cotton's numbers with those given
@@ -19,6 +19,7 @@ from clothlab.sim.lab import textile, variants
 
 EXIT_OUT_OF_BAND = 1
 OWN = "yours"
+MAX_SPECIMENS = 10  # a drape specimen settles in ~10 s a mesh: ten are minutes a fabric
 
 
 def add_parser(commands: Any) -> None:
@@ -38,7 +39,23 @@ def add_parser(commands: Any) -> None:
         help=f"test your own fabric too: {', '.join(textile.FABRIC_VALUE_KEYS)} (the rest "
         "from cotton)",
     )  # fmt: skip
+    parser.add_argument(
+        "--specimens", type=specimen_count, default=1, metavar="N",
+        help="drape N specimens on each mesh (each started raised its own way) and compare "
+        f"their mean, as a lab averages its specimens (1…{MAX_SPECIMENS}; default 1)",
+    )  # fmt: skip
     parser.add_argument("--csv", metavar="FILE", help="write the checks as CSV")
+
+
+def specimen_count(text: str) -> int:
+    """A count of specimens from the command line, 1…MAX_SPECIMENS."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= count <= MAX_SPECIMENS:
+        raise argparse.ArgumentTypeError(f"expected 1…{MAX_SPECIMENS}, got {count}")
+    return count
 
 
 def _own_fabric(pairs: list[str]) -> SIMaterial:
@@ -68,7 +85,7 @@ def validate_command(args: argparse.Namespace) -> int:
     if args.own:
         fabrics[OWN] = _own_fabric(args.own)
     checks = []
-    for check in textile.validate(fabrics, tuple(args.test) or textile.TESTS):
+    for check in textile.validate(fabrics, tuple(args.test) or textile.TESTS, args.specimens):
         print(check.line(), flush=True)
         checks.append(check)
     if args.csv:

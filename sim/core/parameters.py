@@ -569,6 +569,23 @@ _TABLE = (
         "fabric",
         classic=False,
     ),
+    Parameter(
+        "specimen",
+        QT_TR_NOOP("Specimen"),
+        "",
+        1,
+        9999,
+        1,
+        1,
+        QT_TR_NOOP(
+            "Which draw of the start imperfection the scene starts from: the same number, the "
+            "same start; another number, another specimen, which buckles and folds its own "
+            "way, as no two real specimens drape alike. Takes effect when the scene starts."
+        ),
+        "fabric",
+        kind=int,
+        classic=False,
+    ),
 )
 
 SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
@@ -620,6 +637,7 @@ class Settings:
     self_collision: bool = False
     collision_distance: float = 0.0
     imperfection: float = 0.0
+    specimen: int = 1
 
     @property
     def is_classic(self) -> bool:

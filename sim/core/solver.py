@@ -40,13 +40,7 @@ from clothlab.sim.core.materials import (
 )
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
-from clothlab.sim.core.state import (
-    IMPERFECTION_SEED,
-    State,
-    faces_alive,
-    pin_arrays,
-    raise_out_of_plane,
-)
+from clothlab.sim.core.state import State, faces_alive, pin_arrays, raise_out_of_plane
 from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
@@ -145,7 +139,7 @@ class Simulation:
         if self.settings.imperfection:
             raise_out_of_plane(
                 self.state, topology, self.fixed.index, self.settings.imperfection,
-                IMPERFECTION_SEED,
+                self.settings.specimen,
             )  # fmt: skip
 
     # --- links ---------------------------------------------------------------------------

@@ -38,14 +38,12 @@ class State:
         }
 
 
-IMPERFECTION_SEED = 1  # every run's draw of Settings.imperfection is the same
-
-
 def raise_out_of_plane(
     state: State, topology: Topology, held: np.ndarray, spread: float, seed: int
 ) -> None:
     """Move each particle not `held` ((H,) int32) out of its body's plane by a random amount
-    of `spread` (normal), x and x_prev alike (at rest): a particle along its faces' mean
+    of `spread` (normal, drawn from `seed`: the same seed, the same draw), x and x_prev alike
+    (at rest): a particle along its faces' mean
     normal, turned to +y (+z for a sheet in a vertical plane); one of no face stays."""
     free = np.ones(topology.particle_count, dtype=bool)
     free[held] = False

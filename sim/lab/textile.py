@@ -367,43 +367,67 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
                  f"pin force {measured.pin_force:.4g} N, weight {weight:.4g} N")  # fmt: skip
 
 
-def draped_specimen(name: str, material: SIMaterial, cols: int = CHECK_COLS[0]) -> Simulation:
-    """The Cusick meter's specimen of the fabric, settled (its disc is body 0)."""
-    return settle(cusick_drape_scene(SIMaterialSpec.of(name, material), cols), DRAPE_SECONDS)
+def draped_specimen(
+    name: str, material: SIMaterial, cols: int = CHECK_COLS[0], specimen: int = 1
+) -> Simulation:
+    """The Cusick meter's specimen of the fabric, settled (its disc is body 0); `specimen`:
+    which draw of its raised start (the setting `specimen`)."""
+    scene = cusick_drape_scene(SIMaterialSpec.of(name, material), cols)
+    return settle(with_settings(scene, {"specimen": specimen}), DRAPE_SECONDS)
 
 
-def drape_check(name: str, material: SIMaterial) -> Check:
+def drape_check(name: str, material: SIMaterial, specimens: int = 1) -> Check:
     """The Cusick meter's drape coefficient against the published band (a user's own fabric:
-    0…100, measured only), on the two meshes of CHECK_COLS."""
-    return drape_check_of(name, draped_specimen(name, material), material)
+    0…100, measured only), on the two meshes of CHECK_COLS, each the mean of `specimens`."""
+    return drape_check_of(name, draped_specimen(name, material), material, specimens)
 
 
-def drape_check_of(name: str, sim: Simulation, material: SIMaterial) -> Check:
+def drape_check_of(name: str, sim: Simulation, material: SIMaterial, specimens: int = 1) -> Check:
     """The drape check of a settled specimen (`draped_specimen` on CHECK_COLS[0]), so that a
-    caller that also draws the specimen (the app's Validation panel) settles it once; the finer
-    mesh's is settled here."""
-    measured = sim.readouts()
-    finer = draped_specimen(name, material, CHECK_COLS[1]).readouts()
+    caller that also draws the specimen (the app's Validation panel) settles it once; the other
+    specimens are settled here. With several specimens (draws 1 … `specimens` of the raised
+    start) each mesh's coefficient is their mean, as a lab averages its specimens: their folds
+    differ from one to the next, as real specimens' do."""
+    coarse, fine = CHECK_COLS
+    readouts = (
+        [sim.readouts()]
+        + [draped_specimen(name, material, coarse, k).readouts() for k in range(2, specimens + 1)],
+        [draped_specimen(name, material, fine, k).readouts() for k in range(1, specimens + 1)],
+    )
+    coefficients = tuple([r.drape_coefficient for r in mesh] for mesh in readouts)
+    folds = tuple([r.folds for r in mesh] for mesh in readouts)
+    measured, finer = (float(np.mean(mesh)) for mesh in coefficients)
     low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
     published = name in DRAPE_BANDS
     reference = QT_TR_NOOP("published") if published else QT_TR_NOOP("no published value")
     quantity = QT_TR_NOOP("drape coefficient")
-    coefficients = (measured.drape_coefficient, finer.drape_coefficient)
-    note = drape_note(coefficients, (measured.folds, finer.folds))
-    return Check(name, "cusick-drape", quantity, measured.drape_coefficient, "%",
-                 low, high, reference, note, finer.drape_coefficient)  # fmt: skip
+    note = drape_note(coefficients, folds)
+    return Check(name, "cusick-drape", quantity, measured, "%", low, high, reference, note,
+                 finer)  # fmt: skip
 
 
-def drape_note(coefficients: tuple[float, float], folds: tuple[float, float]) -> str:
-    """The drape check's note: the folds, the finer mesh's reading, and why two readings in
-    the band fail when they do (CHECK_COLS' first mesh first, then the finer one)."""
-    coarse, fine = CHECK_COLS
-    note = (f"{coarse} across, {folds[0]:.0f} folds; {fine} across: {coefficients[1]:.1f} % "
-            f"({folds[1]:.0f} folds)")  # fmt: skip
-    apart = abs(coefficients[1] - coefficients[0])
+def drape_note(coefficients: tuple[list[float], ...], folds: tuple[list[float], ...]) -> str:
+    """The drape check's note: each mesh's folds (CHECK_COLS' first mesh first, then the finer
+    one), the finer mesh's reading, each mesh's range over several specimens, and why two
+    readings in the band fail when they do."""
+    (coarse, fine), (ours, finer) = CHECK_COLS, coefficients
+    note = (f"{coarse} across, {_folds(folds[0])} folds{_range(ours)}; {fine} across: "
+            f"{np.mean(finer):.1f} % ({_folds(folds[1])} folds{_range(finer)})")  # fmt: skip
+    apart = abs(np.mean(finer) - np.mean(ours))
     if apart > MESH_AGREEMENT:
         note += f"; the meshes {apart:.1f} points apart (at most {MESH_AGREEMENT:g})"
     return note
+
+
+def _folds(folds: list[float]) -> str:
+    return "/".join(f"{f:.0f}" for f in folds)
+
+
+def _range(coefficients: list[float]) -> str:
+    """ ", 3 specimens 67.9…69.0 %" for several specimens; nothing for one."""
+    if len(coefficients) < 2:
+        return ""
+    return f", {len(coefficients)} specimens {min(coefficients):.1f}…{max(coefficients):.1f} %"
 
 
 CHECKS = {"cantilever": cantilever_check, "hanging-strip": hanging_strip_check,
@@ -411,12 +435,18 @@ CHECKS = {"cantilever": cantilever_check, "hanging-strip": hanging_strip_check,
 
 
 def validate(
-    fabrics: dict[str, SIMaterial] | None = None, tests: tuple[str, ...] = TESTS
+    fabrics: dict[str, SIMaterial] | None = None,
+    tests: tuple[str, ...] = TESTS,
+    specimens: int = 1,
 ) -> Iterator[Check]:
-    """Each test for each fabric (the presets unless given), one at a time as measured."""
+    """Each test for each fabric (the presets unless given), one at a time as measured; the
+    drape test on `specimens` specimens a mesh (the other tests start the same every time)."""
     for name, material in (SI_FABRICS if fabrics is None else fabrics).items():
         for test in tests:
-            yield CHECKS[test](name, material)
+            if test == "cusick-drape":
+                yield drape_check(name, material, specimens)
+            else:
+                yield CHECKS[test](name, material)
 
 
 CSV_HEADER = ("fabric", "test", "quantity", "measured", "unit", "low", "high", "reference",

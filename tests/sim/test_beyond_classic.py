@@ -453,3 +453,18 @@ def test_a_start_imperfection_raises_free_particles_out_of_their_plane_the_same_
     rest = lying.topology.rest_positions
     assert np.array_equal(lying.state.x[:, [0, 2]], rest[:, [0, 2]])
     assert np.std(lying.state.x[:, 1] - rest[:, 1]) > 0.005
+
+
+def test_another_specimen_number_draws_another_start_and_the_same_number_the_same():
+    """`specimen` chooses the draw of the start imperfection: 1 is the default's (so a file
+    without it starts as before), 2 another start of the same spread."""
+    scene = with_settings(load_preset("hanging-sheet"), {"imperfection": 0.01})
+    first = build_simulation(scene).state.x
+    assert np.array_equal(build_simulation(with_settings(scene, {"specimen": 1})).state.x, first)
+    second = with_settings(scene, {"specimen": 2})
+    other = build_simulation(second).state.x
+    assert not np.array_equal(other, first)
+    assert np.array_equal(build_simulation(second).state.x, other)
+    flat = build_simulation(load_preset("hanging-sheet")).state.x
+    assert np.std(other - flat) == pytest.approx(np.std(first - flat), rel=0.1)
+    assert build_simulation(second).settings.is_classic

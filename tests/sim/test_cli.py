@@ -118,6 +118,13 @@ def test_resize_and_pin_shift_keep_corner_pins(tmp_path, size, left, right):
         (["run", "hanging-sheet", "--steps", "many"], "--steps"),
         (["run", "soft-block", "--seam"], "--seam"),
         (["bench", "--grid", "12by4"], "--grid"),
+        (["run", "cusick-drape", "--set", "specimen=0"], "specimen"),
+        (["run", "cusick-drape", "--set", "specimen=2.5"], "specimen"),
+        (["validate", "--specimens", "0"], "--specimens"),
+        (["validate", "--specimens", "three"], "--specimens"),
+        (["validate", "--fabric", "burlap"], "burlap"),
+        (["validate", "--test", "crease"], "crease"),
+        (["validate", "--own", "colour=red"], "--own"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, names):
@@ -126,6 +133,28 @@ def test_bad_input_exits_2_with_one_line(args, names):
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert names in result.stderr
+
+
+def test_validate_prints_a_line_a_check_writes_them_as_csv_and_exits_0_when_all_pass(tmp_path):
+    table = tmp_path / "checks.csv"
+    tests = ("--test", "cantilever", "--test", "hanging-strip")
+    result = clothlab("validate", "--fabric", "denim", *tests, "--csv", str(table))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["PASS", "denim", "cantilever"], ["PASS", "denim", "hanging-strip"]
+    ]  # fmt: skip
+    rows = list(csv.reader(table.open()))
+    assert [row[:2] for row in rows[1:]] == [["denim", "cantilever"], ["denim", "hanging-strip"]]
+    assert [row[8] for row in rows[1:]] == ["True", "True"]
+
+
+def test_validate_drapes_several_specimens_a_mesh_and_holds_their_mean_to_the_band():
+    result = clothlab("validate", "--fabric", "silk", "--test", "cusick-drape", "--specimens", "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    (line,) = result.stdout.splitlines()
+    assert line.startswith("PASS  silk") and "drape coefficient" in line
+    assert line.count("2 specimens") == 2  # each mesh's range of its two
 
 
 @pytest.mark.parametrize(

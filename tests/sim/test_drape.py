@@ -220,7 +220,7 @@ def test_a_drape_check_passes_on_both_meshes_in_the_band_and_within_five_points(
 ):
     """Denim's band is 70…90 %: 74.6 and 83.3 % are both in it, yet 8.7 points apart, and the
     note says that is why the check fails."""
-    note = textile.drape_note(coefficients, (4, 6))
+    note = textile.drape_note(([coefficients[0]], [coefficients[1]]), ([4], [6]))
     check = textile.Check("denim", "cusick-drape", "drape coefficient", coefficients[0], "%",
                           70.0, 90.0, "published", note, coefficients[1])  # fmt: skip
     assert check.passed is passed
@@ -232,3 +232,18 @@ def test_a_drape_check_passes_on_both_meshes_in_the_band_and_within_five_points(
             note == "51 across, 4 folds; 61 across: 83.3 % (6 folds); the meshes 8.7 points "
             "apart (at most 5)"
         )
+
+
+def test_a_drape_check_of_several_specimens_compares_their_means_and_notes_their_range():
+    """Three specimens a mesh, as a lab drapes them: the check holds each mesh's mean to the
+    band and the other mesh's mean, and its note gives each mesh's folds and range."""
+    coefficients = ([80.0, 86.0, 83.0], [76.0, 80.0, 81.0])
+    note = textile.drape_note(coefficients, ([6, 5, 6], [6, 6, 7]))
+    assert note == (
+        "51 across, 6/5/6 folds, 3 specimens 80.0…86.0 %; 61 across: 79.0 % (6/6/7 folds, "
+        "3 specimens 76.0…81.0 %)"
+    )
+    apart = ([70.0, 71.0], [76.5, 77.0])  # means 70.5 and 76.75: 6.25 points apart
+    assert textile.drape_note(apart, ([6, 6], [6, 6])).endswith(
+        "the meshes 6.2 points apart (at most 5)"
+    )
