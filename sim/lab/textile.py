@@ -194,7 +194,10 @@ def cusick_drape_scene(
         description=(
             f"A disc {diameter * 100:g} cm across draping over a support {support * 100:g} cm "
             "across (Cusick drape meter): the particles over the support are pinned flat. "
-            "Drape coefficient: the shadow's share of the overhanging ring."
+            "Drape coefficient: the shadow's share of the overhanging ring. "
+            f"{cols} particles across; Lab ▸ Validate fabrics drapes the specimen "
+            f"{CHECK_COLS[0]} and {CHECK_COLS[1]} across, finer meshes that read some fabrics "
+            "several points differently."
         ),
         bodies=[disc],
         camera=CameraSpec(target=(0.0, SPECIMEN_HEIGHT - 0.06, 0.0), distance=0.6, pitch=35.0),
