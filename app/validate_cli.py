@@ -10,11 +10,12 @@ changed). Imports no Qt, like every headless command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 from typing import Any
 
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
-from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.scene import SceneError
+from clothlab.sim.document.files import AtomicFile
+from clothlab.sim.document.scene import SceneError, SIMaterialSpec
 from clothlab.sim.lab import textile, variants
 
 EXIT_OUT_OF_BAND = 1
@@ -71,7 +72,9 @@ def _own_fabric(pairs: list[str]) -> SIMaterial:
             )
         except variants.VariantError as error:
             raise SceneError(f"--own {error}") from None
-    return SI_FABRICS["cotton"].with_values(**fields)
+    # through the scene file's checks (a bias under a quarter of warp + weft, …): one line, and
+    # before any check runs
+    return SIMaterialSpec.of(OWN, SI_FABRICS["cotton"]).replaced(**fields).material
 
 
 def validate_command(args: argparse.Namespace) -> int:
@@ -85,9 +88,12 @@ def validate_command(args: argparse.Namespace) -> int:
     if args.own:
         fabrics[OWN] = _own_fabric(args.own)
     checks = []
-    for check in textile.validate(fabrics, tuple(args.test) or textile.TESTS, args.specimens):
-        print(check.line(), flush=True)
-        checks.append(check)
-    if args.csv:
-        write_atomically(args.csv, textile.checks_csv(checks).encode())
+    # A CSV that cannot be written is refused before the first check runs (minutes before the
+    # last); it is written whole when they are done, or not at all.
+    with AtomicFile(args.csv) if args.csv else contextlib.nullcontext() as table:
+        for check in textile.validate(fabrics, tuple(args.test) or textile.TESTS, args.specimens):
+            print(check.line(), flush=True)
+            checks.append(check)
+        if table is not None:
+            table.write(textile.checks_csv(checks).encode())
     return 0 if all(c.passed for c in checks) else EXIT_OUT_OF_BAND

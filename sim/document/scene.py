@@ -123,15 +123,20 @@ class SIMaterialSpec(_Strict):
     bending_weft: BendingRigidity
     bending_bias: BendingRigidity | None = None  # measured at 45°; None: the mean of the two
 
+    @staticmethod
+    def least_bias(bending_warp: float, bending_weft: float) -> float:
+        """The least B along the bias a fabric can have, N·m: bent along the bias it resists
+        with (B_warp + B_weft + T)/4, T ≥ 0."""
+        return (bending_warp + bending_weft) / 4.0
+
     @model_validator(mode="after")
     def _bias_at_least_a_quarter(self) -> SIMaterialSpec:
-        # bent along the bias the cloth resists with (B_warp + B_weft + T)/4, T ≥ 0
-        least = (self.bending_warp + self.bending_weft) / 4.0
+        least = self.least_bias(self.bending_warp, self.bending_weft)
         if self.bending_bias is not None and self.bending_bias < least:
             raise ValueError(
                 tr(
-                    "bending_bias: {bias:g} N·m is less than a quarter of bending_warp + "
-                    "bending_weft ({least:g} N·m), the least a fabric resists with along its bias"
+                    "bending_bias: {bias:g} N·m is under {least:g} N·m, a quarter of "
+                    "bending_warp + bending_weft: the least a fabric resists with along its bias"
                 ).format(bias=self.bending_bias, least=least)
             )
         return self

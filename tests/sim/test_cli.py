@@ -125,6 +125,8 @@ def test_resize_and_pin_shift_keep_corner_pins(tmp_path, size, left, right):
         (["validate", "--fabric", "burlap"], "burlap"),
         (["validate", "--test", "crease"], "crease"),
         (["validate", "--own", "colour=red"], "--own"),
+        (["validate", "--own", "bending_bias=1e-9"], "bending_bias"),  # refused before a run
+        (["validate", "--csv", "no-such-folder/checks.csv"], "no-such-folder"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, names):

@@ -332,5 +332,5 @@ def test_a_bias_rigidity_under_a_quarter_of_warp_and_weft_is_one_line():
     assert spec.replaced(bending_bias=5e-6).material.torsion == pytest.approx(0.0, abs=1e-20)
     with pytest.raises(SceneError) as refused:
         spec.replaced(bending_bias=4e-6)
-    assert str(refused.value).startswith("bending_bias: 4e-06 N·m is less than a quarter")
+    assert str(refused.value).startswith("bending_bias: 4e-06 N·m is under 5e-06 N·m, a quarter")
     assert "\n" not in str(refused.value)

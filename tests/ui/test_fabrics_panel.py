@@ -104,13 +104,23 @@ def test_the_bias_shows_the_mean_until_typed_and_refuses_under_a_quarter(qtbot, 
     said = []
     window.parameters_panel.refused.connect(said.append)
     type_into(qtbot, bias, "20")  # under (90 + 60) / 4 = 37.5
-    assert len(said) == 1 and said[0].startswith("bending_bias: 2e-05 N·m is less than a quarter")
+    assert said == [
+        "Bending bias 20 µN·m: under a quarter of warp + weft (37.5 µN·m), the least a fabric "
+        "resists with along its bias"
+    ]
     assert window.controller.scene.bodies[0].si_material.bending_bias is None
     assert bias.value() == 75.0
     type_into(qtbot, bias, "100")
     fabric = window.controller.scene.bodies[0].si_material
     assert fabric.bending_bias == pytest.approx(1e-4) and fabric.name == "denim (changed)"
     assert fabric.material.torsion == pytest.approx(4e-4 - 1.5e-4)
+    warp = group.fabric_fields.boxes["bending_warp"]
+    type_into(qtbot, warp, "500")  # (500 + 60) / 4 = 140 > the bias typed, 100
+    assert said[1] == (
+        "Bending warp 500 µN·m: the bending bias, 100 µN·m, would be under a quarter of warp + "
+        "weft (140 µN·m); raise the bias first"
+    )
+    assert window.controller.scene.bodies[0].si_material == fabric and warp.value() == 90.0
 
 
 def test_a_block_is_offered_no_si_fabric(qtbot, make_window):

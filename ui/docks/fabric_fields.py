@@ -18,6 +18,7 @@ from clothlab.sim.document.scene import SceneError, SIMaterialSpec
 from clothlab.sim.lab.textile import GRAVITY
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits
+from clothlab.ui.numbers import localized
 
 CHANGED = " (changed)"
 
@@ -63,12 +64,35 @@ FABRIC_FIELDS = (
                            "lab measures it there; at least a quarter of warp + weft. Until "
                            "typed, the mean of warp and weft.")),
 )  # fmt: skip
+BIAS = FABRIC_FIELDS[-1]
 
 
 def field_value(spec: SIMaterialSpec, key: str) -> float:
     """A fabric's number as its box shows it (B along the bias: SIMaterial.bias_rigidity, the
     mean of warp and weft until one is given)."""
     return spec.material.bias_rigidity if key == "bending_bias" else getattr(spec, key)
+
+
+def bias_refusal(spec: SIMaterialSpec, field: FabricField, value: float) -> str:
+    """Why `value` typed into `field` would leave B along the bias under a quarter of warp +
+    weft (in the fields' own words and units), or "" when it would not."""
+    numbers = {**spec.model_dump(), field.key: field.si(value)}
+    bias = numbers["bending_bias"]
+    least = SIMaterialSpec.least_bias(numbers["bending_warp"], numbers["bending_weft"])
+    if bias is None or bias >= least:
+        return ""
+    scale, typed = BIAS.scale, f"{tr(field.label)} {value:g} {field.unit}"
+    if field is BIAS:
+        said = tr(
+            "{typed}: under a quarter of warp + weft ({least:.3g} µN·m), the least a fabric "
+            "resists with along its bias"
+        ).format(typed=typed, least=least * scale)
+    else:
+        said = tr(
+            "{typed}: the bending bias, {bias:.3g} µN·m, would be under a quarter of warp "
+            "+ weft ({least:.3g} µN·m); raise the bias first"
+        ).format(typed=typed, bias=bias * scale, least=least * scale)
+    return localized(said)
 
 
 def round_noise(value: float) -> float:
@@ -152,7 +176,12 @@ class FabricFields(QWidget):
         si_value = field.si(value)
         if si_value == field_value(self.spec, field.key):
             return
-        try:  # B along the bias must stay at least a quarter of warp + weft
+        refusal = bias_refusal(self.spec, field, value)
+        if refusal:
+            self.refused.emit(refusal)
+            self.show_spec(self.spec)
+            return
+        try:
             changed = self.spec.replaced(**{field.key: si_value}, name=changed_name(self.spec.name))
         except SceneError as error:
             self.refused.emit(str(error))
