@@ -240,12 +240,22 @@ def _sheets_with(scene: Scene, spec: SIMaterialSpec) -> Scene:
     return scene.model_copy(update={"bodies": bodies})
 
 
+def of_si_fabric(scene: Scene) -> bool:
+    """Whether the scene has cloth (sheets and discs) and all of it is of an SI fabric."""
+    cloth = [b for b in scene.bodies if isinstance(b, CLOTH)]
+    return bool(cloth) and all(b.si_material is not None for b in cloth)
+
+
 def with_fabric(scene: Scene, name: str) -> Scene:
-    """Every sheet made of the preset fabric `name` (`--set material=NAME`), with tethers on:
-    a real fabric stretches a fraction of a percent under its own weight, which XPBD's passes
-    cannot hold across a fine sheet by themselves (a 64 × 64 cotton sheet hung from its corners
-    stretches 370 % without them, 0.06 % with them: bench/si_refinement.py)."""
-    return with_settings(_sheets_with(scene, si_spec(name)), {"tethers": True})
+    """Every sheet made of the preset fabric `name` (`--set material=NAME`). Cloth in model
+    units becomes a real fabric with tethers on: it stretches a fraction of a percent under its
+    own weight, which XPBD's passes cannot hold across a fine sheet by themselves (a 64 × 64
+    cotton sheet hung from its corners stretches 370 % without them, 0.06 % with them:
+    bench/si_refinement.py). A scene whose cloth is of an SI fabric already keeps its solver as
+    made: the textile tests hold their specimens and solve their links their own way (tethers
+    would drape the Cusick meter's cotton to 63.5 %, not 68.2 %)."""
+    tethers = {} if of_si_fabric(scene) else {"tethers": True}
+    return with_settings(_sheets_with(scene, si_spec(name)), tethers)
 
 
 # `--set` keys for an SI fabric's numbers, and the fields each sets

@@ -40,10 +40,12 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.lab.engine import Engine, Row, Source
 from clothlab.sim.lab.textile import (
     FABRIC_VALUE_KEYS,
+    of_si_fabric,
     with_fabric,
     with_fabric_values,
     with_overhang,
 )
+from clothlab.sim.text import tr
 
 Note = Callable[[str], None]
 
@@ -181,7 +183,15 @@ def apply_changes(scene: Scene, changes: dict[str, Any], note: Note | None = Non
     """The scene with the changes made, as `--set` makes them: reshapes first, then settings.
     SceneError (one line) if the reshaped scene breaks a rule."""
     settings, reshapes = split_changes(changes)
-    return with_settings(reshape_scene(scene, reshapes, note), settings)
+    scene = reshape_scene(scene, reshapes, note)
+    if "fabric" in changes and of_si_fabric(scene):
+        # a model-units fabric is solver settings (passes, damping, …), which would change an
+        # SI fabric's experiment and leave its fabric as it was
+        raise SceneError(
+            tr("fabric: the scene's cloth is of an SI fabric, which fabric= does not change "
+               "(its numbers are the cloth's); material=NAME gives it another")
+        )  # fmt: skip
+    return with_settings(scene, settings)
 
 
 def changed(source: Source, changes: dict[str, Any], note: Note | None = None) -> Source:

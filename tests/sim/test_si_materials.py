@@ -31,6 +31,7 @@ from clothlab.sim.document.scene import (
     build_simulation,
     parse_scene,
     scene_json,
+    scene_settings,
     with_settings,
 )
 from clothlab.sim.lab import textile, variants
@@ -201,6 +202,28 @@ def test_a_fabric_in_si_units_round_trips_through_a_scene_file():
     assert again == scene
     assert again.bodies[0].si_material.material == SI_FABRICS["denim"]
     assert again.schema_version == SCHEMA_VERSION  # written as the newest version
+
+
+def test_a_fabric_given_to_model_units_cloth_brings_tethers_and_to_an_si_test_keeps_its_solver():
+    """`--set material=denim`: the hanging sheet (model units) gets tethers; the drape meter,
+    whose cloth is cotton already, only changes fabric (tethers would change its drape)."""
+    sheet = variants.apply_changes(load_preset("hanging-sheet"), {"material": "denim"})
+    assert sheet.bodies[0].si_material.name == "denim" and scene_settings(sheet).tethers
+    meter = load_preset("cusick-drape")
+    denim = variants.apply_changes(meter, {"material": "denim"})
+    assert denim.bodies[0].si_material.name == "denim"
+    assert scene_settings(denim) == scene_settings(meter) and not scene_settings(denim).tethers
+
+
+@pytest.mark.parametrize("changes", [{"fabric": "denim"}, {"material": "silk", "fabric": "silk"}])
+def test_a_model_units_fabric_on_si_cloth_is_refused_in_one_line(changes):
+    """A model-units fabric is solver settings: given to cloth of an SI fabric it would change
+    the experiment and leave the cloth's fabric as it was."""
+    refusal = r"^fabric: the scene's cloth is of an SI fabric.*material=NAME"
+    with pytest.raises(SceneError, match=refusal):
+        variants.apply_changes(load_preset("cusick-drape"), changes)
+    applied = variants.apply_changes(load_preset("hanging-sheet"), {"fabric": "denim"})
+    assert applied.bodies[0].si_material is None  # model-units cloth takes it as before
 
 
 def test_a_version_3_file_opens_without_si_fabrics():
