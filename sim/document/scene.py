@@ -106,7 +106,10 @@ Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 ArealDensity = Annotated[float, Field(ge=1e-3, le=10.0, allow_inf_nan=False)]  # kg/m²
 StretchStiffness = Annotated[float, Field(ge=1.0, le=1e7, allow_inf_nan=False)]  # N/m
 ShearStiffness = Annotated[float, Field(ge=1e-3, le=1e7, allow_inf_nan=False)]  # N/m
-BendingRigidity = Annotated[float, Field(ge=1e-9, le=1.0, allow_inf_nan=False)]  # N·m
+BENDING_RANGE = (1e-9, 1.0)  # N·m
+BendingRigidity = Annotated[
+    float, Field(ge=BENDING_RANGE[0], le=BENDING_RANGE[1], allow_inf_nan=False)
+]
 
 
 class SIMaterialSpec(_Strict):

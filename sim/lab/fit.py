@@ -19,10 +19,11 @@ import numpy as np
 
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.core.specimens import peirce_bending_length
-from clothlab.sim.document.scene import Scene, SIMaterialSpec
+from clothlab.sim.document.scene import BENDING_RANGE, Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep import Pool, run_sweep
 from clothlab.sim.lab.variants import Variant, VariantResult
+from clothlab.sim.text import tr
 
 SPREAD = (0.5, 0.7, 1.0, 1.4, 2.0)  # × the first guess: the B values swept
 SETTLE_SECONDS = 3.0
@@ -34,6 +35,9 @@ TREND_DEGREE = 3  # of the polynomial in ln B a drape coefficient's B is read of
 
 class FitError(ValueError):
     """A fit that cannot be made (what was measured outside what the sweep reached); one line."""
+
+
+Progress = Callable[[int], None]  # told how many of the sweep's specimens are done, as each is
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ def peirce_guess(areal_density: float, overhang: float, angle: float) -> float:
     """B = ρ·g·c³ with Peirce's bending length c at that overhang and chord angle."""
     c = peirce_bending_length(overhang, angle)
     if not math.isfinite(c):
-        raise FitError(f"chord angle {angle:g}°: expected an angle between 0 and 90°")
+        message = tr("chord angle {angle:g}°: expected an angle between 0 and 90°")
+        raise FitError(message.format(angle=angle))
     return areal_density * textile.GRAVITY * c**3
 
 
@@ -61,6 +66,7 @@ def fit_bending_rigidity(
     pool: Pool,
     angle: float = textile.PEIRCE_ANGLE,
     should_stop: Callable[[], bool] = lambda: False,
+    progress: Progress = lambda done: None,
 ) -> Fit:
     """The B at which the model's strip of this density, pushed `overhang` m over the edge,
     droops to `angle` degrees. FitError if the sweep did not bracket the angle or a run
@@ -69,8 +75,9 @@ def fit_bending_rigidity(
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
     scene = textile.cantilever_scene(SIMaterialSpec.of("yours", base), overhang)
     values = [guess * k for k in SPREAD]
-    angles = _sweep(pool, scene, values, "chord_angle", should_stop)
-    _bracketed(values, angles, angle, f"a {angle:g}° droop at {overhang * 100:g} cm", "°")
+    angles = _sweep(pool, scene, values, "chord_angle", should_stop, progress)
+    what = tr("a {angle:g}° droop at {overhang:g} cm").format(angle=angle, overhang=overhang * 100)
+    _bracketed(values, angles, angle, what, "°")
     # the angle falls as B grows: interpolate log B against the angle, increasing
     order = np.argsort(angles)
     log_b = np.interp(angle, np.asarray(angles)[order], np.log(np.asarray(values)[order]))
@@ -82,6 +89,7 @@ def fit_bending_rigidity_to_drape(
     drape_coefficient: float,
     pool: Pool,
     should_stop: Callable[[], bool] = lambda: False,
+    progress: Progress = lambda done: None,
     cols: int = textile.CHECK_COLS[0],
 ) -> Fit:
     """The B at which the model's Cusick specimen of this density (cotton's stretch and shear),
@@ -92,16 +100,15 @@ def fit_bending_rigidity_to_drape(
     the fitted fabric's coefficient on the mesh it was fitted on: the preset's coarser one folds
     some fabrics fewer times and reads them up to 15 points lower."""
     if not 0.0 < drape_coefficient < 100.0:
-        raise FitError(
-            f"drape coefficient {drape_coefficient:g} %: expected a value between 0 and 100 %"
-        )
+        message = tr("drape coefficient {value:g} %: expected a value between 0 and 100 %")
+        raise FitError(message.format(value=drape_coefficient))
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
     scene = textile.cusick_drape_scene(SIMaterialSpec.of("yours", base), cols)
     values = [areal_density * textile.GRAVITY * c**3 for c in DRAPE_BENDING_LENGTHS]
     coefficients = _sweep(
-        pool, scene, values, "drape_coefficient", should_stop, textile.DRAPE_SECONDS
+        pool, scene, values, "drape_coefficient", should_stop, progress, textile.DRAPE_SECONDS
     )
-    what = f"a drape coefficient of {drape_coefficient:g} %"
+    what = tr("a drape coefficient of {value:g} %").format(value=drape_coefficient)
     _bracketed(values, coefficients, drape_coefficient, what, " %")
     # A fold more or less moves the coefficient by points (RESEARCH.md §8), so it is not
     # interpolated between neighbours but read off the least-squares cubic in ln B through
@@ -123,7 +130,7 @@ def _rising_root(trend: np.ndarray, target: float, low: float, high: float) -> f
     ]
     if not found:
         raise FitError(
-            "the drape coefficient did not rise with B through the target over the sweep"
+            tr("the drape coefficient did not rise with B through the target over the sweep")
         )
     return float(np.exp(min(found)))
 
@@ -133,10 +140,11 @@ def _bracketed(
 ) -> None:
     """FitError unless the sweep of B over `values` measured `target` somewhere in its range."""
     if not min(measured) <= target <= max(measured):
-        raise FitError(
-            f"{what} is outside what B from {values[0]:.3g} to {values[-1]:.3g} N·m gives "
-            f"({min(measured):.1f}…{max(measured):.1f}{unit})"
-        )
+        message = tr("{what} is outside what B from {low:.3g} to {high:.3g} N·m gives "
+                     "({least:.1f}…{most:.1f}{unit})")  # fmt: skip
+        low, high, least, most = values[0], values[-1], min(measured), max(measured)
+        raise FitError(message.format(what=what, low=low, high=high, least=least, most=most,
+                                      unit=unit))  # fmt: skip
 
 
 def _fit(
@@ -157,14 +165,28 @@ def _sweep(
     values: list[float],
     readout: str,
     should_stop: Callable[[], bool],
+    progress: Progress,
     seconds: float = SETTLE_SECONDS,
 ) -> list[float]:
-    """The readout each B of `values` settles the scene to, on the sweep machinery."""
+    """The readout each B of `values` settles the scene to, on the sweep machinery. FitError,
+    before any run, if a B is beyond what a fabric may have (what was measured is far from any
+    cloth: a 10 kg/m² sheet that droops 41.5° a metre out)."""
+    low, high = BENDING_RANGE
+    if values[0] < low or values[-1] > high:
+        message = tr("the sweep would need B from {first:.3g} to {last:.3g} N·m, beyond the "
+                     "{low:g}…{high:g} N·m a fabric may have: check the density and what was "
+                     "measured")  # fmt: skip
+        raise FitError(message.format(first=values[0], last=values[-1], low=low, high=high))
     variants = [Variant(f"bending_rigidity={b:.4g}", {"bending_rigidity": b}) for b in values]
     results: dict[int, VariantResult] = {}
+
+    def done(k: int, result: VariantResult) -> None:
+        results[k] = result
+        progress(len(results))
+
     steps = round(seconds / scene.solver.dt)
-    if not run_sweep(pool, scene, variants, steps, results.__setitem__, should_stop):
-        raise FitError("the fit was stopped")
+    if not run_sweep(pool, scene, variants, steps, done, should_stop):
+        raise FitError(tr("the fit was stopped"))
     measured = []
     for k, b in enumerate(values):
         final = results[k].final

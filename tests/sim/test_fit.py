@@ -29,3 +29,10 @@ def test_a_drape_coefficient_gives_back_the_bending_rigidity_it_was_draped_with(
 def test_a_drape_coefficient_that_cannot_be_is_one_line_before_any_run(coefficient):
     with pytest.raises(fit.FitError, match="expected a value between 0 and 100 %"):
         fit.fit_bending_rigidity_to_drape(0.12, coefficient, pool=None)  # type: ignore[arg-type]
+
+
+def test_a_measurement_that_needs_a_b_beyond_any_fabric_is_one_line_before_any_run():
+    """10 kg/m² drooping 41.5° a metre out would need B ≈ 12 N·m (Peirce), past the 1 N·m a
+    fabric file may hold: refused before the sweep (no pool is needed to say so)."""
+    with pytest.raises(fit.FitError, match=r"beyond the 1e-09…1 N·m a fabric may have"):
+        fit.fit_bending_rigidity(10.0, 1.0, pool=None)  # type: ignore[arg-type]

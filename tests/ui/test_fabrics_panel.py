@@ -295,6 +295,8 @@ def test_fit_a_bending_rigidity_to_a_drape_coefficient(qtbot, make_window):
     type_into(qtbot, dialog.drape, "64")
     click(qtbot, dialog.fit_button)
     assert dialog.result_line.text().startswith("Fitting: five specimens")
+    qtbot.waitUntil(lambda: " of 5 done" in dialog.result_line.text(), timeout=600_000)
+    assert dialog.result_line.text().startswith("Fitting: five specimens")  # with its progress
     qtbot.waitUntil(lambda: dialog.fit_run is None, timeout=600_000)
     fit = dialog.fit
     assert fit is not None, dialog.result_line.text()

@@ -33,13 +33,20 @@ from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.scene import MAX_NAME, SIMaterialSpec
 from clothlab.sim.lab import textile
-from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity, fit_bending_rigidity_to_drape
+from clothlab.sim.lab.fit import (
+    DRAPE_BENDING_LENGTHS,
+    SPREAD,
+    Fit,
+    FitError,
+    fit_bending_rigidity,
+    fit_bending_rigidity_to_drape,
+)
 from clothlab.sim.lab.sweep import LocalPool
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import short_e
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
-from clothlab.ui.numbers import plot_widget
+from clothlab.ui.numbers import localized, plot_widget
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.user_fabrics import UserFabrics
 
@@ -50,7 +57,7 @@ DENSITY = Limits(QT_TR_NOOP("Areal density"), 1.0, 1e4, "g/m²")
 OVERHANG = Limits(QT_TR_NOOP("Overhang"), 0.5, 100.0, "cm")
 ANGLE = Limits(QT_TR_NOOP("Droop angle"), 5.0, 85.0, "°")
 DRAPE = Limits(QT_TR_NOOP("Drape coefficient"), 1.0, 99.0, "%")
-# a fit of sim.lab.fit with what was measured given: it takes pool= and should_stop=
+# a fit of sim.lab.fit with what was measured given: it takes pool=, should_stop= and progress=
 FitJob = Callable[..., Fit]
 
 
@@ -59,6 +66,7 @@ class FitRun(QThread):
 
     fitted = Signal(object)  # a sim.lab.fit.Fit
     failed = Signal(str)  # one line
+    progress = Signal(int)  # the sweep's specimens done so far
 
     def __init__(self, job: FitJob, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +76,10 @@ class FitRun(QThread):
     def cancel(self) -> None:
         self._stop.set()
 
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
     def run(self) -> None:
         try:
             pool = LocalPool(FIT_WORKERS)
@@ -76,7 +88,7 @@ class FitRun(QThread):
             self.failed.emit(message.format(reason=describe(error)))
             return
         try:
-            fit = self.job(pool=pool, should_stop=self._stop.is_set)
+            fit = self.job(pool=pool, should_stop=self._stop.is_set, progress=self.progress.emit)
         except FitError as error:
             self.failed.emit(str(error))
         except (OSError, RuntimeError) as error:  # a worker process died (BrokenProcessPool)
@@ -242,19 +254,28 @@ class FitDialog(QDialog):
             self.target = self.drape.value()
             job: FitJob = partial(fit_bending_rigidity_to_drape, density, self.target)
             doing = tr("Fitting: five specimens of bending lengths 0.8 to 4 cm, in two processes…")
+            count = len(DRAPE_BENDING_LENGTHS)
         else:
             overhang, self.target = self.overhang.value() / 100.0, self.angle.value()
             job = partial(fit_bending_rigidity, density, overhang, angle=self.target)
             doing = tr("Fitting: five strips of B round Peirce's guess, in two processes…")
+            count = len(SPREAD)
         run = FitRun(job, self)
         run.fitted.connect(self._fitted)
         run.failed.connect(self._failed)
+        run.progress.connect(partial(self._show_progress, doing, count))
         run.finished.connect(self._finished)
         self.fit_run = run
         self.fit_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.result_line.setText(doing)
         run.start()
+
+    def _show_progress(self, doing: str, count: int, done: int) -> None:
+        """The sweep's progress after what it is doing, until it is told to stop."""
+        if self.fit_run is not None and not self.fit_run.stopping:
+            line = tr("{doing} {done} of {count} done").format(doing=doing, done=done, count=count)
+            self.result_line.setText(line)
 
     def cancel(self) -> None:
         if self.fit_run is not None:
@@ -273,7 +294,7 @@ class FitDialog(QDialog):
             line = tr(
                 "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
             ).format(rigidity=rigidity, length=c, guess=short_e(fit.guess, 3))
-        self.result_line.setText(line)
+        self.result_line.setText(localized(line))
         values = [b for b, _ in fit.swept]
         measured = [m for _, m in fit.swept]
         self.plot.plot(values, measured, pen=pg.mkPen("#1565c0", width=2), symbol="o",
