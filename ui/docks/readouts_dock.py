@@ -69,6 +69,9 @@ WORDED_UNITS = (
 )  # fmt: skip
 
 
+PLOT_MIN_HEIGHT = 52  # pixels
+
+
 class ReadoutsPanel(QWidget):
     # Trigger("export_csv"): the button does what File ▸ Export readouts CSV… does
     command_requested = Signal(object)
@@ -165,7 +168,9 @@ class ReadoutsPanel(QWidget):
         background = self.palette().color(QPalette.ColorRole.Base)
         plot = plot_widget(background=background)
         plot.setObjectName(f"plot_{key}")
-        plot.setMinimumHeight(80)
+        # The cantilever shows seven plots: at 80 pixels each the panel outgrew a 1280 × 800
+        # window and covered the status bar; the plots share whatever more there is.
+        plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         plot.setToolTip("\n".join(tr(series.tooltip) for series in drawn))
         # a screen reader's name; its description gives the latest values (redraw)
         names = tr(drawn[0].label)
