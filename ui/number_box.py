@@ -21,6 +21,7 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QPushButton, QSpinBox, QWidget
 
 from clothlab.sim.text import tr
+from clothlab.ui.numbers import localized
 
 if TYPE_CHECKING:
     from clothlab.sim.core.parameters import Parameter
@@ -67,16 +68,16 @@ class Limits:
         if (number is None and self.integer) or (
             number is not None and self.integer and not number.is_integer()
         ):
-            template = tr("{label}{typed}: expected a whole number {minimum:g}…{maximum:g}{unit}")
+            template = tr("{label}{typed}: expected a whole number {minimum}…{maximum}{unit}")
         elif number is None:
-            template = tr("{label}{typed}: expected a number {minimum:g}…{maximum:g}{unit}")
+            template = tr("{label}{typed}: expected a number {minimum}…{maximum}{unit}")
         else:
-            template = tr("{label}{typed}: expected {minimum:g}…{maximum:g}{unit}")
+            template = tr("{label}{typed}: expected {minimum}…{maximum}{unit}")
         return template.format(
             label=tr(self.label),
-            typed=f" {typed}" if typed else "",
-            minimum=self.minimum,
-            maximum=self.maximum,
+            typed=f" {typed}" if typed else "",  # as typed, whatever its decimal point
+            minimum=localized(f"{self.minimum:g}"),
+            maximum=localized(f"{self.maximum:g}"),
             unit=unit,
         )
 
@@ -147,17 +148,15 @@ class _TypedNumbers:
     # --- Qt overrides ------------------------------------------------------------------------
 
     def validate(self, text: str, position: int) -> Any:  # a QValidator.State
-        """Any number may be typed; only one in range is a value. Qt's own validation refuses
-        the keystroke instead, and a dropped digit is a silent change."""
+        """Anything may be typed; only a number in range is a value, and anything else is
+        refused when committed, saying why. Qt's own validation drops the keystroke instead, a
+        silent change: "1,5" typed where the decimal point is "." became 15."""
         box: Any = self
         typed = text.removeprefix(box.prefix()).removesuffix(box.suffix()).strip()
         number = parse_number(typed, box.locale().decimalPoint())
         if number is not None and self.limits.takes(number):
             return QValidator.State.Acceptable
-        compact = "".join(typed.split()).replace(box.locale().decimalPoint(), ".")
-        if _NUMBER_SO_FAR.fullmatch(compact):
-            return QValidator.State.Intermediate  # refused when committed, if still so
-        return QValidator.State.Invalid
+        return QValidator.State.Intermediate
 
     def fixup(self, text: str) -> str:
         return text  # nothing is changed for the user: a refusal says why instead

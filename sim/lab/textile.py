@@ -308,6 +308,8 @@ DRAPE_BANDS: dict[str, tuple[float, float]] = {
     "wool": (40.0, 70.0), "leather": (47.0, 70.0),
 }  # fmt: skip
 TESTS = ("cantilever", "hanging-strip", "cusick-drape")
+TEST_NAMES = {"cantilever": QT_TR_NOOP("Cantilever"), "hanging-strip": QT_TR_NOOP("Hanging strip"),
+              "cusick-drape": QT_TR_NOOP("Cusick drape")}  # fmt: skip
 DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its damping: 0.95)
 # The drape check measures on two meshes, 6 and 5 mm apart, that must agree within MESH_AGREEMENT
 # points for the coefficient to be the fabric's rather than the mesh's. Not on the preset's: at

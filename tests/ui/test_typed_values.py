@@ -87,6 +87,17 @@ def test_a_float_parameter_out_of_range_is_refused_not_clamped(qtbot, make_windo
     assert controller.undo_stack.count() == 0
 
 
+def test_a_comma_where_the_decimal_point_is_a_point_is_refused_not_dropped(qtbot, make_window):
+    """Typed in English, "1,5" is no number: refused with what was typed, where Qt's own
+    validation dropped the comma and took 15."""
+    window = make_window(paused=True)
+    window.parameters_dock.raise_()
+    editor = window.parameters_panel.editors["gravity"]
+    type_into(qtbot, editor.spin_box, "1,5")
+    assert window.status.currentMessage() == "Gravity 1,5: expected a number 0…100 units/s²"
+    assert window.controller.settings.gravity == 9.8 and editor.value() == 9.8
+
+
 def test_a_sheet_width_below_its_range_is_refused_not_made_positive(qtbot, make_window):
     window = make_window(paused=True)
     controller = window.controller

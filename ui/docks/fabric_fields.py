@@ -107,7 +107,8 @@ def bending_length_cm(material: SIMaterial) -> float:
 
 def fabric_summary(material: SIMaterial) -> str:
     """ "350 g/m², B 9.0e-5 N·m": what tells fabrics apart in a list."""
-    return f"{material.areal_density * 1e3:.4g} g/m², B {short_e(material.bending_warp)} N·m"
+    density, rigidity = material.areal_density * 1e3, short_e(material.bending_warp)
+    return localized(f"{density:.4g} g/m², B {rigidity} N·m")
 
 
 def short_e(value: float, digits: int = 2) -> str:
@@ -168,7 +169,7 @@ class FabricFields(QWidget):
             box.blockSignals(True)
             box.setValue(field.shown(field_value(spec, field.key)))
             box.blockSignals(False)
-        self.bending_length.setText(f"c = {bending_length_cm(spec.material):.2f} cm")
+        self.bending_length.setText(localized(f"c = {bending_length_cm(spec.material):.2f} cm"))
 
     def _typed(self, field: FabricField, value: float) -> None:
         if self.spec is None:

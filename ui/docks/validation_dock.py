@@ -42,6 +42,7 @@ from clothlab.sim.document.scene import Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.layouts import nest
+from clothlab.ui.numbers import localized
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.window import file_dialogs
 
@@ -52,7 +53,7 @@ MARK, MEASURED, BAND, NOTE = 2, 3, 4, 5
 PASS, OUT = QT_TR_NOOP("PASS"), QT_TR_NOOP("OUT")
 PASS_COLOUR, OUT_COLOUR = "#2e7d32", "#c62828"
 CSV_FILTER = QT_TR_NOOP("CSV files (*.csv)")
-FABRIC_ROLE = Qt.ItemDataRole.UserRole  # a row's fabric by its name (a key), not as shown
+KEY_ROLE = Qt.ItemDataRole.UserRole  # a row's fabric and test by their keys, not as shown
 SUPPORT_DIAMETER = 0.18  # m: the Cusick meter's support disc (sim.lab.textile's default)
 SPECIMEN_DIAMETER = 0.30  # m
 
@@ -204,7 +205,7 @@ class ValidationPanel(QWidget):
         tests_row = QHBoxLayout(test_box)
         self.test_checks: dict[str, QCheckBox] = {}
         for test in textile.TESTS:
-            check = QCheckBox(test)
+            check = QCheckBox(tr(textile.TEST_NAMES[test]))
             check.setObjectName(f"validate_test_{test}")
             check.setChecked(True)
             tests_row.addWidget(check)
@@ -343,9 +344,11 @@ class ValidationPanel(QWidget):
     def _add_row(self, fabric: str, test: str) -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
-        for column, text in enumerate((fabric_label(fabric), test, "", "…", "", tr("waiting"))):
+        name = tr(textile.TEST_NAMES[test])
+        for column, text in enumerate((fabric_label(fabric), name, "", "…", "", tr("waiting"))):
             self.table.setItem(row, column, QTableWidgetItem(text))
-        self._cell(row, 0).setData(FABRIC_ROLE, fabric)  # the name `selected` gives
+        self._cell(row, 0).setData(KEY_ROLE, fabric)  # the names `selected` gives
+        self._cell(row, 1).setData(KEY_ROLE, test)
         self._rows[(fabric, test)] = row
 
     def _cell(self, row: int, column: int) -> QTableWidgetItem:
@@ -359,11 +362,11 @@ class ValidationPanel(QWidget):
         mark = tr(PASS if check.passed else OUT)
         texts = (
             fabric_label(check.fabric),
-            check.test,
+            tr(textile.TEST_NAMES[check.test]),
             mark,
-            f"{check.measured:.4g} {check.unit}",
-            f"{check.low:.4g}…{check.high:.4g} {check.unit}",
-            tr(check.note),
+            localized(f"{check.measured:.4g} {check.unit}"),
+            localized(f"{check.low:.4g}…{check.high:.4g} {check.unit}"),
+            localized(tr(check.note)),
         )
         for column, text in enumerate(texts):
             self._cell(row, column).setText(text)
@@ -428,7 +431,7 @@ class ValidationPanel(QWidget):
         if not rows:
             return None
         row = rows[0].row()
-        return str(self._cell(row, 0).data(FABRIC_ROLE)), self._cell(row, 1).text()
+        return str(self._cell(row, 0).data(KEY_ROLE)), str(self._cell(row, 1).data(KEY_ROLE))
 
     def _row_selected(self) -> None:
         chosen = self.selected()
