@@ -21,6 +21,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from clothlab.app.errors import Parser, UsageError
+from clothlab.app.main import HEADLESS_COMMANDS
 from clothlab.sim.document.files import describe, resolved
 from clothlab.sim.document.presets import DEFAULT_PRESET, resolve_scene
 from clothlab.sim.document.recording import Recording, is_recording_file, load_recording
@@ -44,7 +45,11 @@ def _seconds(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="clothlab", description="Cloth Lab, a desktop physics lab for cloth.")
+    parser = Parser(
+        prog="clothlab", description="Cloth Lab, a desktop physics lab for cloth.",
+        epilog=f"Without a display: clothlab {{{','.join(HEADLESS_COMMANDS)}}} … (clothlab "
+        "COMMAND --help says what each does).",
+    )  # fmt: skip
     parser.add_argument(
         "scene", nargs="?", default=DEFAULT_PRESET,
         help=f"preset name or scene file (default {DEFAULT_PRESET})",

@@ -36,6 +36,12 @@ def test_scenes_lists_every_preset_one_line_each():
     assert lines[0].startswith("hanging-sheet")
 
 
+def test_the_apps_help_names_the_headless_commands():
+    result = clothlab("--help")
+    assert result.returncode == 0 and "usage: clothlab" in result.stdout
+    assert "{run,compare,sweep,scenes,bench,questions,validate,warm-up}" in result.stdout
+
+
 def test_run_writes_csv_positions_and_scene(tmp_path):
     table, positions, saved = tmp_path / "r.csv", tmp_path / "x.npy", tmp_path / "s.json"
     result = clothlab(
