@@ -351,6 +351,14 @@
         <translation>Jedes freie Teilchen eines Tuchs oder einer Scheibe (und der Oberfläche eines Blocks) beginnt so weit außerhalb der Ebene seiner Flächen, zufällig (die Streuung einer Normalverteilung; bei jedem Lauf dieselbe Ziehung). Kein echter Stoff liegt vollkommen flach: Ein flacher Start auf einem quadratischen Gitter lässt die Symmetrie des Gitters bestimmen, wie er knickt und Falten wirft. Wirkt beim Start der Szene.</translation>
     </message>
     <message>
+        <source>Specimen</source>
+        <translation>Prüfling</translation>
+    </message>
+    <message>
+        <source>Which draw of the start imperfection the scene starts from: the same number, the same start; another number, another specimen, which buckles and folds its own way, as no two real specimens drape alike. Takes effect when the scene starts.</source>
+        <translation>Welche Ziehung der Unebenheit beim Start die Szene nimmt: dieselbe Nummer, derselbe Start; eine andere Nummer, eine andere Probe, die auf ihre eigene Weise ausbeult und Falten wirft, wie keine zwei echten Proben gleich fallen. Wirkt beim Start der Szene.</translation>
+    </message>
+    <message>
         <source>Height</source>
         <translation>Höhe</translation>
     </message>
@@ -887,8 +895,8 @@
         <translation>{source}: Eine Zahl hat zu viele Ziffern</translation>
     </message>
     <message>
-        <source>bending_bias: {bias:g} N·m is less than a quarter of bending_warp + bending_weft ({least:g} N·m), the least a fabric resists with along its bias</source>
-        <translation>bending_bias: {bias:g} N·m ist weniger als ein Viertel von bending_warp + bending_weft ({least:g} N·m), das Mindeste, womit ein Stoff schräg zum Fadenlauf widersteht</translation>
+        <source>bending_bias: {bias:g} N·m is under {least:g} N·m, a quarter of bending_warp + bending_weft: the least a fabric resists with along its bias</source>
+        <translation>bending_bias: {bias:g} N·m liegt unter {least:g} N·m, einem Viertel von bending_warp + bending_weft: das Mindeste, womit ein Stoff schräg zum Fadenlauf widersteht</translation>
     </message>
     <message>
         <source>a {width:g} × {height:g} sheet of {cols} × {rows} particles is finer than {spacing:g} units between particles</source>
@@ -957,6 +965,18 @@
     <message>
         <source>overhang: the scene holds no cantilever (a flat strip of SI fabric clamped along whole rows)</source>
         <translation>overhang: Die Szene enthält keinen Cantilever-Test (einen flachen Streifen aus SI-Stoff, entlang ganzer Reihen eingespannt)</translation>
+    </message>
+    <message>
+        <source>Cantilever</source>
+        <translation>Kragbalken</translation>
+    </message>
+    <message>
+        <source>Hanging strip</source>
+        <translation>Hängender Streifen</translation>
+    </message>
+    <message>
+        <source>Cusick drape</source>
+        <translation>Fall nach Cusick</translation>
     </message>
     <message>
         <source>bending length</source>
@@ -1209,6 +1229,14 @@
     <message>
         <source>Bending rigidity per unit width along the bias (45°), as a textile lab measures it there; at least a quarter of warp + weft. Until typed, the mean of warp and weft.</source>
         <translation>Biegesteifigkeit je Breiteneinheit schräg zum Fadenlauf (45°), wie ein Textillabor sie dort misst; mindestens ein Viertel von Kette + Schuss. Bis sie eingegeben wird, der Mittelwert von Kette und Schuss.</translation>
+    </message>
+    <message>
+        <source>{typed}: under a quarter of warp + weft ({least:.3g} µN·m), the least a fabric resists with along its bias</source>
+        <translation>{typed}: unter einem Viertel von Kette + Schuss ({least:.3g} µN·m), dem Mindesten, womit ein Stoff schräg zum Fadenlauf widersteht</translation>
+    </message>
+    <message>
+        <source>{typed}: the bending bias, {bias:.3g} µN·m, would be under a quarter of warp + weft ({least:.3g} µN·m); raise the bias first</source>
+        <translation>{typed}: die Biegung schräg, {bias:.3g} µN·m, läge unter einem Viertel von Kette + Schuss ({least:.3g} µN·m); erhöhen Sie zuerst die Biegung schräg</translation>
     </message>
     <message>
         <source>{tip} Range {low:g}…{high:g} {unit}.</source>
@@ -2401,18 +2429,6 @@
     <message>
         <source>Exported {count} checks to {name}</source>
         <translation>{count} Prüfungen nach {name} exportiert</translation>
-    </message>
-    <message>
-        <source>{label}{typed}: expected a whole number {minimum:g}…{maximum:g}{unit}</source>
-        <translation>{label}{typed}: erwartet wird eine ganze Zahl von {minimum:g} bis {maximum:g}{unit}</translation>
-    </message>
-    <message>
-        <source>{label}{typed}: expected a number {minimum:g}…{maximum:g}{unit}</source>
-        <translation>{label}{typed}: erwartet wird eine Zahl von {minimum:g} bis {maximum:g}{unit}</translation>
-    </message>
-    <message>
-        <source>{label}{typed}: expected {minimum:g}…{maximum:g}{unit}</source>
-        <translation>{label}{typed}: erwartet wird ein Wert von {minimum:g} bis {maximum:g}{unit}</translation>
     </message>
     <message>
         <source>{name}: file is larger than {limit} bytes</source>
@@ -3871,6 +3887,10 @@
         <translation>Anpassung: fünf Streifen mit B um Peirces Schätzwert, in zwei Prozessen…</translation>
     </message>
     <message>
+        <source>{doing} {done} of {count} done</source>
+        <translation>{doing} {done} von {count} fertig</translation>
+    </message>
+    <message>
         <source>Stopping…</source>
         <translation>Wird angehalten…</translation>
     </message>
@@ -4181,6 +4201,54 @@
     <message>
         <source>Reset: {count} pins are away from their rest places — the cloth starts stretched</source>
         <translation>Zurücksetzen: {count} Fixpunkte sind nicht an ihren Ruhepositionen — das Tuch beginnt gedehnt</translation>
+    </message>
+    <message>
+        <source>chord angle {angle:g}°: expected an angle between 0 and 90°</source>
+        <translation>Sehnenwinkel {angle:g}°: erwartet wird ein Winkel zwischen 0 und 90°</translation>
+    </message>
+    <message>
+        <source>a {angle:g}° droop at {overhang:g} cm</source>
+        <translation>ein Abfall auf {angle:g}° bei {overhang:g} cm</translation>
+    </message>
+    <message>
+        <source>drape coefficient {value:g} %: expected a value between 0 and 100 %</source>
+        <translation>Fallkoeffizient {value:g} %: erwartet wird ein Wert zwischen 0 und 100 %</translation>
+    </message>
+    <message>
+        <source>a drape coefficient of {value:g} %</source>
+        <translation>ein Fallkoeffizient von {value:g} %</translation>
+    </message>
+    <message>
+        <source>the drape coefficient did not rise with B through the target over the sweep</source>
+        <translation>der Fallkoeffizient stieg über die Reihe nicht mit B durch den Zielwert</translation>
+    </message>
+    <message>
+        <source>{what} is outside what B from {low:.3g} to {high:.3g} N·m gives ({least:.1f}…{most:.1f}{unit})</source>
+        <translation>{what} liegt außerhalb dessen, was B von {low:.3g} bis {high:.3g} N·m ergibt ({least:.1f}…{most:.1f}{unit})</translation>
+    </message>
+    <message>
+        <source>the sweep would need B from {first:.3g} to {last:.3g} N·m, beyond the {low:g}…{high:g} N·m a fabric may have: check the density and what was measured</source>
+        <translation>die Reihe bräuchte B von {first:.3g} bis {last:.3g} N·m, jenseits der {low:g}…{high:g} N·m, die ein Stoff haben kann: prüfen Sie die Dichte und die Messung</translation>
+    </message>
+    <message>
+        <source>the fit was stopped</source>
+        <translation>die Anpassung wurde abgebrochen</translation>
+    </message>
+    <message>
+        <source>fabric: the scene's cloth is of an SI fabric, which fabric= does not change (its numbers are the cloth's); material=NAME gives it another</source>
+        <translation>fabric: das Tuch der Szene ist aus einem SI-Stoff, den fabric= nicht ändert (seine Zahlen sind die des Tuchs); material=NAME gibt ihm einen anderen</translation>
+    </message>
+    <message>
+        <source>{label}{typed}: expected a whole number {minimum}…{maximum}{unit}</source>
+        <translation>{label}{typed}: erwartet wird eine ganze Zahl von {minimum} bis {maximum}{unit}</translation>
+    </message>
+    <message>
+        <source>{label}{typed}: expected a number {minimum}…{maximum}{unit}</source>
+        <translation>{label}{typed}: erwartet wird eine Zahl von {minimum} bis {maximum}{unit}</translation>
+    </message>
+    <message>
+        <source>{label}{typed}: expected {minimum}…{maximum}{unit}</source>
+        <translation>{label}{typed}: erwartet wird ein Wert von {minimum} bis {maximum}{unit}</translation>
     </message>
 </context>
 </TS>
