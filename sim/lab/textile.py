@@ -316,6 +316,7 @@ DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its dam
 # 41 across denim and polyester fold 4 times, at 51 and 61 across 6 and 8 times (RESEARCH.md §8).
 CHECK_COLS = (51, 61)
 MESH_AGREEMENT = 5.0
+NO_BAND = QT_TR_NOOP("no published value")  # a Check's reference where there is no band
 
 
 @dataclass(frozen=True)
@@ -341,11 +342,20 @@ class Check:
         agrees = abs(self.finer - self.measured) <= MESH_AGREEMENT
         return in_band and agrees and self.low <= self.finer <= self.high
 
+    @property
+    def has_band(self) -> bool:
+        """False for a drape coefficient that no one published (polyester, a user's own
+        fabric): it is held to its meshes' agreement only."""
+        return self.reference != NO_BAND
+
     def line(self) -> str:
         mark = "PASS" if self.passed else "OUT "
-        band = f"{self.low:.4g}…{self.high:.4g} {self.unit}"
+        if self.has_band:
+            band = f"{self.reference}: {self.low:.4g}…{self.high:.4g} {self.unit}"
+        else:
+            band = f"{self.reference}; the meshes within {MESH_AGREEMENT:g} points"
         return (f"{mark}  {self.fabric:<10} {self.test:<14} {self.quantity} "
-                f"{self.measured:.4g} {self.unit} ({self.reference}: {band})"
+                f"{self.measured:.4g} {self.unit} ({band})"
                 + (f"; {self.note}" if self.note else ""))  # fmt: skip
 
 
@@ -414,7 +424,7 @@ def drape_check_of(name: str, sim: Simulation, material: SIMaterial, specimens: 
     measured, finer = (float(np.mean(mesh)) for mesh in coefficients)
     low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
     published = name in DRAPE_BANDS
-    reference = QT_TR_NOOP("published") if published else QT_TR_NOOP("no published value")
+    reference = QT_TR_NOOP("published") if published else NO_BAND
     quantity = QT_TR_NOOP("drape coefficient")
     note = drape_note(coefficients, folds)
     return Check(name, "cusick-drape", quantity, measured, "%", low, high, reference, note,

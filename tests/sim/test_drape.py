@@ -247,3 +247,17 @@ def test_a_drape_check_of_several_specimens_compares_their_means_and_notes_their
     assert textile.drape_note(apart, ([6, 6], [6, 6])).endswith(
         "the meshes 6.2 points apart (at most 5)"
     )
+
+
+def test_a_drape_coefficient_no_one_published_is_held_to_its_meshes_not_to_a_band():
+    """A user's own fabric (and polyester) has no band: its line says so, not "0…100 %", and
+    it passes while its two meshes agree."""
+    note = textile.drape_note(([70.2], [71.4]), ([7], [8]))
+    own = textile.Check("yours", "cusick-drape", "drape coefficient", 70.2, "%", 0.0, 100.0,
+                        textile.NO_BAND, note, 71.4)  # fmt: skip
+    assert own.passed and not own.has_band
+    assert "(no published value; the meshes within 5 points)" in own.line()
+    assert "0…100" not in own.line()
+    apart = textile.Check("yours", "cusick-drape", "drape coefficient", 70.2, "%", 0.0, 100.0,
+                          textile.NO_BAND, note, 77.0)  # fmt: skip
+    assert not apart.passed

@@ -365,7 +365,7 @@ class ValidationPanel(QWidget):
             tr(textile.TEST_NAMES[check.test]),
             mark,
             localized(f"{check.measured:.4g} {check.unit}"),
-            localized(f"{check.low:.4g}…{check.high:.4g} {check.unit}"),
+            localized(f"{check.low:.4g}…{check.high:.4g} {check.unit}") if check.has_band else "—",
             localized(tr(check.note)),
         )
         for column, text in enumerate(texts):
