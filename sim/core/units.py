@@ -14,6 +14,7 @@ SI_UNITS: Final = {
     "units³": "m³",
     "units/s": "m/s",
     "units/s²": "m/s²",
+    "units/force": "m/N",
     "mass·units²/s²": "J",
     "mass·units²/s² per step": "J per step",
 }

@@ -98,6 +98,19 @@ def test_a_comma_where_the_decimal_point_is_a_point_is_refused_not_dropped(qtbot
     assert window.controller.settings.gravity == 9.8 and editor.value() == 9.8
 
 
+def test_a_run_in_si_units_names_its_units_in_refusals_and_labels_too(qtbot, make_window):
+    """The drape meter runs in SI units: its boxes say m, and so do their refusals and the
+    labels that carry a long unit (compliance: m/N, not units/force)."""
+    window = make_window("cusick-drape", paused=True)
+    window.parameters_dock.raise_()
+    panel = window.parameters_panel
+    editor = panel.editors["imperfection"]
+    assert editor.spin_box.suffix() == " m"
+    type_into(qtbot, editor.spin_box, "2")
+    assert window.status.currentMessage() == "Start imperfection 2: expected 0…1 m"
+    assert panel.labels["compliance"].text().endswith("(m/N)")
+
+
 def test_a_sheet_width_below_its_range_is_refused_not_made_positive(qtbot, make_window):
     window = make_window(paused=True)
     controller = window.controller

@@ -13,6 +13,7 @@ model-units one, an SI fabric, one of the user's own) and its own stiffness or i
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -85,10 +86,12 @@ class FloatEditor(QWidget):
         self.spin_box.valueChanged.connect(self._spin_box_changed)
 
     def show_units(self, si: bool) -> None:
-        """Its unit after the number: the model's, or the SI one for a run in SI units."""
-        unit = self.parameter.unit
+        """Its unit after the number (and in its refusals): the model's, or the SI one for a
+        run in SI units."""
+        unit = units.shown_in(self.parameter.unit, si)
+        self.spin_box.limits = replace(self.spin_box.limits, unit=unit)
         if unit and not unit_in_label(self.parameter):
-            self.spin_box.setSuffix(f" {shown_unit(units.shown_in(unit, si))}")
+            self.spin_box.setSuffix(f" {shown_unit(unit)}")
 
     def value(self) -> float:
         return self.spin_box.value()
@@ -407,6 +410,7 @@ class ParametersPanel(QWidget):
     def __init__(self, user_fabrics: UserFabrics | None = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.editors: dict[str, QWidget] = {}
+        self.labels: dict[str, QLabel] = {}  # each setting's row label, by key
         self._scene: Scene | None = None
         self.si = False  # whether the scene's run is in SI units: the boxes' units say so
         self._groups: list[tuple[QGroupBox, QFormLayout, list[Parameter]]] = []
@@ -455,13 +459,11 @@ class ParametersPanel(QWidget):
         editor = self._make_editor(parameter)
         editor.setObjectName(f"parameter_{parameter.key}")
         editor.setToolTip(tooltip_for(parameter))
-        text = tr(parameter.label)
-        if unit_in_label(parameter):
-            text = f"{text}\n({shown_unit(parameter.unit)})"
-        label = QLabel(text)
+        label = QLabel(label_text(parameter, si=False))
         label.setToolTip(tooltip_for(parameter))
         label.setBuddy(editor)
         self.editors[parameter.key] = editor
+        self.labels[parameter.key] = label
         return label, editor
 
     def _make_editor(self, parameter: Parameter) -> QWidget:
@@ -506,6 +508,8 @@ class ParametersPanel(QWidget):
             for editor in self.editors.values():
                 if isinstance(editor, FloatEditor):
                     editor.show_units(si)
+            for key, label in self.labels.items():
+                label.setText(label_text(PARAMETERS[key], si))
         self.set_settings(scene_settings(scene))
         self.body_group.show_body(scene, self.body_group.index)
 
@@ -549,6 +553,14 @@ def _grouped(parameters: Iterable[Parameter]) -> dict[str, list[Parameter]]:
         group = getattr(parameter, "group", "") or QT_TR_NOOP("Settings")
         groups.setdefault(group, []).append(parameter)
     return groups
+
+
+def label_text(parameter: Parameter, si: bool) -> str:
+    """A row's label: its name, and a long unit under it (the model's or the SI one)."""
+    text = tr(parameter.label)
+    if unit_in_label(parameter):
+        text = f"{text}\n({shown_unit(units.shown_in(parameter.unit, si))})"
+    return text
 
 
 def unit_in_label(parameter: Parameter) -> bool:
