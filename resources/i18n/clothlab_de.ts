@@ -344,7 +344,7 @@
     </message>
     <message>
         <source>Start imperfection</source>
-        <translation>Unebenheit beim Start</translation>
+        <translation>Unebenheit</translation>
     </message>
     <message>
         <source>Each free particle of a sheet or disc (and of a block's surface) starts this far out of its faces' plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid's symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
