@@ -402,8 +402,8 @@ def draped_specimen(
 
 
 def drape_check(name: str, material: SIMaterial, specimens: int = 1) -> Check:
-    """The Cusick meter's drape coefficient against the published band (a user's own fabric:
-    0…100, measured only), on the two meshes of CHECK_COLS, each the mean of `specimens`."""
+    """The Cusick meter's drape coefficient against the published band (where none is, its
+    meshes' agreement only), on the two meshes of CHECK_COLS, each the mean of `specimens`."""
     return drape_check_of(name, draped_specimen(name, material), material, specimens)
 
 
@@ -423,8 +423,7 @@ def drape_check_of(name: str, sim: Simulation, material: SIMaterial, specimens: 
     folds = tuple([r.folds for r in mesh] for mesh in readouts)
     measured, finer = (float(np.mean(mesh)) for mesh in coefficients)
     low, high = DRAPE_BANDS.get(name, (0.0, 100.0))
-    published = name in DRAPE_BANDS
-    reference = QT_TR_NOOP("published") if published else NO_BAND
+    reference = QT_TR_NOOP("published") if name in DRAPE_BANDS else NO_BAND
     quantity = QT_TR_NOOP("drape coefficient")
     note = drape_note(coefficients, folds)
     return Check(name, "cusick-drape", quantity, measured, "%", low, high, reference, note,
