@@ -338,6 +338,27 @@ def pins_away_from_rest(scene: Scene, tolerance: float = AT_REST) -> int:
     return int(np.count_nonzero(np.linalg.norm(anchors - rest[particles], axis=1) > tolerance))
 
 
+def held_at_points(scene: Scene, index: int) -> bool:
+    """Whether sheet `index` hangs from a point pin: a pinned particle none of whose four grid
+    neighbours is pinned, next to which a real fabric's links stretch most. A clamp (whole rows:
+    the cantilever, the hanging strip) holds no point, nor does any body but a sheet (the drape
+    meter's disc is held over a region)."""
+    body = scene.bodies[index]
+    if not isinstance(body, SheetSpec):
+        return False
+    first, cols, count = _first_particle(scene, index), body.cols, body.cols * body.rows
+    pinned = {p.particle - first for p in scene.pins if first <= p.particle < first + count}
+
+    def alone(local: int) -> bool:
+        col = local % cols
+        neighbours = [local - cols, local + cols]
+        neighbours += [local - 1] if col > 0 else []
+        neighbours += [local + 1] if col < cols - 1 else []
+        return not pinned.intersection(neighbours)
+
+    return any(alone(local) for local in pinned)
+
+
 def shift_right_pins(scene: Scene, shift: float) -> Scene:
     """The scene with the anchors of the first sheet's right-hand column pins moved `shift`
     units left of their rest position (the seed's "shifted pins", `--set pin_shift`)."""

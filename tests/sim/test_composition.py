@@ -325,3 +325,23 @@ def test_a_turned_sheet_is_turned_about_the_vertical():
     turned = build_topology(Scene(bodies=[SheetSpec(yaw=90.0)])).rest_positions
     assert np.allclose(turned[:, 0], 0.0) and np.allclose(turned[:, 2], -straight[:, 0])
     assert np.allclose(turned[:, 1], straight[:, 1])
+
+
+@pytest.mark.parametrize(
+    ("preset", "held"),
+    [("hanging-sheet", [True]), ("two-sheets", [True, False]), ("curtain", [False]),
+     ("hanging-strip", [False]), ("cantilever", [False]), ("cusick-drape", [False])],
+)  # fmt: skip
+def test_a_sheet_hangs_from_points_where_a_pin_has_no_pinned_neighbour(preset, held):
+    """Corners are points; a pinned row (a curtain, a clamp) is not, nor is a disc held over a
+    region."""
+    scene = load_preset(preset)
+    assert [c.held_at_points(scene, k) for k in range(len(scene.bodies))] == held
+
+
+def test_a_sheet_pinned_along_its_top_edge_hangs_from_no_point_and_every_other_one_does():
+    sheet = load_preset("hanging-sheet")
+    assert not c.held_at_points(c.pin_set(sheet, 0, "top edge").scene, 0)
+    assert c.held_at_points(
+        c.pin_set(c.unpin_all(sheet, 0).scene, 0, "every nth of top edge").scene, 0
+    )

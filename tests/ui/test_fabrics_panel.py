@@ -380,6 +380,19 @@ def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window)
     qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
 
 
+def test_the_tethers_hint_is_for_sheets_held_at_points_not_for_the_textile_tests(
+    qtbot, make_window
+):
+    """The drape meter holds its disc over a region and the hanging strip is clamped along a
+    row: no point pin, no hint (nor would tethers keep their tests as published)."""
+    for preset in ("cusick-drape", "hanging-strip"):
+        window = make_window(preset, paused=True)
+        window.editor.selection.select(Selection("body", 0))
+        group = window.parameters_panel.body_group
+        qtbot.waitUntil(group.fabric_fields.isVisible, timeout=WAIT_MS)
+        assert not group.tethers_hint.isVisible(), preset
+
+
 def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make_window):
     window, group = selected_sheet(make_window)
     choose(qtbot, group.material, "cotton — 120 g/m²")

@@ -36,6 +36,7 @@ from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.composition import held_at_points
 from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
 from clothlab.sim.lab.engine import in_si_units
@@ -214,8 +215,8 @@ class BodyGroup(QGroupBox):
         self.form.addRow(tr("Stiffness"), self.stiffness)
         self.form.addRow(self.fabric_fields)
         # Without tethers a real fabric's links are solved together and stretch as the fabric
-        # does, most next to a point pin: say so, and offer tethers (`--set material` switches
-        # them on; RESEARCH.md §8)
+        # does, most next to a point pin: on a sheet that hangs from one, say so and offer
+        # tethers (`--set material` switches them on; RESEARCH.md §8)
         self.tethers_hint = QWidget(self)  # parents from the start: shiboken then knows Qt owns
         # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
         self.tethers_hint.setObjectName("tethers_hint")
@@ -355,7 +356,8 @@ class BodyGroup(QGroupBox):
         self.form.setRowVisible(self.own, not si)  # an SI fabric is over both
         self.form.setRowVisible(self.stiffness, not si)
         self.form.setRowVisible(self.fabric_fields, si)
-        self.form.setRowVisible(self.tethers_hint, si and not scene_settings(scene).tethers)
+        hint = si and not scene_settings(scene).tethers and held_at_points(scene, index)
+        self.form.setRowVisible(self.tethers_hint, hint)
         self.fabric_fields.show_spec(body.si_material)
 
     # --- requests -----------------------------------------------------------------------------
