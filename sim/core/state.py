@@ -43,8 +43,8 @@ def raise_out_of_plane(
 ) -> None:
     """Move each particle not `held` ((H,) int32) out of its body's plane by a random amount
     of `spread` (normal, drawn from `seed`: the same seed, the same draw), x and x_prev alike
-    (at rest): a particle along its faces' mean
-    normal, turned to +y (+z for a sheet in a vertical plane); one of no face stays."""
+    (at rest): a particle along its faces' mean normal, turned to +y (+z for a sheet in a
+    vertical plane); one of no face stays."""
     free = np.ones(topology.particle_count, dtype=bool)
     free[held] = False
     amount = np.random.default_rng(seed).normal(0.0, spread, np.count_nonzero(free))

@@ -106,10 +106,7 @@ Size3 = Annotated[tuple[Length, Length, Length], BeforeValidator(_as_tuple)]
 ArealDensity = Annotated[float, Field(ge=1e-3, le=10.0, allow_inf_nan=False)]  # kg/m²
 StretchStiffness = Annotated[float, Field(ge=1.0, le=1e7, allow_inf_nan=False)]  # N/m
 ShearStiffness = Annotated[float, Field(ge=1e-3, le=1e7, allow_inf_nan=False)]  # N/m
-BENDING_RANGE = (1e-9, 1.0)  # N·m
-BendingRigidity = Annotated[
-    float, Field(ge=BENDING_RANGE[0], le=BENDING_RANGE[1], allow_inf_nan=False)
-]
+BendingRigidity = Annotated[float, Field(ge=1e-9, le=1.0, allow_inf_nan=False)]  # N·m
 
 
 class SIMaterialSpec(_Strict):
@@ -326,11 +323,13 @@ Obstacle = Annotated[SphereSpec | BoxSpec, Field(discriminator="kind")]
 
 
 def field_range(spec: type[BaseModel], name: str) -> tuple[float, float]:
-    """The inclusive range (ge, le) a number field of a body or obstacle accepts; for a vector
-    (a position, a box's size), the range of each of its coordinates. Editors read it here, so
-    the file format is the one place that says it."""
+    """The inclusive range (ge, le) a number field of a body, obstacle or fabric accepts; for a
+    vector (a position, a box's size), the range of each of its coordinates, and for an
+    optional number (a fabric's bending_bias), the number's. Editors read it here, so the file
+    format is the one place that says it."""
     annotation, metadata = spec.model_fields[name].annotation, spec.model_fields[name].metadata
-    if typing.get_origin(annotation) is tuple:  # Annotated[float, FieldInfo] per coordinate
+    if typing.get_origin(annotation) in (tuple, typing.Union):
+        # Annotated[float, FieldInfo] per coordinate, or first in `… | None`
         metadata = typing.get_args(typing.get_args(annotation)[0])[1].metadata
     limits = {type(rule).__name__: rule for rule in metadata}
     if "Ge" not in limits or "Le" not in limits:

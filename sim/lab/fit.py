@@ -19,7 +19,7 @@ import numpy as np
 
 from clothlab.sim.core.materials import SI_FABRICS, SIMaterial
 from clothlab.sim.core.specimens import peirce_bending_length
-from clothlab.sim.document.scene import BENDING_RANGE, Scene, SIMaterialSpec
+from clothlab.sim.document.scene import Scene, SIMaterialSpec, field_range
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep import Pool, run_sweep
 from clothlab.sim.lab.variants import Variant, VariantResult
@@ -37,7 +37,7 @@ class FitError(ValueError):
     """A fit that cannot be made (what was measured outside what the sweep reached); one line."""
 
 
-Progress = Callable[[int], None]  # told how many of the sweep's specimens are done, as each is
+Progress = Callable[[int, int], None]  # told (done, of how many) as each swept specimen is done
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def fit_bending_rigidity(
     pool: Pool,
     angle: float = textile.PEIRCE_ANGLE,
     should_stop: Callable[[], bool] = lambda: False,
-    progress: Progress = lambda done: None,
+    progress: Progress = lambda done, count: None,
 ) -> Fit:
     """The B at which the model's strip of this density, pushed `overhang` m over the edge,
     droops to `angle` degrees. FitError if the sweep did not bracket the angle or a run
@@ -89,7 +89,7 @@ def fit_bending_rigidity_to_drape(
     drape_coefficient: float,
     pool: Pool,
     should_stop: Callable[[], bool] = lambda: False,
-    progress: Progress = lambda done: None,
+    progress: Progress = lambda done, count: None,
     cols: int = textile.CHECK_COLS[0],
 ) -> Fit:
     """The B at which the model's Cusick specimen of this density (cotton's stretch and shear),
@@ -171,7 +171,7 @@ def _sweep(
     """The readout each B of `values` settles the scene to, on the sweep machinery. FitError,
     before any run, if a B is beyond what a fabric may have (what was measured is far from any
     cloth: a 10 kg/m² sheet that droops 41.5° a metre out)."""
-    low, high = BENDING_RANGE
+    low, high = field_range(SIMaterialSpec, "bending_warp")
     if values[0] < low or values[-1] > high:
         message = tr("the sweep would need B from {first:.3g} to {last:.3g} N·m, beyond the "
                      "{low:g}…{high:g} N·m a fabric may have: check the density and what was "
@@ -182,7 +182,7 @@ def _sweep(
 
     def done(k: int, result: VariantResult) -> None:
         results[k] = result
-        progress(len(results))
+        progress(len(results), len(values))
 
     steps = round(seconds / scene.solver.dt)
     if not run_sweep(pool, scene, variants, steps, done, should_stop):

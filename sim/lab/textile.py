@@ -307,9 +307,9 @@ DRAPE_BANDS: dict[str, tuple[float, float]] = {
     "silk": (20.0, 40.0), "cotton": (60.0, 76.0), "denim": (70.0, 90.0),
     "wool": (40.0, 70.0), "leather": (47.0, 70.0),
 }  # fmt: skip
-TESTS = ("cantilever", "hanging-strip", "cusick-drape")
 TEST_NAMES = {"cantilever": QT_TR_NOOP("Cantilever"), "hanging-strip": QT_TR_NOOP("Hanging strip"),
               "cusick-drape": QT_TR_NOOP("Cusick drape")}  # fmt: skip
+TESTS = tuple(TEST_NAMES)
 DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its damping: 0.95)
 # The drape check measures on two meshes, 6 and 5 mm apart, that must agree within MESH_AGREEMENT
 # points for the coefficient to be the fabric's rather than the mesh's. Not on the preset's: at

@@ -35,7 +35,9 @@ from clothlab.sim.document.recording import Recording, is_recording_file, load_r
 from clothlab.sim.document.scene import (
     Scene,
     SceneError,
+    SIMaterialSpec,
     body_counts,
+    field_range,
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine, Row, Source
@@ -55,9 +57,9 @@ Note = Callable[[str], None]
 SCENE_KEYS: dict[str, tuple[float, float]] = {
     "cols": (2, 512), "rows": (2, 512), "width": (1e-3, 1000.0), "height": (1e-3, 1000.0),
     "resolution": (2, 512), "pin_shift": (-100.0, 100.0),
-    # every sheet's SI fabric (sim.lab.textile), and a cantilever's overhang, m
-    "areal_density": (1e-3, 10.0), "stretch_stiffness": (1.0, 1e7),
-    "bending_rigidity": (1e-9, 1.0), "bending_bias": (1e-9, 1.0), "overhang": (1e-3, 10.0),
+    # every sheet's SI fabric's numbers (sim.lab.textile), as its file format takes them
+    **{key: field_range(SIMaterialSpec, fields[0]) for key, fields in FABRIC_VALUE_KEYS.items()},
+    "overhang": (1e-3, 10.0),  # a cantilever's, m
 }  # fmt: skip
 SHEET_KEYS = ("cols", "rows", "width", "height")
 # When no row is measured, steps are taken in chunks of about STOP_CHECK_S of work (at most

@@ -14,7 +14,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from clothlab.sim.core.materials import SIMaterial
-from clothlab.sim.document.scene import SceneError, SIMaterialSpec
+from clothlab.sim.document.scene import SceneError, SIMaterialSpec, field_range
 from clothlab.sim.lab.textile import GRAVITY
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits
@@ -31,10 +31,17 @@ class FabricField:
     label: str
     unit: str
     scale: float
-    minimum: float  # in the shown unit: the scene format's range (sim.document.scene)
-    maximum: float
     tip: str
     decimals: int = 2  # shown, unless a value needs more (ui.number_box keeps it as typed)
+
+    @property
+    def minimum(self) -> float:
+        """In the shown unit: the scene format's range (sim.document.scene.field_range)."""
+        return self.shown(field_range(SIMaterialSpec, self.key)[0])
+
+    @property
+    def maximum(self) -> float:
+        return self.shown(field_range(SIMaterialSpec, self.key)[1])
 
     def shown(self, si_value: float) -> float:
         return round_noise(si_value * self.scale)
@@ -44,22 +51,22 @@ class FabricField:
 
 
 FABRIC_FIELDS = (
-    FabricField("areal_density", QT_TR_NOOP("Areal density"), "g/m²", 1e3, 1.0, 1e4,
+    FabricField("areal_density", QT_TR_NOOP("Areal density"), "g/m²", 1e3,
                 QT_TR_NOOP("Mass per square metre of the fabric (weigh a swatch)."), 1),
-    FabricField("stretch_warp", QT_TR_NOOP("Stretch warp"), "N/m", 1.0, 1.0, 1e7,
+    FabricField("stretch_warp", QT_TR_NOOP("Stretch warp"), "N/m", 1.0,
                 QT_TR_NOOP("Force per unit width per unit strain down the sheet (along its "
                            "columns)."), 0),
-    FabricField("stretch_weft", QT_TR_NOOP("Stretch weft"), "N/m", 1.0, 1.0, 1e7,
+    FabricField("stretch_weft", QT_TR_NOOP("Stretch weft"), "N/m", 1.0,
                 QT_TR_NOOP("Force per unit width per unit strain across the sheet (along its "
                            "rows)."), 0),
-    FabricField("shear", QT_TR_NOOP("Shear"), "N/m", 1.0, 1e-3, 1e7,
+    FabricField("shear", QT_TR_NOOP("Shear"), "N/m", 1.0,
                 QT_TR_NOOP("In-plane shear stiffness, per radian."), 1),
-    FabricField("bending_warp", QT_TR_NOOP("Bending warp"), "µN·m", 1e6, 1e-3, 1e6,
+    FabricField("bending_warp", QT_TR_NOOP("Bending warp"), "µN·m", 1e6,
                 QT_TR_NOOP("Bending rigidity per unit width, curving the warp yarns (1 µN·m = "
                            "1e-6 N·m).")),
-    FabricField("bending_weft", QT_TR_NOOP("Bending weft"), "µN·m", 1e6, 1e-3, 1e6,
+    FabricField("bending_weft", QT_TR_NOOP("Bending weft"), "µN·m", 1e6,
                 QT_TR_NOOP("Bending rigidity per unit width, curving the weft yarns.")),
-    FabricField("bending_bias", QT_TR_NOOP("Bending bias"), "µN·m", 1e6, 1e-3, 1e6,
+    FabricField("bending_bias", QT_TR_NOOP("Bending bias"), "µN·m", 1e6,
                 QT_TR_NOOP("Bending rigidity per unit width along the bias (45°), as a textile "
                            "lab measures it there; at least a quarter of warp + weft. Until "
                            "typed, the mean of warp and weft.")),

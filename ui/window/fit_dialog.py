@@ -33,14 +33,7 @@ from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.scene import MAX_NAME, SIMaterialSpec
 from clothlab.sim.lab import textile
-from clothlab.sim.lab.fit import (
-    DRAPE_BENDING_LENGTHS,
-    SPREAD,
-    Fit,
-    FitError,
-    fit_bending_rigidity,
-    fit_bending_rigidity_to_drape,
-)
+from clothlab.sim.lab.fit import Fit, FitError, fit_bending_rigidity, fit_bending_rigidity_to_drape
 from clothlab.sim.lab.sweep import LocalPool
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import short_e
@@ -66,7 +59,7 @@ class FitRun(QThread):
 
     fitted = Signal(object)  # a sim.lab.fit.Fit
     failed = Signal(str)  # one line
-    progress = Signal(int)  # the sweep's specimens done so far
+    progress = Signal(int, int)  # the sweep's specimens done so far, of how many
 
     def __init__(self, job: FitJob, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -254,16 +247,14 @@ class FitDialog(QDialog):
             self.target = self.drape.value()
             job: FitJob = partial(fit_bending_rigidity_to_drape, density, self.target)
             doing = tr("Fitting: five specimens of bending lengths 0.8 to 4 cm, in two processes…")
-            count = len(DRAPE_BENDING_LENGTHS)
         else:
             overhang, self.target = self.overhang.value() / 100.0, self.angle.value()
             job = partial(fit_bending_rigidity, density, overhang, angle=self.target)
             doing = tr("Fitting: five strips of B round Peirce's guess, in two processes…")
-            count = len(SPREAD)
         run = FitRun(job, self)
         run.fitted.connect(self._fitted)
         run.failed.connect(self._failed)
-        run.progress.connect(partial(self._show_progress, doing, count))
+        run.progress.connect(partial(self._show_progress, doing))
         run.finished.connect(self._finished)
         self.fit_run = run
         self.fit_button.setEnabled(False)
@@ -271,7 +262,7 @@ class FitDialog(QDialog):
         self.result_line.setText(doing)
         run.start()
 
-    def _show_progress(self, doing: str, count: int, done: int) -> None:
+    def _show_progress(self, doing: str, done: int, count: int) -> None:
         """The sweep's progress after what it is doing, until it is told to stop."""
         if self.fit_run is not None and not self.fit_run.stopping:
             line = tr("{doing} {done} of {count} done").format(doing=doing, done=done, count=count)
