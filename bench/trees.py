@@ -39,16 +39,16 @@ def before_tree(rev: str) -> Path:
 
 
 def revisions(
-    description: str, before: str, rounds: int = 3, **numbers: float
+    description: str, before: str, rounds: int = 3, **options: float | int | str
 ) -> tuple[argparse.Namespace, dict[str, Path]]:
     """The command line of a side-by-side benchmark (--before REV, --rounds N, and a --NAME X
-    for each of `numbers`, their defaults) and its two trees, "before" and "after" (this
-    checkout)."""
+    for each of `options`, their defaults, of their defaults' types) and its two trees,
+    "before" and "after" (this checkout)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--before", default=before)
     parser.add_argument("--rounds", type=int, default=rounds)
-    for name, default in numbers.items():
-        parser.add_argument(f"--{name}", type=float, default=default)
+    for name, default in options.items():
+        parser.add_argument(f"--{name}", type=type(default), default=default)
     args = parser.parse_args()
     return args, {"before": before_tree(args.before), "after": ROOT}
 

@@ -1,0 +1,64 @@
+"""Every option of `clothlab bench --options` (the classic model, then each option beyond it
+alone) at one grid, in a revision and in this checkout, side by side (issue 31 item 2).
+
+    .venv/bin/python bench/options.py --before REV [--rounds 3] [--grid 128x128] [--passes 8]
+
+The two trees take turns in child processes, --rounds times, so that a machine whose speed
+drifts slows both alike; each round runs `bench_grid` (three timed runs of ~0.3 s, their
+median) for every option. Prints, per option, × real time in each tree (median of the rounds,
+with their range) and their ratio. A run that blew up prints what happened, not a figure.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+from trees import IMPORT_TREE, revisions, run_child
+
+# Imports clothlab from the tree at sys.argv[1]; for the grid and passes in sys.argv[2], each
+# option's bench_grid result.
+OPTIONS_RUN = (
+    IMPORT_TREE
+    + r"""
+from clothlab.app.bench import BENCH_OPTIONS, bench_grid
+cols, rows, passes = json.loads(sys.argv[2])
+print(json.dumps([bench_grid(cols, rows, passes, 3, option, settings)
+                  for option, settings in BENCH_OPTIONS.items()]))
+"""
+)
+
+
+def main() -> None:
+    args, trees = revisions(__doc__.splitlines()[0], "HEAD", grid="128x128", passes=8)
+    cols, _, rows = args.grid.partition("x")
+    job = json.dumps([int(cols), int(rows), args.passes])
+    factors: dict[str, dict[str, list[float]]] = {}
+    failures: dict[str, dict[str, str]] = {}
+    for _ in range(args.rounds):
+        for tree, path in trees.items():
+            for result in json.loads(run_child(OPTIONS_RUN, str(path), job)):
+                option = result["option"]
+                if "failed" in result:
+                    failures.setdefault(option, {})[tree] = result["failed"]
+                    continue
+                factors.setdefault(option, {}).setdefault(tree, []).append(
+                    result["realtime_factor"]
+                )
+    print(f"{cols}x{rows}, {args.passes} passes, {args.rounds} rounds; × real time, "
+          f"median (min–max) of the rounds")  # fmt: skip
+    print(f"{'option':>15} {'before ' + args.before:>22} {'this checkout':>22} {'ratio':>6}")
+    for option, by_tree in factors.items():
+        if option in failures:
+            print(f"{option:>15}  a run failed: {failures[option]}")
+            continue
+        spread = {
+            tree: f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
+            for tree, v in by_tree.items()
+        }
+        ratio = statistics.median(by_tree["after"]) / statistics.median(by_tree["before"])
+        print(f"{option:>15} {spread['before']:>22} {spread['after']:>22} {ratio:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
