@@ -89,7 +89,7 @@ def shadow_area(x: np.ndarray, triangles: np.ndarray, pixel: float | None = None
     return shadow(x, triangles, pixel).area
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _rasterize(
     x: np.ndarray,  # (N, 3) float64
     triangles: np.ndarray,  # (T, 3) int32

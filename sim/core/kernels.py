@@ -2,6 +2,12 @@
 
 fastmath is limited to flags that keep NaN and infinity semantics (no `nnan`/`ninf`), so a
 blow-up stays visible to the checks that look for it.
+
+Loops that allocate nothing and run on one thread are compiled with `_nrt=False` (numba's
+reference counting off; here and in constraints.py). With it on, a helper inlined into a loop
+that takes arrays and returns early kept an atomic incref and decref of each array per call:
+the classic link pass ran at a quarter of the speed of the same loop written out (RESEARCH §3).
+A loop that allocates, and every parallel loop (its lowering allocates), keeps it on.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ MAX_COORDINATE = 1e6  # units: nothing in a scene is anywhere near this
 MAX_SPEED = 1e4  # units/s: ~700× the free-fall terminal speed of the classic model
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def particle_health(
     px: float, py: float, pz: float, vx: float, vy: float, vz: float, max_step: float
 ) -> int:
@@ -35,7 +41,7 @@ def particle_health(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _predict_particle(
     x: np.ndarray, x_prev: np.ndarray, i: int, damping: float, gravity: float, gust: float,
     dt2: float,
@@ -55,7 +61,7 @@ def _predict_particle(
 MAX_KEPT_TURN_COS = 0.9  # cos 26°
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
 def start_directions(
     x_prev: np.ndarray,  # (N, 3) float64, the positions the (sub)step began from
     link_a: np.ndarray,  # (L,) int32
@@ -68,7 +74,7 @@ def start_directions(
         _start_direction(x_prev, link_a, link_b, out, k)
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _start_direction(
     x_prev: np.ndarray, link_a: np.ndarray, link_b: np.ndarray, out: np.ndarray, k: int
 ) -> None:
@@ -83,7 +89,7 @@ def _start_direction(
     out[k, 2] = ez * scale
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def along_start(
     start: np.ndarray, k: int, dx: float, dy: float, dz: float, length: float
 ) -> tuple[float, float, float, float, float]:
@@ -109,7 +115,7 @@ def along_start(
     return dx, dy, dz, 1.0, length
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _project_link(
     x: np.ndarray,
     inv_mass: np.ndarray,
@@ -141,7 +147,7 @@ def _project_link(
     move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def move_link_ends(
     x: np.ndarray, i: int, j: int, dx: float, dy: float, dz: float, si: float, sj: float
 ) -> None:
@@ -155,7 +161,7 @@ def move_link_ends(
     x[j, 2] -= dz * sj
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
 def predict(
     x: np.ndarray,  # (N, 3) float64, updated in place
     x_prev: np.ndarray,  # (N, 3) float64, updated in place
@@ -184,7 +190,7 @@ def predict(
     return health
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def place_pins(
     x: np.ndarray,  # (N, 3) float64
     pin_index: np.ndarray,  # (P,) int32
@@ -197,7 +203,7 @@ def place_pins(
         x[i, 2] = pin_anchor[p, 2]
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
 def project_links(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -214,7 +220,7 @@ def project_links(
         _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved)
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
 def collide(
     x: np.ndarray,  # (N, 3) float64, updated in place
     x_prev: np.ndarray,  # (N, 3) float64, read for friction
@@ -285,7 +291,7 @@ def collide_parallel(
         pushed[spheres_count + boxes_count] += total
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _collide_sphere(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, sphere: np.ndarray,
     static: float, kinetic: float,
@@ -311,7 +317,7 @@ def _collide_sphere(
     return 0.0
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _collide_box(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, box: np.ndarray,
     static: float, kinetic: float,
@@ -340,7 +346,7 @@ def _collide_box(
     return depth / inv_mass[i]
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _collide_floor(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, floor_y: float,
     static: float, kinetic: float,
@@ -355,7 +361,7 @@ def _collide_floor(
     return depth / inv_mass[i]
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
 def _friction(
     x: np.ndarray, x_prev: np.ndarray, i: int, nx: float, ny: float, nz: float, depth: float,
     static: float, kinetic: float,
@@ -379,7 +385,7 @@ def _friction(
     x[i, 2] -= tz * (1.0 - keep)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def step_classic(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -428,7 +434,7 @@ def step_classic(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def speeds(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -452,7 +458,7 @@ def speeds(
     return total / (n * dt), fastest / dt
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def link_strains(
     x: np.ndarray,  # (N, 3) float64
     links: np.ndarray,  # (M, 2) int32
@@ -471,7 +477,7 @@ def link_strains(
 _RING = np.array([1, 3, 2, 6, 4, 5], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cells_volume(
     x: np.ndarray,  # (N, 3) float64
     cells: np.ndarray,  # (C, 8) int32, corner k at bits (x, y, z) of k
@@ -489,7 +495,7 @@ def cells_volume(
     return total
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _tet_volume(x: np.ndarray, p: int, a: int, b: int, q: int) -> float:
     ax = x[a, 0] - x[p, 0]
     ay = x[a, 1] - x[p, 1]
@@ -569,7 +575,7 @@ def step_parallel(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def potential_energy(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -583,7 +589,7 @@ def potential_energy(
     return 0.5 * gravity * total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def predict_energy(
     x: np.ndarray,  # (N, 3) float64, the state a step starts from
     x_prev: np.ndarray,  # (N, 3) float64
