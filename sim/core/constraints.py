@@ -18,6 +18,7 @@ from clothlab.sim.core.kernels import (
     FASTMATH,
     HEALTHY,
     MAX_SPEED,
+    NO_REFCOUNTS,
     _tet_volume,
     along_start,
     move_link_ends,
@@ -25,7 +26,7 @@ from clothlab.sim.core.kernels import (
 )
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def accelerate(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64, updated in place
@@ -55,7 +56,7 @@ def accelerate(
     return health
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def classic_acceleration(
     x: np.ndarray,  # (N, 3) float64
     gravity: float,
@@ -178,7 +179,7 @@ def accelerate_implicit(
     return health
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     """Cramer's rule for a 3 × 3 system (here I + h·K: never singular, K ⪰ 0)."""
     c00 = m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1]
@@ -203,7 +204,7 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return u0, u1, u2
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_links_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -323,7 +324,7 @@ TOGETHER_TOLERANCE = 1e-6
 TOGETHER_MAX_ITERATIONS = 500
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def solve_links_together(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -413,7 +414,7 @@ def solve_links_together(
     return iterations
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _multiply(
     v: np.ndarray,  # (L,) float64
     gradient: np.ndarray,  # (L, 3) float64
@@ -440,7 +441,7 @@ def _multiply(
         )
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _spread(
     v: np.ndarray,  # (L,) float64, −Δλ of each link
     gradient: np.ndarray,  # (L, 3) float64
@@ -460,7 +461,7 @@ def _spread(
             out[p, c] *= inv_mass[p]
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_tethers(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -491,7 +492,7 @@ def project_tethers(
 # --- tether paths: shortest paths over the live links, kept up to date as links die ----------
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _heap_push(
     keys: np.ndarray,  # (H,) float64
     nodes: np.ndarray,  # (H,) int64
@@ -513,7 +514,7 @@ def _heap_push(
     return size + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _heap_pop(
     keys: np.ndarray,  # (H,) float64
     nodes: np.ndarray,  # (H,) int64
@@ -541,7 +542,7 @@ def _heap_pop(
     return key, node, size
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _settle(
     offsets: np.ndarray,  # (N + 1,) int64
     neighbour: np.ndarray,  # (2M,) int32
@@ -718,7 +719,7 @@ def nearest_tethers(
     return particle[:t].copy(), anchor[:t].copy(), out[:t].copy()
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def triangle_vertex_areas(
     rest: np.ndarray,  # (N, 3) float64, rest positions
     triangles: np.ndarray,  # (T, 3) int32
@@ -740,7 +741,7 @@ def triangle_vertex_areas(
         out[c] += third
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_stencils_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -774,7 +775,7 @@ def project_stencils_xpbd(
                 x[p, c] += coefficients[k, m] * inv_mass[p] * step
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def link_forces(
     x: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64, 0 for held particles
@@ -817,7 +818,7 @@ def link_forces(
             on_held[j, 2] -= vz * f
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def stencil_forces_on_held(
     inv_mass: np.ndarray,  # (N,) float64
     members: np.ndarray,  # (K, M) int32
@@ -897,7 +898,7 @@ def project_volumes(
                 x[corners[m], d] += s * w * gradient[m, d]
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _cross_into(a, b, out, row):
     out[row, 0] = a[1] * b[2] - a[2] * b[1]
     out[row, 1] = a[2] * b[0] - a[0] * b[2]
@@ -1023,7 +1024,7 @@ def _bin_particles(x: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, 
     return cells, order, starts, mask
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _pairs_of_chunk(
     x: np.ndarray,
     rest: np.ndarray,
@@ -1084,12 +1085,12 @@ def _pairs_of_chunk(
     return found
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _cell_hash(ix: int, iy: int, iz: int, bits: int) -> int:
     return ((ix * 73856093) ^ (iy * 19349663) ^ (iz * 83492791)) & bits
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_pairs(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -1114,7 +1115,7 @@ def project_pairs(
         move_link_ends(x, i, j, dx, dy, dz, s * inv_mass[i], s * inv_mass[j])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def link_measures(
     x: np.ndarray,  # (N, 3) float64
     link_a: np.ndarray,  # (L,) int32

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 from numba import njit
 
+from clothlab.sim.core.kernels import NO_REFCOUNTS
 from clothlab.sim.core.topology import DiscGrid, Topology
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def shadow_area(x: np.ndarray, triangles: np.ndarray, pixel: float | None = None
     return shadow(x, triangles, pixel).area
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _rasterize(
     x: np.ndarray,  # (N, 3) float64
     triangles: np.ndarray,  # (T, 3) int32

@@ -3,21 +3,24 @@
 fastmath is limited to flags that keep NaN and infinity semantics (no `nnan`/`ninf`), so a
 blow-up stays visible to the checks that look for it.
 
-Loops that allocate nothing and run on one thread are compiled with `_nrt=False` (numba's
-reference counting off; here and in constraints.py). With it on, a helper inlined into a loop
-that takes arrays and returns early kept an atomic incref and decref of each array per call:
-the classic link pass ran at a quarter of the speed of the same loop written out (RESEARCH §3).
-A loop that allocates, and every parallel loop (its lowering allocates), keeps it on.
+Loops that allocate nothing and run on one thread are compiled with `**NO_REFCOUNTS`
+(`_nrt=False`: numba's reference counting off; here, in constraints.py and drape.py). With it
+on, a helper inlined into a loop that takes arrays and returns early kept an atomic incref and
+decref of each array per call: the classic link pass ran at a quarter of the speed of the same
+loop written out (RESEARCH §3). A loop that allocates, and every parallel loop (its lowering
+allocates), keeps it on.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
 FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
+NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # see above; numba's typing stubs lack it
 
 # Health of the state, checked by the predict loops as they read each particle (no extra pass).
 HEALTHY, NOT_FINITE, TOO_FAR, TOO_FAST = 0, 1, 2, 3
@@ -26,7 +29,7 @@ MAX_COORDINATE = 1e6  # units: nothing in a scene is anywhere near this
 MAX_SPEED = 1e4  # units/s: ~700× the free-fall terminal speed of the classic model
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def particle_health(
     px: float, py: float, pz: float, vx: float, vy: float, vz: float, max_step: float
 ) -> int:
@@ -41,7 +44,7 @@ def particle_health(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _predict_particle(
     x: np.ndarray, x_prev: np.ndarray, i: int, damping: float, gravity: float, gust: float,
     dt2: float,
@@ -61,7 +64,7 @@ def _predict_particle(
 MAX_KEPT_TURN_COS = 0.9  # cos 26°
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def start_directions(
     x_prev: np.ndarray,  # (N, 3) float64, the positions the (sub)step began from
     link_a: np.ndarray,  # (L,) int32
@@ -74,7 +77,7 @@ def start_directions(
         _start_direction(x_prev, link_a, link_b, out, k)
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _start_direction(
     x_prev: np.ndarray, link_a: np.ndarray, link_b: np.ndarray, out: np.ndarray, k: int
 ) -> None:
@@ -89,7 +92,7 @@ def _start_direction(
     out[k, 2] = ez * scale
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def along_start(
     start: np.ndarray, k: int, dx: float, dy: float, dz: float, length: float
 ) -> tuple[float, float, float, float, float]:
@@ -115,7 +118,7 @@ def along_start(
     return dx, dy, dz, 1.0, length
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _project_link(
     x: np.ndarray,
     inv_mass: np.ndarray,
@@ -147,7 +150,7 @@ def _project_link(
     move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def move_link_ends(
     x: np.ndarray, i: int, j: int, dx: float, dy: float, dz: float, si: float, sj: float
 ) -> None:
@@ -161,7 +164,7 @@ def move_link_ends(
     x[j, 2] -= dz * sj
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def predict(
     x: np.ndarray,  # (N, 3) float64, updated in place
     x_prev: np.ndarray,  # (N, 3) float64, updated in place
@@ -190,7 +193,7 @@ def predict(
     return health
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def place_pins(
     x: np.ndarray,  # (N, 3) float64
     pin_index: np.ndarray,  # (P,) int32
@@ -203,7 +206,7 @@ def place_pins(
         x[i, 2] = pin_anchor[p, 2]
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_links(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -220,7 +223,7 @@ def project_links(
         _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved)
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def collide(
     x: np.ndarray,  # (N, 3) float64, updated in place
     x_prev: np.ndarray,  # (N, 3) float64, read for friction
@@ -291,7 +294,7 @@ def collide_parallel(
         pushed[spheres_count + boxes_count] += total
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _collide_sphere(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, sphere: np.ndarray,
     static: float, kinetic: float,
@@ -317,7 +320,7 @@ def _collide_sphere(
     return 0.0
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _collide_box(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, box: np.ndarray,
     static: float, kinetic: float,
@@ -346,7 +349,7 @@ def _collide_box(
     return depth / inv_mass[i]
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _collide_floor(
     x: np.ndarray, x_prev: np.ndarray, inv_mass: np.ndarray, i: int, floor_y: float,
     static: float, kinetic: float,
@@ -361,7 +364,7 @@ def _collide_floor(
     return depth / inv_mass[i]
 
 
-@njit(cache=True, nogil=True, _nrt=False, fastmath=FASTMATH, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _friction(
     x: np.ndarray, x_prev: np.ndarray, i: int, nx: float, ny: float, nz: float, depth: float,
     static: float, kinetic: float,
@@ -385,7 +388,7 @@ def _friction(
     x[i, 2] -= tz * (1.0 - keep)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def step_classic(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -434,7 +437,7 @@ def step_classic(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def speeds(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -458,7 +461,7 @@ def speeds(
     return total / (n * dt), fastest / dt
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def link_strains(
     x: np.ndarray,  # (N, 3) float64
     links: np.ndarray,  # (M, 2) int32
@@ -477,7 +480,7 @@ def link_strains(
 _RING = np.array([1, 3, 2, 6, 4, 5], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def cells_volume(
     x: np.ndarray,  # (N, 3) float64
     cells: np.ndarray,  # (C, 8) int32, corner k at bits (x, y, z) of k
@@ -495,7 +498,7 @@ def cells_volume(
     return total
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
 def _tet_volume(x: np.ndarray, p: int, a: int, b: int, q: int) -> float:
     ax = x[a, 0] - x[p, 0]
     ay = x[a, 1] - x[p, 1]
@@ -575,7 +578,7 @@ def step_parallel(
     return HEALTHY
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def potential_energy(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -589,7 +592,7 @@ def potential_energy(
     return 0.5 * gravity * total
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def predict_energy(
     x: np.ndarray,  # (N, 3) float64, the state a step starts from
     x_prev: np.ndarray,  # (N, 3) float64
