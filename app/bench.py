@@ -35,7 +35,7 @@ def add_parser(commands: Any) -> None:
     )  # fmt: skip
 
 
-def _parse_grid(text: str) -> tuple[int, int]:
+def parse_grid(text: str) -> tuple[int, int]:
     cols, _, rows = text.lower().partition("x")
     try:
         size = int(cols), int(rows)
@@ -47,7 +47,7 @@ def _parse_grid(text: str) -> tuple[int, int]:
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    grids = [_parse_grid(g) for g in args.grid] or [(15, 11), (64, 64), (128, 128), (256, 256)]
+    grids = [parse_grid(g) for g in args.grid] or [(15, 11), (64, 64), (128, 128), (256, 256)]
     if not 1 <= args.passes <= 200:
         raise UsageError(f"--passes: {args.passes} is outside 1…200")
     if not 1 <= args.repeats <= 100:

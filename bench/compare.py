@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from clothlab.app.bench import parse_grid
+from clothlab.app.errors import UsageError
 from clothlab.sim.core import ordering
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
@@ -65,7 +67,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     args = parser.parse_args()
     results = []
-    grids = [tuple(map(int, g.split("x"))) for g in args.grid] or [(128, 128), (256, 256)]
+    try:
+        grids = [parse_grid(g) for g in args.grid] or [(128, 128), (256, 256)]
+    except UsageError as error:
+        sys.exit(str(error))
     with tempfile.TemporaryDirectory() as folder:
         binary = build_baseline(Path(folder))
         if binary is None:

@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 
 from trees import IMPORT_TREE, revisions, run_child
+
+from clothlab.app.bench import parse_grid
+from clothlab.app.errors import UsageError
 
 # Imports clothlab from the tree at sys.argv[1]; for the grid and passes in sys.argv[2], each
 # option's bench_grid result.
@@ -31,32 +35,30 @@ print(json.dumps([bench_grid(cols, rows, passes, 3, option, settings)
 
 def main() -> None:
     args, trees = revisions(__doc__.splitlines()[0], "HEAD", grid="128x128", passes=8)
-    cols, _, rows = args.grid.partition("x")
-    job = json.dumps([int(cols), int(rows), args.passes])
-    factors: dict[str, dict[str, list[float]]] = {}
-    failures: dict[str, dict[str, str]] = {}
+    try:
+        cols, rows = parse_grid(args.grid)
+    except UsageError as error:
+        sys.exit(str(error))
+    job = json.dumps([cols, rows, args.passes])
+    runs: dict[str, dict[str, list[dict]]] = {}  # option → tree → its bench_grid results
     for _ in range(args.rounds):
         for tree, path in trees.items():
             for result in json.loads(run_child(OPTIONS_RUN, str(path), job)):
-                option = result["option"]
-                if "failed" in result:
-                    failures.setdefault(option, {})[tree] = result["failed"]
-                    continue
-                factors.setdefault(option, {}).setdefault(tree, []).append(
-                    result["realtime_factor"]
-                )
+                runs.setdefault(result["option"], {}).setdefault(tree, []).append(result)
     print(f"{cols}x{rows}, {args.passes} passes, {args.rounds} rounds; × real time, "
           f"median (min–max) of the rounds")  # fmt: skip
     print(f"{'option':>15} {'before ' + args.before:>22} {'this checkout':>22} {'ratio':>6}")
-    for option, by_tree in factors.items():
-        if option in failures:
-            print(f"{option:>15}  a run failed: {failures[option]}")
+    for option, by_tree in runs.items():
+        failed = {tree: r["failed"] for tree, rs in by_tree.items() for r in rs if "failed" in r}
+        if failed:
+            print(f"{option:>15}  a run failed: {failed}")
             continue
+        factors = {tree: [r["realtime_factor"] for r in rs] for tree, rs in by_tree.items()}
         spread = {
             tree: f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
-            for tree, v in by_tree.items()
+            for tree, v in factors.items()
         }
-        ratio = statistics.median(by_tree["after"]) / statistics.median(by_tree["before"])
+        ratio = statistics.median(factors["after"]) / statistics.median(factors["before"])
         print(f"{option:>15} {spread['before']:>22} {spread['after']:>22} {ratio:>6.2f}")
 
 
