@@ -122,8 +122,10 @@ def test_after_every_seek_the_plots_hold_the_replay_from_step_0(qtbot, make_wind
 
     # a drag of the slider's handle with the mouse seeks where it is let go (paused: a running
     # replay moved the handle on past the range asserted before it was read)
+    # The recording is longer than asked on a loaded machine (the pause comes late), so the
+    # handle goes to a step's share of the groove, not to a fixed share.
     pause(qtbot, window)
-    drag_handle(qtbot, bar.slider, 0.3)
+    drag_handle(qtbot, bar.slider, (KEEP_EVERY + 40) / last)
     assert 0 < bar.slider.value() < 2 * KEEP_EVERY
     assert_plots_hold_the_replay(qtbot, window, recording, bar.slider.value())
 
