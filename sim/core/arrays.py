@@ -33,6 +33,8 @@ class LinkArrays:
     b: np.ndarray  # (L,) int32, second particle
     rest: np.ndarray  # (L,) float64, rest length
     colour_start: np.ndarray  # (C + 1,) int64, where each independent set begins
+    runs: np.ndarray  # (R, 5) uint64, the links as runs whose ends step evenly (link_runs)
+    run_start: np.ndarray  # (C + 1,) int64, where each independent set's runs begin
     coloured: bool  # in colour order (independent sets) rather than the classic family order
     parallel: bool  # the two-thread kernel applies
     solver_mode: int  # the setting these were built for (ordering.AUTOMATIC, …)
@@ -73,12 +75,15 @@ def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) ->
         a, b = np.ascontiguousarray(links[:, 0]), np.ascontiguousarray(links[:, 1])
         rest = np.ascontiguousarray(topology.rest_lengths[live])
         colour_start = np.array([0, len(live)], dtype=np.int64)
+    runs, run_start = ordering.link_runs(a, b, colour_start)
     return LinkArrays(
         live=live,
         a=a,
         b=b,
         rest=rest,
         colour_start=colour_start,
+        runs=runs,
+        run_start=run_start,
         coloured=coloured,
         parallel=parallel,
         solver_mode=solver_mode,

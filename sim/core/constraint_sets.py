@@ -108,13 +108,13 @@ class LinkSet(ConstraintSet):
         tear_ratio = s.tear_ratio if s.tearing else 0.0
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, links.colour_start,
+                sub.x, sub.inv_mass, links.runs, links.run_start, links.rest, links.start,
                 self.lambdas, links.moved, s.xpbd, material.compliance, sub.h, material.stiffness,
                 tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, self.lambdas,
+                sub.x, sub.inv_mass, links.runs, links.rest, links.start, self.lambdas,
                 links.moved, s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio,
                 self.torn,
             )  # fmt: skip
@@ -179,8 +179,9 @@ class BendingSet(ConstraintSet):
         # In colour order, split over the threads where the links are: in the topology's
         # order each projection waited on the one before (24 M a second at 128², 0.6× real
         # time), while independent ones overlap.
-        order, self.colour_start = ordering.colour_order(a, b, model.topology.particle_count)
+        order, colour_start = ordering.colour_order(a, b, model.topology.particle_count)
         self.a, self.b, self.rest = a[order], b[order], rest[order]
+        self.runs, self.run_start = ordering.link_runs(self.a, self.b, colour_start)
         self.parallel = model.links.parallel
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
         self.moved = np.zeros(len(self.rest))  # (B,) float64, for sim.core.forces
@@ -198,14 +199,14 @@ class BendingSet(ConstraintSet):
     def project(self, sub: Substep) -> None:
         if self.parallel:
             constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.colour_start,
+                sub.x, sub.inv_mass, self.runs, self.run_start, self.rest, self.start,
                 self.lambdas, self.moved, True, self.compliance, sub.h, self.unused, 0.0,
                 self.never_torn,
             )  # fmt: skip
         else:
             constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, self.a, self.b, self.rest, self.start, self.lambdas,
-                self.moved, True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
+                sub.x, sub.inv_mass, self.runs, self.rest, self.start, self.lambdas, self.moved,
+                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
 
 

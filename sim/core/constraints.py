@@ -208,8 +208,7 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 def project_links_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
+    runs: np.ndarray,  # (R, 5) uint64, the links as runs (ordering.link_runs)
     rest: np.ndarray,  # (L,) float64
     start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
@@ -222,17 +221,76 @@ def project_links_xpbd(
     torn: np.ndarray,  # (L,) bool, set when a link tears
 ) -> int:
     """One pass over distance links: XPBD with each link's compliance, or the classic
-    stiffness rule (so tearing can run with the classic solver). Returns how many tore.
-
-    The link's update is written out here and in project_links_xpbd_parallel, not in a
-    shared inlined function: numba compiled that one to a fifth of the speed (24 against
-    138 M links a second on one thread)."""
-    h2 = h * h
+    stiffness rule (so tearing can run with the classic solver). Returns how many tore."""
     tore = 0
-    for k in range(link_a.shape[0]):
+    for r in range(runs.shape[0]):
+        tore += _project_run_xpbd(
+            x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
+            stiffness, tear_ratio, torn,
+        )  # fmt: skip
+    return tore
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
+def project_links_xpbd_parallel(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    runs: np.ndarray,  # (R, 5) uint64, the links in colour order as runs
+    run_start: np.ndarray,  # (C + 1,) int64, where each independent set's runs begin
+    rest: np.ndarray,  # (L,) float64
+    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
+    lambdas: np.ndarray,  # (L,) float64
+    moved: np.ndarray,  # (L,) float64
+    xpbd: bool,
+    compliance: np.ndarray,  # (L,) float64
+    h: float,
+    stiffness: np.ndarray,  # (L,) float64
+    tear_ratio: float,
+    torn: np.ndarray,  # (L,) bool
+) -> int:
+    """project_links_xpbd on the thread pool: no two links of a colour share a particle, so
+    threads split a colour's runs without locks; colours follow each other as in
+    Gauss–Seidel. The same arithmetic per link as the sequential pass in colour order, so the
+    same result."""
+    tore = 0
+    for c in range(run_start.shape[0] - 1):
+        for r in prange(run_start[c], run_start[c + 1]):
+            tore += _project_run_xpbd(
+                x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
+                stiffness, tear_ratio, torn,
+            )  # fmt: skip
+    return tore
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def _project_run_xpbd(
+    x: np.ndarray,
+    inv_mass: np.ndarray,
+    runs: np.ndarray,
+    r: int,
+    rest: np.ndarray,
+    start: np.ndarray,
+    lambdas: np.ndarray,
+    moved: np.ndarray,
+    xpbd: bool,
+    compliance: np.ndarray,
+    h2: float,
+    stiffness: np.ndarray,
+    tear_ratio: float,
+    torn: np.ndarray,
+) -> int:
+    """The links of run r in order; how many tore (not inlined: kernels._project_run). The
+    update is written out in the loop: a shared inlined function of it rounded some sums
+    differently (fastmath lets the compiler reassociate them as the code's shape suggests),
+    and recordings must replay bit for bit."""
+    tore = 0
+    first, step, gap = runs[r, 0], runs[r, 3], runs[r, 4]
+    i = runs[r, 2] - step  # the loop steps first, so a link it skips still steps
+    for k in range(first, first + runs[r, 1]):
+        i += step
+        j = i + gap
         if torn[k]:
             continue
-        i, j = link_a[k], link_b[k]
         dx = x[j, 0] - x[i, 0]
         dy = x[j, 1] - x[i, 1]
         dz = x[j, 2] - x[i, 2]
@@ -257,61 +315,6 @@ def project_links_xpbd(
             s = delta * top / length
         moved[k] += s * size
         move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
-    return tore
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
-def project_links_xpbd_parallel(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32, in colour order
-    link_b: np.ndarray,  # (L,) int32
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
-    colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
-    lambdas: np.ndarray,  # (L,) float64
-    moved: np.ndarray,  # (L,) float64
-    xpbd: bool,
-    compliance: np.ndarray,  # (L,) float64
-    h: float,
-    stiffness: np.ndarray,  # (L,) float64
-    tear_ratio: float,
-    torn: np.ndarray,  # (L,) bool
-) -> int:
-    """project_links_xpbd on the thread pool: no two links of a colour share a particle, so
-    threads split a colour without locks; colours follow each other as in Gauss–Seidel. The
-    same arithmetic per link as the sequential pass in colour order, so the same result."""
-    h2 = h * h
-    tore = 0
-    for c in range(colour_start.shape[0] - 1):
-        for k in prange(colour_start[c], colour_start[c + 1]):
-            if torn[k]:
-                continue
-            i, j = link_a[k], link_b[k]
-            dx = x[j, 0] - x[i, 0]
-            dy = x[j, 1] - x[i, 1]
-            dz = x[j, 2] - x[i, 2]
-            length = math.sqrt(dx * dx + dy * dy + dz * dz)
-            if tear_ratio > 0.0 and length > tear_ratio * rest[k]:
-                torn[k] = True
-                tore += 1
-                continue
-            wi = inv_mass[i]
-            wj = inv_mass[j]
-            w = wi + wj
-            if w == 0.0 or length == 0.0:
-                continue
-            error = length - rest[k]
-            vx, vy, vz, top, size = along_start(start, k, dx, dy, dz, length)
-            if not xpbd:
-                s = error * stiffness[k] * top / (length * w)
-            else:
-                alpha = compliance[k] / h2
-                delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
-                lambdas[k] -= delta
-                s = delta * top / length
-            moved[k] += s * size
-            move_link_ends(x, i, j, vx, vy, vz, s * wi, s * wj)
     return tore
 
 

@@ -49,10 +49,10 @@ class ClassicIntegrator:
         kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it moved stays in
         the links' lambdas and the obstacles' pushes (`impulses`)."""
         kernel = kernels.step_parallel if links.parallel else kernels.step_classic
-        colours = (links.colour_start,) if links.parallel else ()
+        colours = (links.run_start,) if links.parallel else ()
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
-            links.a, links.b, links.rest, material.stiffness, *colours, links.start,
+            links.a, links.b, links.runs, links.rest, material.stiffness, *colours, links.start,
             links.moved, s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
             state.t, s.dt,
             obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, obstacles.pushed, stop,

@@ -210,8 +210,7 @@ def place_pins(
 def project_links(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32, live links only
-    link_b: np.ndarray,  # (L,) int32
+    runs: np.ndarray,  # (R, 5) uint64, the live links as runs (ordering.link_runs)
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64, of each link's body
     start: np.ndarray,  # (L, 3) float64, start_directions of this step
@@ -219,8 +218,27 @@ def project_links(
 ) -> None:
     """One Gauss–Seidel pass: each link moves its ends along itself by (L − rest)·stiffness,
     shared by inverse mass."""
-    for k in range(link_a.shape[0]):
-        _project_link(x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved)
+    for r in range(runs.shape[0]):
+        _project_run(x, inv_mass, runs, r, rest, stiffness, start, moved)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def _project_run(
+    x: np.ndarray,
+    inv_mass: np.ndarray,
+    runs: np.ndarray,
+    r: int,
+    rest: np.ndarray,
+    stiffness: np.ndarray,
+    start: np.ndarray,
+    moved: np.ndarray,
+) -> None:
+    """The links of run r in order (a function of its own, not inlined: called from a thread
+    pool's loop it keeps its own loop free of reference counting)."""
+    first, i, step, gap = runs[r, 0], runs[r, 2], runs[r, 3], runs[r, 4]
+    for k in range(first, first + runs[r, 1]):
+        _project_link(x, inv_mass, start, k, i, i + gap, rest[k], stiffness[k], moved)
+        i += step
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -397,6 +415,7 @@ def step_classic(
     pin_anchor: np.ndarray,  # (P, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    runs: np.ndarray,  # (R, 5) uint64, the same links as runs (ordering.link_runs)
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64
     start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
@@ -432,7 +451,7 @@ def step_classic(
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
-        project_links(x, inv_mass, link_a, link_b, rest, stiffness, start, moved)
+        project_links(x, inv_mass, runs, rest, stiffness, start, moved)
         collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
     return HEALTHY
 
@@ -521,9 +540,10 @@ def step_parallel(
     pin_anchor: np.ndarray,  # (P, 3) float64
     link_a: np.ndarray,  # (L,) int32, in colour order
     link_b: np.ndarray,  # (L,) int32
+    runs: np.ndarray,  # (R, 5) uint64, the same links as runs (ordering.link_runs)
     rest: np.ndarray,  # (L,) float64
     stiffness: np.ndarray,  # (L,) float64
-    colour_start: np.ndarray,  # (C + 1,) int64, where each independent set begins
+    run_start: np.ndarray,  # (C + 1,) int64, where each independent set's runs begin
     start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
     moved: np.ndarray,  # (L,) float64, out: as in step_classic
     passes: int,
@@ -540,7 +560,7 @@ def step_parallel(
     stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """step_classic on the thread pool: within a colour no two links share a particle, so
-    the threads split it without locks; colours follow each other as in Gauss–Seidel."""
+    the threads split its runs without locks; colours follow each other as in Gauss–Seidel."""
     n = x.shape[0]
     dt2 = dt * dt
     max_step = MAX_SPEED * dt
@@ -569,11 +589,9 @@ def step_parallel(
     for _ in range(passes):
         if stop[0]:
             return INTERRUPTED
-        for c in range(colour_start.shape[0] - 1):
-            for k in prange(colour_start[c], colour_start[c + 1]):
-                _project_link(
-                    x, inv_mass, start, k, link_a[k], link_b[k], rest[k], stiffness[k], moved
-                )
+        for c in range(run_start.shape[0] - 1):
+            for r in prange(run_start[c], run_start[c + 1]):
+                _project_run(x, inv_mass, runs, r, rest, stiffness, start, moved)
         collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
     return HEALTHY
 

@@ -246,9 +246,9 @@ class Simulation:
         for _ in range(relax_rounds(len(links.a), s.passes)):
             kernels.step_classic(
                 x, x_prev, self.fixed.inv_mass, self.fixed.index, self.fixed.anchor,
-                links.a, links.b, links.rest, stiffness, links.start, moved, s.passes, 1.0,
-                0.0, 0.0, state.t, s.dt, obstacles.spheres, obstacles.boxes, s.floor,
-                s.floor_y, scratch, self._never,
+                links.a, links.b, links.runs, links.rest, stiffness, links.start, moved,
+                s.passes, 1.0, 0.0, 0.0, state.t, s.dt, obstacles.spheres, obstacles.boxes,
+                s.floor, s.floor_y, scratch, self._never,
             )  # fmt: skip
             settled = np.abs(x - x_prev).max() < RELAXED
             x_prev[:] = x

@@ -156,9 +156,9 @@ def test_the_classic_step_is_the_fused_kernel_bit_for_bit():
     for _ in range(240):
         health = kernels.step_classic(
             x, x_prev, fixed.inv_mass, fixed.index, fixed.anchor, links.a, links.b,
-            links.rest, material.stiffness, np.zeros((links.count, 3)), np.zeros(links.count),
-            s.passes, damping_per_step(s.damping, s.dt),
-            s.gravity, s.wind, t, s.dt, obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
+            links.runs, links.rest, material.stiffness, np.zeros((links.count, 3)),
+            np.zeros(links.count), s.passes, damping_per_step(s.damping, s.dt), s.gravity,
+            s.wind, t, s.dt, obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
             np.zeros(len(obstacles.pushed)), np.zeros(1, dtype=np.uint8),
         )  # fmt: skip
         assert health == kernels.HEALTHY

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sim_helpers import sheet_topology
+from numba import njit
+from sim_helpers import block_topology, sheet_topology
 
-from clothlab.sim.core import ordering
+from clothlab.sim.core import kernels, ordering
+from clothlab.sim.core.arrays import build_links
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.core.topology import TopologyBuilder, sheet_link_count
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
 
@@ -68,9 +70,78 @@ def test_two_threads_compute_exactly_what_colour_order_computes_on_one():
     )
     one.step(120)
     two.step(120)
-    # Within a colour no two links touch the same particle, so the split cannot change results
-    # beyond the reordering of sums fastmath allows.
-    assert np.abs(one.state.x - two.state.x).max() < 1e-9
+    # Within a colour no two links touch the same particle: the split changes no bit.
+    assert np.array_equal(one.state.x, two.state.x)
+
+
+def link_orders() -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Links (a, b) and colour starts, in the orders the solver meets and some it never does."""
+    sheet, block = sheet_topology(33, 17), block_topology()
+    alive = np.random.default_rng(5).random(len(sheet.links)) > 0.1  # a tenth cut or torn
+    orders = {}
+    for name, topology, live, mode in (
+        ("sheet, classic order", sheet, np.ones(len(sheet.links), bool), ordering.CLASSIC_ORDER),
+        ("sheet, colour order", sheet, np.ones(len(sheet.links), bool), ordering.COLOUR_ORDER),
+        ("sheet with links cut, colour order", sheet, alive, ordering.COLOUR_ORDER),
+        ("soft block, colour order", block, np.ones(len(block.links), bool), ordering.COLOUR_ORDER),
+    ):
+        links = build_links(topology, live, mode)
+        orders[name] = (links.a, links.b, links.colour_start)
+    shuffled = np.random.default_rng(6).permutation(len(sheet.links))
+    a, b = sheet.links[shuffled, 0], sheet.links[shuffled, 1]
+    one_colour = np.array([0, len(a)], dtype=np.int64)
+    orders["shuffled"] = (a, b, one_colour)
+    orders["ends swapped, last link first"] = (b[::-1].copy(), a[::-1].copy(), one_colour)
+    return orders
+
+
+@pytest.mark.parametrize("name", list(link_orders()))
+def test_runs_walk_exactly_the_links_in_their_order(name):
+    a, b, colour_start = link_orders()[name]
+    runs, run_start = ordering.link_runs(a, b, colour_start)
+    walked_a, walked_b, walked_colour = [], [], []
+    for c in range(len(colour_start) - 1):
+        for first, count, i, step, gap in runs[run_start[c] : run_start[c + 1]].tolist():
+            for m in range(count):
+                assert first + m == len(walked_a)  # runs follow each other with no gap
+                end = (i + m * step) % 2**64  # unsigned sums wrap, as in the kernels
+                walked_a.append(end)
+                walked_b.append((end + gap) % 2**64)
+                walked_colour.append(c)
+    assert walked_a == a.tolist() and walked_b == b.tolist()
+    colour_of_link = np.repeat(np.arange(len(colour_start) - 1), np.diff(colour_start))
+    assert walked_colour == colour_of_link.tolist()  # no run crosses a colour's start
+
+
+def test_a_grid_sheet_in_colour_order_is_long_runs():
+    links = build_links(sheet_topology(128, 128), np.ones(sheet_link_count(128, 128), bool), 2)
+    assert links.count / len(links.runs) > 40  # rows of a colour: 57 links a run on average
+
+
+@njit(fastmath=kernels.FASTMATH)  # an inlined function takes its caller's rounding
+def pass_link_by_link(x, inv_mass, a, b, rest, stiffness, start, moved):
+    """The pass as it was before runs: each link's ends read from a and b."""
+    for k in range(a.shape[0]):
+        kernels._project_link(x, inv_mass, start, k, a[k], b[k], rest[k], stiffness[k], moved)
+
+
+@pytest.mark.parametrize("name", list(link_orders()))
+def test_a_pass_over_runs_is_a_pass_link_by_link_bit_for_bit(name):
+    a, b, colour_start = link_orders()[name]
+    rng = np.random.default_rng(7)
+    n = int(max(a.max(), b.max())) + 1
+    x = rng.normal(size=(n, 3))
+    inv_mass = np.where(rng.random(n) < 0.05, 0.0, 1.0)  # some pinned
+    rest, stiffness = rng.uniform(0.1, 0.3, len(a)), rng.uniform(0.5, 1.0, len(a))
+    start = rng.normal(size=(len(a), 3))
+    start /= np.linalg.norm(start, axis=1)[:, None]
+    runs, _ = ordering.link_runs(a, b, colour_start)
+    by_runs, by_links = x.copy(), x.copy()
+    moved_runs, moved_links = np.zeros(len(a)), np.zeros(len(a))
+    kernels.project_links(by_runs, inv_mass, runs, rest, stiffness, start, moved_runs)
+    pass_link_by_link(by_links, inv_mass, a, b, rest, stiffness, start, moved_links)
+    assert not np.array_equal(by_runs, x)  # the pass moved them
+    assert np.array_equal(by_runs, by_links) and np.array_equal(moved_runs, moved_links)
 
 
 def test_colour_order_settles_to_the_same_physics_as_classic_order():
