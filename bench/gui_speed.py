@@ -8,15 +8,19 @@ start-up), frames drawn per second over a few seconds of running at 1× (median,
 one-second windows), the solver's real-time factor, how often the plots redrew, and the grab
 latency: real mouse events grab the sheet's middle and move it sideways; each
 move's latency is the wall time from the event to the first frame drawn with the particle at
-the pointer's target.
+the pointer's target. And where the two cores went over those seconds: the CPU time of each
+group of the process's threads (Linux /proc), in cores — the GUI thread, the solver thread,
+numba's worker threads (the solver's second thread), Mesa's llvmpipe threads and the rest.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 STARTED = time.perf_counter()
 
@@ -54,18 +58,51 @@ def spread(values: list[float], scale: float = 1.0, digits: int = 1) -> str:
     return f"{median:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
 
 
-def frame_rate(window: MainWindow) -> tuple[list[float], list[float], int]:
-    """Frames a second in each second of MEASURE_S, real-time factors, plot redraws."""
+def thread_times() -> dict[str, float]:
+    """CPU seconds this process's threads have used so far, by group: the main (GUI) thread,
+    the solver's QThread, numba's workers (named as the process), llvmpipe's, the rest."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    groups: dict[str, float] = {}
+    process = Path("/proc/self/comm").read_text().strip()
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue  # the thread ended
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        utime, stime = stat[stat.rindex(")") + 2 :].split()[11:13]
+        if task.name == str(os.getpid()):
+            group = "GUI"
+        elif name == "solver":
+            group = "solver"
+        elif name == process:
+            group = "numba"
+        elif name.startswith("llvmpipe"):
+            group = "llvmpipe"
+        else:
+            group = "other"
+        groups[group] = groups.get(group, 0.0) + (int(utime) + int(stime)) / ticks
+    return groups
+
+
+def frame_rate(window: MainWindow) -> tuple[list[float], list[float], int, dict[str, float]]:
+    """Frames a second in each second of MEASURE_S, real-time factors, plot redraws, and the
+    cores each group of threads used (thread_times)."""
     frames: list[float] = []
     factors: list[float] = []
     window.viewport.frame_drawn.connect(lambda _frame: frames.append(time.perf_counter()))
     window.controller.timing_changed.connect(lambda factor, _behind: factors.append(factor))
     readouts = window.readouts_panel
     redraws_before = readouts.redraw_count
+    cpu_before = thread_times()
     start = time.perf_counter()
     wait(MEASURE_S)
+    wall = time.perf_counter() - start
+    cpu = {
+        group: (used - cpu_before.get(group, 0.0)) / wall for group, used in thread_times().items()
+    }
     seconds = [sum(start + k <= t < start + k + 1 for t in frames) for k in range(int(MEASURE_S))]
-    return [float(n) for n in seconds], factors, readouts.redraw_count - redraws_before
+    return [float(n) for n in seconds], factors, readouts.redraw_count - redraws_before, cpu
 
 
 def grab_latency(window: MainWindow) -> list[float] | str:
@@ -122,12 +159,12 @@ def measure(app: QApplication, name: str, scene, started: float) -> dict:
     while not first:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
     wait(WARM_UP_S)  # past the first compile and layout
-    fps, factors, redraws = frame_rate(window)
+    fps, factors, redraws, cores = frame_rate(window)
     latency = grab_latency(window)
     window.close()
     controller.shutdown()
     return {"scene": name, "first_frame": first[0] - started, "fps": fps, "factors": factors,
-            "plots": redraws / MEASURE_S, "latency": latency}  # fmt: skip
+            "plots": redraws / MEASURE_S, "latency": latency, "cores": cores}  # fmt: skip
 
 
 def report(result: dict) -> str:
@@ -135,9 +172,10 @@ def report(result: dict) -> str:
     latency_text = latency if isinstance(latency, str) else spread(latency, 1000, 0) + " ms"
     factors = result["factors"]
     factor = f"{statistics.median(factors):.2f}×" if factors else "no reading"
+    cores = " ".join(f"{group} {used:.2f}" for group, used in sorted(result["cores"].items()))
     return (f"{result['scene']:<14} first frame {result['first_frame']:5.2f} s · fps"
             f" {spread(result['fps'])} · {factor} real time · plots {result['plots']:.1f}/s · "
-            f"grab latency {latency_text}")  # fmt: skip
+            f"grab latency {latency_text}\n{'':<14} cores: {cores}")  # fmt: skip
 
 
 def sheet(cols: int, rows: int):
