@@ -9,8 +9,9 @@ one-second windows), the solver's real-time factor, how often the plots redrew, 
 latency: real mouse events grab the sheet's middle and move it sideways; each
 move's latency is the wall time from the event to the first frame drawn with the particle at
 the pointer's target. And where the two cores went over those seconds: the CPU time of each
-group of the process's threads (Linux /proc), in cores — the GUI thread, the solver thread,
-numba's worker threads (the solver's second thread), Mesa's llvmpipe threads and the rest.
+group of the process's threads (Linux /proc), in cores — the GUI thread, the solver thread
+with numba's worker threads (Linux names a thread after the one that started it: "solver"),
+Mesa's llvmpipe threads and the rest.
 """
 
 from __future__ import annotations
@@ -60,10 +61,9 @@ def spread(values: list[float], scale: float = 1.0, digits: int = 1) -> str:
 
 def thread_times() -> dict[str, float]:
     """CPU seconds this process's threads have used so far, by group: the main (GUI) thread,
-    the solver's QThread, numba's workers (named as the process), llvmpipe's, the rest."""
+    the solver's QThread with the numba workers it started, llvmpipe's, the rest."""
     ticks = os.sysconf("SC_CLK_TCK")
     groups: dict[str, float] = {}
-    process = Path("/proc/self/comm").read_text().strip()
     for task in Path("/proc/self/task").iterdir():
         try:
             stat = (task / "stat").read_text()
@@ -75,8 +75,6 @@ def thread_times() -> dict[str, float]:
             group = "GUI"
         elif name == "solver":
             group = "solver"
-        elif name == process:
-            group = "numba"
         elif name.startswith("llvmpipe"):
             group = "llvmpipe"
         else:
