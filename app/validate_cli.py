@@ -20,7 +20,6 @@ from clothlab.sim.lab import textile, variants
 
 EXIT_OUT_OF_BAND = 1
 OWN = "yours"
-MAX_SPECIMENS = 10  # a drape specimen settles in ~10 s a mesh: ten are minutes a fabric
 
 
 def add_parser(commands: Any) -> None:
@@ -43,19 +42,19 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--specimens", type=specimen_count, default=1, metavar="N",
         help="drape N specimens on each mesh (each started raised its own way) and compare "
-        f"their mean, as a lab averages its specimens (1…{MAX_SPECIMENS}; default 1)",
+        f"their mean, as a lab averages its specimens (1…{textile.MAX_SPECIMENS}; default 1)",
     )  # fmt: skip
     parser.add_argument("--csv", metavar="FILE", help="write the checks as CSV")
 
 
 def specimen_count(text: str) -> int:
-    """A count of specimens from the command line, 1…MAX_SPECIMENS."""
+    """A count of specimens from the command line, 1…textile.MAX_SPECIMENS."""
     try:
         count = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= count <= MAX_SPECIMENS:
-        raise argparse.ArgumentTypeError(f"expected 1…{MAX_SPECIMENS}, got {count}")
+    if not 1 <= count <= textile.MAX_SPECIMENS:
+        raise argparse.ArgumentTypeError(f"expected 1…{textile.MAX_SPECIMENS}, got {count}")
     return count
 
 

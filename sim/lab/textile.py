@@ -326,6 +326,7 @@ DRAPE_SECONDS = 3.0  # model time the drape meter's specimen settles in (its dam
 # points for the coefficient to be the fabric's rather than the mesh's. Not on the preset's: at
 # 41 across denim and polyester fold 4 times, at 51 and 61 across 6 and 8 times (RESEARCH.md §8).
 CHECK_COLS = (51, 61)
+MAX_SPECIMENS = 10  # a drape specimen settles in ~10 s a mesh: ten are minutes a fabric
 MESH_AGREEMENT = 5.0
 NO_BAND = QT_TR_NOOP("no published value")  # a Check's reference where there is no band
 
