@@ -2347,6 +2347,14 @@
         <translation>Tests</translation>
     </message>
     <message>
+        <source>Drape specimens</source>
+        <translation>Faltenwurfproben</translation>
+    </message>
+    <message>
+        <source>Drape this many specimens on each mesh, each started raised its own way, and compare their mean, as a lab averages its specimens</source>
+        <translation>So viele Proben je Netz drapieren, jede auf ihre eigene Weise angehoben gestartet, und ihren Mittelwert vergleichen, wie ein Labor seine Proben mittelt</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>

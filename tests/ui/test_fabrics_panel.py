@@ -239,6 +239,23 @@ def test_cancel_stops_a_validation_between_checks_and_the_window_keeps_respondin
     assert panel.run_button.isEnabled() and panel.export_button.isEnabled()
 
 
+def test_the_panel_drapes_as_many_specimens_as_typed_and_refuses_more_than_the_most(
+    qtbot, make_window
+):
+    window = make_window(paused=True)
+    panel = validation_panel(qtbot, window, ["silk"], ["cantilever"])
+    box = panel.specimens_box
+    assert box.value() == 1 and box.maximum() == textile.MAX_SPECIMENS
+    type_into(qtbot, box, str(textile.MAX_SPECIMENS + 1))
+    assert box.value() == 1  # refused, not clamped to the most
+    type_into(qtbot, box, "3")
+    assert box.value() == 3
+    click(qtbot, panel.run_button)
+    assert panel.run_thread is not None and panel.run_thread.specimens == 3
+    qtbot.waitUntil(lambda: panel.run_thread is None, timeout=300_000)
+    assert [(c.fabric, c.test) for c in panel.checks] == [("silk", "cantilever")]
+
+
 # --- Fit my fabric -------------------------------------------------------------------------------
 
 

@@ -42,6 +42,7 @@ from clothlab.sim.document.scene import Scene, SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.layouts import nest
+from clothlab.ui.number_box import IntBox, Limits
 from clothlab.ui.numbers import localized
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.window import file_dialogs
@@ -77,10 +78,14 @@ class ValidationRun(QThread):
     failed = Signal(str)  # one line: the error of a check that raised
 
     def __init__(
-        self, fabrics: dict[str, SIMaterial], tests: tuple[str, ...], parent: QWidget | None = None
+        self,
+        fabrics: dict[str, SIMaterial],
+        tests: tuple[str, ...],
+        specimens: int = 1,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.fabrics, self.tests = fabrics, tests
+        self.fabrics, self.tests, self.specimens = fabrics, tests, specimens
         self._stop = threading.Event()
 
     def cancel(self) -> None:
@@ -97,19 +102,20 @@ class ValidationRun(QThread):
                 for test in self.tests:
                     if self._stop.is_set():
                         return
-                    self.check_done.emit(*measure(name, material, test))
+                    self.check_done.emit(*measure(name, material, test, self.specimens))
         except (ValueError, ArithmeticError, MemoryError) as error:  # a run that blew up
             self.failed.emit(str(error))
 
 
 def measure(
-    name: str, material: SIMaterial, test: str
+    name: str, material: SIMaterial, test: str, specimens: int = 1
 ) -> tuple[textile.Check, DrapedSpecimen | None]:
-    """One check; for the drape test also its specimen, settled once for both."""
+    """One check; for the drape test also its first specimen, settled once for both (the
+    check's coefficient is the mean of `specimens` on each mesh)."""
     if test != "cusick-drape":
         return textile.CHECKS[test](name, material), None
     sim = textile.draped_specimen(name, material)
-    check = textile.drape_check_of(name, sim, material)
+    check = textile.drape_check_of(name, sim, material, specimens)
     cast, outline = shadow_outline(sim, 0)
     readouts = sim.readouts()
     center = (0.0, 0.0)  # cusick_drape_scene centres the specimen on the y axis
@@ -202,7 +208,8 @@ class ValidationPanel(QWidget):
         self.fabric_grid = QGridLayout(self.fabric_box)
         self.fabric_checks: dict[str, QCheckBox] = {}
         test_box = QGroupBox(tr("Tests"))
-        tests_row = QHBoxLayout(test_box)
+        test_rows = QVBoxLayout(test_box)
+        tests_row = QHBoxLayout()
         self.test_checks: dict[str, QCheckBox] = {}
         for test in textile.TESTS:
             check = QCheckBox(tr(textile.TEST_NAMES[test]))
@@ -210,6 +217,25 @@ class ValidationPanel(QWidget):
             check.setChecked(True)
             tests_row.addWidget(check)
             self.test_checks[test] = check
+        tests_row.addStretch(1)
+        nest(test_rows, tests_row)
+        # A lab drapes several specimens and averages them: their folds differ, as here.
+        self.specimens_box = IntBox(
+            Limits(tr("Drape specimens"), 1, textile.MAX_SPECIMENS, integer=True)
+        )
+        self.specimens_box.setObjectName("validate_specimens")
+        self.specimens_box.setValue(1)
+        self.specimens_box.setToolTip(
+            tr("Drape this many specimens on each mesh, each started raised its own way, and "
+               "compare their mean, as a lab averages its specimens")
+        )  # fmt: skip
+        specimens_label = QLabel(tr("Drape specimens"))
+        specimens_label.setBuddy(self.specimens_box)
+        specimens_row = QHBoxLayout()
+        specimens_row.addWidget(specimens_label)
+        specimens_row.addWidget(self.specimens_box)
+        specimens_row.addStretch(1)
+        nest(test_rows, specimens_row)
         self.run_button = QPushButton(tr("Run"))
         self.run_button.setObjectName("validate_run")
         self.cancel_button = QPushButton(tr("Cancel"))
@@ -320,7 +346,7 @@ class ValidationPanel(QWidget):
         for name in fabrics:
             for test in tests:
                 self._add_row(name, test)
-        run = ValidationRun(fabrics, tests, self)
+        run = ValidationRun(fabrics, tests, self.specimens_box.value(), self)
         run.check_done.connect(self._check_done)
         run.failed.connect(self._failed)
         run.finished.connect(self._finished)
