@@ -99,7 +99,8 @@ def link_runs(
     The kernels walk runs rather than reading each link's two ends: the ends come from a sum
     instead of two loads, and, unsigned, index the arrays without numba's check for negative
     indices (a negative step or gap wraps around and comes out right, as unsigned sums do).
-    That made the link pass 1.3–1.4× faster on one thread and on two, the same bits."""
+    That made the link passes 1.2× (two threads) to 1.3× (one) faster at 128², with the same
+    bits (RESEARCH.md §3, "Links walked as runs")."""
     runs, run_start = _runs(link_a, link_b, colour_start)
     return runs.view(np.uint64), run_start
 
