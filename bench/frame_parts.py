@@ -6,10 +6,10 @@
 The default sheet at the given grid runs a second and is paused; the 3D view is then redrawn
 --frames times with every item it draws, and again without one item (or group) at a time. Each
 line gives the wall time per frame and the CPU time per frame of the GUI thread (where Mesa's
-llvmpipe transforms the vertices of every draw call) and of llvmpipe's own threads (which
-rasterise and compose), from /proc (bench/gui_speed.py's thread_times). The difference between
-a line and "everything" is what that part costs. With no GPU, llvmpipe draws; a GPU would make
-every figure here small.
+llvmpipe transforms each draw call's vertices and sets up its triangles) and of llvmpipe's own
+threads (which rasterise and compose), from /proc (bench/gui_speed.py's thread_times). The
+difference between a line and "everything" is what that part costs. With no GPU, llvmpipe
+draws; a GPU would make every figure here small.
 """
 
 from __future__ import annotations
