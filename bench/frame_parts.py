@@ -19,16 +19,14 @@ import sys
 import time
 from collections.abc import Callable
 
-from gui_speed import sheet, thread_times, wait
+from gui_speed import open_window, sheet, thread_times, wait
 from PySide6.QtCore import QEventLoop
 from PySide6.QtGui import QSurfaceFormat
 from PySide6.QtWidgets import QApplication
 
 from clothlab.app.bench import parse_grid
-from clothlab.app.controller import Controller
 from clothlab.app.errors import UsageError
 from clothlab.ui.viewport.viewport import surface_format
-from clothlab.ui.window.main_window import MainWindow
 
 # label → which of the view's items (by class name) a frame keeps
 PARTS: dict[str, Callable[[str], bool]] = {
@@ -55,16 +53,10 @@ def main() -> None:
         sys.exit(f"--frames must be at least 1, not {args.frames}")
     QSurfaceFormat.setDefaultFormat(surface_format())
     app = QApplication(sys.argv[:1])
-    controller = Controller()
-    window = MainWindow(controller, remember_layout=False)
-    window.resize(1280, 800)
+    controller, window, _ = open_window(app, sheet(cols, rows), running=False)
     drawn: list[float] = []
     view = window.viewport
     view.frame_drawn.connect(lambda _frame: drawn.append(time.perf_counter()))
-    controller.load(sheet(cols, rows))
-    window.show()
-    while not drawn:
-        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
     controller.set_running(True)
     wait(1.0)  # the sheet swings: a frame of a moving sheet, then paused on it
     controller.set_running(False)

@@ -143,9 +143,9 @@ def grab_latency(window: MainWindow) -> list[float] | str:
     return latencies if latencies else "no frame ever showed the particle at the pointer"
 
 
-def measure(app: QApplication, name: str, scene, started: float) -> dict:
-    """One scene in its own window: {scene, first_frame (s), fps (per second), factors (× real
-    time readings), plots (redraws a second), latency (s per move, or what went wrong)}."""
+def open_window(app: QApplication, scene, running: bool) -> tuple[Controller, MainWindow, float]:
+    """A window of the default docks at 1280 × 800 on `scene` (running or paused), once its 3D
+    view has drawn the first frame; and when that was (perf_counter)."""
     controller = Controller()
     window = MainWindow(controller, remember_layout=False)
     window.resize(1280, 800)
@@ -153,15 +153,22 @@ def measure(app: QApplication, name: str, scene, started: float) -> dict:
     window.viewport.frame_drawn.connect(lambda _f: first or first.append(time.perf_counter()))
     controller.load(scene)
     window.show()
-    controller.set_running(True)
+    controller.set_running(running)
     while not first:
         app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+    return controller, window, first[0]
+
+
+def measure(app: QApplication, name: str, scene, started: float) -> dict:
+    """One scene in its own window: {scene, first_frame (s), fps (per second), factors (× real
+    time readings), plots (redraws a second), latency (s per move, or what went wrong)}."""
+    controller, window, first = open_window(app, scene, running=True)
     wait(WARM_UP_S)  # past the first compile and layout
     fps, factors, redraws, cores = frame_rate(window)
     latency = grab_latency(window)
     window.close()
     controller.shutdown()
-    return {"scene": name, "first_frame": first[0] - started, "fps": fps, "factors": factors,
+    return {"scene": name, "first_frame": first - started, "fps": fps, "factors": factors,
             "plots": redraws / MEASURE_S, "latency": latency, "cores": cores}  # fmt: skip
 
 
