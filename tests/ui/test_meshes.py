@@ -120,6 +120,109 @@ def test_triangles_keep_the_quad_winding() -> None:
     assert set(indices[:count].tolist()) == set(range(topology.particle_count))
 
 
+# --- merged cells (level of detail) -----------------------------------------------------
+
+
+def sheet_triangles(topology, alive: np.ndarray, merge: int) -> np.ndarray:
+    grid = topology.sheets[0]
+    indices = np.zeros(6 * topology.face_count, np.uint32)
+    count = meshes.fill_sheet_indices(
+        alive, 0, grid.first_particle, grid.cols, grid.rows, merge, indices, 0
+    )
+    return indices[:count]
+
+
+def triangle_areas(x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    return 0.5 * np.linalg.norm(triangle_normals(x, indices), axis=1)
+
+
+@pytest.mark.parametrize("merge", [1, 2, 4, 8])
+def test_merged_cells_cover_the_sheet_once_with_the_faces_winding(merge: int) -> None:
+    topology = sheet(11, 8)  # 10 × 7 cells: merged cells are cut short at the far edges
+    x = topology.rest_positions
+    triangles = sheet_triangles(topology, np.ones(topology.face_count, bool), merge)
+    assert len(triangles) == 6 * math.ceil(10 / merge) * math.ceil(7 / merge)
+    assert (triangle_normals(x, triangles)[:, 2] < 0).all()  # the faces' own winding
+    assert triangle_areas(x, triangles).sum() == pytest.approx(10 * 7 * 0.2 * 0.2)
+    assert set(triangles.tolist()) <= set(range(topology.particle_count))
+
+
+def test_cells_one_by_one_are_the_plain_face_list() -> None:
+    topology = sheet(9, 7)
+    alive = np.random.default_rng(3).random(topology.face_count) > 0.3
+    plain = np.zeros(6 * topology.face_count, np.uint32)
+    count = meshes.fill_triangle_indices(topology.faces, alive, plain)
+    np.testing.assert_array_equal(sheet_triangles(topology, alive, 1), plain[:count])
+
+
+def test_a_merged_cell_with_a_cut_is_drawn_face_by_face() -> None:
+    topology = sheet(9, 9)  # 8 × 8 cells, merged 4 × 4: four merged cells
+    alive = np.ones(topology.face_count, bool)
+    alive[3 * 8 + 2] = False  # row 3, column 2: in the first merged cell
+    x = topology.rest_positions
+    triangles = sheet_triangles(topology, alive, 4)
+    assert len(triangles) == 6 * 3 + 6 * 15  # three whole merged cells, 15 live faces
+    areas = triangle_areas(x, triangles)
+    assert areas.sum() == pytest.approx(63 * 0.2 * 0.2)  # the cut face stays open
+    np.testing.assert_allclose(np.sort(areas)[:30], 0.5 * 0.2 * 0.2)
+
+
+@pytest.mark.parametrize(
+    ("cell_px", "merge"), [(5.0, 1), (3.0, 1), (2.0, 2), (1.9, 2), (0.9, 4), (0.1, 8)]
+)
+def test_cells_merge_while_the_merged_cell_stays_within_the_budget(
+    cell_px: float, merge: int
+) -> None:
+    assert meshes.merge_count(cell_px, 4.0) == merge
+    assert meshes.merge_count(math.inf, 4.0) == 1
+
+
+def projected_px(x: np.ndarray, view_projection: np.ndarray, size: tuple[int, int]):
+    clip = np.c_[x, np.ones(len(x))] @ view_projection.T
+    return clip[:, :2] / clip[:, 3:] * 0.5 * np.asarray(size)
+
+
+@pytest.mark.parametrize(("yaw", "pitch"), [(0.0, 10.0), (50.0, 35.0), (-80.0, 60.0)])
+def test_a_cell_is_never_bigger_on_screen_than_its_estimate(yaw: float, pitch: float) -> None:
+    from clothlab.ui.viewport.camera import OrbitCamera
+
+    topology = sheet(21, 16)
+    x = topology.rest_positions
+    size = (600, 700)
+    for distance in (5.0, 10.0, 30.0):
+        view_projection = OrbitCamera((0.0, 0.6, 0.0), distance, yaw, pitch).view_projection(
+            size[0] / size[1]
+        )
+        screen = projected_px(x, view_projection, size)
+        ends = screen[topology.links]
+        longest = float(np.linalg.norm(ends[:, 0] - ends[:, 1], axis=-1).max())
+        grid = topology.sheets[0]
+        (estimate,) = meshes.sheet_cell_pixels([(grid, 0)], x, view_projection, size)
+        # a diagonal is √2 cells long; the estimate allows for stretch and perspective
+        assert longest / math.sqrt(2) <= estimate <= 3.0 * longest
+
+
+def test_a_far_sheet_merges_its_cells_and_a_near_one_does_not() -> None:
+    from clothlab.ui.viewport.camera import OrbitCamera
+
+    sim = small_simulation()  # a 6 × 5 sheet and a block
+    mesh = meshes.BodyMesh(sim.topology)
+    snapshot = take_snapshot(sim, 0)
+    mesh.update(snapshot, "", False)
+    size = (80, 60)
+    block_faces = sim.topology.face_count - 5 * 4
+    for distance, sheet_triangle_count in ((500.0, 2), (2.0, 2 * 5 * 4)):
+        view_projection = OrbitCamera((0.0, 0.5, 0.0), distance).view_projection(80 / 60)
+        mesh.follow_view(snapshot.x, view_projection, size)
+        revision = mesh.index_revision
+        mesh.follow_view(snapshot.x, view_projection, size)
+        assert mesh.index_revision == revision  # the same view: nothing refilled
+        first, count = mesh.surface_range
+        assert count == 3 * (sheet_triangle_count + 2 * block_faces)  # blocks never merge
+        corners = set(mesh.indices[first : first + 3 * sheet_triangle_count].tolist())
+        assert corners == ({0, 5, 24, 29} if distance > 10 else set(range(30)))
+
+
 # --- strain colours ---------------------------------------------------------------------
 
 
@@ -173,8 +276,8 @@ def test_body_mesh_update_fills_buffers_in_place() -> None:
             )
         )
         np.testing.assert_allclose(mesh.dynamic[:, :3], snapshot.x, rtol=1e-6, atol=1e-6)
-        assert mesh.index_count == 6 * sim.topology.face_count
-    assert mesh.indices_changed is False  # no cut happened since the first update
+        assert mesh.surface_range == mesh.shadow_range == (0, 6 * sim.topology.face_count)
+    assert mesh.index_revision == 1  # filled once: no cut happened since the first update
 
 
 def test_body_mesh_cut_rebuilds_indices() -> None:
@@ -184,9 +287,9 @@ def test_body_mesh_cut_rebuilds_indices() -> None:
     apply_to_simulation(sim, CutLinks(tuple(sim.topology.face_links[7].tolist())))
     snapshot = take_snapshot(sim, 1)
     mesh.update(snapshot, "", False)
-    assert mesh.indices_changed
-    assert mesh.index_count == 6 * int(snapshot.face_alive.sum())
-    assert mesh.index_count < 6 * sim.topology.face_count
+    assert mesh.index_revision == 2
+    assert mesh.surface_range == (0, 6 * int(snapshot.face_alive.sum()))
+    assert mesh.surface_range[1] < 6 * sim.topology.face_count
 
 
 def test_wireframe_lines_and_wires() -> None:

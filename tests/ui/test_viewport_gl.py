@@ -375,3 +375,34 @@ def test_cloth_folded_flat_on_the_floor_shows_one_layer_evenly(qtbot, viewport) 
     assert len(seen) >= 5
     assert seen.min(axis=0)[0] > 150, seen  # bright fabric, no dark band or floor
     assert np.ptp(seen, axis=0).max() < 40, seen  # one layer throughout, not stripes
+
+
+def test_a_big_sheet_far_away_is_drawn_with_merged_cells_that_look_the_same(
+    qtbot, viewport, monkeypatch
+) -> None:
+    """A 192 × 192 sheet in the default view has cells of about a pixel: drawn with its cells
+    merged (`meshes.BodyMesh.follow_view`), it has a quarter of the triangles and its shadow a
+    sixteenth, and the picture is what the cells drawn one by one give."""
+    from clothlab.sim.document.composition import change_body
+    from clothlab.ui.viewport import meshes
+
+    scene = change_body(load_preset("hanging-sheet"), 0, cols=192, rows=192).scene
+    sim = build_simulation(scene)
+    sim.step(30)
+    viewport.set_camera(scene.camera)
+    snapshot = take_snapshot(sim, 1)
+    image = render(qtbot, viewport, snapshot)
+    assert cloth_fraction(image) > 0.05
+    merged = pixels(image)
+    mesh = next(item for item in viewport._items if type(item).__name__ == "Bodies").mesh
+    faces = sim.topology.face_count
+    assert mesh.surface_range[1] <= 6 * faces / 4 + 6 * 2 * 192  # (and the edges' cells)
+    assert mesh.shadow_range[1] <= 6 * faces / 16 + 6 * 4 * 192
+
+    monkeypatch.setattr(meshes, "MAX_MERGE", 1)
+    with qtbot.waitSignal(viewport.frame_drawn, timeout=20_000):
+        viewport.update()
+    assert mesh.surface_range[1] == 6 * faces
+    fine = pixels(viewport.grabFramebuffer())
+    differing = np.abs(merged - fine).max(axis=2) > 48
+    assert differing.mean() < 0.002, f"{differing.mean():.2%} of the pixels differ"

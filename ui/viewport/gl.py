@@ -173,10 +173,14 @@ class Mesh:
             GL.glBufferSubData(GL.GL_ELEMENT_ARRAY_BUFFER, 0, count * 4, indices[:count])
             GL.glBindVertexArray(0)
 
-    def draw_elements(self, mode: int = GL.GL_TRIANGLES) -> None:
-        if self.index_count:
+    def draw_elements(
+        self, first: int = 0, count: int | None = None, mode: int = GL.GL_TRIANGLES
+    ) -> None:
+        """Draw `count` indices from index `first` on (all of them by default)."""
+        count = self.index_count - first if count is None else count
+        if count > 0:
             GL.glBindVertexArray(self.vao)
-            GL.glDrawElements(mode, self.index_count, GL.GL_UNSIGNED_INT, ctypes.c_void_p(0))
+            GL.glDrawElements(mode, count, GL.GL_UNSIGNED_INT, ctypes.c_void_p(4 * first))
 
     def draw_arrays(self, mode: int, first: int, count: int) -> None:
         if count:

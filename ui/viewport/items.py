@@ -116,7 +116,7 @@ class Item(Protocol):
 
 
 class ShadowCaster(Protocol):
-    def cast_shadow(self, program: Program) -> None: ...
+    def cast_shadow(self, program: Program, frame: Frame) -> None: ...
 
 
 def scene_items() -> list[Item]:
@@ -305,7 +305,7 @@ class Shadows:
         GL.glStencilFunc(GL.GL_EQUAL, 0, 0xFF)
         GL.glStencilOp(GL.GL_KEEP, GL.GL_KEEP, GL.GL_INCR)
         for caster in self._casters:
-            caster.cast_shadow(program)
+            caster.cast_shadow(program, frame)
         GL.glDisable(GL.GL_STENCIL_TEST)
         GL.glDepthMask(GL.GL_TRUE)
         GL.glDisable(GL.GL_BLEND)
@@ -318,8 +318,10 @@ class Bodies:
     """Sheets and blocks: every particle a vertex, the live faces as triangles.
 
     Buffers are made once per topology; vertices are re-uploaded only for a new snapshot or
-    new view options, indices only when faces were cut. `mesh` and `revision` (bumped on
-    every refill) let `Lines` follow without filling anything twice."""
+    new view options, indices only when faces were cut or the view merges a sheet's cells
+    differently (`meshes.BodyMesh.follow_view`: big sheets far away are drawn with fewer
+    triangles). `mesh` and `revision` (bumped on every refill) let `Lines` follow without
+    filling anything twice."""
 
     def __init__(self) -> None:
         self.mesh: meshes.BodyMesh | None = None
@@ -327,6 +329,8 @@ class Bodies:
         self._gl: Mesh | None = None
         self._snapshot: Snapshot | None = None
         self._options = ViewOptions()
+        self._followed: tuple[Snapshot, Frame] | None = None  # what `_follow` last saw
+        self._index_revision = -1  # the mesh's triangles the index buffer holds
 
     def create(self, programs: Programs) -> None:
         self._program = programs["surface"]
@@ -343,10 +347,22 @@ class Bodies:
         assert mesh is not None and body is not None
         mesh.update(snapshot, options.colors, options.wireframe)
         body.update_vertices(mesh.dynamic)
-        if mesh.indices_changed:
-            body.update_indices(mesh.indices, mesh.index_count)
         self._snapshot, self._options = snapshot, options
         self.revision += 1
+
+    def _follow(self, frame: Frame) -> None:
+        """Merge cells for this frame's view and upload the triangles if they changed; once
+        per frame and snapshot (the shadow, drawn first, calls it too)."""
+        mesh, body, snapshot = self.mesh, self._gl, self._snapshot
+        assert mesh is not None and body is not None and snapshot is not None
+        followed = self._followed
+        if followed is None or followed[0] is not snapshot or followed[1] is not frame:
+            mesh.follow_view(snapshot.x, frame.view_projection, frame.size_px)
+            self._followed = (snapshot, frame)
+        if mesh.index_revision != self._index_revision:
+            first, count = mesh.shadow_range
+            body.update_indices(mesh.indices, max(mesh.surface_range[1], first + count))
+            self._index_revision = mesh.index_revision
 
     def _rebuild(self, topology: Topology) -> None:
         if self._gl is not None:
@@ -357,7 +373,7 @@ class Bodies:
             mesh.indices,
             dynamic_indices=True,
         )
-        self._gl.index_count = 0  # until the first update says which faces live
+        self._index_revision = -1
 
     def _surface_shown(self) -> bool:
         return self._gl is not None and self._snapshot is not None and not self._options.wireframe
@@ -365,7 +381,9 @@ class Bodies:
     def draw(self, frame: Frame) -> None:
         if not self._surface_shown():
             return
-        assert self._gl is not None
+        assert self._gl is not None and self.mesh is not None
+        self._follow(frame)
+        triangles = self.mesh.surface_range
         _use_lit(self._program, frame, 1.0 if self._options.colors else 0.0, FABRIC_SHINE)
         self._program.set_matrix("u_model", _IDENTITY)
         # Cloth folded onto itself on the floor lies in one plane, two layers deep (the classic
@@ -374,20 +392,21 @@ class Bodies:
         # depth, so one layer wins throughout; a single layer looks the same either way.
         GL.glEnable(GL.GL_CULL_FACE)
         GL.glCullFace(GL.GL_BACK)
-        self._gl.draw_elements()
+        self._gl.draw_elements(*triangles)
         GL.glCullFace(GL.GL_FRONT)
         GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
         GL.glPolygonOffset(*BACK_FACE_DEPTH_OFFSET)
-        self._gl.draw_elements()
+        self._gl.draw_elements(*triangles)
         GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
         GL.glCullFace(GL.GL_BACK)
         GL.glDisable(GL.GL_CULL_FACE)
 
-    def cast_shadow(self, program: Program) -> None:
+    def cast_shadow(self, program: Program, frame: Frame) -> None:
         if self._surface_shown():
-            assert self._gl is not None
+            assert self._gl is not None and self.mesh is not None
+            self._follow(frame)
             program.set_matrix("u_model", _IDENTITY)
-            self._gl.draw_elements()
+            self._gl.draw_elements(*self.mesh.shadow_range)
 
     def release(self) -> None:
         if self._gl is not None:
@@ -427,7 +446,7 @@ class Ball:
         self._program.set_matrix("u_model", self._model)
         self._mesh.draw_elements()
 
-    def cast_shadow(self, program: Program) -> None:
+    def cast_shadow(self, program: Program, frame: Frame) -> None:
         if self._model is not None and self._mesh is not None:
             program.set_matrix("u_model", self._model)
             self._mesh.draw_elements()
@@ -480,7 +499,7 @@ class _Placed:
             self._program.set_matrix("u_model", model)
             self._mesh.draw_elements()
 
-    def cast_shadow(self, program: Program) -> None:
+    def cast_shadow(self, program: Program, frame: Frame) -> None:
         if self._mesh is None:
             return
         for model in self._models:

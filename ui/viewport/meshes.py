@@ -20,13 +20,14 @@ Vertex layouts (float32, interleaved), split by how often they change:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
 
 from clothlab.sim.core.kernels import link_strains
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.core.topology import BodySpan, Topology, link_indices
+from clothlab.sim.core.topology import BodySpan, SheetGrid, Topology, link_indices
 
 DYNAMIC_FLOATS = 9
 STATIC_FLOATS = 10
@@ -55,6 +56,14 @@ PIN_COLOR = (1.0, 0.84, 0.30)
 GRAB_COLOR = (1.0, 1.0, 1.0)
 WIRE_HEIGHT = 0.9  # how far the cosmetic wires rise above each pin, model units
 HEM_WIDTH = 0.05  # model units, at most 40 % of a cell
+# Level of detail: a sheet whose cells are small on screen is drawn with its cells merged n × n
+# (`fill_sheet_indices`), n a power of two up to MAX_MERGE, as long as a merged cell stays this
+# many pixels across: llvmpipe's cost is per triangle, and a triangle smaller than a few pixels
+# adds nothing to the picture. The shadow, a flat dark patch, takes coarser cells.
+SURFACE_CELL_PX = 4.0
+SHADOW_CELL_PX = 8.0
+MAX_MERGE = 8
+STRETCH_ALLOWANCE = 1.25  # how much longer than at rest a cell is taken to be on screen
 
 
 # --- kernels ---------------------------------------------------------------------------------
@@ -105,21 +114,67 @@ def compute_vertex_normals(
 def fill_triangle_indices(
     faces: np.ndarray,  # (F, 4) int32
     face_alive: np.ndarray,  # (F,) bool
-    indices: np.ndarray,  # (≥ 6F,) uint32, written
+    indices: np.ndarray,  # (≥ start + 6F,) uint32, written from `start`
+    start: int = 0,
 ) -> int:
     """Two triangles (a, b, c), (a, c, d) per live quad, keeping the quad's winding.
-    Returns the number of indices written (6 × live faces)."""
-    count = 0
+    Returns the index after the last one written (start + 6 × live faces)."""
+    count = start
     for f in range(faces.shape[0]):
         if not face_alive[f]:
             continue
-        indices[count + 0] = faces[f, 0]
-        indices[count + 1] = faces[f, 1]
-        indices[count + 2] = faces[f, 2]
-        indices[count + 3] = faces[f, 0]
-        indices[count + 4] = faces[f, 2]
-        indices[count + 5] = faces[f, 3]
+        _write_quad(indices, count, faces[f, 0], faces[f, 1], faces[f, 2], faces[f, 3])
         count += 6
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _write_quad(indices: np.ndarray, at: int, a: int, b: int, c: int, d: int) -> None:
+    indices[at + 0] = a
+    indices[at + 1] = b
+    indices[at + 2] = c
+    indices[at + 3] = a
+    indices[at + 4] = c
+    indices[at + 5] = d
+
+
+@njit(cache=True, nogil=True)
+def fill_sheet_indices(
+    face_alive: np.ndarray,  # (F,) bool, scene-wide
+    first_face: int,
+    first_particle: int,
+    cols: int,
+    rows: int,
+    merge: int,
+    indices: np.ndarray,  # (≥ start + 6 × the sheet's faces,) uint32, written from `start`
+    start: int,
+) -> int:
+    """A grid sheet's triangles with its cells merged `merge` × `merge` (fewer at the far
+    edges): two triangles across the corners of each merged cell whose faces all live, the
+    live faces one by one in a merged cell that has a cut. The corners are particles, so the
+    merged surface passes through the cloth; the winding is the faces'. With merge 1 the
+    same triangles, in the same order, as `fill_triangle_indices`. Returns the next index."""
+    count = start
+    face_cols = cols - 1
+    for r0 in range(0, rows - 1, merge):
+        r1 = min(r0 + merge, rows - 1)
+        for c0 in range(0, face_cols, merge):
+            c1 = min(c0 + merge, face_cols)
+            whole = True
+            for r in range(r0, r1):
+                for c in range(c0, c1):
+                    whole = whole and face_alive[first_face + r * face_cols + c]
+            if whole:
+                top, bottom = first_particle + r0 * cols, first_particle + r1 * cols
+                _write_quad(indices, count, top + c0, top + c1, bottom + c1, bottom + c0)
+                count += 6
+                continue
+            for r in range(r0, r1):
+                for c in range(c0, c1):
+                    if face_alive[first_face + r * face_cols + c]:
+                        a = first_particle + r * cols + c
+                        _write_quad(indices, count, a, a + 1, a + cols + 1, a + cols)
+                        count += 6
     return count
 
 
@@ -272,10 +327,11 @@ class BodyMesh:
     """CPU-side buffers for the bodies of one topology, refilled in place every frame.
 
     `static` (N, STATIC_FLOATS) is fixed for the topology. After `update`: `dynamic`
-    (N, DYNAMIC_FLOATS) holds every particle as a vertex, `indices[:index_count]` the live
-    triangles (`indices_changed` says whether they differ from the last update), and
-    `lines[:line_count]` line vertices in the ranges `link_range` (wireframe) and
-    `wire_range` (first row, row count).
+    (N, DYNAMIC_FLOATS) holds every particle as a vertex; `indices` the live triangles of the
+    surface, then of its shadow, at `surface_range` and `shadow_range` (first index, count),
+    with each sheet's cells merged as `follow_view` last chose (none before it is called);
+    `index_revision` moves whenever they are refilled; and `lines[:line_count]` line vertices
+    in the ranges `link_range` (wireframe) and `wire_range` (first row, row count).
     """
 
     def __init__(self, topology: Topology) -> None:
@@ -289,11 +345,16 @@ class BodyMesh:
         self.vertex_strain = np.zeros(n, dtype=np.float64)  # (N,) float64
         self.tension_scale = 0.0  # the tension drawn fully red in the last TENSION update
         self.tension_unit = "N"  # its unit: N/m where the bodies' tension is per unit length
-        self.indices = np.zeros(6 * f, dtype=np.uint32)  # (6F,) uint32
-        self.index_count = 0
+        self.indices = np.zeros(12 * f, dtype=np.uint32)  # (12F,) uint32: surface, shadow
+        self.surface_range = (0, 0)
+        self.shadow_range = (0, 0)
+        self.index_revision = 0
         self.face_alive = np.zeros(f, dtype=bool)  # (F,) the mask `indices` was built from
         self._indices_valid = False
-        self.indices_changed = True
+        self._sheets, others = _sheet_face_spans(topology)
+        self._other_faces = topology.faces[others]  # (K, 4) int32: blocks', discs' faces
+        self._other_face_index = others  # (K,) int64: where they are in `faces`
+        self._merge = ((1,) * len(self._sheets),) * 2  # (surface, shadow): n per sheet
         self.lines = np.zeros((0, LINE_FLOATS), dtype=np.float32)
         self._reserve_lines(pin_count=8)
         self.line_count = 0
@@ -313,6 +374,40 @@ class BodyMesh:
                 and np.ptp(rest_y[body]) == 0.0
             )
             self.lies_flat[body] = flat
+
+    def follow_view(
+        self, x: np.ndarray, view_projection: np.ndarray, size_px: tuple[int, int]
+    ) -> None:
+        """Choose how many cells of each sheet to merge for a view ((4, 4) row-major
+        view-projection, framebuffer size) of the particles at `x` ((N, 3)), and refill the
+        triangles if that changed."""
+        cells = sheet_cell_pixels(self._sheets, x, view_projection, size_px)
+        surface = tuple(merge_count(c, SURFACE_CELL_PX) for c in cells)
+        merge = (surface, tuple(merge_count(c, SHADOW_CELL_PX) for c in cells))
+        if merge != self._merge:
+            self._merge = merge
+            if self._indices_valid:
+                self._fill_indices()
+
+    def _fill_indices(self) -> None:
+        surface, shadow = self._merge
+        end = self._fill_triangles(surface, 0)
+        self.surface_range = (0, end)
+        if shadow == surface:
+            self.shadow_range = self.surface_range
+        else:
+            self.shadow_range = (end, self._fill_triangles(shadow, end) - end)
+        self.index_revision += 1
+
+    def _fill_triangles(self, merge: tuple[int, ...], start: int) -> int:
+        count = start
+        for (grid, first_face), n in zip(self._sheets, merge, strict=True):
+            count = fill_sheet_indices(
+                self.face_alive, first_face, grid.first_particle, grid.cols, grid.rows, n,
+                self.indices, count,
+            )  # fmt: skip
+        alive = self.face_alive[self._other_face_index]
+        return fill_triangle_indices(self._other_faces, alive, self.indices, count)
 
     def _tension_as_strain(self, snapshot: Snapshot) -> None:
         """Each link's tension on the stretch colours' scale: the frame's largest tension is
@@ -350,13 +445,10 @@ class BodyMesh:
             vertex_max_strain(topology.links, snapshot.link_alive, self.strains, self.vertex_strain)
         fill_dynamic_vertices(x, self.normals, self.vertex_strain, mapped, self.dynamic)
 
-        # Faces only change on cuts; rebuild (and re-upload) indices only then.
-        self.indices_changed = not self._indices_valid or not np.array_equal(
-            self.face_alive, snapshot.face_alive
-        )
-        if self.indices_changed:
+        # Faces only change on cuts; refill (and re-upload) the triangles only then.
+        if not self._indices_valid or not np.array_equal(self.face_alive, snapshot.face_alive):
             self.face_alive[:] = snapshot.face_alive
-            self.index_count = fill_triangle_indices(topology.faces, self.face_alive, self.indices)
+            self._fill_indices()
             self._indices_valid = True
 
         anchors = np.asarray(snapshot.pin_anchor, dtype=np.float64).reshape(-1, 3)
@@ -373,6 +465,60 @@ class BodyMesh:
         end = fill_wires(anchors, WIRE_HEIGHT, self._wire_color, self.lines, row)
         self.wire_range = (row, end - row)
         self.line_count = end
+
+
+def _sheet_face_spans(topology: Topology) -> tuple[list[tuple[SheetGrid, int]], np.ndarray]:
+    """The sheets whose faces are their grid's cells in row order, each with its first face,
+    and the indices ((K,) int64) of every other face (blocks, discs)."""
+    spans = []
+    in_sheet = np.zeros(topology.face_count, dtype=bool)
+    faces = topology.faces
+    for grid in topology.sheets:
+        first = np.flatnonzero(faces[:, 0] == grid.first_particle)
+        if not len(first):
+            continue
+        span = slice(int(first[0]), int(first[0]) + grid.face_count)
+        cells = np.arange(grid.face_count)
+        a = grid.first_particle + cells // (grid.cols - 1) * grid.cols + cells % (grid.cols - 1)
+        expected = np.stack([a, a + 1, a + grid.cols + 1, a + grid.cols], axis=1)
+        if np.array_equal(faces[span], expected):
+            spans.append((grid, span.start))
+            in_sheet[span] = True
+    return spans, np.flatnonzero(~in_sheet)
+
+
+def sheet_cell_pixels(
+    sheets: Sequence[tuple[SheetGrid, int]],
+    x: np.ndarray,  # (N, 3) float64
+    view_projection: np.ndarray,  # (4, 4) row-major
+    size_px: tuple[int, int],
+) -> list[float]:
+    """How many pixels across each sheet's cell can be on screen at most: a cell (its rest
+    spacing × STRETCH_ALLOWANCE) at the sheet's particle nearest the eye; infinite for a sheet
+    that reaches the eye's plane."""
+    vp = np.asarray(view_projection, dtype=np.float64)
+    # A row of the projection times the view's unit row: its length is the projection's scale.
+    px_at_depth_one = 0.5 * max(
+        size_px[0] * float(np.linalg.norm(vp[0, :3])),
+        size_px[1] * float(np.linalg.norm(vp[1, :3])),
+    )
+    depth = x @ vp[3, :3] + vp[3, 3]  # (N,) distance in front of the eye (clip w)
+    cells = []
+    for grid, _ in sheets:
+        first = grid.first_particle
+        nearest = float(depth[first : first + grid.particle_count].min())
+        cell = max(grid.spacing_x, grid.spacing_y) * STRETCH_ALLOWANCE
+        cells.append(cell * px_at_depth_one / nearest if nearest > 1e-6 else math.inf)
+    return cells
+
+
+def merge_count(cell_px: float, budget_px: float) -> int:
+    """How many cells of `cell_px` pixels to merge along each side: the largest power of two up
+    to MAX_MERGE whose merged cell is at most `budget_px`; 1 when even one cell is larger."""
+    n = 1
+    while 2 * n <= MAX_MERGE and 2 * n * cell_px <= budget_px:
+        n *= 2
+    return n
 
 
 # --- fixed shapes ----------------------------------------------------------------------------
