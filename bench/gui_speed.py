@@ -1,6 +1,7 @@
 """The desktop app's speed, measured in the real window (run it under a display, e.g. Xvfb):
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/gui_speed.py [--json]
+        [--before REV [--rounds N]]
 
 For each scene, in a 1280 × 800 window with the default docks and live plots: wall time from
 process start to the first frame drawn (the first scene includes the imports, i.e. the app's
@@ -12,13 +13,19 @@ the pointer's target. And where the two cores went over those seconds: the CPU t
 group of the process's threads (Linux /proc), in cores — the GUI thread, the solver thread
 with numba's worker threads (Linux names a thread after the one that started it: "solver"),
 Mesa's llvmpipe threads and the rest.
+
+With --before REV, each round measures revision REV (checked out into a temporary worktree)
+and this checkout one after the other, each in a process of its own, and the end gives each
+scene's figures over all rounds side by side.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +37,7 @@ from PySide6.QtCore import QEventLoop, QPoint, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QSurfaceFormat  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from trees import IMPORT_TREE, ROOT, before_tree, run_child  # noqa: E402
 
 from clothlab.app.controller import Controller  # noqa: E402
 from clothlab.sim.document.commands import GrabMove  # noqa: E402
@@ -187,8 +195,73 @@ def sheet(cols: int, rows: int):
     return change_body(load_preset("hanging-sheet"), 0, cols=cols, rows=rows).scene
 
 
+# A child measuring one tree: clothlab imported from the tree at sys.argv[1], then this script.
+CHILD = (
+    IMPORT_TREE
+    + """
+import runpy
+script = sys.argv[2]
+sys.argv = [script, "--json"]
+sys.path.insert(0, script.rsplit("/", 1)[0])
+runpy.run_path(script, run_name="__main__")
+"""
+)
+
+
+def side_by_side(before: str, rounds: int) -> None:
+    trees = {"before": before_tree(before), "after": ROOT}
+    print(f"before = {before}, after = this checkout; {rounds} round(s), alternated")
+    for tree in trees.values():  # a new worktree compiles its kernels: not while measuring
+        run_child(IMPORT_TREE + "from clothlab.app.warm_up import warm_up_command\n"
+                  "warm_up_command(None)", str(tree))  # fmt: skip
+    runs: dict[str, list[list[dict]]] = {label: [] for label in trees}
+    for round_number in range(1, rounds + 1):
+        for label, tree in trees.items():
+            try:
+                output = run_child(CHILD, str(tree), str(Path(__file__).resolve()))
+            except subprocess.CalledProcessError as error:
+                sys.exit(f"{label} failed in round {round_number}: {error.stderr.strip()[-500:]}")
+            runs[label].append(json.loads(output.strip().splitlines()[-1]))
+            print(f"round {round_number}, {label}: done", flush=True)
+    for index, first in enumerate(runs["after"][0]):
+        print(first["scene"])
+        for label in trees:
+            pooled = pool([results[index] for results in runs[label]])
+            print(f"  {label:<6} " + report(pooled).split(" · ", 1)[1], flush=True)
+
+
+def pool(results: list[dict]) -> dict:
+    """One scene's results from several rounds as one: every second, reading and move."""
+
+    def median(key: str) -> float:
+        return statistics.median(r[key] for r in results)
+
+    def every(key: str) -> list[float]:
+        return [value for r in results for value in r[key]]
+
+    moves = [r for r in results if not isinstance(r["latency"], str)]
+    groups = results[0]["cores"]
+    return {
+        "scene": results[0]["scene"],
+        "first_frame": median("first_frame"),
+        "fps": every("fps"),
+        "factors": every("factors"),
+        "plots": median("plots"),
+        "latency": [t for r in moves for t in r["latency"]] if moves else results[0]["latency"],
+        "cores": {g: statistics.median(r["cores"].get(g, 0.0) for r in results) for g in groups},
+    }
+
+
 def main() -> None:
-    as_json = "--json" in sys.argv[1:]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--before", help="a revision to measure side by side with this one")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds with --before")
+    args = parser.parse_args()
+    if args.before:
+        side_by_side(args.before, args.rounds)
+        return
+    as_json = args.json
     QSurfaceFormat.setDefaultFormat(surface_format())
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)  # several windows, one after the other

@@ -17,7 +17,7 @@ IMPORT_TREE = r"""
 import importlib.util, json, sys, time
 root = sys.argv[1]
 parts = [("clothlab", "api"), ("clothlab.sim", "sim"), ("clothlab.app", "app"),
-         ("clothlab.resources", "resources")]
+         ("clothlab.ui", "ui"), ("clothlab.resources", "resources")]
 modules = []
 for name, folder in parts:
     spec = importlib.util.spec_from_file_location(
