@@ -256,14 +256,18 @@ class TetherSet(ConstraintSet):
             self.particle, self.anchor, self.length = tethers(model)
         self._pins, self._alive = pins.copy(), alive.copy()
         self.pulled = np.zeros(len(self.particle))  # (T,) float64, per substep
+        # On the links' threads when they have two: chunks that split no particle's tethers.
+        self.bounds = tether_chunks(self.particle, TETHER_CHUNKS if model.links.parallel else 1)
 
     def begin(self, sub: Substep) -> None:
         self.pulled[:] = 0.0
 
     def project(self, sub: Substep) -> None:
-        constraints.project_tethers(
-            sub.x, sub.inv_mass, self.particle, self.anchor, self.length, self.pulled
-        )
+        tethers = (sub.x, sub.inv_mass, self.particle, self.anchor, self.length, self.pulled)
+        if len(self.bounds) > 2:
+            constraints.project_tethers_parallel(*tethers, self.bounds)
+        else:
+            constraints.project_tethers(*tethers)
 
 
 class VolumeSet(ConstraintSet):
@@ -465,6 +469,7 @@ class BendCandidates:
 
 
 TETHERS_PER_PARTICLE = 4  # nearest pins only: a curtain has a pin per column
+TETHER_CHUNKS = 4  # the tethers' share of work on two threads: two chunks each
 _PATH_PINS = 8  # a cut sheet with more pins is tethered to its nearest pin only
 _CHUNK = 4096  # particles per block of the distance table, to bound memory
 
@@ -544,6 +549,19 @@ def tethers_from_trees(model: Model, trees: PathTrees) -> tuple[np.ndarray, np.n
     free = np.ones(model.topology.particle_count, dtype=bool)
     free[model.pin_index] = False
     return constraints.nearest_tethers(trees.length, trees.origin, free, TETHERS_PER_PARTICLE)
+
+
+def tether_chunks(particle: np.ndarray, chunks: int) -> np.ndarray:
+    """(C + 1,) int64 bounds of about `chunks` equal runs of tethers ((T,) `particle`, each
+    particle's tethers together), cut only where the particle changes; one run, the serial
+    order, when a particle's tethers are not all together."""
+    count = len(particle)
+    starts = np.flatnonzero(np.diff(particle, prepend=-1) != 0)  # where each particle begins
+    if chunks < 2 or len(starts) != len(np.unique(particle)):
+        return np.array([0, count], dtype=np.int64)
+    wanted = np.arange(1, chunks) * count // chunks
+    cuts = np.append(starts, count)[np.searchsorted(starts, wanted)]
+    return np.concatenate(([0], cuts, [count])).astype(np.int64)
 
 
 def tethers(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -492,6 +492,24 @@ def project_tethers(
             x[i, 2] = x[p, 2] + dz * scale
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def project_tethers_parallel(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    particle: np.ndarray,  # (T,) int32, each particle's tethers together
+    anchor: np.ndarray,  # (T,) int32
+    length: np.ndarray,  # (T,) float64
+    pulled: np.ndarray,  # (T,) float64
+    bounds: np.ndarray,  # (C + 1,) int64, chunks of tethers that split no particle's
+) -> None:
+    """`project_tethers` on the chunks bounds[c] … bounds[c + 1] − 1 at once. A tether moves
+    only its own particle (its pin stays put), and no particle's tethers span two chunks, so
+    the result is the serial one bit for bit."""
+    for c in prange(bounds.shape[0] - 1):
+        a, b = bounds[c], bounds[c + 1]
+        project_tethers(x, inv_mass, particle[a:b], anchor[a:b], length[a:b], pulled[a:b])
+
+
 # --- tether paths: shortest paths over the live links, kept up to date as links die ----------
 
 

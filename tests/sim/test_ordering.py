@@ -9,6 +9,7 @@ from sim_helpers import block_topology, sheet_topology
 
 from clothlab.sim.core import kernels, ordering
 from clothlab.sim.core.arrays import build_links
+from clothlab.sim.core.constraint_sets import tether_chunks
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder, sheet_link_count
@@ -159,7 +160,9 @@ def test_colour_order_settles_to_the_same_physics_as_classic_order():
 
 
 @pytest.mark.parametrize(
-    "options", [{"xpbd": True}, {"tearing": True, "tear_ratio": 1.3}], ids=["xpbd", "tearing"]
+    "options",
+    [{"xpbd": True}, {"tearing": True, "tear_ratio": 1.3}, {"tethers": True}],
+    ids=["xpbd", "tearing", "tethers"],
 )
 def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(options):
     """Within a colour no two links share a particle: the threads change nothing but speed."""
@@ -173,6 +176,19 @@ def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(opti
         final[mode] = (sim.state.x.copy(), sim.torn)
     assert np.array_equal(final[ordering.COLOUR_ORDER][0], final[ordering.TWO_THREADS][0])
     assert final[ordering.COLOUR_ORDER][1] == final[ordering.TWO_THREADS][1]
+
+
+def test_tether_chunks_never_split_a_particles_tethers():
+    particle = np.repeat(np.arange(10, 60), np.arange(50) % 4 + 1).astype(np.int32)
+    bounds = tether_chunks(particle, 4)
+    assert bounds[0] == 0 and bounds[-1] == len(particle) and len(bounds) == 5
+    assert np.all(np.diff(bounds) > 0)  # four chunks, none empty here
+    for cut in bounds[1:-1]:
+        assert particle[cut] != particle[cut - 1]
+    assert max(np.diff(bounds)) < len(particle) / 4 + 4  # about even
+    scattered = np.array([3, 4, 3, 5], dtype=np.int32)  # particle 3's tethers apart
+    assert tether_chunks(scattered, 4).tolist() == [0, 4]
+    assert tether_chunks(particle, 1).tolist() == [0, len(particle)]
 
 
 class FakeClock:
