@@ -10,8 +10,9 @@ shadows are cast by items drawn after them.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -40,12 +41,16 @@ CHECKER_CELL = 0.5
 FLOOR_HALF_SIZE = 100.0
 LINE_LIFT = 0.008  # model units towards the eye, so lines on the cloth stay visible
 SHADOW_STRENGTH = 0.38
-FLOOR_DEPTH_OFFSET = (1.0, 4.0)  # glPolygonOffset (slope factor, units) pushing the floor back
-BACK_FACE_DEPTH_OFFSET = (0.5, 1.0)  # less than the floor's: cloth still lies above the floor
+# glPolygonOffset (slope factor, units) pushing back what cloth rests on: the floor, the ball,
+# the other obstacles. More than the cloth's own back faces are pushed, so cloth lying on them
+# wins the depth test with either side up, at any angle.
+UNDER_CLOTH_DEPTH_OFFSET = (1.0, 4.0)
+BACK_FACE_DEPTH_OFFSET = (0.5, 1.0)
 # Drawn ball radius = collision radius minus the depth at which the flat faces of cloth lying on
 # it cut the sphere (see ball_drawn_radius); the slack allows for faces stretched over it.
 BALL_STRETCH_SLACK = 1.15
 BALL_MIN_DRAWN_FRACTION = 0.75
+BALL_MIN_INSET = 0.005  # of the radius: 2.5 mm on a 0.5 m ball, under half a pixel in view
 FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
 MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
 # Particles resting on a box lie exactly on its faces, but a cell folded over an edge is a
@@ -150,16 +155,21 @@ def cell_sizes(topology: Topology) -> list[float]:
 
 def ball_drawn_radius(radius: float, topology: Topology) -> float:
     """How big the ball is drawn. Particles rest on the collision sphere, but the flat faces
-    between them are chords: the middle of a square face of side s with its corners on a
-    sphere of radius R lies R − √(R² − s²/2) inside it, and a ball drawn at full size would
-    show through there. Drawn that much smaller (for the largest cell, with slack for
-    stretch), it stays under the cloth; never below BALL_MIN_DRAWN_FRACTION of its size."""
-    cells = cell_sizes(topology)
-    if not cells:
+    between them are chords: the middle of a face whose corners lie on a sphere of radius R
+    lies R − √(R² − (d/2)²) inside it, d the face's diagonal, and a ball drawn at full size
+    would show through there. Drawn that much smaller (for the largest face, with slack for
+    stretch), and at least BALL_MIN_INSET of R smaller (the sphere's own flat faces and the
+    depth buffer's resolution need room too, and a fine sheet's faces are sheared and
+    stretched well past the slack where it carries its weight over the ball), it stays
+    under the cloth; never below BALL_MIN_DRAWN_FRACTION of its size."""
+    diagonals = [math.hypot(grid.spacing_x, grid.spacing_y) for grid in topology.sheets] + [
+        math.sqrt(2.0) * c for c in cell_sizes(topology)[len(topology.sheets) :]
+    ]
+    if not diagonals:
         return radius
-    half_diagonal_squared = 0.5 * (max(cells) * BALL_STRETCH_SLACK) ** 2
-    depth = radius - math.sqrt(max(radius * radius - half_diagonal_squared, 0.0))
-    return max(radius - depth, BALL_MIN_DRAWN_FRACTION * radius)
+    half_diagonal = 0.5 * max(diagonals) * BALL_STRETCH_SLACK
+    depth = radius - math.sqrt(max(radius * radius - half_diagonal**2, 0.0))
+    return max(radius - max(depth, BALL_MIN_INSET * radius), BALL_MIN_DRAWN_FRACTION * radius)
 
 
 def pin_marker_size(topology: Topology) -> float:
@@ -178,6 +188,17 @@ def _use_lit(program: Program, frame: Frame, stretch: float, shine: tuple[float,
     program.set_vec("u_stretch", stretch)
     program.set_vec("u_shininess", shine[0])
     program.set_vec("u_specular", shine[1])
+
+
+@contextlib.contextmanager
+def _under_cloth() -> Iterator[None]:
+    """Draw pushed back in depth as what cloth rests on (UNDER_CLOTH_DEPTH_OFFSET)."""
+    GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
+    GL.glPolygonOffset(*UNDER_CLOTH_DEPTH_OFFSET)
+    try:
+        yield
+    finally:
+        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
 
 
 def _solid(
@@ -260,10 +281,8 @@ class Floor:
         # Cloth resting on the floor lies exactly at its height (the collision clamps it
         # there): pushed back a little in depth, the floor never wins the depth test against
         # it. The slope term covers grazing views, where the depth changes fast across a pixel.
-        GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
-        GL.glPolygonOffset(*FLOOR_DEPTH_OFFSET)
-        self._mesh.draw_elements()
-        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
+        with _under_cloth():
+            self._mesh.draw_elements()
 
     def release(self) -> None:
         if self._mesh is not None:
@@ -444,7 +463,8 @@ class Ball:
             return
         _use_lit(self._program, frame, 0.0, MARKER_SHINE)
         self._program.set_matrix("u_model", self._model)
-        self._mesh.draw_elements()
+        with _under_cloth():
+            self._mesh.draw_elements()
 
     def cast_shadow(self, program: Program, frame: Frame) -> None:
         if self._model is not None and self._mesh is not None:
@@ -495,9 +515,10 @@ class _Placed:
         if not self._models or self._mesh is None:
             return
         _use_lit(self._program, frame, 0.0, MARKER_SHINE)
-        for model in self._models:
-            self._program.set_matrix("u_model", model)
-            self._mesh.draw_elements()
+        with _under_cloth():
+            for model in self._models:
+                self._program.set_matrix("u_model", model)
+                self._mesh.draw_elements()
 
     def cast_shadow(self, program: Program, frame: Frame) -> None:
         if self._mesh is None:
