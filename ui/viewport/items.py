@@ -50,7 +50,7 @@ BACK_FACE_DEPTH_OFFSET = (0.5, 1.0)
 # it cut the sphere (see ball_drawn_radius); the slack allows for faces stretched over it.
 BALL_STRETCH_SLACK = 1.15
 BALL_MIN_DRAWN_FRACTION = 0.75
-BALL_MIN_INSET = 0.005  # of the radius: 2.5 mm on a 0.5 m ball, under half a pixel in view
+BALL_MIN_INSET = 0.005  # of the radius: 0.0025 on the presets' ball, under half a pixel in view
 FABRIC_SHINE = (24.0, 0.08)  # (shininess, specular): a dull sheen
 MARKER_SHINE = (48.0, 0.35)  # ball and markers: plastic
 # Particles resting on a box lie exactly on its faces, but a cell folded over an edge is a
@@ -162,9 +162,9 @@ def ball_drawn_radius(radius: float, topology: Topology) -> float:
     depth buffer's resolution need room too, and a fine sheet's faces are sheared and
     stretched well past the slack where it carries its weight over the ball), it stays
     under the cloth; never below BALL_MIN_DRAWN_FRACTION of its size."""
-    diagonals = [math.hypot(grid.spacing_x, grid.spacing_y) for grid in topology.sheets] + [
-        math.sqrt(2.0) * c for c in cell_sizes(topology)[len(topology.sheets) :]
-    ]
+    diagonals = [math.hypot(grid.spacing_x, grid.spacing_y) for grid in topology.sheets]
+    diagonals += [math.sqrt(2.0) * disc.spacing for disc in topology.discs]
+    diagonals += [math.sqrt(2.0) * block.side for block in topology.blocks]
     if not diagonals:
         return radius
     half_diagonal = 0.5 * max(diagonals) * BALL_STRETCH_SLACK
