@@ -51,7 +51,11 @@ def runs() -> Iterator[tuple[str, Simulation]]:
         "xpbd, substeps": {"xpbd": True, "substeps": 2},
         "xpbd, two threads": {"xpbd": True, "solver_mode": ordering.TWO_THREADS},
         "bending, tethers": {"bending": True, "tethers": True},
-        "bending, two threads": {"bending": True, "solver_mode": ordering.TWO_THREADS},
+        "bending, tethers, two threads": {
+            "bending": True,
+            "tethers": True,
+            "solver_mode": ordering.TWO_THREADS,
+        },
         "friction, aerodynamic wind": {"friction_static": 0.5, "aerodynamic": True, "wind": 5.0},
         "friction, two threads": {"friction_static": 0.5, "solver_mode": ordering.TWO_THREADS},
         # a collision distance over the spacing: neighbours are close pairs from the start
