@@ -14,6 +14,7 @@ from clothlab.sim.document.commands import apply_to_simulation
 from clothlab.sim.document.edits import CutLinks
 from clothlab.sim.document.scene import BlockSpec, Scene, SheetSpec, build_simulation
 from clothlab.ui.viewport import meshes
+from clothlab.ui.viewport.camera import OrbitCamera
 
 
 def sheet(cols: int = 5, rows: int = 4, horizontal: bool = False):
@@ -184,8 +185,6 @@ def projected_px(x: np.ndarray, view_projection: np.ndarray, size: tuple[int, in
 
 @pytest.mark.parametrize(("yaw", "pitch"), [(0.0, 10.0), (50.0, 35.0), (-80.0, 60.0)])
 def test_a_cell_is_never_bigger_on_screen_than_its_estimate(yaw: float, pitch: float) -> None:
-    from clothlab.ui.viewport.camera import OrbitCamera
-
     topology = sheet(21, 16)
     x = topology.rest_positions
     size = (600, 700)
@@ -203,8 +202,6 @@ def test_a_cell_is_never_bigger_on_screen_than_its_estimate(yaw: float, pitch: f
 
 
 def test_a_far_sheet_merges_its_cells_and_a_near_one_does_not() -> None:
-    from clothlab.ui.viewport.camera import OrbitCamera
-
     sim = small_simulation()  # a 6 × 5 sheet and a block
     mesh = meshes.BodyMesh(sim.topology)
     snapshot = take_snapshot(sim, 0)

@@ -379,8 +379,7 @@ class Bodies:
             mesh.follow_view(snapshot.x, frame.view_projection, frame.size_px)
             self._followed = (snapshot, frame)
         if mesh.index_revision != self._index_revision:
-            first, count = mesh.shadow_range
-            body.update_indices(mesh.indices, max(mesh.surface_range[1], first + count))
+            body.update_indices(mesh.indices, mesh.index_end)
             self._index_revision = mesh.index_revision
 
     def _rebuild(self, topology: Topology) -> None:

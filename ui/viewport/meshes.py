@@ -348,9 +348,8 @@ class BodyMesh:
         self.indices = np.zeros(12 * f, dtype=np.uint32)  # (12F,) uint32: surface, shadow
         self.surface_range = (0, 0)
         self.shadow_range = (0, 0)
-        self.index_revision = 0
+        self.index_revision = 0  # 0: not filled yet (no snapshot has said which faces live)
         self.face_alive = np.zeros(f, dtype=bool)  # (F,) the mask `indices` was built from
-        self._indices_valid = False
         self._sheets, others = _sheet_face_spans(topology)
         self._other_faces = topology.faces[others]  # (K, 4) int32: blocks', discs' faces
         self._other_face_index = others  # (K,) int64: where they are in `faces`
@@ -386,7 +385,7 @@ class BodyMesh:
         merge = (surface, tuple(merge_count(c, SHADOW_CELL_PX) for c in cells))
         if merge != self._merge:
             self._merge = merge
-            if self._indices_valid:
+            if self.index_revision:
                 self._fill_indices()
 
     def _fill_indices(self) -> None:
@@ -398,6 +397,11 @@ class BodyMesh:
         else:
             self.shadow_range = (end, self._fill_triangles(shadow, end) - end)
         self.index_revision += 1
+
+    @property
+    def index_end(self) -> int:
+        """How many of `indices` the surface and its shadow use."""
+        return max(self.surface_range[1], sum(self.shadow_range))
 
     def _fill_triangles(self, merge: tuple[int, ...], start: int) -> int:
         count = start
@@ -446,10 +450,9 @@ class BodyMesh:
         fill_dynamic_vertices(x, self.normals, self.vertex_strain, mapped, self.dynamic)
 
         # Faces only change on cuts; refill (and re-upload) the triangles only then.
-        if not self._indices_valid or not np.array_equal(self.face_alive, snapshot.face_alive):
+        if not self.index_revision or not np.array_equal(self.face_alive, snapshot.face_alive):
             self.face_alive[:] = snapshot.face_alive
             self._fill_indices()
-            self._indices_valid = True
 
         anchors = np.asarray(snapshot.pin_anchor, dtype=np.float64).reshape(-1, 3)
         if self.lies_flat.any():
@@ -496,6 +499,8 @@ def sheet_cell_pixels(
     """How many pixels across each sheet's cell can be on screen at most: a cell (its rest
     spacing × STRETCH_ALLOWANCE) at the sheet's particle nearest the eye; infinite for a sheet
     that reaches the eye's plane."""
+    if not sheets:
+        return []  # blocks and discs only: nothing to project
     vp = np.asarray(view_projection, dtype=np.float64)
     # A row of the projection times the view's unit row: its length is the projection's scale.
     px_at_depth_one = 0.5 * max(
