@@ -64,6 +64,11 @@ def runs() -> Iterator[tuple[str, Simulation]]:
             "self_collision": True,
             "collision_distance": 0.5,
         },
+        "self-collision, two threads": {
+            "self_collision": True,
+            "collision_distance": 0.5,
+            "solver_mode": ordering.TWO_THREADS,
+        },
     }
     for name, settings in options.items():
         yield name, _with(sheet, **settings)

@@ -941,7 +941,7 @@ def tet_volumes(x: np.ndarray, tets: np.ndarray) -> np.ndarray:
 # Particles are searched in this many chunks on the thread pool, each chunk writing its own
 # slice of the output; closing the gaps after gives the serial order on any number of threads.
 # Below PARALLEL_SEARCH_MIN particles one thread searches: starting the pool costs more.
-SEARCH_CHUNKS, PARALLEL_SEARCH_MIN = 4, 1000
+SEARCH_CHUNKS, PARALLEL_SEARCH_MIN = 16, 1000
 
 
 @njit(cache=True, nogil=True)
@@ -990,7 +990,12 @@ def _pairs_of_chunks(
     row c × room of chunk c while they fit."""
     n = x.shape[0]
     found = np.zeros(SEARCH_CHUNKS, dtype=np.int64)
-    for c in prange(SEARCH_CHUNKS):
+    half = SEARCH_CHUNKS // 2
+    for k in prange(SEARCH_CHUNKS):
+        # The pool gives each of two threads a run of k: map them to the even and the odd
+        # chunks, so that both search all over the sheet. A sheet crumples where it hangs
+        # lowest, and in runs the chunks of its bottom rows took twice the others' time.
+        c = 2 * (k % half) + k // half
         first, end = c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS
         found[c] = _pairs_of_chunk(
             x, rest, radius, distance, grid, linked, first, end, pairs, targets, c * room, room
@@ -1111,6 +1116,42 @@ def _cell_hash(ix: int, iy: int, iz: int, bits: int) -> int:
     return ((ix * 73856093) ^ (iy * 19349663) ^ (iz * 83492791)) & bits
 
 
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
+def group_pairs(
+    found: np.ndarray,  # (P, 2) int32, find_close_pairs' pairs
+    found_targets: np.ndarray,  # (P,) float64, their targets
+    count: int,
+    side: np.ndarray,  # (N,) bool, which of two halves of the body each particle is in
+    pairs: np.ndarray,  # (P, 2) int32, written
+    targets: np.ndarray,  # (P,) float64, written
+) -> tuple[int, int]:
+    """The `count` pairs found, copied in three groups, each in the order found: the pairs
+    within side False, those within side True, those across. Returns where the second and the
+    third group begin. The first two share no particle: two threads may take them at once."""
+    within_false = within_true = 0
+    for k in range(count):
+        a, b = side[found[k, 0]], side[found[k, 1]]
+        if a == b:
+            if a:
+                within_true += 1
+            else:
+                within_false += 1
+    second, third = within_false, within_false + within_true
+    next_false, next_true, next_across = 0, second, third  # each group's next row
+    for k in range(count):
+        a, b = side[found[k, 0]], side[found[k, 1]]
+        if a != b:
+            row, next_across = next_across, next_across + 1
+        elif a:
+            row, next_true = next_true, next_true + 1
+        else:
+            row, next_false = next_false, next_false + 1
+        pairs[row, 0] = found[k, 0]
+        pairs[row, 1] = found[k, 1]
+        targets[row] = found_targets[k]
+    return second, third
+
+
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_pairs(
     x: np.ndarray,  # (N, 3) float64, updated in place
@@ -1119,8 +1160,40 @@ def project_pairs(
     targets: np.ndarray,  # (P,) float64, minimum distance of each pair
     count: int,
 ) -> None:
-    """Push apart the pairs closer than their minimum distance (unilateral)."""
-    for k in range(count):
+    """Push apart the pairs closer than their minimum distance (unilateral), in order."""
+    _project_pair_run(x, inv_mass, pairs, targets, 0, count)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, parallel=True)
+def project_pairs_parallel(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    pairs: np.ndarray,  # (P, 2) int32, in group_pairs' three groups
+    targets: np.ndarray,  # (P,) float64
+    count: int,
+    groups: tuple[int, int],  # group_pairs': where the second and the third group begin
+) -> None:
+    """project_pairs with the first two groups on two threads: they share no particle, so
+    the bits are project_pairs'."""
+    second, third = groups
+    for group in prange(2):
+        if group == 0:
+            _project_pair_run(x, inv_mass, pairs, targets, 0, second)
+        else:
+            _project_pair_run(x, inv_mass, pairs, targets, second, third)
+    _project_pair_run(x, inv_mass, pairs, targets, third, count)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
+def _project_pair_run(
+    x: np.ndarray,
+    inv_mass: np.ndarray,
+    pairs: np.ndarray,
+    targets: np.ndarray,
+    first: int,
+    end: int,  # the pairs first … end − 1
+) -> None:
+    for k in range(first, end):
         i = pairs[k, 0]
         j = pairs[k, 1]
         w = inv_mass[i] + inv_mass[j]

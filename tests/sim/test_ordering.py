@@ -161,8 +161,13 @@ def test_colour_order_settles_to_the_same_physics_as_classic_order():
 
 @pytest.mark.parametrize(
     "options",
-    [{"xpbd": True}, {"tearing": True, "tear_ratio": 1.3}, {"tethers": True}],
-    ids=["xpbd", "tearing", "tethers"],
+    [
+        {"xpbd": True},
+        {"tearing": True, "tear_ratio": 1.3},
+        {"tethers": True},
+        {"self_collision": True},
+    ],
+    ids=["xpbd", "tearing", "tethers", "self-collision"],
 )
 def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(options):
     """Within a colour no two links share a particle: the threads change nothing but speed."""

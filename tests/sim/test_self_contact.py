@@ -103,6 +103,37 @@ def test_particles_joined_by_a_link_are_not_a_pair():
     assert tuple(joined[0]) in {tuple(p) for p in pairs.tolist()}
 
 
+def test_the_pairs_go_in_three_groups_in_the_order_found():
+    x, rest = clustered_points(5), clustered_points(6)
+    count, found, found_targets = search(x, rest, 0.06, 0.04, 1_000_000)
+    side = np.random.default_rng(0).random(len(x)) < 0.5
+    pairs, targets = np.zeros_like(found), np.zeros_like(found_targets)
+    second, third = constraints.group_pairs(found, found_targets, count, side, pairs, targets)
+    within = side[found[:, 0]] == side[found[:, 1]]
+    groups = [within & ~side[found[:, 0]], within & side[found[:, 0]], ~within]
+    assert [second, third] == np.cumsum([g.sum() for g in groups])[:2].tolist()
+    assert min(second, third - second, count - third) > 100  # each group has pairs
+    bounds = (slice(0, second), slice(second, third), slice(third, count))
+    for group, rows in zip(groups, bounds, strict=True):
+        assert np.array_equal(pairs[rows], found[group])  # in the order found
+        assert np.array_equal(targets[rows], found_targets[group])
+
+
+def test_two_threads_push_the_pairs_apart_with_the_bits_of_one():
+    x, rest = clustered_points(9), clustered_points(10)
+    count, found, found_targets = search(x, rest, 0.06, 0.04, 1_000_000)
+    side = x[:, 0] > np.median(x[:, 0])
+    pairs, targets = np.zeros_like(found), np.zeros_like(found_targets)
+    groups = constraints.group_pairs(found, found_targets, count, side, pairs, targets)
+    inv_mass = np.random.default_rng(1).uniform(0.5, 2.0, len(x))
+    one, two = x.copy(), x.copy()
+    for _ in range(4):
+        constraints.project_pairs(one, inv_mass, pairs, targets, count)
+        constraints.project_pairs_parallel(two, inv_mass, pairs, targets, count, groups)
+    assert not np.array_equal(one, x)  # the pairs moved
+    assert np.array_equal(one, two)
+
+
 # --- a sheet folded onto itself four times, dropped ------------------------------------------
 
 COLS, ROWS, SPACING = 41, 11, 0.2  # five layers of 8 cells, folded at columns 8, 16, 24, 32
