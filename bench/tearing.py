@@ -51,12 +51,11 @@ SETS = (
     constraint_sets.ContactSet,
 )
 # Rebuilt outside the sets, found by name where they are called from: the links' stiffness
-# and compliance (the solver, when the links changed) and the aerodynamic triangles and their
-# areas (the extended integrator).
+# and compliance (the solver, when the links changed) and the surface aerodynamic wind acts on
+# (the extended integrator).
 ELSEWHERE = (
     (solver, "build_link_material"),
-    (integrators, "live_triangles"),
-    (integrators, "vertex_areas"),
+    (integrators, "air_surface"),
 )
 REBUILDS = (
     "_update_links",

@@ -70,17 +70,20 @@ def classic_acceleration(
         out[i, 2] = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def add_aerodynamic_forces(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
     triangles: np.ndarray,  # (T, 3) int32, live triangles
+    corner_start: np.ndarray,  # (N + 1,) int64, where each particle's triangles begin
+    corner_triangle: np.ndarray,  # (3T,) int64, each particle's triangles, in order
     air: np.ndarray,  # (3,) float64, air velocity before gusting, units/s
     t: float,
     h: float,
     drag: float,
     lift: float,
     vertex_area: np.ndarray,  # (N,) float64, rest area each particle stands for (0: none)
+    force: np.ndarray,  # (T, 9) float64, scratch: _triangle_air_force's rows
     out: np.ndarray,  # (N, 3) float64, accelerations, accumulated
     stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v of each particle, accumulated
 ) -> None:
@@ -95,49 +98,121 @@ def add_aerodynamic_forces(
     drag·speed·h is of order one. `stiffness` collects how fast each corner's acceleration
     falls as its own velocity rises (the triangle moves at the mean of its corners): the
     predict (`accelerate_implicit`) solves for the new velocity with it, which is stable at
-    any drag and leaves the steady state, e.g. the terminal speed, as it is."""
-    edge = np.empty((2, 3))
-    rel = np.empty(3)
+    any drag and leaves the steady state, e.g. the terminal speed, as it is.
+
+    Each triangle's force is found first (into `force`), then each particle gathers its
+    triangles' in order: add_aerodynamic_forces_parallel does the same on two threads, with
+    the same bits. (Without fastmath: with it, the two loops rounded differently.)"""
     for k in range(triangles.shape[0]):
-        a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
-        for d in range(3):
-            edge[0, d] = x[b, d] - x[a, d]
-            edge[1, d] = x[c, d] - x[a, d]
-            moved = x[a, d] + x[b, d] + x[c, d] - x_prev[a, d] - x_prev[b, d] - x_prev[c, d]
-            rel[d] = moved / (3.0 * h)  # the triangle's own velocity, subtracted below
-        nx = edge[0, 1] * edge[1, 2] - edge[0, 2] * edge[1, 1]
-        ny = edge[0, 2] * edge[1, 0] - edge[0, 0] * edge[1, 2]
-        nz = edge[0, 0] * edge[1, 1] - edge[0, 1] * edge[1, 0]
-        twice_area = math.sqrt(nx * nx + ny * ny + nz * nz)
-        if twice_area == 0.0:
+        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+    for v in range(x.shape[0]):
+        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def add_aerodynamic_forces_parallel(
+    x: np.ndarray,  # (N, 3) float64
+    x_prev: np.ndarray,  # (N, 3) float64
+    triangles: np.ndarray,  # (T, 3) int32
+    corner_start: np.ndarray,  # (N + 1,) int64
+    corner_triangle: np.ndarray,  # (3T,) int64
+    air: np.ndarray,  # (3,) float64
+    t: float,
+    h: float,
+    drag: float,
+    lift: float,
+    vertex_area: np.ndarray,  # (N,) float64
+    force: np.ndarray,  # (T, 9) float64
+    out: np.ndarray,  # (N, 3) float64
+    stiffness: np.ndarray,  # (N, 3, 3) float64
+) -> None:
+    """add_aerodynamic_forces on the thread pool: the triangles are independent, and so are
+    the particles gathering their forces, each in the same order as on one thread."""
+    for k in prange(triangles.shape[0]):
+        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+    for v in prange(x.shape[0]):
+        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+def _gather_air_forces(
+    corner_start: np.ndarray,
+    corner_triangle: np.ndarray,
+    vertex_area: np.ndarray,
+    force: np.ndarray,
+    out: np.ndarray,
+    stiffness: np.ndarray,
+    v: int,
+) -> None:
+    """Particle v's triangles' forces on it, in their order, divided by the rest area it
+    stands for, added to its acceleration and its drag stiffness."""
+    area = vertex_area[v]
+    if area <= 0.0:
+        return
+    for m in range(corner_start[v], corner_start[v + 1]):
+        k = corner_triangle[m]
+        if force[k, 8] == 0.0:  # edge-on to nothing: no area, no force
             continue
-        nx /= twice_area
-        ny /= twice_area
-        nz /= twice_area
-        gust = 0.6 + 0.4 * math.sin(2.0 * t + (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
-        for d in range(3):
-            rel[d] = air[d] * gust - rel[d]
-        normal_speed = rel[0] * nx + rel[1] * ny + rel[2] * nz
-        pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
-        across = lift * 0.5 * twice_area * abs(normal_speed)
-        fx = (pressure * nx + across * (rel[0] - normal_speed * nx)) / 3.0
-        fy = (pressure * ny + across * (rel[1] - normal_speed * ny)) / 3.0
-        fz = (pressure * nz + across * (rel[2] - normal_speed * nz)) / 3.0
-        # ∂(pressure·n)/∂v_corner = −2·drag·A·|v·n|·n nᵀ / 3 (a corner is a third of v);
-        # the lift's pull along the plane counts as −lift·A·|v·n|·(I − n nᵀ) / 3.
-        along = 2.0 * drag * 0.5 * twice_area * abs(normal_speed) / 9.0
-        plane = across / 9.0
-        normal = (nx, ny, nz)
-        for corner in (a, b, c):
-            area = vertex_area[corner]
-            if area > 0.0:
-                out[corner, 0] += fx / area
-                out[corner, 1] += fy / area
-                out[corner, 2] += fz / area
-                for i in range(3):
-                    stiffness[corner, i, i] += plane / area
-                    for j in range(3):
-                        stiffness[corner, i, j] += (along - plane) * normal[i] * normal[j] / area
+        out[v, 0] += force[k, 0] / area
+        out[v, 1] += force[k, 1] / area
+        out[v, 2] += force[k, 2] / area
+        along, plane = force[k, 3], force[k, 4]
+        for i in range(3):
+            stiffness[v, i, i] += plane / area
+            for j in range(3):
+                stiffness[v, i, j] += (along - plane) * force[k, 5 + i] * force[k, 5 + j] / area
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+def _triangle_air_force(
+    x: np.ndarray,
+    x_prev: np.ndarray,
+    triangles: np.ndarray,
+    k: int,
+    air: np.ndarray,
+    t: float,
+    h: float,
+    drag: float,
+    lift: float,
+    force: np.ndarray,  # (T, 9) float64: row k written
+) -> None:
+    """Into force[k]: triangle k's force on each of its corners (3), the drag stiffness's
+    `along` and `plane` terms, its unit normal (3) and twice its area (0: no force)."""
+    a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
+    e00 = x[b, 0] - x[a, 0]
+    e01 = x[b, 1] - x[a, 1]
+    e02 = x[b, 2] - x[a, 2]
+    e10 = x[c, 0] - x[a, 0]
+    e11 = x[c, 1] - x[a, 1]
+    e12 = x[c, 2] - x[a, 2]
+    r0 = (x[a, 0] + x[b, 0] + x[c, 0] - x_prev[a, 0] - x_prev[b, 0] - x_prev[c, 0]) / (3.0 * h)
+    r1 = (x[a, 1] + x[b, 1] + x[c, 1] - x_prev[a, 1] - x_prev[b, 1] - x_prev[c, 1]) / (3.0 * h)
+    r2 = (x[a, 2] + x[b, 2] + x[c, 2] - x_prev[a, 2] - x_prev[b, 2] - x_prev[c, 2]) / (3.0 * h)
+    nx = e01 * e12 - e02 * e11
+    ny = e02 * e10 - e00 * e12
+    nz = e00 * e11 - e01 * e10
+    twice_area = math.sqrt(nx * nx + ny * ny + nz * nz)
+    force[k, 8] = twice_area
+    if twice_area == 0.0:
+        return
+    nx /= twice_area
+    ny /= twice_area
+    nz /= twice_area
+    gust = 0.6 + 0.4 * math.sin(2.0 * t + (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
+    r0 = air[0] * gust - r0
+    r1 = air[1] * gust - r1
+    r2 = air[2] * gust - r2
+    normal_speed = r0 * nx + r1 * ny + r2 * nz
+    pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
+    across = lift * 0.5 * twice_area * abs(normal_speed)
+    force[k, 0] = (pressure * nx + across * (r0 - normal_speed * nx)) / 3.0
+    force[k, 1] = (pressure * ny + across * (r1 - normal_speed * ny)) / 3.0
+    force[k, 2] = (pressure * nz + across * (r2 - normal_speed * nz)) / 3.0
+    force[k, 3] = 2.0 * drag * 0.5 * twice_area * abs(normal_speed) / 9.0
+    force[k, 4] = across / 9.0
+    force[k, 5] = nx
+    force[k, 6] = ny
+    force[k, 7] = nz
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)

@@ -16,15 +16,15 @@ import numpy as np
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.constraint_sets import (
+    AirSurface,
     BendingSet,
     ConstraintSet,
     CurvatureSet,
     Model,
     Substep,
     TetherSet,
+    air_surface,
     constraint_sets,
-    live_triangles,
-    vertex_areas,
 )
 from clothlab.sim.core.forces import DistanceImpulses, Impulses, StencilImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
@@ -81,15 +81,14 @@ class ExtendedIntegrator:
         self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
-        self._triangles: np.ndarray | None = None  # (T, 3) int32, for aerodynamic wind
-        self._vertex_area = np.zeros(particle_count)  # (N,) float64
+        self._air: AirSurface | None = None  # for aerodynamic wind
         self._drag_stiffness = np.zeros((particle_count, 3, 3))  # (N, 3, 3) float64, −∂a/∂v
 
     def invalidate(self, what: str) -> None:
         """Links or pins changed: the sets that depend on them rebuild before they next run."""
         self._stale |= {k for k, c in enumerate(self.sets) if what in c.depends_on}
         if what == "links":
-            self._triangles = None
+            self._air = None
 
     def step(
         self,
@@ -109,9 +108,8 @@ class ExtendedIntegrator:
                 c.build(model)
                 self._stale.discard(k)
                 self._impulses = None  # it has new arrays
-        if s.aerodynamic and self._triangles is None:
-            self._triangles = live_triangles(model)
-            self._vertex_area = vertex_areas(model.topology, self._triangles)
+        if s.aerodynamic and self._air is None:
+            self._air = air_surface(model)
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
@@ -184,7 +182,15 @@ class ExtendedIntegrator:
         self._drag_stiffness[:] = 0.0
         yaw = math.radians(s.wind_yaw)
         air = np.array([s.wind * math.sin(yaw), 0.0, s.wind * math.cos(yaw)])
-        constraints.add_aerodynamic_forces(
-            x, x_prev, self._triangles, air, t, h, s.drag, s.lift, self._vertex_area,
-            self._acceleration, self._drag_stiffness,
+        surface = self._air
+        assert surface is not None  # step() makes it before the first substep
+        add = (
+            constraints.add_aerodynamic_forces_parallel
+            if surface.parallel
+            else constraints.add_aerodynamic_forces
+        )
+        add(
+            x, x_prev, surface.triangles, surface.corner_start, surface.corner_triangle, air, t,
+            h, s.drag, s.lift, surface.vertex_area, surface.force, self._acceleration,
+            self._drag_stiffness,
         )  # fmt: skip

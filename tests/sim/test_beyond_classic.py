@@ -261,9 +261,11 @@ def triangle_force(normal_angle_degrees: float) -> np.ndarray:
     # t such that the gust factor is exactly 1: sin(2t + x̄) = 1
     t = (np.pi / 2 - x[:, 0].mean()) / 2
     stiffness = np.zeros((3, 3, 3))
+    corners = np.array([0, 1, 2, 3]), np.zeros(3, dtype=np.int64)  # each corner's one triangle
     constraints.add_aerodynamic_forces(
-        x, x.copy(), triangles, air, t, 1 / 120, 1.0, 0.3, area, out, stiffness
-    )
+        x, x.copy(), triangles, *corners, air, t, 1 / 120, 1.0, 0.3, area, np.zeros((1, 9)), out,
+        stiffness,
+    )  # fmt: skip
     return out.sum(axis=0)
 
 

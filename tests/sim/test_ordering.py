@@ -166,8 +166,9 @@ def test_colour_order_settles_to_the_same_physics_as_classic_order():
         {"tearing": True, "tear_ratio": 1.3},
         {"tethers": True},
         {"self_collision": True},
+        {"aerodynamic": True, "wind": 5.0},
     ],
-    ids=["xpbd", "tearing", "tethers", "self-collision"],
+    ids=["xpbd", "tearing", "tethers", "self-collision", "aerodynamic"],
 )
 def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(options):
     """Within a colour no two links share a particle: the threads change nothing but speed."""
