@@ -70,7 +70,13 @@ def classic_acceleration(
         out[i, 2] = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
 
 
-@njit(cache=True, nogil=True, **NO_REFCOUNTS)
+# The aerodynamic pass's fastmath: no contraction into fused multiply-adds and no reassociation,
+# with which its one-thread and two-thread loops rounded differently (by 1e-14), and a run's
+# bits would depend on its thread count.
+AIR_FASTMATH = {"nsz", "arcp", "afn"}
+
+
+@njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, **NO_REFCOUNTS)
 def add_aerodynamic_forces(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -102,14 +108,14 @@ def add_aerodynamic_forces(
 
     Each triangle's force is found first (into `force`), then each particle gathers its
     triangles' in order: add_aerodynamic_forces_parallel does the same on two threads, with
-    the same bits. (Without fastmath: with it, the two loops rounded differently.)"""
+    the same bits (AIR_FASTMATH)."""
     for k in range(triangles.shape[0]):
         _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
     for v in range(x.shape[0]):
         _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, parallel=True)
 def add_aerodynamic_forces_parallel(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
@@ -134,7 +140,7 @@ def add_aerodynamic_forces_parallel(
         _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
 
 
-@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+@njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, **NO_REFCOUNTS, inline="always")
 def _gather_air_forces(
     corner_start: np.ndarray,
     corner_triangle: np.ndarray,
@@ -163,7 +169,7 @@ def _gather_air_forces(
                 stiffness[v, i, j] += (along - plane) * force[k, 5 + i] * force[k, 5 + j] / area
 
 
-@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+@njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, **NO_REFCOUNTS, inline="always")
 def _triangle_air_force(
     x: np.ndarray,
     x_prev: np.ndarray,

@@ -13,7 +13,12 @@ import pytest
 from sim_helpers import cut
 
 from clothlab.sim.core import constraints, readouts
-from clothlab.sim.core.constraint_sets import AUTO_COLLISION_FRACTION, Model, SelfContactSet
+from clothlab.sim.core.constraint_sets import (
+    AUTO_COLLISION_FRACTION,
+    Model,
+    SelfContactSet,
+    air_surface,
+)
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.integrators import ExtendedIntegrator
 from clothlab.sim.core.parameters import PARAMETERS, Settings
@@ -267,6 +272,30 @@ def triangle_force(normal_angle_degrees: float) -> np.ndarray:
         stiffness,
     )  # fmt: skip
     return out.sum(axis=0)
+
+
+def test_aerodynamic_forces_on_two_threads_have_the_bits_of_one():
+    """Each particle gathers its triangles' forces in their order, on any number of threads."""
+    sim = sheet(48, 40, spacing=0.05)
+    state = sim.state
+    model = Model(sim.topology, state.link_alive, state.face_alive, state.pin_index, sim.links,
+                  sim.mechanics)  # fmt: skip
+    surface = air_surface(model)
+    rng = np.random.default_rng(5)
+    x = sim.topology.rest_positions + rng.normal(0.0, 0.02, state.x.shape)
+    x_prev = x + rng.normal(0.0, 0.005, x.shape)
+    results = []
+    for add in (constraints.add_aerodynamic_forces, constraints.add_aerodynamic_forces_parallel):
+        out, stiffness = np.zeros_like(x), np.zeros((len(x), 3, 3))
+        add(
+            x, x_prev, surface.triangles, surface.corner_start, surface.corner_triangle,
+            np.array([1.0, 0.5, 6.0]), 0.3, 1 / 60, 1.2, 0.4, surface.vertex_area,
+            surface.force, out, stiffness,
+        )  # fmt: skip
+        results.append((out, stiffness))
+    (one, k_one), (two, k_two) = results
+    assert np.abs(one).min(axis=0).max() > 0.0 and (np.abs(one).sum(axis=1) > 0).all()
+    assert np.array_equal(one, two) and np.array_equal(k_one, k_two)
 
 
 def test_aerodynamic_force_is_zero_edge_on_and_largest_facing_the_flow():
