@@ -31,6 +31,10 @@ for module, spec in reversed(modules):
 
 
 def before_tree(rev: str) -> Path:
+    # named by the commit, not by what was asked for: a worktree of "HEAD" kept from an
+    # earlier session would otherwise be that session's HEAD
+    rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
+                         capture_output=True, text=True).stdout.strip()  # fmt: skip
     path = Path(tempfile.gettempdir()) / f"clothlab-before-{rev}"
     if not path.exists():
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
