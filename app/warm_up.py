@@ -57,7 +57,12 @@ def runs() -> Iterator[tuple[str, Simulation]]:
             "solver_mode": ordering.TWO_THREADS,
         },
         "friction, aerodynamic wind": {"friction_static": 0.5, "aerodynamic": True, "wind": 5.0},
-        "friction, two threads": {"friction_static": 0.5, "solver_mode": ordering.TWO_THREADS},
+        "friction, aerodynamic wind, two threads": {
+            "friction_static": 0.5,
+            "aerodynamic": True,
+            "wind": 5.0,
+            "solver_mode": ordering.TWO_THREADS,
+        },
         # a collision distance over the spacing: neighbours are close pairs from the start
         "tearing, self-collision": {
             "tearing": True,
