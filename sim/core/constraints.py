@@ -191,6 +191,7 @@ def _triangle_air_force(
     e10 = x[c, 0] - x[a, 0]
     e11 = x[c, 1] - x[a, 1]
     e12 = x[c, 2] - x[a, 2]
+    # the triangle's own velocity, subtracted from the air's below
     r0 = (x[a, 0] + x[b, 0] + x[c, 0] - x_prev[a, 0] - x_prev[b, 0] - x_prev[c, 0]) / (3.0 * h)
     r1 = (x[a, 1] + x[b, 1] + x[c, 1] - x_prev[a, 1] - x_prev[b, 1] - x_prev[c, 1]) / (3.0 * h)
     r2 = (x[a, 2] + x[b, 2] + x[c, 2] - x_prev[a, 2] - x_prev[b, 2] - x_prev[c, 2]) / (3.0 * h)
@@ -214,6 +215,8 @@ def _triangle_air_force(
     force[k, 0] = (pressure * nx + across * (r0 - normal_speed * nx)) / 3.0
     force[k, 1] = (pressure * ny + across * (r1 - normal_speed * ny)) / 3.0
     force[k, 2] = (pressure * nz + across * (r2 - normal_speed * nz)) / 3.0
+    # ∂(pressure·n)/∂v_corner = −2·drag·A·|v·n|·n nᵀ / 3 (a corner is a third of v); the
+    # lift's pull along the plane counts as −lift·A·|v·n|·(I − n nᵀ) / 3: `along`, `plane`
     force[k, 3] = 2.0 * drag * 0.5 * twice_area * abs(normal_speed) / 9.0
     force[k, 4] = across / 9.0
     force[k, 5] = nx
