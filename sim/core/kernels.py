@@ -77,6 +77,18 @@ def start_directions(
         _start_direction(x_prev, link_a, link_b, out, k)
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
+def start_directions_parallel(
+    x_prev: np.ndarray,  # (N, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    out: np.ndarray,  # (L, 3) float64
+) -> None:
+    """start_directions on the thread pool (each link's own: the same bits)."""
+    for k in prange(link_a.shape[0]):
+        _start_direction(x_prev, link_a, link_b, out, k)
+
+
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
 def _start_direction(
     x_prev: np.ndarray, link_a: np.ndarray, link_b: np.ndarray, out: np.ndarray, k: int

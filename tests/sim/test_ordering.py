@@ -167,8 +167,9 @@ def test_colour_order_settles_to_the_same_physics_as_classic_order():
         {"tethers": True},
         {"self_collision": True},
         {"aerodynamic": True, "wind": 5.0},
+        {"bending": True},
     ],
-    ids=["xpbd", "tearing", "tethers", "self-collision", "aerodynamic"],
+    ids=["xpbd", "tearing", "tethers", "self-collision", "aerodynamic", "bending"],
 )
 def test_the_extended_path_on_two_threads_equals_one_thread_in_colour_order(options):
     """Within a colour no two links share a particle: the threads change nothing but speed."""
