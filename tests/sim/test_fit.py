@@ -14,9 +14,10 @@ def test_a_drape_coefficient_gives_back_the_bending_rigidity_it_was_draped_with(
     (bench/fit_drape.py: 10.39 µN·m; a parabola through the five specimens read 12.44).
 
     How well the folds let it: draws 1 to 4 of the specimen's raised start fold 8 times and
-    give +4.2, +3.8, +1.3 and +7.2 %; a specimen that folds once fewer drapes a few points
-    lower, and a CI run on another machine, whose rounding differs, read 8.75 µN·m (−12.5 %).
-    So the tolerance is a fold's worth, 15 %."""
+    give +4.2, +3.8, +1.3 and +7.2 % here; a specimen that folds once fewer drapes a few
+    points lower, and one CI run read 8.75 µN·m (−12.5 %), as such a specimen would (the
+    same code gives the same bits on this machine; a machine whose compiled kernels round
+    differently may fold otherwise). So the tolerance is a fold's worth, 15 %."""
     made = SI_FABRICS["cotton"].with_values(bending_warp=1e-5, bending_weft=1e-5)
     coefficient = textile.draped_specimen("made", made).readouts().drape_coefficient
     pool = LocalPool(2)
