@@ -86,6 +86,24 @@ BENCH_OPTIONS: dict[str, dict[str, object]] = {
 BENCH_SHEET = (2.8, 2.0)  # units: the default sheet's size, at every resolution benchmarked
 
 
+def bench_sheet(cols: int, rows: int, passes: int, settings: dict[str, object]) -> Simulation:
+    """The default sheet's cloth at cols × rows, pinned at its top corners, with `passes`
+    passes and the settings given: what clothlab bench steps."""
+    from clothlab.sim.core.solver import Simulation
+    from clothlab.sim.core.topology import TopologyBuilder
+
+    width, height = BENCH_SHEET
+    builder = TopologyBuilder()
+    builder.add_sheet(cols, rows, width / (cols - 1), spacing_y=height / (rows - 1))
+    topology = builder.build()
+    corners = (0, cols - 1)
+    sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in corners})
+    sim.settings = sim.settings.with_value("passes", passes)
+    for key, value in settings.items():
+        sim.settings = sim.settings.with_value(key, value)
+    return sim
+
+
 def bench_grid(
     cols: int,
     rows: int,
@@ -97,18 +115,8 @@ def bench_grid(
     """Steps/s and link projections/s (min, median, max of the timed runs) for the default
     sheet's cloth at cols × rows, pinned at its top corners. A run in which the model blew up
     gives no figures: `failed` says at which step and why."""
-    from clothlab.sim.core.solver import Simulation
-    from clothlab.sim.core.topology import TopologyBuilder
-
-    width, height = BENCH_SHEET
-    builder = TopologyBuilder()
-    builder.add_sheet(cols, rows, width / (cols - 1), spacing_y=height / (rows - 1))
-    topology = builder.build()
-    corners = (0, cols - 1)
-    sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in corners})
-    sim.settings = sim.settings.with_value("passes", passes)
-    for key, value in (settings or {}).items():
-        sim.settings = sim.settings.with_value(key, value)
+    sim = bench_sheet(cols, rows, passes, settings or {})
+    topology = sim.topology
     result: dict[str, object] = {
         "grid": f"{cols}x{rows}", "option": option, "particles": topology.particle_count,
         "links": topology.link_count, "runs": repeats,

@@ -17,21 +17,7 @@ import collections
 import time
 from collections.abc import Callable
 
-from clothlab.app.bench import BENCH_OPTIONS, BENCH_SHEET, parse_grid
-from clothlab.sim.core.solver import Simulation
-from clothlab.sim.core.topology import TopologyBuilder
-
-
-def bench_sheet(cols: int, rows: int, option: str) -> Simulation:
-    width, height = BENCH_SHEET
-    builder = TopologyBuilder()
-    builder.add_sheet(cols, rows, width / (cols - 1), spacing_y=height / (rows - 1))
-    topology = builder.build()
-    sim = Simulation(topology, pins={i: tuple(topology.rest_positions[i]) for i in (0, cols - 1)})
-    sim.settings = sim.settings.with_value("passes", 8)
-    for key, value in BENCH_OPTIONS[option].items():
-        sim.settings = sim.settings.with_value(key, value)
-    return sim
+from clothlab.app.bench import BENCH_OPTIONS, bench_sheet, parse_grid
 
 
 def timed(call: Callable, key: str, spent: collections.Counter) -> Callable:
@@ -51,7 +37,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=60)
     args = parser.parse_args()
     cols, rows = parse_grid(args.grid)
-    sim = bench_sheet(cols, rows, args.option)
+    sim = bench_sheet(cols, rows, 8, BENCH_OPTIONS[args.option])
     if sim.step(args.settle + 1) != args.settle + 1:
         print(f"blew up while settling: {sim.instability}")
         return

@@ -666,13 +666,13 @@ class AirSurface:
 def air_surface(model: Model) -> AirSurface:
     triangles = live_triangles(model)
     n = model.topology.particle_count
-    corners = triangles.ravel().astype(np.int64)
+    corners = triangles.ravel()
     # a stable sort keeps each particle's triangles in the order the triangles come
     owner = np.repeat(np.arange(len(triangles)), 3)[np.argsort(corners, kind="stable")]
     start = np.zeros(n + 1, dtype=np.int64)
     start[1:] = np.cumsum(np.bincount(corners, minlength=n))
     return AirSurface(
-        triangles, vertex_areas(model.topology, triangles), start, owner.astype(np.int64),
+        triangles, vertex_areas(model.topology, triangles), start, owner,
         np.zeros((len(triangles), 9)), model.links.parallel,
     )  # fmt: skip
 

@@ -185,19 +185,11 @@ def _triangle_air_force(
     """Into force[k]: triangle k's force on each of its corners (3), the drag stiffness's
     `along` and `plane` terms, its unit normal (3) and twice its area (0: no force)."""
     a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
-    e00 = x[b, 0] - x[a, 0]
-    e01 = x[b, 1] - x[a, 1]
-    e02 = x[b, 2] - x[a, 2]
-    e10 = x[c, 0] - x[a, 0]
-    e11 = x[c, 1] - x[a, 1]
-    e12 = x[c, 2] - x[a, 2]
     # the triangle's own velocity, subtracted from the air's below
     r0 = (x[a, 0] + x[b, 0] + x[c, 0] - x_prev[a, 0] - x_prev[b, 0] - x_prev[c, 0]) / (3.0 * h)
     r1 = (x[a, 1] + x[b, 1] + x[c, 1] - x_prev[a, 1] - x_prev[b, 1] - x_prev[c, 1]) / (3.0 * h)
     r2 = (x[a, 2] + x[b, 2] + x[c, 2] - x_prev[a, 2] - x_prev[b, 2] - x_prev[c, 2]) / (3.0 * h)
-    nx = e01 * e12 - e02 * e11
-    ny = e02 * e10 - e00 * e12
-    nz = e00 * e11 - e01 * e10
+    nx, ny, nz = _triangle_cross(x, a, b, c)
     twice_area = math.sqrt(nx * nx + ny * ny + nz * nz)
     force[k, 8] = twice_area
     if twice_area == 0.0:
@@ -835,15 +827,19 @@ def triangle_vertex_areas(
     longer on a 128² sheet)."""
     for k in range(triangles.shape[0]):
         a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
-        ux, uy, uz = rest[b, 0] - rest[a, 0], rest[b, 1] - rest[a, 1], rest[b, 2] - rest[a, 2]
-        vx, vy, vz = rest[c, 0] - rest[a, 0], rest[c, 1] - rest[a, 1], rest[c, 2] - rest[a, 2]
-        nx = uy * vz - uz * vy
-        ny = uz * vx - ux * vz
-        nz = ux * vy - uy * vx
+        nx, ny, nz = _triangle_cross(rest, a, b, c)
         third = 0.5 * math.sqrt(nx * nx + ny * ny + nz * nz) / 3.0
         out[a] += third
         out[b] += third
         out[c] += third
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+def _triangle_cross(x: np.ndarray, a: int, b: int, c: int) -> tuple[float, float, float]:
+    """(x_b − x_a) × (x_c − x_a): the triangle's normal, twice its area long."""
+    ux, uy, uz = x[b, 0] - x[a, 0], x[b, 1] - x[a, 1], x[b, 2] - x[a, 2]
+    vx, vy, vz = x[c, 0] - x[a, 0], x[c, 1] - x[a, 1], x[c, 2] - x[a, 2]
+    return uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
