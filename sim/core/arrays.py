@@ -10,12 +10,12 @@ inner loop.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from clothlab.sim.core import constraints, ordering
+from clothlab.sim.core import ordering
 from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
@@ -211,18 +211,6 @@ class LinkMaterial:
 
     stiffness: np.ndarray  # (L,) float64
     compliance: np.ndarray  # (L,) float64
-    _alpha: dict[float, np.ndarray] = field(default_factory=dict, repr=False)  # by h
-
-    def alpha(self, h: float) -> np.ndarray:
-        """(L,) float64: compliance / h² of each link (XPBD's α̃) for substeps of length h,
-        worked out once for as long as h holds (constraints.compliance_over_h2)."""
-        alpha = self._alpha.get(h)
-        if alpha is None:
-            alpha = np.empty_like(self.compliance)
-            constraints.compliance_over_h2(self.compliance, h, alpha)
-            self._alpha.clear()  # h changes only with the settings: keep the latest
-            self._alpha[h] = alpha
-        return alpha
 
 
 def build_link_material(

@@ -112,13 +112,13 @@ class LinkSet(ConstraintSet):
         if links.parallel:  # colour order on two threads, as the classic kernel chose
             self.tore += constraints.project_links_xpbd_parallel(
                 sub.x, sub.inv_mass, links.runs, links.run_start, links.rest, links.start,
-                self.lambdas, links.moved, s.xpbd, material.alpha(sub.h), material.stiffness,
+                self.lambdas, links.moved, s.xpbd, material.compliance, sub.h, material.stiffness,
                 tear_ratio, self.torn,
             )  # fmt: skip
         else:
             self.tore += constraints.project_links_xpbd(
                 sub.x, sub.inv_mass, links.runs, links.rest, links.start, self.lambdas,
-                links.moved, s.xpbd, material.alpha(sub.h), material.stiffness, tear_ratio,
+                links.moved, s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio,
                 self.torn,
             )  # fmt: skip
 
@@ -189,36 +189,30 @@ class BendingSet(ConstraintSet):
         self.lambdas = np.zeros(len(self.rest))  # (B,) float64
         self.moved = np.zeros(len(self.rest))  # (B,) float64, for sim.core.forces
         self.never_torn = np.zeros(len(self.rest), dtype=bool)  # (B,) bool
+        self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
+        self.compliance = np.zeros(len(self.rest))  # (B,) float64
         self.start = np.zeros((len(self.rest), 3))  # (B, 3) float64, start_directions
-        self._material: tuple[float, LinkMaterial] | None = None  # of a bend compliance
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
         self.moved[:] = 0.0
+        self.compliance[:] = sub.settings.bend_compliance
         directions = (
             kernels.start_directions_parallel if self.parallel else kernels.start_directions
         )
         directions(sub.x_prev, self.a, self.b, self.start)
 
-    def material(self, compliance: float) -> LinkMaterial:
-        """Each bend link's compliance (and through it α̃), built again when it changes."""
-        if self._material is None or self._material[0] != compliance:
-            count = len(self.rest)  # a stiffness of 1: the classic rule's, unused under XPBD
-            self._material = (compliance, LinkMaterial(np.ones(count), np.full(count, compliance)))
-        return self._material[1]
-
     def project(self, sub: Substep) -> None:
-        material = self.material(sub.settings.bend_compliance)
-        alpha, unused = material.alpha(sub.h), material.stiffness
         if self.parallel:
             constraints.project_links_xpbd_parallel(
                 sub.x, sub.inv_mass, self.runs, self.run_start, self.rest, self.start,
-                self.lambdas, self.moved, True, alpha, unused, 0.0, self.never_torn,
+                self.lambdas, self.moved, True, self.compliance, sub.h, self.unused, 0.0,
+                self.never_torn,
             )  # fmt: skip
         else:
             constraints.project_links_xpbd(
                 sub.x, sub.inv_mass, self.runs, self.rest, self.start, self.lambdas, self.moved,
-                True, alpha, unused, 0.0, self.never_torn,
+                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
             )  # fmt: skip
 
 

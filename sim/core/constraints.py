@@ -281,20 +281,6 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def compliance_over_h2(
-    compliance: np.ndarray,  # (L,) float64
-    h: float,
-    alpha: np.ndarray,  # (L,) float64, out
-) -> None:
-    """XPBD's α̃ = compliance / h² of each link, for the passes of substeps of length h: worked
-    out once, not in every pass (a division fewer per projection, the same bits; RESEARCH.md
-    §3, "XPBD's α̃ worked out once")."""
-    h2 = h * h
-    for k in range(compliance.shape[0]):
-        alpha[k] = compliance[k] / h2
-
-
-@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_links_xpbd(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
@@ -304,7 +290,8 @@ def project_links_xpbd(
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
     moved: np.ndarray,  # (L,) float64, accumulates mass × how far each link moved its ends
     xpbd: bool,
-    alpha: np.ndarray,  # (L,) float64, compliance / h² of each link (read when xpbd)
+    compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
+    h: float,
     stiffness: np.ndarray,  # (L,) float64, of each link's body (read when not xpbd)
     tear_ratio: float,  # 0: no tearing
     torn: np.ndarray,  # (L,) bool, set when a link tears
@@ -314,8 +301,8 @@ def project_links_xpbd(
     tore = 0
     for r in range(runs.shape[0]):
         tore += _project_run_xpbd(
-            x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, alpha, stiffness,
-            tear_ratio, torn,
+            x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
+            stiffness, tear_ratio, torn,
         )  # fmt: skip
     return tore
 
@@ -331,7 +318,8 @@ def project_links_xpbd_parallel(
     lambdas: np.ndarray,  # (L,) float64
     moved: np.ndarray,  # (L,) float64
     xpbd: bool,
-    alpha: np.ndarray,  # (L,) float64
+    compliance: np.ndarray,  # (L,) float64
+    h: float,
     stiffness: np.ndarray,  # (L,) float64
     tear_ratio: float,
     torn: np.ndarray,  # (L,) bool
@@ -344,8 +332,8 @@ def project_links_xpbd_parallel(
     for c in range(run_start.shape[0] - 1):
         for r in prange(run_start[c], run_start[c + 1]):
             tore += _project_run_xpbd(
-                x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, alpha, stiffness,
-                tear_ratio, torn,
+                x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
+                stiffness, tear_ratio, torn,
             )  # fmt: skip
     return tore
 
@@ -361,7 +349,8 @@ def _project_run_xpbd(
     lambdas: np.ndarray,
     moved: np.ndarray,
     xpbd: bool,
-    alpha: np.ndarray,
+    compliance: np.ndarray,
+    h2: float,
     stiffness: np.ndarray,
     tear_ratio: float,
     torn: np.ndarray,
@@ -396,8 +385,8 @@ def _project_run_xpbd(
         if not xpbd:
             s = error * stiffness[k] * top / (length * w)
         else:
-            a = alpha[k]
-            delta = (error + a * lambdas[k]) / (w + a)  # = −Δλ
+            alpha = compliance[k] / h2
+            delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
             s = delta * top / length
         moved[k] += s * size

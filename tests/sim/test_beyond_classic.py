@@ -13,7 +13,6 @@ import pytest
 from sim_helpers import cut
 
 from clothlab.sim.core import constraints, readouts
-from clothlab.sim.core.arrays import LinkMaterial
 from clothlab.sim.core.constraint_sets import (
     AUTO_COLLISION_FRACTION,
     Model,
@@ -297,17 +296,6 @@ def test_aerodynamic_forces_on_two_threads_have_the_bits_of_one():
     (one, k_one), (two, k_two) = results
     assert np.abs(one).min(axis=0).max() > 0.0 and (np.abs(one).sum(axis=1) > 0).all()
     assert np.array_equal(one, two) and np.array_equal(k_one, k_two)
-
-
-def test_a_materials_alpha_is_its_compliance_over_h_squared_for_the_latest_h():
-    """XPBD's α̃, worked out once for the passes, is each link's compliance / h² (to the last
-    bit or one rounding of the reciprocal), and follows h when it changes."""
-    compliance = np.random.default_rng(3).uniform(1e-9, 1e-3, 500)
-    material = LinkMaterial(np.ones(500), compliance)
-    for h in (1 / 60, 1 / 240, 1 / 60):
-        alpha = material.alpha(h)
-        assert alpha is material.alpha(h)  # one array while h holds
-        assert np.allclose(alpha, compliance / (h * h), rtol=1e-15, atol=0.0)
 
 
 def test_aerodynamic_force_is_zero_edge_on_and_largest_facing_the_flow():
