@@ -16,6 +16,9 @@ what it costs:
 * gather, compute, scatter: blocks of 64 links copied into scratch, their corrections computed
   in a loop LLVM vectorises (error_model="numpy": Python's division check stops it), then
   applied.
+
+First, for scale: how two threads scale a loop of square roots in the first-level cache and a
+sum that streams 16 MB, against one.
 """
 
 from __future__ import annotations
@@ -163,6 +166,63 @@ VARIANTS = {
 EXACT = ("gather, compute, scatter",)
 
 
+@njit(nogil=True, fastmath=True, error_model="numpy")
+def _square_roots(a, rounds):
+    total = 0.0
+    for r in range(rounds):
+        for i in range(a.shape[0]):
+            total += math.sqrt(a[i] + r)
+    return total
+
+
+@njit(nogil=True, fastmath=True, parallel=True)
+def compute_on(a, rounds, parts):
+    """Square roots over an array in the first-level cache, `parts` times, on the pool."""
+    out = np.zeros(parts)
+    for p in prange(parts):
+        out[p] = _square_roots(a, rounds)
+    return out
+
+
+@njit(nogil=True, fastmath=True, parallel=True)
+def stream(a, parts):
+    """A sum over `a`, split into `parts` halves read on the pool."""
+    out = np.zeros(parts)
+    n = a.shape[0] // parts
+    for p in prange(parts):
+        total = 0.0
+        for i in range(p * n, (p + 1) * n):
+            total += a[i]
+        out[p] = total
+    return out
+
+
+def machine(repeats: int) -> None:
+    """How this machine's two threads scale a compute loop, and how fast they read 12 MB."""
+    numba.set_num_threads(ordering.MOST_THREADS)
+    small, big = np.random.default_rng(1).random(2048), np.random.default_rng(2).random(1 << 21)
+    rates = {}
+    for threads in sorted({1, ordering.MOST_THREADS}):
+        numba.set_num_threads(threads)
+        compute_on(small, 1, 2), stream(big, 2)  # compiled for this count
+        compute = [_time(lambda: compute_on(small, 20_000, 2)) for _ in range(repeats)]
+        read = [_time(lambda: stream(big, 2)) for _ in range(repeats)]
+        seconds, rate = statistics.median(compute), big.nbytes / statistics.median(read)
+        rates[threads] = (1 / seconds, rate)
+        print(f"machine, {threads} thread(s): the compute loop twice in {1e3 * seconds:.0f} ms, "
+              f"16 MB read at {rate / 1e9:.1f} GB/s")  # fmt: skip
+    if len(rates) == 2:
+        one, two = rates.values()
+        print(f"machine: two threads scale the compute loop {two[0] / one[0]:.2f}×, "
+              f"the stream {two[1] / one[1]:.2f}×")  # fmt: skip
+
+
+def _time(call: Callable) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
 def state(cols: int, rows: int) -> tuple[np.ndarray, ...]:
     sim = bench_sheet(cols, rows, PASSES, {"solver_mode": ordering.COLOUR_ORDER})
     sim.step(40)
@@ -186,6 +246,7 @@ def main() -> None:
     parser.add_argument("--grid", action="append", default=None)
     parser.add_argument("--repeats", type=int, default=9)
     args = parser.parse_args()
+    machine(args.repeats)
     scratch = np.zeros((ordering.MOST_THREADS, 16 * BLOCK))
     reference = passes_of(as_it_is)
     for grid in args.grid or ["128x128", "256x256"]:
