@@ -497,8 +497,11 @@ class BendCandidates:
 
 
 TETHERS_PER_PARTICLE = 4  # nearest pins only: a curtain has a pin per column
+# A pin nearer a taken one than this share of the taken one's distance gives no tether: the
+# particle's tethers spread over the clamps around it (constraints.nearest_tethers)
+TETHER_SPREAD = 0.5
 TETHER_CHUNKS = 4  # the tethers' share of work on two threads: two chunks each
-_PATH_PINS = 8  # a cut sheet with more pins is tethered to its nearest pin only
+_PATH_PINS = 8  # path trees of a cut sheet at most: more pins are grouped (pin_groups)
 _CHUNK = 4096  # particles per block of the distance table, to bound memory
 
 
@@ -533,8 +536,8 @@ def adjacency(ends: np.ndarray, n: int) -> Adjacency:
 @dataclass(frozen=True, eq=False)
 class PathTrees:
     """Shortest paths over the live links from the pins: a tree per pin (up to _PATH_PINS
-    pins), or one tree from whichever pin is nearest (more pins). Updated in place as links
-    die (`repair_path_trees`)."""
+    pins), or a tree per group of pins (`pin_groups`; more pins), from whichever pin of the
+    group is nearest. Updated in place as links die (`repair_path_trees`)."""
 
     length: np.ndarray  # (R, N) float64, along the cloth at rest; inf: unreachable
     parent_link: np.ndarray  # (R, N) int64, the link each path arrives by; -1 at a pin or none
@@ -543,7 +546,11 @@ class PathTrees:
 
 def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
     pins = np.ascontiguousarray(model.pin_index, dtype=np.int32)
-    sources = [pins[k : k + 1] for k in range(len(pins))] if len(pins) <= _PATH_PINS else [pins]
+    sources = (
+        [pins[k : k + 1] for k in range(len(pins))]
+        if len(pins) <= _PATH_PINS
+        else pin_groups(model.topology.rest_positions, pins, _PATH_PINS)
+    )
     n = model.topology.particle_count
     trees = PathTrees(
         length=np.empty((len(sources), n)),
@@ -556,6 +563,21 @@ def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
             model.link_alive, start, trees.length[r], trees.parent_link[r], trees.origin[r],
         )  # fmt: skip
     return trees
+
+
+def pin_groups(rest: np.ndarray, pins: np.ndarray, count: int) -> list[np.ndarray]:
+    """`pins` ((P,) int32) in `count` groups of pins near each other at rest: the first pin and
+    then, each in turn, the pin farthest from those chosen head a group, and every pin joins the
+    nearest head. A clamp of pins at each corner of a sheet gives groups within each clamp, none
+    across, so a particle's tethers can reach both clamps (TETHER_SPREAD)."""
+    where = rest[pins]  # (P, 3)
+    heads = [0]
+    nearest = np.linalg.norm(where - where[0], axis=1)  # (P,) to the nearest head
+    while len(heads) < count:
+        heads.append(int(np.argmax(nearest)))
+        nearest = np.minimum(nearest, np.linalg.norm(where - where[heads[-1]], axis=1))
+    group = np.argmin(np.linalg.norm(where[:, None, :] - where[None, heads, :], axis=2), axis=1)
+    return [pins[group == g] for g in range(count)]
 
 
 def repair_path_trees(
@@ -576,7 +598,10 @@ def repair_path_trees(
 def tethers_from_trees(model: Model, trees: PathTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     free = np.ones(model.topology.particle_count, dtype=bool)
     free[model.pin_index] = False
-    return constraints.nearest_tethers(trees.length, trees.origin, free, TETHERS_PER_PARTICLE)
+    return constraints.nearest_tethers(
+        trees.length, trees.origin, free, TETHERS_PER_PARTICLE, model.topology.rest_positions,
+        TETHER_SPREAD,
+    )  # fmt: skip
 
 
 def tether_chunks(particle: np.ndarray, chunks: int) -> np.ndarray:
@@ -597,8 +622,9 @@ def tethers(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     pins at its distance from them along the cloth at rest — the straight rest distance on
     an uncut sheet, the shortest path over live links once it is cut (a cut only lengthens the
     way round). Several pins matter: tethered to one each, the two halves of a sheet held at
-    both top corners could swing apart at the middle. Built afresh; TetherSet keeps the same
-    up to date as links tear."""
+    both top corners could swing apart at the middle; and they are spread (TETHER_SPREAD), or
+    the halves of a sheet held by a clamp of pins at each corner would swing apart the same
+    way. Built afresh; TetherSet keeps the same up to date as links tear."""
     pins = model.pin_index
     if len(pins) == 0:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0)
@@ -608,24 +634,17 @@ def tethers(model: Model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     free[pins] = False
     rest = model.topology.rest_positions
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    origin = pins.astype(np.int64)[:, None]  # (P, 1): every particle's row r is pin r
     for start in range(0, len(free), _CHUNK):
         rows = np.flatnonzero(free[start : start + _CHUNK]) + start
-        table = np.linalg.norm(rest[rows, None, :] - rest[None, pins, :], axis=2)
-        parts.append(_nearest(rows, table, pins))
+        table = np.linalg.norm(rest[rows, None, :] - rest[None, pins, :], axis=2).T  # (P, rows)
+        found, anchor, length = constraints.nearest_tethers(
+            table, np.broadcast_to(origin, table.shape), np.ones(len(rows), dtype=bool),
+            TETHERS_PER_PARTICLE, rest, TETHER_SPREAD,
+        )  # fmt: skip
+        parts.append((rows[found], anchor, length))
     particle, anchor, length = (np.concatenate(column) for column in zip(*parts, strict=True))
     return particle.astype(np.int32), anchor.astype(np.int32), np.ascontiguousarray(length)
-
-
-def _nearest(
-    rows: np.ndarray, table: np.ndarray, pins: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The TETHERS_PER_PARTICLE shortest finite entries of each row of an (R, P) table."""
-    keep = min(TETHERS_PER_PARTICLE, table.shape[1])
-    column = np.argpartition(table, keep - 1, axis=1)[:, :keep]
-    length = np.take_along_axis(table, column, axis=1)
-    reachable = np.isfinite(length)
-    particle = np.broadcast_to(rows[:, None], column.shape)
-    return particle[reachable], pins[column][reachable], length[reachable]
 
 
 def block_tetrahedra(topology: Topology) -> tuple[np.ndarray, np.ndarray]:

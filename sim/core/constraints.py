@@ -785,35 +785,73 @@ def nearest_tethers(
     origin: np.ndarray,  # (R, N) int64, the pin it is measured from (-1: unreachable)
     free: np.ndarray,  # (N,) bool, particles that get tethers (not pinned)
     keep: int,  # tethers per particle at most
+    rest: np.ndarray,  # (M, 3) float64, rest positions (origin indexes them)
+    spread: float,  # a pin this near a taken one, as a share of the taken one's distance, is not
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(T,) int32 particle, (T,) int32 pin, (T,) float64 length: each free particle tethered
-    to the `keep` nearest pins it can reach (in order of distance, the lower row first on a
-    tie), particles in ascending order."""
+    to up to `keep` pins it can reach, nearest first (the lower row first on a tie), passing
+    over a pin that lies at rest within `spread` × d of a pin already taken at distance d: as
+    seen from the particle it is in the same direction, and its tether would hold the same
+    way. So a particle takes its tethers from every clamp of pins near it, not four from the
+    nearest clamp (RESEARCH.md §8, "Tethers to clustered pins"). Particles in ascending order."""
     trees, n = length.shape
     keep = min(keep, trees)
     particle = np.empty(n * keep, dtype=np.int32)
     anchor = np.empty(n * keep, dtype=np.int32)
     out = np.empty(n * keep)
-    taken = np.zeros(trees, dtype=np.bool_)
+    passed = np.zeros(trees, dtype=np.bool_)  # taken, or near a taken pin
+    chosen = np.empty(keep, dtype=np.int64)  # the rows taken for this particle
     t = 0
     for i in range(n):
         if not free[i]:
             continue
-        taken[:] = False
-        for _ in range(keep):
+        passed[:] = False
+        taken = 0
+        while taken < keep:
             best = -1
             for r in range(trees):
-                nearer = best < 0 or length[r, i] < length[best, i]
-                if origin[r, i] >= 0 and not taken[r] and nearer:
-                    best = r
+                if origin[r, i] < 0 or passed[r]:
+                    continue
+                if best >= 0 and length[r, i] >= length[best, i]:
+                    continue
+                if _near_a_taken_pin(origin, length, rest, i, r, chosen, taken, spread):
+                    passed[r] = True
+                    continue
+                best = r
             if best < 0:
                 break
-            taken[best] = True
+            passed[best] = True
+            chosen[taken] = best
+            taken += 1
             particle[t] = i
             anchor[t] = origin[best, i]
             out[t] = length[best, i]
             t += 1
     return particle[:t].copy(), anchor[:t].copy(), out[:t].copy()
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+def _near_a_taken_pin(
+    origin: np.ndarray,
+    length: np.ndarray,
+    rest: np.ndarray,
+    i: int,
+    r: int,
+    chosen: np.ndarray,
+    taken: int,
+    spread: float,
+) -> bool:
+    """Whether row r's pin lies at rest within spread × d of a pin taken for particle i at d."""
+    q = origin[r, i]
+    for c in range(taken):
+        p = origin[chosen[c], i]
+        dx = rest[q, 0] - rest[p, 0]
+        dy = rest[q, 1] - rest[p, 1]
+        dz = rest[q, 2] - rest[p, 2]
+        near = spread * length[chosen[c], i]
+        if dx * dx + dy * dy + dz * dz < near * near:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
