@@ -786,7 +786,7 @@ def nearest_tethers(
     free: np.ndarray,  # (N,) bool, particles that get tethers (not pinned)
     keep: int,  # tethers per particle at most
     rest: np.ndarray,  # (M, 3) float64, rest positions (origin indexes them)
-    spread: float,  # a pin this near a taken one, as a share of the taken one's distance, is not
+    spread: float,  # passed over: a pin nearer a taken one than spread × the taken one's length
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(T,) int32 particle, (T,) int32 pin, (T,) float64 length: each free particle tethered
     to up to `keep` pins it can reach, nearest first (the lower row first on a tie), passing
