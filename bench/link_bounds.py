@@ -199,7 +199,6 @@ def stream(a, parts):
 
 def machine(repeats: int) -> None:
     """How this machine's two threads scale a compute loop, and how fast they read 12 MB."""
-    numba.set_num_threads(ordering.MOST_THREADS)
     small, big = np.random.default_rng(1).random(2048), np.random.default_rng(2).random(1 << 21)
     rates = {}
     for threads in sorted({1, ordering.MOST_THREADS}):
@@ -236,9 +235,7 @@ def state(cols: int, rows: int) -> tuple[np.ndarray, ...]:
 
 def timed(passes: Callable, arrays: tuple[np.ndarray, ...], scratch: np.ndarray) -> float:
     x, moved = arrays[0].copy(), arrays[7].copy()
-    started = time.perf_counter()
-    passes(x, *arrays[1:7], moved, scratch)
-    return time.perf_counter() - started
+    return _time(lambda: passes(x, *arrays[1:7], moved, scratch))
 
 
 def main() -> None:
