@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from clothlab.sim.core.materials import (
     substeps_needed,
 )
 from clothlab.sim.core.parameters import SETTINGS_TABLE
-from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.solver import Simulation, Vec3
 from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
 from clothlab.sim.document.composition import pin_disc_middle
 from clothlab.sim.document.scene import (
@@ -258,15 +258,21 @@ def of_si_fabric(scene: Scene) -> bool:
 
 
 def with_fabric(scene: Scene, name: str) -> Scene:
-    """Every sheet made of the preset fabric `name` (`--set material=NAME`). Cloth in model
-    units becomes a real fabric with tethers on: it stretches a fraction of a percent under its
-    own weight, which XPBD's passes cannot hold across a fine sheet by themselves (a 64 × 64
-    cotton sheet hung from its corners stretches 370 % without them, 0.06 % with them:
-    bench/si_refinement.py). A scene whose cloth is of an SI fabric already keeps its solver as
-    made: the textile tests hold their specimens and solve their links their own way (tethers
-    would drape the Cusick meter's cotton to 63.5 %, not 68.2 %)."""
-    tethers = {} if of_si_fabric(scene) else {"tethers": True}
-    return with_settings(_sheets_with(scene, si_spec(name)), tethers)
+    """Every sheet made of the preset fabric `name` (`--set material=NAME`); the solver stays as
+    the scene has it. Without tethers the links are solved together, so that a sheet stretches
+    as its fabric does at any resolution (RESEARCH.md §8, "Refining"); tethers would hold each
+    particle to its rest distance from the pins, stiffer than any fabric."""
+    return _sheets_with(scene, si_spec(name))
+
+
+def clamps(rest: np.ndarray, corners: Iterable[int], radius: float) -> dict[int, Vec3]:
+    """Pins for every particle within `radius` (m) of one of the `corners` where it lies at rest
+    (rest: (N, 3) float64), as a clamp of that size holds cloth. A point pin's load is a
+    singularity of the continuum, resolved more finely the finer the sheet; a clamp's is not."""
+    held = set(corners)
+    for c in corners:
+        held.update(np.flatnonzero(np.linalg.norm(rest - rest[c], axis=1) <= radius).tolist())
+    return {i: (float(rest[i, 0]), float(rest[i, 1]), float(rest[i, 2])) for i in sorted(held)}
 
 
 # `--set` keys for an SI fabric's numbers, and the fields each sets

@@ -385,8 +385,9 @@ def test_the_window_says_in_one_line_that_it_set_an_unreadable_fabrics_file_asid
 
 
 def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window):
-    """A fine sheet of a real fabric needs tethers to hold its length (RESEARCH.md §8): the
-    Selected body group says so while they are off, and not once they are on."""
+    """A real fabric's sheet hung from point pins stretches most next to them, and tethers
+    would hold it to its rest length (RESEARCH.md §8): the Selected body group says so while
+    they are off, and not once they are on."""
     window, group = selected_sheet(make_window)
     choose(qtbot, group.material, "cotton — 120 g/m²")
     qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)

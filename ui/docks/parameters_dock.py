@@ -216,7 +216,8 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.fabric_fields)
         # Without tethers a real fabric's links are solved together and stretch as the fabric
         # does, most next to a point pin: on a sheet that hangs from one, say so and offer
-        # tethers (`--set material` switches them on; RESEARCH.md §8)
+        # tethers, which hold it stiffer than its fabric but cost a fine sheet far less
+        # (RESEARCH.md §8, "Refining")
         self.tethers_hint = QWidget(self)  # parents from the start: shiboken then knows Qt owns
         # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
         self.tethers_hint.setObjectName("tethers_hint")
