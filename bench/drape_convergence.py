@@ -3,10 +3,11 @@
 of model time, the folds, the side links' strain range and steps/s. With --seeds N, N specimens
 each (the first flat, the others raised out of their plane by a random 0.1 mm or so, as no two
 real specimens lie the same; the second as the scene's own setting raises it) and their mean.
-A run that blew up says so.
+A run that blew up says so. --shear G gives every fabric that in-plane shear stiffness (N/m)
+instead of its own, to see what the cells' diagonals do to a mesh's reading.
 
     .venv/bin/python bench/drape_convergence.py [--fabric cotton] [--cols 41 --cols 51]
-        [--solver 16x4 --solver 32x4] [--seconds 3] [--seeds 1]
+        [--solver 16x4 --solver 32x4] [--seconds 3] [--seeds 1] [--shear G]
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ import time
 
 import numpy as np
 
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.scene import build_simulation, with_settings
+from clothlab.sim.document.scene import SIMaterialSpec, build_simulation, with_settings
 from clothlab.sim.lab import textile
 
 
-def specimen(fabric: str, cols: int, substeps: int, passes: int, seed: int) -> Simulation:
+def specimen(
+    fabric: str, cols: int, substeps: int, passes: int, seed: int, shear: float | None
+) -> Simulation:
     """Seed 0 lies flat; seed k is the scene's raised start as the setting `specimen` k draws
-    it (1: the scene's own)."""
-    scene = textile.cusick_drape_scene(fabric, cols)
+    it (1: the scene's own). `shear`: the fabric's in-plane shear stiffness, if not its own."""
+    material = SI_FABRICS[fabric].with_values(**({} if shear is None else {"shear": shear}))
+    scene = textile.cusick_drape_scene(SIMaterialSpec.of(fabric, material), cols)
     start = (
         {"imperfection": textile.IMPERFECTION, "specimen": seed} if seed else {"imperfection": 0.0}
     )
@@ -39,6 +44,7 @@ def main() -> None:
     parser.add_argument("--solver", action="append", help="SUBSTEPSxPASSES (default 16x4)")
     parser.add_argument("--seconds", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=1)
+    parser.add_argument("--shear", type=float, help="N/m, for every fabric (default: its own)")
     args = parser.parse_args()
     print(f"{'fabric':<10} {'across':>6} {'solver':>7} {'seed':>4}  "
           f"{'DC after each second (%)':<26}{'folds':>5} {'side links strain':>18} "
@@ -47,11 +53,14 @@ def main() -> None:
         for cols in args.cols or [41, 51]:
             for solver in args.solver or ["16x4"]:
                 substeps, passes = (int(n) for n in solver.split("x"))
-                finals = [
-                    run(fabric, cols, solver, specimen(fabric, cols, substeps, passes, seed),
-                        seed, args.seconds)
+                specimens = (
+                    specimen(fabric, cols, substeps, passes, seed, args.shear)
                     for seed in range(args.seeds)
-                ]  # fmt: skip
+                )
+                finals = [
+                    run(fabric, cols, solver, sim, seed, args.seconds)
+                    for seed, sim in enumerate(specimens)
+                ]
                 if args.seeds > 1 and None not in finals:
                     print(f"{fabric:<10} {cols:>6} {solver:>7} {'mean':>4}  "
                           f"{statistics.mean(finals):.1f}")  # fmt: skip

@@ -98,29 +98,31 @@ def test_a_density_out_of_range_is_refused_in_one_line(qtbot, make_window):
 
 def test_the_bias_shows_the_mean_until_typed_and_refuses_under_a_quarter(qtbot, make_window):
     window, group = selected_sheet(make_window)
-    choose(qtbot, group.material, "denim — 350 g/m², B 9.0e-5 N·m")
+    choose(qtbot, group.material, "cotton — 120 g/m², B 1.2e-5 N·m")  # no bias of its own
     bias = group.fabric_fields.boxes["bending_bias"]
-    assert bias.value() == 75.0  # µN·m: the mean of denim's 90 and 60
+    assert bias.value() == 10.0  # µN·m: the mean of cotton's 12 and 8
     said = []
     window.parameters_panel.refused.connect(said.append)
-    type_into(qtbot, bias, "20")  # under (90 + 60) / 4 = 37.5
+    type_into(qtbot, bias, "4")  # under (12 + 8) / 4 = 5
     assert said == [
-        "Bending bias 20 µN·m: under a quarter of warp + weft (37.5 µN·m), the least a fabric "
+        "Bending bias 4 µN·m: under a quarter of warp + weft (5 µN·m), the least a fabric "
         "resists with along its bias"
     ]
     assert window.controller.scene.bodies[0].si_material.bending_bias is None
-    assert bias.value() == 75.0
+    assert bias.value() == 10.0
     type_into(qtbot, bias, "100")
     fabric = window.controller.scene.bodies[0].si_material
-    assert fabric.bending_bias == pytest.approx(1e-4) and fabric.name == "denim (changed)"
-    assert fabric.material.torsion == pytest.approx(4e-4 - 1.5e-4)
+    assert fabric.bending_bias == pytest.approx(1e-4) and fabric.name == "cotton (changed)"
+    assert fabric.material.torsion == pytest.approx(4e-4 - 2e-5)
     warp = group.fabric_fields.boxes["bending_warp"]
-    type_into(qtbot, warp, "500")  # (500 + 60) / 4 = 140 > the bias typed, 100
+    type_into(qtbot, warp, "500")  # (500 + 8) / 4 = 127 > the bias typed, 100
     assert said[1] == (
         "Bending warp 500 µN·m: the bending bias, 100 µN·m, would be under a quarter of warp + "
-        "weft (140 µN·m); raise the bias first"
+        "weft (127 µN·m); raise the bias first"
     )
-    assert window.controller.scene.bodies[0].si_material == fabric and warp.value() == 90.0
+    assert window.controller.scene.bodies[0].si_material == fabric and warp.value() == 12.0
+    choose(qtbot, group.material, "denim — 350 g/m²")
+    assert bias.value() == 68.0  # µN·m: denim's own, measured along its bias
 
 
 def test_a_block_is_offered_no_si_fabric(qtbot, make_window):
