@@ -5,7 +5,8 @@
 (resources/scenes, written by `write_presets()`); what they
 measure is recognised from how the specimen is held (sim.core.specimens). `with_fabric` and
 `with_fabric_values` give every sheet of a scene an SI fabric (`clothlab run --set material=…`,
-`areal_density=…`), `with_overhang` pushes a cantilever's strip further over the edge.
+`areal_density=…`), `with_overhang` pushes a cantilever's strip further over the edge, and
+`clamps` holds a sheet's corners over a size, as a lab hangs cloth.
 `validate` runs each test for each fabric and sets what it measured beside what is published.
 """
 
@@ -268,7 +269,8 @@ def with_fabric(scene: Scene, name: str) -> Scene:
 def clamps(rest: np.ndarray, corners: Iterable[int], radius: float) -> dict[int, Vec3]:
     """Pins for every particle within `radius` (m) of one of the `corners` where it lies at rest
     (rest: (N, 3) float64), as a clamp of that size holds cloth. A point pin's load is a
-    singularity of the continuum, resolved more finely the finer the sheet; a clamp's is not."""
+    singularity of the continuum, so the sag under it grows as the sheet is refined; under a
+    clamp it converges (RESEARCH.md §8, "Refining")."""
     held = set(corners)
     for c in corners:
         held.update(np.flatnonzero(np.linalg.norm(rest - rest[c], axis=1) <= radius).tolist())
