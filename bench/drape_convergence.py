@@ -29,7 +29,7 @@ def specimen(
 ) -> Simulation:
     """Seed 0 lies flat; seed k is the scene's raised start as the setting `specimen` k draws
     it (1: the scene's own). `shear`: the fabric's in-plane shear stiffness, if not its own."""
-    material = SI_FABRICS[fabric].with_values(**({} if shear is None else {"shear": shear}))
+    material = SI_FABRICS[fabric] if shear is None else SI_FABRICS[fabric].with_values(shear=shear)
     scene = textile.cusick_drape_scene(SIMaterialSpec.of(fabric, material), cols)
     start = (
         {"imperfection": textile.IMPERFECTION, "specimen": seed} if seed else {"imperfection": 0.0}

@@ -108,6 +108,14 @@ def sag(sim: Simulation) -> float:
     return float(np.linalg.norm(np.cross(lowest - a, axis)) / length)
 
 
+def live_strains(sim: Simulation) -> np.ndarray:
+    """Each live link's strain, (L − rest)/rest, in the topology's order: (live,) float64."""
+    topology = sim.topology
+    strain = np.empty(topology.link_count)
+    kernels.link_strains(sim.state.x, topology.links, topology.rest_lengths, strain)
+    return strain[sim.state.link_alive]
+
+
 def volume(sim: Simulation) -> float:
     """The soft blocks' volume, six tetrahedra per cube; NaN without a block."""
     if not sim.topology.blocks:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -266,15 +266,15 @@ def with_fabric(scene: Scene, name: str) -> Scene:
     return _sheets_with(scene, si_spec(name))
 
 
-def clamps(rest: np.ndarray, corners: Iterable[int], radius: float) -> dict[int, Vec3]:
+def clamps(rest: np.ndarray, corners: Sequence[int], radius: float) -> dict[int, Vec3]:
     """Pins for every particle within `radius` (m) of one of the `corners` where it lies at rest
     (rest: (N, 3) float64), as a clamp of that size holds cloth. A point pin's load is a
     singularity of the continuum, so the sag under it grows as the sheet is refined; under a
     clamp it converges (RESEARCH.md §8, "Refining")."""
-    held = set(corners)
-    for c in corners:
-        held.update(np.flatnonzero(np.linalg.norm(rest - rest[c], axis=1) <= radius).tolist())
-    return {i: (float(rest[i, 0]), float(rest[i, 1]), float(rest[i, 2])) for i in sorted(held)}
+    # (N, corners) distances; a corner is 0 from itself, so it is always held
+    distance = np.linalg.norm(rest[:, None, :] - rest[list(corners)][None, :, :], axis=2)
+    held = np.flatnonzero(distance.min(axis=1) <= radius)
+    return {int(i): (float(rest[i, 0]), float(rest[i, 1]), float(rest[i, 2])) for i in held}
 
 
 # `--set` keys for an SI fabric's numbers, and the fields each sets

@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 
-from clothlab.sim.core import kernels
 from clothlab.sim.core.materials import (
     SI_FABRICS,
     SIMaterial,
@@ -15,6 +14,7 @@ from clothlab.sim.core.materials import (
     run_coefficients,
     substeps_needed,
 )
+from clothlab.sim.core.readouts import live_strains
 from clothlab.sim.core.solver import BodyMaterial, Simulation
 from clothlab.sim.core.specimens import (
     chord_angle,
@@ -185,13 +185,6 @@ def hung_from_its_corners(fabric: str, cols: int, rows: int, clamp: float) -> Si
     return sim
 
 
-def strain_percentile(sim: Simulation, q: float) -> float:
-    topology = sim.topology
-    strain = np.empty(topology.link_count)
-    kernels.link_strains(sim.state.x, topology.links, topology.rest_lengths, strain)
-    return float(np.percentile(strain[sim.state.link_alive], q))
-
-
 REFINED = [(15, 11), (29, 21), (57, 41)]  # the default sheet's square cells halved, twice
 
 
@@ -202,7 +195,7 @@ def test_refining_keeps_the_cloth():
     and grows as the grid resolves it, slowly (RESEARCH.md §8, "Refining")."""
     sims = [hung_from_its_corners("cotton", cols, rows, 0.2) for cols, rows in REFINED]
     sags = np.array([sim.readouts().sag for sim in sims])
-    shears = np.array([strain_percentile(sim, 99) for sim in sims])
+    shears = np.array([np.percentile(live_strains(sim), 99) for sim in sims])
     assert sags.max() / sags.min() < 1.05 and sags.min() > 0.01  # it sags, as cotton does
     assert shears.max() / shears.min() < 1.05
     assert all(sim.readouts().max_stretch < 0.025 for sim in sims)
@@ -217,7 +210,7 @@ def test_a_point_pins_load_is_resolved_more_finely_the_finer_the_sheet():
     sags = np.array([sim.readouts().sag for sim in sims])
     growth = np.diff(sags)
     assert np.all(growth > 0) and growth.max() / growth.min() < 1.5
-    shears = np.array([strain_percentile(sim, 99) for sim in sims])
+    shears = np.array([np.percentile(live_strains(sim), 99) for sim in sims])
     assert shears.max() / shears.min() < 1.05
 
 
