@@ -15,10 +15,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from clothlab.sim.core import constraints, kernels, ordering
+from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics
-from clothlab.sim.core.parameters import Settings
+from clothlab.sim.core.parameters import PROJECTIVE, Settings
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -63,7 +64,7 @@ class Substep:
 class ConstraintSet:
     depends_on: ClassVar[frozenset[str]] = frozenset()
 
-    def enabled(self, s: Settings) -> bool:
+    def enabled(self, s: Settings, model: Model) -> bool:
         return True
 
     def build(self, model: Model) -> None:
@@ -75,6 +76,20 @@ class ConstraintSet:
     def project(self, sub: Substep) -> None:
         raise NotImplementedError
 
+    def stencils(self) -> tuple[StencilImpulses, ...]:
+        """Its linear constraints and their multipliers after the last substep, for forces."""
+        return ()
+
+
+def solves_fabric(s: Settings, mechanics: Mechanics) -> bool:
+    """Whether FabricSet's one solve takes the place of the links' and bending's passes: in a
+    run whose every body has an SI fabric, without tethers (which hold the cloth to its rest
+    distances from the pins, not to its fabric's) or tearing (which the passes do)."""
+    return (
+        s.fabric_solver == PROJECTIVE and mechanics.every and not s.tethers
+        and not s.tearing
+    )  # fmt: skip
+
 
 class LinkSet(ConstraintSet):
     """Every live link: the classic rule, or XPBD with a compliance; tears when overstretched.
@@ -83,6 +98,10 @@ class LinkSet(ConstraintSet):
     the pins where the links, solved, stretch as the fabric does: the two would fight."""
 
     depends_on = frozenset({LINKS, MATERIALS})
+    tore = 0  # links torn since take_torn (none before it is built)
+
+    def enabled(self, s: Settings, model: Model) -> bool:
+        return not solves_fabric(s, model.mechanics)
 
     def build(self, model: Model) -> None:
         self.links = model.links
@@ -169,7 +188,7 @@ class LinksTogether:
 class BendingSet(ConstraintSet):
     depends_on = frozenset({LINKS})
 
-    def enabled(self, s: Settings) -> bool:
+    def enabled(self, s: Settings, model: Model) -> bool:
         return s.bending
 
     def __init__(self) -> None:
@@ -235,7 +254,7 @@ class TetherSet(ConstraintSet):
         self._alive = np.zeros(0, dtype=bool)  # (M,) bool
         self.repaired = 0  # particles whose paths the last build found again (0: afresh)
 
-    def enabled(self, s: Settings) -> bool:
+    def enabled(self, s: Settings, model: Model) -> bool:
         return s.tethers
 
     def build(self, model: Model) -> None:
@@ -280,7 +299,7 @@ class VolumeSet(ConstraintSet):
     """The blocks' tetrahedra back to their rest volume (keep volume), or only those squashed
     inside out back to zero (cells right side out)."""
 
-    def enabled(self, s: Settings) -> bool:
+    def enabled(self, s: Settings, model: Model) -> bool:
         return s.volume_constraint or s.upright_cells
 
     def build(self, model: Model) -> None:
@@ -308,7 +327,7 @@ class SelfContactSet(ConstraintSet):
     def __init__(self) -> None:
         self._topology: Topology | None = None  # what the arrays below were made for
 
-    def enabled(self, s: Settings) -> bool:
+    def enabled(self, s: Settings, model: Model) -> bool:
         return s.self_collision
 
     def build(self, model: Model) -> None:
@@ -414,6 +433,9 @@ class CurvatureSet(ConstraintSet):
         self.runs = Stencils(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0))
         self.twists = Stencils(np.zeros((0, 4)), np.zeros((0, 4)), np.zeros(0))
 
+    def enabled(self, s: Settings, model: Model) -> bool:
+        return not solves_fabric(s, model.mechanics)
+
     def build(self, model: Model) -> None:
         m, alive = model.mechanics, model.link_alive
         live = alive[m.curve_links].all(axis=1)
@@ -432,6 +454,76 @@ class CurvatureSet(ConstraintSet):
         self.runs.project(sub)
         self.twists.project(sub)
 
+    def stencils(self) -> tuple[StencilImpulses, ...]:
+        return tuple(
+            StencilImpulses(s.members, s.coefficients, s.lambdas)
+            for s in (self.runs, self.twists)
+            if len(s.members)
+        )
+
+
+class FabricSet(ConstraintSet):
+    """The SI fabric's stretch, shear, bending and twist solved together at the start of
+    each substep (sim.core.fabric_solve), in place of the links' and the runs' passes; the
+    passes then carry the contacts. Its matrix is factored again only when the links, pins,
+    grab, materials or substep length change."""
+
+    depends_on = frozenset({LINKS, MATERIALS, PINS})
+
+    def __init__(self) -> None:
+        self.solve: fabric_solve.ProjectiveSolve | None = None
+
+    def enabled(self, s: Settings, model: Model) -> bool:
+        return solves_fabric(s, model.mechanics)
+
+    def build(self, model: Model) -> None:
+        m, alive, links = model.mechanics, model.link_alive, model.links
+        runs = alive[m.curve_links].all(axis=1)
+        twists = alive[m.twist_links].all(axis=1)
+        cells = alive[m.cell_links].all(axis=1)
+        twist_coefficients = np.tile(TWIST, (int(twists.sum()), 1))
+        self.energy = fabric_solve.fabric_energy(
+            model.topology.rest_positions,
+            (links.a, links.b, m.side_stiffness[links.live]),
+            [
+                (m.curves[runs], m.curve_coefficients[runs],
+                 clamped(m.curves[runs], m.curve_compliance[runs], model.pin_index)),
+                (m.twists[twists], twist_coefficients, m.twist_compliance[twists]),
+            ],
+            (m.cells[cells], m.cell_gradient[cells], m.cell_shear_weight[cells]),
+        )  # fmt: skip
+        self.mass, self.links = m.mass, links
+        first = self.energy.spring_count  # the stencils past the springs: forces by multiplier
+        self.shapes = StencilImpulses(
+            self.energy.members[first:], self.energy.coefficients[first:],
+            np.zeros((len(self.energy.weight) - first, 3)),
+        )  # fmt: skip
+        self.solve = None
+
+    def begin(self, sub: Substep) -> None:
+        solve = self.solve
+        if solve is None or solve.h != sub.h or solve.inv_mass is not sub.inv_mass:
+            solve = self.solve = fabric_solve.ProjectiveSolve(
+                self.energy, self.mass, sub.inv_mass, sub.h
+            )
+        solve.solve(sub.x)
+        links, e = self.links, self.energy
+        fabric_solve.link_pulls(
+            sub.x, links.a, links.b, e.springs, e.weight, e.size, sub.h, links.start,
+            links.moved,
+        )  # fmt: skip
+        first = e.spring_count
+        fabric_solve.stencil_pulls(
+            sub.x, e.members[first:], e.coefficients[first:], e.weight[first:], e.kind[first:],
+            e.size[first:], sub.h, self.shapes.lambdas,
+        )  # fmt: skip
+
+    def project(self, sub: Substep) -> None:
+        pass
+
+    def stencils(self) -> tuple[StencilImpulses, ...]:
+        return (self.shapes,) if len(self.shapes.members) else ()
+
 
 def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.ndarray:
     """(K,) float64: the runs' compliances, halved where a run ends at a clamp (its middle and
@@ -448,8 +540,8 @@ def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.
 def constraint_sets() -> list[ConstraintSet]:
     """A fresh set of each kind, in the order the passes visit them."""
     return [
-        LinkSet(), CurvatureSet(), BendingSet(), TetherSet(), VolumeSet(), SelfContactSet(),
-        ContactSet(),
+        LinkSet(), FabricSet(), CurvatureSet(), BendingSet(), TetherSet(), VolumeSet(),
+        SelfContactSet(), ContactSet(),
     ]  # fmt: skip
 
 

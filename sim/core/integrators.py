@@ -19,14 +19,13 @@ from clothlab.sim.core.constraint_sets import (
     AirSurface,
     BendingSet,
     ConstraintSet,
-    CurvatureSet,
     Model,
     Substep,
     TetherSet,
     air_surface,
     constraint_sets,
 )
-from clothlab.sim.core.forces import DistanceImpulses, Impulses, StencilImpulses
+from clothlab.sim.core.forces import DistanceImpulses, Impulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
 from clothlab.sim.core.state import State
 
@@ -76,7 +75,6 @@ class ExtendedIntegrator:
     def __init__(self, particle_count: int) -> None:
         self.sets = constraint_sets()
         self.links_set = self.sets[0]
-        self.curvature_set = next(c for c in self.sets if isinstance(c, CurvatureSet))
         self._stale = set(range(len(self.sets)))  # sets to build before they next run
         self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active
@@ -100,7 +98,7 @@ class ExtendedIntegrator:
         obstacles: Obstacles,
         stop: np.ndarray,
     ) -> int:
-        active = [c for c in self.sets if c.enabled(s)]
+        active = [c for c in self.sets if c.enabled(s, model)]
         if active != self._active:  # kept while it is the same: impulses() reuse their record
             self._active = active
         for k, c in enumerate(self.sets):
@@ -153,11 +151,7 @@ class ExtendedIntegrator:
             return last[1]
         bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
                    if isinstance(c, BendingSet)]  # fmt: skip
-        stencils = tuple(
-            StencilImpulses(s.members, s.coefficients, s.lambdas)
-            for s in (self.curvature_set.runs, self.curvature_set.twists)
-            if len(s.members)
-        )
+        stencils = tuple(stencil for c in self._active for stencil in c.stencils())
         impulses = Impulses(h, links, obstacles, fixed, tuple(bending), stencils)
         tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)
         if tethers is not None:

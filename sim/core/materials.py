@@ -119,10 +119,25 @@ class Mechanics:
     twists: np.ndarray  # (T, 4) int32, a cell's corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
     twist_links: np.ndarray  # (T, 4) int64, its four sides (a dead one drops it)
     twist_compliance: np.ndarray  # (T,) float64
+    # (M,) float64, N/m: each side link as a spring of the fabric's own stretch k·w/L (w its
+    # width), what the projective solve uses: its shear condition leaves stretch to the sides
+    # alone (sim.core.fabric_solve); NaN for a diagonal or a link not of an SI body
+    side_stiffness: np.ndarray
+    cells: np.ndarray  # (C, 4) int32, every cell's corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
+    cell_links: np.ndarray  # (C, 6) int64, its links (a dead one drops its shear)
+    # (C, 2, 4) float64: the coefficients on its corners of the deformation gradient's two
+    # columns, along the weft and the warp (`shear_coefficients`): unit and square at rest
+    cell_gradient: np.ndarray
+    cell_shear_weight: np.ndarray  # (C,) float64, N·m: 2·G·A_cell (`shear_coefficients`)
 
     @cached_property  # asked for by every forces() call: a scan of the links each time
     def any(self) -> bool:
         return bool(np.any(~np.isnan(self.link_compliance)))
+
+    @cached_property
+    def every(self) -> bool:
+        """Whether every body has an SI material (every link has its own compliance)."""
+        return bool(len(self.link_compliance)) and not np.isnan(self.link_compliance).any()
 
 
 def classic_mechanics(topology: Topology) -> Mechanics:
@@ -138,6 +153,11 @@ def classic_mechanics(topology: Topology) -> Mechanics:
         twists=np.zeros((0, 4), dtype=np.int32),
         twist_links=np.zeros((0, 4), dtype=np.int64),
         twist_compliance=np.zeros(0),
+        side_stiffness=np.full(topology.link_count, np.nan),
+        cells=np.zeros((0, 4), dtype=np.int32),
+        cell_links=np.zeros((0, 6), dtype=np.int64),
+        cell_gradient=np.zeros((0, 2, 4)),
+        cell_shear_weight=np.zeros(0),
     )
 
 
@@ -170,6 +190,9 @@ def _add_body(
     mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
     compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
     _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
+    side_stiffness = mechanics.side_stiffness.copy()
+    _own_stretch(side_stiffness, topology.rest_lengths, face_links, cell_area, material)
+    gradient = shear_coefficients(x, faces)
     runs, coefficients, spans, run_compliance = _bending_runs(topology, face_links, area, material)
     cells, sides, twist_compliance = _twisting_cells(
         topology, faces, face_links, cell_area, material
@@ -185,7 +208,57 @@ def _add_body(
         twists=np.ascontiguousarray(np.concatenate([mechanics.twists, cells]), dtype=np.int32),
         twist_links=np.concatenate([mechanics.twist_links, sides]).astype(np.int64),
         twist_compliance=np.concatenate([mechanics.twist_compliance, twist_compliance]),
+        side_stiffness=side_stiffness,
+        cells=np.ascontiguousarray(np.concatenate([mechanics.cells, faces]), dtype=np.int32),
+        cell_links=np.concatenate([mechanics.cell_links, face_links]).astype(np.int64),
+        cell_gradient=np.concatenate([mechanics.cell_gradient, gradient]),
+        cell_shear_weight=np.concatenate(
+            [mechanics.cell_shear_weight, 2.0 * max(material.shear, MIN_SHEAR) * cell_area]
+        ),
     )
+
+
+def _own_stretch(
+    stiffness: np.ndarray,  # (M,) float64, filled in for the body's side links
+    rest: np.ndarray,  # (M,) float64
+    face_links: np.ndarray,  # (F, 6) int32
+    cell_area: np.ndarray,  # (F,) float64
+    material: SIMaterial,
+) -> None:
+    """A side link of rest length L standing for a strip of width w = (its cells' area) / 2L
+    is a spring of k·w/L: stretched alone, the sheet's strain under a pull f per width is f/k."""
+    side_area = np.zeros(len(rest))
+    np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
+    across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
+    for links, k in ((across, material.stretch_weft), (down, material.stretch_warp)):
+        stiffness[links] = k * side_area[links] / rest[links] ** 2
+
+
+def shear_coefficients(x: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """(C, 2, 4) float64: for each cell (corners 00, 01, 11, 10 of `cells`, rest positions
+    `x`), the coefficients c such that Σ c_m·x_m are the two columns F_u, F_v of its deformation
+    gradient along the weft and the warp. Its mean weft and warp sides a, b are mapped through
+    the inverse of their rest shape in the cell's own plane, so F_u, F_v are unit and square
+    at rest on any quad (a disc's rim too). Sheared by γ, the nearest square pair lies γ²/2
+    away (each column turned by γ/2), so the energy ½·w·distance² is the continuum ½·G·γ²·A
+    when w = 2·G·A; stretched, F_u and F_v stay square and the condition does not resist."""
+    along_weft = np.array([-0.5, 0.5, 0.5, -0.5])  # a = ((x01 − x00) + (x11 − x10)) / 2
+    along_warp = np.array([-0.5, -0.5, 0.5, 0.5])  # b = ((x10 − x00) + (x11 − x01)) / 2
+    corners = x[cells]  # (C, 4, 3)
+    a = np.einsum("m,cmk->ck", along_weft, corners)
+    b = np.einsum("m,cmk->ck", along_warp, corners)
+    a_length = np.linalg.norm(a, axis=1)
+    e1 = a / a_length[:, None]
+    b_along = np.einsum("ck,ck->c", b, e1)
+    b_across = np.linalg.norm(b - b_along[:, None] * e1, axis=1)
+    # [a b] = [e1 e2]·[[|a|, b·e1], [0, b·e2]]: F = [a b]·that matrix's inverse
+    inverse = np.zeros((len(cells), 2, 2))
+    inverse[:, 0, 0] = 1.0 / a_length
+    inverse[:, 0, 1] = -b_along / (a_length * b_across)
+    inverse[:, 1, 1] = 1.0 / b_across
+    rows = np.stack([np.broadcast_to(along_weft, (len(cells), 4)),
+                     np.broadcast_to(along_warp, (len(cells), 4))], axis=1)  # fmt: skip
+    return np.ascontiguousarray(np.einsum("cij,cim->cjm", inverse, rows))
 
 
 def _stretch_and_shear(

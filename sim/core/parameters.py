@@ -17,7 +17,12 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 
 Vec3 = tuple[float, float, float]
 COORDINATE_LIMIT = 1e4  # what scene files accept for a position
-DAMPING_DT = 1.0 / 120.0  # damping is the fraction of motion kept per this much model time
+DAMPING_DT = 1.0 / 120.0
+# fabric_solver's choices (sim.core.fabric_solve, sim.core.constraint_sets.LinksTogether)
+LINKS_THEN_PASSES, PROJECTIVE = (
+    0,
+    1,
+)  # damping is the fraction of motion kept per this much model time
 
 
 def damping_per_step(damping: float, h: float) -> float:
@@ -228,6 +233,26 @@ _TABLE = (
             QT_TR_NOOP("colour order"),
             QT_TR_NOOP("colour order, 2 threads"),
         ),
+    ),
+    Parameter(
+        "fabric_solver",
+        QT_TR_NOOP("Fabric solver"),
+        "",
+        0,
+        1,
+        1,
+        LINKS_THEN_PASSES,
+        QT_TR_NOOP(
+            "How a run whose every body has an SI fabric solves it each substep: its links "
+            "together by conjugate gradients, then passes for bending (the substeps grow with "
+            "the mesh); or stretch, shear, bending and twist in one projective solve of a matrix "
+            "factored once (any substeps; shear that does not resist stretch; slow to converge "
+            "on a stiff fabric while it moves, RESEARCH.md §8)."
+        ),
+        "solver",
+        kind=int,
+        classic=False,
+        choices=(QT_TR_NOOP("links together, then passes"), QT_TR_NOOP("one projective solve")),
     ),
     Parameter(
         "ball",
@@ -612,6 +637,7 @@ class Settings:
     wind: float = 0.0
     dt: float = 1.0 / 120.0
     solver_mode: int = 0
+    fabric_solver: int = LINKS_THEN_PASSES
     ball: bool = False
     ball_center: Vec3 = (0.0, -0.6, 0.0)
     ball_radius: float = 0.5

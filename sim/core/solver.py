@@ -26,7 +26,7 @@ from clothlab.sim.core.arrays import (
     build_links,
     build_obstacles,
 )
-from clothlab.sim.core.constraint_sets import LINKS, MATERIALS, PINS, Model
+from clothlab.sim.core.constraint_sets import LINKS, MATERIALS, PINS, Model, solves_fabric
 from clothlab.sim.core.fabrics import body_link_properties
 from clothlab.sim.core.forces import Forces, Impulses
 from clothlab.sim.core.guard import GoodStates, Instability, likely_cause
@@ -182,10 +182,13 @@ class Simulation:
     def model_settings(self) -> Settings:
         """The settings the model runs with: the scene's, except that a body with an SI
         material runs XPBD (its links have compliances from the fabric, not a stiffness factor)
-        with at least the substeps and passes its fabric needs (sim.core.materials)."""
+        with at least the substeps and passes its fabric needs (sim.core.materials), unless
+        the projective solve takes the fabric (sim.core.fabric_solve: any substeps will do)."""
         s = self.settings
         if not self.mechanics.any:
             return s
+        if solves_fabric(s, self.mechanics):
+            return s if s.xpbd else replace(s, xpbd=True)
         if self._needed is None or self._needed[0] != s.dt:
             self._needed = (s.dt, substeps_needed(self.mechanics, s.dt))
         substeps, passes = max(s.substeps, self._needed[1]), max(s.passes, MIN_PASSES)

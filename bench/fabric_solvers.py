@@ -1,0 +1,193 @@
+"""The fabric solvers side by side (issue: a solve whose cost does not grow with the mesh).
+
+A cotton sheet 2.8 × 2 m held by a 20 cm clamp at each top corner, at each grid, run by each
+candidate in one process:
+
+* `links`: the links solved together by conjugate gradients with a diagonal preconditioner,
+  then passes for bending (`fabric_solver` 0, the default);
+* `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
+  once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
+* `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations.
+
+For each: "moving" is the first `--seconds` from the flat start; "at rest" the same span from
+the state the links solver settled in `--settle` s. It prints × real time, the iterations of
+each step's last substep (median and largest: the links' CG, or the projective iterations, capped
+at fabric_solve.MAX_ITERATIONS), the projective solve's unbalanced force over weight, and the
+sag. A run that blew up says so instead.
+
+Then the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state: conjugate
+gradients to 10⁻⁶ with the diagonal preconditioner and with the system factored at the sheet's
+rest state (sparse Cholesky), iterations and milliseconds.
+
+    .venv/bin/python bench/fabric_solvers.py [--grid 32 --grid 64 --grid 128] [--seconds 0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cholespy
+import numpy as np
+import scipy.sparse as sparse
+
+from clothlab.sim.core import fabric_solve
+from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
+from clothlab.sim.core.solver import Simulation
+from clothlab.sim.document.composition import change_body
+from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.scene import build_simulation, with_settings
+from clothlab.sim.lab import textile
+
+CANDIDATES = {
+    "links": (LINKS_THEN_PASSES, False),
+    "projective": (PROJECTIVE, False),
+    "projective+chebyshev": (PROJECTIVE, True),
+}
+
+
+def clamped_sheet(size: int, solver: int) -> Simulation:
+    scene = textile.with_fabric(load_preset("hanging-sheet"), "cotton")
+    scene = change_body(scene, 0, cols=size, rows=size).scene
+    scene = with_settings(scene, {"damping": textile.TEST_DAMPING, "fabric_solver": solver})
+    sim = build_simulation(scene)
+    sim.set_pins(textile.clamps(sim.topology.rest_positions, (0, size - 1), 0.2))
+    return sim
+
+
+def iterations_and_residual(sim: Simulation) -> tuple[int, float]:
+    """The last substep's iterations, and the projective solve's unbalanced force / weight."""
+    integrator = sim._extended
+    assert integrator is not None
+    for c in integrator._active:
+        solve = getattr(c, "solve", None)
+        if isinstance(solve, fabric_solve.ProjectiveSolve):
+            return solve.iterations, solve.residual
+        together = getattr(c, "together", None)
+        if together is not None:
+            return together.iterations, float("nan")
+    return 0, float("nan")
+
+
+def run(sim: Simulation, steps: int) -> str:
+    counts, residuals = [], []
+    started = time.perf_counter()
+    for _ in range(steps):
+        if sim.step(1) != 1:
+            return f"blew up at step {sim.state.steps + 1}: {sim.instability}"
+        count, residual = iterations_and_residual(sim)
+        counts.append(count)
+        residuals.append(residual)
+    took = time.perf_counter() - started
+    real = steps * sim.settings.dt / took
+    return (
+        f"{real:7.3f}× {int(np.median(counts)):5d} {max(counts):5d} "
+        f"{np.nanmedian(residuals) if not np.isnan(residuals).all() else float('nan'):10.3g} "
+        f"{1000 * sim.readouts().sag:8.2f}"
+    )
+
+
+def links_system(sim: Simulation) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """(L', L') G·W·Gᵀ + α̃ of the live links at the state, and which links it keeps (those
+    with a free end)."""
+    links, x, w = sim.links, sim.state.x, sim.fixed.inv_mass
+    s = sim.model_settings
+    h = s.dt / s.substeps
+    d = x[links.b] - x[links.a]
+    g = d / np.linalg.norm(d, axis=1)[:, None]
+    count, n = links.count, len(x)
+    rows = np.repeat(np.arange(count), 6)
+    cols = np.concatenate(
+        [3 * links.a[:, None] + np.arange(3), 3 * links.b[:, None] + np.arange(3)], 1
+    )
+    gradient = sparse.csr_matrix(
+        (np.concatenate([-g, g], 1).ravel(), (rows, cols.ravel())), shape=(count, 3 * n)
+    )
+    system = gradient @ sparse.diags(np.repeat(w, 3)) @ gradient.T
+    system = system + sparse.diags(sim.link_material().compliance / h**2)
+    keep = w[links.a] + w[links.b] > 0
+    return system[keep][:, keep].tocsr(), keep
+
+
+def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float = 1e-6) -> int:
+    x, r = np.zeros_like(rhs), rhs.copy()
+    z = precondition(r)
+    p, fit, limit = z.copy(), r @ z, tolerance * np.abs(rhs).max()
+    for k in range(5000):
+        if np.abs(r).max() <= limit:
+            return k
+        product = system @ p
+        step = fit / (p @ product)
+        x += step * p
+        r -= step * product
+        z = precondition(r)
+        fit, last = r @ z, fit
+        p = z + fit / last * p
+    return 5000
+
+
+def compare_preconditioners(size: int, seconds: float) -> str:
+    rest = clamped_sheet(size, LINKS_THEN_PASSES)
+    system, _keep = links_system(rest)
+    coo = system.tocoo()
+    started = time.perf_counter()
+    factor = cholespy.CholeskySolverD(
+        system.shape[0], coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
+        cholespy.MatrixType.COO,
+    )  # fmt: skip
+    factored = time.perf_counter() - started
+    moving = clamped_sheet(size, LINKS_THEN_PASSES)
+    moving.step(round(seconds / moving.settings.dt))
+    system, _keep = links_system(moving)
+    rhs = np.random.default_rng(0).standard_normal(system.shape[0])
+    inverse_diagonal = 1.0 / system.diagonal()
+
+    def solved(r: np.ndarray) -> np.ndarray:
+        out = np.zeros_like(r)
+        factor.solve(np.ascontiguousarray(r), out)
+        return out
+
+    figures = []
+    for precondition in (lambda r: inverse_diagonal * r, solved):
+        started = time.perf_counter()
+        count = conjugate_gradients(system, rhs, precondition)
+        figures.append((count, 1000 * (time.perf_counter() - started)))
+    (jacobi, jacobi_ms), (rest_factor, rest_ms) = figures
+    return (
+        f"{size:>4}² {system.shape[0]:>7} {jacobi:>8} {jacobi_ms:>9.1f} {rest_factor:>8} "
+        f"{rest_ms:>9.1f} {1000 * factored:>10.1f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", action="append", type=int, help="N for N × N (32, 64, 128)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="model time measured")
+    parser.add_argument("--settle", type=float, default=3.0, help="model time to rest")
+    args = parser.parse_args()
+    grids = args.grid or [32, 64, 128]
+    steps = round(args.seconds * 120)
+    print(f"cotton, clamped top corners, {args.seconds:g} s measured; × real time, iterations "
+          f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
+    print(f"{'grid':>5} {'state':>7} {'candidate':>21} {'real':>8} {'med':>5} {'max':>5} "
+          f"{'residual':>10} {'sag':>8}")  # fmt: skip
+    for size in grids:
+        settled = clamped_sheet(size, LINKS_THEN_PASSES)
+        settled.step(round(args.settle / settled.settings.dt))
+        for name, (solver, chebyshev) in CANDIDATES.items():
+            fabric_solve.ProjectiveSolve.chebyshev = chebyshev
+            for state in ("moving", "at rest"):
+                sim = clamped_sheet(size, solver)
+                if state == "at rest":
+                    sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
+                print(f"{size:>4}² {state:>7} {name:>21} {run(sim, steps)}", flush=True)
+        fabric_solve.ProjectiveSolve.chebyshev = False
+    print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms")
+    print(f"{'grid':>5} {'links':>7} {'diagonal':>8} {'ms':>9} {'rest LLᵀ':>8} {'ms':>9} "
+          f"{'factor ms':>10}")  # fmt: skip
+    for size in grids:
+        print(compare_preconditioners(size, args.seconds), flush=True)
+
+
+if __name__ == "__main__":
+    main()
