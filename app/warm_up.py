@@ -5,8 +5,9 @@ first launch after install then starts as fast as every later one).
 Numba compiles a kernel for the types it is first called with, so the warm-up calls each one as
 the app does: it runs, for a few steps each, the scenes and options that reach every kernel (the
 classic rule on one and two threads, every option beyond it, XPBD on two threads, a block, SI
-fabrics with their tests, cuts under tethers), measures every readout and the forces, and
-prepares the 3D view's meshes (ui.viewport.meshes is numba and numpy, no Qt). Imports no Qt.
+fabrics with their tests and the projective solve, cuts under tethers), measures every readout
+and the forces, and prepares the 3D view's meshes (ui.viewport.meshes is numba and numpy, no
+Qt). Imports no Qt.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from clothlab.sim.core import ordering
+from clothlab.sim.core.parameters import PROJECTIVE
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
@@ -82,6 +84,8 @@ def runs() -> Iterator[tuple[str, Simulation]]:
     yield "boxes, spheres", build_simulation(load_preset("table-cloth"))
     yield "SI cantilever", build_simulation(textile.cantilever_scene("cotton"))
     yield "SI drape", build_simulation(textile.cusick_drape_scene("cotton"))
+    fabric = textile.with_fabric(sheet, "cotton")
+    yield "SI sheet, one projective solve", _with(fabric, fabric_solver=PROJECTIVE)
 
 
 def _with(scene: Scene, **settings: object) -> Simulation:

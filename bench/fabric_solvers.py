@@ -3,8 +3,11 @@
 A cotton sheet 2.8 × 2 m held by a 20 cm clamp at each top corner, at each grid, run by each
 candidate in one process:
 
-* `links`: the links solved together by conjugate gradients with a diagonal preconditioner,
-  then passes for bending (`fabric_solver` 0, the default);
+* `links, diagonal`: the links solved together by conjugate gradients with a diagonal
+  preconditioner, then passes for bending (`fabric_solver` 0, as it was);
+* `links, factored`: the same, preconditioned by the links' system factored at the directions
+  of a substep, made again when a solve needs more than LinksTogether.REFACTOR_AFTER
+  iterations (`fabric_solver` 0, the default now);
 * `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
   once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
 * `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations.
@@ -12,8 +15,8 @@ candidate in one process:
 For each: "moving" is the first `--seconds` from the flat start; "at rest" the same span from
 the state the links solver settled in `--settle` s. It prints × real time, the iterations of
 each step's last substep (median and largest: the links' CG, or the projective iterations, capped
-at fabric_solve.MAX_ITERATIONS), the projective solve's unbalanced force over weight, and the
-sag. A run that blew up says so instead.
+at fabric_solve.MAX_ITERATIONS), how often the links' system was factored, the projective
+solve's unbalanced force over weight, and the sag. A run that blew up says so instead.
 
 Then the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state: conjugate
 gradients to 10⁻⁶ with the diagonal preconditioner and with the system factored at the sheet's
@@ -31,7 +34,8 @@ import cholespy
 import numpy as np
 import scipy.sparse as sparse
 
-from clothlab.sim.core import fabric_solve
+from clothlab.sim.core import constraint_sets, fabric_solve
+from clothlab.sim.core.constraint_sets import LinksTogether
 from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.composition import change_body
@@ -39,10 +43,11 @@ from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation, with_settings
 from clothlab.sim.lab import textile
 
-CANDIDATES = {
-    "links": (LINKS_THEN_PASSES, False),
-    "projective": (PROJECTIVE, False),
-    "projective+chebyshev": (PROJECTIVE, True),
+CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev
+    "links, diagonal": (LINKS_THEN_PASSES, False, False),
+    "links, factored": (LINKS_THEN_PASSES, True, False),
+    "projective": (PROJECTIVE, False, False),
+    "projective+chebyshev": (PROJECTIVE, False, True),
 }
 
 
@@ -55,18 +60,14 @@ def clamped_sheet(size: int, solver: int) -> Simulation:
     return sim
 
 
-def iterations_and_residual(sim: Simulation) -> tuple[int, float]:
-    """The last substep's iterations, and the projective solve's unbalanced force / weight."""
+def solver_of(sim: Simulation) -> fabric_solve.ProjectiveSolve | LinksTogether:
     integrator = sim._extended
     assert integrator is not None
     for c in integrator._active:
-        solve = getattr(c, "solve", None)
-        if isinstance(solve, fabric_solve.ProjectiveSolve):
-            return solve.iterations, solve.residual
-        together = getattr(c, "together", None)
-        if together is not None:
-            return together.iterations, float("nan")
-    return 0, float("nan")
+        found = getattr(c, "solve", None) or getattr(c, "together", None)
+        if isinstance(found, (fabric_solve.ProjectiveSolve, LinksTogether)):
+            return found
+    raise LookupError("no fabric solver ran")
 
 
 def run(sim: Simulation, steps: int) -> str:
@@ -75,38 +76,30 @@ def run(sim: Simulation, steps: int) -> str:
     for _ in range(steps):
         if sim.step(1) != 1:
             return f"blew up at step {sim.state.steps + 1}: {sim.instability}"
-        count, residual = iterations_and_residual(sim)
-        counts.append(count)
-        residuals.append(residual)
+        solver = solver_of(sim)
+        counts.append(solver.iterations)
+        residuals.append(getattr(solver, "residual", np.nan))
     took = time.perf_counter() - started
     real = steps * sim.settings.dt / took
+    factored = getattr(solver, "factorisations", 0)
+    residual = np.nan if np.isnan(residuals).all() else float(np.nanmedian(residuals))
     return (
-        f"{real:7.3f}× {int(np.median(counts)):5d} {max(counts):5d} "
-        f"{np.nanmedian(residuals) if not np.isnan(residuals).all() else float('nan'):10.3g} "
-        f"{1000 * sim.readouts().sag:8.2f}"
+        f"{real:7.3f}× {int(np.median(counts)):5d} {max(counts):5d} {factored:5d} "
+        f"{residual:10.3g} {1000 * sim.readouts().sag:8.2f}"
     )
 
 
-def links_system(sim: Simulation) -> tuple[sparse.csr_matrix, np.ndarray]:
-    """(L', L') G·W·Gᵀ + α̃ of the live links at the state, and which links it keeps (those
-    with a free end)."""
+def links_system(sim: Simulation) -> sparse.csr_matrix:
+    """(L', L') G·W·Gᵀ + α̃ of the live links with a free end, at the state."""
     links, x, w = sim.links, sim.state.x, sim.fixed.inv_mass
     s = sim.model_settings
-    h = s.dt / s.substeps
     d = x[links.b] - x[links.a]
-    g = d / np.linalg.norm(d, axis=1)[:, None]
-    count, n = links.count, len(x)
-    rows = np.repeat(np.arange(count), 6)
-    cols = np.concatenate(
-        [3 * links.a[:, None] + np.arange(3), 3 * links.b[:, None] + np.arange(3)], 1
+    rows = w[links.a] + w[links.b] > 0
+    alpha = sim.link_material().compliance / (s.dt / s.substeps) ** 2
+    system = constraint_sets.links_system(
+        d / np.linalg.norm(d, axis=1)[:, None], links.a, links.b, w, alpha, rows
     )
-    gradient = sparse.csr_matrix(
-        (np.concatenate([-g, g], 1).ravel(), (rows, cols.ravel())), shape=(count, 3 * n)
-    )
-    system = gradient @ sparse.diags(np.repeat(w, 3)) @ gradient.T
-    system = system + sparse.diags(sim.link_material().compliance / h**2)
-    keep = w[links.a] + w[links.b] > 0
-    return system[keep][:, keep].tocsr(), keep
+    return system[rows][:, rows].tocsr()
 
 
 def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float = 1e-6) -> int:
@@ -128,7 +121,7 @@ def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float 
 
 def compare_preconditioners(size: int, seconds: float) -> str:
     rest = clamped_sheet(size, LINKS_THEN_PASSES)
-    system, _keep = links_system(rest)
+    system = links_system(rest)
     coo = system.tocoo()
     started = time.perf_counter()
     factor = cholespy.CholeskySolverD(
@@ -138,7 +131,7 @@ def compare_preconditioners(size: int, seconds: float) -> str:
     factored = time.perf_counter() - started
     moving = clamped_sheet(size, LINKS_THEN_PASSES)
     moving.step(round(seconds / moving.settings.dt))
-    system, _keep = links_system(moving)
+    system = links_system(moving)
     rhs = np.random.default_rng(0).standard_normal(system.shape[0])
     inverse_diagonal = 1.0 / system.diagonal()
 
@@ -170,18 +163,19 @@ def main() -> None:
     print(f"cotton, clamped top corners, {args.seconds:g} s measured; × real time, iterations "
           f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
     print(f"{'grid':>5} {'state':>7} {'candidate':>21} {'real':>8} {'med':>5} {'max':>5} "
-          f"{'residual':>10} {'sag':>8}")  # fmt: skip
+          f"{'LLᵀ':>5} {'residual':>10} {'sag':>8}")  # fmt: skip
     for size in grids:
         settled = clamped_sheet(size, LINKS_THEN_PASSES)
         settled.step(round(args.settle / settled.settings.dt))
-        for name, (solver, chebyshev) in CANDIDATES.items():
+        for name, (solver, factored, chebyshev) in CANDIDATES.items():
+            LinksTogether.factored = factored
             fabric_solve.ProjectiveSolve.chebyshev = chebyshev
             for state in ("moving", "at rest"):
                 sim = clamped_sheet(size, solver)
                 if state == "at rest":
                     sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
                 print(f"{size:>4}² {state:>7} {name:>21} {run(sim, steps)}", flush=True)
-        fabric_solve.ProjectiveSolve.chebyshev = False
+        fabric_solve.ProjectiveSolve.chebyshev, LinksTogether.factored = False, True
     print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms")
     print(f"{'grid':>5} {'links':>7} {'diagonal':>8} {'ms':>9} {'rest LLᵀ':>8} {'ms':>9} "
           f"{'factor ms':>10}")  # fmt: skip

@@ -119,6 +119,22 @@
         <translation>Modellzeit, um die ein Schritt voranschreitet (1/120 s im klassischen Modell).</translation>
     </message>
     <message>
+        <source>Fabric solver</source>
+        <translation>Gewebe-Löser</translation>
+    </message>
+    <message>
+        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves (RESEARCH.md §8).</source>
+        <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung (RESEARCH.md §8).</translation>
+    </message>
+    <message>
+        <source>links together, then passes</source>
+        <translation>Verbindungen gemeinsam, dann Durchgänge</translation>
+    </message>
+    <message>
+        <source>one projective solve</source>
+        <translation>eine projektive Lösung</translation>
+    </message>
+    <message>
         <source>Link order</source>
         <translation>Reihenfolge</translation>
     </message>

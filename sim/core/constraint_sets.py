@@ -10,10 +10,14 @@ kernel in sim/constraints.py.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import cholespy
 import numpy as np
+import scipy.sparse as sparse
 
 from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
@@ -160,9 +164,22 @@ class LinkSet(ConstraintSet):
 
 
 class LinksTogether:
-    """Scratch of constraints.solve_links_together for a set of links. A stiff fabric needs it:
-    Gauss–Seidel passes carry a correction one link a pass, and a cotton disc 41 particles
-    across drapes as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8)."""
+    """The links' linearised XPBD system (constraints.links_rows) solved together each substep
+    by conjugate gradients, and applied. A stiff fabric needs it: Gauss–Seidel passes carry a
+    correction one link further per pass, and a cotton disc 41 particles across drapes as its
+    fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8); this carries it
+    across the sheet in one solve, so the links keep their length at a few passes.
+
+    With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
+    2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
+    preconditioned by itself, factored (sparse Cholesky) at the directions of the substep it is
+    made in: 9, 18 and 50 (bench/fabric_solvers.py). It is factored again when the links, pins,
+    grab or substep change, or after a solve that needed more than REFACTOR_AFTER iterations
+    (the cloth has turned too far from the directions it was made at).
+    """
+
+    factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
+    REFACTOR_AFTER = 30
 
     def __init__(self, link_count: int, particle_count: int) -> None:
         # (L,) float64, −Δλ: the guess, then the solution, which is the next solve's guess (at
@@ -171,18 +188,117 @@ class LinksTogether:
         self.change = np.zeros(link_count)
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
         self.residual = np.zeros(link_count)  # (L,) float64
-        self.search = np.zeros(link_count)  # (L,) float64
         self.product = np.zeros(link_count)  # (L,) float64
         self.inverse_diagonal = np.zeros(link_count)  # (L,) float64
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
-        self.iterations = 0  # the last solve's
+        self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
+        # the factor, and the inverse masses, substep and rows it was made for
+        self._factor: tuple[Any, np.ndarray, float, np.ndarray] | None = None
+        self.factorisations = 0  # how many times it was made, for the bench
 
     def solve(self, sub: Substep, links: LinkArrays, lambdas: np.ndarray, torn: np.ndarray) -> None:
-        self.iterations = constraints.solve_links_together(
+        constraints.links_rows(
             sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
-            links.moved, sub.material.compliance, sub.h, self.change, self.gradient,
-            self.residual, self.search, self.product, self.inverse_diagonal, self.moves,
+            sub.material.compliance, sub.h * sub.h, self.gradient, self.residual,
+            self.inverse_diagonal,
         )  # fmt: skip
+        rows = self.inverse_diagonal > 0.0
+        self.change[~rows] = 0.0  # a row left out: its guess too
+        precondition = self._factor_for(sub, links, rows).solve if self.factored else self._diagonal
+        self.iterations = self._conjugate_gradients(sub, links, precondition)
+        if self.iterations > self.REFACTOR_AFTER:
+            self._factor = None
+        constraints.apply_links_change(
+            sub.x, sub.inv_mass, links.a, links.b, self.change, self.gradient, lambdas,
+            links.moved, self.moves,
+        )  # fmt: skip
+
+    def _diagonal(self, residual: np.ndarray, out: np.ndarray) -> None:
+        np.multiply(self.inverse_diagonal, residual, out=out)
+
+    def _factor_for(self, sub: Substep, links: LinkArrays, rows: np.ndarray) -> Any:
+        kept = self._factor
+        if (
+            kept is None or kept[1] is not sub.inv_mass or kept[2] != sub.h
+            or not np.array_equal(kept[3], rows)
+        ):  # fmt: skip
+            system = links_system(self.gradient, links.a, links.b, sub.inv_mass,
+                                  sub.material.compliance / (sub.h * sub.h), rows)  # fmt: skip
+            coo = system.tocoo()
+            factor = cholespy.CholeskySolverD(
+                system.shape[0], coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
+                cholespy.MatrixType.COO,
+            )  # fmt: skip
+            kept = self._factor = (factor, sub.inv_mass, sub.h, rows)
+            self.factorisations += 1
+        return kept[0]
+
+    def _conjugate_gradients(
+        self,
+        sub: Substep,
+        links: LinkArrays,
+        precondition: Callable[[np.ndarray, np.ndarray], None],
+    ) -> int:
+        """Conjugate gradients from the guess in `change` until every link's residual is within
+        TOGETHER_TOLERANCE of its rest length; returns the iterations taken."""
+        h2, compliance = sub.h * sub.h, sub.material.compliance
+        change, residual, product = self.change, self.residual, self.product
+
+        def multiply(v: np.ndarray) -> None:
+            constraints.multiply_links(
+                v, self.gradient, links.a, links.b, sub.inv_mass, compliance, h2,
+                self.inverse_diagonal, self.moves, product,
+            )  # fmt: skip
+
+        limit = constraints.TOGETHER_TOLERANCE * links.rest
+        multiply(change)
+        residual -= product
+        preconditioned, search = np.zeros_like(residual), np.zeros_like(residual)
+        last_fit = math.inf  # the first search direction keeps nothing of the (zero) last
+        for iterations in range(constraints.TOGETHER_MAX_ITERATIONS + 1):
+            if np.all(np.abs(residual) <= limit):
+                return iterations
+            if iterations == constraints.TOGETHER_MAX_ITERATIONS:
+                break
+            precondition(residual, preconditioned)
+            fit = float(residual @ preconditioned)
+            search *= fit / last_fit
+            search += preconditioned
+            multiply(search)
+            curvature = float(search @ product)
+            if curvature <= 0.0:
+                return iterations
+            step = fit / curvature
+            change += step * search
+            residual -= step * product
+            last_fit = fit
+        return constraints.TOGETHER_MAX_ITERATIONS
+
+
+def links_system(
+    gradient: np.ndarray,  # (L, 3) float64, G's rows (constraints.links_rows)
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    inv_mass: np.ndarray,  # (N,) float64
+    alpha: np.ndarray,  # (L,) float64, α̃ = α / h²
+    rows: np.ndarray,  # (L,) bool, the rows in the system; the others are identity rows
+) -> sparse.csr_matrix:
+    """(L, L): G·W·Gᵀ + α̃, a link's row moving its first end along +gradient and its second
+    along −gradient (constraints.multiply_links)."""
+    count, n = len(link_a), len(inv_mass)
+    g = gradient * rows[:, None]
+    columns = np.concatenate(
+        [3 * link_a[:, None] + np.arange(3), 3 * link_b[:, None] + np.arange(3)], axis=1
+    )
+    g_matrix = sparse.csr_matrix(
+        (
+            np.concatenate([g, -g], axis=1).ravel(),
+            (np.repeat(np.arange(count), 6), columns.ravel()),
+        ),
+        shape=(count, 3 * n),
+    )
+    system = g_matrix @ sparse.diags(np.repeat(inv_mass, 3)) @ g_matrix.T
+    return (system + sparse.diags(np.where(rows, alpha, 1.0))).tocsr()
 
 
 class BendingSet(ConstraintSet):

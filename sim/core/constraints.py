@@ -394,44 +394,35 @@ def _project_run_xpbd(
     return tore
 
 
-# Links solved together (solve_links_together): a link whose residual is below this share of
-# its rest length is solved, a thirtieth of the strain a fabric's own weight gives it (cotton's:
-# 3e-5 on average down a 1 m strip). At 1e-5 what was left was of the strip's own size, and its
-# stretch at four substeps was off by up to 3 % (RESEARCH.md §8). The Gauss–Seidel passes that
-# follow polish what is left.
+# Links solved together (constraint_sets.LinksTogether): a link whose residual is below this
+# share of its rest length is solved, a thirtieth of the strain a fabric's own weight gives it
+# (cotton's: 3e-5 on average down a 1 m strip). At 1e-5 what was left was of the strip's own
+# size, and its stretch at four substeps was off by up to 3 % (RESEARCH.md §8). The
+# Gauss–Seidel passes that follow polish what is left.
 TOGETHER_TOLERANCE = 1e-6
 TOGETHER_MAX_ITERATIONS = 500
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def solve_links_together(
-    x: np.ndarray,  # (N, 3) float64, updated in place
+def links_rows(
+    x: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
     rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this substep
+    start: np.ndarray,  # (L, 3) float64
     torn: np.ndarray,  # (L,) bool
-    lambdas: np.ndarray,  # (L,) float64, updated as the passes update them
-    moved: np.ndarray,  # (L,) float64, accumulates as project_links_xpbd's
+    lambdas: np.ndarray,  # (L,) float64
     compliance: np.ndarray,  # (L,) float64
-    h: float,
-    change: np.ndarray,  # (L,) float64: in, a guess of −Δλ (e.g. the last solve's); out, −Δλ
-    gradient: np.ndarray,  # (L, 3) float64, scratch
-    residual: np.ndarray,  # (L,) float64, scratch
-    search: np.ndarray,  # (L,) float64, scratch
-    product: np.ndarray,  # (L,) float64, scratch
-    inverse_diagonal: np.ndarray,  # (L,) float64, scratch
-    moves: np.ndarray,  # (N, 3) float64, scratch
-) -> int:
-    """Every link at once: the multiplier changes that zero all the links' linearised XPBD
-    residuals together, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ, found by conjugate gradients with a
-    diagonal preconditioner and applied. G's rows are the directions the passes move a link's
-    ends along (along_start), so the step keeps angular momentum as they do. Gauss–Seidel
-    passes carry a correction one link further per pass; this carries it across the sheet in
-    one solve, so a stiff fabric's links keep their length at a few passes. Returns the
-    iterations taken (TOGETHER_MAX_ITERATIONS: it stopped short; the passes go on from there)."""
-    h2 = h * h
+    h2: float,
+    gradient: np.ndarray,  # (L, 3) float64, out: G's rows
+    residual: np.ndarray,  # (L,) float64, out: C + α̃·λ
+    inverse_diagonal: np.ndarray,  # (L,) float64, out: 1 / the system's diagonal; 0: left out
+) -> None:
+    """The links' linearised XPBD system at x, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ: each row's
+    gradient and right-hand side. G's rows are the directions the passes move a link's ends
+    along (along_start), so a solve keeps angular momentum as they do. A torn link, one of no
+    length and one with both ends held are left out (zero rows)."""
     for k in range(link_a.shape[0]):
         i, j = link_a[k], link_b[k]
         dx = x[j, 0] - x[i, 0]
@@ -440,7 +431,7 @@ def solve_links_together(
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0:
             gradient[k, 0] = gradient[k, 1] = gradient[k, 2] = 0.0
-            residual[k] = change[k] = inverse_diagonal[k] = 0.0
+            residual[k] = inverse_diagonal[k] = 0.0
             continue
         vx, vy, vz, top, _size = along_start(start, k, dx, dy, dz, length)
         scale = top / length
@@ -449,37 +440,21 @@ def solve_links_together(
         alpha = compliance[k] / h2
         residual[k] = length - rest[k] + alpha * lambdas[k]
         inverse_diagonal[k] = 1.0 / (reach * (inv_mass[i] + inv_mass[j]) + alpha)
-    _multiply(change, gradient, link_a, link_b, inv_mass, compliance, h2, inverse_diagonal,
-              moves, product)  # fmt: skip
-    fit = 0.0  # residual · preconditioned residual
-    solved = True
-    for k in range(link_a.shape[0]):
-        residual[k] -= product[k]
-        search[k] = inverse_diagonal[k] * residual[k]
-        fit += residual[k] * search[k]
-        solved &= abs(residual[k]) <= TOGETHER_TOLERANCE * rest[k]
-    iterations = 0
-    while iterations < TOGETHER_MAX_ITERATIONS and not solved:
-        iterations += 1
-        _multiply(search, gradient, link_a, link_b, inv_mass, compliance, h2, inverse_diagonal,
-                  moves, product)  # fmt: skip
-        curvature = 0.0
-        for k in range(link_a.shape[0]):
-            curvature += search[k] * product[k]
-        if curvature <= 0.0:
-            break
-        step = fit / curvature
-        next_fit = 0.0
-        solved = True
-        for k in range(link_a.shape[0]):
-            change[k] += step * search[k]
-            residual[k] -= step * product[k]
-            next_fit += residual[k] * residual[k] * inverse_diagonal[k]
-            solved &= abs(residual[k]) <= TOGETHER_TOLERANCE * rest[k]
-        keep = next_fit / fit  # of the last search direction
-        for k in range(link_a.shape[0]):
-            search[k] = inverse_diagonal[k] * residual[k] + keep * search[k]
-        fit = next_fit
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def apply_links_change(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    change: np.ndarray,  # (L,) float64, −Δλ, 0 for a row left out
+    gradient: np.ndarray,  # (L, 3) float64
+    lambdas: np.ndarray,  # (L,) float64, updated
+    moved: np.ndarray,  # (L,) float64, accumulates
+    moves: np.ndarray,  # (N, 3) float64, scratch
+) -> None:
+    """Move the particles by W·Gᵀ·(−Δλ) and book the multipliers and moves as a pass would."""
     _spread(change, gradient, link_a, link_b, inv_mass, moves)
     for p in range(x.shape[0]):
         for c in range(3):
@@ -490,11 +465,10 @@ def solve_links_together(
         moved[k] += change[k] * math.sqrt(
             gradient[k, 0] ** 2 + gradient[k, 1] ** 2 + gradient[k, 2] ** 2
         )
-    return iterations
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def _multiply(
+def multiply_links(
     v: np.ndarray,  # (L,) float64
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32

@@ -244,10 +244,11 @@ _TABLE = (
         LINKS_THEN_PASSES,
         QT_TR_NOOP(
             "How a run whose every body has an SI fabric solves it each substep: its links "
-            "together by conjugate gradients, then passes for bending (the substeps grow with "
-            "the mesh); or stretch, shear, bending and twist in one projective solve of a matrix "
-            "factored once (any substeps; shear that does not resist stretch; slow to converge "
-            "on a stiff fabric while it moves, RESEARCH.md §8)."
+            "together (conjugate gradients preconditioned by their factored system), then passes "
+            "for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist "
+            "in one projective solve of a matrix factored once: any substeps, shear that does not "
+            "resist stretch, but slow to converge on a stiff fabric while it moves (RESEARCH.md "
+            "§8)."
         ),
         "solver",
         kind=int,

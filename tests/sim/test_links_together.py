@@ -1,6 +1,8 @@
-"""Links solved together (constraints.solve_links_together): conjugate gradients on the
+"""Links solved together (constraint_sets.LinksTogether): conjugate gradients on the
 linearised XPBD system of every link at once, against a dense solve of the same system, and
 what it does for a stiff fabric's run."""
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -51,22 +53,32 @@ def _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h):
     return matrix, rhs, solution
 
 
+def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None):
+    """LinksTogether's solve of these links at x (moved in place); returns it and the moves
+    it booked."""
+    start = np.zeros((len(a), 3))
+    kernels.start_directions(x, a, b, start)
+    links = SimpleNamespace(a=a, b=b, rest=rest, start=start, moved=np.zeros(len(a)))
+    sub = SimpleNamespace(
+        x=x, inv_mass=inv_mass, h=h, material=SimpleNamespace(compliance=compliance)
+    )
+    together = LinksTogether(len(a), len(x))
+    together.factored = factored
+    if guess is not None:
+        together.change[:] = guess
+    together.solve(sub, links, lambdas, np.zeros(len(a), dtype=bool))
+    return together, links
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_conjugate_gradients_solve_the_links_linearised_system(seed):
     x, inv_mass, a, b, rest, compliance = _sheet(7, 6, seed)
     h = 1.0 / 240
     lambdas = np.random.default_rng(seed).normal(0.0, 1e-4, len(a))
     matrix, rhs, expected = _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h)
-    start = np.zeros((len(a), 3))
-    kernels.start_directions(x, a, b, start)
-    scratch = LinksTogether(len(a), len(x))
-    moved = np.zeros(len(a))
     before = x.copy()
-    iterations = constraints.solve_links_together(
-        x, inv_mass, a, b, rest, start, np.zeros(len(a), dtype=bool), lambdas, moved,
-        compliance, h, scratch.change, scratch.gradient, scratch.residual, scratch.search,
-        scratch.product, scratch.inverse_diagonal, scratch.moves,
-    )  # fmt: skip
+    scratch, links = _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored=False)
+    iterations, start, moved = scratch.iterations, links.start, links.moved
     assert 0 < iterations < constraints.TOGETHER_MAX_ITERATIONS
     # every link's residual within the tolerance, so the solution near the exact one
     residual = np.abs(matrix @ scratch.change - rhs)
@@ -89,15 +101,10 @@ def test_a_good_guess_needs_no_iterations():
     h = 1.0 / 120
     lambdas = np.zeros(len(a))
     _, _, expected = _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h)
-    start = np.zeros((len(a), 3))
-    kernels.start_directions(x, a, b, start)
-    scratch = LinksTogether(len(a), len(x))
-    scratch.change[:] = expected
-    iterations = constraints.solve_links_together(
-        x, inv_mass, a, b, rest, start, np.zeros(len(a), dtype=bool), lambdas, np.zeros(len(a)),
-        compliance, h, scratch.change, scratch.gradient, scratch.residual, scratch.search,
-        scratch.product, scratch.inverse_diagonal, scratch.moves,
-    )  # fmt: skip
+    scratch, _links = _solve(
+        x, inv_mass, a, b, rest, compliance, lambdas, h, factored=False, guess=expected
+    )
+    iterations = scratch.iterations
     assert iterations == 0
 
 
@@ -112,3 +119,23 @@ def test_a_draped_specimen_at_rest_checks_its_links_in_a_few_iterations():
         sim.step(1)
         iterations.append(sim._extended.links_set.together.iterations)
     assert max(iterations) <= 20
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_factored_the_solve_gives_the_dense_answer_at_once(seed):
+    """Preconditioned by the system factored where it stands, conjugate gradients take one
+    iteration and end where the diagonal preconditioner's many do."""
+    x, inv_mass, a, b, rest, compliance = _sheet(7, 6, seed)
+    h = 1.0 / 240
+    lambdas = np.random.default_rng(seed).normal(0.0, 1e-4, len(a))
+    _, _, expected = _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h)
+    ends = []
+    for factored in (False, True):
+        moved = x.copy()
+        together, _links = _solve(moved, inv_mass, a, b, rest, compliance, lambdas.copy(), h,
+                                  factored)  # fmt: skip
+        ends.append((moved, together.iterations, together.change.copy()))
+    (diagonal_x, many, _), (factored_x, once, change) = ends
+    assert once == 1 < many
+    assert np.abs(change - expected).max() < 1e-6 * np.abs(expected).max()
+    assert np.abs(factored_x - diagonal_x).max() < 1e-6
