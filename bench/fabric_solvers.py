@@ -78,7 +78,8 @@ def run(sim: Simulation, steps: int) -> str:
             return f"blew up at step {sim.state.steps + 1}: {sim.instability}"
         solver = solver_of(sim)
         counts.append(solver.iterations)
-        residuals.append(getattr(solver, "residual", np.nan))
+        projective = isinstance(solver, fabric_solve.ProjectiveSolve)
+        residuals.append(solver.residual if projective else np.nan)
     took = time.perf_counter() - started
     real = steps * sim.settings.dt / took
     factored = getattr(solver, "factorisations", 0)

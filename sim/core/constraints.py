@@ -395,11 +395,12 @@ def _project_run_xpbd(
 
 
 # Links solved together (constraint_sets.LinksTogether): a link whose residual is below this
-# share of its rest length is solved, a thirtieth of the strain a fabric's own weight gives it
-# (cotton's: 3e-5 on average down a 1 m strip). At 1e-5 what was left was of the strip's own
-# size, and its stretch at four substeps was off by up to 3 % (RESEARCH.md §8). The
-# Gauss–Seidel passes that follow polish what is left.
-TOGETHER_TOLERANCE = 1e-6
+# share of its rest length is solved, a three-hundredth of the strain a fabric's own weight gives
+# it (cotton's: 3e-5 on average down a 1 m strip). What is left sums along a strip: at 1e-5 its
+# stretch at four substeps was off by up to 3 %, at 1e-6 by 1 % (cotton at four substeps, 1.010 ×
+# ρgL²/2k once the factored preconditioner landed elsewhere within it), at 1e-7 by 0.05 %
+# (RESEARCH.md §8). The Gauss–Seidel passes that follow polish what is left.
+TOGETHER_TOLERANCE = 1e-7
 TOGETHER_MAX_ITERATIONS = 500
 
 
