@@ -3,10 +3,12 @@
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/gui_speed.py [--json]
         [--before REV [--rounds N]]
 
-For each scene, in a 1280 × 800 window with the default docks and live plots: wall time from
-process start to the first frame drawn (the first scene includes the imports, i.e. the app's
-start-up), frames drawn per second over a few seconds of running at 1× (median, min and max of
-one-second windows), the solver's real-time factor, how often the plots redrew, and the grab
+For each scene (the default, sheets of 128² and 256², and a 64² sheet of denim, SI units, pinned
+at its two top corners), in a 1280 × 800 window with the default docks and live plots: wall
+time from process start to the first frame drawn (the first scene includes the imports, i.e.
+the app's start-up), frames drawn per second over a few seconds of running at 1× (median, min
+and max of one-second windows), the solver's real-time factor, how often the plots redrew, and
+the grab
 latency: real mouse events grab the sheet's middle and move it sideways; each
 move's latency is the wall time from the event to the first frame drawn with the particle at
 the pointer's target. And where the two cores went over those seconds: the CPU time of each
@@ -43,6 +45,7 @@ from clothlab.app.controller import Controller  # noqa: E402
 from clothlab.sim.document.commands import GrabMove  # noqa: E402
 from clothlab.sim.document.composition import change_body  # noqa: E402
 from clothlab.sim.document.presets import load_preset  # noqa: E402
+from clothlab.sim.lab import textile  # noqa: E402
 from clothlab.ui.viewport.viewport import surface_format  # noqa: E402
 from clothlab.ui.window.main_window import MainWindow  # noqa: E402
 
@@ -272,6 +275,7 @@ def main() -> None:
         ("hanging-sheet", lambda: load_preset("hanging-sheet")),
         ("128x128 sheet", lambda: sheet(128, 128)),
         ("256x256 sheet", lambda: sheet(256, 256)),
+        ("64x64 denim", lambda: textile.with_fabric(sheet(64, 64), "denim")),
     ):
         loaded = scene()
         started = time.perf_counter() if results else STARTED  # the first: from the start-up
