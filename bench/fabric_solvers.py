@@ -30,12 +30,12 @@ from __future__ import annotations
 import argparse
 import time
 
-import cholespy
 import numpy as np
 import scipy.sparse as sparse
 
 from clothlab.sim.core import constraint_sets, fabric_solve
 from clothlab.sim.core.constraint_sets import LinksTogether
+from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.composition import change_body
@@ -123,12 +123,8 @@ def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float 
 def compare_preconditioners(size: int, seconds: float) -> str:
     rest = clamped_sheet(size, LINKS_THEN_PASSES)
     system = links_system(rest)
-    coo = system.tocoo()
     started = time.perf_counter()
-    factor = cholespy.CholeskySolverD(
-        system.shape[0], coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
-        cholespy.MatrixType.COO,
-    )  # fmt: skip
+    factor = Factor(system)
     factored = time.perf_counter() - started
     moving = clamped_sheet(size, LINKS_THEN_PASSES)
     moving.step(round(seconds / moving.settings.dt))

@@ -13,14 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import cholespy
 import numpy as np
 import scipy.sparse as sparse
 
 from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
+from clothlab.sim.core.factor import Factor, same_masses
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics
 from clothlab.sim.core.parameters import PROJECTIVE, Settings
@@ -193,7 +193,7 @@ class LinksTogether:
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
         # the factor, and the inverse masses, substep and rows it was made for
-        self._factor: tuple[Any, np.ndarray, float, np.ndarray] | None = None
+        self._factor: tuple[Factor, np.ndarray, float, np.ndarray] | None = None
         self.factorisations = 0  # how many times it was made, for the bench
 
     def solve(self, sub: Substep, links: LinkArrays, lambdas: np.ndarray, torn: np.ndarray) -> None:
@@ -216,20 +216,15 @@ class LinksTogether:
     def _diagonal(self, residual: np.ndarray, out: np.ndarray) -> None:
         np.multiply(self.inverse_diagonal, residual, out=out)
 
-    def _factor_for(self, sub: Substep, links: LinkArrays, rows: np.ndarray) -> Any:
+    def _factor_for(self, sub: Substep, links: LinkArrays, rows: np.ndarray) -> Factor:
         kept = self._factor
         if (
-            kept is None or kept[1] is not sub.inv_mass or kept[2] != sub.h
+            kept is None or kept[2] != sub.h or not same_masses(kept[1], sub.inv_mass)
             or not np.array_equal(kept[3], rows)
         ):  # fmt: skip
             system = links_system(self.gradient, links.a, links.b, sub.inv_mass,
                                   sub.material.compliance / (sub.h * sub.h), rows)  # fmt: skip
-            coo = system.tocoo()
-            factor = cholespy.CholeskySolverD(
-                system.shape[0], coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
-                cholespy.MatrixType.COO,
-            )  # fmt: skip
-            kept = self._factor = (factor, sub.inv_mass, sub.h, rows)
+            kept = self._factor = (Factor(system), sub.inv_mass, sub.h, rows)
             self.factorisations += 1
         return kept[0]
 
@@ -618,7 +613,7 @@ class FabricSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         solve = self.solve
-        if solve is None or solve.h != sub.h or solve.inv_mass is not sub.inv_mass:
+        if solve is None or solve.h != sub.h or not same_masses(solve.inv_mass, sub.inv_mass):
             solve = self.solve = fabric_solve.ProjectiveSolve(
                 self.energy, self.mass, sub.inv_mass, sub.h
             )

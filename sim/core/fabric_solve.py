@@ -33,11 +33,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cholespy
 import numpy as np
 import scipy.sparse as sparse
 from numba import njit
 
+from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.kernels import FASTMATH, NO_REFCOUNTS
 
 SPRING, SHAPE, SHEAR = 0, 1, 2  # a stencil's kind: what its target is (module docstring)
@@ -132,11 +132,7 @@ class ProjectiveSolve:
         self.slot[self.free] = np.arange(len(self.free))
         self.inertia = mass[self.free] / (h * h)  # (F,) float64, M/h²
         self.matrix = system_matrix(energy, self.slot, self.inertia)  # (F, F) CSR
-        coo = self.matrix.tocoo()
-        self._factor = cholespy.CholeskySolverD(
-            len(self.free), coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
-            cholespy.MatrixType.COO,
-        )  # fmt: skip
+        self._factor = Factor(self.matrix)
         self.weight_force = mass[self.free] * STANDARD_GRAVITY  # (F,) float64, N
         self._base = np.zeros((len(self.free), 3))  # (F, 3): M/h²·y minus the held part
         self._rhs = np.zeros((len(self.free), 3))  # (F, 3)

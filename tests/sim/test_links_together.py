@@ -10,6 +10,7 @@ import pytest
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.constraint_sets import LinksTogether
 from clothlab.sim.core.topology import TopologyBuilder
+from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
 from clothlab.sim.lab import textile
 
@@ -139,3 +140,21 @@ def test_factored_the_solve_gives_the_dense_answer_at_once(seed):
     assert once == 1 < many
     assert np.abs(change - expected).max() < 1e-6 * np.abs(expected).max()
     assert np.abs(factored_x - diagonal_x).max() < 1e-6
+
+
+def test_moving_a_grab_does_not_factor_the_links_again():
+    """Each pointer move makes new inverse masses with the same values: the factor holds."""
+    sim = build_simulation(textile.with_fabric(load_preset("hanging-sheet"), "cotton"))
+    sim.step(30)
+    held = 80
+    sim.grab(held, sim.state.x[held])
+    sim.step(1)
+    together = sim._extended.links_set.together
+    made = together.factorisations
+    for k in range(1, 6):
+        sim.move_grab(sim.state.x[held] + (0.0, 0.0, 0.001 * k))
+        sim.step(1)
+    assert together.factorisations == made
+    sim.release()
+    sim.step(1)
+    assert together.factorisations == made + 1  # the held particle is free again

@@ -1,0 +1,41 @@
+"""A sparse symmetric positive definite matrix factored once and solved many times: sparse
+Cholesky (CHOLMOD, from the `cholespy` wheel), on the calling thread alone.
+
+CHOLMOD's OpenMP threads gave no speed and took a core: headless, a 64² denim sheet's steps took
+the same wall time on one thread as on two, at twice the CPU, and in the window those threads
+took the core that draws. So OMP_NUM_THREADS is 1, unless the user set it, for the OpenMP runtime
+cholespy brings, which reads it as it loads, here; numba sets its own threads' count itself.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import scipy.sparse as sparse
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import cholespy
+
+
+class Factor:
+    """L·Lᵀ of a symmetric positive definite matrix (both triangles given)."""
+
+    def __init__(self, matrix: sparse.spmatrix) -> None:
+        coo = sparse.coo_matrix(matrix)
+        self.size = coo.shape[0]
+        self._solver = cholespy.CholeskySolverD(
+            self.size, coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
+            cholespy.MatrixType.COO,
+        )  # fmt: skip
+
+    def solve(self, rhs: np.ndarray, out: np.ndarray) -> None:
+        """out = matrix⁻¹·rhs; rhs and out (size,) or (size, k) float64, C-contiguous."""
+        self._solver.solve(rhs, out)
+
+
+def same_masses(made_for: np.ndarray, inv_mass: np.ndarray) -> bool:
+    """Whether a system made for the inverse masses `made_for` holds for `inv_mass`: each grab
+    move makes a new array (sim.core.arrays.build_fixed) with the same values, and refactoring at
+    every pointer event cost a 64² sheet 150 ms a move."""
+    return made_for is inv_mass or np.array_equal(made_for, inv_mass)
