@@ -173,13 +173,19 @@ class LinksTogether:
     With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
     2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
     preconditioned by itself, factored (sparse Cholesky) at the directions of the substep it is
-    made in: 9, 18 and 50 (bench/fabric_solvers.py). It is factored again when the links, pins,
-    grab or substep change, or after a solve that needed more than REFACTOR_AFTER iterations
-    (the cloth has turned too far from the directions it was made at).
+    made in: 9, 18 and 50 (bench/fabric_solvers.py). A preconditioner need not be the system,
+    only near it: the factor is made again when the rows change (a link torn, or held at both
+    ends) or the substep does, and when the cloth has turned away from the directions it was
+    made at, by the iterations it costs: a solve's iterations past EXPECTED_ITERATIONS add up,
+    and past REFACTOR_EXCESS, about what a factorisation costs in iterations from 32² to 128²,
+    it is made again. A count, not a clock, so that a run's bits do not depend on the machine;
+    and not at every change of the pins or grab: a grab began or let go, each a factorisation,
+    cost a 64² sheet 150 ms a time in the window.
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
-    REFACTOR_AFTER = 30
+    EXPECTED_ITERATIONS = 10
+    REFACTOR_EXCESS = 100
 
     def __init__(self, link_count: int, particle_count: int) -> None:
         # (L,) float64, −Δλ: the guess, then the solution, which is the next solve's guess (at
@@ -192,8 +198,9 @@ class LinksTogether:
         self.inverse_diagonal = np.zeros(link_count)  # (L,) float64
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
-        # the factor, and the inverse masses, substep and rows it was made for
-        self._factor: tuple[Factor, np.ndarray, float, np.ndarray] | None = None
+        # the factor, and the substep and rows it was made for
+        self._factor: tuple[Factor, float, np.ndarray] | None = None
+        self._excess = 0  # iterations past EXPECTED_ITERATIONS since it was made
         self.factorisations = 0  # how many times it was made, for the bench
 
     def solve(self, sub: Substep, links: LinkArrays, lambdas: np.ndarray, torn: np.ndarray) -> None:
@@ -206,7 +213,8 @@ class LinksTogether:
         self.change[~rows] = 0.0  # a row left out: its guess too
         precondition = self._factor_for(sub, links, rows).solve if self.factored else self._diagonal
         self.iterations = self._conjugate_gradients(sub, links, precondition)
-        if self.iterations > self.REFACTOR_AFTER:
+        self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
+        if self._excess > self.REFACTOR_EXCESS:
             self._factor = None
         constraints.apply_links_change(
             sub.x, sub.inv_mass, links.a, links.b, self.change, self.gradient, lambdas,
@@ -218,13 +226,11 @@ class LinksTogether:
 
     def _factor_for(self, sub: Substep, links: LinkArrays, rows: np.ndarray) -> Factor:
         kept = self._factor
-        if (
-            kept is None or kept[2] != sub.h or not same_masses(kept[1], sub.inv_mass)
-            or not np.array_equal(kept[3], rows)
-        ):  # fmt: skip
+        if kept is None or kept[1] != sub.h or not np.array_equal(kept[2], rows):
             system = links_system(self.gradient, links.a, links.b, sub.inv_mass,
                                   sub.material.compliance / (sub.h * sub.h), rows)  # fmt: skip
-            kept = self._factor = (Factor(system), sub.inv_mass, sub.h, rows)
+            kept = self._factor = (Factor(system), sub.h, rows)
+            self._excess = 0
             self.factorisations += 1
         return kept[0]
 

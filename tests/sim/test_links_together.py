@@ -142,19 +142,19 @@ def test_factored_the_solve_gives_the_dense_answer_at_once(seed):
     assert np.abs(factored_x - diagonal_x).max() < 1e-6
 
 
-def test_moving_a_grab_does_not_factor_the_links_again():
-    """Each pointer move makes new inverse masses with the same values: the factor holds."""
+def test_a_grab_does_not_factor_the_links_again():
+    """The factor is a preconditioner: a grab begun, moved and let go changes a few rows of the
+    system, not enough to pay for a factorisation at every pointer event."""
     sim = build_simulation(textile.with_fabric(load_preset("hanging-sheet"), "cotton"))
     sim.step(30)
-    held = 80
-    sim.grab(held, sim.state.x[held])
-    sim.step(1)
     together = sim._extended.links_set.together
     made = together.factorisations
+    held = 80
+    sim.grab(held, sim.state.x[held])
     for k in range(1, 6):
         sim.move_grab(sim.state.x[held] + (0.0, 0.0, 0.001 * k))
         sim.step(1)
-    assert together.factorisations == made
     sim.release()
     sim.step(1)
-    assert together.factorisations == made + 1  # the held particle is free again
+    assert together.factorisations == made
+    assert together.iterations < constraints.TOGETHER_MAX_ITERATIONS
