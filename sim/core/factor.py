@@ -9,7 +9,9 @@ cholespy brings, which reads it as it loads, here; numba sets its own threads' c
 
 from __future__ import annotations
 
+import atexit
 import os
+import weakref
 
 import numpy as np
 import scipy.sparse as sparse
@@ -28,10 +30,23 @@ class Factor:
             self.size, coo.row.astype(np.int32), coo.col.astype(np.int32), coo.data,
             cholespy.MatrixType.COO,
         )  # fmt: skip
+        _LIVE.add(self)
 
     def solve(self, rhs: np.ndarray, out: np.ndarray) -> None:
         """out = matrix⁻¹·rhs; rhs and out (size,) or (size, k) float64, C-contiguous."""
         self._solver.solve(rhs, out)
+
+
+# Factors still held when the interpreter exits (a simulation in a module's global, the app's)
+# are freed before cholespy's module is: else its binding library prints a dozen lines of
+# "leaked instance" on stderr at every exit.
+_LIVE: weakref.WeakSet[Factor] = weakref.WeakSet()
+
+
+@atexit.register
+def _free_factors() -> None:
+    for factor in list(_LIVE):
+        del factor._solver
 
 
 def same_masses(made_for: np.ndarray, inv_mass: np.ndarray) -> bool:

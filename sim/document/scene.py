@@ -58,7 +58,7 @@ FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
 # named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs;
 # 5: rulers and probes
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
 MAX_BODIES = 8
@@ -452,7 +452,7 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[7] = SCHEMA_VERSION
+    schema_version: Literal[8] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)
@@ -702,10 +702,17 @@ def _from_version_6(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 7}
 
 
+def _from_version_7(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 8 added the solver section's `fabric_solver`: a version-7 file's SI fabrics
+    have their links solved together, as its default 0 does (an earlier Cloth Lab then says
+    that a version-8 file is newer than it, instead of refusing an unknown key)."""
+    return {**data, "schema_version": 8}
+
+
 # version → function lifting it to version + 1
 MIGRATIONS = {
     0: _from_version_0, 1: _from_version_1, 2: _from_version_2, 3: _from_version_3,
-    4: _from_version_4, 5: _from_version_5, 6: _from_version_6,
+    4: _from_version_4, 5: _from_version_5, 6: _from_version_6, 7: _from_version_7,
 }  # fmt: skip
 
 

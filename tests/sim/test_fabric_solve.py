@@ -2,6 +2,8 @@
 the fabric's k, its stencils' targets are the nearest points of their rest sets, and its
 forces hold the cloth's weight at the pins."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,15 @@ from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
 from clothlab.sim.core.specimens import elongation
 from clothlab.sim.document.composition import change_body
 from clothlab.sim.document.presets import load_preset
-from clothlab.sim.document.scene import SIMaterialSpec, build_simulation, with_settings
+from clothlab.sim.document.scene import (
+    SCHEMA_VERSION,
+    SIMaterialSpec,
+    build_simulation,
+    parse_scene,
+    scene_json,
+    scene_settings,
+    with_settings,
+)
 from clothlab.sim.lab import textile
 
 G = 9.8
@@ -120,3 +130,14 @@ def test_the_same_scene_gives_the_same_bits():
 
     first, second = run(), run()
     assert np.isfinite(first).all() and np.array_equal(first, second)
+
+
+def test_a_scene_file_keeps_its_fabric_solver_and_an_older_one_gets_the_links():
+    scene = with_settings(load_preset("hanging-sheet"), {"fabric_solver": PROJECTIVE})
+    text = scene_json(scene)
+    assert json.loads(text)["schema_version"] == SCHEMA_VERSION == 8
+    assert scene_settings(parse_scene(text)).fabric_solver == PROJECTIVE
+    older = json.loads(text)
+    older["schema_version"] = 7
+    del older["solver"]["fabric_solver"]
+    assert scene_settings(parse_scene(json.dumps(older))).fabric_solver == LINKS_THEN_PASSES
