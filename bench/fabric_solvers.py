@@ -18,11 +18,14 @@ each step's last substep (median and largest: the links' CG, or the projective i
 at fabric_solve.MAX_ITERATIONS), how often the links' system was factored, the projective
 solve's unbalanced force over weight, and the sag. A run that blew up says so instead.
 
-Then the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state: conjugate
-gradients to 10⁻⁶ with the diagonal preconditioner and with the system factored at the sheet's
-rest state (sparse Cholesky), iterations and milliseconds.
+Then ("system") the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state:
+conjugate gradients to 10⁻⁶ with the diagonal preconditioner and with the system factored at
+the sheet's rest state (sparse Cholesky), iterations and milliseconds. And ("statics") what the
+projective solve gets right and wrong at rest: a strip's stretch for shear below and far above
+its stretch stiffness, and a fine cantilever's droop at 1, 4 and 16 substeps.
 
     .venv/bin/python bench/fabric_solvers.py [--grid 32 --grid 64 --grid 128] [--seconds 0.5]
+        [--part sheet|system|statics ...]
 """
 
 from __future__ import annotations
@@ -36,13 +39,16 @@ import scipy.sparse as sparse
 from clothlab.sim.core import constraint_sets, fabric_solve
 from clothlab.sim.core.constraint_sets import LinksTogether
 from clothlab.sim.core.factor import Factor
+from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
 from clothlab.sim.core.solver import Simulation
+from clothlab.sim.core.specimens import elongation, tip_drop
 from clothlab.sim.document.composition import change_body
 from clothlab.sim.document.presets import load_preset
-from clothlab.sim.document.scene import build_simulation, with_settings
+from clothlab.sim.document.scene import SIMaterialSpec, build_simulation, with_settings
 from clothlab.sim.lab import textile
 
+G = 9.8
 CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev
     "links, diagonal": (LINKS_THEN_PASSES, False, False),
     "links, factored": (LINKS_THEN_PASSES, True, False),
@@ -149,21 +155,68 @@ def compare_preconditioners(size: int, seconds: float) -> str:
     )
 
 
+def statics() -> None:
+    """What the projective solve gets right and wrong at rest: a strip's stretch, which is along
+    the cloth, for shear below and far above stretch; and a cantilever's droop, which turns it."""
+    print("a 1 m strip, k = 40 N/m, settled 3 s: elongation / ρgL²/2k")
+    for shear in (56.0, 4.0e4):
+        material = SI_FABRICS["cotton"].with_values(
+            stretch_warp=40.0, stretch_weft=40.0, shear=shear
+        )
+        scene = textile.hanging_strip_scene(SIMaterialSpec.of("custom", material), length=1.0)
+        expected = material.areal_density * G * scene.bodies[0].height ** 2 / (2 * 40.0)
+        ratios = []
+        for solver in (LINKS_THEN_PASSES, PROJECTIVE):
+            sim = textile.settle(with_settings(scene, {"fabric_solver": solver}), 3.0)
+            ratios.append(f"{elongation(sim) / expected:.4f}")
+        print(f"  G {shear:>7g} N/m: links {ratios[0]}, projective {ratios[1]}", flush=True)
+    c = SI_FABRICS["cotton"].bending_length(G)
+    scene = textile.cantilever_scene("cotton", c, 80)
+    print("a cotton cantilever, 80 segments, one bending length over the edge, settled 3 s:")
+    links = textile.settle(scene, 3.0)
+    reference, needed = tip_drop(links), links.model_settings.substeps
+    print(f"  links, {needed} substeps (the runs' need): tip drop {1000 * reference:.2f} mm")
+    for substeps in (1, 4, 16):
+        changes = {"fabric_solver": PROJECTIVE, "substeps": substeps}
+        sim = textile.settle(with_settings(scene, changes), 3.0)
+        off = 100 * (tip_drop(sim) - reference) / c
+        print(
+            f"  projective, {substeps:>2} substeps: {off:+.1f} % of the overhang from it",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grid", action="append", type=int, help="N for N × N (32, 64, 128)")
     parser.add_argument("--seconds", type=float, default=0.5, help="model time measured")
     parser.add_argument("--settle", type=float, default=3.0, help="model time to rest")
+    parser.add_argument("--part", choices=("sheet", "system", "statics"), action="append",
+                        help="what to measure (default: all three)")  # fmt: skip
     args = parser.parse_args()
+    parts = args.part or ["sheet", "system", "statics"]
     grids = args.grid or [32, 64, 128]
-    steps = round(args.seconds * 120)
-    print(f"cotton, clamped top corners, {args.seconds:g} s measured; × real time, iterations "
+    if "sheet" in parts:
+        compare_solvers(grids, args.seconds, args.settle)
+    if "system" in parts:
+        print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms")
+        print(f"{'grid':>5} {'links':>7} {'diagonal':>8} {'ms':>9} {'rest LLᵀ':>8} {'ms':>9} "
+              f"{'factor ms':>10}")  # fmt: skip
+        for size in grids:
+            print(compare_preconditioners(size, args.seconds), flush=True)
+    if "statics" in parts:
+        statics()
+
+
+def compare_solvers(grids: list[int], seconds: float, settle: float) -> None:
+    steps = round(seconds * 120)
+    print(f"cotton, clamped top corners, {seconds:g} s measured; × real time, iterations "
           f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
     print(f"{'grid':>5} {'state':>7} {'candidate':>21} {'real':>8} {'med':>5} {'max':>5} "
           f"{'LLᵀ':>5} {'residual':>10} {'sag':>8}")  # fmt: skip
     for size in grids:
         settled = clamped_sheet(size, LINKS_THEN_PASSES)
-        settled.step(round(args.settle / settled.settings.dt))
+        settled.step(round(settle / settled.settings.dt))
         for name, (solver, factored, chebyshev) in CANDIDATES.items():
             LinksTogether.factored = factored
             fabric_solve.ProjectiveSolve.chebyshev = chebyshev
@@ -173,11 +226,6 @@ def main() -> None:
                     sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
                 print(f"{size:>4}² {state:>7} {name:>21} {run(sim, steps)}", flush=True)
         fabric_solve.ProjectiveSolve.chebyshev, LinksTogether.factored = False, True
-    print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms")
-    print(f"{'grid':>5} {'links':>7} {'diagonal':>8} {'ms':>9} {'rest LLᵀ':>8} {'ms':>9} "
-          f"{'factor ms':>10}")  # fmt: skip
-    for size in grids:
-        print(compare_preconditioners(size, args.seconds), flush=True)
 
 
 if __name__ == "__main__":

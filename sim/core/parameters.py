@@ -17,12 +17,9 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 
 Vec3 = tuple[float, float, float]
 COORDINATE_LIMIT = 1e4  # what scene files accept for a position
-DAMPING_DT = 1.0 / 120.0
-# fabric_solver's choices (sim.core.fabric_solve, sim.core.constraint_sets.LinksTogether)
-LINKS_THEN_PASSES, PROJECTIVE = (
-    0,
-    1,
-)  # damping is the fraction of motion kept per this much model time
+DAMPING_DT = 1.0 / 120.0  # damping is the fraction of motion kept per this much model time
+# fabric_solver's choices (sim.core.constraint_sets.LinksTogether, sim.core.fabric_solve)
+LINKS_THEN_PASSES, PROJECTIVE = 0, 1
 
 
 def damping_per_step(damping: float, h: float) -> float:
