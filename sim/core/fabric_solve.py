@@ -42,8 +42,8 @@ from clothlab.sim.core.kernels import FASTMATH, NO_REFCOUNTS
 
 SPRING, SHAPE, SHEAR = 0, 1, 2  # a stencil's kind: what its target is (module docstring)
 # Unbalanced force left on every particle, as a share of its weight (m·g, g = 9.8 m/s²), at
-# which the solve stops: a hanging 1 m cotton strip's elongation is then within 0.1 % of
-# ρgL²/2k (tests/sim/test_fabric_solve.py).
+# which the solve stops: a 1 m strip hanging from its clamp then stretches by ρgL²/2k to 10⁻⁴
+# (bench/fabric_solvers.py --part statics).
 TOLERANCE = 1e-3
 MAX_ITERATIONS = 60
 STANDARD_GRAVITY = 9.8
@@ -173,14 +173,6 @@ class ProjectiveSolve:
             last = self.residual
             x[free] = self._solution
         self.iterations = MAX_ITERATIONS
-
-    def multipliers(self, x: np.ndarray) -> np.ndarray:
-        """(S, 3) float64: each stencil's XPBD multiplier for the forces it exerts at x,
-        λ = −h²·w·(C − p) (sim.core.forces reads force = c_m·λ / h²)."""
-        e = self.energy
-        out = np.zeros((len(e.weight), 3))
-        stencil_pulls(x, e.members, e.coefficients, e.weight, e.kind, e.size, self.h, out)
-        return out
 
 
 def system_matrix(energy: FabricEnergy, slot: np.ndarray, inertia: np.ndarray) -> sparse.csr_matrix:
