@@ -199,7 +199,7 @@ class LinksTogether:
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
         # the factor, and the substep and rows it was made for
-        self._factor: tuple[Factor, float, np.ndarray] | None = None
+        self._factor: tuple[Factor | LinksInverse, float, np.ndarray] | None = None
         self._excess = 0  # iterations past EXPECTED_ITERATIONS since it was made
         self.factorisations = 0  # how many times it was made, for the bench
 
@@ -224,12 +224,20 @@ class LinksTogether:
     def _diagonal(self, residual: np.ndarray, out: np.ndarray) -> None:
         np.multiply(self.inverse_diagonal, residual, out=out)
 
-    def _factor_for(self, sub: Substep, links: LinkArrays, rows: np.ndarray) -> Factor:
+    def _factor_for(
+        self, sub: Substep, links: LinkArrays, rows: np.ndarray
+    ) -> Factor | LinksInverse:
         kept = self._factor
         if kept is None or kept[1] != sub.h or not np.array_equal(kept[2], rows):
-            system = links_system(self.gradient, links.a, links.b, sub.inv_mass,
-                                  sub.material.compliance / (sub.h * sub.h), rows)  # fmt: skip
-            kept = self._factor = (Factor(system), sub.h, rows)
+            alpha = sub.material.compliance / (sub.h * sub.h)
+            made: Factor | LinksInverse
+            if np.all(alpha[rows] > 0.0):
+                made = LinksInverse(self.gradient, links.a, links.b, sub.inv_mass, alpha, rows)
+            else:  # an inextensible link: only the links' own system can be factored
+                made = Factor(
+                    links_system(self.gradient, links.a, links.b, sub.inv_mass, alpha, rows)
+                )
+            kept = self._factor = (made, sub.h, rows)
             self._excess = 0
             self.factorisations += 1
         return kept[0]
@@ -276,6 +284,25 @@ class LinksTogether:
         return constraints.TOGETHER_MAX_ITERATIONS
 
 
+def links_gradient(
+    gradient: np.ndarray,  # (L, 3) float64, G's rows (constraints.links_rows)
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    particle_count: int,
+) -> sparse.csr_matrix:
+    """(L, 3N) G: a link's row moves its first end along +gradient and its second along
+    −gradient (constraints.multiply_links)."""
+    count = len(link_a)
+    columns = np.concatenate(
+        [3 * link_a[:, None] + np.arange(3), 3 * link_b[:, None] + np.arange(3)], axis=1
+    )
+    values = np.concatenate([gradient, -gradient], axis=1).ravel()
+    return sparse.csr_matrix(
+        (values, (np.repeat(np.arange(count), 6), columns.ravel())),
+        shape=(count, 3 * particle_count),
+    )
+
+
 def links_system(
     gradient: np.ndarray,  # (L, 3) float64, G's rows (constraints.links_rows)
     link_a: np.ndarray,  # (L,) int32
@@ -284,22 +311,43 @@ def links_system(
     alpha: np.ndarray,  # (L,) float64, α̃ = α / h²
     rows: np.ndarray,  # (L,) bool, the rows in the system; the others are identity rows
 ) -> sparse.csr_matrix:
-    """(L, L): G·W·Gᵀ + α̃, a link's row moving its first end along +gradient and its second
-    along −gradient (constraints.multiply_links)."""
-    count, n = len(link_a), len(inv_mass)
-    g = gradient * rows[:, None]
-    columns = np.concatenate(
-        [3 * link_a[:, None] + np.arange(3), 3 * link_b[:, None] + np.arange(3)], axis=1
-    )
-    g_matrix = sparse.csr_matrix(
-        (
-            np.concatenate([g, -g], axis=1).ravel(),
-            (np.repeat(np.arange(count), 6), columns.ravel()),
-        ),
-        shape=(count, 3 * n),
-    )
-    system = g_matrix @ sparse.diags(np.repeat(inv_mass, 3)) @ g_matrix.T
+    """(L, L): G·W·Gᵀ + α̃."""
+    g = links_gradient(gradient * rows[:, None], link_a, link_b, len(inv_mass))
+    system = g @ sparse.diags(np.repeat(inv_mass, 3)) @ g.T
     return (system + sparse.diags(np.where(rows, alpha, 1.0))).tocsr()
+
+
+class LinksInverse:
+    """(G·W·Gᵀ + α̃)⁻¹ applied through the particles' system, by Woodbury's identity:
+    α̃⁻¹·r − α̃⁻¹·G·P⁻¹·Gᵀ·α̃⁻¹·r with P = W⁻¹ + Gᵀ·α̃⁻¹·G over the free particles'
+    coordinates, which are fewer than the links (a third fewer on a sheet) and coupled more
+    sparsely: at 128² P factors in 230 ms and solves in 3.8 ms, the links' own system in 940 and
+    12.9 ms. Needs every row's α̃ > 0 (a fabric's links have a compliance); rows left out of
+    the system are identity rows."""
+
+    def __init__(
+        self,
+        gradient: np.ndarray,  # (L, 3) float64
+        link_a: np.ndarray,  # (L,) int32
+        link_b: np.ndarray,  # (L,) int32
+        inv_mass: np.ndarray,  # (N,) float64
+        alpha: np.ndarray,  # (L,) float64, > 0 on every row
+        rows: np.ndarray,  # (L,) bool
+    ) -> None:
+        free = np.repeat(inv_mass > 0.0, 3)
+        g = links_gradient(gradient, link_a, link_b, len(inv_mass))[rows][:, free]
+        self.rows = rows
+        self.inverse_alpha = 1.0 / alpha[rows]  # (L',) float64
+        self.g, self.g_t = g.tocsr(), g.T.tocsr()
+        masses = sparse.diags(1.0 / np.repeat(inv_mass, 3)[free])
+        self.factor = Factor(masses + self.g_t @ sparse.diags(self.inverse_alpha) @ self.g)
+        self._moves = np.zeros(self.g.shape[1])  # (3F,) float64
+
+    def solve(self, residual: np.ndarray, out: np.ndarray) -> None:
+        scaled = self.inverse_alpha * residual[self.rows]
+        self.factor.solve(np.ascontiguousarray(self.g_t @ scaled), self._moves)
+        out[:] = residual
+        out[self.rows] = scaled - self.inverse_alpha * (self.g @ self._moves)
 
 
 class BendingSet(ConstraintSet):
