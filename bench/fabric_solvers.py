@@ -5,9 +5,9 @@ candidate in one process:
 
 * `links, diagonal`: the links solved together by conjugate gradients with a diagonal
   preconditioner, then passes for bending (`fabric_solver` 0, as it was);
-* `links, factored`: the same, preconditioned by the links' system factored at the directions
-  of a substep, made again when a solve needs more than LinksTogether.REFACTOR_AFTER
-  iterations (`fabric_solver` 0, the default now);
+* `links, factored`: the same, preconditioned by the links' system at the directions of a
+  substep, inverted through the particles' factored system (LinksInverse) and made again by
+  LinksTogether's rule (`fabric_solver` 0, the default now);
 * `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
   once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
 * `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations.
@@ -19,8 +19,9 @@ at fabric_solve.MAX_ITERATIONS), how often the links' system was factored, the p
 solve's unbalanced force over weight, and the sag. A run that blew up says so instead.
 
 Then ("system") the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state:
-conjugate gradients to 10⁻⁶ with the diagonal preconditioner and with the system factored at
-the sheet's rest state (sparse Cholesky), iterations and milliseconds. And ("statics") what the
+conjugate gradients to 10⁻⁶ with the diagonal preconditioner, with the system factored at the
+sheet's rest state (sparse Cholesky), and with the same inverse applied through the particles'
+system (LinksInverse, Woodbury), iterations and milliseconds. And ("statics") what the
 projective solve gets right and wrong at rest: a strip's stretch for shear below and far above
 its stretch stiffness, and a fine cantilever's droop at 1, 4 and 16 substeps.
 
@@ -96,16 +97,21 @@ def run(sim: Simulation, steps: int) -> str:
     )
 
 
-def links_system(sim: Simulation) -> sparse.csr_matrix:
-    """(L', L') G·W·Gᵀ + α̃ of the live links with a free end, at the state."""
+def links_parts(sim: Simulation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The live links' unit directions (L, 3), which have a free end (L,) and α̃ (L,)."""
     links, x, w = sim.links, sim.state.x, sim.fixed.inv_mass
     s = sim.model_settings
     d = x[links.b] - x[links.a]
     rows = w[links.a] + w[links.b] > 0
     alpha = sim.link_material().compliance / (s.dt / s.substeps) ** 2
-    system = constraint_sets.links_system(
-        d / np.linalg.norm(d, axis=1)[:, None], links.a, links.b, w, alpha, rows
-    )
+    return d / np.linalg.norm(d, axis=1)[:, None], rows, alpha
+
+
+def links_system(sim: Simulation) -> sparse.csr_matrix:
+    """(L', L') G·W·Gᵀ + α̃ of the live links with a free end, at the state."""
+    g, rows, alpha = links_parts(sim)
+    links, w = sim.links, sim.fixed.inv_mass
+    system = constraint_sets.links_system(g, links.a, links.b, w, alpha, rows)
     return system[rows][:, rows].tocsr()
 
 
@@ -127,11 +133,18 @@ def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float 
 
 
 def compare_preconditioners(size: int, seconds: float) -> str:
+    """CG on the moving sheet's links' system: preconditioned by its diagonal, by the rest
+    state's system factored, and by the same applied through the particles (LinksInverse)."""
     rest = clamped_sheet(size, LINKS_THEN_PASSES)
-    system = links_system(rest)
     started = time.perf_counter()
-    factor = Factor(system)
+    factor = Factor(links_system(rest))
     factored = time.perf_counter() - started
+    g, rows, alpha = links_parts(rest)
+    started = time.perf_counter()
+    inverse = constraint_sets.LinksInverse(
+        g, rest.links.a, rest.links.b, rest.fixed.inv_mass, alpha, rows
+    )
+    through = time.perf_counter() - started
     moving = clamped_sheet(size, LINKS_THEN_PASSES)
     moving.step(round(seconds / moving.settings.dt))
     system = links_system(moving)
@@ -143,15 +156,20 @@ def compare_preconditioners(size: int, seconds: float) -> str:
         factor.solve(np.ascontiguousarray(r), out)
         return out
 
+    def solved_through_particles(r: np.ndarray) -> np.ndarray:
+        full, out = np.zeros(len(rows)), np.zeros(len(rows))
+        full[rows] = r
+        inverse.solve(full, out)
+        return out[rows]
+
     figures = []
-    for precondition in (lambda r: inverse_diagonal * r, solved):
+    for precondition in (lambda r: inverse_diagonal * r, solved, solved_through_particles):
         started = time.perf_counter()
         count = conjugate_gradients(system, rhs, precondition)
-        figures.append((count, 1000 * (time.perf_counter() - started)))
-    (jacobi, jacobi_ms), (rest_factor, rest_ms) = figures
+        figures.append(f"{count:>6} {1000 * (time.perf_counter() - started):>8.1f}")
     return (
-        f"{size:>4}² {system.shape[0]:>7} {jacobi:>8} {jacobi_ms:>9.1f} {rest_factor:>8} "
-        f"{rest_ms:>9.1f} {1000 * factored:>10.1f}"
+        f"{size:>4}² {system.shape[0]:>7} {'  '.join(figures)}  {1000 * factored:>8.1f} "
+        f"{1000 * through:>8.1f}"
     )
 
 
@@ -199,9 +217,11 @@ def main() -> None:
     if "sheet" in parts:
         compare_solvers(grids, args.seconds, args.settle)
     if "system" in parts:
-        print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms")
-        print(f"{'grid':>5} {'links':>7} {'diagonal':>8} {'ms':>9} {'rest LLᵀ':>8} {'ms':>9} "
-              f"{'factor ms':>10}")  # fmt: skip
+        print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms; "
+              "preconditioned by its diagonal, by the rest state's system factored, and by the "
+              "same through the particles; the two factorisations' ms")  # fmt: skip
+        print(f"{'grid':>5} {'links':>7} {'diag':>6} {'ms':>8}  {'LLᵀ':>6} {'ms':>8}  "
+              f"{'P':>6} {'ms':>8}  {'LLᵀ ms':>8} {'P ms':>8}")  # fmt: skip
         for size in grids:
             print(compare_preconditioners(size, args.seconds), flush=True)
     if "statics" in parts:

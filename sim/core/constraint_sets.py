@@ -172,15 +172,16 @@ class LinksTogether:
 
     With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
     2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
-    preconditioned by itself, factored (sparse Cholesky) at the directions of the substep it is
-    made in: 9, 18 and 50 (bench/fabric_solvers.py). A preconditioner need not be the system,
-    only near it: the factor is made again when the rows change (a link torn, or held at both
-    ends) or the substep does, and when the cloth has turned away from the directions it was
-    made at, by the iterations it costs: a solve's iterations past EXPECTED_ITERATIONS add up,
-    and past REFACTOR_EXCESS, about what a factorisation costs in iterations from 32² to 128²,
-    it is made again. A count, not a clock, so that a run's bits do not depend on the machine;
-    and not at every change of the pins or grab: a grab began or let go, each a factorisation,
-    cost a 64² sheet 150 ms a time in the window.
+    preconditioned by itself at the directions of the substep it is made in, inverted through
+    the particles' factored system (LinksInverse): 9, 18 and 50 (bench/fabric_solvers.py). A
+    preconditioner need not be the system, only near it: the factor is made again when the
+    rows change (a link torn, or held at both ends) or the substep does, and when the cloth has
+    turned away from the directions it was made at, by the iterations it costs: a solve's
+    iterations past EXPECTED_ITERATIONS add up, and past REFACTOR_EXCESS, about what a
+    factorisation costs in iterations from 32² to 128², it is made again. A count, not a clock,
+    so that a run's bits do not depend on the machine; and not at every change of the pins or
+    grab: a grab began or let go, each a factorisation, cost a 64² sheet 150 ms a time in the
+    window.
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
