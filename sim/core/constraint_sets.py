@@ -20,7 +20,7 @@ import scipy.sparse as sparse
 
 from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
-from clothlab.sim.core.factor import Factor, same_masses
+from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics
 from clothlab.sim.core.parameters import PROJECTIVE, Settings
@@ -322,9 +322,9 @@ class LinksInverse:
     """(G·W·Gᵀ + α̃)⁻¹ applied through the particles' system, by Woodbury's identity:
     α̃⁻¹·r − α̃⁻¹·G·P⁻¹·Gᵀ·α̃⁻¹·r with P = W⁻¹ + Gᵀ·α̃⁻¹·G over the free particles'
     coordinates, which are fewer than the links (a third fewer on a sheet) and coupled more
-    sparsely: at 128² P factors in 230 ms and solves in 3.8 ms, the links' own system in 940 and
-    12.9 ms. Needs every row's α̃ > 0 (a fabric's links have a compliance); rows left out of
-    the system are identity rows."""
+    sparsely: at 128² it factors in 409 ms and costs 9.4 ms an iteration, the links' own system
+    1 146 and 19 ms (bench/fabric_solvers.py --part system). Needs every row's α̃ > 0 (a
+    fabric's links have a compliance); rows left out of the system are identity rows."""
 
     def __init__(
         self,
@@ -668,7 +668,7 @@ class FabricSet(ConstraintSet):
 
     def begin(self, sub: Substep) -> None:
         solve = self.solve
-        if solve is None or solve.h != sub.h or not same_masses(solve.inv_mass, sub.inv_mass):
+        if solve is None or solve.h != sub.h or solve.inv_mass is not sub.inv_mass:
             solve = self.solve = fabric_solve.ProjectiveSolve(
                 self.energy, self.mass, sub.inv_mass, sub.h
             )

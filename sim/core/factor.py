@@ -47,10 +47,3 @@ _LIVE: weakref.WeakSet[Factor] = weakref.WeakSet()
 def _free_factors() -> None:
     for factor in list(_LIVE):
         del factor._solver
-
-
-def same_masses(made_for: np.ndarray, inv_mass: np.ndarray) -> bool:
-    """Whether a system made for the inverse masses `made_for` holds for `inv_mass`: each grab
-    move makes a new array (sim.core.arrays.build_fixed) with the same values, and refactoring at
-    every pointer event cost a 64² sheet 150 ms a move."""
-    return made_for is inv_mass or np.array_equal(made_for, inv_mass)

@@ -189,9 +189,10 @@ def _add_body(
     particles = np.arange(span.first_particle, span.first_particle + span.particle_count)
     mass[particles] = material.areal_density * np.maximum(area[particles], 1e-12)
     compliance, width = mechanics.link_compliance.copy(), mechanics.link_width.copy()
-    _stretch_and_shear(compliance, width, topology.rest_lengths, face_links, cell_area, material)
     side_stiffness = mechanics.side_stiffness.copy()
-    _own_stretch(side_stiffness, topology.rest_lengths, face_links, cell_area, material)
+    _stretch_and_shear(
+        compliance, width, side_stiffness, topology.rest_lengths, face_links, cell_area, material
+    )
     gradient = shear_coefficients(x, faces)
     runs, coefficients, spans, run_compliance = _bending_runs(topology, face_links, area, material)
     cells, sides, twist_compliance = _twisting_cells(
@@ -216,22 +217,6 @@ def _add_body(
             [mechanics.cell_shear_weight, 2.0 * max(material.shear, MIN_SHEAR) * cell_area]
         ),
     )
-
-
-def _own_stretch(
-    stiffness: np.ndarray,  # (M,) float64, filled in for the body's side links
-    rest: np.ndarray,  # (M,) float64
-    face_links: np.ndarray,  # (F, 6) int32
-    cell_area: np.ndarray,  # (F,) float64
-    material: SIMaterial,
-) -> None:
-    """A side link of rest length L standing for a strip of width w = (its cells' area) / 2L
-    is a spring of k·w/L: stretched alone, the sheet's strain under a pull f per width is f/k."""
-    side_area = np.zeros(len(rest))
-    np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
-    across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
-    for links, k in ((across, material.stretch_weft), (down, material.stretch_warp)):
-        stiffness[links] = k * side_area[links] / rest[links] ** 2
 
 
 def shear_coefficients(x: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -264,6 +249,7 @@ def shear_coefficients(x: np.ndarray, cells: np.ndarray) -> np.ndarray:
 def _stretch_and_shear(
     compliance: np.ndarray,  # (M,) float64, filled in for the body's links
     width: np.ndarray,  # (M,) float64, filled in for the body's side links
+    side_stiffness: np.ndarray,  # (M,) float64, filled in for the body's side links
     rest: np.ndarray,  # (M,) float64
     face_links: np.ndarray,  # (F, 6) int32, the body's cells: top, bottom, left, right, diagonals
     cell_area: np.ndarray,  # (F,) float64
@@ -288,6 +274,9 @@ def _stretch_and_shear(
         by_sides = sides_stiffness(k, other, shear, aspect[links] / side_area[links])
         compliance[links] = rest[links] ** 2 / (by_sides * side_area[links])
         width[links] = side_width(side_area[links] / rest[links], by_sides, k)
+        # the projective solve's spring k·w/L, w = side area / L: its cells' shear condition
+        # leaves stretch to the sides alone, so they carry the fabric's whole k
+        side_stiffness[links] = k * side_area[links] / rest[links] ** 2
     for column in (4, 5):
         diagonal = face_links[:, column]
         compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)

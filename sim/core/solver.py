@@ -316,9 +316,15 @@ class Simulation:
     def _update_fixed(self) -> None:
         state = self.state
         mass = self.mechanics.mass if self.mechanics.any else None
-        self.fixed: FixedArrays = build_fixed(
+        fixed = build_fixed(
             self.topology.particle_count, state.pin_index, state.pin_anchor, self._grab, mass
         )
+        kept = getattr(self, "fixed", None)
+        if kept is not None and np.array_equal(kept.inv_mass, fixed.inv_mass):
+            # a grab move holds the same particles: the same array, so that a system factored
+            # for these masses (sim.core.fabric_solve) knows it still holds by identity
+            fixed = replace(fixed, inv_mass=kept.inv_mass)
+        self.fixed: FixedArrays = fixed
 
     # --- stepping ------------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ from clothlab.sim.text import tr
 FORMAT: Final = "clothlab-scene"
 # 2: torn links are kept apart from cuts ("tears"); 3: sheets by width and height in units,
 # named bodies with materials, obstacles (spheres and boxes); 4: fabrics in SI units, discs;
-# 5: rulers and probes
+# 5: rulers and probes; 6: imperfection, bending bias; 7: specimen; 8: fabric solver
 SCHEMA_VERSION: Final = 8
 # Checked before parsing, and above the largest file a legal scene saves to, so that every scene
 MAX_PARTICLES = 300_000  # a 512 × 512 sheet fits with room to spare
