@@ -22,7 +22,7 @@ from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
-from clothlab.sim.core.materials import Mechanics
+from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import PROJECTIVE, Settings
 from clothlab.sim.core.topology import Topology
 
@@ -77,6 +77,9 @@ class ConstraintSet:
     def begin(self, sub: Substep) -> None:
         pass
 
+    def solve(self, sub: Substep) -> None:
+        """A solve of the whole set, once a substep after every set's `begin`."""
+
     def project(self, sub: Substep) -> None:
         raise NotImplementedError
 
@@ -95,6 +98,18 @@ def solves_fabric(s: Settings, mechanics: Mechanics) -> bool:
     )  # fmt: skip
 
 
+def solves_together(s: Settings) -> bool:
+    """Whether an SI run's links (and, LinksTogether.shapes_too, its bending) are solved
+    together before the passes: not with tethers (LinkSet)."""
+    return s.xpbd and not s.tethers
+
+
+def bends_together(s: Settings) -> bool:
+    """Whether an SI run's bending is solved with its links (an SI run is XPBD), so that its
+    substeps need not follow its runs' stiffness (materials.substeps_needed)."""
+    return LinksTogether.shapes_too and not s.tethers
+
+
 class LinkSet(ConstraintSet):
     """Every live link: the classic rule, or XPBD with a compliance; tears when overstretched.
     A run with an SI fabric first solves all its links together at each substep (LinksTogether),
@@ -103,6 +118,9 @@ class LinkSet(ConstraintSet):
 
     depends_on = frozenset({LINKS, MATERIALS})
     tore = 0  # links torn since take_torn (none before it is built)
+
+    def __init__(self, curvature: CurvatureSet) -> None:
+        self.curvature = curvature  # whose shapes are solved with the links
 
     def enabled(self, s: Settings, model: Model) -> bool:
         return not solves_fabric(s, model.mechanics)
@@ -117,17 +135,22 @@ class LinkSet(ConstraintSet):
             if model.mechanics.any
             else None
         )
+        self.passes_bend_within = longest_substep(model.mechanics) if model.mechanics.any else 0.0
 
     def begin(self, sub: Substep) -> None:
-        s = sub.settings
         self.lambdas[:] = 0.0
         self.links.moved[:] = 0.0
         directions = (
             kernels.start_directions_parallel if self.links.parallel else kernels.start_directions
         )
         directions(sub.x_prev, self.links.a, self.links.b, self.links.start)
-        if self.together is not None and s.xpbd and not s.tethers:
-            self.together.solve(sub, self.links, self.lambdas, self.torn)
+
+    def solve(self, sub: Substep) -> None:
+        if self.together is not None and solves_together(sub.settings):
+            # the bending too where the substep is too long for the passes to bend it
+            stiff = sub.h > self.passes_bend_within
+            shapes = (self.curvature.runs, self.curvature.twists) if stiff else ()
+            self.together.solve(sub, self.links, self.lambdas, self.torn, shapes)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
@@ -164,63 +187,117 @@ class LinkSet(ConstraintSet):
 
 
 class LinksTogether:
-    """The links' linearised XPBD system (constraints.links_rows) solved together each substep
-    by conjugate gradients, and applied. A stiff fabric needs it: Gauss–Seidel passes carry a
-    correction one link further per pass, and a cotton disc 41 particles across drapes as its
-    fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8); this carries it
-    across the sheet in one solve, so the links keep their length at a few passes.
+    """The linearised XPBD system of the links (constraints.links_rows) and of the fabric's
+    linear shapes, its bending runs and twists (constraints.shape_rows), solved together each
+    substep by conjugate gradients, and applied. A stiff fabric needs it: Gauss–Seidel passes
+    carry a correction one link further per pass, and a cotton disc 41 particles across drapes
+    as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8); this carries
+    it across the sheet in one solve, so the links keep their length at a few passes. The shapes
+    in the same solve (`shapes_too`) bend a fine strip without the substeps that passes over
+    its runs need, which grow as the spacing's square (materials.substeps_needed).
 
     With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
     2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
     preconditioned by itself at the directions of the substep it is made in, inverted through
     the particles' factored system (LinksInverse): 9, 18 and 50 (bench/fabric_solvers.py). A
     preconditioner need not be the system, only near it: the factor is made again when the
-    rows change (a link torn, or held at both ends) or the substep does, and when the cloth has
-    turned away from the directions it was made at, by the iterations it costs: a solve's
-    iterations past EXPECTED_ITERATIONS add up, and past REFACTOR_EXCESS, about what a
-    factorisation costs in iterations from 32² to 128², it is made again. A count, not a clock,
-    so that a run's bits do not depend on the machine; and not at every change of the pins or
-    grab: a grab began or let go, each a factorisation, cost a 64² sheet 150 ms a time in the
-    window.
+    rows change (a link torn, or held at both ends; the shapes rebuilt) or the substep does,
+    and when the cloth has turned away from the directions it was made at, by the iterations
+    it costs: a solve's iterations past EXPECTED_ITERATIONS add up, and past REFACTOR_EXCESS,
+    about what a factorisation costs in iterations from 32² to 128², it is made again. A count,
+    not a clock, so that a run's bits do not depend on the machine; and not at every change of
+    the pins or grab: a grab began or let go, each a factorisation, cost a 64² sheet 150 ms a
+    time in the window.
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
+    shapes_too = True  # False: the shapes left to the passes, which the bench measures
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
+    STALE_AFTER = 20  # a solve this long has a stale factor: it starts again with a fresh one
 
     def __init__(self, link_count: int, particle_count: int) -> None:
-        # (L,) float64, −Δλ: the guess, then the solution, which is the next solve's guess (at
-        # rest the same system: the answer. The multipliers after the passes are not: bending
-        # and contacts move them, so as a guess they cost iterations every substep at rest)
-        self.change = np.zeros(link_count)
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
-        self.residual = np.zeros(link_count)  # (L,) float64
-        self.product = np.zeros(link_count)  # (L,) float64
-        self.inverse_diagonal = np.zeros(link_count)  # (L,) float64
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
+        self._shapes: tuple[Stencils, ...] = ()
+        self._rows = ShapeRows.of((), particle_count)
+        self._resize(link_count)
         # the factor, and the substep and rows it was made for
         self._factor: tuple[Factor | LinksInverse, float, np.ndarray] | None = None
         self._excess = 0  # iterations past EXPECTED_ITERATIONS since it was made
         self.factorisations = 0  # how many times it was made, for the bench
 
-    def solve(self, sub: Substep, links: LinkArrays, lambdas: np.ndarray, torn: np.ndarray) -> None:
+    def _resize(self, link_count: int) -> None:
+        rows = link_count + 3 * len(self._rows.members)
+        # (R,) float64, −Δλ of the links' rows, then the shapes': the guess, then the solution,
+        # which is the next solve's guess (at rest the same system: the answer. The multipliers
+        # after the passes are not: contacts move them, so as a guess they cost iterations
+        # every substep at rest)
+        self.change = np.zeros(rows)
+        self.residual = np.zeros(rows)  # (R,) float64
+        self.product = np.zeros(rows)  # (R,) float64
+        self.alpha = np.zeros(rows)  # (R,) float64, α̃
+        self.inverse_diagonal = np.zeros(rows)  # (R,) float64
+
+    def solve(
+        self,
+        sub: Substep,
+        links: LinkArrays,
+        lambdas: np.ndarray,
+        torn: np.ndarray,
+        shapes: tuple[Stencils, ...] = (),
+    ) -> None:
+        """One solve of the links (their multipliers `lambdas`) and `shapes` (theirs in each
+        Stencils), x moved in place."""
+        if not self.shapes_too:
+            shapes = ()
+        if len(shapes) != len(self._shapes) or any(
+            a is not b for a, b in zip(shapes, self._shapes, strict=False)
+        ):
+            self._shapes, self._rows = shapes, ShapeRows.of(shapes, len(sub.x))
+            self._resize(len(links.a))
+            self._factor = None
+        h2, shape = sub.h * sub.h, self._rows
         constraints.links_rows(
             sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
-            sub.material.compliance, sub.h * sub.h, self.gradient, self.residual,
+            sub.material.compliance, h2, self.gradient, self.residual, self.alpha,
             self.inverse_diagonal,
+        )  # fmt: skip
+        constraints.shape_rows(
+            sub.x, sub.inv_mass, shape.members, shape.gradient, shape.compliance, h2,
+            len(links.a), self.residual, self.alpha, self.inverse_diagonal,
         )  # fmt: skip
         rows = self.inverse_diagonal > 0.0
         self.change[~rows] = 0.0  # a row left out: its guess too
-        precondition = self._factor_for(sub, links, rows).solve if self.factored else self._diagonal
-        self.iterations = self._conjugate_gradients(sub, links, precondition)
-        self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
-        if self._excess > self.REFACTOR_EXCESS:
-            self._factor = None
-        constraints.apply_links_change(
-            sub.x, sub.inv_mass, links.a, links.b, self.change, self.gradient, lambdas,
-            links.moved, self.moves,
+        self._multiply(sub, links, self.change)
+        self.residual -= self.product
+        limit = self._limit(links)
+        if not self.factored:
+            self.iterations = self._conjugate_gradients(
+                sub, links, self._diagonal, limit, constraints.TOGETHER_MAX_ITERATIONS
+            )
+        else:
+            guess, residual = self.change.copy(), self.residual.copy()
+            self.iterations = self._conjugate_gradients(
+                sub, links, self._factor_for(sub, links, rows).solve, limit, self.STALE_AFTER
+            )
+            self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
+            if self.iterations == self.STALE_AFTER or self._excess > self.REFACTOR_EXCESS:
+                self._factor = None
+            if self.iterations == self.STALE_AFTER:  # stopped short: again, with a fresh factor
+                self.change[:], self.residual[:] = guess, residual
+                self.iterations += self._conjugate_gradients(
+                    sub, links, self._factor_for(sub, links, rows).solve, limit,
+                    constraints.TOGETHER_MAX_ITERATIONS - self.STALE_AFTER,
+                )  # fmt: skip
+        constraints.apply_together_change(
+            sub.x, sub.inv_mass, links.a, links.b, shape.members, shape.gradient,
+            self.change, self.gradient, lambdas, links.moved, self.moves,
         )  # fmt: skip
+        first = len(links.a)
+        for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
+            stencils.lambdas -= self.change[first + 3 * lo : first + 3 * hi].reshape(-1, 3)
 
     def _diagonal(self, residual: np.ndarray, out: np.ndarray) -> None:
         np.multiply(self.inverse_diagonal, residual, out=out)
@@ -230,51 +307,57 @@ class LinksTogether:
     ) -> Factor | LinksInverse:
         kept = self._factor
         if kept is None or kept[1] != sub.h or not np.array_equal(kept[2], rows):
-            alpha = sub.material.compliance / (sub.h * sub.h)
+            g = sparse.vstack(
+                [links_gradient(self.gradient, links.a, links.b, len(sub.x)), self._rows.matrix]
+            ).tocsr()
             made: Factor | LinksInverse
-            if np.all(alpha[rows] > 0.0):
-                made = LinksInverse(self.gradient, links.a, links.b, sub.inv_mass, alpha, rows)
-            else:  # an inextensible link: only the links' own system can be factored
-                made = Factor(
-                    links_system(self.gradient, links.a, links.b, sub.inv_mass, alpha, rows)
-                )
+            if np.all(self.alpha[rows] > 0.0):
+                made = LinksInverse(g, sub.inv_mass, self.alpha, rows)
+            else:  # an inextensible link: only the system itself can be factored
+                made = Factor(together_system(g, sub.inv_mass, self.alpha, rows))
             kept = self._factor = (made, sub.h, rows)
             self._excess = 0
             self.factorisations += 1
         return kept[0]
+
+    def _multiply(self, sub: Substep, links: LinkArrays, v: np.ndarray) -> None:
+        """product = (G·W·Gᵀ + α̃)·v"""
+        shape = self._rows
+        constraints.multiply_together(
+            v, self.gradient, links.a, links.b, shape.members, shape.gradient,
+            sub.inv_mass, self.alpha, self.inverse_diagonal, self.moves, self.product,
+        )  # fmt: skip
+
+    def _limit(self, links: LinkArrays) -> np.ndarray:
+        """(R,) float64: each row's tolerance, TOGETHER_TOLERANCE of its length (a link's rest
+        length; a shape's, the mean link's)."""
+        limit = np.empty_like(self.residual)
+        limit[: len(links.a)] = constraints.TOGETHER_TOLERANCE * links.rest
+        if len(limit) > len(links.a):  # shapes
+            limit[len(links.a) :] = constraints.TOGETHER_TOLERANCE * links.rest.mean()
+        return limit
 
     def _conjugate_gradients(
         self,
         sub: Substep,
         links: LinkArrays,
         precondition: Callable[[np.ndarray, np.ndarray], None],
+        limit: np.ndarray,
+        most: int,
     ) -> int:
-        """Conjugate gradients from the guess in `change` until every link's residual is within
-        TOGETHER_TOLERANCE of its rest length; returns the iterations taken."""
-        h2, compliance = sub.h * sub.h, sub.material.compliance
+        """Conjugate gradients from `change` and its `residual` until every row's residual is
+        within its limit; returns the iterations taken (`most`: it stopped short)."""
         change, residual, product = self.change, self.residual, self.product
-
-        def multiply(v: np.ndarray) -> None:
-            constraints.multiply_links(
-                v, self.gradient, links.a, links.b, sub.inv_mass, compliance, h2,
-                self.inverse_diagonal, self.moves, product,
-            )  # fmt: skip
-
-        limit = constraints.TOGETHER_TOLERANCE * links.rest
-        multiply(change)
-        residual -= product
         preconditioned, search = np.zeros_like(residual), np.zeros_like(residual)
         last_fit = math.inf  # the first search direction keeps nothing of the (zero) last
-        for iterations in range(constraints.TOGETHER_MAX_ITERATIONS + 1):
+        for iterations in range(most):
             if np.all(np.abs(residual) <= limit):
                 return iterations
-            if iterations == constraints.TOGETHER_MAX_ITERATIONS:
-                break
             precondition(residual, preconditioned)
             fit = float(residual @ preconditioned)
             search *= fit / last_fit
             search += preconditioned
-            multiply(search)
+            self._multiply(sub, links, search)
             curvature = float(search @ product)
             if curvature <= 0.0:
                 return iterations
@@ -282,7 +365,47 @@ class LinksTogether:
             change += step * search
             residual -= step * product
             last_fit = fit
-        return constraints.TOGETHER_MAX_ITERATIONS
+        return most
+
+
+@dataclass(frozen=True)
+class ShapeRows:
+    """Linear shapes of several kinds (Stencils) as rows of one system with the links: their
+    members, and G's rows −c_m (the links' rows are −∇C too: constraints.links_rows), padded
+    to the widest kind (a padded member has 0), and G's rows as a matrix, three rows a shape
+    (x, y, z), for the preconditioner."""
+
+    members: np.ndarray  # (K, M) int32
+    gradient: np.ndarray  # (K, M) float64, −c_m
+    compliance: np.ndarray  # (K,) float64
+    bounds: tuple[tuple[int, int], ...]  # each kind's shapes [lo, hi)
+    matrix: sparse.csr_matrix  # (3K, 3N)
+
+    @classmethod
+    def of(cls, shapes: tuple[Stencils, ...], particle_count: int) -> ShapeRows:
+        width = max((s.members.shape[1] for s in shapes), default=1)
+        members = np.zeros((0, width), dtype=np.int32)
+        gradient = np.zeros((0, width))
+        pads = [(s.members, s.coefficients, width - s.members.shape[1]) for s in shapes]
+        if pads:
+            members = np.concatenate([np.pad(m, ((0, 0), (0, p)), mode="edge") for m, _, p in pads])
+            gradient = -np.concatenate([np.pad(c, ((0, 0), (0, p))) for _, c, p in pads])
+        sizes = np.cumsum([0] + [len(s.members) for s in shapes])
+        axis = np.arange(3)
+        # row 3k + c holds G's entry at column 3·member_m + c, for every m
+        columns = 3 * members[:, :, None] + axis
+        rows = np.broadcast_to(3 * np.arange(len(members))[:, None, None] + axis, columns.shape)
+        values = np.broadcast_to(gradient[:, :, None], columns.shape)
+        matrix = sparse.csr_matrix(
+            (values.ravel(), (rows.ravel(), columns.ravel())),
+            shape=(3 * len(members), 3 * particle_count),
+        )
+        matrix.eliminate_zeros()
+        return cls(
+            np.ascontiguousarray(members), np.ascontiguousarray(gradient),
+            np.concatenate([np.zeros(0)] + [s.compliance for s in shapes]),
+            tuple(zip(sizes[:-1].tolist(), sizes[1:].tolist(), strict=True)), matrix,
+        )  # fmt: skip
 
 
 def links_gradient(
@@ -292,7 +415,7 @@ def links_gradient(
     particle_count: int,
 ) -> sparse.csr_matrix:
     """(L, 3N) G: a link's row moves its first end along +gradient and its second along
-    −gradient (constraints.multiply_links)."""
+    −gradient (constraints.multiply_together)."""
     count = len(link_a)
     columns = np.concatenate(
         [3 * link_a[:, None] + np.arange(3), 3 * link_b[:, None] + np.arange(3)], axis=1
@@ -304,16 +427,14 @@ def links_gradient(
     )
 
 
-def links_system(
-    gradient: np.ndarray,  # (L, 3) float64, G's rows (constraints.links_rows)
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
+def together_system(
+    g: sparse.csr_matrix,  # (R, 3N) G
     inv_mass: np.ndarray,  # (N,) float64
-    alpha: np.ndarray,  # (L,) float64, α̃ = α / h²
-    rows: np.ndarray,  # (L,) bool, the rows in the system; the others are identity rows
+    alpha: np.ndarray,  # (R,) float64, α̃ = α / h²
+    rows: np.ndarray,  # (R,) bool, the rows in the system; the others are identity rows
 ) -> sparse.csr_matrix:
-    """(L, L): G·W·Gᵀ + α̃."""
-    g = links_gradient(gradient * rows[:, None], link_a, link_b, len(inv_mass))
+    """(R, R): G·W·Gᵀ + α̃."""
+    g = sparse.diags(rows.astype(float)) @ g
     system = g @ sparse.diags(np.repeat(inv_mass, 3)) @ g.T
     return (system + sparse.diags(np.where(rows, alpha, 1.0))).tocsr()
 
@@ -324,21 +445,20 @@ class LinksInverse:
     coordinates, which are fewer than the links (a third fewer on a sheet) and coupled more
     sparsely: at 128² it factors in 409 ms and costs 9.4 ms an iteration, the links' own system
     1 146 and 19 ms (bench/fabric_solvers.py --part system). Needs every row's α̃ > 0 (a
-    fabric's links have a compliance); rows left out of the system are identity rows."""
+    fabric's links and shapes have a compliance); rows left out of the system are identity
+    rows."""
 
     def __init__(
         self,
-        gradient: np.ndarray,  # (L, 3) float64
-        link_a: np.ndarray,  # (L,) int32
-        link_b: np.ndarray,  # (L,) int32
+        g: sparse.csr_matrix,  # (R, 3N) G
         inv_mass: np.ndarray,  # (N,) float64
-        alpha: np.ndarray,  # (L,) float64, > 0 on every row
-        rows: np.ndarray,  # (L,) bool
+        alpha: np.ndarray,  # (R,) float64, > 0 on every row
+        rows: np.ndarray,  # (R,) bool
     ) -> None:
         free = np.repeat(inv_mass > 0.0, 3)
-        g = links_gradient(gradient, link_a, link_b, len(inv_mass))[rows][:, free]
+        g = g[rows][:, free]
         self.rows = rows
-        self.inverse_alpha = 1.0 / alpha[rows]  # (L',) float64
+        self.inverse_alpha = 1.0 / alpha[rows]  # (R',) float64
         self.g, self.g_t = g.tocsr(), g.T.tocsr()
         masses = sparse.diags(1.0 / np.repeat(inv_mass, 3)[free])
         self.factor = Factor(masses + self.g_t @ sparse.diags(self.inverse_alpha) @ self.g)
@@ -637,7 +757,7 @@ class FabricSet(ConstraintSet):
     depends_on = frozenset({LINKS, MATERIALS, PINS})
 
     def __init__(self) -> None:
-        self.solve: fabric_solve.ProjectiveSolve | None = None
+        self.projective: fabric_solve.ProjectiveSolve | None = None
 
     def enabled(self, s: Settings, model: Model) -> bool:
         return solves_fabric(s, model.mechanics)
@@ -664,12 +784,12 @@ class FabricSet(ConstraintSet):
             self.energy.members[first:], self.energy.coefficients[first:],
             np.zeros((len(self.energy.weight) - first, 3)),
         )  # fmt: skip
-        self.solve = None
+        self.projective = None
 
-    def begin(self, sub: Substep) -> None:
-        solve = self.solve
+    def solve(self, sub: Substep) -> None:
+        solve = self.projective
         if solve is None or solve.h != sub.h or solve.inv_mass is not sub.inv_mass:
-            solve = self.solve = fabric_solve.ProjectiveSolve(
+            solve = self.projective = fabric_solve.ProjectiveSolve(
                 self.energy, self.mass, sub.inv_mass, sub.h
             )
         solve.solve(sub.x)
@@ -705,8 +825,9 @@ def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.
 
 def constraint_sets() -> list[ConstraintSet]:
     """A fresh set of each kind, in the order the passes visit them."""
+    curvature = CurvatureSet()
     return [
-        LinkSet(), FabricSet(), CurvatureSet(), BendingSet(), TetherSet(), VolumeSet(),
+        LinkSet(curvature), FabricSet(), curvature, BendingSet(), TetherSet(), VolumeSet(),
         SelfContactSet(), ContactSet(),
     ]  # fmt: skip
 

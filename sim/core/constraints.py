@@ -417,19 +417,21 @@ def links_rows(
     compliance: np.ndarray,  # (L,) float64
     h2: float,
     gradient: np.ndarray,  # (L, 3) float64, out: G's rows
-    residual: np.ndarray,  # (L,) float64, out: C + α̃·λ
-    inverse_diagonal: np.ndarray,  # (L,) float64, out: 1 / the system's diagonal; 0: left out
+    residual: np.ndarray,  # (R,) float64, out in [:L]: C + α̃·λ
+    alpha: np.ndarray,  # (R,) float64, out in [:L]: α̃
+    inverse_diagonal: np.ndarray,  # (R,) float64, out in [:L]: 1 / the diagonal; 0: left out
 ) -> None:
-    """The links' linearised XPBD system at x, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ: each row's
-    gradient and right-hand side. G's rows are the directions the passes move a link's ends
-    along (along_start), so a solve keeps angular momentum as they do. A torn link, one of no
-    length and one with both ends held are left out (zero rows)."""
+    """The links' rows of the linearised XPBD system at x, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ:
+    each row's gradient and right-hand side. G's rows are the directions the passes move a
+    link's ends along (along_start), so a solve keeps angular momentum as they do. A torn link,
+    one of no length and one with both ends held are left out (zero rows)."""
     for k in range(link_a.shape[0]):
         i, j = link_a[k], link_b[k]
         dx = x[j, 0] - x[i, 0]
         dy = x[j, 1] - x[i, 1]
         dz = x[j, 2] - x[i, 2]
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        alpha[k] = compliance[k] / h2
         if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0:
             gradient[k, 0] = gradient[k, 1] = gradient[k, 2] = 0.0
             residual[k] = inverse_diagonal[k] = 0.0
@@ -438,25 +440,60 @@ def links_rows(
         scale = top / length
         gradient[k, 0], gradient[k, 1], gradient[k, 2] = vx * scale, vy * scale, vz * scale
         reach = gradient[k, 0] ** 2 + gradient[k, 1] ** 2 + gradient[k, 2] ** 2
-        alpha = compliance[k] / h2
-        residual[k] = length - rest[k] + alpha * lambdas[k]
-        inverse_diagonal[k] = 1.0 / (reach * (inv_mass[i] + inv_mass[j]) + alpha)
+        residual[k] = length - rest[k] + alpha[k] * lambdas[k]
+        inverse_diagonal[k] = 1.0 / (reach * (inv_mass[i] + inv_mass[j]) + alpha[k])
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def apply_links_change(
+def shape_rows(
+    x: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64
+    members: np.ndarray,  # (K, M) int32
+    gradient: np.ndarray,  # (K, M) float64, constant: G's rows, −c_m (as the links', −∇C)
+    compliance: np.ndarray,  # (K,) float64
+    h2: float,
+    first: int,  # the first shape row's index in the system (after the links')
+    residual: np.ndarray,  # (R,) float64, out in [first:]: C, three rows (x, y, z) a shape
+    alpha: np.ndarray,  # (R,) float64, out in [first:]
+    inverse_diagonal: np.ndarray,  # (R,) float64, out in [first:]; 0: left out
+) -> None:
+    """The linear shapes' rows of the same system (project_stencils_xpbd's constraints
+    C = Σ c_m·x_m, each axis a row): their multipliers start each substep at zero, so the
+    right-hand side is C. A shape with no free particle is left out."""
+    for k in range(members.shape[0]):
+        w = 0.0
+        for m in range(members.shape[1]):
+            w += gradient[k, m] * gradient[k, m] * inv_mass[members[k, m]]
+        for c in range(3):
+            row = first + 3 * k + c
+            alpha[row] = compliance[k] / h2
+            if w == 0.0:
+                residual[row] = inverse_diagonal[row] = 0.0
+                continue
+            error = 0.0
+            for m in range(members.shape[1]):
+                error -= gradient[k, m] * x[members[k, m], c]
+            residual[row] = error
+            inverse_diagonal[row] = 1.0 / (w + alpha[row])
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def apply_together_change(
     x: np.ndarray,  # (N, 3) float64, updated in place
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
-    change: np.ndarray,  # (L,) float64, −Δλ, 0 for a row left out
+    members: np.ndarray,  # (K, M) int32
+    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
+    change: np.ndarray,  # (R,) float64, −Δλ, 0 for a row left out
     gradient: np.ndarray,  # (L, 3) float64
-    lambdas: np.ndarray,  # (L,) float64, updated
+    lambdas: np.ndarray,  # (L,) float64, the links', updated
     moved: np.ndarray,  # (L,) float64, accumulates
     moves: np.ndarray,  # (N, 3) float64, scratch
 ) -> None:
-    """Move the particles by W·Gᵀ·(−Δλ) and book the multipliers and moves as a pass would."""
-    _spread(change, gradient, link_a, link_b, inv_mass, moves)
+    """Move the particles by W·Gᵀ·(−Δλ) and book the links' multipliers and moves as a pass
+    would (the shapes' multipliers are the caller's: they live in their Stencils)."""
+    _spread(change, gradient, link_a, link_b, members, shape_gradient, inv_mass, moves)
     for p in range(x.shape[0]):
         for c in range(3):
             x[p, c] += moves[p, c]
@@ -469,20 +506,22 @@ def apply_links_change(
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def multiply_links(
-    v: np.ndarray,  # (L,) float64
+def multiply_together(
+    v: np.ndarray,  # (R,) float64: the links' rows, then the shapes' (three each)
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    members: np.ndarray,  # (K, M) int32
+    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
     inv_mass: np.ndarray,  # (N,) float64
-    compliance: np.ndarray,  # (L,) float64
-    h2: float,
-    inverse_diagonal: np.ndarray,  # (L,) float64, 0 for a link left out
+    alpha: np.ndarray,  # (R,) float64
+    inverse_diagonal: np.ndarray,  # (R,) float64, 0 for a row left out
     moves: np.ndarray,  # (N, 3) float64, scratch
-    out: np.ndarray,  # (L,) float64, overwritten: (G·W·Gᵀ + α̃)·v
+    out: np.ndarray,  # (R,) float64, overwritten: (G·W·Gᵀ + α̃)·v
 ) -> None:
-    _spread(v, gradient, link_a, link_b, inv_mass, moves)
-    for k in range(link_a.shape[0]):
+    _spread(v, gradient, link_a, link_b, members, shape_gradient, inv_mass, moves)
+    links = link_a.shape[0]
+    for k in range(links):
         if inverse_diagonal[k] == 0.0:
             out[k] = 0.0
             continue
@@ -491,25 +530,43 @@ def multiply_links(
             gradient[k, 0] * (moves[i, 0] - moves[j, 0])
             + gradient[k, 1] * (moves[i, 1] - moves[j, 1])
             + gradient[k, 2] * (moves[i, 2] - moves[j, 2])
-            + compliance[k] / h2 * v[k]
+            + alpha[k] * v[k]
         )
+    for k in range(members.shape[0]):
+        for c in range(3):
+            row = links + 3 * k + c
+            if inverse_diagonal[row] == 0.0:
+                out[row] = 0.0
+                continue
+            total = alpha[row] * v[row]
+            for m in range(members.shape[1]):
+                total += shape_gradient[k, m] * moves[members[k, m], c]
+            out[row] = total
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _spread(
-    v: np.ndarray,  # (L,) float64, −Δλ of each link
+    v: np.ndarray,  # (R,) float64, −Δλ of each row: the links', then the shapes'
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    members: np.ndarray,  # (K, M) int32
+    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
     inv_mass: np.ndarray,  # (N,) float64
     out: np.ndarray,  # (N, 3) float64, overwritten: W·Gᵀ·v, how far each particle moves
 ) -> None:
     out[:] = 0.0
-    for k in range(link_a.shape[0]):
+    links = link_a.shape[0]
+    for k in range(links):
         i, j = link_a[k], link_b[k]
         for c in range(3):
             out[i, c] += gradient[k, c] * v[k]
             out[j, c] -= gradient[k, c] * v[k]
+    for k in range(members.shape[0]):
+        for m in range(members.shape[1]):
+            p = members[k, m]
+            for c in range(3):
+                out[p, c] += shape_gradient[k, m] * v[links + 3 * k + c]
     for p in range(out.shape[0]):
         for c in range(3):
             out[p, c] *= inv_mass[p]

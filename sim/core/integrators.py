@@ -129,6 +129,8 @@ class ExtendedIntegrator:
             kernels.place_pins(x, fixed.index, fixed.anchor)
             for c in active:
                 c.begin(sub)
+            for c in active:
+                c.solve(sub)
             for _ in range(s.passes):
                 if stop[0]:
                     return kernels.INTERRUPTED

@@ -46,6 +46,12 @@ MIN_SIDE_SHARE = 0.1  # of the stretch stiffness the sides keep, however stiff t
 # 0.6 % at 16 × 16 (ratio 8.6), and 5 % at 64 × 1 (RESEARCH.md §8).
 MIN_PASSES = 4
 STIFFNESS_RATIO = 2.0
+# A solve of the links with the bending (constraint_sets.LinksTogether) is linearised where
+# the substep's prediction put the cloth, g·h² below where it was: a link then turns by about
+# g·h² / spacing, and at rest its linearisation's error bends the cloth at a clamp. A cotton
+# cantilever of 20 segments read 10 % of its overhang off the elastica at g·h² = 0.63 spacing
+# (one substep), 0.07 % at 0.16 (two); of 80 segments, 0.01 % at 0.16 (RESEARCH.md §8).
+SOLVE_REACH = 0.2
 
 
 @dataclass(frozen=True)
@@ -389,11 +395,31 @@ def straight_runs(topology: Topology, family: np.ndarray) -> tuple[np.ndarray, n
 
 def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = None) -> int:
     """The fewest substeps of a Δt step at which XPBD (with MIN_PASSES passes) gives every
-    bending run and twist its compliance: h ≤ √(STIFFNESS_RATIO · α / Σ c_m²·w_m), c_m the
-    gradients (1, −2, 1 along an evenly spaced run; ±1 round a cell). The finer
-    the mesh the more it needs (h ∝ spacing²), as for any bending model. Given `links` ((M, 2)
-    int32, the topology's), the SI links' stretch too (h ∝ spacing): far more, so that only a
-    test of stretch itself asks for it (sim.lab.textile's hanging strip)."""
+    bending run and twist its compliance (longest_substep). Given `links` ((M, 2) int32, the
+    topology's), the SI links' stretch too (h ∝ spacing): far more, so that only a test of
+    stretch itself asks for it (sim.lab.textile's hanging strip)."""
+    longest = longest_substep(mechanics, links)
+    return 1 if longest == math.inf else max(1, math.ceil(dt / longest))
+
+
+def substeps_for_one_solve(
+    mechanics: Mechanics, rest_lengths: np.ndarray, dt: float, gravity: float
+) -> int:
+    """The fewest substeps of a Δt step at which gravity's prediction moves the cloth at most
+    SOLVE_REACH of its finest SI link's rest length (`rest_lengths`, (M,) by topology index)."""
+    own = ~np.isnan(mechanics.link_compliance)
+    finest = float(rest_lengths[own].min(initial=np.inf))
+    if not own.any() or gravity <= 0.0:
+        return 1
+    return max(1, math.ceil(dt * math.sqrt(abs(gravity) / (SOLVE_REACH * finest))))
+
+
+def longest_substep(mechanics: Mechanics, links: np.ndarray | None = None) -> float:
+    """The longest substep h (s) at which XPBD's passes give every bending run and twist its
+    compliance: h ≤ √(STIFFNESS_RATIO · α / Σ c_m²·w_m), c_m the gradients (1, −2, 1 along an
+    evenly spaced run; ±1 round a cell). The finer the mesh the shorter (h ∝ spacing²), as
+    for any bending model; with `links`, the SI links' stretch too (h ∝ spacing); inf if
+    nothing bends."""
     w = 1.0 / mechanics.mass
     ratios = [np.inf]
     if len(mechanics.curves):
@@ -407,6 +433,4 @@ def substeps_needed(mechanics: Mechanics, dt: float, links: np.ndarray | None = 
         ends = links[own]
         weight = w[ends[:, 0]] + w[ends[:, 1]]
         ratios.append(float(np.min(mechanics.link_compliance[own] / weight, initial=np.inf)))
-    if min(ratios) == np.inf:
-        return 1
-    return max(1, math.ceil(dt / math.sqrt(STIFFNESS_RATIO * min(ratios))))
+    return math.sqrt(STIFFNESS_RATIO * min(ratios))

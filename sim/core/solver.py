@@ -26,7 +26,14 @@ from clothlab.sim.core.arrays import (
     build_links,
     build_obstacles,
 )
-from clothlab.sim.core.constraint_sets import LINKS, MATERIALS, PINS, Model, solves_fabric
+from clothlab.sim.core.constraint_sets import (
+    LINKS,
+    MATERIALS,
+    PINS,
+    Model,
+    bends_together,
+    solves_fabric,
+)
 from clothlab.sim.core.fabrics import body_link_properties
 from clothlab.sim.core.forces import Forces, Impulses
 from clothlab.sim.core.guard import GoodStates, Instability, likely_cause
@@ -36,6 +43,7 @@ from clothlab.sim.core.materials import (
     Mechanics,
     SIMaterial,
     derive_mechanics,
+    substeps_for_one_solve,
     substeps_needed,
 )
 from clothlab.sim.core.parameters import Settings
@@ -172,7 +180,8 @@ class Simulation:
             self._si = si
             self.mechanics: Mechanics = derive_mechanics(self.topology, si)
             self._total_mass = float(self.mechanics.mass.sum())
-            self._needed: tuple[float, int] | None = None  # (Δt, substeps_needed) once known
+            # ((Δt, g), substeps_needed, substeps_for_one_solve) once known
+            self._needed: tuple[tuple[float, float], int, int] | None = None
             self._update_fixed()
             if self._extended is not None:
                 self._extended.invalidate(MATERIALS)
@@ -182,16 +191,29 @@ class Simulation:
     def model_settings(self) -> Settings:
         """The settings the model runs with: the scene's, except that a body with an SI
         material runs XPBD (its links have compliances from the fabric, not a stiffness factor)
-        with at least the substeps and passes its fabric needs (sim.core.materials), unless
-        the projective solve takes the fabric (sim.core.fabric_solve: any substeps will do)."""
+        with at least the passes its fabric needs (sim.core.materials) and the substeps its
+        bending runs need when passes alone bend it (not bends_together), or, when its stiff
+        bending joins the links' solve, the substeps that solve's linearisation needs
+        (substeps_for_one_solve); the projective solve (sim.core.fabric_solve) takes any."""
         s = self.settings
         if not self.mechanics.any:
             return s
         if solves_fabric(s, self.mechanics):
             return s if s.xpbd else replace(s, xpbd=True)
-        if self._needed is None or self._needed[0] != s.dt:
-            self._needed = (s.dt, substeps_needed(self.mechanics, s.dt))
-        substeps, passes = max(s.substeps, self._needed[1]), max(s.passes, MIN_PASSES)
+        if self._needed is None or self._needed[0] != (s.dt, s.gravity):
+            bend = substeps_needed(self.mechanics, s.dt)
+            solve = substeps_for_one_solve(
+                self.mechanics, self.topology.rest_lengths, s.dt, s.gravity
+            )
+            self._needed = ((s.dt, s.gravity), bend, solve)
+        _, bend, solve = self._needed
+        passes = max(s.passes, MIN_PASSES)
+        if not bends_together(s):
+            substeps = max(s.substeps, bend)
+        elif bend > s.substeps:  # the bending joins the links' solve
+            substeps = max(s.substeps, solve)
+        else:
+            substeps = s.substeps
         if s.xpbd and (substeps, passes) == (s.substeps, s.passes):
             return s
         return replace(s, xpbd=True, substeps=substeps, passes=passes)

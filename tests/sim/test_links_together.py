@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from clothlab.sim.core import constraints, kernels
-from clothlab.sim.core.constraint_sets import LinksTogether
+from clothlab.sim.core.constraint_sets import LinksTogether, Stencils
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
@@ -54,9 +54,9 @@ def _dense_system(x, inv_mass, a, b, rest, compliance, lambdas, h):
     return matrix, rhs, solution
 
 
-def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None):
-    """LinksTogether's solve of these links at x (moved in place); returns it and the moves
-    it booked."""
+def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None, shapes=()):
+    """LinksTogether's solve of these links (and shapes) at x (moved in place); returns it and
+    the links' arrays, with the moves it booked."""
     start = np.zeros((len(a), 3))
     kernels.start_directions(x, a, b, start)
     links = SimpleNamespace(a=a, b=b, rest=rest, start=start, moved=np.zeros(len(a)))
@@ -67,7 +67,7 @@ def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None
     together.factored = factored
     if guess is not None:
         together.change[:] = guess
-    together.solve(sub, links, lambdas, np.zeros(len(a), dtype=bool))
+    together.solve(sub, links, lambdas, np.zeros(len(a), dtype=bool), shapes)
     return together, links
 
 
@@ -161,4 +161,31 @@ def test_a_grab_does_not_factor_the_links_again():
     sim.release()
     sim.step(1)
     assert together.factorisations == made
+    assert together.iterations < constraints.TOGETHER_MAX_ITERATIONS
+
+
+@pytest.mark.parametrize("factored", [False, True])
+def test_bending_runs_solved_with_the_links_reach_their_own_balance(factored):
+    """The shapes' rows (a run's x_l − 2·x_i + x_r, three rows a run) are solved with the links:
+    afterwards each linear shape holds C(x) + α̃·λ = 0 where it now stands, and each link its
+    linearisation, as a dense solve of the same system says. A shape's row pulled the wrong
+    way (its gradient −∇C, as a link's is) passes a solve checked against itself and bent a
+    cantilever away from the elastica within one step."""
+    cols, rows = 7, 6
+    x, inv_mass, a, b, rest, compliance = _sheet(cols, rows, 5)
+    compliance = np.maximum(compliance, 1e-6)
+    grid = np.arange(cols * rows).reshape(rows, cols)
+    runs = np.concatenate(
+        [np.stack([grid[:, :-2], grid[:, 1:-1], grid[:, 2:]], axis=-1).reshape(-1, 3),
+         np.stack([grid[:-2], grid[1:-1], grid[2:]], axis=-1).reshape(-1, 3)]
+    )  # fmt: skip
+    shapes = Stencils(runs, np.tile([1.0, -2.0, 1.0], (len(runs), 1)), np.full(len(runs), 1e-4))
+    h = 1.0 / 240
+    together, _links = _solve(
+        x, inv_mass, a, b, rest, compliance, np.zeros(len(a)), h, factored, shapes=(shapes,)
+    )
+    bent = x[runs[:, 0]] - 2.0 * x[runs[:, 1]] + x[runs[:, 2]]  # (K, 3)
+    balance = bent + 1e-4 / h**2 * shapes.lambdas
+    assert np.abs(bent).max() > 1e-3  # the sheet is still bent: compliance balances it
+    assert np.abs(balance).max() < 1e-3 * np.abs(bent).max()
     assert together.iterations < constraints.TOGETHER_MAX_ITERATIONS

@@ -12,6 +12,7 @@ from clothlab.sim.core.materials import (
     SIMaterial,
     derive_mechanics,
     run_coefficients,
+    substeps_for_one_solve,
     substeps_needed,
 )
 from clothlab.sim.core.readouts import live_strains
@@ -104,10 +105,28 @@ def test_the_cantilever_does_not_depend_on_the_substeps():
 
 
 def test_a_coarse_substep_count_is_raised_to_what_the_fabric_needs():
-    sim = build_simulation(textile.cantilever_scene("cotton", segments=20))
-    assert sim.settings.substeps == 1
-    assert sim.model_settings.substeps == substeps_needed(sim.mechanics, sim.settings.dt) > 1
+    """Stiff bending joins the links' solve, which needs the substeps its linearisation does
+    (substeps_for_one_solve); with tethers the passes alone bend it, at the substeps its runs
+    need (substeps_needed), which grow as the spacing's square."""
+    scene = textile.cantilever_scene("cotton", segments=20)
+    sim = build_simulation(scene)
+    s, mechanics = sim.settings, sim.mechanics
+    assert s.substeps == 1
+    bend = substeps_needed(mechanics, s.dt)
+    solve = substeps_for_one_solve(mechanics, sim.topology.rest_lengths, s.dt, s.gravity)
+    assert sim.model_settings.substeps == solve and 1 < solve < bend
     assert sim.model_settings.xpbd and sim.model_settings.passes >= 4
+    tethered = build_simulation(with_settings(scene, {"tethers": True}))
+    assert tethered.model_settings.substeps == bend
+
+
+def test_an_80_segment_cantilever_needs_no_more_substeps_than_a_20_segment_one():
+    """Its bending solved with its links, a cantilever of 80 segments at one bending length
+    droops as the elastica at a few substeps (passes alone needed 2 121)."""
+    c = COTTON.bending_length(G)
+    sim = settled(textile.cantilever_scene("cotton", c, 80))
+    assert sim.model_settings.substeps <= 16
+    assert abs(tip_drop(sim) - elastica_tip_drop(c, c)) < 0.003 * c
 
 
 def test_at_twice_its_bending_length_a_strip_droops_to_peirces_41_5_degrees():
