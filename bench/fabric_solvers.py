@@ -200,8 +200,8 @@ def statics() -> None:
     started = time.perf_counter()
     passes = textile.settle(scene, 3.0)
     took = time.perf_counter() - started
-    LinksTogether.shapes_too = True
     reference, needed = tip_drop(passes), passes.model_settings.substeps
+    LinksTogether.shapes_too = True
     print(f"  links solved, bending by passes at {needed} substeps (the runs' need): tip drop "
           f"{1000 * reference:.3f} mm, {took:.1f} s")  # fmt: skip
     for substeps in (1, 4, 16):
