@@ -119,8 +119,8 @@ class LinkSet(ConstraintSet):
     depends_on = frozenset({LINKS, MATERIALS})
     tore = 0  # links torn since take_torn (none before it is built)
 
-    def __init__(self, curvature: CurvatureSet) -> None:
-        self.curvature = curvature  # whose shapes are solved with the links
+    def __init__(self, shear: ShearSet, curvature: CurvatureSet) -> None:
+        self.shear, self.curvature = shear, curvature  # solved with the links
 
     def enabled(self, s: Settings, model: Model) -> bool:
         return not solves_fabric(s, model.mechanics)
@@ -150,7 +150,7 @@ class LinkSet(ConstraintSet):
             # the bending too where the substep is too long for the passes to bend it
             stiff = sub.h > self.passes_bend_within
             shapes = (self.curvature.runs, self.curvature.twists) if stiff else ()
-            self.together.solve(sub, self.links, self.lambdas, self.torn, shapes)
+            self.together.solve(sub, self.links, self.lambdas, self.torn, self.shear.shear, shapes)
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
@@ -220,6 +220,7 @@ class LinksTogether:
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
+        self._shear = NO_SHEAR
         self._shapes: tuple[Stencils, ...] = ()
         self._rows = ShapeRows.of((), particle_count)
         self._resize(link_count)
@@ -229,16 +230,17 @@ class LinksTogether:
         self.factorisations = 0  # how many times it was made, for the bench
 
     def _resize(self, link_count: int) -> None:
-        rows = link_count + 3 * len(self._rows.members)
-        # (R,) float64, −Δλ of the links' rows, then the shapes': the guess, then the solution,
-        # which is the next solve's guess (at rest the same system: the answer. The multipliers
-        # after the passes are not: contacts move them, so as a guess they cost iterations
-        # every substep at rest)
+        rows = link_count + len(self._shear.cells) + 3 * len(self._rows.members)
+        # (R,) float64, −Δλ of the links' rows, the cells', then the shapes': the guess, then
+        # the solution, which is the next solve's guess (at rest the same system: the answer.
+        # The multipliers after the passes are not: contacts move them, so as a guess they cost
+        # iterations every substep at rest)
         self.change = np.zeros(rows)
         self.residual = np.zeros(rows)  # (R,) float64
         self.product = np.zeros(rows)  # (R,) float64
         self.alpha = np.zeros(rows)  # (R,) float64, α̃
         self.inverse_diagonal = np.zeros(rows)  # (R,) float64
+        self.shear_gradient = np.zeros((len(self._shear.cells), 4, 3))  # (C, 4, 3) float64
 
     def solve(
         self,
@@ -246,27 +248,36 @@ class LinksTogether:
         links: LinkArrays,
         lambdas: np.ndarray,
         torn: np.ndarray,
+        shear: CellShear | None = None,
         shapes: tuple[Stencils, ...] = (),
     ) -> None:
-        """One solve of the links (their multipliers `lambdas`) and `shapes` (theirs in each
-        Stencils), x moved in place."""
+        """One solve of the links (their multipliers `lambdas`), the cells' `shear` and the
+        `shapes` (theirs in their sets), x moved in place."""
+        shear = NO_SHEAR if shear is None else shear
         if not self.shapes_too:
             shapes = ()
-        if len(shapes) != len(self._shapes) or any(
-            a is not b for a, b in zip(shapes, self._shapes, strict=False)
+        if (
+            shear is not self._shear
+            or len(shapes) != len(self._shapes)
+            or any(a is not b for a, b in zip(shapes, self._shapes, strict=False))
         ):
-            self._shapes, self._rows = shapes, ShapeRows.of(shapes, len(sub.x))
+            self._shear, self._shapes = shear, shapes
+            self._rows = ShapeRows.of(shapes, len(sub.x))
             self._resize(len(links.a))
             self._factor = None
-        h2, shape = sub.h * sub.h, self._rows
+        h2, shape, first = sub.h * sub.h, self._rows, len(links.a)
         constraints.links_rows(
             sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
             sub.material.compliance, h2, self.gradient, self.residual, self.alpha,
             self.inverse_diagonal,
         )  # fmt: skip
+        constraints.shear_rows(
+            sub.x, sub.inv_mass, shear.cells, shear.coefficients, shear.compliance, h2, first,
+            self.shear_gradient, self.residual, self.alpha, self.inverse_diagonal,
+        )  # fmt: skip
         constraints.shape_rows(
             sub.x, sub.inv_mass, shape.members, shape.gradient, shape.compliance, h2,
-            len(links.a), self.residual, self.alpha, self.inverse_diagonal,
+            first + len(shear.cells), self.residual, self.alpha, self.inverse_diagonal,
         )  # fmt: skip
         rows = self.inverse_diagonal > 0.0
         self.change[~rows] = 0.0  # a row left out: its guess too
@@ -292,10 +303,12 @@ class LinksTogether:
                     constraints.TOGETHER_MAX_ITERATIONS - self.STALE_AFTER,
                 )  # fmt: skip
         constraints.apply_together_change(
-            sub.x, sub.inv_mass, links.a, links.b, shape.members, shape.gradient,
-            self.change, self.gradient, lambdas, links.moved, self.moves,
+            sub.x, sub.inv_mass, links.a, links.b, shear.cells, self.shear_gradient,
+            shape.members, shape.gradient, self.change, self.gradient, lambdas, links.moved,
+            self.moves,
         )  # fmt: skip
-        first = len(links.a)
+        shear.lambdas -= self.change[first : first + len(shear.cells)]
+        first += len(shear.cells)
         for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
             stencils.lambdas -= self.change[first + 3 * lo : first + 3 * hi].reshape(-1, 3)
 
@@ -307,9 +320,12 @@ class LinksTogether:
     ) -> Factor | LinksInverse:
         kept = self._factor
         if kept is None or kept[1] != sub.h or not np.array_equal(kept[2], rows):
-            g = sparse.vstack(
-                [links_gradient(self.gradient, links.a, links.b, len(sub.x)), self._rows.matrix]
-            ).tocsr()
+            n = len(sub.x)
+            g = sparse.vstack([
+                links_gradient(self.gradient, links.a, links.b, n),
+                rows_gradient(self._shear.cells, self.shear_gradient, n),
+                self._rows.matrix,
+            ]).tocsr()  # fmt: skip
             made: Factor | LinksInverse
             if np.all(self.alpha[rows] > 0.0):
                 made = LinksInverse(g, sub.inv_mass, self.alpha, rows)
@@ -324,17 +340,20 @@ class LinksTogether:
         """product = (G·W·Gᵀ + α̃)·v"""
         shape = self._rows
         constraints.multiply_together(
-            v, self.gradient, links.a, links.b, shape.members, shape.gradient,
-            sub.inv_mass, self.alpha, self.inverse_diagonal, self.moves, self.product,
+            v, self.gradient, links.a, links.b, self._shear.cells, self.shear_gradient,
+            shape.members, shape.gradient, sub.inv_mass, self.alpha, self.inverse_diagonal,
+            self.moves, self.product,
         )  # fmt: skip
 
     def _limit(self, links: LinkArrays) -> np.ndarray:
         """(R,) float64: each row's tolerance, TOGETHER_TOLERANCE of its length (a link's rest
-        length; a shape's, the mean link's)."""
+        length; a shape's, the mean link's) or of its angle (a cell's shear)."""
         limit = np.empty_like(self.residual)
         limit[: len(links.a)] = constraints.TOGETHER_TOLERANCE * links.rest
-        if len(limit) > len(links.a):  # shapes
-            limit[len(links.a) :] = constraints.TOGETHER_TOLERANCE * links.rest.mean()
+        first = len(links.a) + len(self._shear.cells)
+        limit[len(links.a) : first] = constraints.TOGETHER_TOLERANCE  # a cell's C is an angle
+        if len(limit) > first:  # shapes
+            limit[first:] = constraints.TOGETHER_TOLERANCE * links.rest.mean()
         return limit
 
     def _conjugate_gradients(
@@ -424,6 +443,20 @@ def links_gradient(
     return sparse.csr_matrix(
         (values, (np.repeat(np.arange(count), 6), columns.ravel())),
         shape=(count, 3 * particle_count),
+    )
+
+
+def rows_gradient(
+    members: np.ndarray,  # (C, M) int32
+    gradient: np.ndarray,  # (C, M, 3) float64, each member's row entries
+    particle_count: int,
+) -> sparse.csr_matrix:
+    """(C, 3N) G of scalar rows over several particles each (a cell's shear)."""
+    columns = 3 * members[:, :, None] + np.arange(3)
+    rows = np.broadcast_to(np.arange(len(members))[:, None, None], columns.shape)
+    return sparse.csr_matrix(
+        (gradient.ravel(), (rows.ravel(), columns.ravel())),
+        shape=(len(members), 3 * particle_count),
     )
 
 
@@ -705,6 +738,54 @@ class Stencils:
             )  # fmt: skip
 
 
+class CellShear:
+    """Cells held square by their shear conditions (constraints.project_cell_shear)."""
+
+    def __init__(self, cells: np.ndarray, coefficients: np.ndarray, compliance: np.ndarray) -> None:
+        self.cells = np.ascontiguousarray(cells, dtype=np.int32)  # (C, 4) int32
+        self.coefficients = np.ascontiguousarray(coefficients, dtype=np.float64)  # (C, 2, 4)
+        self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (C,) float64
+        self.lambdas = np.zeros(len(cells))  # (C,) float64, per substep
+        self.gradient = np.zeros((len(cells), 4, 3))  # (C, 4, 3) float64, ∇C as last projected
+
+    def project(self, sub: Substep) -> None:
+        if len(self.cells):
+            constraints.project_cell_shear(
+                sub.x, sub.inv_mass, self.cells, self.coefficients, self.compliance,
+                self.lambdas, self.gradient, sub.h,
+            )  # fmt: skip
+
+
+# No cells (one object: a solve compares its sets by identity to know its layout still holds)
+NO_SHEAR = CellShear(np.zeros((0, 4)), np.zeros((0, 2, 4)), np.zeros(0))
+
+
+class ShearSet(ConstraintSet):
+    """The shear of SI-material bodies: each cell whose links live held square by its shear
+    condition, α = 1/(G·A_cell) (sim.core.materials); their diagonals hold nothing."""
+
+    depends_on = frozenset({LINKS, MATERIALS})
+
+    def __init__(self) -> None:
+        self.shear = NO_SHEAR
+
+    def enabled(self, s: Settings, model: Model) -> bool:
+        return model.mechanics.any and not solves_fabric(s, model.mechanics)
+
+    def build(self, model: Model) -> None:
+        m = model.mechanics
+        live = model.link_alive[m.cell_links].all(axis=1)
+        self.shear = CellShear(
+            m.cells[live], m.cell_gradient[live], 2.0 / m.cell_shear_weight[live]
+        )
+
+    def begin(self, sub: Substep) -> None:
+        self.shear.lambdas[:] = 0.0
+
+    def project(self, sub: Substep) -> None:
+        self.shear.project(sub)
+
+
 TWIST = (1.0, -1.0, 1.0, -1.0)  # x_00 − x_01 + x_11 − x_10 (a run's: Mechanics.curve_coefficients)
 
 
@@ -825,10 +906,10 @@ def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.
 
 def constraint_sets() -> list[ConstraintSet]:
     """A fresh set of each kind, in the order the passes visit them."""
-    curvature = CurvatureSet()
+    shear, curvature = ShearSet(), CurvatureSet()
     return [
-        LinkSet(curvature), FabricSet(), curvature, BendingSet(), TetherSet(), VolumeSet(),
-        SelfContactSet(), ContactSet(),
+        LinkSet(shear, curvature), FabricSet(), shear, curvature, BendingSet(), TetherSet(),
+        VolumeSet(), SelfContactSet(), ContactSet(),
     ]  # fmt: skip
 
 

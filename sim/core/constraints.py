@@ -386,6 +386,8 @@ def _project_run_xpbd(
             s = error * stiffness[k] * top / (length * w)
         else:
             alpha = compliance[k] / h2
+            if alpha == math.inf:  # holds nothing (an SI fabric's diagonal: HOLDS_NOTHING)
+                continue
             delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
             s = delta * top / length
@@ -432,7 +434,7 @@ def links_rows(
         dz = x[j, 2] - x[i, 2]
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         alpha[k] = compliance[k] / h2
-        if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0:
+        if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0 or alpha[k] == math.inf:
             gradient[k, 0] = gradient[k, 1] = gradient[k, 2] = 0.0
             residual[k] = inverse_diagonal[k] = 0.0
             continue
@@ -452,7 +454,7 @@ def shape_rows(
     gradient: np.ndarray,  # (K, M) float64, constant: G's rows, −c_m (as the links', −∇C)
     compliance: np.ndarray,  # (K,) float64
     h2: float,
-    first: int,  # the first shape row's index in the system (after the links')
+    first: int,  # the first shape row's index in the system (after the links' and cells')
     residual: np.ndarray,  # (R,) float64, out in [first:]: C, three rows (x, y, z) a shape
     alpha: np.ndarray,  # (R,) float64, out in [first:]
     inverse_diagonal: np.ndarray,  # (R,) float64, out in [first:]; 0: left out
@@ -483,6 +485,8 @@ def apply_together_change(
     inv_mass: np.ndarray,  # (N,) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    cells: np.ndarray,  # (C, 4) int32
+    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
     members: np.ndarray,  # (K, M) int32
     shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
     change: np.ndarray,  # (R,) float64, −Δλ, 0 for a row left out
@@ -492,8 +496,19 @@ def apply_together_change(
     moves: np.ndarray,  # (N, 3) float64, scratch
 ) -> None:
     """Move the particles by W·Gᵀ·(−Δλ) and book the links' multipliers and moves as a pass
-    would (the shapes' multipliers are the caller's: they live in their Stencils)."""
-    _spread(change, gradient, link_a, link_b, members, shape_gradient, inv_mass, moves)
+    would (the cells' and shapes' multipliers are the caller's: they live in their sets)."""
+    _spread(
+        change,
+        gradient,
+        link_a,
+        link_b,
+        cells,
+        shear_gradient,
+        members,
+        shape_gradient,
+        inv_mass,
+        moves,
+    )
     for p in range(x.shape[0]):
         for c in range(3):
             x[p, c] += moves[p, c]
@@ -507,10 +522,12 @@ def apply_together_change(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def multiply_together(
-    v: np.ndarray,  # (R,) float64: the links' rows, then the shapes' (three each)
+    v: np.ndarray,  # (R,) float64: the links' rows, the cells', then the shapes' (three each)
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    cells: np.ndarray,  # (C, 4) int32
+    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
     members: np.ndarray,  # (K, M) int32
     shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
     inv_mass: np.ndarray,  # (N,) float64
@@ -519,7 +536,9 @@ def multiply_together(
     moves: np.ndarray,  # (N, 3) float64, scratch
     out: np.ndarray,  # (R,) float64, overwritten: (G·W·Gᵀ + α̃)·v
 ) -> None:
-    _spread(v, gradient, link_a, link_b, members, shape_gradient, inv_mass, moves)
+    _spread(
+        v, gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient, inv_mass, moves
+    )
     links = link_a.shape[0]
     for k in range(links):
         if inverse_diagonal[k] == 0.0:
@@ -532,9 +551,21 @@ def multiply_together(
             + gradient[k, 2] * (moves[i, 2] - moves[j, 2])
             + alpha[k] * v[k]
         )
+    for k in range(cells.shape[0]):
+        row = links + k
+        if inverse_diagonal[row] == 0.0:
+            out[row] = 0.0
+            continue
+        total = alpha[row] * v[row]
+        for m in range(4):
+            p = cells[k, m]
+            for c in range(3):
+                total += shear_gradient[k, m, c] * moves[p, c]
+        out[row] = total
+    first = links + cells.shape[0]
     for k in range(members.shape[0]):
         for c in range(3):
-            row = links + 3 * k + c
+            row = first + 3 * k + c
             if inverse_diagonal[row] == 0.0:
                 out[row] = 0.0
                 continue
@@ -546,10 +577,12 @@ def multiply_together(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _spread(
-    v: np.ndarray,  # (R,) float64, −Δλ of each row: the links', then the shapes'
+    v: np.ndarray,  # (R,) float64, −Δλ of each row: the links', the cells', the shapes'
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32
     link_b: np.ndarray,  # (L,) int32
+    cells: np.ndarray,  # (C, 4) int32
+    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
     members: np.ndarray,  # (K, M) int32
     shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
     inv_mass: np.ndarray,  # (N,) float64
@@ -562,11 +595,17 @@ def _spread(
         for c in range(3):
             out[i, c] += gradient[k, c] * v[k]
             out[j, c] -= gradient[k, c] * v[k]
+    for k in range(cells.shape[0]):
+        for m in range(4):
+            p = cells[k, m]
+            for c in range(3):
+                out[p, c] += shear_gradient[k, m, c] * v[links + k]
+    first = links + cells.shape[0]
     for k in range(members.shape[0]):
         for m in range(members.shape[1]):
             p = members[k, m]
             for c in range(3):
-                out[p, c] += shape_gradient[k, m] * v[links + 3 * k + c]
+                out[p, c] += shape_gradient[k, m] * v[first + 3 * k + c]
     for p in range(out.shape[0]):
         for c in range(3):
             out[p, c] *= inv_mass[p]
@@ -944,6 +983,117 @@ def project_stencils_xpbd(
             for m in range(size):
                 p = members[k, m]
                 x[p, c] += coefficients[k, m] * inv_mass[p] * step
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def project_cell_shear(
+    x: np.ndarray,  # (N, 3) float64, updated in place
+    inv_mass: np.ndarray,  # (N,) float64
+    cells: np.ndarray,  # (C, 4) int32, corners 00, 01, 11, 10
+    coefficients: np.ndarray,  # (C, 2, 4) float64, F_u and F_v from the corners
+    compliance: np.ndarray,  # (C,) float64
+    lambdas: np.ndarray,  # (C,) float64, Lagrange multipliers of this substep
+    gradient: np.ndarray,  # (C, 4, 3) float64, out: each corner's ∇C as last projected
+    h: float,
+) -> None:
+    """One XPBD pass over the cells' shear conditions C = F_u·F_v (materials.shear_coefficients:
+    the deformation gradient's weft and warp columns, unit and square at rest): sheared by γ,
+    C = sin γ, and ½·C²/α with α = 1/(G·A) is the continuum ½·G·γ²·A; stretched, the columns
+    stay square and C stays 0, so a fabric's stretch does not depend on its shear."""
+    for k in range(cells.shape[0]):
+        fu0 = fu1 = fu2 = fv0 = fv1 = fv2 = 0.0
+        for m in range(4):
+            p = cells[k, m]
+            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+            fu0 += cu * x[p, 0]
+            fu1 += cu * x[p, 1]
+            fu2 += cu * x[p, 2]
+            fv0 += cv * x[p, 0]
+            fv1 += cv * x[p, 1]
+            fv2 += cv * x[p, 2]
+        w = 0.0
+        for m in range(4):
+            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+            gradient[k, m, 0] = cu * fv0 + cv * fu0
+            gradient[k, m, 1] = cu * fv1 + cv * fu1
+            gradient[k, m, 2] = cu * fv2 + cv * fu2
+            w += inv_mass[cells[k, m]] * (
+                gradient[k, m, 0] ** 2 + gradient[k, m, 1] ** 2 + gradient[k, m, 2] ** 2
+            )
+        if w == 0.0:
+            continue
+        alpha = compliance[k] / (h * h)
+        step = (-(fu0 * fv0 + fu1 * fv1 + fu2 * fv2) - alpha * lambdas[k]) / (w + alpha)
+        lambdas[k] += step
+        for m in range(4):
+            p = cells[k, m]
+            for c in range(3):
+                x[p, c] += inv_mass[p] * gradient[k, m, c] * step
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def shear_rows(
+    x: np.ndarray,  # (N, 3) float64
+    inv_mass: np.ndarray,  # (N,) float64
+    cells: np.ndarray,  # (C, 4) int32
+    coefficients: np.ndarray,  # (C, 2, 4) float64
+    compliance: np.ndarray,  # (C,) float64
+    h2: float,
+    first: int,  # the first cell's row in the system
+    gradient: np.ndarray,  # (C, 4, 3) float64, out: G's rows, −∇C (as the links')
+    residual: np.ndarray,  # (R,) float64, out in [first:first + C]: C (multipliers start at 0)
+    alpha: np.ndarray,  # (R,) float64, out
+    inverse_diagonal: np.ndarray,  # (R,) float64, out; 0: left out
+) -> None:
+    """The cells' shear conditions (project_cell_shear) as rows of the links' system,
+    linearised at x."""
+    for k in range(cells.shape[0]):
+        fu0 = fu1 = fu2 = fv0 = fv1 = fv2 = 0.0
+        for m in range(4):
+            p = cells[k, m]
+            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+            fu0 += cu * x[p, 0]
+            fu1 += cu * x[p, 1]
+            fu2 += cu * x[p, 2]
+            fv0 += cv * x[p, 0]
+            fv1 += cv * x[p, 1]
+            fv2 += cv * x[p, 2]
+        w = 0.0
+        for m in range(4):
+            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+            gradient[k, m, 0] = -(cu * fv0 + cv * fu0)
+            gradient[k, m, 1] = -(cu * fv1 + cv * fu1)
+            gradient[k, m, 2] = -(cu * fv2 + cv * fu2)
+            w += inv_mass[cells[k, m]] * (
+                gradient[k, m, 0] ** 2 + gradient[k, m, 1] ** 2 + gradient[k, m, 2] ** 2
+            )
+        row = first + k
+        alpha[row] = compliance[k] / h2
+        if w == 0.0:
+            residual[row] = inverse_diagonal[row] = 0.0
+            continue
+        residual[row] = fu0 * fv0 + fu1 * fv1 + fu2 * fv2
+        inverse_diagonal[row] = 1.0 / (w + alpha[row])
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def shear_forces_on_held(
+    inv_mass: np.ndarray,  # (N,) float64
+    cells: np.ndarray,  # (C, 4) int32
+    gradient: np.ndarray,  # (C, 4, 3) float64, ∇C as last projected
+    lambdas: np.ndarray,  # (C,) float64, the substep's multipliers after its passes
+    h: float,
+    out: np.ndarray,  # (N, 3) float64, accumulates
+) -> None:
+    """The force each cell's shear condition exerts on its held corners over the last substep:
+    ∇C × λ / h²."""
+    h2 = h * h
+    for k in range(cells.shape[0]):
+        for m in range(4):
+            p = cells[k, m]
+            if inv_mass[p] == 0.0:
+                for c in range(3):
+                    out[p, c] += gradient[k, m, c] * lambdas[k] / h2
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -1387,7 +1537,8 @@ def link_measures(
         if strain > stretch:
             stretch = strain
         if with_lambdas:
-            worst = max(worst, abs(residual + compliance[k] / h2 * lambdas[k]) / rest[k])
+            if compliance[k] != math.inf:  # one that holds nothing has no law to be off
+                worst = max(worst, abs(residual + compliance[k] / h2 * lambdas[k]) / rest[k])
         else:  # |C| / rest is |strain|, exactly (a division rounds the same either sign)
             worst = max(worst, abs(strain))
     return (stretch if link_a.shape[0] > 0 else 0.0), worst

@@ -42,6 +42,16 @@ class StencilImpulses:
     lambdas: np.ndarray  # (K, 3) float64
 
 
+@dataclass(frozen=True, eq=False)
+class ShearImpulses:
+    """The cells' shear conditions (constraints.project_cell_shear): their gradients as last
+    projected and their multipliers after the substep's passes."""
+
+    cells: np.ndarray  # (C, 4) int32
+    gradient: np.ndarray  # (C, 4, 3) float64
+    lambdas: np.ndarray  # (C,) float64
+
+
 def _none(dtype: type, *shape: int) -> np.ndarray:
     """An empty array shared by every Impulses without that constraint set (read-only): one
     is made each step the readouts are read, and five fresh empties cost as much as a link pass."""
@@ -63,6 +73,7 @@ class Impulses:
     fixed: FixedArrays  # the particles it held
     distances: tuple[DistanceImpulses, ...] = ()
     stencils: tuple[StencilImpulses, ...] = ()  # the SI bodies' bending runs and twists
+    shear: ShearImpulses | None = None  # the SI bodies' cells
     tether_particle: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
     tether_anchor: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
     tether_pulled: np.ndarray = field(default_factory=lambda: _NO_PULLS)  # (T,) float64
@@ -141,6 +152,11 @@ def measure(
     for s in impulses.stencils:
         constraints.stencil_forces_on_held(
             inv_mass, s.members, s.coefficients, s.lambdas, h, on_held
+        )
+    if impulses.shear is not None:
+        shear = impulses.shear
+        constraints.shear_forces_on_held(
+            inv_mass, shear.cells, shear.gradient, shear.lambdas, h, on_held
         )
     _tether_forces_on_held(impulses, x, on_held)
     held = np.append(pins, np.int32(grabbed)) if grabbed is not None else pins

@@ -20,12 +20,13 @@ from clothlab.sim.core.constraint_sets import (
     BendingSet,
     ConstraintSet,
     Model,
+    ShearSet,
     Substep,
     TetherSet,
     air_surface,
     constraint_sets,
 )
-from clothlab.sim.core.forces import DistanceImpulses, Impulses
+from clothlab.sim.core.forces import DistanceImpulses, Impulses, ShearImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
 from clothlab.sim.core.state import State
 
@@ -154,7 +155,9 @@ class ExtendedIntegrator:
         bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
                    if isinstance(c, BendingSet)]  # fmt: skip
         stencils = tuple(stencil for c in self._active for stencil in c.stencils())
-        impulses = Impulses(h, links, obstacles, fixed, tuple(bending), stencils)
+        shear = next((c.shear for c in self._active if isinstance(c, ShearSet)), None)
+        held = None if shear is None else ShearImpulses(shear.cells, shear.gradient, shear.lambdas)
+        impulses = Impulses(h, links, obstacles, fixed, tuple(bending), stencils, held)
         tethers = next((c for c in self._active if isinstance(c, TetherSet)), None)
         if tethers is not None:
             impulses = replace(

@@ -7,9 +7,10 @@ particles weigh ρ × their share of the rest area (a quarter of each cell round
 run XPBD with compliances from the material (RESEARCH.md §8 derives them):
 
 * a side link of rest length L along the weft (across the sheet) or the warp (down it) is a
-  spring of k'·w/L, w = the width it stands for (its cells' area / 2L): α = L² / (k' · area),
-  k' what is left of k once the cell's diagonals carry their part (`sides_stiffness`);
-* a cell's diagonal carries the shear stiffness G: α = 2·A_cell / (G · d²);
+  spring of k·w/L, w = the width it stands for (its cells' area / 2L): α = L² / (k · area);
+* each cell's shear condition C = F_u·F_v (its deformation gradient's weft and warp columns,
+  `shear_coefficients`) carries the shear stiffness G: α = 1 / (G · A_cell), so that sheared
+  by γ it stores ½·G·γ²·A_cell, and stretched it stores nothing; the diagonals hold nothing;
 * bending is a curvature constraint on each straight run of three particles along a warp or weft
   line, C = x_l − 2·x_i + x_r when evenly spaced (a vector; 0 when straight; `run_coefficients`
   for a disc's rim, where the last spacing is short), whose energy ½·|C|²/α equals the
@@ -38,8 +39,10 @@ import numpy as np
 
 from clothlab.sim.core.topology import Topology
 
-MIN_SHEAR = 1e-3  # N/m: a diagonal of zero stiffness would have infinite compliance
-MIN_SIDE_SHARE = 0.1  # of the stretch stiffness the sides keep, however stiff the shear
+MIN_SHEAR = 1e-3  # N/m: a cell's shear of zero stiffness would have infinite compliance
+# The compliance of a link that holds nothing: an SI fabric's diagonal, whose cell's shear
+# condition carries the shear (the XPBD passes and the links' solve leave it out).
+HOLDS_NOTHING = math.inf
 # XPBD reaches a constraint's compliance α within a substep h when the passes converge: with
 # MIN_PASSES passes that holds while (Σ w·|∇C|²)·h² ≤ STIFFNESS_RATIO·α. A cantilever of 20
 # segments droops 0.2 % of its length from the elastica at 64 substeps × 4 passes (ratio 0.5),
@@ -111,10 +114,11 @@ class Mechanics:
     """What the SI bodies of a topology weigh and how stiff they are, by particle and link."""
 
     mass: np.ndarray  # (N,) float64, kg; 1 for particles of bodies without an SI material
-    link_compliance: np.ndarray  # (M,) float64, m/N by topology index; NaN: not an SI body's
-    # (M,) float64, m: the width of cloth whose stress each side link carries (`side_width`), so
-    # that its tension / width is the fabric's tension per unit length; NaN: a diagonal, or not
-    # an SI body's link
+    # (M,) float64, m/N by topology index; NaN: not an SI body's; inf: holds nothing (a diagonal)
+    link_compliance: np.ndarray
+    # (M,) float64, m: the width of cloth whose stress each side link carries (its cells' area
+    # / 2L), so that its tension / width is the fabric's tension per unit length; NaN: a
+    # diagonal, or not an SI body's link
     link_width: np.ndarray
     curves: np.ndarray  # (K, 3) int32, (left, middle, right) along straight warp/weft lines
     # (K, 3) float64: C = Σ c_m·x_m is the run's curvature × s̄², s̄ its mean spacing (1, −2, 1
@@ -126,8 +130,7 @@ class Mechanics:
     twist_links: np.ndarray  # (T, 4) int64, its four sides (a dead one drops it)
     twist_compliance: np.ndarray  # (T,) float64
     # (M,) float64, N/m: each side link as a spring of the fabric's own stretch k·w/L (w its
-    # width), what the projective solve uses: its shear condition leaves stretch to the sides
-    # alone (sim.core.fabric_solve); NaN for a diagonal or a link not of an SI body
+    # width), 1 / link_compliance; NaN for a diagonal or a link not of an SI body
     side_stiffness: np.ndarray
     cells: np.ndarray  # (C, 4) int32, every cell's corners (i, j), (i, j+1), (i+1, j+1), (i+1, j)
     cell_links: np.ndarray  # (C, 6) int64, its links (a dead one drops its shear)
@@ -261,31 +264,17 @@ def _stretch_and_shear(
     cell_area: np.ndarray,  # (F,) float64
     material: SIMaterial,
 ) -> None:
+    """Each side link a spring of the fabric's whole stretch k·w/L (w = its cells' area / 2L,
+    α = L² / (k·area)); the diagonals hold nothing (HOLDS_NOTHING): each cell's shear condition
+    carries the shear (constraints.project_cell_shear), and it does not resist stretch."""
     side_area = np.zeros(len(rest))  # (M,) half the area of each side's cells
     np.add.at(side_area, face_links[:, :4].ravel(), np.repeat(cell_area / 2.0, 4))
-    shear = max(material.shear, MIN_SHEAR)
-    # A cell's diagonals pull along its sides too (sides_stiffness): the sides carry the rest,
-    # so that the cell's stretch stiffness is the fabric's.
-    across_side = rest[face_links[:, 0]]  # (F,) each cell's side along the weft
-    down_side = rest[face_links[:, 2]]  # and along the warp
-    aspect = np.zeros(len(rest))  # (M,) area-weighted (own side / other side)²
-    for columns, ratio in (((0, 1), across_side / down_side), ((2, 3), down_side / across_side)):
-        for column in columns:
-            np.add.at(aspect, face_links[:, column], cell_area / 2.0 * ratio**2)
     across, down = np.unique(face_links[:, :2]), np.unique(face_links[:, 2:4])
-    for links, k, other in (
-        (across, material.stretch_weft, material.stretch_warp),
-        (down, material.stretch_warp, material.stretch_weft),
-    ):
-        by_sides = sides_stiffness(k, other, shear, aspect[links] / side_area[links])
-        compliance[links] = rest[links] ** 2 / (by_sides * side_area[links])
-        width[links] = side_width(side_area[links] / rest[links], by_sides, k)
-        # the projective solve's spring k·w/L, w = side area / L: its cells' shear condition
-        # leaves stretch to the sides alone, so they carry the fabric's whole k
+    for links, k in ((across, material.stretch_weft), (down, material.stretch_warp)):
         side_stiffness[links] = k * side_area[links] / rest[links] ** 2
-    for column in (4, 5):
-        diagonal = face_links[:, column]
-        compliance[diagonal] = 2.0 * cell_area / (shear * rest[diagonal] ** 2)
+        compliance[links] = 1.0 / side_stiffness[links]
+        width[links] = side_area[links] / rest[links]
+    compliance[face_links[:, 4:6].ravel()] = HOLDS_NOTHING
 
 
 def _bending_runs(
@@ -342,28 +331,6 @@ def _twisting_cells(
         flat[:] = False
     compliance = (weft * warp) ** 2 / (material.torsion * np.maximum(cell_area, 1e-300))
     return faces[flat], face_links[flat, :4], compliance[flat]
-
-
-def sides_stiffness(k: float, other: float, shear: float, aspect: np.ndarray) -> np.ndarray:
-    """(K,) N/m: what a cell's sides along one direction must carry so that the cell, pulled
-    along it and free across, is as stiff as the fabric (k; `other` across it). The diagonals
-    (shear G) add G·a to the direction's stiffness, G/a across it (a = (own side / other
-    side)², the area-weighted `aspect`) and G of coupling between the two, so the uniaxial
-    stiffness is s + G·a − G² / (s_other + G/a): solved for s by a few fixed-point rounds (it
-    converges in two). A fabric stiffer in shear than in stretch keeps MIN_SIDE_SHARE of k."""
-    own, across = k - shear * aspect, other - shear / aspect
-    for _ in range(4):
-        own = k - shear * aspect + shear**2 / (np.maximum(across, 1e-9) + shear / aspect)
-        across = other - shear / aspect + shear**2 / (np.maximum(own, 1e-9) + shear * aspect)
-    return np.maximum(own, MIN_SIDE_SHARE * k)
-
-
-def side_width(width: np.ndarray, by_sides: np.ndarray, k: float) -> np.ndarray:
-    """(K,) m: the width of cloth whose stress a side link carries. A side of rest width w
-    (its cells' area / 2L) stretched with its cell carries by_sides/k of the cell's pull, the
-    diagonals the rest, so its tension / (w·by_sides/k) is the fabric's tension per unit
-    length along it (exact for a uniform pull along the side, as a hanging strip's)."""
-    return width * by_sides / k
 
 
 STRAIGHT_COS = -0.999  # two links at a particle continue each other within 2.6°

@@ -67,7 +67,7 @@ def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None
     together.factored = factored
     if guess is not None:
         together.change[:] = guess
-    together.solve(sub, links, lambdas, np.zeros(len(a), dtype=bool), shapes)
+    together.solve(sub, links, lambdas, np.zeros(len(a), dtype=bool), shapes=shapes)
     return together, links
 
 
