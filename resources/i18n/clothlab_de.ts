@@ -1287,6 +1287,14 @@
         <translation>{passes} Durchgängen</translation>
     </message>
     <message>
+        <source>Fabric solve: {iterations} iterations; {left} of a particle's weight unbalanced.</source>
+        <translation>Stofflösung: {iterations} Iterationen; {left} des Gewichts eines Teilchens unausgeglichen.</translation>
+    </message>
+    <message>
+        <source>Fabric solve: {iterations} iterations; the links within {left} of their length.</source>
+        <translation>Stofflösung: {iterations} Iterationen; die Verbindungen bis auf {left} ihrer Länge genau.</translation>
+    </message>
+    <message>
         <source>The SI fabric runs with {parts}: what its stiffness needs.</source>
         <translation>Der SI-Stoff läuft mit {parts}: So viel braucht seine Steifigkeit.</translation>
     </message>

@@ -65,6 +65,17 @@ class Substep:
     obstacles: Obstacles
 
 
+@dataclass(frozen=True)
+class SolveReport:
+    """How the last substep's fabric solve went, for a readout."""
+
+    iterations: int
+    # what it left: the links' largest |C + α̃·λ| over their rest length (the links' solve), or
+    # the largest unbalanced force over a particle's weight (the projective solve)
+    residual: float
+    projective: bool
+
+
 class ConstraintSet:
     depends_on: ClassVar[frozenset[str]] = frozenset()
 
@@ -86,6 +97,10 @@ class ConstraintSet:
     def stencils(self) -> tuple[StencilImpulses, ...]:
         """Its linear constraints and their multipliers after the last substep, for forces."""
         return ()
+
+    def report(self) -> SolveReport | None:
+        """How its last solve went (`solve`), if it solves."""
+        return None
 
 
 def solves_fabric(s: Settings, mechanics: Mechanics) -> bool:
@@ -168,6 +183,12 @@ class LinkSet(ConstraintSet):
                 self.torn,
             )  # fmt: skip
 
+    def report(self) -> SolveReport | None:
+        together = self.together
+        if together is None or together.rest is None:
+            return None
+        return SolveReport(together.iterations, together.worst_residual(), projective=False)
+
     def lambdas_for(self, links: LinkArrays) -> bool:
         """Whether `lambdas` holds the multipliers of these links (built, not stale)."""
         return getattr(self, "links", None) is links
@@ -187,9 +208,10 @@ class LinkSet(ConstraintSet):
 
 
 class LinksTogether:
-    """The linearised XPBD system of the links (constraints.links_rows) and of the fabric's
-    linear shapes, its bending runs and twists (constraints.shape_rows), solved together each
-    substep by conjugate gradients, and applied. A stiff fabric needs it: Gauss–Seidel passes
+    """The linearised XPBD system of the links (constraints.links_rows), the cells' shear
+    conditions (constraints.shear_rows) and the fabric's linear shapes, its bending runs and
+    twists (constraints.shape_rows), solved together each substep by conjugate gradients, and
+    applied. A stiff fabric needs it: Gauss–Seidel passes
     carry a correction one link further per pass, and a cotton disc 41 particles across drapes
     as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8); this carries
     it across the sheet in one solve, so the links keep their length at a few passes. The shapes
@@ -220,6 +242,7 @@ class LinksTogether:
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
         self.moves = np.zeros((particle_count, 3))  # (N, 3) float64
         self.iterations = 0  # the last solve's (TOGETHER_MAX_ITERATIONS: it stopped short)
+        self.rest: np.ndarray | None = None  # (L,) float64, the last solve's links' (None: none)
         self._shear = NO_SHEAR
         self._shapes: tuple[Stencils, ...] = ()
         self._rows = ShapeRows.of((), particle_count)
@@ -266,6 +289,7 @@ class LinksTogether:
             self._resize(len(links.a))
             self._factor = None
         h2, shape, first = sub.h * sub.h, self._rows, len(links.a)
+        self.rest = links.rest
         constraints.links_rows(
             sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
             sub.material.compliance, h2, self.gradient, self.residual, self.alpha,
@@ -311,6 +335,12 @@ class LinksTogether:
         first += len(shear.cells)
         for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
             stencils.lambdas -= self.change[first + 3 * lo : first + 3 * hi].reshape(-1, 3)
+
+    def worst_residual(self) -> float:
+        """The largest |C + α̃·λ| / rest over the links the last solve left (0: none)."""
+        if self.rest is None or not len(self.rest):
+            return 0.0
+        return float(np.max(np.abs(self.residual[: len(self.rest)]) / self.rest))
 
     def _diagonal(self, residual: np.ndarray, out: np.ndarray) -> None:
         np.multiply(self.inverse_diagonal, residual, out=out)
@@ -890,6 +920,10 @@ class FabricSet(ConstraintSet):
 
     def stencils(self) -> tuple[StencilImpulses, ...]:
         return (self.shapes,) if len(self.shapes.members) else ()
+
+    def report(self) -> SolveReport | None:
+        solve = self.projective
+        return None if solve is None else SolveReport(solve.iterations, solve.residual, True)
 
 
 def clamped(curves: np.ndarray, compliance: np.ndarray, pins: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from clothlab.sim.core.constraint_sets import (
     ConstraintSet,
     Model,
     ShearSet,
+    SolveReport,
     Substep,
     TetherSet,
     air_surface,
@@ -166,6 +167,10 @@ class ExtendedIntegrator:
             )  # fmt: skip
         self._impulses = (self._active, impulses)
         return impulses
+
+    def report(self) -> SolveReport | None:
+        """How the last substep's fabric solve went; None: no set solved."""
+        return next((r for c in self._active if (r := c.report()) is not None), None)
 
     def take_torn(self) -> np.ndarray:
         """Topology indices of links torn by the last steps (the caller marks them dead)."""

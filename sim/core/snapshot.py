@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from clothlab.sim.core.constraint_sets import SolveReport
 from clothlab.sim.core.forces import Forces
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts
@@ -41,6 +42,7 @@ class Snapshot:
     # (k, PROBE_WIDTH) float64, read-only: the probes' readings beside each row (None: not
     # recorded, as by a run that records no probes)
     probe_rows: np.ndarray | None = None
+    solve: SolveReport | None = None  # how the last substep's fabric solve went; None: none
 
     @property
     def t(self) -> float:
@@ -100,6 +102,7 @@ def take_snapshot(
         forces=sim.forces(),  # read-only already, and never changed once measured
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         substep=sim.model_settings.dt / sim.model_settings.substeps,
+        solve=sim.solve_report(),
     )
 
 

@@ -31,6 +31,7 @@ from clothlab.sim.core.constraint_sets import (
     MATERIALS,
     PINS,
     Model,
+    SolveReport,
     bends_together,
     solves_fabric,
 )
@@ -445,6 +446,11 @@ class Simulation:
             self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
             s.dt / s.substeps,
         )  # fmt: skip
+
+    def solve_report(self) -> SolveReport | None:
+        """How the last substep's fabric solve went (the links' or the projective); None: the
+        run has no fabric solve."""
+        return None if self._extended is None else self._extended.report()
 
     def forces(self) -> Forces | None:
         """The forces the constraints exerted over the last (sub)step (sim.core.forces), with

@@ -45,8 +45,8 @@ def sheared_force(shear: float, offset: float) -> float:
 def test_a_patch_sheared_between_clamps_reads_its_shear_stiffness(shear):
     """Simple shear γ = offset / height: the clamp holds G·γ·width (silk's, cotton's and
     denim's G on cotton's k). The warp, turned by γ, stretches too and adds k·γ²/(2·G) of the
-    force: at γ = 0.0025, 0.6 % for G = 11 N/m (2.3 % at twice the offset). The free sides carry no shear, which takes a strip
-    along each off the total: the stiffer the shear against the stretch, the wider (G = 2 000
-    N/m, leather's, reads 3 % low on this patch)."""
+    force: at γ = 0.0025, 0.6 % for G = 11 N/m (2.3 % at twice the offset). The free sides
+    carry no shear, which takes a strip along each off the total: the stiffer the shear against
+    the stretch, the wider (G = 2 000 N/m, leather's, reads 3 % low on this patch)."""
     offset = 0.0005
     assert sheared_force(shear, offset) == pytest.approx(shear * offset / HEIGHT * WIDTH, rel=0.02)

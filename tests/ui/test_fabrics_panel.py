@@ -14,11 +14,13 @@ from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
 
+from clothlab.sim.core import constraints
+from clothlab.sim.core.constraint_sets import SolveReport
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab import textile
-from clothlab.ui.docks.parameters_dock import OWN_FABRIC, model_note
+from clothlab.ui.docks.parameters_dock import OWN_FABRIC, model_note, solve_note
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics, fabrics_file
 
@@ -436,6 +438,34 @@ def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):
     latest = window.controller.latest
     assert latest.model_settings.xpbd and not latest.settings.xpbd
     assert panel.model_note.text() == "The SI fabric runs with XPBD: what its stiffness needs."
+
+
+def test_the_panel_shows_how_the_fabric_solve_went(qtbot, make_window):
+    """Its iterations and what it left, from the snapshot of the last step: none for a sheet in
+    the model's units, the links' residual for cotton."""
+    window, group = selected_sheet(make_window)
+    panel = window.parameters_panel
+    window.action_step.trigger()
+    qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
+    assert not panel.solve_note.isVisible()
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    window.action_step.trigger()
+    qtbot.waitUntil(panel.solve_note.isVisible, timeout=WAIT_MS)
+    report = window.controller.latest.solve
+    assert report is not None and not report.projective
+    assert report.residual <= constraints.TOGETHER_TOLERANCE * 1.001  # solved, to its tolerance
+    assert panel.solve_note.text() == (
+        f"Fabric solve: {report.iterations} iterations; the links within "
+        f"{report.residual:.2g} of their length."
+    )
+
+
+def test_the_solve_note_reads_the_projective_residual_as_weight():
+    report = SolveReport(iterations=60, residual=1.45, projective=True)
+    assert (
+        solve_note(report) == "Fabric solve: 60 iterations; 1.4 of a particle's weight unbalanced."
+    )
+    assert solve_note(None) == ""
 
 
 def test_the_note_names_each_setting_the_fabric_raised():

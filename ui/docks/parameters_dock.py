@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core import units
+from clothlab.sim.core.constraint_sets import SolveReport
 from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
@@ -166,6 +167,20 @@ def model_note(scene: Settings, model: Settings) -> str:
     return tr("The SI fabric runs with {parts}: what its stiffness needs.").format(
         parts=", ".join(parts)
     )
+
+
+def solve_note(report: SolveReport | None) -> str:
+    """How the last substep's fabric solve went: its iterations and what it left."""
+    if report is None:
+        return ""
+    left = f"{report.residual:.2g}"
+    if report.projective:
+        text = tr(
+            "Fabric solve: {iterations} iterations; {left} of a particle's weight unbalanced."
+        )
+    else:
+        text = tr("Fabric solve: {iterations} iterations; the links within {left} of their length.")
+    return text.format(iterations=report.iterations, left=left)
 
 
 class BodyGroup(QGroupBox):
@@ -430,6 +445,11 @@ class ParametersPanel(QWidget):
         self.model_note.setObjectName("model_note")
         self.model_note.setWordWrap(True)
         self.model_note.hide()
+        self.solve_note = QLabel(form_host)  # the fabric solve's iterations and residual
+        self.solve_note.setObjectName("solve_note")
+        self.solve_note.setWordWrap(True)
+        self.solve_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.solve_note.hide()
         for group, parameters in _grouped(PARAMETERS.values()).items():
             box = QGroupBox(tr(group))
             form = QFormLayout(box)
@@ -438,6 +458,8 @@ class ParametersPanel(QWidget):
                 form.addRow(*self._make_row(parameter))
                 if parameter.key == "substeps":  # what an SI fabric raises, said beside it
                     form.addRow(self.model_note)
+                if parameter.key == "fabric_solver":  # and how its solve goes
+                    form.addRow(self.solve_note)
             column.addWidget(box)
             self._groups.append((box, form, parameters))
         column.addStretch(1)
@@ -523,11 +545,15 @@ class ParametersPanel(QWidget):
         self.body_group.show_body(self._scene, index)
 
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        """Say what the model runs with where an SI fabric raised the scene's settings."""
-        text = model_note(snapshot.settings, snapshot.model_settings)
-        if text != self.model_note.text():
-            self.model_note.setText(text)
-            self.model_note.setVisible(bool(text))
+        """Say what the model runs with where an SI fabric raised the scene's settings, and how
+        its fabric solve went."""
+        for label, text in (
+            (self.model_note, model_note(snapshot.settings, snapshot.model_settings)),
+            (self.solve_note, solve_note(snapshot.solve)),
+        ):
+            if text != label.text():
+                label.setText(text)
+                label.setVisible(bool(text))
 
     def set_settings(self, settings: Settings) -> None:
         """Show the document's settings; emits nothing."""
