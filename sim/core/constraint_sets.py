@@ -236,7 +236,7 @@ class LinksTogether:
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
-    STALE_AFTER = 20  # a solve this long has a stale factor: it starts again with a fresh one
+    STALE_AFTER = 40  # a solve this long has a stale factor: it starts again with a fresh one
 
     def __init__(self, link_count: int, particle_count: int) -> None:
         self.gradient = np.zeros((link_count, 3))  # (L, 3) float64
