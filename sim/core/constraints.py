@@ -386,8 +386,6 @@ def _project_run_xpbd(
             s = error * stiffness[k] * top / (length * w)
         else:
             alpha = compliance[k] / h2
-            if alpha == math.inf:  # holds nothing (an SI fabric's diagonal: HOLDS_NOTHING)
-                continue
             delta = (error + alpha * lambdas[k]) / (w + alpha)  # = −Δλ
             lambdas[k] -= delta
             s = delta * top / length
@@ -434,7 +432,7 @@ def links_rows(
         dz = x[j, 2] - x[i, 2]
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         alpha[k] = compliance[k] / h2
-        if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0 or alpha[k] == math.inf:
+        if torn[k] or length == 0.0 or inv_mass[i] + inv_mass[j] == 0.0:
             gradient[k, 0] = gradient[k, 1] = gradient[k, 2] = 0.0
             residual[k] = inverse_diagonal[k] = 0.0
             continue
@@ -1537,8 +1535,7 @@ def link_measures(
         if strain > stretch:
             stretch = strain
         if with_lambdas:
-            if compliance[k] != math.inf:  # one that holds nothing has no law to be off
-                worst = max(worst, abs(residual + compliance[k] / h2 * lambdas[k]) / rest[k])
+            worst = max(worst, abs(residual + compliance[k] / h2 * lambdas[k]) / rest[k])
         else:  # |C| / rest is |strain|, exactly (a division rounds the same either sign)
             worst = max(worst, abs(strain))
     return (stretch if link_a.shape[0] > 0 else 0.0), worst

@@ -41,7 +41,7 @@ from clothlab.sim.core.topology import Topology
 
 MIN_SHEAR = 1e-3  # N/m: a cell's shear of zero stiffness would have infinite compliance
 # The compliance of a link that holds nothing: an SI fabric's diagonal, whose cell's shear
-# condition carries the shear (the XPBD passes and the links' solve leave it out).
+# condition carries the shear (the solver leaves it out of its link arrays: Simulation).
 HOLDS_NOTHING = math.inf
 # XPBD reaches a constraint's compliance α within a substep h when the passes converge: with
 # MIN_PASSES passes that holds while (Σ w·|∇C|²)·h² ≤ STIFFNESS_RATIO·α. A cantilever of 20

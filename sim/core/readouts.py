@@ -222,7 +222,7 @@ def contact_force(sim: Simulation) -> float:
 
 
 def live_links(sim: Simulation) -> float:
-    return sim.links.count
+    return int(np.count_nonzero(sim.state.link_alive))
 
 
 def live_faces(sim: Simulation) -> float:

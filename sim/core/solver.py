@@ -125,6 +125,9 @@ class Simulation:
         self.torn_mask[np.asarray(tears, dtype=np.int64)] = True
         self._grab: tuple[int, np.ndarray] | None = None
         self._si: list[SIMaterial | None] | None = None  # each body's, as mechanics has them
+        # (M,) bool: the links that hold something (not an SI fabric's diagonal, whose cell's
+        # shear condition holds its shear); None until the materials are set
+        self._holding: np.ndarray | None = None
         self.set_materials(materials or [BodyMaterial()] * len(topology.bodies))
         self._classic = ClassicIntegrator()
         self.threads = ordering.ThreadChooser()  # automatic mode's, for the colour order
@@ -165,8 +168,9 @@ class Simulation:
     def _update_links(self) -> None:
         self.state.link_alive = ~(self.cut | self.torn_mask)
         self.state.face_alive = faces_alive(self.state.link_alive, self.topology.face_links)
+        assert self._holding is not None  # the materials are set first
         self.links: LinkArrays = build_links(
-            self.topology, self.state.link_alive, self.settings.solver_mode
+            self.topology, self.state.link_alive & self._holding, self.settings.solver_mode
         )
         if self._extended is not None:
             self._extended.invalidate(LINKS)
@@ -184,6 +188,10 @@ class Simulation:
             # ((Δt, g), substeps_needed, substeps_for_one_solve) once known
             self._needed: tuple[tuple[float, float], int, int] | None = None
             self._update_fixed()
+            holding, held = ~np.isinf(self.mechanics.link_compliance), self._holding
+            self._holding = holding
+            if held is not None and not np.array_equal(held, holding):
+                self._update_links()
             if self._extended is not None:
                 self._extended.invalidate(MATERIALS)
         self._material = None
