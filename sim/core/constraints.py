@@ -983,6 +983,40 @@ def project_stencils_xpbd(
                 x[p, c] += coefficients[k, m] * inv_mass[p] * step
 
 
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH, inline="always")
+def _cell_shear(
+    x: np.ndarray,
+    inv_mass: np.ndarray,
+    cells: np.ndarray,
+    coefficients: np.ndarray,
+    k: int,
+    sign: float,
+    gradient: np.ndarray,
+) -> tuple[float, float]:
+    """Cell k's shear condition C = F_u·F_v and Σ w_m·|∇_m C|², its gradient written into
+    gradient[k] times `sign` (1: ∇C; −1: a row of the links' system, −∇C as theirs)."""
+    fu0 = fu1 = fu2 = fv0 = fv1 = fv2 = 0.0
+    for m in range(4):
+        p = cells[k, m]
+        cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+        fu0 += cu * x[p, 0]
+        fu1 += cu * x[p, 1]
+        fu2 += cu * x[p, 2]
+        fv0 += cv * x[p, 0]
+        fv1 += cv * x[p, 1]
+        fv2 += cv * x[p, 2]
+    w = 0.0
+    for m in range(4):
+        cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
+        gradient[k, m, 0] = sign * (cu * fv0 + cv * fu0)
+        gradient[k, m, 1] = sign * (cu * fv1 + cv * fu1)
+        gradient[k, m, 2] = sign * (cu * fv2 + cv * fu2)
+        w += inv_mass[cells[k, m]] * (
+            gradient[k, m, 0] ** 2 + gradient[k, m, 1] ** 2 + gradient[k, m, 2] ** 2
+        )
+    return fu0 * fv0 + fu1 * fv1 + fu2 * fv2, w
+
+
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_cell_shear(
     x: np.ndarray,  # (N, 3) float64, updated in place
@@ -999,29 +1033,11 @@ def project_cell_shear(
     C = sin γ, and ½·C²/α with α = 1/(G·A) is the continuum ½·G·γ²·A; stretched, the columns
     stay square and C stays 0, so a fabric's stretch does not depend on its shear."""
     for k in range(cells.shape[0]):
-        fu0 = fu1 = fu2 = fv0 = fv1 = fv2 = 0.0
-        for m in range(4):
-            p = cells[k, m]
-            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
-            fu0 += cu * x[p, 0]
-            fu1 += cu * x[p, 1]
-            fu2 += cu * x[p, 2]
-            fv0 += cv * x[p, 0]
-            fv1 += cv * x[p, 1]
-            fv2 += cv * x[p, 2]
-        w = 0.0
-        for m in range(4):
-            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
-            gradient[k, m, 0] = cu * fv0 + cv * fu0
-            gradient[k, m, 1] = cu * fv1 + cv * fu1
-            gradient[k, m, 2] = cu * fv2 + cv * fu2
-            w += inv_mass[cells[k, m]] * (
-                gradient[k, m, 0] ** 2 + gradient[k, m, 1] ** 2 + gradient[k, m, 2] ** 2
-            )
+        error, w = _cell_shear(x, inv_mass, cells, coefficients, k, 1.0, gradient)
         if w == 0.0:
             continue
         alpha = compliance[k] / (h * h)
-        step = (-(fu0 * fv0 + fu1 * fv1 + fu2 * fv2) - alpha * lambdas[k]) / (w + alpha)
+        step = (-error - alpha * lambdas[k]) / (w + alpha)
         lambdas[k] += step
         for m in range(4):
             p = cells[k, m]
@@ -1046,31 +1062,13 @@ def shear_rows(
     """The cells' shear conditions (project_cell_shear) as rows of the links' system,
     linearised at x."""
     for k in range(cells.shape[0]):
-        fu0 = fu1 = fu2 = fv0 = fv1 = fv2 = 0.0
-        for m in range(4):
-            p = cells[k, m]
-            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
-            fu0 += cu * x[p, 0]
-            fu1 += cu * x[p, 1]
-            fu2 += cu * x[p, 2]
-            fv0 += cv * x[p, 0]
-            fv1 += cv * x[p, 1]
-            fv2 += cv * x[p, 2]
-        w = 0.0
-        for m in range(4):
-            cu, cv = coefficients[k, 0, m], coefficients[k, 1, m]
-            gradient[k, m, 0] = -(cu * fv0 + cv * fu0)
-            gradient[k, m, 1] = -(cu * fv1 + cv * fu1)
-            gradient[k, m, 2] = -(cu * fv2 + cv * fu2)
-            w += inv_mass[cells[k, m]] * (
-                gradient[k, m, 0] ** 2 + gradient[k, m, 1] ** 2 + gradient[k, m, 2] ** 2
-            )
+        error, w = _cell_shear(x, inv_mass, cells, coefficients, k, -1.0, gradient)
         row = first + k
         alpha[row] = compliance[k] / h2
         if w == 0.0:
             residual[row] = inverse_diagonal[row] = 0.0
             continue
-        residual[row] = fu0 * fv0 + fu1 * fv1 + fu2 * fv2
+        residual[row] = error
         inverse_diagonal[row] = 1.0 / (w + alpha[row])
 
 
