@@ -114,8 +114,8 @@ def solves_fabric(s: Settings, mechanics: Mechanics) -> bool:
 
 
 def solves_together(s: Settings) -> bool:
-    """Whether an SI run's links (and, LinksTogether.shapes_too, its bending) are solved
-    together before the passes: not with tethers (LinkSet)."""
+    """Whether an SI run's links and cells' shear (and, LinksTogether.shapes_too, its stiff
+    bending) are solved together before the passes: not with tethers (LinkSet)."""
     return s.xpbd and not s.tethers
 
 
@@ -211,12 +211,12 @@ class LinksTogether:
     """The linearised XPBD system of the links (constraints.links_rows), the cells' shear
     conditions (constraints.shear_rows) and the fabric's linear shapes, its bending runs and
     twists (constraints.shape_rows), solved together each substep by conjugate gradients, and
-    applied. A stiff fabric needs it: Gauss–Seidel passes
-    carry a correction one link further per pass, and a cotton disc 41 particles across drapes
-    as its fabric does only from about 64 substeps × 64 passes (RESEARCH.md §8); this carries
-    it across the sheet in one solve, so the links keep their length at a few passes. The shapes
-    in the same solve (`shapes_too`) bend a fine strip without the substeps that passes over
-    its runs need, which grow as the spacing's square (materials.substeps_needed).
+    applied. A stiff fabric needs it: Gauss–Seidel passes carry a correction one link further
+    per pass, and a cotton disc 41 particles across drapes as its fabric does only from about
+    64 substeps × 64 passes (RESEARCH.md §8); this carries it across the sheet in one solve, so
+    the links keep their length at a few passes. The shapes in the same solve (`shapes_too`)
+    bend a fine strip without the substeps that passes over its runs need, which grow as the
+    spacing's square (materials.substeps_needed).
 
     With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
     2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
@@ -229,7 +229,9 @@ class LinksTogether:
     about what a factorisation costs in iterations from 32² to 128², it is made again. A count,
     not a clock, so that a run's bits do not depend on the machine; and not at every change of
     the pins or grab: a grab began or let go, each a factorisation, cost a 64² sheet 150 ms a
-    time in the window.
+    time in the window. Stiff bending in the solve makes a factor stale within a few substeps
+    (RESEARCH.md §8, "Bending in the links' solve"), so a solve that reaches STALE_AFTER
+    iterations starts again from its guess with a factor made where the cloth now is.
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures

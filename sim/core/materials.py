@@ -23,10 +23,12 @@ run XPBD with compliances from the material (RESEARCH.md §8 derives them):
   measured fabrics roughly does (RESEARCH.md §8).
 
 Every compliance scales with the mesh as the physics does, so a finer sheet of the same material
-is the same fabric. XPBD gives these compliances only once its substeps are short enough for the
-stiffest bending run (`substeps_needed`): a body with an SI material runs at least that many
+is the same fabric. XPBD's passes give these compliances only once its substeps are short
+enough for the stiffest bending run (`substeps_needed`); where they are not, the bending joins
+the links' solve (constraint_sets.LinksTogether), which needs only the substeps its
+linearisation does (`substeps_for_one_solve`). A body with an SI material runs at least those
 substeps and MIN_PASSES passes, whatever the scene asks for, so that its fabric does not depend
-on them either.
+on them either (Simulation.model_settings).
 """
 
 from __future__ import annotations
