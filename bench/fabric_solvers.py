@@ -102,21 +102,22 @@ def run(sim: Simulation, steps: int) -> str:
     )
 
 
-def links_parts(sim: Simulation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The live links' unit directions (L, 3), which have a free end (L,) and α̃ (L,)."""
+def links_parts(sim: Simulation) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+    """The solver's links' G (L, 3N) along their unit directions, which have a free end (L,)
+    and α̃ (L,)."""
     links, x, w = sim.links, sim.state.x, sim.fixed.inv_mass
     s = sim.model_settings
     d = x[links.b] - x[links.a]
     rows = w[links.a] + w[links.b] > 0
     alpha = sim.link_material().compliance / (s.dt / s.substeps) ** 2
-    return d / np.linalg.norm(d, axis=1)[:, None], rows, alpha
+    directions = d / np.linalg.norm(d, axis=1)[:, None]
+    return constraint_sets.links_gradient(directions, links.a, links.b, len(x)), rows, alpha
 
 
 def links_system(sim: Simulation) -> sparse.csr_matrix:
-    """(L', L') G·W·Gᵀ + α̃ of the live links with a free end, at the state."""
+    """(L', L') G·W·Gᵀ + α̃ of the solver's links with a free end, at the state."""
     g, rows, alpha = links_parts(sim)
-    links, w = sim.links, sim.fixed.inv_mass
-    system = constraint_sets.links_system(g, links.a, links.b, w, alpha, rows)
+    system = constraint_sets.together_system(g, sim.fixed.inv_mass, alpha, rows)
     return system[rows][:, rows].tocsr()
 
 
@@ -146,9 +147,7 @@ def compare_preconditioners(size: int, seconds: float) -> str:
     factored = time.perf_counter() - started
     g, rows, alpha = links_parts(rest)
     started = time.perf_counter()
-    inverse = constraint_sets.LinksInverse(
-        g, rest.links.a, rest.links.b, rest.fixed.inv_mass, alpha, rows
-    )
+    inverse = constraint_sets.LinksInverse(g, rest.fixed.inv_mass, alpha, rows)
     through = time.perf_counter() - started
     moving = clamped_sheet(size, LINKS_THEN_PASSES)
     moving.step(round(seconds / moving.settings.dt))
