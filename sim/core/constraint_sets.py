@@ -442,14 +442,10 @@ class ShapeRows:
             members = np.concatenate([np.pad(m, ((0, 0), (0, p)), mode="edge") for m, _, p in pads])
             gradient = -np.concatenate([np.pad(c, ((0, 0), (0, p))) for _, c, p in pads])
         sizes = np.cumsum([0] + [len(s.members) for s in shapes])
-        axis = np.arange(3)
-        # row 3k + c holds G's entry at column 3·member_m + c, for every m
-        columns = 3 * members[:, :, None] + axis
-        rows = np.broadcast_to(3 * np.arange(len(members))[:, None, None] + axis, columns.shape)
-        values = np.broadcast_to(gradient[:, :, None], columns.shape)
-        matrix = sparse.csr_matrix(
-            (values.ravel(), (rows.ravel(), columns.ravel())),
-            shape=(3 * len(members), 3 * particle_count),
+        # as scalar rows: row 3k + c moves each member along axis c by its entry
+        per_axis = gradient[:, None, :, None] * np.eye(3)[None, :, None, :]  # (K, 3, M, 3)
+        matrix = rows_gradient(
+            np.repeat(members, 3, axis=0), per_axis.reshape(-1, width, 3), particle_count
         )
         matrix.eliminate_zeros()
         return cls(
@@ -467,15 +463,8 @@ def links_gradient(
 ) -> sparse.csr_matrix:
     """(L, 3N) G: a link's row moves its first end along +gradient and its second along
     −gradient (constraints.multiply_together)."""
-    count = len(link_a)
-    columns = np.concatenate(
-        [3 * link_a[:, None] + np.arange(3), 3 * link_b[:, None] + np.arange(3)], axis=1
-    )
-    values = np.concatenate([gradient, -gradient], axis=1).ravel()
-    return sparse.csr_matrix(
-        (values, (np.repeat(np.arange(count), 6), columns.ravel())),
-        shape=(count, 3 * particle_count),
-    )
+    ends = np.stack([link_a, link_b], axis=1)
+    return rows_gradient(ends, np.stack([gradient, -gradient], axis=1), particle_count)
 
 
 def rows_gradient(
@@ -483,7 +472,8 @@ def rows_gradient(
     gradient: np.ndarray,  # (C, M, 3) float64, each member's row entries
     particle_count: int,
 ) -> sparse.csr_matrix:
-    """(C, 3N) G of scalar rows over several particles each (a cell's shear)."""
+    """(C, 3N) G of scalar rows over several particles each (a link's, a cell's shear, a
+    shape's axis)."""
     columns = 3 * members[:, :, None] + np.arange(3)
     rows = np.broadcast_to(np.arange(len(members))[:, None, None], columns.shape)
     return sparse.csr_matrix(
