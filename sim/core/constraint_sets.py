@@ -219,7 +219,8 @@ class LinksTogether:
     spacing's square (materials.substeps_needed).
 
     With a diagonal preconditioner the iterations grow in proportion to the sheet's width (793,
-    2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128²), so the system is
+    2 125 and 4 706 to 10⁻⁶ on a moving cotton sheet of 32², 64² and 128² while the diagonals
+    were among the links; 234, 510 and 1 154 without them), so the system is
     preconditioned by itself at the directions of the substep it is made in, inverted through
     the particles' factored system (LinksInverse): 9, 18 and 50 (bench/fabric_solvers.py). A
     preconditioner need not be the system, only near it: the factor is made again when the
@@ -497,11 +498,12 @@ def together_system(
 class LinksInverse:
     """(G·W·Gᵀ + α̃)⁻¹ applied through the particles' system, by Woodbury's identity:
     α̃⁻¹·r − α̃⁻¹·G·P⁻¹·Gᵀ·α̃⁻¹·r with P = W⁻¹ + Gᵀ·α̃⁻¹·G over the free particles'
-    coordinates, which are fewer than the links (a third fewer on a sheet) and coupled more
-    sparsely: at 128² it factors in 409 ms and costs 9.4 ms an iteration, the links' own system
-    1 146 and 19 ms (bench/fabric_solvers.py --part system). Needs every row's α̃ > 0 (a
-    fabric's links and shapes have a compliance); rows left out of the system are identity
-    rows."""
+    coordinates. With the diagonals among the links it was the cheaper inverse, 409 ms to make
+    and 9.4 ms an iteration at 128² against the links' own 1 146 and 19 ms; without them the
+    links' own is (66 and 20 ms against 81 and 41: bench/fabric_solvers.py --part system), but
+    in the whole solve, cells' rows and all, neither wins (RESEARCH.md §8). Needs every row's
+    α̃ > 0 (a fabric's links, cells and shapes have a compliance); rows left out of the system
+    are identity rows."""
 
     def __init__(
         self,
