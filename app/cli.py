@@ -267,7 +267,7 @@ def run_command(args: argparse.Namespace) -> int:
         steps = _steps_for(source, args.steps)
         # --set and --seam edit the document, as the app's panels and menus do, before step 0.
         source = _changed(source, changes)
-        if args.seam:
+        if args.seam and isinstance(source, Scene):  # a recording's was refused above
             source = _with_seam(source)
         slots = probe_slots(source) if "csv" in outputs.files else 0
         engine = Engine.of(

@@ -61,6 +61,7 @@ from clothlab.sim.document.scene import (
     CameraSpec,
     RulerSpec,
     Scene,
+    as_point,
     body_counts,
     build_topology,
     save_scene,
@@ -71,6 +72,7 @@ from clothlab.sim.lab.engine import Engine
 from clothlab.sim.text import tr
 from clothlab.ui.intents import (
     BeginGesture,
+    ChangeSetting,
     Compose,
     EndGesture,
     NewDocument,
@@ -366,7 +368,7 @@ class Controller(QObject):
     def _request_handlers(self) -> dict[type, Callable[[Any], None]]:
         """By the request's type: one place says what each request does."""
         return {
-            SetSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
+            ChangeSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
             EditScene: self._push, SetSceneInfo: self._push, EditRulers: self._push,
             Composed: self._compose,
             Compose: lambda request: self._compose(request.composed(self.scene)),
@@ -452,9 +454,9 @@ class Controller(QObject):
             edit = edit_of(self.scene, command.composed(self.scene))
             if edit.restart:
                 return
-        elif isinstance(command, SetPin):
-            edit = SetPin(command.particle, tuple(float(v) for v in command.anchor), None)
-        elif isinstance(command, SetSetting):
+        elif isinstance(command, SetPin) and command.anchor is not None:  # a pin dragged
+            edit = SetPin(command.particle, as_point(command.anchor), None)
+        elif isinstance(command, ChangeSetting):
             value = SETTINGS_TABLE[command.key].check(command.value)
             edit = SetSetting(command.key, value, value)
         else:
@@ -462,7 +464,7 @@ class Controller(QObject):
         validate(edit, *self._counts)
         self.send(edit)
 
-    def _set_setting(self, request: SetSetting) -> None:
+    def _set_setting(self, request: ChangeSetting) -> None:
         """Change a setting (undoable); raises ValueError outside the declared range."""
         key = request.key
         if key not in SETTINGS_TABLE:
@@ -481,9 +483,9 @@ class Controller(QObject):
         particle, anchor, live = request.particle, request.anchor, request.live
         previous = next((p.anchor for p in self.scene.pins if p.particle == particle), None)
         if anchor is not None:
-            anchor = tuple(float(v) for v in anchor)
+            anchor = as_point(anchor)
         if live is not None:
-            live = tuple(float(v) for v in live)
+            live = as_point(live)
         if anchor != previous:
             self._push(SetPin(particle, anchor, previous, None if live == anchor else live))
 
@@ -525,7 +527,7 @@ class Controller(QObject):
     def _grab(self, request: GrabStart | GrabMove) -> None:
         # Paused, nothing steps: the particle goes to the pointer at once so the grab shows.
         command = dataclasses.replace(
-            request, target=tuple(float(v) for v in request.target), place=not self.running
+            request, target=as_point(request.target), place=not self.running
         )
         if isinstance(command, GrabStart):
             command = dataclasses.replace(command, particle=int(command.particle))
@@ -572,8 +574,8 @@ class Controller(QObject):
     # --- the two requests many callers make: thin wrappers over submit ------------------------
 
     def set_setting(self, key: str, value: Any) -> None:
-        """submit(SetSetting(key, value, …)): raises KeyError or ValueError."""
-        self.submit(SetSetting(key, value, None))
+        """submit(ChangeSetting(key, value)): raises KeyError or ValueError."""
+        self.submit(ChangeSetting(key, value))
 
     def set_running(self, running: bool) -> None:
         self.submit(Run() if running else Pause())

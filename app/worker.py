@@ -75,9 +75,9 @@ class SnapshotMailbox:
         """Replace the content, keeping the readout rows of a snapshot not taken yet; True
         if the slot was empty (the reader needs waking)."""
         with self._lock:
-            was_empty = self._snapshot is None
-            self._snapshot = snapshot if was_empty else merged(self._snapshot, snapshot)
-        return was_empty
+            kept = self._snapshot
+            self._snapshot = snapshot if kept is None else merged(kept, snapshot)
+        return kept is None
 
     def take(self) -> Snapshot | None:
         with self._lock:

@@ -6,23 +6,11 @@ modules out as they install, in a temporary folder, and runs lint-imports there.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("app", "sim", "ui", "resources")
-
-
-def installed_layout(folder: Path) -> Path:
-    package = folder / "clothlab"
-    shutil.copytree(ROOT / "api", package, ignore=shutil.ignore_patterns("__pycache__"))
-    for part in PARTS:
-        shutil.copytree(ROOT / part, package / part,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.json", "*.svg",
-                                                      "*.vert", "*.frag"))  # fmt: skip
-    return folder
+from installed_layout import ROOT, installed_layout, typecheck
 
 
 def lint_imports(folder: Path, config: Path) -> subprocess.CompletedProcess[str]:
@@ -52,3 +40,16 @@ def test_a_breach_is_caught(tmp_path):
     report = result.stdout + result.stderr
     assert result.returncode != 0
     assert "clothlab.sim.core.kernels -> clothlab.sim.document.scene" in report
+
+
+def test_the_type_check_reads_the_package_as_it_installs(tmp_path):
+    """Checked as the checkout's folders, every clothlab import was Any and this passed."""
+    folder = installed_layout(tmp_path, link=True)
+    (folder / "clothlab" / "probe.py").write_text(
+        "from clothlab.sim.core.parameters import Settings\n\n\n"
+        "def passes() -> str:\n    return Settings().passes\n"
+    )
+    report, status = typecheck(folder)
+    assert status == 1
+    expected = 'api/probe.py:5: error: Incompatible return value type (got "int", expected "str")'
+    assert expected in report

@@ -4,13 +4,14 @@ Views turn gestures into command records and emit them on one signal, `command_r
 the window hands every one to `WindowContext.submit` (ui.context), which passes them on to
 `Controller.submit` (app.controller). Where the simulation has a record for the request, that
 record is what a view emits: sim.document.commands' GrabStart, GrabMove, GrabRelease, Run, Pause,
-Step, SetSpeed and sim.document.edits' CutLinks, SetPin, SetSetting. The records here cover the
+Step, SetSpeed and sim.document.edits' CutLinks, SetPin. The records here cover the
 rest: a change of composition made against the document as it is when the request arrives, a live
 preview of a drag, the window's own business (selection, its actions), and requests that only the
 document's holder can spell out (the seam cut, reset, a new document).
 
-A request's `previous` (SetPin, SetSetting) is what the view saw, or None: the controller takes
-it from the document, which only it holds. Nothing here imports Qt.
+A SetPin's `previous` is what the view saw, or None: the controller takes it from the document,
+which only it holds; so a setting is asked for by ChangeSetting, which the controller makes the
+SetSetting from the value the document has. Nothing here imports Qt.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from clothlab.sim.document.composition import Composed
 from clothlab.sim.document.scene import Scene, SheetSpec
 
 if TYPE_CHECKING:
-    from clothlab.sim.document.edits import SetPin, SetSetting
+    from clothlab.sim.document.edits import SetPin
     from clothlab.ui.selection import Selection
 
 
@@ -46,11 +47,20 @@ class Compose:
 
 
 @dataclass(frozen=True)
+class ChangeSetting:
+    """Set a setting (sim.core.parameters' table) to `value`: one undoable SetSetting from the
+    value the document has."""
+
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
 class Preview:
     """Show `command` in the running model while it is being dragged, without recording it: the
     drag's end asks for the change itself, one undoable edit from where the drag began."""
 
-    command: SetPin | SetSetting | Compose
+    command: SetPin | ChangeSetting | Compose
 
 
 @dataclass(frozen=True)

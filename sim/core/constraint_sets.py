@@ -962,8 +962,7 @@ class BendCandidates:
             index = np.arange(cols * rows).reshape(rows, cols) + grid.first_particle
             n_across = (cols - 1) * rows
             across = grid.first_link + np.arange(n_across).reshape(rows, cols - 1)
-            down = grid.first_link + n_across
-            down = down + np.arange(cols * (rows - 1)).reshape(rows - 1, cols)
+            down = grid.first_link + n_across + np.arange(cols * (rows - 1)).reshape(rows - 1, cols)
             a_parts += [index[:, :-2].ravel(), index[:-2, :].ravel()]
             b_parts += [index[:, 2:].ravel(), index[2:, :].ravel()]
             first += [across[:, :-1].ravel(), down[:-1, :].ravel()]

@@ -9,6 +9,7 @@ the classic model; with every option off it computes what the classic one does.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -19,6 +20,7 @@ from clothlab.sim.core.constraint_sets import (
     AirSurface,
     BendingSet,
     ConstraintSet,
+    LinkSet,
     Model,
     ShearSet,
     SolveReport,
@@ -49,7 +51,9 @@ class ClassicIntegrator:
         """One step; returns the health the predict found (kernels.HEALTHY or a problem), or
         kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it moved stays in
         the links' lambdas and the obstacles' pushes (`impulses`)."""
-        kernel = kernels.step_parallel if links.parallel else kernels.step_classic
+        kernel: Callable[..., int] = (
+            kernels.step_parallel if links.parallel else kernels.step_classic
+        )
         colours = (links.run_start,) if links.parallel else ()
         return kernel(
             state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
@@ -76,7 +80,7 @@ class ExtendedIntegrator:
 
     def __init__(self, particle_count: int) -> None:
         self.sets = constraint_sets()
-        self.links_set = self.sets[0]
+        self.links_set = next(s for s in self.sets if isinstance(s, LinkSet))
         self._stale = set(range(len(self.sets)))  # sets to build before they next run
         self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active

@@ -28,7 +28,7 @@ import dataclasses
 import math
 import typing
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, TypeAlias
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, GetPydanticSchema
@@ -146,6 +146,11 @@ class Edit(Command):
     # The change leaves everything the model computes as it was (a probe only reads it): a
     # replay it is made in stays the recording's run, bit for bit, and seeks as one.
     leaves_model: ClassVar[bool] = False
+
+    if TYPE_CHECKING:  # each kind says it its own way: a property, or a field (EditScene)
+
+        @property
+        def text(self) -> str: ...
 
     def inverse(self) -> Edit:
         raise NotImplementedError
@@ -682,7 +687,7 @@ def _point(values: Any, what: str) -> None:
     if len(values) != 3 or not all(
         isinstance(v, (int, float, np.floating, np.integer))
         and math.isfinite(v)
-        and abs(v) <= COORDINATE_LIMIT
+        and abs(float(v)) <= COORDINATE_LIMIT
         for v in values
     ):
         raise CommandError(f"{what} must be three finite numbers within ±{COORDINATE_LIMIT:g}")

@@ -364,6 +364,7 @@ def shift_right_pins(scene: Scene, shift: float) -> Scene:
     units left of their rest position (the seed's "shifted pins", `--set pin_shift`)."""
     index = first_sheet(scene)
     sheet, first = scene.bodies[index], _first_particle(scene, index)
+    assert isinstance(sheet, SheetSpec)  # first_sheet's
     rest = _rest(sheet)
     pins = []
     for pin in scene.pins:

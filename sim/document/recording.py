@@ -68,7 +68,7 @@ class _Entry(BaseModel):
 
 def _entry_model(command: type[Command]) -> type[_Entry]:
     """A command's entry: its step, its type and the fields its record declares for a file."""
-    fields = {"type": (Literal[command.kind], ...), **command.file_fields()}
+    fields: dict[str, Any] = {"type": (Literal[command.kind], ...), **command.file_fields()}
     return create_model(f"_{command.__name__}", __base__=_Entry, **fields)
 
 

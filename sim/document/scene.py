@@ -76,6 +76,14 @@ def _as_tuple(value: Any) -> Any:
 
 
 Vec3 = Annotated[tuple[Finite, Finite, Finite], BeforeValidator(_as_tuple)]
+
+
+def as_point(values: Iterable[Any]) -> tuple[float, float, float]:
+    """Three numbers (numpy's among them) as a Vec3 of Python floats; ValueError if not three."""
+    x, y, z = (float(v) for v in values)
+    return x, y, z
+
+
 StrictFinite = Annotated[Finite, Strict()]
 
 
@@ -389,10 +397,10 @@ def _section_field(parameter: Parameter) -> tuple[Any, Any]:
         return Vec3, parameter.default
     if parameter.kind is bool:
         return bool, parameter.default
-    limits = {"ge": parameter.minimum, "le": parameter.maximum}
+    low, high = parameter.minimum, parameter.maximum
     if parameter.kind is int:
-        return int, Field(parameter.default, **limits)
-    return float, Field(parameter.default, **limits, allow_inf_nan=False)
+        return int, Field(parameter.default, ge=low, le=high)
+    return float, Field(parameter.default, ge=low, le=high, allow_inf_nan=False)
 
 
 class _Section(_Strict):
@@ -856,7 +864,7 @@ def with_setting(scene: Scene, key: str, value: Any) -> Scene:
 def body_materials(bodies: list[BodyShape]) -> list[BodyMaterial]:
     """Each body's material, as Simulation takes them."""
     return [
-        BodyMaterial(b.material, b.stiffness, b.si_material and b.si_material.material)
+        BodyMaterial(b.material, b.stiffness, b.si_material.material if b.si_material else None)
         for b in bodies
     ]
 

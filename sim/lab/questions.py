@@ -794,11 +794,12 @@ def run_check_scene(scene: Scene, run: RunSpec) -> tuple[Simulation, RunContext,
     context = RunContext()
     held = run.held
     if held is not None:
-        engine.apply(GrabStart(held.grab, tuple(held.to)))
+        engine.apply(GrabStart(held.grab, held.to))
         context = RunContext(held=(held.grab, held.to))
     failure = ""
-    if engine.advance(run.steps) != run.steps:
-        failure = f"the model blew up at step {engine.sim.instability.step}"
+    if engine.advance(run.steps) != run.steps:  # without a deadline: only if it blew up
+        blown = engine.sim.instability
+        failure = f"the model blew up at step {blown.step if blown else engine.sim.state.steps}"
     return engine.sim, context, failure
 
 

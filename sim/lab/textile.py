@@ -37,6 +37,7 @@ from clothlab.sim.document.scene import (
     BoxSpec,
     CameraSpec,
     DiscSpec,
+    FloorSpec,
     PinSpec,
     Scene,
     SceneError,
@@ -113,7 +114,7 @@ def cantilever_scene(
         bodies=[strip],
         pins=[PinSpec(particle=p, anchor=tuple(positions[p])) for p in clamped],
         obstacles=[platform],
-        floor={"enabled": True, "y": 0.0},
+        floor=FloorSpec.model_validate({"enabled": True, "y": 0.0}),
         camera=cantilever_camera(overhang),
     )  # fmt: skip
     return with_settings(scene, {"damping": TEST_DAMPING})
@@ -159,7 +160,7 @@ def hanging_strip_scene(
         ),
         bodies=[strip],
         pins=[PinSpec(particle=p, anchor=tuple(positions[p])) for p in range(STRIP_COLS)],
-        floor={"enabled": True, "y": 0.0},
+        floor=FloorSpec.model_validate({"enabled": True, "y": 0.0}),
         camera=CameraSpec(target=(0.0, top - length / 2, 0.0), distance=1.6, pitch=0.0),
     )  # fmt: skip
     return with_settings(scene, {"damping": TEST_DAMPING, **converged_stretch(scene)})
@@ -405,6 +406,7 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
     sim = settle(scene)
     expected = material.areal_density * GRAVITY / (2 * material.stretch_warp) * 1000  # mm, L=1
     strip = scene.bodies[0]
+    assert isinstance(strip, SheetSpec)  # hanging_strip_scene's
     weight = material.areal_density * strip.width * strip.height * GRAVITY
     measured = sim.readouts()
     return Check(name, "hanging-strip", QT_TR_NOOP("elongation"), measured.elongation * 1000, "mm",

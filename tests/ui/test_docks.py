@@ -15,12 +15,12 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 from clothlab.sim.core.parameters import PARAMETERS, Settings
 from clothlab.sim.core.readouts import CSV_HEADER, READOUTS, column_key
 from clothlab.sim.core.snapshot import take_snapshot
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
 from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel, envelope
+from clothlab.ui.intents import ChangeSetting
 
 
 def test_every_declared_parameter_has_a_widget_of_its_kind(qtbot):
@@ -79,10 +79,10 @@ def test_user_changes_become_requests(qtbot):
     panel.set_settings(Settings())
     with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["passes"].setValue(16)
-    assert blocker.args == [SetSetting("passes", 16, None)]
+    assert blocker.args == [ChangeSetting("passes", 16)]
     with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["ball"].setChecked(True)
-    assert blocker.args == [SetSetting("ball", True, None)]
+    assert blocker.args == [ChangeSetting("ball", True)]
     with qtbot.waitSignal(panel.command_requested) as blocker:
         panel.editors["wind"].slider.setValue(panel.editors["wind"].slider.value() + 25)
     assert blocker.args[0].key == "wind"

@@ -13,7 +13,6 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from qt_helpers import WAIT_MS
 
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.presets import preset_path
 from clothlab.sim.lab.questions import load_builtin_set
 from clothlab.ui.docks.panels import Panel
@@ -25,6 +24,7 @@ from clothlab.ui.docks.questions_dock import (
     progress_folder,
 )
 from clothlab.ui.docks.readouts_dock import HIGHLIGHT_STYLE, ReadoutsPanel
+from clothlab.ui.intents import ChangeSetting
 
 BUILTIN = load_builtin_set()
 
@@ -377,7 +377,7 @@ def test_now_try_buttons_say_what_they_change(qtbot, question_id):
     with qtbot.waitSignal(panel.command_requested) as blocker:
         button.click()
     suggestion = question.now_try[0]
-    assert blocker.args == [SetSetting(suggestion.setting, suggestion.value, None)]
+    assert blocker.args == [ChangeSetting(suggestion.setting, suggestion.value)]
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,9 @@ from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
 from clothlab.sim.document.composition import change_obstacle
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import PinSpec, Scene, SheetSpec, body_counts
 from clothlab.ui.docks.scene_model import PIN_ROWS, SceneModel
-from clothlab.ui.intents import Compose, Select
+from clothlab.ui.intents import ChangeSetting, Compose, Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.window import dialogs
 
@@ -233,7 +232,7 @@ def test_the_ball_row_edits_the_ball_settings_and_obstacles_move_from_the_view(m
     tools.command_requested.emit(Compose(change_obstacle, (0,), {"center": (0.5, 0.0, 0.2)}))
     assert controller.scene.obstacles[0].center == (0.5, 0.0, 0.2)
     assert controller.undo_stack.text(controller.undo_stack.count() - 1) == "Move sphere"
-    tools.command_requested.emit(SetSetting("ball_center", (0.1, 0.2, 0.3), None))
+    tools.command_requested.emit(ChangeSetting("ball_center", (0.1, 0.2, 0.3)))
     assert controller.settings.ball_center == (0.1, 0.2, 0.3)
 
 

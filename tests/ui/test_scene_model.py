@@ -5,10 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from clothlab.sim.document.composition import change_obstacle
-from clothlab.sim.document.edits import SetPin, SetSetting
+from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.presets import load_preset
 from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SceneModel
-from clothlab.ui.intents import Compose, change_body
+from clothlab.ui.intents import ChangeSetting, Compose, change_body
 
 
 def find_value(model: SceneModel, address):
@@ -101,21 +101,21 @@ def test_editing_a_value_requests_the_change(qtbot):
     model.set_scene(load_preset("hanging-sheet"))
     with qtbot.waitSignal(model.command_requested) as blocker:
         assert model.setData(find_value(model, ("setting", "ball_radius")), 0.8)
-    assert blocker.args == [SetSetting("ball_radius", 0.8, None)]
+    assert blocker.args == [ChangeSetting("ball_radius", 0.8)]
     with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("setting", "passes")), 20)
-    assert blocker.args == [SetSetting("passes", 20, None)]
+    assert blocker.args == [ChangeSetting("passes", 20)]
     with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(
             find_value(model, ("setting", "ball")),
             Qt.CheckState.Checked,
             Qt.ItemDataRole.CheckStateRole,
         )
-    assert blocker.args == [SetSetting("ball", True, None)]
+    assert blocker.args == [ChangeSetting("ball", True)]
     with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("ball_center", 1)), -0.2)
     # the preset ball: in front
-    assert blocker.args == [SetSetting("ball_center", (0.0, -0.2, 0.75), None)]
+    assert blocker.args == [ChangeSetting("ball_center", (0.0, -0.2, 0.75))]
     with qtbot.waitSignal(model.command_requested) as blocker:
         model.setData(find_value(model, ("pin", 14, 0)), 1.0)
     assert blocker.args == [SetPin(14, (1.0, 1.0, 0.0), None)]

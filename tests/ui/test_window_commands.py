@@ -19,12 +19,12 @@ from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
 from clothlab.sim.core.readouts import READOUTS
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.presets import load_preset, preset_path
 from clothlab.sim.document.scene import Scene, build_topology, load_scene
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ValueDelegate
 from clothlab.ui.docks.scene_model import SceneModel
+from clothlab.ui.intents import ChangeSetting
 from clothlab.ui.viewport.key_tools import CURSOR_KEYS
 from clothlab.ui.window import dialogs
 from clothlab.ui.window.dialogs import window_title
@@ -210,7 +210,7 @@ def test_scene_tree_names_choices_as_the_parameters_panel_does(qtbot):
     model.command_requested.connect(requests.append)
     editor.setCurrentIndex(1)
     delegate.setModelData(editor, model, index)
-    assert requests == [SetSetting("solver_mode", 1, None)]
+    assert requests == [ChangeSetting("solver_mode", 1)]
     editor.deleteLater()
 
 

@@ -1,7 +1,7 @@
 """The Parameters panel: one widget per declared setting, generated from PARAMETERS.
 
 int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as a
-SetSetting on `command_requested`, and a slider's drag is bracketed by BeginGesture and
+ChangeSetting on `command_requested`, and a slider's drag is bracketed by BeginGesture and
 EndGesture (ui.intents), so it undoes as one; the document's answer comes back through
 `show_scene` / `show_edit` (a ui.panels.Panel) or `set_settings`, none of which re-emits.
 
@@ -38,14 +38,13 @@ from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.composition import held_at_points
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
 from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, shown_unit, tooltip_for
-from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
+from clothlab.ui.intents import BeginGesture, ChangeSetting, Compose, EndGesture, change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics
@@ -248,7 +247,7 @@ class BodyGroup(QGroupBox):
         self.tethers_on = QPushButton(tr("Tethers on"), self.tethers_hint)
         self.tethers_on.setToolTip(tr("Switch on tethers for the whole scene (one undo entry)"))
         self.tethers_on.clicked.connect(
-            lambda: self.command_requested.emit(SetSetting("tethers", True, None))
+            lambda: self.command_requested.emit(ChangeSetting("tethers", True))
         )
         row = QHBoxLayout(self.tethers_hint)
         row.setContentsMargins(0, 0, 0, 0)
@@ -421,7 +420,7 @@ class BodyGroup(QGroupBox):
 
 
 class ParametersPanel(QWidget):
-    command_requested = Signal(object)  # SetSetting, Compose, BeginGesture, EndGesture
+    command_requested = Signal(object)  # ChangeSetting, Compose, BeginGesture, EndGesture
     refused = Signal(str)  # one line: why a typed value was not taken (it says the range)
     fit_requested = Signal()  # the fabric chooser's "Your own…": Fit my fabric
 
@@ -518,7 +517,7 @@ class ParametersPanel(QWidget):
         return editor
 
     def _request(self, key: str, value: Any) -> None:
-        self.command_requested.emit(SetSetting(key, value, None))
+        self.command_requested.emit(ChangeSetting(key, value))
 
     # --- Panel: the settings follow the document, not the frames ------------------------------
 

@@ -50,7 +50,6 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.parameters import SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import Run
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import (
     FileRefusedError,
     describe,
@@ -72,7 +71,7 @@ from clothlab.sim.lab.questions import (
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
-from clothlab.ui.intents import NewDocument
+from clothlab.ui.intents import ChangeSetting, NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.window import file_dialogs
@@ -257,7 +256,7 @@ class QuestionsPanel(QWidget):
     """A ui.panels.Panel; its requests go the window's one way (ui.context), its evidence to
     the readouts."""
 
-    # NewDocument (the question's scene, paused), Run, SetSetting (a "now try", undoable)
+    # NewDocument (the question's scene, paused), Run, ChangeSetting (a "now try", undoable)
     command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
     class_mode_changed = Signal(object)  # the set's ClassMode: what it hides, maybe nothing
@@ -643,7 +642,7 @@ class QuestionsPanel(QWidget):
 
     def apply_now_try(self, index: int) -> None:
         suggestion = self.question.now_try[index]
-        self.command_requested.emit(SetSetting(suggestion.setting, suggestion.value, None))
+        self.command_requested.emit(ChangeSetting(suggestion.setting, suggestion.value))
 
     # --- progress --------------------------------------------------------------------------------
 

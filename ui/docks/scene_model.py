@@ -4,7 +4,7 @@ Top-level groups: Bodies (one row per body, its fields as children), Obstacles (
 the scene's spheres and boxes), Pins (of the selected body, else of the scene), then the
 world's settings (floor, wind, solver, fabric). Every editable value item carries an address in
 ADDRESS_ROLE saying what it edits; an edit made in a view becomes a command record on
-`command_requested` (SetSetting, SetPin, or a Compose of a body's or an obstacle's fields), and
+`command_requested` (ChangeSetting, SetPin, or a Compose of a body's or an obstacle's fields), and
 the document's answer comes back through `update_from_scene`, so the model always shows the
 document, not what a view typed. Rows of bodies and obstacles carry their Selection in
 SELECTION_ROLE.
@@ -33,7 +33,7 @@ from clothlab.sim.core.parameters import (
 )
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
-from clothlab.sim.document.edits import SetPin, SetSetting
+from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.scene import (
     BlockSpec,
     BodyShape,
@@ -48,7 +48,7 @@ from clothlab.sim.document.scene import (
     scene_settings,
 )
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import Compose, change_body
+from clothlab.ui.intents import ChangeSetting, Compose, change_body
 from clothlab.ui.number_box import Limits
 from clothlab.ui.numbers import localized
 from clothlab.ui.selection import BALL, Selection
@@ -328,7 +328,7 @@ def _text_item(text: str, tooltip: str = "") -> QStandardItem:
 
 
 class SceneModel(QStandardItemModel):
-    command_requested = Signal(object)  # SetSetting, SetPin, Compose (ui.intents)
+    command_requested = Signal(object)  # ChangeSetting, SetPin, Compose (ui.intents)
     edit_refused = Signal(str)  # one line: why a typed value was not taken
 
     def __init__(self, parent: Any = None) -> None:
@@ -711,11 +711,11 @@ class SceneModel(QStandardItemModel):
             return
         kind = address[0]
         if kind == "setting":
-            self.command_requested.emit(SetSetting(address[1], value, None))
+            self.command_requested.emit(ChangeSetting(address[1], value))
         elif kind == "ball_center":
             center = list(scene.ball.center)
             center[address[1]] = value
-            self.command_requested.emit(SetSetting("ball_center", tuple(center), None))
+            self.command_requested.emit(ChangeSetting("ball_center", tuple(center)))
         elif kind == "pin":
             anchor = list(self._anchors[address[1]])
             anchor[address[2]] = value

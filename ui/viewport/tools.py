@@ -22,11 +22,11 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
-from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting, links_crossing_stroke
+from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
 from clothlab.sim.document.scene import RulerEnd, RulerSpec
 from clothlab.sim.lab.rulers import end_position, particle_end, point_end
 from clothlab.sim.text import QT_TR_NOOP
-from clothlab.ui.intents import Compose, Preview, ToggleProbe
+from clothlab.ui.intents import ChangeSetting, Compose, Preview, ToggleProbe
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
@@ -307,15 +307,15 @@ class MoveTool(DragTool):
         if moved:
             self.emit(self._moved_to(self.current))
 
-    def _moved_to(self, center: np.ndarray) -> SetSetting | Compose:
+    def _moved_to(self, center: np.ndarray) -> ChangeSetting | Compose:
         return obstacle_moved_to(self.subject, center)
 
 
-def obstacle_moved_to(index: int, center: np.ndarray) -> SetSetting | Compose:
+def obstacle_moved_to(index: int, center: np.ndarray) -> ChangeSetting | Compose:
     """The request that puts obstacle `index` (BALL: the ball) with its centre at `center`."""
     # The ball is a setting of the classic model; the other obstacles are the scene's.
     if index == BALL:
-        return SetSetting("ball_center", vec3(center), None)
+        return ChangeSetting("ball_center", vec3(center))
     return Compose(composition.change_obstacle, (index,), {"center": vec3(center)})
 
 

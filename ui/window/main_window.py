@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
-from clothlab.sim.document.edits import SetSetting
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.questions import ClassMode
@@ -47,7 +46,7 @@ from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.validation_dock import ValidationPanel
-from clothlab.ui.intents import Reset, SeamCut
+from clothlab.ui.intents import ChangeSetting, Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.viewport import meshes
@@ -275,7 +274,7 @@ class MainWindow(QMainWindow):
             "scene_properties": self.edit_scene_properties,
             "export_csv": files.export_readouts, "export_positions": files.export_positions,
             "screenshot": files.save_screenshot_dialog, "quit": self.close,
-            "seam": partial(send, SeamCut()), "ball": lambda on: send(SetSetting("ball", on, None)),
+            "seam": partial(send, SeamCut()), "ball": lambda on: send(ChangeSetting("ball", on)),
             "play": lambda: send(Pause() if c.running else Run()),
             "step": partial(send, Step()), "reset": partial(send, Reset()),
             "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,

@@ -22,11 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.document.commands import SetSetting
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.resolution import Advice
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import Reset
+from clothlab.ui.intents import ChangeSetting, Reset
 from clothlab.ui.numbers import localized
 
 STATUS_HZ = 4
@@ -40,7 +39,7 @@ PREPARING = QT_TR_NOOP(
 
 
 class StatusBar(QStatusBar):
-    command_requested = Signal(object)  # the notice's button: Reset, or a SetSetting
+    command_requested = Signal(object)  # the notice's button: Reset, or a ChangeSetting
 
     def __init__(self, tool_hint: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,7 +115,7 @@ class StatusBar(QStatusBar):
         tooltip = tr("{message}. {label}: one undoable change of the settings.").format(
             message=message, label=label
         )
-        command = SetSetting(advice.setting, True, None)
+        command = ChangeSetting(advice.setting, True)
         self.show_notice(message, tooltip, label, command)
 
     def _act_on_notice(self) -> None:
