@@ -622,7 +622,8 @@ def _is_standard_stream(target: Path) -> bool:
 class Outputs:
     """The run's output files. Each is opened as a temporary file beside its target before the
     run starts, so a file that cannot be written is found before the work is done (and through
-    the same checks as every save: see sim/files.py); commit renames them over their targets."""
+    the same checks as every save: see sim/document/files.py); commit renames them over their
+    targets."""
 
     def __init__(self) -> None:
         self.files: dict[str, AtomicFile] = {}

@@ -1,6 +1,6 @@
 """`clothlab warm-up`: compile every kernel now, into numba's cache beside the sources, so that
-no launch waits for the compiler. `make` runs it once after installing (issue 31 item 4: the
-first launch after install then starts as fast as every later one).
+no launch waits for the compiler. `make` runs it once after installing, so
+that the first launch after install starts as fast as every later one.
 
 Numba compiles a kernel for the types it is first called with, so the warm-up calls each one as
 the app does: it runs, for a few steps each, the scenes and options that reach every kernel (the

@@ -1,10 +1,11 @@
 """What the window's parts get instead of the window: the controller, the selection, the status
 bar, the 3D view, the actions, and the one path every request takes (`submit`).
 
-The scene editor (ui.editor), the exporter (ui.export) and the recorder (ui.recorder) each take a
+The scene editor (ui.window.editor), the exporter (ui.window.export) and the recorder
+(ui.window.recorder) each take a
 WindowContext; the panels take nothing and emit command records on `command_requested`, which
 the window connects to `WindowContext.submit`. So no part reaches into another through the
-window, and only ui.main_window (and app.gui, which builds the window) imports it.
+window, and only ui.window.main_window (and app.gui, which builds the window) imports it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class WindowContext:
     status: QStatusBar
     viewport: Viewport
     parent: QWidget  # the window as a parent for dialogs: nothing of it is reached through here
-    actions: Mapping[str, QAction]  # by row name (ui.actions)
+    actions: Mapping[str, QAction]  # by row name (ui.window.actions)
     confirm_discard: Callable[[], bool]  # unsaved edits: True if the user saved or dropped them
     show_document: Callable[[], None]  # the panels show the document again, not what was typed
 

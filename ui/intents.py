@@ -121,7 +121,7 @@ class Select:
 
 @dataclass(frozen=True)
 class Trigger:
-    """Do what the window's action of row `action` (ui.actions) does: a panel's button that
+    """Do what the window's action of row `action` (ui.window.actions) does: a panel's button that
     repeats a menu entry (Export readouts CSV…) asks for it by name."""
 
     action: str

@@ -31,6 +31,8 @@ def release_item_wrappers(layout: QLayout) -> None:
     widget's item, a stretch); the items themselves are untouched."""
     for k in range(layout.count()):
         item = layout.itemAt(k)
+        if item is None:
+            continue
         held = item.layout()
         if held is not None:  # a layout is a QObject: its wrapper hears of its deletion
             release_item_wrappers(held)

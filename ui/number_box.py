@@ -1,8 +1,8 @@
 """Spin boxes that take a typed number as typed, or refuse it: never a silent change.
 
 Qt's own spin boxes drop a keystroke that would leave their range and quietly put the old value
-back when the text is not one they take (issue 27: 1 000 000 000 passes became 100, width −5
-became 5, columns 99 999 became 99, columns 1 reverted without a word). These let any number be
+back when the text is not one they take (1 000 000 000 passes became 100, width −5 became
+5, columns 99 999 became 99, columns 1 reverted without a word). These let any number be
 typed. When it is committed (Enter, leaving the field, an arrow key, a delegate's commit), a
 number outside the range is refused: one line on `refused` ("Solver passes 1000000000: expected
 1…200"), nothing is changed, and the box shows its value again. The range comes from the model

@@ -1,4 +1,4 @@
-"""What follows the theme besides Qt's own widgets (issue 27 item 16): our SVG icons drawn in
+"""What follows the theme besides Qt's own widgets: our SVG icons drawn in
 the palette's text colour, pyqtgraph plots in its Base and Text colours, and a focus ring that
 shows on light and dark palettes alike.
 

@@ -5,7 +5,7 @@ A constraint set is switched on by a setting (`enabled`), derives its arrays fro
 and corrects positions once per pass (`project`). Each declares what invalidates it
 (`depends_on`): tetrahedra depend on the topology only, tethers on links and pins, so a cut
 rebuilds the second and not the first. Adding a constraint type is one class here plus its
-kernel in sim/constraints.py.
+kernel in sim/core/constraints.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Probes: what an instrument attached to one particle reads (issue 26 item 2).
+"""Probes: what an instrument attached to one particle reads.
 
 A probe reads its particle's height y, its speed |x − x_prev| / h (h = Δt / substeps, since
 x_prev is one substep back: the speed the Motion readout averages) and, where the solver's

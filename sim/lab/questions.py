@@ -106,7 +106,7 @@ MAX_SCENES = 32  # embedded in one set
 EMBEDDED_NAME = r"[a-z0-9][a-z0-9-]{0,63}\.json"  # a plain file name: no folder, no ".."
 # the panels class mode may hide (the window's docks, by the names it gives them)
 HideablePanel = Literal["parameters", "scene", "history", "readouts", "compare"]
-HIDEABLE_PANELS: Final[tuple[str, ...]] = get_args(HideablePanel)
+HIDEABLE_PANELS: Final[tuple[HideablePanel, ...]] = get_args(HideablePanel)
 MAX_QUESTIONS = 100
 MAX_CHECKS = 8
 MAX_STEPS = 20_000  # per run: a check stays a matter of seconds

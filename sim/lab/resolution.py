@@ -1,4 +1,4 @@
-"""A finer sheet hangs more stretched under the classic rule (issue 27, item 7).
+"""A finer sheet hangs more stretched under the classic rule.
 
 The classic rule's stretch is whatever error its passes leave, and the error left over a longer
 chain of links grows fast: `hanging-sheet`'s max stretch over its third second is 2 % at

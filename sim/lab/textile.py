@@ -225,7 +225,7 @@ def cusick_drape_scene(
     )
 
 
-PRESETS: dict[str, Callable[[], Scene]] = {
+PRESETS: dict[str, Callable[[SIMaterialSpec | str], Scene]] = {
     "cantilever": cantilever_scene,
     "cusick-drape": cusick_drape_scene,
     "hanging-strip": hanging_strip_scene,
@@ -236,7 +236,7 @@ SCENES_FOLDER = Path(__file__).resolve().parents[2] / "resources" / "scenes"
 def write_presets(folder: Path = SCENES_FOLDER) -> None:
     """Write the tests' preset files from their builders (a test holds the two together)."""
     for name, build in PRESETS.items():
-        save_scene(build(), folder / f"{name}.json")
+        save_scene(build("cotton"), folder / f"{name}.json")
 
 
 # --- fabrics given to scenes -----------------------------------------------------------------

@@ -56,7 +56,7 @@ def _composition(scene, draw):
     if choice == "resolution":
         return composition.change_body(scene, index, cols=draw(HOSTILE_NUMBERS))
     if choice == "pins":
-        # the pin sets the Pin menu asks for (ui.editor), and its every n-th
+        # the pin sets the Pin menu asks for (ui.window.editor), and its every n-th
         which = draw(st.sampled_from([*PIN_ACTIONS.values(), "every nth of top edge"]))
         return composition.pin_set(scene, index, which, draw(st.integers(-2, 5)))
     if choice == "unpin":

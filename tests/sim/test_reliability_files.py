@@ -171,7 +171,10 @@ def test_5000_mutated_scene_files_are_scenes_or_clear_scene_errors(seed, operati
     assert peak < 32 * MiB
 
 
-def test_zz_report_fuzz_figures():
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_figures():
+    """The fuzz's figures, printed once the module's tests ran (shown with -s)."""
+    yield
     print(
         f"\nfuzz: {outcomes.total()} mutated files ({dict(outcomes.most_common())}); "
         f"max parse {figures['max_seconds'] * 1e3:.1f} ms (tracemalloc on), "

@@ -232,8 +232,10 @@ def test_random_extreme_settings_stay_finite_or_report_one_instability(values):
         assert tuple(sim.state.x[particle]) == anchor
 
 
-def test_zz_report_random_extreme_settings():
-    """Runs after the property test (same module, defined after it): prints its figures."""
+@pytest.fixture(scope="module", autouse=True)
+def extreme_settings_figures():
+    """The property test's figures, printed once the module's tests ran (shown with -s)."""
+    yield
     total = outcomes["finite"] + outcomes["blew up"]
     print(
         f"\nrandom extreme settings: {total} cases × {STEPS} steps, {outcomes['blew up']} blew up "

@@ -1,5 +1,5 @@
-"""File ▸ Export mesh… and Export video… (ui.export) in the real window under Xvfb: videos are
-decoded back with imageio, meshes read back as text or bytes."""
+"""File ▸ Export mesh… and Export video… (ui.window.export) in the real window under Xvfb:
+videos are decoded back with imageio, meshes read back as text or bytes."""
 
 from __future__ import annotations
 

@@ -109,6 +109,6 @@ def test_the_questions_text_wraps_without_a_sideways_scroll_bar(qtbot, make_wind
     panel.lock_button.click()
     panel.explain_button.click()
     qtbot.wait(50)
-    assert not panel.scroll.horizontalScrollBar().isVisible()
-    content = panel.scroll.widget()
-    assert content.width() <= panel.scroll.viewport().width()  # nothing cut off on the right
+    assert not panel.scroll_area.horizontalScrollBar().isVisible()
+    content = panel.scroll_area.widget()
+    assert content.width() <= panel.scroll_area.viewport().width()  # nothing cut off on the right

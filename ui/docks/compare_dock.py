@@ -331,7 +331,7 @@ class ComparePanel(QWidget):
         self.message_label.setText(text)
         self.message_label.setStyleSheet(ERROR_STYLE if error else "")
 
-    # --- the panel protocol (ui.panels) ---------------------------------------------------
+    # --- the panel protocol (ui.docks.panels) ---------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
         self._show_what_applies(scene)
@@ -446,11 +446,18 @@ class ComparePanel(QWidget):
             header.setData(Qt.ItemDataRole.UserRole, name)  # `value` and `status` find it by it
             table.setHorizontalHeaderItem(c, header)
             self._set_cell(0, c, tr(status), None, error=_failed(status))
-            self.table.item(0, c).setData(Qt.ItemDataRole.UserRole + 1, status)
+            self._item(0, c).setData(Qt.ItemDataRole.UserRole + 1, status)
             self._set_cell(1, c, "—" if final is None else str(int(final[0])), None)
             for r, readout in enumerate(readouts, start=len(TABLE_HEAD)):
                 value = math.nan if final is None else final[CSV_COLUMNS.index(readout.key)]
                 self._set_cell(r, c, _shown(readout, value), value)
+
+    def _item(self, row: int, column: int) -> QTableWidgetItem:
+        """A cell _set_cell has made."""
+        cell = self.table.item(row, column)
+        if cell is None:
+            raise LookupError(f"no cell at row {row}, column {column}")
+        return cell
 
     def _set_cell(
         self, row: int, column: int, text: str, value: float | None, error: bool = False
@@ -469,23 +476,16 @@ class ComparePanel(QWidget):
 
     def value(self, run_name: str, key: str) -> float:
         """The table's value of a readout for a variant ("as is": the main run)."""
-        table = self.table
-        column = next(
-            c
-            for c in range(table.columnCount())
-            if table.horizontalHeaderItem(c).data(Qt.ItemDataRole.UserRole) == run_name
-        )
         row = len(TABLE_HEAD) + [r.key for r in self._table_readouts()].index(key)
-        return float(table.item(row, column).data(Qt.ItemDataRole.UserRole))
+        return float(self._item(row, self._column(run_name)).data(Qt.ItemDataRole.UserRole))
 
     def status(self, run_name: str) -> str:
-        table = self.table
-        column = next(
-            c
-            for c in range(table.columnCount())
-            if table.horizontalHeaderItem(c).data(Qt.ItemDataRole.UserRole) == run_name
-        )
-        return table.item(0, column).data(Qt.ItemDataRole.UserRole + 1)
+        return self._item(0, self._column(run_name)).data(Qt.ItemDataRole.UserRole + 1)
+
+    def _column(self, run_name: str) -> int:
+        headers = (self.table.horizontalHeaderItem(c) for c in range(self.table.columnCount()))
+        names = [h.data(Qt.ItemDataRole.UserRole) if h else None for h in headers]
+        return names.index(run_name)
 
 
 def _failed(status: str) -> bool:

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     QSize,
     Qt,
 )
@@ -76,10 +77,15 @@ class HistoryModel(QAbstractListModel):
         """The row showing stack index `index` (row 0 for the edits before the list)."""
         return max(index - self.first, 0)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt names it)
+    def rowCount(  # noqa: N802 (Qt names it)
+        self,
+        parent: QModelIndex | QPersistentModelIndex = QModelIndex(),  # noqa: B008
+    ) -> int:
         return 0 if parent.isValid() else self.last - self.first + 1
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         stack = self.stack
         if not index.isValid() or stack is None:
             return None

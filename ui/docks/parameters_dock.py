@@ -3,7 +3,7 @@
 int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as a
 ChangeSetting on `command_requested`, and a slider's drag is bracketed by BeginGesture and
 EndGesture (ui.intents), so it undoes as one; the document's answer comes back through
-`show_scene` / `show_edit` (a ui.panels.Panel) or `set_settings`, none of which re-emits.
+`show_scene` / `show_edit` (a ui.docks.panels.Panel) or `set_settings`, none of which re-emits.
 
 Above the world's settings, the "Selected body" group sets the selected body's material (a
 model-units one, an SI fabric, one of the user's own) and its own stiffness or its SI numbers
@@ -355,7 +355,9 @@ class BodyGroup(QGroupBox):
         self.setTitle(tr("Selected body: {body}").format(body=distinct_labels(scene.bodies)[index]))
         world = scene_settings(scene).stiffness
         own = body.stiffness is not None
-        shown = body.stiffness if own else BODY_STIFFNESS.get(body.material or "", world)
+        shown = body.stiffness
+        if shown is None:
+            shown = BODY_STIFFNESS.get(body.material or "", world)
         for widget in (self.material, self.own):
             widget.blockSignals(True)
         self.fill_materials()

@@ -1,5 +1,5 @@
-"""The Probes panel: each probe's height, speed and the tension around its particle, live
-(issue 26 item 2). One plot per quantity, one curve per probe in its colour (ui.theme's
+"""The Probes panel: each probe's height, speed and the tension around its particle, live.
+One plot per quantity, one curve per probe in its colour (ui.theme's
 PROBE_COLOURS, as its marker in the 3D view), and a table of the latest values.
 
 The readings come from the frames the window shows (sim.core.probes on a snapshot's positions),
@@ -242,8 +242,8 @@ class ProbesPanel(QWidget):
         for k, quantity in enumerate(probes.QUANTITIES):
             plot = self.plots[quantity]
             plot.setXRange(start, max(end, start + 1.0), padding=0)
-            values = [rows[rows[:, 0] >= start, 1 + k] for rows in shown]
-            finite = np.concatenate([v[~np.isnan(v)] for v in values]) if values else []
+            columns = [rows[rows[:, 0] >= start, 1 + k] for rows in shown]
+            finite = np.concatenate([c[~np.isnan(c)] for c in columns] or [np.zeros(0)])
             if len(finite):
                 low, high = float(np.min(finite)), float(np.max(finite))
                 margin = max(0.05 * (high - low), 1e-3 * max(abs(low), abs(high)), 1e-9)

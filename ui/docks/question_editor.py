@@ -56,6 +56,7 @@ from clothlab.sim.document.scene import Scene, scene_settings, validation_messag
 from clothlab.sim.lab.questions import (
     HIDEABLE_PANELS,
     ClassMode,
+    HideablePanel,
     QuestionSet,
     QuestionSetError,
     QuestionSetSpec,
@@ -692,7 +693,7 @@ class QuestionEditor(QDialog):
             )
         )
         hide = QVBoxLayout(self.class_group)
-        self.hide_boxes: dict[str, QCheckBox] = {}
+        self.hide_boxes: dict[HideablePanel, QCheckBox] = {}
         for name in HIDEABLE_PANELS:
             box = QCheckBox(tr(PANEL_TITLES[name]) if name in PANEL_TITLES else name.capitalize())
             box.setObjectName(f"hide_{name}")

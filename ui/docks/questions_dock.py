@@ -22,6 +22,7 @@ import io
 import json
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -253,7 +254,7 @@ class ChoiceLabel(QLabel):
 
 
 class QuestionsPanel(QWidget):
-    """A ui.panels.Panel; its requests go the window's one way (ui.context), its evidence to
+    """A ui.docks.panels.Panel; its requests go the window's one way (ui.context), its evidence to
     the readouts."""
 
     # NewDocument (the question's scene, paused), Run, ChangeSetting (a "now try", undoable)
@@ -320,10 +321,10 @@ class QuestionsPanel(QWidget):
         chooser.addWidget(self.next_button)
         nest(layout, chooser)
 
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
         # the text wraps to the panel's width: nothing to scroll sideways to
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         content = QWidget()
         body = QVBoxLayout(content)
         body.setContentsMargins(2, 2, 2, 2)
@@ -397,8 +398,8 @@ class QuestionsPanel(QWidget):
         nest(explanation, self.now_try_layout)
         body.addWidget(self.explanation_group)
         body.addStretch(1)
-        self.scroll.setWidget(content)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(content)
+        layout.addWidget(self.scroll_area, 1)
 
         self.progress_label = QLabel()
         self.progress_label.setObjectName("question_progress")
@@ -638,7 +639,7 @@ class QuestionsPanel(QWidget):
         self._set_stage("explained")
         self._refresh_list()
         self._show_previous_answer()
-        self.scroll.ensureWidgetVisible(self.explanation_group)
+        self.scroll_area.ensureWidgetVisible(self.explanation_group)
 
     def apply_now_try(self, index: int) -> None:
         suggestion = self.question.now_try[index]
@@ -735,7 +736,7 @@ class QuestionsPanel(QWidget):
         self._refresh_list()
         self._show_previous_answer()
 
-    # --- the panel protocol (ui.panels) ----------------------------------------------------------
+    # --- the panel protocol (ui.docks.panels) ----------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
         self._scene = scene
@@ -790,7 +791,7 @@ def _escaped(text: str) -> str:
 class SummaryDialog(QDialog):
     """Every question of the set with the latest prediction, the answer and when."""
 
-    def __init__(self, title: str, rows: list[tuple[str, ...]], parent: QWidget | None = None):
+    def __init__(self, title: str, rows: Sequence[tuple[str, ...]], parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(tr("Answers — {title}").format(title=title))
         self.table = QTableWidget(len(rows), 5, self)

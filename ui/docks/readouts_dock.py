@@ -241,7 +241,7 @@ class ReadoutsPanel(QWidget):
         for key in PLOTS:
             colour_plot(self.plots[key], self.palette())
 
-    # --- the panel protocol (ui.panels) -------------------------------------------------------
+    # --- the panel protocol (ui.docks.panels) ----------------------------------------------------
 
     def show_scene(self, scene: Scene) -> None:
         self._show_what_applies(scene)

@@ -1,5 +1,5 @@
 """The Scene panel: a tree view on the SceneModel with range-aware editors; as a
-ui.panels.Panel it hands the document to the model. Choosing a body's or an obstacle's row
+ui.docks.panels.Panel it hands the document to the model. Choosing a body's or an obstacle's row
 asks for it to be selected (a Select on `command_requested`); `show_selection` shows a
 selection made anywhere (the 3D view) as the current row, with that body's fields and pins."""
 
@@ -73,7 +73,10 @@ class ValueDelegate(QStyledItemDelegate):
             return combo_box
         limits = Limits.of(parameter, tr(parameter.label))
         editor = number_box(limits, decimals_for(parameter), parent)
-        editor.setSingleStep(parameter.step)
+        if isinstance(editor, IntBox):
+            editor.setSingleStep(round(parameter.step))
+        else:
+            editor.setSingleStep(parameter.step)
         if parameter.unit:
             editor.setSuffix(f" {shown_unit(parameter.unit)}")
         editor.setFrame(False)

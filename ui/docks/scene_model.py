@@ -10,15 +10,15 @@ document, not what a view typed. Rows of bodies and obstacles carry their Select
 SELECTION_ROLE.
 
 Updates are in place: rows are added or removed only where bodies, obstacles or the listed
-pins came or went, so an edit costs what it changed, not what the scene holds (issue 17: a
-scene of 10 000 pins), and at most PIN_ROWS pins are listed.
+pins came or went, so an edit costs what it changed, not what the scene holds (a scene
+may hold 10 000 pins), and at most PIN_ROWS pins are listed.
 """
 
 from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -467,7 +467,11 @@ class SceneModel(QStandardItemModel):
             self._syncing = False
 
     def _sync_specs(
-        self, group: QStandardItem | None, kind: str, specs: list[Any], first_row: int
+        self,
+        group: QStandardItem | None,
+        kind: Literal["body", "obstacle"],
+        specs: list[Any],
+        first_row: int,
     ) -> None:
         """One row per spec after `first_row` (the ball's): rows of a spec of another kind are
         rebuilt, surplus rows removed, missing ones added; labels and summaries updated."""
@@ -617,7 +621,7 @@ class SceneModel(QStandardItemModel):
             return
         body = self._pin_body
         shown = body is not None and body < len(scene.bodies)
-        if shown:
+        if body is not None and shown:
             count = tr("{count} of {body}").format(
                 count=total, body=distinct_labels(scene.bodies)[body]
             )

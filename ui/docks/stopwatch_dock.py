@@ -1,4 +1,4 @@
-"""The Stopwatch dock (issue 26 item 4): start, stop, lap and reset in model time, read from the
+"""The Stopwatch dock: start, stop, lap and reset in model time, read from the
 snapshots, so it reads model seconds at ¼× speed and at "as fast as possible" alike, and in a
 replay the model time of the replayed frames. The laps are listed and copied as text lines
 (Copy, or Ctrl+C in the list).

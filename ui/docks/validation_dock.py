@@ -1,4 +1,4 @@
-"""The Validation panel (issue 25 item 4): the textile lab's tests on chosen fabrics, measured
+"""The Validation panel: the textile lab's tests on chosen fabrics, measured
 against published bands, as `clothlab validate` prints them (sim.lab.textile.validate).
 
 Each check takes seconds (the drape test the longest), so they run one after another on a

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from clothlab.sim.document.scene import CameraSpec
+from clothlab.sim.document.scene import CameraSpec, as_point
 
 FOV_Y_DEGREES = 40.0
 PITCH_LIMIT = 89.0  # CameraSpec's range; at ±90 the view's up vector would be undefined
@@ -64,7 +64,7 @@ class OrbitCamera:
         """The camera as a scene's CameraSpec, with values inside the spec's ranges."""
         self._sanitise()
         return CameraSpec(
-            target=tuple(float(v) for v in self.target),
+            target=as_point(self.target),
             distance=float(self.distance),
             yaw=float(self.yaw),
             pitch=float(self.pitch),

@@ -1,4 +1,4 @@
-"""The 3D view in words, for screen readers (issue 28 item 2), in PhET's manner: what is there,
+"""The 3D view in words, for screen readers, in PhET's manner: what is there,
 what it is doing, what just happened, and a hint for the next action.
 
 Pure functions of a snapshot and a few strings: no Qt here, so the text is tested without a

@@ -1,4 +1,4 @@
-"""The 3D view's mouse gestures: the active tool's (ui.tools), the camera's, and selecting.
+"""The 3D view's mouse gestures: the active tool's (ui.viewport.tools), the camera's, and selecting.
 
 The interaction hands left-button presses to the active tool, which turns its gestures into
 command records, emitted here on `command_requested`; it never touches the simulation.
@@ -30,10 +30,10 @@ CLICK_SLOP_PX = 4.0  # a press and release closer than this is a click, not a dr
 
 
 class Interaction(QObject):
-    """The tools of one view (one instance of each row of ui.tools.TOOLS) and which is active;
-    lives beside the Viewport it serves."""
+    """The tools of one view (one instance of each row of ui.viewport.tools.TOOLS) and which is
+    active; lives beside the Viewport it serves."""
 
-    tool_changed = Signal(str)  # the active tool's name (a row of ui.tools.TOOLS)
+    tool_changed = Signal(str)  # the active tool's name (a row of ui.viewport.tools.TOOLS)
     command_requested = Signal(object)  # what the tools and selecting clicks ask for
 
     def __init__(self, view: Viewport) -> None:

@@ -135,7 +135,7 @@ def scene_items() -> list[Item]:
 
 
 def translate_scale(
-    position: np.ndarray | Sequence[float], scale: float | Sequence[float]
+    position: np.ndarray | Sequence[float], scale: float | Sequence[float] | np.ndarray
 ) -> np.ndarray:
     """(4, 4) float64 model matrix: scale (uniform, or along each axis), then translation to
     `position`."""
@@ -450,7 +450,7 @@ class Ball:
     def upload(self, snapshot: Snapshot | None, options: ViewOptions) -> None:
         settings = None if snapshot is None else snapshot.settings
         placement = None
-        if snapshot is not None and settings.ball:
+        if snapshot is not None and settings is not None and settings.ball:
             radius = ball_drawn_radius(float(settings.ball_radius), snapshot.topology)
             placement = (tuple(settings.ball_center), radius)
         if placement != self._placement:
@@ -656,7 +656,7 @@ class GrabMarker:
             return
         self._snapshot = snapshot
         held = None if snapshot is None else snapshot.grabbed
-        if held is None or not 0 <= held < len(snapshot.x):
+        if snapshot is None or held is None or not 0 <= held < len(snapshot.x):
             self._model = None
         else:
             self._model = translate_scale(snapshot.x[held], GRAB_MARKER_RADIUS)

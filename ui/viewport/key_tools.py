@@ -1,4 +1,4 @@
-"""The 3D view by keyboard (issue 28 item 1): the camera keys and the keyboard cursor.
+"""The 3D view by keyboard: the camera keys and the keyboard cursor.
 
 Without the cursor, arrows orbit, Shift+arrows pan and + / − zoom. Enter puts a cursor on the
 cloth (the particle nearest the middle of the view); with it, arrows step to the linked

@@ -571,7 +571,9 @@ def uv_sphere(segments: int = 48, rings: int = 32) -> tuple[np.ndarray, np.ndarr
 def cube(half: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Axis-aligned cube with flat faces: (24, 3) positions, (24, 3) normals, (36,) uint32
     indices wound counter-clockwise seen from outside."""
-    positions, normals, indices = [], [], []
+    positions: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
+    indices: list[int] = []
     for axis in range(3):
         for sign in (-1.0, 1.0):
             normal = np.zeros(3)
@@ -615,9 +617,9 @@ def outline_links(topology: Topology, body: int) -> np.ndarray:
         sides = [index[0], index[-1], index[:, 0], index[:, -1]]
     elif blocks:
         n = blocks[0].cubes + 1
-        index = span.first_particle + np.arange(n**3).reshape(n, n, n)
+        block = span.first_particle + np.arange(n**3).reshape(n, n, n)
         ends = ((0, 0), (0, -1), (-1, 0), (-1, -1))
-        sides = [np.moveaxis(index, axis, 0)[:, j, k] for axis in range(3) for j, k in ends]
+        sides = [np.moveaxis(block, axis, 0)[:, j, k] for axis in range(3) for j, k in ends]
     else:
         return np.arange(span.first_link, span.first_link + span.link_count, dtype=np.int32)
     pairs = np.concatenate([np.stack([side[:-1], side[1:]], axis=1) for side in sides])

@@ -9,7 +9,7 @@ each comes from the scene's order of kinds (`obstacle_indices`), which the calle
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,7 +18,8 @@ from clothlab.sim.core.snapshot import Snapshot
 BALL = -1  # the ball's obstacle index; the same as ui.selection.BALL, which needs Qt
 
 
-class Obstacle(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Obstacle:
     """One obstacle as a snapshot places it."""
 
     index: int  # into the scene's obstacles, BALL for the ball

@@ -1,12 +1,12 @@
 """The 3D view's editing tools: one small class per tool, and TOOLS, one row per tool, from which
-the Tool menu and toolbar entries (ui.actions), the status bar's hint and the view's dispatch
-(ui.interaction) all come. A new tool is a class here and a row in TOOLS.
+the Tool menu and toolbar entries (ui.window.actions), the status bar's hint and the view's dispatch
+(ui.viewport.interaction) all come. A new tool is a class here and a row in TOOLS.
 
 A tool turns the left-button gestures it takes into command records (sim.document.commands,
 sim.document.edits, ui.intents) and hands them to `emit`; it never touches the simulation. `press`
 says whether the tool takes the gesture; when it does not, the camera does. Selecting is not a
 tool's gesture: every tool selects on Ctrl+click and the Select tool on every click
-(`clicks_select`), both done by ui.interaction.
+(`clicks_select`), both done by ui.viewport.interaction.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ class DragTool(Tool):
 
 
 class SelectTool(Tool):
-    """Clicks select; drags orbit (ui.interaction does both)."""
+    """Clicks select; drags orbit (ui.viewport.interaction does both)."""
 
     clicks_select = True
 
@@ -409,7 +409,7 @@ class RulerTool(Tool):
 
 @dataclass(frozen=True)
 class ToolRow:
-    name: str  # its action is tool_<name> (ui.actions)
+    name: str  # its action is tool_<name> (ui.window.actions)
     label: str  # in the Edit ▸ Tool menu, with its mnemonic (QT_TR_NOOP: tr where shown)
     icon: str  # resources/icons/<icon>.svg
     shortcut: str

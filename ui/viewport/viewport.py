@@ -2,10 +2,10 @@
 
 The viewport never changes the simulation. It keeps a reference to the newest snapshot
 (`show_snapshot`) and draws it when Qt asks for a frame; camera interaction only changes the
-camera. What is drawn is a list of `ui.items` (background, floor, shadows, bodies, obstacles,
-markers, lines, the selection outline), each re-uploading only what changed since the last
-frame; the GL plumbing is in
-`ui.gl` and the geometry is prepared by `ui.meshes`, both usable without this widget.
+camera. What is drawn is a list of `ui.viewport.items` (background, floor, shadows, bodies,
+obstacles, markers, lines, the selection outline), each re-uploading only what changed since the
+last frame; the GL plumbing is in `ui.viewport.gl` and the geometry is prepared by
+`ui.viewport.meshes`, both usable without this widget.
 
 GL failures never escape `initializeGL`/`paintGL`: they are logged, reported once through
 `gl_failed(reason)`, and the widget then draws nothing.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from OpenGL import GL
@@ -93,18 +94,21 @@ class Viewport(QOpenGLWidget):
         self._drag_mode: str | None = None  # "orbit" or "pan" while the camera is dragged
         self._drag_last = QPointF()
         self._scene: Scene | None = None  # the document: its rulers, their units
-        self.interaction = Interaction(self)  # the editing tools (ui.tools) and selecting
-        # the keyboard's camera keys and cursor (ui.key_tools), asking for what the tools do
+        self.interaction = Interaction(self)  # the editing tools (ui.viewport.tools) and selecting
+        # the keyboard's camera keys and cursor (ui.viewport.key_tools), asking for what the
+        # tools do
         self.keys = KeyCursor(self, self.interaction.command_requested.emit, self.key_said.emit)
         self._reset_gl_state()
 
     # --- public API ------------------------------------------------------------------------
 
-    def show_snapshot(self, snapshot: Snapshot) -> None:
-        """Keep the newest snapshot and schedule a repaint; older ones are simply dropped."""
+    def show_snapshot(self, snapshot: Snapshot | None) -> None:
+        """Keep the newest snapshot (None: none to draw) and schedule a repaint; older ones are
+        simply dropped."""
         self._snapshot = snapshot
         particle = self.keys.particle
-        if particle is not None and particle >= snapshot.topology.particle_count:
+        count = 0 if snapshot is None else snapshot.topology.particle_count
+        if particle is not None and particle >= count:
             self.keys.leave()  # the bodies changed under the cursor
         self.update()
 
@@ -243,7 +247,7 @@ class Viewport(QOpenGLWidget):
     def selection(self) -> Selection | None:
         return self._options.selection
 
-    def _set_options(self, **changes: object) -> None:
+    def _set_options(self, **changes: Any) -> None:
         self.set_view_options(dataclasses.replace(self._options, **changes))
 
     def project(self, points: np.ndarray) -> np.ndarray:
@@ -258,7 +262,7 @@ class Viewport(QOpenGLWidget):
     def is_gl_ok(self) -> bool:
         return self._gl_ok
 
-    # --- keyboard (ui.key_tools) --------------------------------------------------------------
+    # --- keyboard (ui.viewport.key_tools) --------------------------------------------------------
 
     def event(self, event: QEvent) -> bool:
         # The view's keys come before the window's shortcuts while it has the focus: P and K

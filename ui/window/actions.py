@@ -54,7 +54,8 @@ class ActionRow:
     group: str = ""  # rows of one group are exclusive (one tool, one speed at a time)
     value: Any = None  # what a grouped row stands for: its tool's name or speed
     every_binding: bool = False  # a standard key brings all the platform's bindings for it
-    remembered_as: str = ""  # a view option kept between runs under this name (ui.preferences)
+    # a view option kept between runs under this name (ui.window.preferences)
+    remembered_as: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ MENU_TITLES = (
 )  # fmt: skip
 
 
-TOOLS_PLACE = 30  # the tools' place on the toolbar, in the order of ui.tools.TOOLS
+TOOLS_PLACE = 30  # the tools' place on the toolbar, in the order of ui.viewport.tools.TOOLS
 
 ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("new", QT_TR_NOOP("&New"), "&File", (StandardKey.New,),
@@ -294,7 +295,8 @@ def _shortcuts(row: ActionRow) -> list[QKeySequence]:
     """The row's keys, without a standard key the platform leaves unbound (empty) and without
     repeats (a standard key that is also typed out), so the first is one people can type."""
     sequences: list[QKeySequence] = []
-    for sequence in map(QKeySequence, row.keys):
+    for key in row.keys:
+        sequence = QKeySequence(key)
         if not sequence.isEmpty() and sequence not in sequences:
             sequences.append(sequence)
     return sequences
@@ -305,7 +307,8 @@ def _extra_bindings(row: ActionRow) -> list[QKeySequence]:
     if not row.every_binding:
         return []
     own = _shortcuts(row)
-    every = [s for key in row.keys for s in QKeySequence.keyBindings(key)]
+    standard = [key for key in row.keys if isinstance(key, QKeySequence.StandardKey)]
+    every = [s for key in standard for s in QKeySequence.keyBindings(key)]
     return [s for s in every if s not in own]
 
 
@@ -418,7 +421,7 @@ def build_toolbar(
     return toolbar
 
 
-def make_speed_box(chosen: Callable[[float], None]) -> QComboBox:
+def make_speed_box(chosen: Callable[[float], object]) -> QComboBox:
     """The toolbar's speed chooser, with the same speeds as the Speed menu; the window shows
     the current one with setCurrentIndex(speed_index(speed))."""
     box = QComboBox()

@@ -36,7 +36,7 @@ from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError,
 from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.number_box import Limits, RefusalLine, number_box
+from clothlab.ui.number_box import IntBox, Limits, RefusalLine, number_box
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
@@ -338,7 +338,7 @@ class GuideBrowser(QTextBrowser):
     """A text browser whose pictures fit its width: the README's screenshots are wider than the
     viewer, and a picture wider than the page pushes the text under a horizontal scrollbar."""
 
-    def loadResource(self, kind: int, name: QUrl) -> object:  # noqa: N802 (Qt override)
+    def loadResource(self, kind: int, name: QUrl | str) -> object:  # noqa: N802 (Qt override)
         resource = super().loadResource(kind, name)
         if kind != QTextDocument.ResourceType.ImageResource.value:
             return resource
@@ -541,7 +541,10 @@ class NumberDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.box = number_box(limits)
-        self.box.setValue(value)
+        if isinstance(self.box, IntBox):
+            self.box.setValue(round(value))
+        else:
+            self.box.setValue(value)
         ok, cancel = QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel
         buttons = QDialogButtonBox(ok | cancel, self)
         buttons.accepted.connect(self.accept)

@@ -10,6 +10,7 @@ composition's actions enabled as the selection allows. Every change is one Compo
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from clothlab.sim.document.scene import (
     Scene,
     SheetSpec,
     SphereSpec,
+    as_point,
     build_topology,
     obstacle_shapes,
     scene_settings,
@@ -54,7 +56,7 @@ NEW_BOX_SIZE = (0.8, 0.6, 0.8)
 # further than this below the camera's target (then it would be out of view).
 BELOW_TARGET = 1.5
 CLEARANCE = 0.1  # units between a new obstacle and the cloth's rest place
-# The Pin menu's rows (ui.actions) by the pin set they pin; "Pin every n-th" asks n first.
+# The Pin menu's rows (ui.window.actions) by the pin set they pin; "Pin every n-th" asks n first.
 PIN_ACTIONS = {"pin_top_edge": "top edge", "pin_top_corners": "top corners",
                "pin_left_edge": "left edge"}  # fmt: skip
 BODY_ACTIONS = ("duplicate_body", "unpin_all")
@@ -125,7 +127,7 @@ class SceneEditor(QObject):
     # --- wiring ----------------------------------------------------------------------------
 
     def action_slots(self) -> dict[str, Callable[[], None]]:
-        """The slots of the composition's action rows (ui.actions), by row name."""
+        """The slots of the composition's action rows (ui.window.actions), by row name."""
         slots: dict[str, Callable[[], None]] = {
             "add_sheet": self.add_sheet, "add_block": self.add_block, "add_disc": self.add_disc,
             "add_sphere": self.add_sphere, "add_box": self.add_box,
@@ -134,7 +136,7 @@ class SceneEditor(QObject):
             "remove_rulers": self.remove_rulers,
         }  # fmt: skip
         for name, which in PIN_ACTIONS.items():
-            slots[name] = lambda which=which: self.pin(which)
+            slots[name] = partial(self.pin, which)
         return slots
 
     def _connect(self) -> None:
@@ -160,7 +162,7 @@ class SceneEditor(QObject):
     def _enable_actions(self, *_: object) -> None:
         scene, body = self.controller.scene, self.selection.body
         chosen = body is not None and body < len(scene.bodies)
-        sheet = chosen and isinstance(scene.bodies[body], SheetSpec)
+        sheet = body is not None and chosen and isinstance(scene.bodies[body], SheetSpec)
         for name in BODY_ACTIONS:
             self.actions[name].setEnabled(chosen)
         for name in SHEET_ACTIONS:
@@ -223,14 +225,14 @@ class SceneEditor(QObject):
         self._add_obstacle(lambda at: SphereSpec(center=at((r, r, r)), radius=r))
 
     def add_box(self) -> None:
-        half = tuple(0.5 * v for v in NEW_BOX_SIZE)
+        half = as_point(0.5 * v for v in NEW_BOX_SIZE)
         self._add_obstacle(lambda at: BoxSpec(center=at(half), size=NEW_BOX_SIZE))
 
     def _add_obstacle(self, make: Callable[[Callable[[Vec3], Vec3]], Any]) -> None:
         scene = self.controller.scene
-        target = _vec(self.context.viewport.camera_spec().target)
+        target = self.context.viewport.camera_spec().target
         floor, rest = self.controller.settings.floor_y, build_topology(scene).rest_positions
-        obstacle = make(lambda half: obstacle_center(target, np.array(half), floor, rest))
+        obstacle = make(lambda half: obstacle_center(target, half, floor, rest))
         if self.compose(composition.add_obstacle, obstacle):
             self.selection.select(Selection("obstacle", len(self.controller.scene.obstacles) - 1))
 
@@ -276,7 +278,3 @@ class SceneEditor(QObject):
         body = self.selection.body
         if body is not None:
             self.compose(composition.unpin_all, body)
-
-
-def _vec(values: Any) -> Vec3:
-    return (float(values[0]), float(values[1]), float(values[2]))

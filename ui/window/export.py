@@ -244,7 +244,7 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]  # the stub wants bytes, the binding str
         raise OSError(errno.EIO, tr("the image could not be encoded as PNG"))
     buffer.close()
     return bytes(data.data())
@@ -444,12 +444,12 @@ class Exporter(QObject):
         untranslated filters: the dialog shows them translated."""
         filters = {key: tr(label) for key, label in filters.items()}
         choices = ";;".join(filters.values())
-        path, chosen = file_dialogs.get_save_file_name(
+        name, chosen = file_dialogs.get_save_file_name(
             self.context.parent, title, f"{stem}.{fmt}", choices, filters[fmt]
         )
-        if not path:
+        if not name:
             return None
-        path = Path(path)
+        path = Path(name)
         if not path.suffix:
             by_filter = {label: key for key, label in filters.items()}
             path = path.with_suffix(f".{by_filter.get(chosen, fmt)}")

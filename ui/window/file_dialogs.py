@@ -1,5 +1,5 @@
-"""Qt's file dialogs, started in the last folder used and remembering the one chosen (issue 27,
-item 18: they always started in the home folder). Every file dialog of the window goes through
+"""Qt's file dialogs, started in the last folder used and remembering the one chosen (not
+the home folder each time). Every file dialog of the window goes through
 these; their shapes are Qt's static functions', which they call (tests replace those)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from clothlab.ui.window import preferences
 
 
 def start_folder() -> Path:
-    """Where a file dialog starts: the last folder used (ui.preferences), else home."""
+    """Where a file dialog starts: the last folder used (ui.window.preferences), else home."""
     return preferences.last_folder() or Path.home()
 
 

@@ -1,4 +1,4 @@
-"""Fit my fabric (issue 25 item 5): from what a person measured on their own fabric (a swatch's
+"""Fit my fabric: from what a person measured on their own fabric (a swatch's
 areal density, and either the overhang at which a cantilever strip of it droops to 41.5°, or
 another angle, or its drape coefficient on a Cusick meter) the bending rigidity B the model's
 strip or specimen needs to do the same (sim.lab.fit), fitted by a sweep on a LocalPool(2) on a

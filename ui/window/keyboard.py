@@ -1,4 +1,4 @@
-"""The main window by keyboard (issue 28 item 1): Tab reaches the toolbar, the 3D view and every
+"""The main window by keyboard: Tab reaches the toolbar, the 3D view and every
 dock's widgets and leaves each of them; F6 / Shift+F6 cycle focus between the main areas; Space
 pauses or runs from a number field without typing into it.
 
@@ -89,7 +89,7 @@ def first_stop(area: QWidget) -> QWidget | None:
         return area
     widget = area.nextInFocusChain()
     for _ in range(MOST_FOCUS_STOPS):
-        if widget is area:
+        if widget is None or widget is area:
             return None
         if area.isAncestorOf(widget) and takes_tab(widget):
             return widget
@@ -204,7 +204,7 @@ class SpaceKey(QObject):
         return isinstance(widget, QLineEdit) and widget is not self._typing_in
 
 
-# --- screen readers (issue 28 item 2) ---------------------------------------------------------
+# --- screen readers ------------------------------------------------------------------------
 
 
 NAMING_EVERY_MS = 1000  # widgets built later (a panel's fields) get their names this soon

@@ -1,4 +1,4 @@
-"""The main window's layout: stored and restored (ui.preferences), put back to the default,
+"""The main window's layout: stored and restored (ui.window.preferences), put back to the default,
 and docks that give way to the 3D view in small windows.
 
 After a resize the 3D view keeps at least VIEW_SHARE of the window's width, or VIEW_WIDTH pixels

@@ -1,13 +1,13 @@
 """The main window: viewport in the middle, Scene / Parameters / Readouts / History docks, menus,
 toolbar and status bar, all wired to a controller (app.controller.Controller); the scene's
-composition (the Add menu, the selection, obstacle drags) is wired by ui.editor.
+composition (the Add menu, the selection, obstacle drags) is wired by ui.window.editor.
 
 The window only asks the controller for changes and shows what comes back (documents,
 snapshots, timing); it never touches the simulation. Every view's requests are command records
 on its `command_requested` signal, and all of them take one way, WindowContext.submit
 (ui.context); the window's parts get that context, never the window. Its actions, menus and
-toolbar come from the table in ui.actions, what it remembers between runs from ui.preferences,
-its file commands and dialogs from ui.dialogs.
+toolbar come from the table in ui.window.actions, what it remembers between runs from
+ui.window.preferences, its file commands and dialogs from ui.window.dialogs.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
 DEFAULT_SIZE = (1280, 800)
 FRAME_HZ = 60  # most frames drawn per second
 # Set explicitly, so the side-by-side docks' minimum widths do not hold the window wide: it may
-# be made narrower, and ui.layout then puts the docks in one column of tabs.
+# be made narrower, and ui.window.layout then puts the docks in one column of tabs.
 MINIMUM_SIZE = (640, 480)
 
 
@@ -111,10 +111,10 @@ class MainWindow(QMainWindow):
         self._connect_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
-        # Adding, removing and changing bodies and obstacles: ui.editor.
+        # Adding, removing and changing bodies and obstacles: ui.window.editor.
         self.editor = SceneEditor(self.context)
-        self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.export
-        self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.recorder
+        self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.window.export
+        self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.window.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
         self._build_keyboard()
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
@@ -183,9 +183,10 @@ class MainWindow(QMainWindow):
         self.stopwatch_panel = StopwatchPanel()
         # Everything that follows the document and the frames; the status bar comes last, as
         # its numbers describe the frame the others show.
-        panels = [self.scene_panel, self.parameters_panel, self.readouts_panel, self.compare_panel,
-                  self.probes_panel]  # fmt: skip
-        # the 3D view in words for screen readers (ui.describer), following what the panels do
+        panels: list[Panel] = [self.scene_panel, self.parameters_panel, self.readouts_panel,
+                               self.compare_panel, self.probes_panel]  # fmt: skip
+        # the 3D view in words for screen readers (ui.viewport.describer), following what the
+        # panels do
         self.describer = ViewDescriber(self.viewport, lambda: self.controller.running)
         panels += [self.questions_panel, self.stopwatch_panel, self.describer]
         self.panels: list[Panel] = [*panels, self.status]
@@ -206,7 +207,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.scene_dock, self.history_dock)
         self.tabifyDockWidget(self.history_dock, self.questions_dock)
         self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
-        self.parameters_dock.raise_(), self.readouts_dock.raise_()
+        self.parameters_dock.raise_()
+        self.readouts_dock.raise_()
         docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
         self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
         self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
@@ -237,8 +239,8 @@ class MainWindow(QMainWindow):
             self.status.showMessage(warning[:1].upper() + warning[1:], 15_000)
 
     def _build_actions(self) -> None:
-        """The actions of the table in ui.actions: row `x` is `action_x`, the tool and speed rows
-        are `tool_actions` and `speed_actions`."""
+        """The actions of the table in ui.window.actions: row `x` is `action_x`, the tool and
+        speed rows are `tool_actions` and `speed_actions`."""
         stack = self.controller.undo_stack
         made = {"undo": stack.createUndoAction(self, tr("&Undo"))}
         made["redo"] = stack.createRedoAction(self, tr("&Redo"))
@@ -258,8 +260,8 @@ class MainWindow(QMainWindow):
     def _show_colors(self, colors: str) -> None:
         """Check the action of the map the view shows: one at a time (Viewport._show_colors)."""
         for action, shown in (
-            (self.action_stretch, meshes.STRETCH),
-            (self.action_tension, meshes.TENSION),
+            (self._actions["stretch"], meshes.STRETCH),
+            (self._actions["tension"], meshes.TENSION),
         ):
             blocked = action.blockSignals(True)
             action.setChecked(colors == shown)
@@ -320,7 +322,7 @@ class MainWindow(QMainWindow):
         self.focus_areas = keyboard.FocusAreas(self, self.keyboard_areas)
         self.space_key = keyboard.SpaceKey(self)
         self.viewport.key_hint_changed.connect(self._show_key_hint)
-        self.action_reset.triggered.connect(
+        self._actions["reset"].triggered.connect(
             lambda: self.describer.happened(tr("Reset: back to t = 0, the scene as set up"))
         )
         keyboard.name_for_screen_readers(self)
@@ -335,7 +337,8 @@ class MainWindow(QMainWindow):
 
         hidden_at_first = [self.probes_dock, self.stopwatch_dock, self.validation_dock]
         docks = sorted([*self.docks, *hidden_at_first], key=place)
-        return [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
+        shown = [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
+        return [widget for widget in shown if widget is not None]
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt override)
         """Tab and Shift+Tab skip the docks behind another's tab (ui.window.keyboard)."""
@@ -373,14 +376,14 @@ class MainWindow(QMainWindow):
         for view in views:
             view.command_requested.connect(self.context.submit)
         self.class_hidden: list[QDockWidget] = []  # by a question set's class mode
-        self.action_leave_class_mode.setEnabled(False)
+        self._actions["leave_class_mode"].setEnabled(False)
 
     # --- showing the controller's state -----------------------------------------------------------
 
     def _show_scene(self, scene: Scene) -> None:
         self.viewport.interaction.cancel()
         self.viewport.keys.leave()  # its particle may not be in the new scene
-        self.action_ball.setChecked(scene.ball.enabled)
+        self._actions["ball"].setChecked(scene.ball.enabled)
         for panel in self.panels:
             panel.show_scene(scene)
         self.viewport.set_probes(scene.probes)
@@ -396,7 +399,7 @@ class MainWindow(QMainWindow):
         self.viewport.set_probes(scene.probes)
         if isinstance(command, SetProbe) and command.add:
             self._bring_forward(self.probes_dock)
-        self.action_ball.setChecked(self.controller.settings.ball)
+        self._actions["ball"].setChecked(self.controller.settings.ball)
         self._update_title()  # a renamed scene, or its undo
 
     def _bring_forward(self, dock: QDockWidget) -> None:
@@ -443,10 +446,10 @@ class MainWindow(QMainWindow):
     def _show_state_time(self) -> None:
         """File ▸ Save State names the time of the state it saves: the newest frame's."""
         snapshot = self.controller.current_snapshot()
-        self.action_save_state.setEnabled(snapshot is not None)
+        self._actions["save_state"].setEnabled(snapshot is not None)
         text = action_table.state_text(snapshot.t if snapshot is not None else None)
-        if self.action_save_state.text() != text:
-            self.action_save_state.setText(text)
+        if self._actions["save_state"].text() != text:
+            self._actions["save_state"].setText(text)
 
     def _show_running(self, running: bool) -> None:
         action_table.show_running(self._actions, running)
@@ -481,7 +484,7 @@ class MainWindow(QMainWindow):
     def _update_title(self, *_: object) -> None:
         self.setWindowTitle(dialogs.window_title(self.controller.scene.name, self.controller.path))
         self._show_clean(self.controller.undo_stack.isClean())
-        self.action_revert.setEnabled(self.controller.path is not None)
+        self._actions["revert"].setEnabled(self.controller.path is not None)
 
     def _show_clean(self, clean: bool) -> None:
         # from the signal's argument: the stack also says so as it is destroyed
@@ -542,8 +545,8 @@ class MainWindow(QMainWindow):
         for dock in self.class_hidden:
             dock.hide()
         self.parameters_panel.hide_settings(mode.hide_settings)
-        self.action_leave_class_mode.setEnabled(bool(mode))
-        hidden = list(mode.hide)
+        self._actions["leave_class_mode"].setEnabled(bool(mode))
+        hidden: list[str] = list(mode.hide)
         if mode.hide_settings:
             hidden.append(tr("{count} settings").format(count=len(mode.hide_settings)))
         if hidden:
@@ -555,7 +558,7 @@ class MainWindow(QMainWindow):
             dock.show()
         self.class_hidden = []
         self.parameters_panel.hide_settings(())
-        self.action_leave_class_mode.setEnabled(False)
+        self._actions["leave_class_mode"].setEnabled(False)
 
     def _point_at_evidence(self, key: str | None) -> None:
         self.readouts_panel.highlight(key)
@@ -616,7 +619,7 @@ class MainWindow(QMainWindow):
         self._update_status()  # the numbers in the picture belong to the frame in it
         return self.grab().toImage()
 
-    # --- layout (ui.layout) and recent files (ui.preferences) -------------------------------------
+    # --- layout (ui.window.layout) and recent files (ui.window.preferences) ----------------------
 
     def restore_layout(self) -> bool:
         """Restore the stored geometry and dock layout; anything unreadable → default layout."""
@@ -648,7 +651,7 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)
         if event.type() == QEvent.Type.WindowStateChange:  # the desktop may leave full screen too
-            self.action_full_screen.setChecked(self.isFullScreen())
+            self._actions["full_screen"].setChecked(self.isFullScreen())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

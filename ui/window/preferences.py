@@ -294,8 +294,8 @@ AUTOSAVE_INTERVAL = NumberPreference(
     QT_TR_NOOP("How often unsaved changes are written to the recovery file "
                "(CLOTHLAB_AUTOSAVE_SECONDS, when set, wins)."),
 )  # fmt: skip
-# The defaults are ui.main_window.FRAME_HZ and ui.docks.readouts_dock.DEFAULT_WINDOW_S (a test
-# holds them equal): this module imports no widget module.
+# The defaults are ui.window.main_window.FRAME_HZ and ui.docks.readouts_dock.DEFAULT_WINDOW_S (a
+# test holds them equal): this module imports no widget module.
 FRAME_RATE_CAP = NumberPreference(
     "preferences/frame_rate_cap", QT_TR_NOOP("Frame-rate cap"), "fps", 60, 10, 120,
     QT_TR_NOOP("Most frames the 3D view and the panels draw per second; lower leaves more of "

@@ -1,8 +1,8 @@
 """Edit ▸ Preferences: the autosave interval, the frame-rate cap, the plot window, the theme and
-the language, kept in the one QSettings store (ui.preferences) and applied live on OK (the
+the language, kept in the one QSettings store (ui.window.preferences) and applied live on OK (the
 language at the next start), and at start-up.
 
-The dialog only stores them; whoever a preference drives follows ui.preferences'
+The dialog only stores them; whoever a preference drives follows ui.window.preferences'
 `preferences_changed` signal: the autosave (app layer) by itself, the window through a
 LivePreferences given what to call (its frame clock, the Readouts panel's plot window). So
 neither the dialog nor this module knows the window.

@@ -113,7 +113,7 @@ class ReplayBar(QToolBar):
         """The newest frame's step, except where the user is dragging or typing one."""
         box = self.step_box
         typing = box.hasFocus() and box.text() != str(box.value())  # a step not entered yet
-        widgets = [] if self.slider.isSliderDown() else [self.slider]
+        widgets: list[QSlider | IntBox] = [] if self.slider.isSliderDown() else [self.slider]
         for widget in [*widgets, *([] if typing else [box])]:
             widget.blockSignals(True)
             widget.setValue(steps)
@@ -162,7 +162,7 @@ class Recorder(QObject):
         self._enable_save()
 
     def action_slots(self) -> dict[str, Callable[..., None]]:
-        """The slots of the recording rows (ui.actions), by row name."""
+        """The slots of the recording rows (ui.window.actions), by row name."""
         return {"record": self.set_recording, "save_recording": self.save_dialog,
                 "open_recording": self.open_dialog}  # fmt: skip
 

@@ -1,7 +1,7 @@
 """The main window's status bar: the tool's hint on the left; running state, model time,
 real-time factor, frames drawn per second and particle / link counts on the right.
 
-It is a ui.panels.Panel for the snapshots: their numbers are shown at most STATUS_HZ times a
+It is a ui.docks.panels.Panel for the snapshots: their numbers are shown at most STATUS_HZ times a
 second, since text that changes faster cannot be read and every change costs a repaint.
 """
 
@@ -207,7 +207,8 @@ class StatusBar(QStatusBar):
             )
         self.factor_label.setStyleSheet(WARNING_STYLE if behind else "")
 
-    def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 (Qt override)
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt override)
+        timeout = timeout or 0
         self._message_timeout = timeout
         super().showMessage(text, timeout)
 
