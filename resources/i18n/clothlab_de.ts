@@ -4282,5 +4282,21 @@
         <source>{label}{typed}: expected {minimum}…{maximum}{unit}</source>
         <translation>{label}{typed}: erwartet wird ein Wert von {minimum} bis {maximum}{unit}</translation>
     </message>
+    <message>
+        <source>Predict again</source>
+        <translation>Noch einmal vorhersagen</translation>
+    </message>
+    <message>
+        <source>A new prediction for practice: the first one still counts, every one is kept</source>
+        <translation>Eine neue Vorhersage zum Üben: die erste zählt weiter, jede wird aufbewahrt</translation>
+    </message>
+    <message>
+        <source>Locked in {time}: {prediction}</source>
+        <translation>Festgelegt {time}: {prediction}</translation>
+    </message>
+    <message>
+        <source> ({count} attempts; the first counts)</source>
+        <translation> ({count} Versuche; der erste zählt)</translation>
+    </message>
 </context>
 </TS>

@@ -1,8 +1,11 @@
 """Class results: the answers students export from the Questions panel (Export CSV…), read
 back and counted per question — how many answered, how many predicted right.
 
-A progress CSV has the header ``set,question,title,prediction,answer,matched,time`` and a row per
-question of the set; ``matched`` is ``yes``, ``no``, or empty for a question not answered. The
+A progress CSV has the header ``student,set,question,title,prediction,answer,matched,time,attempts``
+and a row per question of the set; ``matched`` is ``yes``, ``no``, or empty for a question not
+answered; ``prediction``, ``matched`` and ``time`` are the first locked prediction's (the one that
+counts), ``attempts`` how many were locked in all. Files exported before names and attempts were
+kept (header ``set,question,title,prediction,answer,matched,time``) are still read. The
 files come from many hands, so they are read as strictly as every other file of the lab: a size
 cap, UTF-8, the exact header, the right number of columns, one row per question, one set for
 all the files; anything else is a ClassResultsError with one line naming the file and the row.
@@ -22,7 +25,12 @@ from typing import Final
 
 from clothlab.sim.document.files import SceneError, read_document
 
-PROGRESS_CSV_HEADER: Final = ("set", "question", "title", "prediction", "answer", "matched", "time")
+PROGRESS_CSV_HEADER: Final = (
+    "student", "set", "question", "title", "prediction", "answer", "matched", "time", "attempts",
+)  # fmt: skip
+# what the panel exported before it kept names and attempts: still counted
+OLD_PROGRESS_CSV_HEADER: Final = PROGRESS_CSV_HEADER[1:-1]
+MAX_ATTEMPTS = 1000
 MATCHED_WORDS: Final = {"yes": True, "no": False, "": None}
 MAX_CSV_BYTES = 1024 * 1024  # a set of 100 questions answered is ≈ 30 kB
 MAX_ROWS = 100  # questions in a set (sim.lab.questions.MAX_QUESTIONS)
@@ -42,6 +50,8 @@ class StudentAnswer:
     title: str
     answer: str  # the set's answer, as the panel wrote it
     matched: bool | None  # None: not answered
+    student: str = ""  # the name the student gave ("" in an old file)
+    attempts: int = 0  # predictions locked in (an old file: 1 if answered)
 
 
 @dataclass(frozen=True)
@@ -72,17 +82,17 @@ def parse_progress_csv(text: str | bytes, source: str) -> list[StudentAnswer]:
     rows = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(rows, None)
-        if header is None or tuple(header) != PROGRESS_CSV_HEADER:
+        if header is None or tuple(header) not in (PROGRESS_CSV_HEADER, OLD_PROGRESS_CSV_HEADER):
             raise ClassResultsError(
                 f"{source}: line 1: expected the header {','.join(PROGRESS_CSV_HEADER)} "
                 "(a file from the Questions panel's Export CSV…)"
             )
-        return _answers(rows, source)
+        return _answers(rows, source, len(header))
     except csv.Error as problem:
         raise ClassResultsError(f"{source}: line {rows.line_num}: {problem}") from None
 
 
-def _answers(rows: _csv.Reader, source: str) -> list[StudentAnswer]:
+def _answers(rows: _csv.Reader, source: str, columns: int) -> list[StudentAnswer]:
     answers: list[StudentAnswer] = []
     seen: set[str] = set()
     for row in rows:
@@ -91,11 +101,11 @@ def _answers(rows: _csv.Reader, source: str) -> list[StudentAnswer]:
             continue
         if len(answers) >= MAX_ROWS:
             raise ClassResultsError(f"{where}: more than {MAX_ROWS} questions")
-        if len(row) != len(PROGRESS_CSV_HEADER):
-            raise ClassResultsError(
-                f"{where}: {len(row)} columns, expected {len(PROGRESS_CSV_HEADER)}"
-            )
-        set_id, question, title, _prediction, answer, matched, _time = row
+        if len(row) != columns:
+            raise ClassResultsError(f"{where}: {len(row)} columns, expected {columns}")
+        if columns == len(OLD_PROGRESS_CSV_HEADER):  # as the new header orders them
+            row = ["", *row, "1" if row[5] else "0"]
+        student, set_id, question, title, _prediction, answer, matched, _time, attempts = row
         if any(len(cell) > MAX_FIELD for cell in row):
             raise ClassResultsError(f"{where}: a cell is longer than {MAX_FIELD} characters")
         for name, value in (("set", set_id), ("question", question)):
@@ -103,12 +113,20 @@ def _answers(rows: _csv.Reader, source: str) -> list[StudentAnswer]:
                 raise ClassResultsError(f"{where}: {name}: {value[:40]!r} is not an id")
         if matched not in MATCHED_WORDS:
             raise ClassResultsError(f"{where}: matched: {matched[:40]!r} is not yes, no or empty")
+        if not attempts.isdigit() or int(attempts) > MAX_ATTEMPTS:
+            raise ClassResultsError(f"{where}: attempts: {attempts[:40]!r} is not a count")
+        if answers and student != answers[0].student:
+            raise ClassResultsError(
+                f"{where}: student {student[:40]!r} after {answers[0].student!r}"
+            )
         if answers and set_id != answers[0].set_id:
             raise ClassResultsError(f"{where}: set {set_id!r} after {answers[0].set_id!r}")
         if question in seen:
             raise ClassResultsError(f"{where}: question {question!r} is listed twice")
         seen.add(question)
-        answers.append(StudentAnswer(set_id, question, title, answer, MATCHED_WORDS[matched]))
+        answers.append(StudentAnswer(
+            set_id, question, title, answer, MATCHED_WORDS[matched], student, int(attempts)
+        ))  # fmt: skip
     if not answers:
         raise ClassResultsError(f"{source}: no questions listed")
     return answers

@@ -271,12 +271,13 @@ class Prediction(_Strict):
         return abs(float(answer) - self.number.answer) <= self.number.tolerance + 1e-12
 
     def describe(self, answer: int | float) -> str:
-        """A prediction as text: the choice's words, or the number with its unit."""
+        """A prediction as text: the choice's words, or the number with its unit, with the
+        set's decimals unless it has more (never rounded: 0.0105 stays 0.0105)."""
         if self.choices is not None:
             return self.choices[int(answer)].text
         assert self.number is not None
         unit = f" {self.number.unit}" if self.number.unit else ""
-        return f"{float(answer):.{self.number.decimals}f}{unit}"
+        return f"{number_text(float(answer), self.number.decimals)}{unit}"
 
     @property
     def answer_text(self) -> str:
@@ -286,6 +287,12 @@ class Prediction(_Strict):
         tolerance = f" ± {self.number.tolerance:g}" if self.number.tolerance else ""
         unit = f" {self.number.unit}" if self.number.unit else ""
         return f"{self.number.answer:g}{tolerance}{unit}"
+
+
+def number_text(value: float, decimals: int) -> str:
+    """`value` with `decimals` digits after the point, or all it has if it has more."""
+    text = f"{value:.{decimals}f}"
+    return text if float(text) == value else f"{value:.12g}"
 
 
 class Grab(_Strict):

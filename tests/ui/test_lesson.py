@@ -1,0 +1,88 @@
+"""A lesson that holds (issue 50), in the real window by real clicks: a locked prediction stays
+locked across a relaunch, every attempt is kept with its time and counted in the CSV."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from qt_helpers import WAIT_MS
+
+from clothlab.sim.lab.questions import load_builtin_set
+from clothlab.ui.docks.questions_dock import progress_folder
+
+LEFT = Qt.MouseButton.LeftButton
+BUILTIN = load_builtin_set()
+
+
+def correct_index(question) -> int:
+    return next(k for k, c in enumerate(question.prediction.choices) if c.correct)
+
+
+def load_scene(qtbot, window) -> None:
+    panel = window.questions_panel
+    qtbot.mouseClick(panel.start_button, LEFT)
+    qtbot.waitUntil(lambda: panel.stage != "start", timeout=WAIT_MS)
+    # the panel's next button may sit where this one was: a click there now would be a
+    # double click, which a push button does not take
+    qtbot.wait(QApplication.doubleClickInterval() + 50)
+
+
+def test_a_locked_prediction_stays_locked_after_a_relaunch_and_attempts_are_kept(
+    qtbot, make_window, tmp_path
+):
+    question = BUILTIN.questions[0]  # a question with choices
+    right = correct_index(question)
+    wrong = (right + 1) % len(question.prediction.choices)
+
+    # the first run: a wrong prediction locked, then the app is gone before the explanation
+    first = make_window("hanging-sheet", paused=True)
+    panel = first.questions_panel
+    load_scene(qtbot, first)
+    assert panel.stage == "predict"
+    qtbot.mouseClick(panel.choice_buttons[wrong], LEFT)
+    qtbot.mouseClick(panel.lock_button, LEFT)
+    assert panel.stage == "watch"
+    stored = json.loads((progress_folder() / "lab.json").read_text(encoding="utf-8"))
+    (attempt,) = stored["questions"][question.id]  # kept at Lock in, before any explanation
+    assert attempt["value"] == wrong and attempt["matched"] is False
+    assert attempt["locked"] and attempt["explained"] == ""
+    first.close()
+
+    # relaunched: Load the scene shows the prediction locked, not a new one to make
+    second = make_window("hanging-sheet", paused=True)
+    panel = second.questions_panel
+    assert "Locked in" in panel.previous_answer_label.text()
+    load_scene(qtbot, second)
+    assert panel.stage == "watch"
+    assert panel.choice_buttons[wrong].isChecked()
+    assert not any(button.isEnabled() for button in panel.choice_buttons)
+    assert not panel.lock_button.isVisible()
+    qtbot.mouseClick(panel.explain_button, LEFT)
+    assert panel.verdict_label.text().startswith("✗")
+
+    # and again: Load the scene shows the explanation, still the wrong prediction
+    load_scene(qtbot, second)
+    assert panel.stage == "explained" and panel.verdict_label.text().startswith("✗")
+
+    # practice outside class mode: a second attempt is kept, the first still counts
+    assert panel.again_button.isVisible()
+    qtbot.mouseClick(panel.again_button, LEFT)
+    qtbot.waitUntil(lambda: panel.stage == "predict", timeout=WAIT_MS)
+    qtbot.mouseClick(panel.choice_buttons[right], LEFT)
+    qtbot.mouseClick(panel.lock_button, LEFT)
+    qtbot.mouseClick(panel.explain_button, LEFT)
+    assert panel.verdict_label.text().startswith("✓")
+    stored = json.loads((progress_folder() / "lab.json").read_text(encoding="utf-8"))
+    kept = stored["questions"][question.id]
+    assert [a["value"] for a in kept] == [wrong, right]
+    assert all(a["locked"] and a["explained"] for a in kept)
+
+    exported = tmp_path / "answers.csv"
+    panel.export_csv(exported)
+    rows = list(csv.DictReader(exported.open(encoding="utf-8")))
+    assert rows[0]["prediction"] == question.prediction.choices[wrong].text
+    assert rows[0]["matched"] == "no" and rows[0]["attempts"] == "2"
+    assert rows[1]["attempts"] == "0" and rows[1]["matched"] == ""
