@@ -4298,5 +4298,25 @@
         <source> ({count} attempts; the first counts)</source>
         <translation> ({count} Versuche; der erste zählt)</translation>
     </message>
+    <message>
+        <source>Other checks, kept as in the file</source>
+        <translation>Weitere Prüfungen, wie in der Datei</translation>
+    </message>
+    <message>
+        <source>Delete check</source>
+        <translation>Prüfung löschen</translation>
+    </message>
+    <message>
+        <source>Delete the check chosen in the list</source>
+        <translation>Die in der Liste gewählte Prüfung löschen</translation>
+    </message>
+    <message>
+        <source>and {count} check kept from the file:</source>
+        <translation>und {count} Prüfung aus der Datei:</translation>
+    </message>
+    <message>
+        <source>and {count} checks kept from the file:</source>
+        <translation>und {count} Prüfungen aus der Datei:</translation>
+    </message>
 </context>
 </TS>

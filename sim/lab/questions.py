@@ -263,6 +263,12 @@ class Prediction(_Strict):
             raise ValueError("choices: exactly one must be correct")
         return self
 
+    @property
+    def correct_index(self) -> int:
+        """The correct choice's index."""
+        assert self.choices is not None
+        return next(k for k, c in enumerate(self.choices) if c.correct)
+
     def matches(self, answer: int | float) -> bool:
         """Whether a prediction (a choice's index, or a number) is right."""
         if self.choices is not None:

@@ -196,7 +196,8 @@ def test_edit_questions_opens_the_set_shown_and_keeps_its_checks(qtbot, make_win
     assert editor.question_list.count() == len(panel.question_set.questions)
     assert editor.question_list.currentRow() == 1
     assert editor.title.text() == panel.question_set.questions[1].title
-    assert editor.kept_label.text() == "and 4 checks kept from the file"
+    assert editor.check_box.isChecked()  # the evidence after a time: shown in the form
+    assert editor.kept_label.text() == "and 3 checks kept from the file:"
     assert editor.save_to(tmp_path / "copy.json")  # the built-in set, saved as one file
     copy = load_question_set(tmp_path / "copy.json")
     assert [q.checks for q in copy.questions] == [q.checks for q in panel.question_set.questions]
@@ -238,8 +239,8 @@ def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, m
     assert row(0)[0] == f"1. {panel.question_set.questions[0].title}"
     assert dialog.summary.text() == "Set lab: 2 students' files"
     assert dialog.problems.text() == f"Left out: {broken}: line 1: expected the header " \
-        "set,question,title,prediction,answer,matched,time (a file from the Questions " \
-        "panel's Export CSV…)"  # fmt: skip
+        "student,set,question,title,prediction,answer,matched,time,attempts (a file from " \
+        "the Questions panel's Export CSV…)"  # fmt: skip
 
 
 def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, make_window, tmp_path):
@@ -303,3 +304,66 @@ def test_file_open_on_a_hostile_shared_set_is_one_dialog_line(
     assert shown[0][1].startswith(f"{hostile}: ") and "\n" not in shown[0][1]
     assert panel.question_set is before and window.controller.scene.name == "Hanging sheet"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.json"]
+
+
+def round_trip_set(folder: Path) -> Path:
+    """A teacher's set with the checks the editor makes (one reworded) and one it does not."""
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.lab.questions import QuestionSetSpec, save_shared_set
+
+    expect = {"readout": "pin_force", "op": "==", "value": 1617.0, "tolerance": 30.0}
+    spec = QuestionSetSpec.model_validate({
+        "id": "class-9c", "title": "Class 9c", "description": "Forces",
+        "questions": [{
+            "id": "pull", "title": "How hard?", "scene": "sheet.json", "question": "Guess.",
+            "prediction": {"choices": [{"text": "Hard", "correct": True}, {"text": "Soft"}]},
+            "watch": "Pin force.", "evidence": "pin_force", "explanation": "The weight.",
+            "now_try": [{"label": "Sixteen passes", "setting": "passes", "value": 16}],
+            "checks": [
+                {"claim": "it compares", "compare": {"first": {"steps": 10},
+                 "second": {"steps": 10, "set": {"passes": 4}}, "by": "ratio"},
+                 "expect": {"readout": "sag", "op": ">", "value": 0.0}},
+                {"claim": "the pins hold the weight, in my words", "steps": 600,
+                 "expect": expect},
+                {"claim": "with 16 passes too", "steps": 600, "set": {"passes": 16},
+                 "expect": {"readout": "pin_force", "op": ">", "value": 1000.0}},
+            ],
+        }],
+    })  # fmt: skip
+    path = folder / "class-9c.json"
+    save_shared_set(spec, {"sheet.json": load_preset("hanging-sheet")}, path)
+    return path
+
+
+def test_the_editor_round_trips_a_set_and_edits_and_deletes_its_checks(
+    qtbot, make_window, tmp_path
+):
+    path = round_trip_set(tmp_path)
+    original = json.loads(path.read_text())
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    assert panel.open_set(path)
+    qtbot.mouseClick(panel.edit_button, LEFT)
+    editor = panel.editor
+    qtbot.waitExposed(editor)
+    # what it opens it shows: the answer check and the now-try check ticked, with their numbers
+    assert editor.check_box.isChecked() and editor.try_check.isChecked()
+    assert (editor.at_edit.text(), editor.op_box.currentText()) == ("5", "==")
+    assert (editor.value_edit.text(), editor.check_tolerance_edit.text()) == ("1617", "30")
+    assert (editor.try_op_box.currentText(), editor.try_value_edit.text()) == (">", "1000")
+    assert editor.kept_list.count() == 1 and editor.kept_label.text().startswith("and 1 check")
+
+    # … and what it shows it saves: unchanged, the file is written as it was
+    copy = tmp_path / "copy.json"
+    assert editor.save_to(copy), editor.status.text()
+    assert json.loads(copy.read_text()) == original
+
+    # a tolerance changed replaces the check; a kept check deleted is gone
+    type_into(qtbot, editor.check_tolerance_edit, "20")
+    qtbot.mouseClick(editor.delete_check_button, LEFT)
+    assert editor.kept_list.count() == 0 and not editor.kept_list.isVisible()
+    assert editor.save_to(copy), editor.status.text()
+    checks = json.loads(copy.read_text())["questions"][0]["checks"]
+    assert [c["expect"].get("tolerance") for c in checks] == [20.0, 0.0]
+    assert [c["expect"]["op"] for c in checks] == ["==", ">"]
+    assert checks[1]["claim"] == "with 16 passes too"  # untouched: the file's own words

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QLocale, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -54,6 +54,7 @@ from clothlab.sim.document.files import describe
 from clothlab.sim.document.presets import is_preset
 from clothlab.sim.document.scene import Scene, scene_settings, validation_message
 from clothlab.sim.lab.questions import (
+    EMBEDDED_NAME,
     HIDEABLE_PANELS,
     ClassMode,
     QuestionSet,
@@ -68,6 +69,8 @@ from clothlab.sim.lab.questions import (
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.scene_model import tooltip_for
 from clothlab.ui.layouts import form_row, nest
+from clothlab.ui.number_box import parse_number
+from clothlab.ui.numbers import localized
 from clothlab.ui.window import file_dialogs
 
 SET_FILTER = QT_TR_NOOP("Cloth Lab question sets (*.json);;All files (*)")
@@ -120,18 +123,35 @@ class Draft:
     check_try: bool = False
     try_op: str = "<"
     try_check_value: str = ""
-    kept_checks: list[dict[str, Any]] = field(default_factory=list)  # from a loaded set
+    # checks of a loaded set the form does not make, kept as they are (each can be deleted)
+    kept_checks: list[dict[str, Any]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)  # the question's own settings
+    # what a loaded set had, so that saving it unchanged writes it unchanged
+    scene_file: str = ""  # the embedded scene's name in the loaded set
+    qid: str = ""  # the question's id (answers are kept by it): kept when the title changes
+    decimals: int | None = None  # digits the student's answer box shows
+    answer_check: dict[str, Any] | None = None  # the check the form's answer check came from
+    try_check_found: dict[str, Any] | None = None  # the one the now-try check came from
+    now_try_found: dict[str, Any] | None = None  # the first now try, as the file had it
+    more_now_try: list[dict[str, Any]] = field(default_factory=list)  # the second and third
+    # the checks' order in the file: "answer", "try", or one of kept_checks (by identity)
+    order: list[Any] = field(default_factory=list)
 
 
 class DraftError(ValueError):
     """What is wrong with a draft, one line naming the question and the field."""
 
 
+def number_shown(value: float) -> str:
+    """A number as the form shows it: short, every digit it has, the app's decimal point."""
+    short = f"{value:g}"
+    return localized(short if float(short) == value else repr(float(value)))
+
+
 def _number(text: str, what: str) -> float:
-    try:
-        value = float(text.strip())
-    except ValueError:
+    """A number typed in the app's language ("0,0105" in German), unrounded."""
+    value = parse_number(text.strip(), QLocale().decimalPoint())
+    if value is None:
         raise DraftError(
             tr("{what}: {text} is not a number").format(what=what, text=repr(text.strip()[:40]))
         ) from None
@@ -157,7 +177,9 @@ def _rename_scenes(check: dict[str, Any], names: dict[str, str]) -> dict[str, An
 
 
 def drafts_from_set(question_set: QuestionSet) -> list[Draft]:
-    """The editor's drafts for a loaded set: every field as the form shows it, checks kept."""
+    """The editor's drafts for a loaded set: every field as the form shows it. The checks the
+    form makes (the evidence after a time, with and without the now-try setting) are shown in
+    it, ticked; the others are kept as they are, in their order."""
     drafts = []
     for question in question_set.questions:
         prediction = question.prediction
@@ -171,40 +193,104 @@ def drafts_from_set(question_set: QuestionSet) -> list[Draft]:
             explanation=question.explanation,
             check_answer=False,
             settings=dict(question.set),
+            qid=question.id,
+            scene_file="" if is_preset(question.scene) else question.scene,
         )
         if prediction.choices is not None:
             texts = [c.text for c in prediction.choices]
             draft.choices = texts + [""] * (MAX_CHOICES - len(texts))
-            draft.correct = next(k for k, c in enumerate(prediction.choices) if c.correct)
+            draft.correct = prediction.correct_index
         elif prediction.number is not None:
             draft.kind = "number"
-            draft.answer = f"{prediction.number.answer:g}"
+            draft.answer = number_shown(prediction.number.answer)
             draft.unit = prediction.number.unit
-            draft.tolerance = f"{prediction.number.tolerance:g}"
+            draft.tolerance = number_shown(prediction.number.tolerance)
+            draft.decimals = prediction.number.decimals
         if question.now_try:
-            first = question.now_try[0]
-            draft.now_try, draft.try_setting = True, first.setting
-            draft.try_value, draft.try_note = str(first.value), first.note
-        draft.kept_checks = [c.model_dump(mode="json", exclude_none=True) for c in question.checks]
+            first, *more = (t.model_dump(mode="json") for t in question.now_try)
+            draft.now_try, draft.try_setting = True, first["setting"]
+            draft.try_value, draft.try_note = _value_shown(first["value"]), first["note"]
+            draft.now_try_found, draft.more_now_try = first, more
+        dt = scene_settings(question_set.scene_for(question)).dt
+        for check in (c.model_dump(mode="json", exclude_none=True) for c in question.checks):
+            draft.order.append(_take_check(draft, check, dt))
         drafts.append(draft)
     return drafts
 
 
+def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
+    """Show `check` in the form if the form makes such a check, else keep it: what `order`
+    holds for it."""
+    run_keys = set(check) - {"claim", "expect"}
+    expect = check["expect"]
+    one_run = run_keys <= {"steps", "set"} and "steps" in check
+    if not one_run or expect["readout"] != draft.evidence:
+        draft.kept_checks.append(check)
+        return check
+    seconds = number_shown(check["steps"] * dt)
+    settings = check.get("set") or {}
+    as_answer = (expect["op"], expect["value"], expect["tolerance"])
+    if draft.kind == "number":  # its check is "== answer ± tolerance", made from the answer
+        answer = _number(draft.answer, "answer"), _number(draft.tolerance, "tolerance")
+        numeric = as_answer == ("==", *answer)
+    else:
+        numeric = True
+    if not settings and draft.answer_check is None and numeric:
+        draft.answer_check, draft.check_answer, draft.at_seconds = check, True, seconds
+        if draft.kind == "choices":
+            draft.op, draft.value = expect["op"], number_shown(expect["value"])
+            draft.check_tolerance = number_shown(expect["tolerance"])
+        return "answer"
+    found = draft.now_try_found
+    same_time = draft.answer_check is None or seconds == draft.at_seconds
+    if (
+        found is not None and draft.try_check_found is None and same_time
+        and settings == {found["setting"]: found["value"]} and expect["tolerance"] == 0
+    ):  # fmt: skip
+        draft.try_check_found, draft.check_try, draft.at_seconds = check, True, seconds
+        draft.try_op, draft.try_check_value = expect["op"], number_shown(expect["value"])
+        return "try"
+    draft.kept_checks.append(check)
+    return check
+
+
+def _value_shown(value: Any) -> str:
+    """A setting's value as the form shows it (a number in the app's language)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return number_shown(value)
+    return str(value)
+
+
+def _same_check(made: dict[str, Any], found: dict[str, Any] | None) -> dict[str, Any]:
+    """The check as the file had it (its own words) if the form left it as it was."""
+    if found is not None and {**made, "claim": ""} == {**found, "claim": ""}:
+        return found
+    return made
+
+
 def build_set(
-    title: str, drafts: list[Draft], class_mode: ClassMode, scenes: dict[str, Scene]
+    title: str,
+    drafts: list[Draft],
+    class_mode: ClassMode,
+    scenes: dict[str, Scene],
+    set_id: str = "",
+    description: str = "",
 ) -> tuple[QuestionSetSpec, dict[str, Scene]]:
     """The set the drafts make, validated as its file will be: (spec, embedded scenes).
-    `scenes` holds the kept checks' own scene files (by their names in the loaded set).
+    `scenes` holds the kept checks' own scene files (by their names in the loaded set);
+    `set_id` is the loaded set's id (answers are kept by it), else one is made from the title.
     Raises DraftError or QuestionSetError with one line."""
     if not title.strip():
         raise DraftError(tr("Set title: empty"))
     embedded: dict[str, Scene] = {}
     renamed: dict[str, str] = {}
     for name, scene in scenes.items():
-        renamed[name] = _embed(scene, f"run-{len(renamed) + 1}", embedded)
+        renamed[name] = _embed(scene, _stem(name, f"run-{len(renamed) + 1}"), embedded)
     questions, ids = [], set()
     for k, draft in enumerate(drafts, start=1):
-        qid = slug(draft.title, f"q{k}")
+        qid = draft.qid or slug(draft.title, f"q{k}")
         while qid in ids:
             qid = f"{qid}-{k}"
         ids.add(qid)
@@ -215,10 +301,12 @@ def build_set(
                 tr("Question {number}: {error}").format(number=k, error=error)
             ) from None
     document: dict[str, Any] = {
-        "id": slug(title, "my-set"),
+        "id": set_id or slug(title, "my-set"),
         "title": title.strip(),
         "questions": questions,
     }
+    if description:
+        document["description"] = description
     if class_mode:
         document["class_mode"] = class_mode.model_dump(exclude_defaults=True)
     try:
@@ -230,6 +318,12 @@ def build_set(
     # and read back as the file will be: scenes named, grabs and seams fitting their scenes
     loaded = parse_question_set(shared_set_json(spec, embedded).encode("utf-8"), tr("the set"))
     return loaded.spec, embedded
+
+
+def _stem(name: str, fallback: str) -> str:
+    """The name a scene file had in the loaded set, without .json, if it can name an embedded
+    scene ("swing.json"; not "scenes/swing.json"), else `fallback`."""
+    return name.removesuffix(".json") if re.fullmatch(EMBEDDED_NAME, name) else fallback
 
 
 def _embed(scene: Scene, stem: str, embedded: dict[str, Scene]) -> str:
@@ -249,7 +343,8 @@ def _embed(scene: Scene, stem: str, embedded: dict[str, Scene]) -> str:
 def _question(
     draft: Draft, qid: str, embedded: dict[str, Scene], renamed: dict[str, str]
 ) -> dict[str, Any]:
-    scene_ref = draft.preset if draft.preset is not None else _embed(draft.scene, qid, embedded)
+    stem = _stem(draft.scene_file, qid)
+    scene_ref = draft.preset if draft.preset is not None else _embed(draft.scene, stem, embedded)
     dt = scene_settings(draft.scene).dt
     prediction: dict[str, Any]
     if draft.kind == "choices":
@@ -262,7 +357,9 @@ def _question(
         tolerance = _number(draft.tolerance or "0", tr("tolerance"))
         prediction = {"number": {"unit": draft.unit.strip(), "answer": answer,
                                  "tolerance": tolerance}}  # fmt: skip
-    checks = [_rename_scenes(c, renamed) for c in draft.kept_checks]
+        if draft.decimals is not None:
+            prediction["number"]["decimals"] = draft.decimals
+    made: dict[str, dict[str, Any]] = {}
     label = READOUT_LABELS.get(draft.evidence, draft.evidence)
     if draft.check_answer:
         seconds = _number(draft.at_seconds, tr("check time (s)"))
@@ -272,7 +369,9 @@ def _question(
             expect = (draft.op, _number(draft.value, tr("check value")),
                       _number(draft.check_tolerance or "0", tr("check tolerance")))  # fmt: skip
         claim = f"after {seconds:g} s, {label} {_expect_text(expect)}"
-        checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect))
+        made["answer"] = _same_check(
+            check_at_time(claim, draft.evidence, seconds, dt, expect), draft.answer_check
+        )
     now_try = []
     if draft.now_try:
         parameter = SETTINGS_TABLE[draft.try_setting]
@@ -282,16 +381,23 @@ def _question(
             raise DraftError(
                 tr("now try: {setting}: {error}").format(setting=tr(parameter.label), error=error)
             ) from None
-        now_try.append({"label": f"{parameter.label} {draft.try_value.strip()}",
-                        "setting": draft.try_setting, "value": value,
+        found = draft.now_try_found
+        label_said = f"{parameter.label} {draft.try_value.strip()}"
+        if found is not None and (found["setting"], found["value"]) == (draft.try_setting, value):
+            label_said = found["label"]  # the file's own words for an unchanged now try
+        now_try.append({"label": label_said, "setting": draft.try_setting, "value": value,
                         "note": draft.try_note.strip()})  # fmt: skip
+        now_try += draft.more_now_try
         if draft.check_try:
             seconds = _number(draft.at_seconds, tr("check time (s)"))
             expect = (draft.try_op, _number(draft.try_check_value, tr("now-try check value")), 0.0)
             claim = f"with {parameter.label} {draft.try_value.strip()}, after {seconds:g} s, " \
                 f"{label} {_expect_text(expect)}"  # fmt: skip
-            checks.append(check_at_time(claim, draft.evidence, seconds, dt, expect,
-                                        {draft.try_setting: value}))  # fmt: skip
+            made["try"] = _same_check(
+                check_at_time(claim, draft.evidence, seconds, dt, expect,
+                              {draft.try_setting: value}), draft.try_check_found,
+            )  # fmt: skip
+    checks = _in_order(draft, made, renamed)
     if not checks:
         raise DraftError(tr("checks: tick “Check the answer” (a question needs a check)"))
     return {
@@ -300,6 +406,31 @@ def _question(
         "watch": draft.watch.strip(), "evidence": draft.evidence,
         "explanation": draft.explanation.strip(), "now_try": now_try, "checks": checks,
     }  # fmt: skip
+
+
+def _in_order(
+    draft: Draft, made: dict[str, dict[str, Any]], renamed: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The question's checks in the order the file had them; the form's new ones at the end."""
+    checks = []
+    for slot in draft.order:
+        if isinstance(slot, str):
+            if slot in made:
+                checks.append(made.pop(slot))
+        elif any(slot is kept for kept in draft.kept_checks):  # not deleted
+            checks.append(_rename_scenes(slot, renamed))
+    kept_after = [k for k in draft.kept_checks if not any(k is slot for slot in draft.order)]
+    checks += [_rename_scenes(k, renamed) for k in kept_after]
+    return checks + [made[slot] for slot in ("answer", "try") if slot in made]
+
+
+def _kept_check_text(check: dict[str, Any]) -> str:
+    """A kept check in one line: its claim and what it expects."""
+    expect = check["expect"]
+    by = check["compare"]["by"] if "compare" in check else ""
+    what = f"{expect['readout']} {by}".strip()
+    triple = (expect["op"], expect["value"], expect.get("tolerance", 0.0))
+    return localized(f"{check['claim']} ({what} {_expect_text(triple)})")
 
 
 def _expect_text(expect: tuple[str, float, float]) -> str:
@@ -364,8 +495,12 @@ class QuestionEditor(QDialog):
         self.results: list[tuple[str, bool, str]] = []  # (question, passed, line) per check
         self._kept_scenes: dict[str, Scene] = {}
         self._build()
+        self.set_id, self.description = "", ""  # a teacher's own set keeps its id (answers)
         if question_set is not None:
             self.set_title.setText(question_set.title)
+            self.description = question_set.spec.description
+            if question_set.path is not None:
+                self.set_id = question_set.id
             self.drafts = drafts_from_set(question_set)
             # the scene files kept checks run on their own, embedded again on save
             self._kept_scenes = {
@@ -560,8 +695,20 @@ class QuestionEditor(QDialog):
         try_row.addWidget(self.try_op_box)
         try_row.addWidget(self.try_value_edit, 1)
         form_row(check, self.try_check, try_row)
+        self.kept_list = QListWidget()
+        self.kept_list.setObjectName("kept_checks")
+        self.kept_list.setAccessibleName(tr("Other checks, kept as in the file"))
+        self.kept_list.setMaximumHeight(90)
         self.kept_label = QLabel()
-        check.addRow(self.kept_label)
+        self.delete_check_button = QPushButton(tr("Delete check"))
+        self.delete_check_button.setObjectName("delete_check")
+        self.delete_check_button.setToolTip(tr("Delete the check chosen in the list"))
+        self.delete_check_button.clicked.connect(self.delete_kept_check)
+        kept_row = QHBoxLayout()
+        kept_row.addWidget(self.kept_label, 1)
+        kept_row.addWidget(self.delete_check_button)
+        form_row(check, "", kept_row)
+        check.addRow(self.kept_list)
         form.addRow(self.check_box)
         return form_widget
 
@@ -612,14 +759,33 @@ class QuestionEditor(QDialog):
         self.try_check.setChecked(draft.check_try)
         self.try_op_box.setCurrentText(draft.try_op)
         self.try_value_edit.setText(draft.try_check_value)
+        self._show_kept(draft)
+        self._show_kind()
+
+    def _show_kept(self, draft: Draft) -> None:
+        """The checks the form does not make, each deletable."""
+        self.kept_list.clear()
+        for check in draft.kept_checks:
+            self.kept_list.addItem(_kept_check_text(check))
         kept = len(draft.kept_checks)
         kept_text = (
-            tr("and {count} check kept from the file")
+            tr("and {count} check kept from the file:")
             if kept == 1
-            else tr("and {count} checks kept from the file")
+            else tr("and {count} checks kept from the file:")
         )
-        self.kept_label.setText(kept_text.format(count=kept) if kept else "")
-        self._show_kind()
+        self.kept_label.setText(kept_text.format(count=kept))
+        for widget in (self.kept_label, self.kept_list, self.delete_check_button):
+            widget.setVisible(bool(kept))
+        if kept:
+            self.kept_list.setCurrentRow(0)
+
+    def delete_kept_check(self) -> None:
+        """Delete the kept check chosen in the list (Save then writes the set without it)."""
+        draft, row = self.drafts[self._shown], self.kept_list.currentRow()
+        if 0 <= row < len(draft.kept_checks):
+            del draft.kept_checks[row]
+            self._show_kept(draft)
+            self.kept_list.setCurrentRow(min(row, len(draft.kept_checks) - 1))
 
     def _store(self, draft: Draft) -> None:
         draft.title = self.title.text()
@@ -664,6 +830,7 @@ class QuestionEditor(QDialog):
     def use_current_scene(self) -> None:
         draft = self.drafts[self._shown]
         draft.scene, draft.preset, draft.settings = self.current_scene, None, {}
+        draft.scene_file = ""
         self._show_scene(draft)
 
     def add_question(self) -> None:
@@ -740,8 +907,9 @@ class QuestionEditor(QDialog):
         self._refresh_list()
         try:
             return build_set(
-                self.set_title.text(), self.drafts, self.class_mode(), self._kept_scenes
-            )
+                self.set_title.text(), self.drafts, self.class_mode(), self._kept_scenes,
+                self.set_id, self.description,
+            )  # fmt: skip
         except (DraftError, QuestionSetError) as error:
             self.status.setText(tr("Cannot make the set: {error}").format(error=error))
             return None
