@@ -4318,5 +4318,25 @@
         <source>and {count} checks kept from the file:</source>
         <translation>und {count} Prüfungen aus der Datei:</translation>
     </message>
+    <message>
+        <source>evidence: the scene “{scene}” never shows {readout}: choose another</source>
+        <translation>Beleg: die Szene „{scene}“ zeigt {readout} nie: bitte einen anderen wählen</translation>
+    </message>
+    <message>
+        <source>Checking before saving…</source>
+        <translation>Vor dem Speichern wird geprüft …</translation>
+    </message>
+    <message>
+        <source>Not saved: {failed} checks fail</source>
+        <translation>Nicht gespeichert: {failed} Prüfungen schlagen fehl</translation>
+    </message>
+    <message>
+        <source>Checks fail</source>
+        <translation>Prüfungen schlagen fehl</translation>
+    </message>
+    <message>
+        <source>{failed} of {total} checks fail: the numbers do not bear the answers out. Save the set anyway?</source>
+        <translation>{failed} von {total} Prüfungen schlagen fehl: die Zahlen bestätigen die Antworten nicht. Den Satz trotzdem speichern?</translation>
+    </message>
 </context>
 </TS>

@@ -666,6 +666,14 @@ def _check_runs_fit(question_set: QuestionSet) -> None:
                     )
 
 
+def evidence_shown(scene: Scene, key: str) -> bool:
+    """Whether `scene` shows the readout `key` at all: after one step it reads a number, not
+    NaN (sag needs a sheet held by two pins, volume a soft block, …)."""
+    engine = Engine(scene, record_every=0)
+    engine.advance(1)
+    return not math.isnan(measure(engine.sim, key))
+
+
 def load_question_set(path: str | os.PathLike[str]) -> QuestionSet:
     """A teacher's set from a file; its scene files are resolved against its folder."""
     path = Path(path)

@@ -55,6 +55,14 @@ def tick_setting(qtbot, editor, key: str) -> None:
     assert settings.item(row).checkState() == Qt.CheckState.Checked
 
 
+def save_and_wait(qtbot, editor, path: Path) -> None:
+    """Save runs the checks first (unless Check just ran them on the set as it is), then
+    writes the file."""
+    if not editor.save_to(path):
+        assert editor.status.text() == "Checking before saving…", editor.status.text()
+        qtbot.waitUntil(lambda: editor.status.text().startswith("Saved"), timeout=4 * WAIT_MS)
+
+
 def fill_common(qtbot, editor, title: str, evidence: str) -> None:
     type_into(qtbot, editor.title, title)
     type_into(qtbot, editor.question_text, f"{title}: what happens?")
@@ -198,7 +206,7 @@ def test_edit_questions_opens_the_set_shown_and_keeps_its_checks(qtbot, make_win
     assert editor.title.text() == panel.question_set.questions[1].title
     assert editor.check_box.isChecked()  # the evidence after a time: shown in the form
     assert editor.kept_label.text() == "and 3 checks kept from the file:"
-    assert editor.save_to(tmp_path / "copy.json")  # the built-in set, saved as one file
+    save_and_wait(qtbot, editor, tmp_path / "copy.json")  # the built-in set, as one file
     copy = load_question_set(tmp_path / "copy.json")
     assert [q.checks for q in copy.questions] == [q.checks for q in panel.question_set.questions]
     assert panel.question_set.path == tmp_path / "copy.json"
@@ -355,15 +363,72 @@ def test_the_editor_round_trips_a_set_and_edits_and_deletes_its_checks(
 
     # … and what it shows it saves: unchanged, the file is written as it was
     copy = tmp_path / "copy.json"
-    assert editor.save_to(copy), editor.status.text()
+    save_and_wait(qtbot, editor, copy)
     assert json.loads(copy.read_text()) == original
 
     # a tolerance changed replaces the check; a kept check deleted is gone
     type_into(qtbot, editor.check_tolerance_edit, "20")
     qtbot.mouseClick(editor.delete_check_button, LEFT)
     assert editor.kept_list.count() == 0 and not editor.kept_list.isVisible()
-    assert editor.save_to(copy), editor.status.text()
+    save_and_wait(qtbot, editor, copy)
     checks = json.loads(copy.read_text())["questions"][0]["checks"]
     assert [c["expect"].get("tolerance") for c in checks] == [20.0, 0.0]
     assert [c["expect"]["op"] for c in checks] == ["==", ">"]
     assert checks[1]["claim"] == "with 16 passes too"  # untouched: the file's own words
+
+
+def test_evidence_the_scene_never_shows_is_refused_in_one_line(qtbot, make_window, tmp_path):
+    window = make_window("soft-block", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Block")
+    fill_common(qtbot, editor, "Squash", "sag")  # the soft block has no sag to show
+    type_into(qtbot, editor.choice_edits[0], "Less")
+    type_into(qtbot, editor.choice_edits[1], "More")
+    qtbot.mouseClick(editor.correct_buttons[0], LEFT)
+    type_into(qtbot, editor.value_edit, "0")
+    path = tmp_path / "block.json"
+    assert not editor.save_to(path)
+    assert editor.status.text() == (
+        "Cannot make the set: Question 1: evidence: the scene “Soft block” never shows Sag: "
+        "choose another"
+    )
+    qtbot.mouseClick(editor.check_button, LEFT)  # Check says the same, and runs nothing
+    assert not editor.checking and "never shows Sag" in editor.status.text()
+    choose(qtbot, editor.evidence_box, "volume")
+    choose(qtbot, editor.op_box, ">")
+    save_and_wait(qtbot, editor, path)
+    assert load_question_set(path).questions[0].evidence == "volume"
+
+
+def test_a_set_with_a_failing_check_asks_before_it_is_saved(
+    qtbot, make_window, tmp_path, monkeypatch
+):
+    window = make_window("hanging-sheet", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Mine")
+    fill_common(qtbot, editor, "Sag", "sag")
+    qtbot.mouseClick(editor.number_radio, LEFT)
+    type_into(qtbot, editor.answer_edit, "0.5")  # the sag after 2 s is about 0.01: it fails
+    type_into(qtbot, editor.at_edit, "2")
+    asked: list[str] = []
+    reply = {"button": QMessageBox.StandardButton.Cancel}
+
+    def warning(_parent, _title, text, *_args):
+        asked.append(text)
+        return reply["button"]
+
+    monkeypatch.setattr(QMessageBox, "warning", warning)
+    path = tmp_path / "mine.json"
+    assert not editor.save_to(path)  # the checks run first, then it asks
+    qtbot.waitUntil(lambda: bool(asked), timeout=WAIT_MS)
+    assert asked == [
+        "1 of 1 checks fail: the numbers do not bear the answers out. Save the set anyway?"
+    ]
+    assert editor.status.text() == "Not saved: 1 checks fail" and not path.exists()
+    reply["button"] = QMessageBox.StandardButton.Save
+    assert editor.save_to(path)  # checked already: it asks again at once, and saves
+    assert len(asked) == 2 and path.is_file()

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
@@ -52,7 +53,12 @@ from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.document.files import describe
 from clothlab.sim.document.presets import is_preset
-from clothlab.sim.document.scene import Scene, scene_settings, validation_message
+from clothlab.sim.document.scene import (
+    Scene,
+    scene_settings,
+    validation_message,
+    with_settings,
+)
 from clothlab.sim.lab.questions import (
     EMBEDDED_NAME,
     HIDEABLE_PANELS,
@@ -62,6 +68,7 @@ from clothlab.sim.lab.questions import (
     QuestionSetSpec,
     check_at_time,
     check_set,
+    evidence_shown,
     parse_question_set,
     save_shared_set,
     shared_set_json,
@@ -361,6 +368,12 @@ def _question(
             prediction["number"]["decimals"] = draft.decimals
     made: dict[str, dict[str, Any]] = {}
     label = READOUT_LABELS.get(draft.evidence, draft.evidence)
+    if not evidence_shown(with_settings(draft.scene, draft.settings), draft.evidence):
+        raise DraftError(
+            tr("evidence: the scene “{scene}” never shows {readout}: choose another").format(
+                scene=draft.scene.name, readout=tr(label)
+            )
+        )
     if draft.check_answer:
         seconds = _number(draft.at_seconds, tr("check time (s)"))
         if draft.kind == "number":
@@ -494,6 +507,8 @@ class QuestionEditor(QDialog):
         self.path: Path | None = None
         self.results: list[tuple[str, bool, str]] = []  # (question, passed, line) per check
         self._kept_scenes: dict[str, Scene] = {}
+        self._checked_text = ""  # the set as Check last ran it (self.results are its)
+        self._pending_save: Path | None = None  # Save waits for Check's runs
         self._build()
         self.set_id, self.description = "", ""  # a teacher's own set keeps its id (answers)
         if question_set is not None:
@@ -929,7 +944,9 @@ class QuestionEditor(QDialog):
         spec, scenes = built
         question_set = parse_question_set(shared_set_json(spec, scenes).encode(), tr("the set"))
         count = sum(len(question.checks) for question in question_set.questions)
+        self._checked_text = shared_set_json(spec, scenes)
         self.check_button.setEnabled(False)
+        self.save_button.setEnabled(False)
         self.result_list.clear()
         checking = tr("Checking {count} check…") if count == 1 else tr("Checking {count} checks…")
         self.status.setText(checking.format(count=count))
@@ -937,7 +954,10 @@ class QuestionEditor(QDialog):
 
     def _show_results(self, outcome: list[Any] | Exception) -> None:
         self.check_button.setEnabled(True)
+        self.save_button.setEnabled(True)
+        pending, self._pending_save = self._pending_save, None
         if isinstance(outcome, Exception):
+            self._checked_text = ""
             self.results = []
             reason = describe(outcome).splitlines()[0]
             self.status.setText(tr("Cannot check: {reason}").format(reason=reason))
@@ -956,6 +976,23 @@ class QuestionEditor(QDialog):
                 failed=failed
             )
         self.status.setText(status)
+        if pending is not None:  # Save asked for these checks first
+            self.save_to(pending)
+
+    def _save_anyway(self, failed: int) -> bool:
+        """Ask before saving a set whose checks fail (its explanations are not borne out)."""
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.warning(
+            self,
+            tr("Checks fail"),
+            tr(
+                "{failed} of {total} checks fail: the numbers do not bear the answers out. "
+                "Save the set anyway?"
+            ).format(failed=failed, total=len(self.results)),
+            buttons.Save | buttons.Cancel,
+            buttons.Cancel,
+        )
+        return answer == buttons.Save
 
     def save_dialog(self) -> None:
         suggestion = f"{slug(self.set_title.text(), 'my-set')}.json"
@@ -968,8 +1005,21 @@ class QuestionEditor(QDialog):
             self.save_to(Path(path))
 
     def save_to(self, path: Path) -> bool:
+        """Save the set to `path`, once its checks have run on it as it is now: True if it
+        was written now. Checks not yet run for it start first (Save then follows by itself);
+        failing ones ask before the set is written."""
         built = self.build()
         if built is None:
+            return False
+        if shared_set_json(*built) != self._checked_text:
+            self.run_checks()
+            if self.checking:
+                self._pending_save = path
+                self.status.setText(tr("Checking before saving…"))
+            return False
+        failed = sum(not passed for _, passed, _ in self.results)
+        if failed and not self._save_anyway(failed):
+            self.status.setText(tr("Not saved: {failed} checks fail").format(failed=failed))
             return False
         try:
             saved = save_shared_set(*built, path)
