@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QApplication
 from qt_helpers import WAIT_MS
+from test_question_editor import save_and_wait, type_into
 
-from clothlab.sim.lab.questions import load_builtin_set
+from clothlab.sim.lab.questions import (
+    QuestionSetSpec,
+    load_builtin_set,
+    load_question_set,
+    save_shared_set,
+)
 from clothlab.ui.docks.questions_dock import progress_folder
 
 LEFT = Qt.MouseButton.LeftButton
@@ -86,3 +94,60 @@ def test_a_locked_prediction_stays_locked_after_a_relaunch_and_attempts_are_kept
     assert rows[0]["prediction"] == question.prediction.choices[wrong].text
     assert rows[0]["matched"] == "no" and rows[0]["attempts"] == "2"
     assert rows[1]["attempts"] == "0" and rows[1]["matched"] == ""
+
+
+@pytest.fixture
+def german_numbers():
+    """The app's locale German, as --language de makes it (its words stay English here)."""
+    before = QLocale()
+    QLocale.setDefault(QLocale(QLocale.Language.German, QLocale.Country.Germany))
+    yield
+    QLocale.setDefault(before)
+
+
+def number_set(folder: Path) -> Path:
+    spec = QuestionSetSpec.model_validate({
+        "id": "numbers", "title": "Numbers", "questions": [{
+            "id": "sag", "title": "How much sag?", "scene": "hanging-sheet",
+            "question": "How much?", "watch": "Sag.", "evidence": "sag", "explanation": "So.",
+            "prediction": {"number": {"unit": "LE", "answer": 0.01, "tolerance": 0.005,
+                                      "decimals": 3}},
+            "now_try": [],
+            "checks": [{"claim": "about 0.0105", "steps": 600,
+                        "expect": {"readout": "sag", "op": "==", "value": 0.0105,
+                                   "tolerance": 0.001}}],
+        }],
+    })  # fmt: skip
+    path = folder / "numbers.json"
+    save_shared_set(spec, {}, path)
+    return path
+
+
+def test_german_numbers_go_in_and_out_of_the_editor_and_the_panel_unrounded(
+    qtbot, make_window, tmp_path, german_numbers
+):
+    path = number_set(tmp_path)
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    assert panel.open_set(path)
+    qtbot.mouseClick(panel.edit_button, LEFT)
+    editor = panel.editor
+    qtbot.waitExposed(editor)
+    assert (editor.answer_edit.text(), editor.tolerance_edit.text()) == ("0,01", "0,005")
+    assert editor.kept_list.item(0).text() == "about 0,0105 (sag == 0,0105 ± 0,001)"
+    type_into(qtbot, editor.answer_edit, "0,0105")
+    save_and_wait(qtbot, editor, path)
+    number = load_question_set(path).questions[0].prediction.number
+    assert number is not None and number.answer == 0.0105 and number.tolerance == 0.005
+    editor.close()
+
+    # the student types a German number: shown in German, stored unrounded
+    load_scene(qtbot, window)
+    type_into(qtbot, panel.number_box, "0,0123456")
+    qtbot.mouseClick(panel.lock_button, LEFT)
+    assert "<b>0,0123456 LE</b>" in panel.evidence_label.text()
+    stored = json.loads((progress_folder() / "numbers.json").read_text(encoding="utf-8"))
+    (attempt,) = stored["questions"]["sag"]
+    assert attempt["value"] == 0.0123456 and attempt["prediction"] == "0.0123456 LE"
+    qtbot.mouseClick(panel.explain_button, LEFT)
+    assert panel.verdict_label.text() == "✓ Your prediction matched: <b>0,0123456 LE</b>"

@@ -169,6 +169,14 @@ def _number(text: str, what: str) -> float:
     return value
 
 
+def _delocalized(text: str, kind: type) -> str:
+    """A setting's typed value as its parser reads it: "0,5" in German is 0.5."""
+    if kind is not float:
+        return text
+    value = parse_number(text, QLocale().decimalPoint())
+    return text if value is None else repr(value)
+
+
 def _rename_scenes(check: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """A kept check with its runs' scene files renamed to where they are embedded now."""
     check = dict(check)
@@ -389,7 +397,7 @@ def _question(
     if draft.now_try:
         parameter = SETTINGS_TABLE[draft.try_setting]
         try:
-            value = parameter.parse(draft.try_value.strip())
+            value = parameter.parse(_delocalized(draft.try_value.strip(), parameter.kind))
         except ValueError as error:
             raise DraftError(
                 tr("now try: {setting}: {error}").format(setting=tr(parameter.label), error=error)
