@@ -4338,5 +4338,37 @@
         <source>{failed} of {total} checks fail: the numbers do not bear the answers out. Save the set anyway?</source>
         <translation>{failed} von {total} Prüfungen schlagen fehl: die Zahlen bestätigen die Antworten nicht. Den Satz trotzdem speichern?</translation>
     </message>
+    <message>
+        <source>Teacher's passphrase</source>
+        <translation>Passwort der Lehrkraft</translation>
+    </message>
+    <message>
+        <source>Class mode: only the teacher may do this. Passphrase:</source>
+        <translation>Klassenmodus: das darf nur die Lehrkraft. Passwort:</translation>
+    </message>
+    <message>
+        <source>That is not the passphrase.</source>
+        <translation>Das ist nicht das Passwort.</translation>
+    </message>
+    <message>
+        <source>Class mode: {hidden} hidden</source>
+        <translation>Klassenmodus: {hidden} ausgeblendet</translation>
+    </message>
+    <message>
+        <source>teacher's passphrase</source>
+        <translation>Passwort der Lehrkraft</translation>
+    </message>
+    <message>
+        <source>Class mode asks for it before anyone leaves it, edits the questions or opens another set; the file keeps it, and the correct choices, only as salted hashes</source>
+        <translation>Der Klassenmodus fragt danach, bevor jemand ihn verlässt, die Fragen bearbeitet oder einen anderen Satz öffnet; die Datei enthält es, wie die richtigen Antworten, nur als gesalzenen Hash</translation>
+    </message>
+    <message>
+        <source>kept (type a new one to change it)</source>
+        <translation>beibehalten (zum Ändern ein neues eingeben)</translation>
+    </message>
+    <message>
+        <source>Cannot save: class mode needs a teacher's passphrase (under the panels)</source>
+        <translation>Speichern nicht möglich: der Klassenmodus braucht ein Passwort der Lehrkraft (unter den Leisten)</translation>
+    </message>
 </context>
 </TS>

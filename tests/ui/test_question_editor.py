@@ -8,8 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFileDialog, QMessageBox, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QLineEdit,
+    QMessageBox,
+    QWidget,
+)
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.lab.questions import ClassMode, load_builtin_set, load_question_set
@@ -53,6 +60,24 @@ def tick_setting(qtbot, editor, key: str) -> None:
     settings.setCurrentRow(row)
     qtbot.keyClick(settings.viewport(), Qt.Key.Key_Space)
     assert settings.item(row).checkState() == Qt.CheckState.Checked
+
+
+def answer_teacher(qtbot, passphrase: str) -> None:
+    """Type `passphrase` into the teacher's passphrase box when it comes (it is modal), and
+    close the "not the passphrase" box that a wrong one brings, by keys."""
+
+    def type_it(tries: int = 100) -> None:
+        box = QApplication.activeModalWidget()
+        if box is None:
+            if tries:  # not yet there (or, after a right passphrase, nothing more comes)
+                QTimer.singleShot(20, lambda: type_it(tries - 1))
+            return
+        if box.objectName() == "teacher_passphrase":
+            qtbot.keyClicks(box.findChild(QLineEdit), passphrase)
+            QTimer.singleShot(20, lambda: type_it(10))  # a wrong one: the warning after it
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, type_it)
 
 
 def save_and_wait(qtbot, editor, path: Path) -> None:
@@ -125,6 +150,7 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     tick(qtbot, editor.hide_boxes["compare"])
     tick_setting(qtbot, editor, "gravity")  # and two settings (saved in the panel's order)
     tick_setting(qtbot, editor, "passes")
+    type_into(qtbot, editor.passphrase_edit, "owl 42")  # the teacher's, to leave class mode
 
     qtbot.mouseClick(editor.check_button, LEFT)
     assert editor.checking and editor.status.text().startswith("Checking")  # the window is live
@@ -144,10 +170,15 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     # the three questions share the current scene: stored once, under the first one's id
     assert list(data["scenes"]) == ["does-it-sag.json"]
     assert [q["scene"] for q in data["questions"]] == ["does-it-sag.json"] * 3
+    teacher = data["class_mode"].pop("teacher")
     assert data["class_mode"] == {
         "hide": ["parameters", "compare"],
         "hide_settings": ["passes", "gravity"],
     }
+    assert set(teacher) == {"salt", "hash"} and "owl 42" not in path.read_text()
+    # a reader of the file does not see the answers: the correct choice is a salted hash
+    assert '"correct": true' not in path.read_text()
+    assert all("sealed" in q["prediction"] for q in data["questions"] if "choices" in q["prediction"])
     saved = load_question_set(path)
     number = saved.questions[1].prediction.number
     assert number is not None and (number.answer, number.unit, number.tolerance) == (1617, "N", 8)
@@ -190,6 +221,15 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     window.controller.set_running(False)
     qtbot.mouseClick(panel.explain_button, LEFT)
     assert panel.verdict_label.text().startswith("✓ Your prediction matched: <b>1610.00 N")
+    # the way out and the editor are the teacher's: a wrong passphrase keeps class mode
+    assert not window.parameters_dock.toggleViewAction().isEnabled()  # not via View ▸ Panels
+    answer_teacher(qtbot, "guess")
+    window.action_leave_class_mode.trigger()
+    assert window.parameters_dock.isHidden() and window.action_leave_class_mode.isEnabled()
+    answer_teacher(qtbot, "guess")
+    qtbot.mouseClick(panel.edit_button, LEFT)
+    assert panel.editor is editor  # no new editor opened
+    answer_teacher(qtbot, "owl 42")
     window.action_leave_class_mode.trigger()
     assert not window.parameters_dock.isHidden() and not window.compare_dock.isHidden()
     assert not editors["gravity"].isHidden() and not editors["passes"].isHidden()

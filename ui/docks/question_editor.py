@@ -66,11 +66,13 @@ from clothlab.sim.lab.questions import (
     QuestionSet,
     QuestionSetError,
     QuestionSetSpec,
+    Sealed,
     check_at_time,
     check_set,
     evidence_shown,
     parse_question_set,
     save_shared_set,
+    sealed_for_class,
     shared_set_json,
 )
 from clothlab.sim.text import QT_TR_NOOP, tr
@@ -519,9 +521,13 @@ class QuestionEditor(QDialog):
         self._pending_save: Path | None = None  # Save waits for Check's runs
         self._build()
         self.set_id, self.description = "", ""  # a teacher's own set keeps its id (answers)
+        self.teacher: Sealed | None = None  # the loaded set's passphrase, kept if none is typed
         if question_set is not None:
             self.set_title.setText(question_set.title)
             self.description = question_set.spec.description
+            self.teacher = (question_set.spec.class_mode or ClassMode()).teacher
+            if self.teacher is not None:
+                self.passphrase_edit.setPlaceholderText(tr("kept (type a new one to change it)"))
             if question_set.path is not None:
                 self.set_id = question_set.id
             self.drafts = drafts_from_set(question_set)
@@ -901,10 +907,20 @@ class QuestionEditor(QDialog):
             item.setCheckState(Qt.CheckState.Unchecked)
             self.hidden_settings.addItem(item)
         hide.addWidget(self.hidden_settings)
+        self.passphrase_edit = _line("teacher_passphrase_edit", tr("teacher's passphrase"))
+        self.passphrase_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase_edit.setAccessibleName(tr("Teacher's passphrase"))
+        self.passphrase_edit.setToolTip(
+            tr(
+                "Class mode asks for it before anyone leaves it, edits the questions or opens "
+                "another set; the file keeps it, and the correct choices, only as salted hashes"
+            )
+        )
+        hide.addWidget(self.passphrase_edit)
         return self.class_group
 
     def class_mode(self) -> ClassMode:
-        """What the set hides from a class, as ticked."""
+        """What the set hides from a class, as ticked (the passphrase is sealed in on save)."""
         settings = self.hidden_settings
         return ClassMode(
             hide=[name for name, box in self.hide_boxes.items() if box.isChecked()],
@@ -987,6 +1003,11 @@ class QuestionEditor(QDialog):
         if pending is not None:  # Save asked for these checks first
             self.save_to(pending)
 
+    def _teacher(self) -> Sealed | None:
+        """The passphrase typed (stretched and salted), else the loaded set's."""
+        typed = self.passphrase_edit.text()
+        return Sealed.of(typed, stretch=True) if typed else self.teacher
+
     def _save_anyway(self, failed: int) -> bool:
         """Ask before saving a set whose checks fail (its explanations are not borne out)."""
         buttons = QMessageBox.StandardButton
@@ -1029,8 +1050,17 @@ class QuestionEditor(QDialog):
         if failed and not self._save_anyway(failed):
             self.status.setText(tr("Not saved: {failed} checks fail").format(failed=failed))
             return False
+        spec, scenes = built
+        if spec.class_mode or self.passphrase_edit.text():  # a class's: answers sealed
+            teacher = self._teacher()
+            if teacher is None:
+                self.status.setText(
+                    tr("Cannot save: class mode needs a teacher's passphrase (under the panels)")
+                )
+                return False
+            spec = sealed_for_class(spec, teacher)
         try:
-            saved = save_shared_set(*built, path)
+            saved = save_shared_set(spec, scenes, path)
         except QuestionSetError as error:
             self.status.setText(tr("Cannot save: {error}").format(error=error))
             return False

@@ -77,6 +77,7 @@ from clothlab.sim.lab.questions import (
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
+from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
@@ -371,6 +372,7 @@ class QuestionsPanel(QWidget):
         self.stage = "start"
         self.prediction: int | float | None = None  # a choice's index, or a number
         self.locked: Attempt | None = None  # the prediction locked for the question shown
+        self._class_mode_on = False  # the set's class mode is in force
         self._again = False  # "Predict again": the next scene asks for a new prediction
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
@@ -549,8 +551,12 @@ class QuestionsPanel(QWidget):
         assert self.question_set is not None
         return self.question_set.questions[self.index]
 
-    def set_question_set(self, question_set: QuestionSet) -> None:
+    def set_question_set(self, question_set: QuestionSet, enter_class_mode: bool = True) -> None:
+        """Show a set; its class mode comes into force unless `enter_class_mode` is False (the
+        teacher's own window, after saving the set from the editor)."""
         self.question_set = question_set
+        if enter_class_mode:
+            self._class_mode_on = bool(question_set.spec.class_mode)
         self.set_label.setText(question_set.title)
         self.set_label.setToolTip(question_set.spec.description or question_set.source)
         self.index = 0
@@ -558,10 +564,14 @@ class QuestionsPanel(QWidget):
         self.select(0)
         # in class the answers are the class's: Reset would let a student answer again
         self.reset_button.setVisible(not self.in_class_mode)
-        self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
+        if enter_class_mode:
+            self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
 
     def open_set(self, path: str | Path) -> bool:
-        """Open a set file; a bad file shows its one-line reason and keeps the current set."""
+        """Open a set file; a bad file shows its one-line reason and keeps the current set.
+        In class mode with a teacher's passphrase, only the teacher may open another set."""
+        if not teacher_allows(self, self.class_mode):
+            return False
         try:
             question_set = load_question_set(path)
         except QuestionSetError as error:
@@ -570,15 +580,19 @@ class QuestionsPanel(QWidget):
         self.set_question_set(question_set)
         return True
 
-    def edit_set(self, new: bool = False) -> QuestionEditor:
-        """The question editor, on this set (or a new one); a saved set opens here."""
+    def edit_set(self, new: bool = False) -> QuestionEditor | None:
+        """The question editor, on this set (or a new one); a saved set opens here. In class
+        mode with a teacher's passphrase, only after it is typed (None otherwise)."""
+        if not teacher_allows(self, self.class_mode):
+            return None
         scene = self._scene if self._scene is not None else Scene()
         chosen = None if new else self.question_set
         if self.editor is not None:
             self.editor.close()
             self.editor.deleteLater()
         self.editor = QuestionEditor(scene, chosen, 0 if new else self.index, self)
-        self.editor.saved.connect(self.set_question_set)
+        # the teacher's own window shows the saved set, without going into its class mode
+        self.editor.saved.connect(lambda saved: self.set_question_set(saved, False))
         self.editor.show()
         return self.editor
 
@@ -693,7 +707,20 @@ class QuestionsPanel(QWidget):
 
     @property
     def in_class_mode(self) -> bool:
-        return self.question_set is not None and bool(self.question_set.spec.class_mode)
+        return self._class_mode_on
+
+    @property
+    def class_mode(self) -> ClassMode:
+        """The set's class mode while it is in force (an empty one otherwise)."""
+        if not self._class_mode_on or self.question_set is None:
+            return ClassMode()
+        return self.question_set.spec.class_mode or ClassMode()
+
+    def class_mode_left(self) -> None:
+        """The window left class mode (the teacher let it): a student's tools come back."""
+        self._class_mode_on = False
+        self.reset_button.setVisible(True)
+        self._set_stage(self.stage)
 
     # --- the steps of a question -----------------------------------------------------------------
 
