@@ -178,7 +178,8 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert set(teacher) == {"salt", "hash"} and "owl 42" not in path.read_text()
     # a reader of the file does not see the answers: the correct choice is a salted hash
     assert '"correct": true' not in path.read_text()
-    assert all("sealed" in q["prediction"] for q in data["questions"] if "choices" in q["prediction"])
+    predictions = [q["prediction"] for q in data["questions"]]
+    assert all("sealed" in p for p in predictions if "choices" in p)
     saved = load_question_set(path)
     number = saved.questions[1].prediction.number
     assert number is not None and (number.answer, number.unit, number.tolerance) == (1617, "N", 8)
