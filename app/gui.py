@@ -185,12 +185,17 @@ def run(
     controller.set_running(True)
 
     autosaver = None  # the screenshot mode neither autosaves nor asks about recovery
+    keeper = None
     if screenshot is None:
         from clothlab.app.autosave import Autosaver, offer_recovery
 
         autosaver = Autosaver(controller, window.viewport.camera_spec)
         autosaver.failed.connect(lambda message: window.statusBar().showMessage(message, 10_000))
-        QTimer.singleShot(0, lambda: offer_recovery(window, autosaver))
+        from clothlab.app.lesson_keeper import LessonKeeper
+
+        keeper = LessonKeeper(window.questions_panel)
+        # the lesson first (it loads its question's scene), then the scene's own recovery
+        QTimer.singleShot(0, lambda: (keeper.restore(), offer_recovery(window, autosaver)))
 
     status = {"code": 0}
     if screenshot is not None:
@@ -208,6 +213,8 @@ def run(
     app.exec()
     if autosaver is not None:
         autosaver.finish()  # a clean exit: nothing is left to recover
+    if keeper is not None:
+        keeper.finish()
     controller.shutdown()
     return status["code"]
 

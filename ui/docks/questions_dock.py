@@ -90,6 +90,7 @@ PROGRESS_VERSION = 2
 MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # a set of 1 000 questions answered is ≈ 200 kB
 QUESTION_FILTER = QT_TR_NOOP("Cloth Lab question sets (*.json);;All files (*)")
 CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
+BUILTIN_SOURCE = "questions "  # a built-in set's source: "questions lab"
 CSV_HEADER = PROGRESS_CSV_HEADER  # what Lab ▸ Class results reads back (sim.lab.class_results)
 STAGES = ("start", "predict", "watch", "explained")
 MATCHED, MISSED = "✓", "✗"
@@ -363,6 +364,7 @@ class QuestionsPanel(QWidget):
     command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
     class_mode_changed = Signal(object)  # the set's ClassMode: what it hides, maybe nothing
+    lesson_changed = Signal(object)  # lesson_state(): where the lesson is, for crash recovery
 
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -702,6 +704,7 @@ class QuestionsPanel(QWidget):
         self.watch_group.setVisible(step >= 2)
         self.explain_button.setEnabled(step == 2)
         self.explanation_group.setVisible(step >= 3)
+        self.lesson_changed.emit(self.lesson_state())
         # practice only outside class mode: in class the first prediction is the answer
         self.again_button.setVisible(step == 3 and not self.in_class_mode)
 
@@ -721,6 +724,46 @@ class QuestionsPanel(QWidget):
         self._class_mode_on = False
         self.reset_button.setVisible(True)
         self._set_stage(self.stage)
+
+    # --- the lesson, kept for crash recovery (app.lesson_keeper) ---------------------------------
+
+    def lesson_state(self) -> dict[str, Any] | None:
+        """Where the lesson is (the set, the question, class mode, whether its scene is loaded),
+        or None when there is no lesson under way to come back to."""
+        if self.question_set is None or not self.question_set.questions:
+            return None
+        chosen = self.question_set
+        if chosen.path is not None:
+            where = {"path": str(chosen.path.resolve())}
+        elif chosen.source.startswith(BUILTIN_SOURCE):
+            where = {"builtin": chosen.source.removeprefix(BUILTIN_SOURCE)}
+        else:
+            return None
+        scene = self.stage != "start"
+        if not (scene or self._class_mode_on or chosen.path is not None):
+            return None  # the built-in set, nothing begun: nothing to come back to
+        return {"set": where, "question": self.question.id, "class_mode": self._class_mode_on,
+                "scene": scene}  # fmt: skip
+
+    def restore_lesson(self, state: dict[str, Any]) -> bool:
+        """Back where a lesson was (app.lesson_keeper's state): its set, in class mode if it
+        was, its question, and its scene loaded (a locked prediction then shows locked).
+        False, with one line on stderr, if the set cannot be opened any more."""
+        where = state["set"]
+        try:
+            if "path" in where:
+                chosen = load_question_set(where["path"])
+            else:
+                chosen = load_builtin_set(where["builtin"])
+        except QuestionSetError as error:
+            print(f"clothlab: warning: lesson not restored: {error}", file=sys.stderr)
+            return False
+        self.set_question_set(chosen, enter_class_mode=state["class_mode"])
+        ids = [q.id for q in chosen.questions]
+        self.select(ids.index(state["question"]) if state["question"] in ids else 0)
+        if state["scene"]:
+            self.start()
+        return True
 
     # --- the steps of a question -----------------------------------------------------------------
 
