@@ -4370,5 +4370,17 @@
         <source>Cannot save: class mode needs a teacher's passphrase (under the panels)</source>
         <translation>Speichern nicht möglich: der Klassenmodus braucht ein Passwort der Lehrkraft (unter den Leisten)</translation>
     </message>
+    <message>
+        <source>Your name</source>
+        <translation>Ihr Name</translation>
+    </message>
+    <message>
+        <source>Your name (or the id your teacher gave you), once for this set:</source>
+        <translation>Ihr Name (oder die Kennung von Ihrer Lehrkraft), einmal für diesen Satz:</translation>
+    </message>
+    <message>
+        <source>Student: {name}</source>
+        <translation>Schüler/in: {name}</translation>
+    </message>
 </context>
 </TS>

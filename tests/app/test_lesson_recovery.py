@@ -56,6 +56,7 @@ LOCK_AND_WAIT = textwrap.dedent(
             if panel.stage != "predict":
                 QTimer.singleShot(100, lock)
                 return
+            panel.store.set_student(panel.question_set.id, "Ana")  # as if asked before
             panel.choice_buttons[1].click()
             panel.lock_button.click()
             print("locked", flush=True)

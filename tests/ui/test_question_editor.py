@@ -5,6 +5,7 @@ panel in class mode and answered; then two students' answer files counted in Cla
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -75,6 +76,21 @@ def answer_teacher(qtbot, passphrase: str) -> None:
         if box.objectName() == "teacher_passphrase":
             qtbot.keyClicks(box.findChild(QLineEdit), passphrase)
             QTimer.singleShot(20, lambda: type_it(10))  # a wrong one: the warning after it
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, type_it)
+
+
+def answer_name(qtbot, name: str) -> None:
+    """Type `name` into the student's name box when it comes (modal), then Enter."""
+
+    def type_it(tries: int = 100) -> None:
+        box = QApplication.activeModalWidget()
+        if box is None or box.objectName() != "student_name":
+            if tries:
+                QTimer.singleShot(20, lambda: type_it(tries - 1))
+            return
+        qtbot.keyClicks(box.findChild(QLineEdit), name)
         qtbot.keyClick(box, Qt.Key.Key_Return)
 
     QTimer.singleShot(0, type_it)
@@ -215,13 +231,30 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert panel.stage == "predict"
     assert window.controller.scene == saved.scenes[saved.questions[1].scene]
     type_into(qtbot, panel.number_box, "1610")
+    answer_name(qtbot, "Ana Lima")  # asked once, at the first Lock in of the set
     qtbot.mouseClick(panel.lock_button, LEFT)
+    assert panel.store.student(panel.question_set.id) == "Ana Lima"
+    assert panel.student_label.text() == "Student: Ana Lima"
     qtbot.mouseClick(panel.run_button, LEFT)
     latest = lambda: window.controller.latest  # noqa: E731
     qtbot.waitUntil(lambda: latest() is not None and latest().steps >= 30, timeout=WAIT_MS)
     window.controller.set_running(False)
     qtbot.mouseClick(panel.explain_button, LEFT)
     assert panel.verdict_label.text().startswith("✓ Your prediction matched: <b>1610.00 N")
+    # the results carry the name, and so does the file's suggested name
+    suggested: list[str] = []
+    exported = tmp_path / "ana.csv"
+
+    def save_as(_parent, _title, suggestion, *_args):
+        suggested.append(Path(suggestion).name)
+        return str(exported), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    qtbot.mouseClick(panel.export_button, LEFT)
+    assert suggested == ["forces-in-a-hanging-sheet-ana-lima-answers.csv"]
+    row = list(csv.DictReader(exported.open(encoding="utf-8")))[1]
+    assert (row["student"], row["question"]) == ("Ana Lima", "how-hard-do-the-pins-pull")
+    assert (row["prediction"], row["matched"], row["attempts"]) == ("1610.00 N", "yes", "1")
     # the way out and the editor are the teacher's: a wrong passphrase keeps class mode
     assert not window.parameters_dock.toggleViewAction().isEnabled()  # not via View ▸ Panels
     answer_teacher(qtbot, "guess")

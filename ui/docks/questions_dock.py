@@ -26,6 +26,7 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -41,6 +42,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -94,6 +96,7 @@ BUILTIN_SOURCE = "questions "  # a built-in set's source: "questions lab"
 CSV_HEADER = PROGRESS_CSV_HEADER  # what Lab ▸ Class results reads back (sim.lab.class_results)
 STAGES = ("start", "predict", "watch", "explained")
 MATCHED, MISSED = "✓", "✗"
+MAX_NAME = 80  # characters of a student's name
 MATCHED_COLOUR, MISSED_COLOUR = "#2e7d32", "#c62828"
 
 
@@ -518,6 +521,8 @@ class QuestionsPanel(QWidget):
         self.progress_label = QLabel()
         self.progress_label.setObjectName("question_progress")
         layout.addWidget(self.progress_label)
+        self.student_label = _wrapped(object_name="question_student")
+        layout.addWidget(self.student_label)
         footer = QHBoxLayout()
         self.summary_button = QPushButton(tr("Summary…"))
         self.summary_button.setToolTip(tr("Every question with your prediction and the answer"))
@@ -563,6 +568,7 @@ class QuestionsPanel(QWidget):
         self.set_label.setToolTip(question_set.spec.description or question_set.source)
         self.index = 0
         self._refresh_list()
+        self._show_student()
         self.select(0)
         # in class the answers are the class's: Reset would let a student answer again
         self.reset_button.setVisible(not self.in_class_mode)
@@ -794,6 +800,8 @@ class QuestionsPanel(QWidget):
         if self.stage != "predict" or self.prediction is None:
             return
         assert self.question_set is not None
+        if self.in_class_mode and not self.ask_student_name():
+            return  # a class's answers carry a name: none given, nothing locked
         question = self.question
         attempt = Attempt(
             prediction=question.prediction.describe(self.prediction),
@@ -804,6 +812,30 @@ class QuestionsPanel(QWidget):
         saved = self.store.lock(self.question_set.id, question.id, attempt)
         self._show_locked(attempt, saved)
         self._refresh_list()
+
+    def ask_student_name(self) -> bool:
+        """The student's name (or id), asked once per set: it goes into the results and the
+        exported file's name. True once there is one."""
+        assert self.question_set is not None
+        if self.store.student(self.question_set.id):
+            return True
+        dialog = QInputDialog(self)
+        dialog.setObjectName("student_name")
+        dialog.setWindowTitle(tr("Your name"))
+        dialog.setLabelText(tr("Your name (or the id your teacher gave you), once for this set:"))
+        while dialog.exec():
+            name = " ".join(dialog.textValue().split())[:MAX_NAME]
+            if name:
+                self.store.set_student(self.question_set.id, name)
+                self._show_student()
+                return True
+        return False
+
+    def _show_student(self) -> None:
+        assert self.question_set is not None
+        name = self.store.student(self.question_set.id)
+        self.student_label.setVisible(bool(name))
+        self.student_label.setText(tr("Student: {name}").format(name=name))
 
     def _show_locked(self, attempt: Attempt, saved: bool = True) -> None:
         """The watch step with `attempt` as the prediction, which can no longer change."""
@@ -941,7 +973,8 @@ class QuestionsPanel(QWidget):
 
     def export_dialog(self) -> None:
         assert self.question_set is not None
-        suggestion = f"{self.question_set.id}-answers.csv"
+        name = _file_part(self.store.student(self.question_set.id))
+        suggestion = f"{self.question_set.id}-{name + '-' if name else ''}answers.csv"
         path, _ = file_dialogs.get_save_file_name(
             self, tr("Export answers"), suggestion, tr(CSV_FILTER)
         )
@@ -965,6 +998,7 @@ class QuestionsPanel(QWidget):
                 return
         self.store.reset(self.question_set.id)
         self._refresh_list()
+        self._show_student()
         self._show_previous_answer()
 
     # --- the panel protocol (ui.panels) ----------------------------------------------------------
@@ -1020,6 +1054,11 @@ class QuestionsPanel(QWidget):
                 and getattr(self._settings, suggestion.setting) == suggestion.value
             )
             button.setText(f"{MATCHED} {suggestion.label}" if applied else suggestion.label)
+
+
+def _file_part(name: str) -> str:
+    """A name as part of a file name: "Jürgen Roß" → "jürgen-roß" (letters kept, no "/")."""
+    return re.sub(r"[^\w-]+", "-", name.lower()).strip("-_")[:40]
 
 
 def _mark(answer: Answer) -> str:
