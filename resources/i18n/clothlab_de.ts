@@ -4382,5 +4382,13 @@
         <source>Student: {name}</source>
         <translation>Schüler/in: {name}</translation>
     </message>
+    <message>
+        <source>{count} setting</source>
+        <translation>{count} Einstellung</translation>
+    </message>
+    <message>
+        <source>Teacher's passphrase:</source>
+        <translation>Passwort der Lehrkraft:</translation>
+    </message>
 </context>
 </TS>

@@ -203,6 +203,8 @@ def test_a_teacher_makes_checks_saves_and_a_class_opens_a_three_question_set(
     assert [len(q.now_try) for q in saved.questions] == [0, 0, 1]
     assert saved.questions[2].now_try[0].value == 32
     assert saved.questions[2].checks[1].set == {"passes": 32}
+    # the teacher's own window shows the saved set without going into its class mode
+    assert not window.parameters_dock.isHidden() and not window.action_leave_class_mode.isEnabled()
     editor.close()
     window.leave_class_mode()
     assert window.parameters_dock.toggleViewAction().isChecked()

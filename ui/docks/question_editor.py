@@ -736,9 +736,10 @@ class QuestionEditor(QDialog):
         kept_row = QHBoxLayout()
         kept_row.addWidget(self.kept_label, 1)
         kept_row.addWidget(self.delete_check_button)
-        form_row(check, "", kept_row)
-        check.addRow(self.kept_list)
         form.addRow(self.check_box)
+        # outside the group: a kept check can be deleted with the form's own check unticked
+        form_row(form, "", kept_row)
+        form.addRow("", self.kept_list)
         return form_widget
 
     # --- drafts ⇄ form ---------------------------------------------------------------------------
@@ -916,6 +917,7 @@ class QuestionEditor(QDialog):
                 "another set; the file keeps it, and the correct choices, only as salted hashes"
             )
         )
+        hide.addWidget(QLabel(tr("Teacher's passphrase:")))
         hide.addWidget(self.passphrase_edit)
         return self.class_group
 

@@ -501,7 +501,8 @@ class QuestionsPanel(QWidget):
         explanation = QVBoxLayout(self.explanation_group)
         self.verdict_label = _wrapped(object_name="question_verdict", rich=True)
         self.explanation_label = _wrapped(object_name="question_explanation")
-        self.now_try_label = QLabel(tr("Now try (one click; Undo takes it back):"))
+        # wrapped: the German line is wider than the panel and pushed the whole step sideways
+        self.now_try_label = _wrapped(tr("Now try (one click; Undo takes it back):"))
         self.now_try_layout = QVBoxLayout()
         self.again_button = QPushButton(tr("Predict again"))
         self.again_button.setObjectName("predict_again")

@@ -555,7 +555,9 @@ class MainWindow(QMainWindow):
         self.action_leave_class_mode.setEnabled(bool(mode))
         hidden = [docks[name].windowTitle() for name in mode.hide]
         if mode.hide_settings:
-            hidden.append(tr("{count} settings").format(count=len(mode.hide_settings)))
+            count = len(mode.hide_settings)
+            settings = tr("{count} setting") if count == 1 else tr("{count} settings")
+            hidden.append(settings.format(count=count))
         if hidden and mode.teacher is not None:  # the way out is the teacher's
             self.context.say(tr("Class mode: {hidden} hidden").format(hidden=", ".join(hidden)))
         elif hidden:
