@@ -4390,5 +4390,13 @@
         <source>Teacher's passphrase:</source>
         <translation>Passwort der Lehrkraft:</translation>
     </message>
+    <message>
+        <source>Open a scene or question set</source>
+        <translation>Szene oder Fragensatz öffnen</translation>
+    </message>
+    <message>
+        <source>Cloth Lab files (*.json);;All files (*)</source>
+        <translation>Cloth-Lab-Dateien (*.json);;Alle Dateien (*)</translation>
+    </message>
 </context>
 </TS>
