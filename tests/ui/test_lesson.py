@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 from qt_helpers import WAIT_MS
 from test_question_editor import save_and_wait, type_into
 
+from clothlab.sim.document.presets import load_preset
 from clothlab.sim.lab.questions import (
     QuestionSetSpec,
     load_builtin_set,
@@ -27,6 +28,12 @@ BUILTIN = load_builtin_set()
 
 def correct_index(question) -> int:
     return next(k for k, c in enumerate(question.prediction.choices) if c.correct)
+
+
+def click(qtbot, widget) -> None:
+    """A click, not taken for the second half of a double click with the one before."""
+    qtbot.wait(QApplication.doubleClickInterval() + 50)
+    qtbot.mouseClick(widget, LEFT)
 
 
 def load_scene(qtbot, window) -> None:
@@ -151,3 +158,28 @@ def test_german_numbers_go_in_and_out_of_the_editor_and_the_panel_unrounded(
     assert attempt["value"] == 0.0123456 and attempt["prediction"] == "0.0123456 LE"
     qtbot.mouseClick(panel.explain_button, LEFT)
     assert panel.verdict_label.text() == "✓ Your prediction matched: <b>0,0123456 LE</b>"
+
+
+def test_moving_on_after_a_now_try_does_not_ask_to_save_the_questions_scene(
+    qtbot, make_window, monkeypatch
+):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.questions_panel
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]))
+    load_scene(qtbot, window)
+    click(qtbot, panel.choice_buttons[0])
+    click(qtbot, panel.lock_button)
+    click(qtbot, panel.explain_button)
+    click(qtbot, panel.now_try_buttons[0])  # an ordinary, undoable edit
+    assert not window.controller.undo_stack.isClean()
+    click(qtbot, panel.next_button)
+    load_scene(qtbot, window)  # the next question's scene replaces it without asking
+    assert asked == [] and panel.stage == "predict"
+    assert window.controller.scene == BUILTIN.scene_for(BUILTIN.questions[1])
+
+    # a document of the user's own (another scene opened) is still asked about
+    window.controller.load(load_preset("flag"), None)
+    window.controller.set_setting("wind", 3.0)
+    click(qtbot, panel.start_button)
+    assert len(asked) == 1 and "Flag" in asked[0]

@@ -378,6 +378,7 @@ class QuestionsPanel(QWidget):
         self.prediction: int | float | None = None  # a choice's index, or a number
         self.locked: Attempt | None = None  # the prediction locked for the question shown
         self._class_mode_on = False  # the set's class mode is in force
+        self._question_document = False  # the document is a scene this panel loaded
         self._again = False  # "Predict again": the next scene asks for a new prediction
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
@@ -778,7 +779,8 @@ class QuestionsPanel(QWidget):
         """Ask for the question's scene; the prediction opens when the scene arrives."""
         assert self.question_set is not None
         self._requested = self.question_set.scene_for(self.question)
-        self.command_requested.emit(NewDocument(self._requested, paused=True))
+        ask = not self._question_document
+        self.command_requested.emit(NewDocument(self._requested, paused=True, ask=ask))
 
     def _choice_made(self, index: int) -> None:
         self.prediction = index
@@ -1010,7 +1012,8 @@ class QuestionsPanel(QWidget):
             self.editor.current_scene = scene
         self._settings = scene_settings(scene)
         self._show_now_try_state()
-        if self._requested is not None and scene == self._requested:
+        self._question_document = self._requested is not None and scene == self._requested
+        if self._question_document:
             self._requested = None
             self.choice_group.setExclusive(False)  # so a fresh start shows no choice
             for button in self.choice_buttons:
