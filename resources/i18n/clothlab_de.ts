@@ -4398,5 +4398,37 @@
         <source>Cloth Lab files (*.json);;All files (*)</source>
         <translation>Cloth-Lab-Dateien (*.json);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>What to watch</source>
+        <translation>Worauf achten</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>Erklärung</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Beleg</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <source>longer than {count} characters</source>
+        <translation>länger als {count} Zeichen</translation>
+    </message>
+    <message>
+        <source>more than {count}</source>
+        <translation>mehr als {count}</translation>
+    </message>
+    <message>
+        <source>Question {number}: {field}: {problem}</source>
+        <translation>Frage {number}: {field}: {problem}</translation>
+    </message>
 </context>
 </TS>

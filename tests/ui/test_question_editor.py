@@ -508,3 +508,22 @@ def test_a_set_with_a_failing_check_asks_before_it_is_saved(
     reply["button"] = QMessageBox.StandardButton.Save
     assert editor.save_to(path)  # checked already: it asks again at once, and saves
     assert len(asked) == 2 and path.is_file()
+
+
+def test_an_empty_field_is_named_as_the_form_and_the_list_name_it(qtbot, make_window, tmp_path):
+    window = make_window("hanging-sheet", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Mine")
+    for k in range(2):
+        if k:
+            qtbot.mouseClick(editor.add_button, LEFT)
+        fill_common(qtbot, editor, f"Sag {k + 1}", "sag")
+        qtbot.mouseClick(editor.number_radio, LEFT)
+        type_into(qtbot, editor.answer_edit, "0.0105")
+        type_into(qtbot, editor.tolerance_edit, "0.002")
+    type_into(qtbot, editor.watch_text, "")  # the second question's "What to watch" emptied
+    qtbot.keyClick(editor.watch_text, Qt.Key.Key_Delete)
+    assert not editor.save_to(tmp_path / "mine.json")
+    assert editor.status.text() == "Cannot make the set: Question 2: What to watch: empty"

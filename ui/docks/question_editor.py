@@ -328,10 +328,8 @@ def build_set(
         document["class_mode"] = class_mode.model_dump(exclude_defaults=True)
     try:
         spec = QuestionSetSpec.model_validate(document)
-    except ValidationError as error:  # the file reader's one line, from the same model
-        raise QuestionSetError(
-            tr("the set: {reason}").format(reason=validation_message(error))
-        ) from None
+    except ValidationError as error:  # the file reader's check, said in the form's words
+        raise QuestionSetError(form_message(error)) from None
     # and read back as the file will be: scenes named, grabs and seams fitting their scenes
     loaded = parse_question_set(shared_set_json(spec, embedded).encode("utf-8"), tr("the set"))
     return loaded.spec, embedded
@@ -341,6 +339,39 @@ def _stem(name: str, fallback: str) -> str:
     """The name a scene file had in the loaded set, without .json, if it can name an embedded
     scene ("swing.json"; not "scenes/swing.json"), else `fallback`."""
     return name.removesuffix(".json") if re.fullmatch(EMBEDDED_NAME, name) else fallback
+
+
+# the form's names for a question's fields, as its labels read
+FIELD_LABELS = {
+    "title": QT_TR_NOOP("Title"), "question": QT_TR_NOOP("Question"),
+    "watch": QT_TR_NOOP("What to watch"), "explanation": QT_TR_NOOP("Explanation"),
+    "prediction": QT_TR_NOOP("Prediction"), "now_try": QT_TR_NOOP("Now try"),
+    "checks": QT_TR_NOOP("Check the answer by numbers"), "evidence": QT_TR_NOOP("Evidence"),
+}  # fmt: skip
+
+
+def form_message(error: ValidationError) -> str:
+    """The first problem the set's model found, as the form says it: the question numbered
+    as the list shows it (from 1), the field by its label, in the app's language where the
+    problem is a common one ("empty", "too long"); e.g. "Question 5: What to watch: empty"."""
+    first = error.errors()[0]
+    location = [part for part in first["loc"] if isinstance(part, (int, str))]
+    context = first.get("ctx") or {}
+    problem = {
+        "string_too_short": tr("empty"),
+        "string_too_long": tr("longer than {count} characters").format(
+            count=context.get("max_length", "")
+        ),
+        "too_long": tr("more than {count}").format(count=context.get("max_length", "")),
+    }.get(first["type"], first["msg"].removeprefix("Value error, "))
+    if len(location) >= 3 and location[0] == "questions" and isinstance(location[1], int):
+        label = FIELD_LABELS.get(str(location[2]))
+        inner = [str(p) for p in location[3:] if isinstance(p, str)]  # "steps" of a check
+        field_name = ": ".join([tr(label) if label else str(location[2]), *inner])
+        return tr("Question {number}: {field}: {problem}").format(
+            number=location[1] + 1, field=field_name, problem=problem
+        )
+    return tr("the set: {reason}").format(reason=validation_message(error))
 
 
 def _embed(scene: Scene, stem: str, embedded: dict[str, Scene]) -> str:
