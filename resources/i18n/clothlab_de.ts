@@ -4430,5 +4430,33 @@
         <source>Question {number}: {field}: {problem}</source>
         <translation>Frage {number}: {field}: {problem}</translation>
     </message>
+    <message>
+        <source>Student</source>
+        <translation>Schüler/in</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Per question</source>
+        <translation>Pro Frage</translation>
+    </message>
+    <message>
+        <source>Per student</source>
+        <translation>Pro Schüler/in</translation>
+    </message>
+    <message>
+        <source>Every student's answer to every question, as CSV</source>
+        <translation>Jede Antwort jeder Schülerin und jedes Schülers auf jede Frage, als CSV</translation>
+    </message>
+    <message>
+        <source>Export class results</source>
+        <translation>Klassenergebnisse exportieren</translation>
+    </message>
 </context>
 </TS>

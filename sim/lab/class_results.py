@@ -52,6 +52,8 @@ class StudentAnswer:
     matched: bool | None  # None: not answered
     student: str = ""  # the name the student gave ("" in an old file)
     attempts: int = 0  # predictions locked in (an old file: 1 if answered)
+    prediction: str = ""  # the first locked prediction, the one that counts
+    time: str = ""  # when it was locked
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ def _answers(rows: _csv.Reader, source: str, columns: int) -> list[StudentAnswer
             raise ClassResultsError(f"{where}: {len(row)} columns, expected {columns}")
         if columns == len(OLD_PROGRESS_CSV_HEADER):  # as the new header orders them
             row = ["", *row, "1" if row[5] else "0"]
-        student, set_id, question, title, _prediction, answer, matched, _time, attempts = row
+        student, set_id, question, title, prediction, answer, matched, time, attempts = row
         if any(len(cell) > MAX_FIELD for cell in row):
             raise ClassResultsError(f"{where}: a cell is longer than {MAX_FIELD} characters")
         for name, value in (("set", set_id), ("question", question)):
@@ -125,7 +127,8 @@ def _answers(rows: _csv.Reader, source: str, columns: int) -> list[StudentAnswer
             raise ClassResultsError(f"{where}: question {question!r} is listed twice")
         seen.add(question)
         answers.append(StudentAnswer(
-            set_id, question, title, answer, MATCHED_WORDS[matched], student, int(attempts)
+            set_id, question, title, answer, MATCHED_WORDS[matched], student, int(attempts),
+            prediction, time,
         ))  # fmt: skip
     if not answers:
         raise ClassResultsError(f"{source}: no questions listed")
@@ -136,6 +139,35 @@ def read_progress_csv(path: str | os.PathLike[str]) -> list[StudentAnswer]:
     """A progress CSV from disk (a regular file only, never blocking on a FIFO)."""
     raw = read_document(path, MAX_CSV_BYTES, "a progress CSV", ClassResultsError)
     return parse_progress_csv(raw, str(path))
+
+
+STUDENT_CSV_HEADER: Final = (
+    "student", "file", "question", "title", "prediction", "answer", "matched", "time", "attempts",
+)  # fmt: skip
+
+
+def student_rows(files: Sequence[tuple[str, Sequence[StudentAnswer]]]) -> list[tuple[str, ...]]:
+    """One row per student and question (STUDENT_CSV_HEADER): a student without a name in
+    their file is named by the file."""
+    rows: list[tuple[str, ...]] = []
+    for source, answers in files:
+        stem = os.path.splitext(os.path.basename(source))[0]
+        for a in answers:
+            matched = {True: "yes", False: "no", None: ""}[a.matched]
+            rows.append((
+                a.student or stem, os.path.basename(source), a.question, a.title, a.prediction,
+                a.answer, matched, a.time, str(a.attempts),
+            ))  # fmt: skip
+    return rows
+
+
+def student_csv_text(files: Sequence[tuple[str, Sequence[StudentAnswer]]]) -> str:
+    """The per-student rows as CSV, numbers as written in the files (with a point)."""
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\r\n")  # as spreadsheets write CSV
+    writer.writerow(STUDENT_CSV_HEADER)
+    writer.writerows(student_rows(files))
+    return stream.getvalue()
 
 
 def class_summary(files: Sequence[tuple[str, Sequence[StudentAnswer]]]) -> list[QuestionTally]:

@@ -9,7 +9,7 @@ import csv
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -290,6 +290,7 @@ def test_edit_questions_opens_the_set_shown_and_keeps_its_checks(qtbot, make_win
 
 def student_file(folder: Path, name: str, rights: dict[str, bool], panel) -> Path:
     store = ProgressStore(folder / name)
+    store.set_student("lab", name.capitalize())
     for question, right in rights.items():
         store.record("lab", question, Answer("said", right, "2026-12-02T10:00:00+00:00"))
     path = folder / f"{name}.csv"
@@ -300,14 +301,14 @@ def student_file(folder: Path, name: str, rights: dict[str, bool], panel) -> Pat
 def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, monkeypatch):
     window = make_window("hanging-sheet", paused=True)
     panel = window.questions_panel
-    ana = student_file(tmp_path, "ana", {"drop": True, "pull-hardest": False}, panel)
     ben = student_file(tmp_path, "ben", {"drop": True, "pull-hardest": True}, panel)
+    ana = student_file(tmp_path, "ana", {"drop": True, "pull-hardest": False}, panel)
     broken = tmp_path / "notes.csv"
     broken.write_text("my notes\n")
     window.action_class_results.trigger()
     dialog = panel.results_dialog
     assert dialog is not None and dialog.isVisible()
-    chosen = [str(ana), str(ben), str(broken)]
+    chosen = [str(ben), str(ana), str(broken)]
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (chosen, ""))
     qtbot.mouseClick(dialog.add_button, LEFT)
     table = dialog.table
@@ -321,10 +322,29 @@ def test_class_results_counts_two_students_files(qtbot, make_window, tmp_path, m
     assert row(1)[1:5] == ["1", "1", "2", "2"]  # pull-hardest: one right, one wrong
     assert row(2)[1:5] == ["0", "0", "0", "2"]  # nobody answered the third
     assert row(0)[0] == f"1. {panel.question_set.questions[0].title}"
-    assert dialog.summary.text() == "Set lab: 2 students' files"
+    assert dialog.summary.text() == f"Set {panel.question_set.title}: 2 students' files"
     assert dialog.problems.text() == f"Left out: {broken}: line 1: expected the header " \
         "student,set,question,title,prediction,answer,matched,time,attempts (a file from " \
         "the Questions panel's Export CSV…)"  # fmt: skip
+
+    # per student and question, sortable by a click on a header, exported for a spreadsheet
+    students = dialog.students
+    questions = len(panel.question_set.questions)
+    assert students.rowCount() == 2 * questions
+    qtbot.mouseClick(dialog.tabs.tabBar(), LEFT, pos=dialog.tabs.tabBar().tabRect(1).center())
+    assert dialog.tabs.currentWidget() is students
+    header = students.horizontalHeader()
+    qtbot.mouseClick(header.viewport(), LEFT, pos=QPoint(header.sectionViewportPosition(0) + 5, 5))
+    names = [students.item(k, 0).text() for k in range(students.rowCount())]
+    assert names == sorted(names) and names[0] == "Ana"
+    exported = tmp_path / "class.csv"
+    dialog.export_csv(exported)
+    raw = exported.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # a byte-order mark: spreadsheets read UTF-8 right
+    rows = list(csv.DictReader(raw.decode("utf-8-sig").splitlines()))
+    assert len(rows) == 2 * questions
+    first = next(r for r in rows if r["student"] == "Ana" and r["question"] == "pull-hardest")
+    assert (first["prediction"], first["matched"], first["attempts"]) == ("said", "no", "1")
 
 
 def test_the_editor_says_what_is_wrong_in_one_line_and_writes_nothing(qtbot, make_window, tmp_path):

@@ -609,6 +609,8 @@ class QuestionsPanel(QWidget):
     def show_class_results(self) -> ClassResultsDialog:
         if self.results_dialog is None:
             self.results_dialog = ClassResultsDialog(self)
+        if self.question_set is not None:  # the set shown is named by its title
+            self.results_dialog.set_titles[self.question_set.id] = self.question_set.title
         self.results_dialog.show()
         self.results_dialog.raise_()
         return self.results_dialog
