@@ -4324,7 +4324,7 @@
     </message>
     <message>
         <source>Checking before saving…</source>
-        <translation>Vor dem Speichern wird geprüft …</translation>
+        <translation>Vor dem Speichern wird geprüft…</translation>
     </message>
     <message>
         <source>Not saved: {failed} checks fail</source>

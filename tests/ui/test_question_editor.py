@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.lab.questions import ClassMode, load_builtin_set, load_question_set
+from clothlab.sim.text import tr
 from clothlab.ui.docks.questions_dock import Answer, ProgressStore
 
 LEFT = Qt.MouseButton.LeftButton
@@ -100,8 +101,8 @@ def save_and_wait(qtbot, editor, path: Path) -> None:
     """Save runs the checks first (unless Check just ran them on the set as it is), then
     writes the file."""
     if not editor.save_to(path):
-        assert editor.status.text() == "Checking before saving…", editor.status.text()
-        qtbot.waitUntil(lambda: editor.status.text().startswith("Saved"), timeout=4 * WAIT_MS)
+        assert editor.status.text() == tr("Checking before saving…"), editor.status.text()
+        qtbot.waitUntil(lambda: editor.path == path, timeout=4 * WAIT_MS)
 
 
 def fill_common(qtbot, editor, title: str, evidence: str) -> None:
