@@ -183,3 +183,19 @@ def test_moving_on_after_a_now_try_does_not_ask_to_save_the_questions_scene(
     window.controller.set_setting("wind", 3.0)
     click(qtbot, panel.start_button)
     assert len(asked) == 1 and "Flag" in asked[0]
+
+
+def test_the_pin_force_evidence_shows_at_lock_in_before_the_first_step(qtbot, make_window):
+    """Forces are measured by a step; a question's scene waits paused at step 0. The plot the
+    panel says is highlighted must be there, empty, rather than appear only after a step."""
+    window = make_window("hanging-sheet", paused=True)
+    controller, readouts = window.controller, window.readouts_panel
+    qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
+    assert controller.latest.steps == 0
+    readouts.redraw()
+    assert readouts.plots["pin_force"].isHidden()  # nothing measured, nothing pointed at
+    readouts.highlight("pin_force")
+    qtbot.waitUntil(lambda: not readouts.plots["pin_force"].isHidden(), timeout=WAIT_MS)
+    assert readouts.value_labels["pin_force"].text() == "—"
+    readouts.highlight(None)
+    qtbot.waitUntil(lambda: readouts.plots["pin_force"].isHidden(), timeout=WAIT_MS)
