@@ -4458,5 +4458,13 @@
         <source>Export class results</source>
         <translation>Klassenergebnisse exportieren</translation>
     </message>
+    <message>
+        <source>Cut the seam first (the seam cut before step 0)</source>
+        <translation>Zuerst die Naht schneiden (vor Schritt 0)</translation>
+    </message>
+    <message>
+        <source>A preset as the question's scene</source>
+        <translation>Eine Vorlage als Szene der Frage</translation>
+    </message>
 </context>
 </TS>

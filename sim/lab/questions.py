@@ -750,10 +750,12 @@ def check_at_time(
     dt: float,
     expect: tuple[str, float, float],
     settings: Mapping[str, Any] | None = None,
+    apply: Iterable[str] = (),
 ) -> dict[str, Any]:
     """A check as a question editor makes it from what a teacher typed: run the question's
-    scene (with `settings`) for `seconds` of model time at step `dt`, then `readout` must meet
-    `expect` = (op, value, tolerance). Returned as the file holds it, for the set to validate."""
+    scene (with `settings`, and `apply`: "seam" cuts the seam before step 0) for `seconds` of
+    model time at step `dt`, then `readout` must meet `expect` = (op, value, tolerance).
+    Returned as the file holds it, for the set to validate."""
     op, value, tolerance = expect
     check: dict[str, Any] = {
         "claim": claim,
@@ -762,6 +764,8 @@ def check_at_time(
     }
     if settings:
         check["set"] = dict(settings)
+    if apply:
+        check["apply"] = list(apply)
     return check
 
 

@@ -102,7 +102,8 @@ def save_and_wait(qtbot, editor, path: Path) -> None:
     writes the file."""
     if not editor.save_to(path):
         assert editor.status.text() == tr("Checking before saving…"), editor.status.text()
-        qtbot.waitUntil(lambda: editor.path == path, timeout=4 * WAIT_MS)
+        qtbot.waitUntil(lambda: not editor.waiting_to_save, timeout=4 * WAIT_MS)
+        assert str(path) in editor.status.text(), editor.status.text()  # "Saved …"
 
 
 def fill_common(qtbot, editor, title: str, evidence: str) -> None:
@@ -548,3 +549,30 @@ def test_an_empty_field_is_named_as_the_form_and_the_list_name_it(qtbot, make_wi
     qtbot.keyClick(editor.watch_text, Qt.Key.Key_Delete)
     assert not editor.save_to(tmp_path / "mine.json")
     assert editor.status.text() == "Cannot make the set: Question 2: What to watch: empty"
+
+
+def test_a_preset_picked_in_the_editor_and_a_check_after_the_seam_cut(qtbot, make_window, tmp_path):
+    window = make_window("soft-block", paused=True)  # the window's scene is not the question's
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Seams")
+    choose(qtbot, editor.preset_box, "hanging-sheet")  # each item the arrows reach is taken
+    assert editor.scene_label.text() == "Hanging sheet (preset hanging-sheet)"
+    fill_common(qtbot, editor, "Faces after the seam", "faces")
+    qtbot.mouseClick(editor.number_radio, LEFT)
+    type_into(qtbot, editor.answer_edit, "130")  # 140 faces, the seam takes a column of 10
+    type_into(qtbot, editor.at_edit, "1")
+    tick(qtbot, editor.seam_box)
+    path = tmp_path / "seams.json"
+    save_and_wait(qtbot, editor, path)
+    assert [passed for _, passed, _ in editor.results] == [True], editor.status.text()
+    question = load_question_set(path).questions[0]
+    assert question.scene == "hanging-sheet" and question.checks[0].apply == ["seam"]
+    editor.close()
+
+    assert window.questions_panel.open_set(path)
+    qtbot.mouseClick(window.questions_panel.edit_button, LEFT)
+    reopened = window.questions_panel.editor
+    assert reopened.check_box.isChecked() and reopened.seam_box.isChecked()
+    assert reopened.kept_list.count() == 0

@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.document.files import describe
-from clothlab.sim.document.presets import is_preset
+from clothlab.sim.document.presets import is_preset, load_preset, preset_names
 from clothlab.sim.document.scene import (
     Scene,
     scene_settings,
@@ -130,6 +130,7 @@ class Draft:
     value: str = ""
     check_tolerance: str = "0"
     check_try: bool = False
+    seam: bool = False  # the checks' runs cut the seam before step 0
     try_op: str = "<"
     try_check_value: str = ""
     # checks of a loaded set the form does not make, kept as they are (each can be deleted)
@@ -240,7 +241,11 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
     holds for it."""
     run_keys = set(check) - {"claim", "expect"}
     expect = check["expect"]
-    one_run = run_keys <= {"steps", "set"} and "steps" in check
+    seam = check.get("apply") == ["seam"]
+    one_run = run_keys <= {"steps", "set", "apply"} and "steps" in check
+    one_run = one_run and check.get("apply", ["seam"]) == ["seam"]  # the seam, or nothing
+    if draft.answer_check is not None or draft.try_check_found is not None:
+        one_run = one_run and seam == draft.seam  # the form's two checks share it
     if not one_run or expect["readout"] != draft.evidence:
         draft.kept_checks.append(check)
         return check
@@ -254,6 +259,7 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
         numeric = True
     if not settings and draft.answer_check is None and numeric:
         draft.answer_check, draft.check_answer, draft.at_seconds = check, True, seconds
+        draft.seam = seam
         if draft.kind == "choices":
             draft.op, draft.value = expect["op"], number_shown(expect["value"])
             draft.check_tolerance = number_shown(expect["tolerance"])
@@ -265,6 +271,7 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
         and settings == {found["setting"]: found["value"]} and expect["tolerance"] == 0
     ):  # fmt: skip
         draft.try_check_found, draft.check_try, draft.at_seconds = check, True, seconds
+        draft.seam = seam
         draft.try_op, draft.try_check_value = expect["op"], number_shown(expect["value"])
         return "try"
     draft.kept_checks.append(check)
@@ -423,8 +430,10 @@ def _question(
             expect = (draft.op, _number(draft.value, tr("check value")),
                       _number(draft.check_tolerance or "0", tr("check tolerance")))  # fmt: skip
         claim = f"after {seconds:g} s, {label} {_expect_text(expect)}"
+        apply = ["seam"] if draft.seam else []
         made["answer"] = _same_check(
-            check_at_time(claim, draft.evidence, seconds, dt, expect), draft.answer_check
+            check_at_time(claim, draft.evidence, seconds, dt, expect, apply=apply),
+            draft.answer_check,
         )
     now_try = []
     if draft.now_try:
@@ -449,7 +458,8 @@ def _question(
                 f"{label} {_expect_text(expect)}"  # fmt: skip
             made["try"] = _same_check(
                 check_at_time(claim, draft.evidence, seconds, dt, expect,
-                              {draft.try_setting: value}), draft.try_check_found,
+                              {draft.try_setting: value}, ["seam"] if draft.seam else []),
+                draft.try_check_found,
             )  # fmt: skip
     checks = _in_order(draft, made, renamed)
     if not checks:
@@ -649,7 +659,15 @@ class QuestionEditor(QDialog):
         self.use_scene_button = QPushButton(tr("Use the current scene"))
         self.use_scene_button.setToolTip(tr("The scene in the 3D view now, embedded in the file"))
         self.use_scene_button.clicked.connect(self.use_current_scene)
+        self.preset_box = QComboBox()
+        self.preset_box.setObjectName("editor_preset")
+        self.preset_box.setAccessibleName(tr("A preset as the question's scene"))
+        self.preset_box.addItem(tr("Preset…"), None)  # the scene is not a preset
+        for name in preset_names():
+            self.preset_box.addItem(name, name)
+        self.preset_box.activated.connect(self._preset_chosen)
         scene_row.addWidget(self.scene_label, 1)
+        scene_row.addWidget(self.preset_box)
         scene_row.addWidget(self.use_scene_button)
         form_row(form, tr("Scene:"), scene_row)
         self.question_text = _text_box("question_text_edit")
@@ -741,6 +759,9 @@ class QuestionEditor(QDialog):
             expect.addWidget(part)
         self.expect_label = QLabel(tr("the evidence readout must be"))
         form_row(check, self.expect_label, expect)
+        self.seam_box = QCheckBox(tr("Cut the seam first (the seam cut before step 0)"))
+        self.seam_box.setObjectName("check_seam")
+        check.addRow(self.seam_box)
         self.numeric_note = QLabel(tr("A numeric answer is checked as “== answer ± tolerance”."))
         check.addRow(self.numeric_note)
         self.try_check = QCheckBox(tr("Also check with the now-try setting: readout"))
@@ -818,6 +839,7 @@ class QuestionEditor(QDialog):
         self.value_edit.setText(draft.value)
         self.check_tolerance_edit.setText(draft.check_tolerance)
         self.try_check.setChecked(draft.check_try)
+        self.seam_box.setChecked(draft.seam)
         self.try_op_box.setCurrentText(draft.try_op)
         self.try_value_edit.setText(draft.try_check_value)
         self._show_kept(draft)
@@ -867,6 +889,7 @@ class QuestionEditor(QDialog):
         draft.value = self.value_edit.text()
         draft.check_tolerance = self.check_tolerance_edit.text()
         draft.check_try = self.try_check.isChecked()
+        draft.seam = self.seam_box.isChecked()
         draft.try_op, draft.try_check_value = (
             self.try_op_box.currentText(),
             self.try_value_edit.text(),
@@ -881,12 +904,24 @@ class QuestionEditor(QDialog):
         self.numeric_note.setVisible(not choices)
 
     def _show_scene(self, draft: Draft) -> None:
+        self.preset_box.setCurrentIndex(max(0, self.preset_box.findData(draft.preset)))
         where = (
             tr("preset {name}").format(name=draft.preset)
             if draft.preset
             else tr("embedded in the file")
         )
         self.scene_label.setText(f"{draft.scene.name} ({where})")
+
+    def _preset_chosen(self, index: int) -> None:
+        """A preset as the question's scene, chosen here rather than loaded in the window (the
+        box shows the question's preset; "Preset…" for a scene of its own)."""
+        name = self.preset_box.itemData(index)
+        if name is None:
+            return
+        draft = self.drafts[self._shown]
+        draft.scene, draft.preset, draft.settings = load_preset(name), name, {}
+        draft.scene_file = ""
+        self._show_scene(draft)
 
     def use_current_scene(self) -> None:
         draft = self.drafts[self._shown]
@@ -985,6 +1020,11 @@ class QuestionEditor(QDialog):
         except (DraftError, QuestionSetError) as error:
             self.status.setText(tr("Cannot make the set: {error}").format(error=error))
             return None
+
+    @property
+    def waiting_to_save(self) -> bool:
+        """Save is waiting for Check's runs (it saves, or asks, when they end)."""
+        return self._pending_save is not None
 
     @property
     def checking(self) -> bool:
