@@ -4466,5 +4466,29 @@
         <source>A preset as the question's scene</source>
         <translation>Eine Vorlage als Szene der Frage</translation>
     </message>
+    <message>
+        <source>{source}: not a CSV file (it holds NUL bytes)</source>
+        <translation>{source}: keine CSV-Datei (sie enthält NUL-Bytes)</translation>
+    </message>
+    <message>
+        <source>{source}: line 1: expected the header {header} (a file from the Questions panel's Export CSV…)</source>
+        <translation>{source}: Zeile 1: erwartet wird die Kopfzeile {header} (eine Datei aus „CSV-Export…“ der Leiste „Fragen“)</translation>
+    </message>
+    <message>
+        <source>{source}: line {line}</source>
+        <translation>{source}: Zeile {line}</translation>
+    </message>
+    <message>
+        <source>{where}: {count} columns, expected {expected}</source>
+        <translation>{where}: {count} Spalten, erwartet werden {expected}</translation>
+    </message>
+    <message>
+        <source>{source}: no questions listed</source>
+        <translation>{source}: keine Fragen aufgeführt</translation>
+    </message>
+    <message>
+        <source>{source}: answers to set {set}, not {first} like {first_source}</source>
+        <translation>{source}: Antworten zum Satz {set}, nicht {first} wie {first_source}</translation>
+    </message>
 </context>
 </TS>

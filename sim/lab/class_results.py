@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from clothlab.sim.document.files import SceneError, read_document
+from clothlab.sim.text import tr
 
 PROGRESS_CSV_HEADER: Final = (
     "student", "set", "question", "title", "prediction", "answer", "matched", "time", "attempts",
@@ -78,16 +79,24 @@ def parse_progress_csv(text: str | bytes, source: str) -> list[StudentAnswer]:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as problem:
-            raise ClassResultsError(f"{source}: not UTF-8 text (byte {problem.start})") from None
+            raise ClassResultsError(
+                tr("{source}: not UTF-8 text (byte {byte})").format(
+                    source=source, byte=problem.start
+                )
+            ) from None
     if "\0" in text:
-        raise ClassResultsError(f"{source}: not a CSV file (it holds NUL bytes)")
+        raise ClassResultsError(
+            tr("{source}: not a CSV file (it holds NUL bytes)").format(source=source)
+        )
     rows = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(rows, None)
         if header is None or tuple(header) not in (PROGRESS_CSV_HEADER, OLD_PROGRESS_CSV_HEADER):
             raise ClassResultsError(
-                f"{source}: line 1: expected the header {','.join(PROGRESS_CSV_HEADER)} "
-                "(a file from the Questions panel's Export CSV…)"
+                tr(
+                    "{source}: line 1: expected the header {header} (a file from the Questions "
+                    "panel's Export CSV…)"
+                ).format(source=source, header=",".join(PROGRESS_CSV_HEADER))
             )
         return _answers(rows, source, len(header))
     except csv.Error as problem:
@@ -98,13 +107,17 @@ def _answers(rows: _csv.Reader, source: str, columns: int) -> list[StudentAnswer
     answers: list[StudentAnswer] = []
     seen: set[str] = set()
     for row in rows:
-        where = f"{source}: line {rows.line_num}"
+        where = tr("{source}: line {line}").format(source=source, line=rows.line_num)
         if not row:
             continue
         if len(answers) >= MAX_ROWS:
             raise ClassResultsError(f"{where}: more than {MAX_ROWS} questions")
         if len(row) != columns:
-            raise ClassResultsError(f"{where}: {len(row)} columns, expected {columns}")
+            raise ClassResultsError(
+                tr("{where}: {count} columns, expected {expected}").format(
+                    where=where, count=len(row), expected=columns
+                )
+            )
         if columns == len(OLD_PROGRESS_CSV_HEADER):  # as the new header orders them
             row = ["", *row, "1" if row[5] else "0"]
         student, set_id, question, title, prediction, answer, matched, time, attempts = row
@@ -131,7 +144,7 @@ def _answers(rows: _csv.Reader, source: str, columns: int) -> list[StudentAnswer
             prediction, time,
         ))  # fmt: skip
     if not answers:
-        raise ClassResultsError(f"{source}: no questions listed")
+        raise ClassResultsError(tr("{source}: no questions listed").format(source=source))
     return answers
 
 
@@ -183,9 +196,11 @@ def class_summary(files: Sequence[tuple[str, Sequence[StudentAnswer]]]) -> list[
     for source, answers in files:
         if answers and first and answers[0].set_id != first[0].set_id:
             raise ClassResultsError(
-                f"{source}: answers to set {answers[0].set_id!r}, not {first[0].set_id!r} "
-                f"like {first_source}"
-            )
+                tr("{source}: answers to set {set}, not {first} like {first_source}").format(
+                    source=source, set=repr(answers[0].set_id), first=repr(first[0].set_id),
+                    first_source=first_source,
+                )
+            )  # fmt: skip
         for answer in answers:
             about.setdefault(answer.question, (answer.title, answer.answer))
             counts = tallies.setdefault(answer.question, [0, 0, 0])

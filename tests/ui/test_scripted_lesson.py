@@ -166,3 +166,18 @@ def test_a_scripted_lesson(qtbot, make_window, tmp_path, speaking):
     assert (ben["prediction"], ben["matched"], ben["attempts"]) == ("0.05 LE", "no", "1")
     assert by[("Ana", "does-it-sag")]["matched"] == "yes"
     assert json.loads((tmp_path / "Ben" / "class-9c.json").read_text())["student"] == "Ben"
+
+
+def test_class_results_say_why_a_file_is_left_out_in_the_apps_language(
+    qtbot, make_window, tmp_path, speaking
+):
+    window = make_window("hanging-sheet", paused=True)
+    dialog = window.questions_panel.show_class_results()
+    notes = tmp_path / "notes.csv"
+    notes.write_text("my notes\n")
+    dialog.add_files([notes])
+    expected = {
+        "en": f"Left out: {notes}: line 1: expected the header",
+        "de": f"Ausgelassen: {notes}: Zeile 1: erwartet wird die Kopfzeile",
+    }[speaking]
+    assert dialog.problems.text().startswith(expected), dialog.problems.text()
