@@ -4490,5 +4490,13 @@
         <source>{source}: answers to set {set}, not {first} like {first_source}</source>
         <translation>{source}: Antworten zum Satz {set}, nicht {first} wie {first_source}</translation>
     </message>
+    <message>
+        <source>✓ yes</source>
+        <translation>✓ ja</translation>
+    </message>
+    <message>
+        <source>✗ no</source>
+        <translation>✗ nein</translation>
+    </message>
 </context>
 </TS>

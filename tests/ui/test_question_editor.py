@@ -454,6 +454,7 @@ def test_the_editor_round_trips_a_set_and_edits_and_deletes_its_checks(
     qtbot.waitExposed(editor)
     # what it opens it shows: the answer check and the now-try check ticked, with their numbers
     assert editor.check_box.isChecked() and editor.try_check.isChecked()
+    assert editor.try_check.isEnabled()  # its now try is ticked: it can be unticked
     assert (editor.at_edit.text(), editor.op_box.currentText()) == ("5", "==")
     assert (editor.value_edit.text(), editor.check_tolerance_edit.text()) == ("1617", "30")
     assert (editor.try_op_box.currentText(), editor.try_value_edit.text()) == (">", "1000")

@@ -51,6 +51,8 @@ COLUMNS = (
     QT_TR_NOOP("Students"),
     QT_TR_NOOP("Answer"),
 )
+MATCHED_COLUMN = 6
+MATCHED_SHOWN = {"yes": QT_TR_NOOP("✓ yes"), "no": QT_TR_NOOP("✗ no")}
 STUDENT_COLUMNS = (
     QT_TR_NOOP("Student"),
     QT_TR_NOOP("File"),
@@ -177,6 +179,8 @@ class ClassResultsDialog(QDialog):
                 item = QTableWidgetItem()
                 # counts sort as numbers ("10" after "9")
                 value: object = int(text) if column == len(cells) - 1 else text
+                if column == MATCHED_COLUMN and text:  # the file's word, in the app's language
+                    value = tr(MATCHED_SHOWN[text])
                 item.setData(Qt.ItemDataRole.DisplayRole, value)
                 self.students.setItem(row, column, item)
         self.students.setSortingEnabled(True)

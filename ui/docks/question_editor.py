@@ -830,6 +830,9 @@ class QuestionEditor(QDialog):
         self.watch_text.setPlainText(draft.watch)
         self.explanation_text.setPlainText(draft.explanation)
         self.now_try_box.setChecked(draft.now_try)
+        # toggled says nothing when the box already was as the draft has it (a group box starts
+        # ticked): the now-try check follows the draft here
+        self.try_check.setEnabled(draft.now_try)
         self.setting_box.setCurrentIndex(max(0, self.setting_box.findData(draft.try_setting)))
         self.try_value.setText(draft.try_value)
         self.try_note.setText(draft.try_note)
