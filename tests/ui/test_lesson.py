@@ -8,19 +8,21 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QLocale, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from qt_helpers import WAIT_MS
 from test_question_editor import save_and_wait, type_into
 
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.lab.questions import (
+    ClassMode,
     QuestionSetSpec,
     load_builtin_set,
     load_question_set,
     save_shared_set,
 )
 from clothlab.ui.docks.questions_dock import progress_folder
+from clothlab.ui.docks.scene_model import ADDRESS_ROLE
 
 LEFT = Qt.MouseButton.LeftButton
 BUILTIN = load_builtin_set()
@@ -199,3 +201,31 @@ def test_the_pin_force_evidence_shows_at_lock_in_before_the_first_step(qtbot, ma
     assert readouts.value_labels["pin_force"].text() == "—"
     readouts.highlight(None)
     qtbot.waitUntil(lambda: readouts.plots["pin_force"].isHidden(), timeout=WAIT_MS)
+
+
+def setting_rows(panel, key: str) -> list[bool]:
+    """Whether each of the scene tree's rows of setting `key` is hidden."""
+    model, view, found = panel.model, panel.view, []
+
+    def visit(parent) -> None:
+        for row in range(model.rowCount(parent)):
+            if model.index(row, 1, parent).data(ADDRESS_ROLE) == ("setting", key):
+                found.append(view.isRowHidden(row, parent))
+            visit(model.index(row, 0, parent))
+
+    visit(QModelIndex())
+    return found
+
+
+def test_class_mode_hides_its_settings_in_the_scene_panel_too(qtbot, make_window):
+    window = make_window("hanging-sheet", paused=True)
+    panel = window.scene_panel
+    assert setting_rows(panel, "gravity") == [False]
+    window.enter_class_mode(ClassMode(hide_settings=["gravity"]))
+    assert setting_rows(panel, "gravity") == [True]
+    assert setting_rows(panel, "wind") == [False]
+    window.controller.load(load_preset("flag"), None)  # a new document keeps them hidden
+    qtbot.waitUntil(lambda: window.controller.scene.name == "Flag", timeout=WAIT_MS)
+    assert setting_rows(panel, "gravity") == [True]
+    window.leave_class_mode()
+    assert setting_rows(panel, "gravity") == [False]

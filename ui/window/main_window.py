@@ -552,6 +552,7 @@ class MainWindow(QMainWindow):
                 dock.toggleViewAction().setEnabled(False)
             self.action_reset_layout.setEnabled(False)  # it would show them again
         self.parameters_panel.hide_settings(mode.hide_settings)
+        self.scene_panel.hide_settings(mode.hide_settings)
         self.action_leave_class_mode.setEnabled(bool(mode))
         hidden = [docks[name].windowTitle() for name in mode.hide]
         if mode.hide_settings:
@@ -581,6 +582,7 @@ class MainWindow(QMainWindow):
         self.class_hidden = []
         self.class_mode = ClassMode()
         self.parameters_panel.hide_settings(())
+        self.scene_panel.hide_settings(())
         self.action_leave_class_mode.setEnabled(False)
 
     def _point_at_evidence(self, key: str | None) -> None:
