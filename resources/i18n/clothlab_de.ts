@@ -4498,5 +4498,25 @@
         <source>✗ no</source>
         <translation>✗ nein</translation>
     </message>
+    <message>
+        <source>hold particle: {text} is not a particle's number</source>
+        <translation>Partikel halten: {text} ist keine Partikelnummer</translation>
+    </message>
+    <message>
+        <source>held at</source>
+        <translation>gehalten bei</translation>
+    </message>
+    <message>
+        <source>particle</source>
+        <translation>Partikel</translation>
+    </message>
+    <message>
+        <source>Hold a particle: {part}</source>
+        <translation>Ein Partikel halten: {part}</translation>
+    </message>
+    <message>
+        <source>Hold a particle at:</source>
+        <translation>Ein Partikel halten bei:</translation>
+    </message>
 </context>
 </TS>

@@ -750,10 +750,11 @@ def check_at_time(
     dt: float,
     expect: tuple[str, float, float],
     settings: Mapping[str, Any] | None = None,
-    apply: Iterable[str] = (),
+    apply: Iterable[Any] = (),
 ) -> dict[str, Any]:
     """A check as a question editor makes it from what a teacher typed: run the question's
-    scene (with `settings`, and `apply`: "seam" cuts the seam before step 0) for `seconds` of
+    scene (with `settings`, and `apply`: "seam" cuts the seam before step 0, {"grab": particle,
+    "to": [x, y, z]} holds a particle there) for `seconds` of
     model time at step `dt`, then `readout` must meet `expect` = (op, value, tolerance).
     Returned as the file holds it, for the set to validate."""
     op, value, tolerance = expect

@@ -577,3 +577,35 @@ def test_a_preset_picked_in_the_editor_and_a_check_after_the_seam_cut(qtbot, mak
     reopened = window.questions_panel.editor
     assert reopened.check_box.isChecked() and reopened.seam_box.isChecked()
     assert reopened.kept_list.count() == 0
+
+
+def test_a_check_that_holds_a_particle_round_trips(qtbot, make_window, tmp_path):
+    window = make_window("hanging-sheet", paused=True)
+    window.action_new_question_set.trigger()
+    editor = window.questions_panel.editor
+    qtbot.waitExposed(editor)
+    type_into(qtbot, editor.set_title, "Grabs")
+    fill_common(qtbot, editor, "Pulled", "max_stretch")
+    type_into(qtbot, editor.choice_edits[0], "It stretches")
+    type_into(qtbot, editor.choice_edits[1], "It does not")
+    qtbot.mouseClick(editor.correct_buttons[0], LEFT)
+    type_into(qtbot, editor.at_edit, "1")
+    choose(qtbot, editor.op_box, ">")
+    type_into(qtbot, editor.value_edit, "0")
+    type_into(qtbot, editor.grab_edits[0], "the middle")
+    path = tmp_path / "grabs.json"
+    assert not editor.save_to(path)
+    assert editor.status.text() == (
+        "Cannot make the set: Question 1: hold particle: 'the middle' is not a particle's number"
+    )
+    for edit, text in zip(editor.grab_edits, ("160", "0.5", "-1", "0.6"), strict=True):
+        type_into(qtbot, edit, text)
+    save_and_wait(qtbot, editor, path)
+    (held,) = load_question_set(path).questions[0].checks[0].apply
+    assert (held.grab, held.to) == (160, (0.5, -1.0, 0.6))
+    editor.close()
+    assert window.questions_panel.open_set(path)
+    qtbot.mouseClick(window.questions_panel.edit_button, LEFT)
+    reopened = window.questions_panel.editor
+    assert [e.text() for e in reopened.grab_edits] == ["160", "0.5", "-1", "0.6"]
+    assert reopened.kept_list.count() == 0

@@ -131,6 +131,7 @@ class Draft:
     check_tolerance: str = "0"
     check_try: bool = False
     seam: bool = False  # the checks' runs cut the seam before step 0
+    grab: list[str] = field(default_factory=lambda: [""] * 4)  # particle, x, y, z: held so
     try_op: str = "<"
     try_check_value: str = ""
     # checks of a loaded set the form does not make, kept as they are (each can be deleted)
@@ -241,11 +242,14 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
     holds for it."""
     run_keys = set(check) - {"claim", "expect"}
     expect = check["expect"]
-    seam = check.get("apply") == ["seam"]
+    apply = check.get("apply", [])
+    seam = "seam" in apply
+    grabs = [a for a in apply if isinstance(a, dict)]
+    grab = _grab_shown(grabs[0]) if grabs else [""] * 4
     one_run = run_keys <= {"steps", "set", "apply"} and "steps" in check
-    one_run = one_run and check.get("apply", ["seam"]) == ["seam"]  # the seam, or nothing
+    one_run = one_run and apply == [*(["seam"] if seam else []), *grabs]  # as the form makes it
     if draft.answer_check is not None or draft.try_check_found is not None:
-        one_run = one_run and seam == draft.seam  # the form's two checks share it
+        one_run = one_run and (seam, grab) == (draft.seam, draft.grab)  # the two share them
     if not one_run or expect["readout"] != draft.evidence:
         draft.kept_checks.append(check)
         return check
@@ -259,7 +263,7 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
         numeric = True
     if not settings and draft.answer_check is None and numeric:
         draft.answer_check, draft.check_answer, draft.at_seconds = check, True, seconds
-        draft.seam = seam
+        draft.seam, draft.grab = seam, grab
         if draft.kind == "choices":
             draft.op, draft.value = expect["op"], number_shown(expect["value"])
             draft.check_tolerance = number_shown(expect["tolerance"])
@@ -271,11 +275,30 @@ def _take_check(draft: Draft, check: dict[str, Any], dt: float) -> Any:
         and settings == {found["setting"]: found["value"]} and expect["tolerance"] == 0
     ):  # fmt: skip
         draft.try_check_found, draft.check_try, draft.at_seconds = check, True, seconds
-        draft.seam = seam
+        draft.seam, draft.grab = seam, grab
         draft.try_op, draft.try_check_value = expect["op"], number_shown(expect["value"])
         return "try"
     draft.kept_checks.append(check)
     return check
+
+
+def _grab_shown(grab: dict[str, Any]) -> list[str]:
+    """A check's grab as the form's four fields: the particle, then where it is held."""
+    return [str(grab["grab"]), *(number_shown(v) for v in grab["to"])]
+
+
+def _actions(draft: Draft) -> list[Any]:
+    """What the form's checks do before step 0: the seam cut, a particle held."""
+    actions: list[Any] = ["seam"] if draft.seam else []
+    if any(text.strip() for text in draft.grab):
+        particle = draft.grab[0].strip()
+        if not particle.isdigit():
+            raise DraftError(
+                tr("hold particle: {text} is not a particle's number").format(text=repr(particle))
+            )
+        to = [_number(text, tr("held at")) for text in draft.grab[1:]]
+        actions.append({"grab": int(particle), "to": to})
+    return actions
 
 
 def _value_shown(value: Any) -> str:
@@ -430,7 +453,7 @@ def _question(
             expect = (draft.op, _number(draft.value, tr("check value")),
                       _number(draft.check_tolerance or "0", tr("check tolerance")))  # fmt: skip
         claim = f"after {seconds:g} s, {label} {_expect_text(expect)}"
-        apply = ["seam"] if draft.seam else []
+        apply = _actions(draft)
         made["answer"] = _same_check(
             check_at_time(claim, draft.evidence, seconds, dt, expect, apply=apply),
             draft.answer_check,
@@ -458,7 +481,7 @@ def _question(
                 f"{label} {_expect_text(expect)}"  # fmt: skip
             made["try"] = _same_check(
                 check_at_time(claim, draft.evidence, seconds, dt, expect,
-                              {draft.try_setting: value}, ["seam"] if draft.seam else []),
+                              {draft.try_setting: value}, _actions(draft)),
                 draft.try_check_found,
             )  # fmt: skip
     checks = _in_order(draft, made, renamed)
@@ -762,6 +785,14 @@ class QuestionEditor(QDialog):
         self.seam_box = QCheckBox(tr("Cut the seam first (the seam cut before step 0)"))
         self.seam_box.setObjectName("check_seam")
         check.addRow(self.seam_box)
+        grab_row = QHBoxLayout()
+        self.grab_edits: list[QLineEdit] = []
+        for k, placeholder in enumerate((tr("particle"), "x", "y", "z")):
+            edit = _line(f"grab_{k}", placeholder)
+            edit.setAccessibleName(tr("Hold a particle: {part}").format(part=placeholder))
+            self.grab_edits.append(edit)
+            grab_row.addWidget(edit)
+        form_row(check, tr("Hold a particle at:"), grab_row)
         self.numeric_note = QLabel(tr("A numeric answer is checked as “== answer ± tolerance”."))
         check.addRow(self.numeric_note)
         self.try_check = QCheckBox(tr("Also check with the now-try setting: readout"))
@@ -843,6 +874,8 @@ class QuestionEditor(QDialog):
         self.check_tolerance_edit.setText(draft.check_tolerance)
         self.try_check.setChecked(draft.check_try)
         self.seam_box.setChecked(draft.seam)
+        for edit, text in zip(self.grab_edits, draft.grab, strict=True):
+            edit.setText(text)
         self.try_op_box.setCurrentText(draft.try_op)
         self.try_value_edit.setText(draft.try_check_value)
         self._show_kept(draft)
@@ -893,6 +926,7 @@ class QuestionEditor(QDialog):
         draft.check_tolerance = self.check_tolerance_edit.text()
         draft.check_try = self.try_check.isChecked()
         draft.seam = self.seam_box.isChecked()
+        draft.grab = [edit.text() for edit in self.grab_edits]
         draft.try_op, draft.try_check_value = (
             self.try_op_box.currentText(),
             self.try_value_edit.text(),
