@@ -112,12 +112,18 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, Scene | Recording, Path 
             raise UsageError(f"--screenshot: folder {args.screenshot.parent} does not exist")
     elif "--after" in argv:
         raise UsageError("--after only makes sense with --screenshot")
+    args.question_set = None  # a question set named instead of a scene: the panel opens it
     try:
         if is_recording_file(args.scene):
             return args, load_recording(args.scene), None
         scene, path = resolve_scene(args.scene)
     except SceneError as error:
-        raise UsageError(str(error)) from None
+        from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT  # here: it is heavy
+
+        if error.format_found != QUESTIONS_FORMAT:
+            raise UsageError(str(error)) from None
+        args.question_set = Path(args.scene)  # with the default scene under it
+        scene, path = resolve_scene(DEFAULT_PRESET)
     return args, scene, path
 
 
@@ -138,7 +144,7 @@ def main(argv: list[str]) -> int:
     except UsageError as error:
         print(f"clothlab: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return run(scene, path, args.screenshot, args.after, args.reset_settings)
+    return run(scene, path, args.screenshot, args.after, args.reset_settings, args.question_set)
 
 
 def run(
@@ -147,6 +153,7 @@ def run(
     screenshot: Path | None,
     after: float,
     reset_settings: bool = False,
+    question_set: Path | None = None,
 ) -> int:
     # Qt and pyqtgraph only now: argument errors above must not pay for (or need) a display.
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
@@ -183,14 +190,21 @@ def run(
         window.resize(*SCREENSHOT_SIZE)
     window.show()
     controller.set_running(True)
+    if question_set is not None:  # `clothlab "Class 9c.json"`: the set, in the Questions panel
+        window.open_question_set_file(question_set)
 
     autosaver = None  # the screenshot mode neither autosaves nor asks about recovery
+    keeper = None
     if screenshot is None:
         from clothlab.app.autosave import Autosaver, offer_recovery
 
         autosaver = Autosaver(controller, window.viewport.camera_spec)
         autosaver.failed.connect(lambda message: window.statusBar().showMessage(message, 10_000))
-        QTimer.singleShot(0, lambda: offer_recovery(window, autosaver))
+        from clothlab.app.lesson_keeper import LessonKeeper
+
+        keeper = LessonKeeper(window.questions_panel)
+        # the lesson first (it loads its question's scene), then the scene's own recovery
+        QTimer.singleShot(0, lambda: (keeper.restore(), offer_recovery(window, autosaver)))
 
     status = {"code": 0}
     if screenshot is not None:
@@ -208,6 +222,8 @@ def run(
     app.exec()
     if autosaver is not None:
         autosaver.finish()  # a clean exit: nothing is left to recover
+    if keeper is not None:
+        keeper.finish()
     controller.shutdown()
     return status["code"]
 

@@ -50,8 +50,10 @@ class WindowContext:
         if isinstance(command, Trigger):
             self.actions[command.action].trigger()
             return True
-        if isinstance(command, NewDocument) and not self.confirm_discard():
-            return False
+        if isinstance(command, NewDocument):
+            ask = command.ask or self.controller.path is not None  # a file: the user's own
+            if ask and not self.confirm_discard():
+                return False
         try:
             self.controller.submit(command)
         except (KeyError, ValueError) as error:

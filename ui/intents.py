@@ -107,6 +107,9 @@ class NewDocument:
 
     scene: Scene
     paused: bool = False
+    # False: the document is a question's scene, its changes only the question's exploring
+    # (a "now try", a cut), so the next question's scene replaces it without asking
+    ask: bool = True
 
 
 # --- for the window ----------------------------------------------------------------------------

@@ -4282,5 +4282,241 @@
         <source>{label}{typed}: expected {minimum}…{maximum}{unit}</source>
         <translation>{label}{typed}: erwartet wird ein Wert von {minimum} bis {maximum}{unit}</translation>
     </message>
+    <message>
+        <source>Predict again</source>
+        <translation>Noch einmal vorhersagen</translation>
+    </message>
+    <message>
+        <source>A new prediction for practice: the first one still counts, every one is kept</source>
+        <translation>Eine neue Vorhersage zum Üben: die erste zählt weiter, jede wird aufbewahrt</translation>
+    </message>
+    <message>
+        <source>Locked in {time}: {prediction}</source>
+        <translation>Festgelegt {time}: {prediction}</translation>
+    </message>
+    <message>
+        <source> ({count} attempts; the first counts)</source>
+        <translation> ({count} Versuche; der erste zählt)</translation>
+    </message>
+    <message>
+        <source>Other checks, kept as in the file</source>
+        <translation>Weitere Prüfungen, wie in der Datei</translation>
+    </message>
+    <message>
+        <source>Delete check</source>
+        <translation>Prüfung löschen</translation>
+    </message>
+    <message>
+        <source>Delete the check chosen in the list</source>
+        <translation>Die in der Liste gewählte Prüfung löschen</translation>
+    </message>
+    <message>
+        <source>and {count} check kept from the file:</source>
+        <translation>und {count} Prüfung aus der Datei:</translation>
+    </message>
+    <message>
+        <source>and {count} checks kept from the file:</source>
+        <translation>und {count} Prüfungen aus der Datei:</translation>
+    </message>
+    <message>
+        <source>evidence: the scene “{scene}” never shows {readout}: choose another</source>
+        <translation>Beleg: die Szene „{scene}“ zeigt {readout} nie: bitte einen anderen wählen</translation>
+    </message>
+    <message>
+        <source>Checking before saving…</source>
+        <translation>Vor dem Speichern wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Not saved: {failed} checks fail</source>
+        <translation>Nicht gespeichert: {failed} Prüfungen schlagen fehl</translation>
+    </message>
+    <message>
+        <source>Checks fail</source>
+        <translation>Prüfungen schlagen fehl</translation>
+    </message>
+    <message>
+        <source>{failed} of {total} checks fail: the numbers do not bear the answers out. Save the set anyway?</source>
+        <translation>{failed} von {total} Prüfungen schlagen fehl: die Zahlen bestätigen die Antworten nicht. Den Satz trotzdem speichern?</translation>
+    </message>
+    <message>
+        <source>Teacher's passphrase</source>
+        <translation>Passwort der Lehrkraft</translation>
+    </message>
+    <message>
+        <source>Class mode: only the teacher may do this. Passphrase:</source>
+        <translation>Klassenmodus: das darf nur die Lehrkraft. Passwort:</translation>
+    </message>
+    <message>
+        <source>That is not the passphrase.</source>
+        <translation>Das ist nicht das Passwort.</translation>
+    </message>
+    <message>
+        <source>Class mode: {hidden} hidden</source>
+        <translation>Klassenmodus: {hidden} ausgeblendet</translation>
+    </message>
+    <message>
+        <source>teacher's passphrase</source>
+        <translation>Passwort der Lehrkraft</translation>
+    </message>
+    <message>
+        <source>Class mode asks for it before anyone leaves it, edits the questions or opens another set; the file keeps it, and the correct choices, only as salted hashes</source>
+        <translation>Der Klassenmodus fragt danach, bevor jemand ihn verlässt, die Fragen bearbeitet oder einen anderen Satz öffnet; die Datei enthält es, wie die richtigen Antworten, nur als gesalzenen Hash</translation>
+    </message>
+    <message>
+        <source>kept (type a new one to change it)</source>
+        <translation>beibehalten (zum Ändern ein neues eingeben)</translation>
+    </message>
+    <message>
+        <source>Cannot save: class mode needs a teacher's passphrase (under the panels)</source>
+        <translation>Speichern nicht möglich: der Klassenmodus braucht ein Passwort der Lehrkraft (unter den Leisten)</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>Ihr Name</translation>
+    </message>
+    <message>
+        <source>Your name (or the id your teacher gave you), once for this set:</source>
+        <translation>Ihr Name (oder die Kennung von Ihrer Lehrkraft), einmal für diesen Satz:</translation>
+    </message>
+    <message>
+        <source>Student: {name}</source>
+        <translation>Schüler/in: {name}</translation>
+    </message>
+    <message>
+        <source>{count} setting</source>
+        <translation>{count} Einstellung</translation>
+    </message>
+    <message>
+        <source>Teacher's passphrase:</source>
+        <translation>Passwort der Lehrkraft:</translation>
+    </message>
+    <message>
+        <source>Open a scene or question set</source>
+        <translation>Szene oder Fragensatz öffnen</translation>
+    </message>
+    <message>
+        <source>Cloth Lab files (*.json);;All files (*)</source>
+        <translation>Cloth-Lab-Dateien (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Titel</translation>
+    </message>
+    <message>
+        <source>What to watch</source>
+        <translation>Worauf achten</translation>
+    </message>
+    <message>
+        <source>Explanation</source>
+        <translation>Erklärung</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>Beleg</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <source>longer than {count} characters</source>
+        <translation>länger als {count} Zeichen</translation>
+    </message>
+    <message>
+        <source>more than {count}</source>
+        <translation>mehr als {count}</translation>
+    </message>
+    <message>
+        <source>Question {number}: {field}: {problem}</source>
+        <translation>Frage {number}: {field}: {problem}</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>Schüler/in</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>Per question</source>
+        <translation>Pro Frage</translation>
+    </message>
+    <message>
+        <source>Per student</source>
+        <translation>Pro Schüler/in</translation>
+    </message>
+    <message>
+        <source>Every student's answer to every question, as CSV</source>
+        <translation>Jede Antwort jeder Schülerin und jedes Schülers auf jede Frage, als CSV</translation>
+    </message>
+    <message>
+        <source>Export class results</source>
+        <translation>Klassenergebnisse exportieren</translation>
+    </message>
+    <message>
+        <source>Cut the seam first (the seam cut before step 0)</source>
+        <translation>Zuerst die Naht schneiden (vor Schritt 0)</translation>
+    </message>
+    <message>
+        <source>A preset as the question's scene</source>
+        <translation>Eine Vorlage als Szene der Frage</translation>
+    </message>
+    <message>
+        <source>{source}: not a CSV file (it holds NUL bytes)</source>
+        <translation>{source}: keine CSV-Datei (sie enthält NUL-Bytes)</translation>
+    </message>
+    <message>
+        <source>{source}: line 1: expected the header {header} (a file from the Questions panel's Export CSV…)</source>
+        <translation>{source}: Zeile 1: erwartet wird die Kopfzeile {header} (eine Datei aus „CSV-Export…“ der Leiste „Fragen“)</translation>
+    </message>
+    <message>
+        <source>{source}: line {line}</source>
+        <translation>{source}: Zeile {line}</translation>
+    </message>
+    <message>
+        <source>{where}: {count} columns, expected {expected}</source>
+        <translation>{where}: {count} Spalten, erwartet werden {expected}</translation>
+    </message>
+    <message>
+        <source>{source}: no questions listed</source>
+        <translation>{source}: keine Fragen aufgeführt</translation>
+    </message>
+    <message>
+        <source>{source}: answers to set {set}, not {first} like {first_source}</source>
+        <translation>{source}: Antworten zum Satz {set}, nicht {first} wie {first_source}</translation>
+    </message>
+    <message>
+        <source>✓ yes</source>
+        <translation>✓ ja</translation>
+    </message>
+    <message>
+        <source>✗ no</source>
+        <translation>✗ nein</translation>
+    </message>
+    <message>
+        <source>hold particle: {text} is not a particle's number</source>
+        <translation>Partikel halten: {text} ist keine Partikelnummer</translation>
+    </message>
+    <message>
+        <source>held at</source>
+        <translation>gehalten bei</translation>
+    </message>
+    <message>
+        <source>particle</source>
+        <translation>Partikel</translation>
+    </message>
+    <message>
+        <source>Hold a particle: {part}</source>
+        <translation>Ein Partikel halten: {part}</translation>
+    </message>
+    <message>
+        <source>Hold a particle at:</source>
+        <translation>Ein Partikel halten bei:</translation>
+    </message>
 </context>
 </TS>

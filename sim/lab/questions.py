@@ -46,10 +46,13 @@ resolved against the set's folder and may not leave it.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import math
 import os
 import re
+import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -62,6 +65,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -249,43 +253,107 @@ class NumberAnswer(_Strict):
     decimals: Annotated[int, Field(ge=0, le=6)] = 2  # digits the answer box shows
 
 
+Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{32,128}$")]
+
+
+class Sealed(_Strict):
+    """A secret kept as a salted hash: a sealed answer (the correct choice's words) or the
+    teacher's passphrase. Whoever reads the file sees neither; the app checks by hashing."""
+
+    salt: Hex
+    hash: Hex
+
+    @classmethod
+    def of(cls, secret: str, stretch: bool = False) -> Sealed:
+        salt = secrets.token_hex(16)
+        return cls(salt=salt, hash=_digest(secret, salt, stretch))
+
+    def holds(self, secret: str, stretch: bool = False) -> bool:
+        return hmac.compare_digest(_digest(secret, self.salt, stretch), self.hash)
+
+
+PASSPHRASE_ROUNDS = 200_000  # PBKDF2: a guess at a teacher's passphrase costs this much
+
+
+def _digest(secret: str, salt: str, stretch: bool) -> str:
+    if stretch:  # a passphrase: slow to guess
+        key = hashlib.pbkdf2_hmac("sha256", secret.encode(), bytes.fromhex(salt), PASSPHRASE_ROUNDS)
+        return key.hex()
+    return hashlib.sha256(bytes.fromhex(salt) + secret.encode()).hexdigest()
+
+
 class Prediction(_Strict):
-    """Exactly one of: two to four choices (one correct), or a number."""
+    """Exactly one of: two to four choices (one correct), or a number. In a set for a class
+    the correct choice is `sealed` (its words' salted hash) rather than marked."""
 
     choices: Annotated[list[Choice], Field(min_length=2, max_length=4)] | None = None
     number: NumberAnswer | None = None
+    sealed: Sealed | None = None
+    _correct: int = PrivateAttr(default=-1)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Prediction:
         if (self.choices is None) == (self.number is None):
             raise ValueError("give either choices or number")
-        if self.choices is not None and sum(c.correct for c in self.choices) != 1:
+        if self.choices is None:
+            if self.sealed is not None:
+                raise ValueError("sealed: only choices are sealed")
+            return self
+        if self.sealed is None:
+            marked = [k for k, c in enumerate(self.choices) if c.correct]
+        else:
+            if any(c.correct for c in self.choices):
+                raise ValueError("choices: a sealed answer marks no choice correct")
+            marked = [k for k, c in enumerate(self.choices) if self.sealed.holds(c.text)]
+        if len(marked) != 1:
             raise ValueError("choices: exactly one must be correct")
+        self._correct = marked[0]
         return self
+
+    @property
+    def correct_index(self) -> int:
+        """The correct choice's index (marked, or found by its sealed hash)."""
+        assert self.choices is not None
+        return self._correct
+
+    def sealed_copy(self) -> Prediction:
+        """The same prediction with its correct choice sealed rather than marked."""
+        if self.choices is None:
+            return self
+        choices = [Choice(text=c.text) for c in self.choices]
+        sealed = Sealed.of(self.choices[self.correct_index].text)
+        return Prediction(choices=choices, sealed=sealed)
 
     def matches(self, answer: int | float) -> bool:
         """Whether a prediction (a choice's index, or a number) is right."""
         if self.choices is not None:
-            return 0 <= int(answer) < len(self.choices) and self.choices[int(answer)].correct
+            return int(answer) == self.correct_index
         assert self.number is not None
         return abs(float(answer) - self.number.answer) <= self.number.tolerance + 1e-12
 
     def describe(self, answer: int | float) -> str:
-        """A prediction as text: the choice's words, or the number with its unit."""
+        """A prediction as text: the choice's words, or the number with its unit, with the
+        set's decimals unless it has more (never rounded: 0.0105 stays 0.0105)."""
         if self.choices is not None:
             return self.choices[int(answer)].text
         assert self.number is not None
         unit = f" {self.number.unit}" if self.number.unit else ""
-        return f"{float(answer):.{self.number.decimals}f}{unit}"
+        return f"{number_text(float(answer), self.number.decimals)}{unit}"
 
     @property
     def answer_text(self) -> str:
         if self.choices is not None:
-            return next(c.text for c in self.choices if c.correct)
+            return self.choices[self.correct_index].text
         assert self.number is not None
         tolerance = f" ± {self.number.tolerance:g}" if self.number.tolerance else ""
         unit = f" {self.number.unit}" if self.number.unit else ""
         return f"{self.number.answer:g}{tolerance}{unit}"
+
+
+def number_text(value: float, decimals: int) -> str:
+    """`value` with `decimals` digits after the point, or all it has if it has more."""
+    text = f"{value:.{decimals}f}"
+    return text if float(text) == value else f"{value:.12g}"
 
 
 class Grab(_Strict):
@@ -455,6 +523,12 @@ class ClassMode(_Strict):
     hide_settings: Annotated[list[str], Field(max_length=len(PARAMETERS))] = Field(
         default_factory=list
     )
+    # the teacher's passphrase (salted, stretched): leaving class mode and editing need it
+    teacher: Sealed | None = None
+
+    def teacher_holds(self, passphrase: str) -> bool:
+        """Whether `passphrase` is the teacher's (any is, for a set without one)."""
+        return self.teacher is None or self.teacher.holds(passphrase, stretch=True)
 
     @field_validator("hide_settings")
     @classmethod
@@ -465,7 +539,7 @@ class ClassMode(_Strict):
         return keys
 
     def __bool__(self) -> bool:
-        return bool(self.hide or self.hide_settings)
+        return bool(self.hide or self.hide_settings or self.teacher)
 
 
 class QuestionSetSpec(_Strict):
@@ -653,6 +727,14 @@ def _check_runs_fit(question_set: QuestionSet) -> None:
                     )
 
 
+def evidence_shown(scene: Scene, key: str) -> bool:
+    """Whether `scene` shows the readout `key` at all: after one step it reads a number, not
+    NaN (sag needs a sheet held by two pins, volume a soft block, …)."""
+    engine = Engine(scene, record_every=0)
+    engine.advance(1)
+    return not math.isnan(measure(engine.sim, key))
+
+
 def load_question_set(path: str | os.PathLike[str]) -> QuestionSet:
     """A teacher's set from a file; its scene files are resolved against its folder."""
     path = Path(path)
@@ -668,10 +750,13 @@ def check_at_time(
     dt: float,
     expect: tuple[str, float, float],
     settings: Mapping[str, Any] | None = None,
+    apply: Iterable[Any] = (),
 ) -> dict[str, Any]:
     """A check as a question editor makes it from what a teacher typed: run the question's
-    scene (with `settings`) for `seconds` of model time at step `dt`, then `readout` must meet
-    `expect` = (op, value, tolerance). Returned as the file holds it, for the set to validate."""
+    scene (with `settings`, and `apply`: "seam" cuts the seam before step 0, {"grab": particle,
+    "to": [x, y, z]} holds a particle there) for `seconds` of
+    model time at step `dt`, then `readout` must meet `expect` = (op, value, tolerance).
+    Returned as the file holds it, for the set to validate."""
     op, value, tolerance = expect
     check: dict[str, Any] = {
         "claim": claim,
@@ -680,7 +765,21 @@ def check_at_time(
     }
     if settings:
         check["set"] = dict(settings)
+    if apply:
+        check["apply"] = list(apply)
     return check
+
+
+def sealed_for_class(spec: QuestionSetSpec, teacher: Sealed) -> QuestionSetSpec:
+    """The set as a class gets it: every correct choice sealed (its salted hash, no
+    ``"correct": true`` to read), and the teacher's passphrase (its stretched hash) in its class
+    mode. Numeric answers stay: their tolerance is the check. Hashes keep the answers from a
+    reader of the file, not from someone who hashes each choice with the app's code."""
+    questions = [
+        q.model_copy(update={"prediction": q.prediction.sealed_copy()}) for q in spec.questions
+    ]
+    class_mode = (spec.class_mode or ClassMode()).model_copy(update={"teacher": teacher})
+    return spec.model_copy(update={"questions": questions, "class_mode": class_mode})
 
 
 def shared_set_json(spec: QuestionSetSpec, scenes: Mapping[str, Scene]) -> str:

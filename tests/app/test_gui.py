@@ -65,6 +65,20 @@ def test_a_recording_on_the_command_line_opens_to_be_replayed(tmp_path):
     assert opened == recording and path is None
 
 
+def test_a_question_set_on_the_command_line_opens_in_the_questions_panel(tmp_path):
+    """`clothlab "Class 9c (1).json"` (issue 50): the set is for the Questions panel, over the
+    default scene, rather than refused as a scene of the wrong format."""
+    import shutil
+
+    from clothlab.sim.document.presets import DEFAULT_PRESET
+
+    path = tmp_path / "Class 9c (1).json"
+    shutil.copy(ROOT / "resources/questions/lab.json", path)
+    args, scene, scene_path = gui.parse([str(path)])
+    assert args.question_set == path and scene_path is None
+    assert scene.name == gui.resolve_scene(DEFAULT_PRESET)[0].name
+
+
 def test_screenshot_mode_saves_the_window(qapp, tmp_path):
     from PySide6.QtGui import QImage
 

@@ -94,3 +94,20 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ClassResultsError, match="not a progress CSV"):
         read_progress_csv(fifo)
+
+
+def test_names_and_attempts_are_read_and_an_old_export_still_counts(tmp_path):
+    new = (
+        "student,set,question,title,prediction,answer,matched,time,attempts\n"
+        "Ana Lima,mine,a,Title a,said,the answer,no,2026-12-02T10:00:00+00:00,3\n"
+        "Ana Lima,mine,b,Title b,,the answer,,,0\n"
+    )
+    answers = parse_progress_csv(new, "ana.csv")
+    assert [(a.student, a.attempts, a.matched) for a in answers] == [
+        ("Ana Lima", 3, False),
+        ("Ana Lima", 0, None),
+    ]
+    old = parse_progress_csv(progress(("a", "yes"), ("b", "")), "old.csv")
+    assert [(a.student, a.attempts) for a in old] == [("", 1), ("", 0)]
+    with pytest.raises(ClassResultsError, match="attempts: 'x' is not a count"):
+        parse_progress_csv(new.replace(",3\n", ",x\n"), "bad.csv")

@@ -180,3 +180,47 @@ def test_a_hostile_shared_set_is_one_line(tmp_path: Path, what: str, raw: bytes,
 
 def test_there_are_at_least_twenty_hostile_cases():
     assert len(HOSTILE) >= 20
+
+
+def test_a_set_for_a_class_seals_its_answers_and_the_teachers_passphrase(tmp_path):
+    from clothlab.sim.lab.questions import Sealed, sealed_for_class
+
+    three = [{"text": "Less"}, {"text": "More", "correct": True}, {"text": "Same"}]
+    spec = QuestionSetSpec.model_validate({
+        "id": "class", "title": "Class",
+        "questions": [question(scene="hanging-sheet", prediction={"choices": three})],
+        "class_mode": {"hide": ["parameters"]},
+    })  # fmt: skip
+    path = tmp_path / "class.json"
+    save_shared_set(sealed_for_class(spec, Sealed.of("owl 42", stretch=True)), {}, path)
+    text = path.read_text()
+    assert '"correct": true' not in text and "owl 42" not in text
+    loaded = load_question_set(path)
+    prediction = loaded.questions[0].prediction
+    assert prediction.correct_index == 1 and prediction.answer_text == "More"
+    assert [prediction.matches(k) for k in range(3)] == [False, True, False]
+    mode = loaded.spec.class_mode
+    assert mode is not None and mode.teacher_holds("owl 42") and not mode.teacher_holds("owl")
+
+    # a sealed answer that matches no choice, or a choice marked besides, is one line
+    data = json.loads(text)
+    data["questions"][0]["prediction"]["choices"][0]["text"] = "Fewer"
+    data["questions"][0]["prediction"]["choices"][1]["text"] = "Much more"
+    path.write_text(json.dumps(data))
+    with pytest.raises(QuestionSetError, match="choices: exactly one must be correct"):
+        load_question_set(path)
+    data["questions"][0]["prediction"]["choices"][1] = {"text": "More", "correct": True}
+    path.write_text(json.dumps(data))
+    with pytest.raises(QuestionSetError, match="a sealed answer marks no choice correct"):
+        load_question_set(path)
+
+
+def test_a_set_from_before_sealing_still_opens_with_its_marked_answer(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({
+        "format": "clothlab-questions", "schema_version": 1, "id": "old", "title": "Old",
+        "questions": [question(scene="hanging-sheet")], "class_mode": {"hide": ["compare"]},
+    }))  # fmt: skip
+    loaded = load_question_set(path)
+    assert loaded.questions[0].prediction.correct_index == 0
+    assert loaded.spec.class_mode is not None and loaded.spec.class_mode.teacher_holds("")

@@ -111,12 +111,12 @@ def test_every_builtin_question_walks_through_the_real_window(qtbot, make_window
     assert stored.is_file()
     assert str(stored).startswith(os.environ["XDG_DATA_HOME"])
     data = json.loads(stored.read_text(encoding="utf-8"))
-    assert data["format"] == "clothlab-progress" and set(data["answers"]) == {
+    assert data["format"] == "clothlab-progress" and set(data["questions"]) == {
         q.id for q in BUILTIN.questions
     }
     first, second = (q.id for q in BUILTIN.questions[:2])  # answered right, then wrong
-    assert data["answers"][first]["matched"] is True
-    assert data["answers"][second]["matched"] is False
+    assert [a["matched"] for a in data["questions"][first]] == [True]
+    assert [a["matched"] for a in data["questions"][second]] == [False]
     assert all(row[3] in ("✓", "✗") for row in panel.summary_rows())
     assert "✓" in panel.question_box.itemText(0) and "✗" in panel.question_box.itemText(1)
 
@@ -124,10 +124,11 @@ def test_every_builtin_question_walks_through_the_real_window(qtbot, make_window
     panel.export_csv(exported)
     rows = list(csv.reader(exported.open(encoding="utf-8")))
     assert rows[0] == list(CSV_HEADER)
-    assert [row[1] for row in rows[1:]] == [q.id for q in BUILTIN.questions]
-    assert [row[5] for row in rows[1:]] == ["yes" if k % 2 == 0 else "no" for k in range(total)]
+    assert [row[2] for row in rows[1:]] == [q.id for q in BUILTIN.questions]
+    assert [row[6] for row in rows[1:]] == ["yes" if k % 2 == 0 else "no" for k in range(total)]
+    assert [row[8] for row in rows[1:]] == ["1"] * total  # one attempt each
     last_right = (total - 1) % 2 == 0
-    assert rows[-1][3] == ("13.6 units/s" if last_right else "30.6 units/s")  # with its unit
+    assert rows[-1][4] == ("13.6 units/s" if last_right else "30.6 units/s")  # with its unit
 
 
 def test_reset_progress_asks_first(qtbot, make_window, monkeypatch):

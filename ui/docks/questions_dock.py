@@ -8,11 +8,16 @@ a readout to point at) by signals, and every tool keeps working while a question
 Answers are kept per question set (by its id) in the data folder, next to the autosave's
 recovery folder: ``$XDG_DATA_HOME/ClothLab/Cloth Lab/progress/<set id>.json`` on Linux::
 
-    {"format": "clothlab-progress", "version": 1, "set": "lab",
-     "answers": {"drop": {"prediction": "It slides off…", "matched": true,
-                          "time": "2025-01-31T14:05:09+01:00"}}}
+    {"format": "clothlab-progress", "version": 2, "set": "lab", "student": "Ana",
+     "questions": {"drop": [{"prediction": "It slides off…", "value": 1, "matched": true,
+                             "locked": "2025-01-31T14:05:09+01:00",
+                             "explained": "2025-01-31T14:06:30+01:00"}]}}
 
-Only the latest answer to each question is kept. Writes are atomic (sim.document.files).
+A prediction is stored when it is locked in, before the scene runs: once locked it stays locked
+(a relaunched app, or Load the scene again, shows it locked rather than asking again). Every
+attempt is kept with its times; the first is the one that counts (matched, in the CSV), and the
+CSV says how many there were. Version 1 files (the latest answer per question) are read as one
+attempt each. Writes are atomic (sim.document.files).
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ import csv
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +43,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QGroupBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -72,20 +79,24 @@ from clothlab.sim.lab.questions import (
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
+from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.intents import ChangeSetting, NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.numbers import localized
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
 PROGRESS_FORMAT = "clothlab-progress"
-PROGRESS_VERSION = 1
+PROGRESS_VERSION = 2
 MAX_PROGRESS_BYTES = 16 * 1024 * 1024  # a set of 1 000 questions answered is ≈ 200 kB
 QUESTION_FILTER = QT_TR_NOOP("Cloth Lab question sets (*.json);;All files (*)")
 CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
+BUILTIN_SOURCE = "questions "  # a built-in set's source: "questions lab"
 CSV_HEADER = PROGRESS_CSV_HEADER  # what Lab ▸ Class results reads back (sim.lab.class_results)
 STAGES = ("start", "predict", "watch", "explained")
 MATCHED, MISSED = "✓", "✗"
+MAX_NAME = 80  # characters of a student's name
 MATCHED_COLOUR, MISSED_COLOUR = "#2e7d32", "#c62828"
 
 
@@ -99,14 +110,52 @@ def progress_folder() -> Path:
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """One locked prediction of a question."""
+
+    prediction: str  # as written to the CSV: the choice's words, or the number (unrounded), unit
+    value: float | None  # the choice's index or the number, to show it locked again; None: v1
+    matched: bool
+    locked: str  # ISO 8601 with the local offset
+    explained: str = ""  # when the explanation was shown; "" not yet
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Attempt:
+        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+            raise ValueError("an attempt has the keys " + ", ".join(cls.__dataclass_fields__))
+        value = data["value"]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise ValueError("value: expected a number or null")
+        if not isinstance(data["matched"], bool):
+            raise ValueError("matched: expected true or false")
+        texts = (data["prediction"], data["locked"], data["explained"])
+        if not all(isinstance(text, str) for text in texts):
+            raise ValueError("prediction, locked, explained: expected text")
+        return cls(data["prediction"], value, data["matched"], data["locked"], data["explained"])
+
+
+@dataclass(frozen=True)
 class Answer:
+    """A question's answer as it counts: its first locked prediction, and how many there were."""
+
     prediction: str  # as the person saw it: the choice's words, or the number with its unit
     matched: bool
     time: str  # ISO 8601 with the local offset
+    attempts: int = 1
+    explained: bool = True  # False: locked, its explanation not read yet
+
+
+def answer_of(attempts: list[Attempt]) -> Answer:
+    first = attempts[0]
+    explained = any(attempt.explained for attempt in attempts)
+    return Answer(first.prediction, first.matched, first.locked, len(attempts), explained)
 
 
 class ProgressStore:
-    """The latest answer to each question, one file per question set."""
+    """Every locked prediction of each question, and the student's name, one file per set."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder if folder is not None else progress_folder()
@@ -117,37 +166,42 @@ class ProgressStore:
         return self.folder / f"{set_id}.json"
 
     def answers(self, set_id: str) -> dict[str, Answer]:
-        """The stored answers; an unreadable file is moved aside (*.corrupt) and read as none."""
+        """Each answered question's answer as it counts (its first attempt)."""
+        return {q: answer_of(attempts) for q, attempts in self.attempts(set_id).items()}
+
+    def attempts(self, set_id: str) -> dict[str, list[Attempt]]:
+        """Every attempt per question, oldest first."""
+        return self._read(set_id)[0]
+
+    def student(self, set_id: str) -> str:
+        """The name the student gave for this set ("" if none yet)."""
+        return self._read(set_id)[1]
+
+    def _read(self, set_id: str) -> tuple[dict[str, list[Attempt]], str]:
+        """The stored attempts and name; an unreadable file is moved aside (*.corrupt) and read
+        as none."""
         file = self.file(set_id)
         if not os.path.lexists(file):
-            return {}
+            return {}, ""
         try:  # a regular file only, without blocking: a FIFO here froze the panel
             raw = read_regular_file(file, MAX_PROGRESS_BYTES)
         except FileRefusedError as refused:  # not a file Cloth Lab wrote: leave it where it is
             self._warn(
                 QT_TR_NOOP("progress file {file} not read: {reason}"), file=file, reason=refused
             )
-            return {}
+            return {}, ""
         except OSError as error:
             self._warn(
                 QT_TR_NOOP("progress file {file} not read: {reason}"),
                 file=file,
                 reason=describe(error),
             )
-            return {}
+            return {}, ""
         try:
-            data = json.loads(raw)
-            if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
-                raise ValueError(f"format: expected {PROGRESS_FORMAT!r}")
-            if data.get("version") != PROGRESS_VERSION or data.get("set") != set_id:
-                raise ValueError("version or set does not match")
-            return {
-                str(question): Answer(str(a["prediction"]), bool(a["matched"]), str(a["time"]))
-                for question, a in dict(data["answers"]).items()
-            }
+            return _progress_from_json(json.loads(raw), set_id)
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
             self._set_aside(file, str(error) or type(error).__name__)
-            return {}
+            return {}, ""
 
     def _set_aside(self, file: Path, reason: str) -> None:
         aside = file.with_name(f"{file.name}.corrupt")
@@ -172,11 +226,34 @@ class ProgressStore:
             print(f"clothlab: warning: {warning}", file=sys.stderr)
         self.warning = tr(template).format(**parts)
 
+    def lock(self, set_id: str, question_id: str, attempt: Attempt) -> bool:
+        """Keep a newly locked prediction after the question's earlier ones; False (and a
+        warning) if the progress file cannot be written."""
+        attempts, student = self._read(set_id)
+        attempts[question_id] = [*attempts.get(question_id, []), attempt]
+        return self._save(set_id, attempts, student)
+
+    def explained(self, set_id: str, question_id: str, time: str) -> bool:
+        """Note when the latest attempt's explanation was shown."""
+        attempts, student = self._read(set_id)
+        if not attempts.get(question_id):
+            return True
+        last = attempts[question_id][-1]
+        attempts[question_id][-1] = replace(last, explained=last.explained or time)
+        return self._save(set_id, attempts, student)
+
     def record(self, set_id: str, question_id: str, answer: Answer) -> bool:
-        """Store the answer; False (and a warning) if the progress file cannot be written."""
-        answers = {**self.answers(set_id), question_id: answer}
+        """An answer locked and explained at once (a prediction whose value is not known)."""
+        attempt = Attempt(answer.prediction, None, answer.matched, answer.time, answer.time)
+        return self.lock(set_id, question_id, attempt)
+
+    def set_student(self, set_id: str, name: str) -> bool:
+        attempts, _ = self._read(set_id)
+        return self._save(set_id, attempts, name)
+
+    def _save(self, set_id: str, attempts: dict[str, list[Attempt]], student: str) -> bool:
         try:
-            self._write(set_id, answers)
+            self._write(set_id, attempts, student)
         except OSError as error:
             self._warn(
                 QT_TR_NOOP("progress not saved to {file}: {reason}"),
@@ -189,32 +266,61 @@ class ProgressStore:
     def reset(self, set_id: str) -> None:
         self.file(set_id).unlink(missing_ok=True)
 
-    def _write(self, set_id: str, answers: dict[str, Answer]) -> None:
+    def _write(self, set_id: str, attempts: dict[str, list[Attempt]], student: str) -> None:
         document = {
             "format": PROGRESS_FORMAT,
             "version": PROGRESS_VERSION,
             "set": set_id,
-            "answers": {q: a.__dict__ for q, a in answers.items()},
+            "student": student,
+            "questions": {q: [a.as_json() for a in kept] for q, kept in attempts.items()},
         }
         self.folder.mkdir(parents=True, exist_ok=True)
         payload = (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
         write_atomically(self.file(set_id), payload)
 
     def csv_text(self, question_set: QuestionSet) -> str:
-        """One row per question of the set, in its order; unanswered questions have blanks."""
-        answers = self.answers(question_set.id)
+        """One row per question of the set, in its order; unanswered questions have blanks.
+        Numbers are written as Python writes them (a point), whatever the app's language: a CSV
+        is read by programs."""
+        attempts, student = self._read(question_set.id)
         stream = io.StringIO()
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(CSV_HEADER)
         for question in question_set.questions:
-            answer = answers.get(question.id)
+            kept = attempts.get(question.id)
+            answer = answer_of(kept) if kept else None
             matched = "" if answer is None else "yes" if answer.matched else "no"
             writer.writerow((
-                question_set.id, question.id, question.title,
+                student, question_set.id, question.id, question.title,
                 answer.prediction if answer else "", question.prediction.answer_text,
-                matched, answer.time if answer else "",
+                matched, answer.time if answer else "", len(kept) if kept else 0,
             ))  # fmt: skip
         return stream.getvalue()
+
+
+def _progress_from_json(data: Any, set_id: str) -> tuple[dict[str, list[Attempt]], str]:
+    """A progress file's attempts and name (version 1: one attempt per answer, no name)."""
+    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+        raise ValueError(f"format: expected {PROGRESS_FORMAT!r}")
+    if data.get("set") != set_id:
+        raise ValueError("set does not match")
+    if data.get("version") == 1:
+        return {
+            str(question): [Attempt(str(a["prediction"]), None, bool(a["matched"]),
+                                    str(a["time"]), str(a["time"]))]
+            for question, a in dict(data["answers"]).items()
+        }, ""  # fmt: skip
+    if data.get("version") != PROGRESS_VERSION:
+        raise ValueError(f"version: expected {PROGRESS_VERSION}")
+    student = data.get("student", "")
+    if not isinstance(student, str):
+        raise ValueError("student: expected text")
+    attempts = {}
+    for question, kept in dict(data["questions"]).items():
+        if not isinstance(kept, list) or not kept:
+            raise ValueError(f"{question}: expected a list of attempts")
+        attempts[str(question)] = [Attempt.from_json(attempt) for attempt in kept]
+    return attempts, student
 
 
 def now_text() -> str:
@@ -261,6 +367,7 @@ class QuestionsPanel(QWidget):
     command_requested = Signal(object)
     evidence_changed = Signal(object)  # the readout key to point at, or None
     class_mode_changed = Signal(object)  # the set's ClassMode: what it hides, maybe nothing
+    lesson_changed = Signal(object)  # lesson_state(): where the lesson is, for crash recovery
 
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -269,6 +376,10 @@ class QuestionsPanel(QWidget):
         self.index = 0
         self.stage = "start"
         self.prediction: int | float | None = None  # a choice's index, or a number
+        self.locked: Attempt | None = None  # the prediction locked for the question shown
+        self._class_mode_on = False  # the set's class mode is in force
+        self._question_document = False  # the document is a scene this panel loaded
+        self._again = False  # "Predict again": the next scene asks for a new prediction
         self._requested: Scene | None = None  # the scene asked for, until it is shown
         self._settings: Settings | None = None  # the document's, for the "now try" buttons
         self._scene: Scene | None = None  # the document's, for the editor's "current scene"
@@ -391,11 +502,19 @@ class QuestionsPanel(QWidget):
         explanation = QVBoxLayout(self.explanation_group)
         self.verdict_label = _wrapped(object_name="question_verdict", rich=True)
         self.explanation_label = _wrapped(object_name="question_explanation")
-        self.now_try_label = QLabel(tr("Now try (one click; Undo takes it back):"))
+        # wrapped: the German line is wider than the panel and pushed the whole step sideways
+        self.now_try_label = _wrapped(tr("Now try (one click; Undo takes it back):"))
         self.now_try_layout = QVBoxLayout()
+        self.again_button = QPushButton(tr("Predict again"))
+        self.again_button.setObjectName("predict_again")
+        self.again_button.setToolTip(
+            tr("A new prediction for practice: the first one still counts, every one is kept")
+        )
+        self.again_button.clicked.connect(self.predict_again)
         for widget in (self.verdict_label, self.explanation_label, self.now_try_label):
             explanation.addWidget(widget)
         nest(explanation, self.now_try_layout)
+        explanation.addWidget(self.again_button)
         body.addWidget(self.explanation_group)
         body.addStretch(1)
         self.scroll_area.setWidget(content)
@@ -404,6 +523,8 @@ class QuestionsPanel(QWidget):
         self.progress_label = QLabel()
         self.progress_label.setObjectName("question_progress")
         layout.addWidget(self.progress_label)
+        self.student_label = _wrapped(object_name="question_student")
+        layout.addWidget(self.student_label)
         footer = QHBoxLayout()
         self.summary_button = QPushButton(tr("Summary…"))
         self.summary_button.setToolTip(tr("Every question with your prediction and the answer"))
@@ -439,17 +560,28 @@ class QuestionsPanel(QWidget):
         assert self.question_set is not None
         return self.question_set.questions[self.index]
 
-    def set_question_set(self, question_set: QuestionSet) -> None:
+    def set_question_set(self, question_set: QuestionSet, enter_class_mode: bool = True) -> None:
+        """Show a set; its class mode comes into force unless `enter_class_mode` is False (the
+        teacher's own window, after saving the set from the editor)."""
         self.question_set = question_set
+        if enter_class_mode:
+            self._class_mode_on = bool(question_set.spec.class_mode)
         self.set_label.setText(question_set.title)
         self.set_label.setToolTip(question_set.spec.description or question_set.source)
         self.index = 0
         self._refresh_list()
+        self._show_student()
         self.select(0)
-        self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
+        # in class the answers are the class's: Reset would let a student answer again
+        self.reset_button.setVisible(not self.in_class_mode)
+        if enter_class_mode:
+            self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
 
     def open_set(self, path: str | Path) -> bool:
-        """Open a set file; a bad file shows its one-line reason and keeps the current set."""
+        """Open a set file; a bad file shows its one-line reason and keeps the current set.
+        In class mode with a teacher's passphrase, only the teacher may open another set."""
+        if not teacher_allows(self, self.class_mode):
+            return False
         try:
             question_set = load_question_set(path)
         except QuestionSetError as error:
@@ -458,21 +590,27 @@ class QuestionsPanel(QWidget):
         self.set_question_set(question_set)
         return True
 
-    def edit_set(self, new: bool = False) -> QuestionEditor:
-        """The question editor, on this set (or a new one); a saved set opens here."""
+    def edit_set(self, new: bool = False) -> QuestionEditor | None:
+        """The question editor, on this set (or a new one); a saved set opens here. In class
+        mode with a teacher's passphrase, only after it is typed (None otherwise)."""
+        if not teacher_allows(self, self.class_mode):
+            return None
         scene = self._scene if self._scene is not None else Scene()
         chosen = None if new else self.question_set
         if self.editor is not None:
             self.editor.close()
             self.editor.deleteLater()
         self.editor = QuestionEditor(scene, chosen, 0 if new else self.index, self)
-        self.editor.saved.connect(self.set_question_set)
+        # the teacher's own window shows the saved set, without going into its class mode
+        self.editor.saved.connect(lambda saved: self.set_question_set(saved, False))
         self.editor.show()
         return self.editor
 
     def show_class_results(self) -> ClassResultsDialog:
         if self.results_dialog is None:
             self.results_dialog = ClassResultsDialog(self)
+        if self.question_set is not None:  # the set shown is named by its title
+            self.results_dialog.set_titles[self.question_set.id] = self.question_set.title
         self.results_dialog.show()
         self.results_dialog.raise_()
         return self.results_dialog
@@ -499,6 +637,7 @@ class QuestionsPanel(QWidget):
         self.explanation_label.setText(question.explanation)
         self._build_now_try(question)
         self._requested = None
+        self.locked, self._again = None, False
         self._set_stage("start")
         self._show_previous_answer()
         self.evidence_changed.emit(None)
@@ -575,6 +714,66 @@ class QuestionsPanel(QWidget):
         self.watch_group.setVisible(step >= 2)
         self.explain_button.setEnabled(step == 2)
         self.explanation_group.setVisible(step >= 3)
+        self.lesson_changed.emit(self.lesson_state())
+        # practice only outside class mode: in class the first prediction is the answer
+        self.again_button.setVisible(step == 3 and not self.in_class_mode)
+
+    @property
+    def in_class_mode(self) -> bool:
+        return self._class_mode_on
+
+    @property
+    def class_mode(self) -> ClassMode:
+        """The set's class mode while it is in force (an empty one otherwise)."""
+        if not self._class_mode_on or self.question_set is None:
+            return ClassMode()
+        return self.question_set.spec.class_mode or ClassMode()
+
+    def class_mode_left(self) -> None:
+        """The window left class mode (the teacher let it): a student's tools come back."""
+        self._class_mode_on = False
+        self.reset_button.setVisible(True)
+        self._set_stage(self.stage)
+
+    # --- the lesson, kept for crash recovery (app.lesson_keeper) ---------------------------------
+
+    def lesson_state(self) -> dict[str, Any] | None:
+        """Where the lesson is (the set, the question, class mode, whether its scene is loaded),
+        or None when there is no lesson under way to come back to."""
+        if self.question_set is None or not self.question_set.questions:
+            return None
+        chosen = self.question_set
+        if chosen.path is not None:
+            where = {"path": str(chosen.path.resolve())}
+        elif chosen.source.startswith(BUILTIN_SOURCE):
+            where = {"builtin": chosen.source.removeprefix(BUILTIN_SOURCE)}
+        else:
+            return None
+        scene = self.stage != "start"
+        if not (scene or self._class_mode_on or chosen.path is not None):
+            return None  # the built-in set, nothing begun: nothing to come back to
+        return {"set": where, "question": self.question.id, "class_mode": self._class_mode_on,
+                "scene": scene}  # fmt: skip
+
+    def restore_lesson(self, state: dict[str, Any]) -> bool:
+        """Back where a lesson was (app.lesson_keeper's state): its set, in class mode if it
+        was, its question, and its scene loaded (a locked prediction then shows locked).
+        False, with one line on stderr, if the set cannot be opened any more."""
+        where = state["set"]
+        try:
+            if "path" in where:
+                chosen = load_question_set(where["path"])
+            else:
+                chosen = load_builtin_set(where["builtin"])
+        except QuestionSetError as error:
+            print(f"clothlab: warning: lesson not restored: {error}", file=sys.stderr)
+            return False
+        self.set_question_set(chosen, enter_class_mode=state["class_mode"])
+        ids = [q.id for q in chosen.questions]
+        self.select(ids.index(state["question"]) if state["question"] in ids else 0)
+        if state["scene"]:
+            self.start()
+        return True
 
     # --- the steps of a question -----------------------------------------------------------------
 
@@ -582,7 +781,8 @@ class QuestionsPanel(QWidget):
         """Ask for the question's scene; the prediction opens when the scene arrives."""
         assert self.question_set is not None
         self._requested = self.question_set.scene_for(self.question)
-        self.command_requested.emit(NewDocument(self._requested, paused=True))
+        ask = not self._question_document
+        self.command_requested.emit(NewDocument(self._requested, paused=True, ask=ask))
 
     def _choice_made(self, index: int) -> None:
         self.prediction = index
@@ -601,26 +801,86 @@ class QuestionsPanel(QWidget):
         self.lock_button.setEnabled(self.stage == "predict")
 
     def lock_prediction(self) -> None:
+        """Keep the prediction, in the progress file at once: from now on it is the answer."""
         if self.stage != "predict" or self.prediction is None:
             return
+        assert self.question_set is not None
+        if self.in_class_mode and not self.ask_student_name():
+            return  # a class's answers carry a name: none given, nothing locked
         question = self.question
-        said = question.prediction.describe(self.prediction)
-        self.evidence_label.setText(
-            tr(
-                "Your prediction: <b>{prediction}</b><br>The evidence is highlighted in the "
-                "Readouts panel."
-            ).format(prediction=_escaped(said))
+        attempt = Attempt(
+            prediction=question.prediction.describe(self.prediction),
+            value=float(self.prediction),
+            matched=question.prediction.matches(self.prediction),
+            locked=now_text(),
         )
+        saved = self.store.lock(self.question_set.id, question.id, attempt)
+        self._show_locked(attempt, saved)
+        self._refresh_list()
+
+    def ask_student_name(self) -> bool:
+        """The student's name (or id), asked once per set: it goes into the results and the
+        exported file's name. True once there is one."""
+        assert self.question_set is not None
+        if self.store.student(self.question_set.id):
+            return True
+        dialog = QInputDialog(self)
+        dialog.setObjectName("student_name")
+        dialog.setWindowTitle(tr("Your name"))
+        dialog.setLabelText(tr("Your name (or the id your teacher gave you), once for this set:"))
+        while dialog.exec():
+            name = " ".join(dialog.textValue().split())[:MAX_NAME]
+            if name:
+                self.store.set_student(self.question_set.id, name)
+                self._show_student()
+                return True
+        return False
+
+    def _show_student(self) -> None:
+        assert self.question_set is not None
+        name = self.store.student(self.question_set.id)
+        self.student_label.setVisible(bool(name))
+        self.student_label.setText(tr("Student: {name}").format(name=name))
+
+    def _show_locked(self, attempt: Attempt, saved: bool = True) -> None:
+        """The watch step with `attempt` as the prediction, which can no longer change."""
+        self.locked = attempt
+        self._show_choice(attempt.value)
+        text = tr(
+            "Your prediction: <b>{prediction}</b><br>The evidence is highlighted in the "
+            "Readouts panel."
+        ).format(prediction=_escaped(localized(attempt.prediction)))
+        if not saved:
+            text += tr("<br>Not saved: {warning}").format(warning=_escaped(self.store.warning))
+        self.evidence_label.setText(text)
         self._set_stage("watch")
-        self.evidence_changed.emit(question.evidence)
+        self.evidence_changed.emit(self.question.evidence)
+
+    def _show_choice(self, value: float | None) -> None:
+        """The locked choice ticked, or the locked number in the box (None: an old record)."""
+        self.prediction = value
+        if value is None:
+            return
+        if self.question.prediction.choices is not None:
+            index = int(value)
+            if 0 <= index < len(self.choice_buttons):
+                self.choice_buttons[index].setChecked(True)
+        else:
+            self.number_box.blockSignals(True)
+            self.number_box.setValue(value)
+            self.number_box.blockSignals(False)
+
+    def predict_again(self) -> None:
+        """Practice: the scene again, and a new prediction (kept as one more attempt)."""
+        self._again = True
+        self.start()
 
     def explain(self) -> None:
-        if self.stage != "watch" or self.prediction is None:
+        if self.stage != "watch" or self.locked is None:
             return
         assert self.question_set is not None
         question, prediction = self.question, self.question.prediction
-        matched = prediction.matches(self.prediction)
-        said = prediction.describe(self.prediction)
+        matched, said = self.locked.matched, localized(self.locked.prediction)
         if matched:
             verdict = tr("{mark} Your prediction matched: <b>{prediction}</b>").format(
                 mark=MATCHED, prediction=_escaped(said)
@@ -629,10 +889,11 @@ class QuestionsPanel(QWidget):
             verdict = tr(
                 "{mark} You predicted {prediction}<br>The model says: <b>{answer}</b>"
             ).format(
-                mark=MISSED, prediction=_escaped(said), answer=_escaped(prediction.answer_text)
+                mark=MISSED,
+                prediction=_escaped(said),
+                answer=_escaped(localized(prediction.answer_text)),
             )
-        answer = Answer(said, matched, now_text())
-        if not self.store.record(self.question_set.id, question.id, answer):
+        if not self.store.explained(self.question_set.id, question.id, now_text()):
             verdict += tr("<br>Not saved: {warning}").format(warning=_escaped(self.store.warning))
         self.verdict_label.setText(verdict)
         self.verdict_label.setStyleSheet(f"color: {MATCHED_COLOUR if matched else MISSED_COLOUR};")
@@ -657,10 +918,12 @@ class QuestionsPanel(QWidget):
         self.question_box.clear()
         for k, question in enumerate(self.question_set.questions, start=1):
             answer = answers.get(question.id)
-            mark = "" if answer is None else f"  {MATCHED if answer.matched else MISSED}"
+            mark = "" if answer is None else f"  {_mark(answer)}"
             self.question_box.addItem(f"{k}. {question.title}{mark}")
         self.question_box.setCurrentIndex(self.index)
-        matched = sum(a.matched for q, a in answers.items() if q in self._question_ids())
+        matched = sum(
+            a.matched and a.explained for q, a in answers.items() if q in self._question_ids()
+        )
         answered = sum(q in answers for q in self._question_ids())
         total = len(self.question_set.questions)
         self.progress_label.setText(
@@ -679,12 +942,16 @@ class QuestionsPanel(QWidget):
         answer = self.answers().get(self.question.id)
         self.previous_answer_label.setVisible(answer is not None and self.stage != "explained")
         if answer is not None:
-            mark = MATCHED if answer.matched else MISSED
-            self.previous_answer_label.setText(
-                tr("Answered {time}: {mark} {prediction}").format(
-                    time=answer.time[:16].replace("T", " "), mark=mark, prediction=answer.prediction
+            when, said = answer.time[:16].replace("T", " "), localized(answer.prediction)
+            if answer.explained:
+                text = tr("Answered {time}: {mark} {prediction}").format(
+                    time=when, mark=_mark(answer), prediction=said
                 )
-            )
+            else:
+                text = tr("Locked in {time}: {prediction}").format(time=when, prediction=said)
+            if answer.attempts > 1:
+                text += tr(" ({count} attempts; the first counts)").format(count=answer.attempts)
+            self.previous_answer_label.setText(text)
 
     def summary_rows(self) -> list[tuple[str, str, str, str, str]]:
         """(question, your prediction, the answer, matched, time) for every question."""
@@ -693,10 +960,11 @@ class QuestionsPanel(QWidget):
         rows = []
         for k, question in enumerate(self.question_set.questions, start=1):
             answer = answers.get(question.id)
-            mark = "" if answer is None else MATCHED if answer.matched else MISSED
+            mark = "" if answer is None else _mark(answer)
+            shown = answer is not None and answer.explained
             rows.append((
-                f"{k}. {question.title}", answer.prediction if answer else "—",
-                question.prediction.answer_text if answer else "", mark,
+                f"{k}. {question.title}", localized(answer.prediction) if answer else "—",
+                localized(question.prediction.answer_text) if shown else "", mark,
                 answer.time[:16].replace("T", " ") if answer else "",
             ))  # fmt: skip
         return rows
@@ -710,7 +978,8 @@ class QuestionsPanel(QWidget):
 
     def export_dialog(self) -> None:
         assert self.question_set is not None
-        suggestion = f"{self.question_set.id}-answers.csv"
+        name = _file_part(self.store.student(self.question_set.id))
+        suggestion = f"{self.question_set.id}-{name + '-' if name else ''}answers.csv"
         path, _ = file_dialogs.get_save_file_name(
             self, tr("Export answers"), suggestion, tr(CSV_FILTER)
         )
@@ -734,6 +1003,7 @@ class QuestionsPanel(QWidget):
                 return
         self.store.reset(self.question_set.id)
         self._refresh_list()
+        self._show_student()
         self._show_previous_answer()
 
     # --- the panel protocol (ui.docks.panels) ----------------------------------------------------
@@ -744,7 +1014,8 @@ class QuestionsPanel(QWidget):
             self.editor.current_scene = scene
         self._settings = scene_settings(scene)
         self._show_now_try_state()
-        if self._requested is not None and scene == self._requested:
+        self._question_document = self._requested is not None and scene == self._requested
+        if self._question_document:
             self._requested = None
             self.choice_group.setExclusive(False)  # so a fresh start shows no choice
             for button in self.choice_buttons:
@@ -752,9 +1023,22 @@ class QuestionsPanel(QWidget):
             self.choice_group.setExclusive(True)
             self.prediction = None if self.question.prediction.choices else self.number_box.value()
             self.evidence_changed.emit(None)
-            self._set_stage("predict")
+            self._restore_or_predict()
         else:  # another document: the evidence of this question's run is no longer shown
             self.evidence_changed.emit(None)
+
+    def _restore_or_predict(self) -> None:
+        """A question with a locked prediction shows it locked (and its explanation, if read):
+        only "Predict again" (practice, outside class mode) asks for another."""
+        assert self.question_set is not None
+        kept = self.store.attempts(self.question_set.id).get(self.question.id, [])
+        if not kept or self._again:
+            self._again = False
+            self._set_stage("predict")
+            return
+        self._show_locked(kept[-1])
+        if kept[-1].explained:
+            self.explain()
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._scene = scene
@@ -776,6 +1060,18 @@ class QuestionsPanel(QWidget):
                 and getattr(self._settings, suggestion.setting) == suggestion.value
             )
             button.setText(f"{MATCHED} {suggestion.label}" if applied else suggestion.label)
+
+
+def _file_part(name: str) -> str:
+    """A name as part of a file name: "Jürgen Roß" → "jürgen-roß" (letters kept, no "/")."""
+    return re.sub(r"[^\w-]+", "-", name.lower()).strip("-_")[:40]
+
+
+def _mark(answer: Answer) -> str:
+    """✓ or ✗ once the explanation was read; before that, a locked prediction is not judged."""
+    if not answer.explained:
+        return "•"
+    return MATCHED if answer.matched else MISSED
 
 
 def _value_text(value: Any) -> str:

@@ -319,6 +319,7 @@ class ReadoutsPanel(QWidget):
             self.plots[key_of_plot].setStyleSheet(f"border: 3px solid {HIGHLIGHT};" if on else "")
         for name, label in self.count_labels.items():
             label.setStyleSheet(HIGHLIGHT_STYLE if name == self.highlighted else "")
+        self._mark_dirty()  # a readout not measured yet shows while it is pointed at
 
     def _show_series(self, key: str, visible: bool) -> None:
         """Only the readouts the scene has (no sag without a sheet, no volume without a block);
@@ -355,9 +356,15 @@ class ReadoutsPanel(QWidget):
             shown, words = [], []
             for series in drawn:
                 values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
-                visible = self.applies[series.key] and not math.isnan(values[-1])
+                measured = not math.isnan(values[-1])
+                # the evidence a question points at shows (empty, "—") before it is measured:
+                # forces are measured by a step, and a question's scene starts paused
+                pointed_at = series.key == self.highlighted
+                visible = self.applies[series.key] and (measured or pointed_at)
                 self._show_series(series.key, visible)
-                if visible:
+                if visible and not measured:
+                    self.value_labels[series.key].setText("—")
+                elif visible:
                     shown.append(values)
                     self._draw(series.key, t, values)
                     text = value_text(series.key, values[-1], self.si)

@@ -6,6 +6,7 @@ selection made anywhere (the 3D view) as the current row, with that body's field
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from typing import Any
 
 from PySide6.QtCore import (
@@ -122,6 +123,7 @@ class ScenePanel(QWidget):
         self.selection: Selection | None = None
         self._showing = False  # setting the current row to show a selection, not choosing one
         self._scroll_pending = False
+        self._hidden_settings: frozenset[str] = frozenset()  # by a question set's class mode
         self._pending_forces: Snapshot | None = None  # the newest frame not yet shown
         self._forces_timer = QTimer(self, interval=FORCES_EVERY_MS, singleShot=True)
         self._forces_timer.timeout.connect(self._show_forces)
@@ -144,12 +146,33 @@ class ScenePanel(QWidget):
         layout.addWidget(self.view)
         model.modelReset.connect(self._expand)
         model.rowsInserted.connect(self._expand_inserted)
+        model.modelReset.connect(self._hide_rows)
+        model.rowsInserted.connect(lambda *_: self._hide_rows())
         self.view.selectionModel().currentChanged.connect(self._current_changed)
 
     # --- Panel -----------------------------------------------------------------------------
 
+    def hide_settings(self, keys: Collection[str]) -> None:
+        """A question set's class mode: the settings the Parameters panel hides are hidden here
+        too (a student could otherwise change gravity in the tree); no keys shows them all."""
+        self._hidden_settings = frozenset(keys)
+        self._hide_rows()
+
+    def _hide_rows(self, parent: QModelIndex | None = None) -> None:
+        parent = parent if parent is not None else QModelIndex()
+        for row in range(self.model.rowCount(parent)):
+            value = self.model.index(row, 1, parent)
+            address = value.data(ADDRESS_ROLE)
+            hidden = (
+                isinstance(address, tuple) and len(address) == 2 and address[0] == "setting"
+                and address[1] in self._hidden_settings
+            )  # fmt: skip
+            self.view.setRowHidden(row, parent, hidden)
+            self._hide_rows(self.model.index(row, 0, parent))
+
     def show_scene(self, scene: Scene) -> None:
         self.model.set_scene(scene)
+        self._hide_rows()
         self._expand()
         self.show_selection(self.selection, force=True)
 

@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at ru
 # shown in the file dialogs: translated there, with tr
 SCENE_FILTER = QT_TR_NOOP("Cloth Lab scenes (*.json);;All files (*)")
 CSV_FILTER = QT_TR_NOOP("CSV files (*.csv);;All files (*)")
+# File ▸ Open takes a scene, a recording or a question set (each JSON, told apart by "format")
+OPEN_FILTER = QT_TR_NOOP("Cloth Lab files (*.json);;All files (*)")
 PNG_FILTER = QT_TR_NOOP("PNG images (*.png)")
 NPY_FILTER = QT_TR_NOOP("NumPy arrays (*.npy)")
 STATE_MESSAGE_MS = 8000  # long enough to read what a saved state holds
@@ -161,7 +163,9 @@ class SceneFiles:
     def open_dialog(self) -> None:
         if not self.confirm_discard():
             return
-        path, _ = file_dialogs.get_open_file_name(self.window, tr("Open scene"), tr(SCENE_FILTER))
+        path, _ = file_dialogs.get_open_file_name(
+            self.window, tr("Open a scene or question set"), tr(OPEN_FILTER)
+        )
         if path:
             self.open_path(path)
 

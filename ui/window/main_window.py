@@ -45,6 +45,7 @@ from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
+from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.intents import ChangeSetting, Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
@@ -286,7 +287,7 @@ class MainWindow(QMainWindow):
             "shortcuts": self.show_shortcuts, "about": self.show_about,
             "questions": self.show_questions, "open_questions": self.open_question_set,
             "new_question_set": self.new_question_set, "class_results": self.show_class_results,
-            "leave_class_mode": self.leave_class_mode,
+            "leave_class_mode": self.request_leave_class_mode,
             "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
             "open_sweep": partial(open_sweep_results, self),
             "preferences": partial(preferences_dialog.edit_preferences, self),
@@ -376,6 +377,7 @@ class MainWindow(QMainWindow):
         for view in views:
             view.command_requested.connect(self.context.submit)
         self.class_hidden: list[QDockWidget] = []  # by a question set's class mode
+        self.class_mode = ClassMode()  # the one in force
         self._actions["leave_class_mode"].setEnabled(False)
 
     # --- showing the controller's state -----------------------------------------------------------
@@ -536,28 +538,53 @@ class MainWindow(QMainWindow):
 
     def enter_class_mode(self, mode: ClassMode) -> None:
         """A set's class mode: hide the panels and settings it names (a set without one shows
-        what class mode hid); View ▸ Leave class mode shows them again."""
+        what class mode hid); View ▸ Leave class mode shows them again. With a teacher's
+        passphrase the hidden panels cannot be shown from View ▸ Panels either, and leaving
+        asks for it."""
         self.leave_class_mode()
+        self.class_mode = mode
         docks = self._class_docks()
         # docks the user has open, in a tab or not (a tab behind another is not "visible")
         named = [docks[name] for name in mode.hide]
         self.class_hidden = [dock for dock in named if dock.toggleViewAction().isChecked()]
         for dock in self.class_hidden:
             dock.hide()
+        if mode.teacher is not None:
+            for dock in named:
+                dock.toggleViewAction().setEnabled(False)
+            self._actions["reset_layout"].setEnabled(False)  # it would show them again
         self.parameters_panel.hide_settings(mode.hide_settings)
+        self.scene_panel.hide_settings(mode.hide_settings)
         self._actions["leave_class_mode"].setEnabled(bool(mode))
-        hidden: list[str] = list(mode.hide)
+        hidden = [docks[name].windowTitle() for name in mode.hide]
         if mode.hide_settings:
-            hidden.append(tr("{count} settings").format(count=len(mode.hide_settings)))
-        if hidden:
+            count = len(mode.hide_settings)
+            settings = tr("{count} setting") if count == 1 else tr("{count} settings")
+            hidden.append(settings.format(count=count))
+        if hidden and mode.teacher is not None:  # the way out is the teacher's
+            self.context.say(tr("Class mode: {hidden} hidden").format(hidden=", ".join(hidden)))
+        elif hidden:
             said = tr("Class mode: {hidden} hidden (View ▸ Leave class mode)")
             self.context.say(said.format(hidden=", ".join(hidden)))
+
+    def request_leave_class_mode(self) -> bool:
+        """View ▸ Leave class mode: the teacher's passphrase first, if the set has one."""
+        if not teacher_allows(self, self.class_mode):
+            return False
+        self.questions_panel.class_mode_left()
+        self.leave_class_mode()
+        return True
 
     def leave_class_mode(self) -> None:
         for dock in self.class_hidden:
             dock.show()
+        for dock in self._class_docks().values():
+            dock.toggleViewAction().setEnabled(True)
+        self._actions["reset_layout"].setEnabled(True)
         self.class_hidden = []
+        self.class_mode = ClassMode()
         self.parameters_panel.hide_settings(())
+        self.scene_panel.hide_settings(())
         self._actions["leave_class_mode"].setEnabled(False)
 
     def _point_at_evidence(self, key: str | None) -> None:
