@@ -406,11 +406,11 @@ class LinksTogether:
             if np.all(np.abs(residual) <= limit):
                 return iterations
             precondition(residual, preconditioned)
-            fit = float(residual @ preconditioned)
+            fit = constraints.dot(residual, preconditioned)
             search *= fit / last_fit
             search += preconditioned
             self._multiply(sub, links, search)
-            curvature = float(search @ product)
+            curvature = constraints.dot(search, product)
             if curvature <= 0.0:
                 return iterations
             step = fit / curvature
