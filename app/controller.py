@@ -27,6 +27,7 @@ from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
+    AS_THE_POINTER_TOOK,
     CommandError,
     CutLinks,
     Edit,
@@ -529,6 +530,8 @@ class Controller(QObject):
         )
         if isinstance(command, GrabStart):
             command = dataclasses.replace(command, particle=int(command.particle))
+        else:  # a pointer's move: the particle follows over the steps the pointer took
+            command = dataclasses.replace(command, over_steps=AS_THE_POINTER_TOOK)
         self._queue(command)
 
     # --- simulation --------------------------------------------------------------------------

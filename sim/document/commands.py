@@ -27,6 +27,7 @@ import bisect
 import dataclasses
 import math
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Protocol, TypeAlias
 
@@ -113,6 +114,13 @@ class Command:
 
     def on_thread(self, thread: SolverThread) -> None:
         """Carry out the command on the solver thread, once the run has journalled it."""
+
+    def as_applied(self, journal: Sequence[Stamped], clock: int, dt: float) -> Command:
+        """The command as an engine applies and journals it at step `clock` of a run whose
+        journal so far is `journal` (Δt `dt`): one that depends on when it comes (a pointer's
+        grab move, which measures how long the pointer took) is made definite here, so that
+        its recording replays the same."""
+        return self
 
     # --- its entry in a recording (sim.document.recording adds "step" and "type") ---
 
@@ -549,16 +557,57 @@ class GrabStart(Command, kind="grab_start"):
         sim.grab(self.particle, self.target, self.place)
 
 
+# A pointer that stood still and moves again has its first move glide at most this long: the
+# steps since its last report would count the standstill as the time the move took.
+GLIDE_AT_MOST_S = 0.5
+AS_THE_POINTER_TOOK = None  # GrabMove.over_steps: measured when the move is applied
+
+
 @dataclass(frozen=True)
 class GrabMove(Command, kind="grab_move"):
+    """Move the held particle to the target: at once (`over_steps` 0, `place`), or over the
+    next `over_steps` steps at a steady pace (sim.core.solver.Simulation.move_grab). A
+    pointer's move is sent with AS_THE_POINTER_TOOK: the engine that applies it counts the
+    steps since the previous grab command, so the particle follows at the hand's speed
+    whatever the frame rate, and journals the count, so its recording replays the same."""
+
     target: Vec3
     place: bool = False
+    over_steps: Index | None = 0
 
     def check(self, particles: int, links: int) -> None:
         _point(self.target, "grab target")
+        steps = self.over_steps
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int)
+                                  or steps < 0):  # fmt: skip
+            raise CommandError(f"grab_move: over_steps {steps!r} is not a count of steps")
 
     def on_simulation(self, sim: Simulation) -> None:
-        sim.move_grab(self.target, self.place)
+        sim.move_grab(self.target, self.place, self.over_steps or 0)
+
+    def as_applied(self, journal: Sequence[Stamped], clock: int, dt: float) -> GrabMove:
+        if self.over_steps is not AS_THE_POINTER_TOOK:
+            return self
+        if self.place:  # paused: nothing steps, it goes there at once
+            return dataclasses.replace(self, over_steps=0)
+        at_most = max(1, round(GLIDE_AT_MOST_S / dt))
+        return dataclasses.replace(
+            self, over_steps=min(clock - _last_report(journal, clock), at_most)
+        )
+
+
+def _last_report(journal: Sequence[Stamped], clock: int) -> int:
+    """The step of the pointer's previous report: the newest grab command before `clock`. Two
+    reports in one step are one move (the later says where to); one in the step the grab
+    started goes there at once."""
+    for stamped in reversed(journal):
+        command = stamped.command
+        if isinstance(command, GrabStart | GrabMove):
+            if stamped.step < clock:
+                return stamped.step
+            if isinstance(command, GrabStart):
+                return clock
+    return clock
 
 
 @dataclass(frozen=True)
