@@ -12,12 +12,15 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.document.commands import SetSpeed
 from clothlab.sim.document.scene import build_topology, load_scene
 from clothlab.ui.window.main_window import MainWindow
 
 LEFT = Qt.MouseButton.LeftButton
 CTRL = Qt.KeyboardModifier.ControlModifier
-FLAT = 1e-9
+# A blank sheet's start imperfection (issue 51, item 3: 0.001 units out of its plane) leaves
+# its links ≈ 0.02 % long at step 0; a start rebuilt from the wrong places was 218 %.
+FLAT = 1e-3
 
 
 def plain(text: str) -> str:
@@ -201,3 +204,18 @@ def test_reset_of_shifted_pins_says_in_the_status_bar_that_it_starts_stretched(q
     assert window.status.currentMessage() == (
         "Reset: 1 pin is away from its rest place — the cloth starts stretched"
     )
+
+
+# --- issue 51, item 3: a blank sheet does not stand on its edge ----------------------------------
+
+
+def test_a_blank_sheet_let_fall_folds_down_instead_of_standing_on_its_edge(qtbot, make_window):
+    window = active(qtbot, make_window("hanging-sheet", size=(1200, 800), paused=True))
+    controller = window.controller
+    new_scene(qtbot, window)
+    controller.submit(SetSpeed(4.0))  # 4 model seconds a wall second
+    run_until(qtbot, window, lambda snapshot: snapshot.steps >= 600)  # 5 s
+    x = controller.latest.x
+    # A perfectly flat start stood on its edge for ever: y from −1.6 to 0.397, z = 0.
+    assert x[:, 1].max() < -1.0
+    assert np.ptp(x[:, 2]) > 0.1

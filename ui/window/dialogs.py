@@ -32,7 +32,14 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.document.files import describe, write_atomically
-from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
+from clothlab.sim.document.scene import (
+    UNTITLED,
+    CameraSpec,
+    Scene,
+    SceneError,
+    blank_scene,
+    max_length,
+)
 from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
@@ -136,10 +143,11 @@ class SceneFiles:
             self.controller.new_from_preset(name)
 
     def new(self) -> None:
-        """A blank document: the default sheet (15 × 11, no pins), no file yet. Close does the
-        same: the window always shows a scene."""
+        """A blank document: the default sheet (15 × 11, no pins, a tiny start imperfection so
+        that it does not balance on its edge), no file yet. Close does the same: the window
+        always shows a scene."""
         if self.confirm_discard():
-            self.controller.load(Scene(), None)
+            self.controller.load(blank_scene(), None)
 
     def revert(self) -> bool:
         """Load the document's file again; with unsaved changes, only if the user agrees to
