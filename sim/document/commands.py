@@ -457,9 +457,15 @@ class EditScene(Edit, kind="edit_scene"):
     before: dict[str, Any]
     text: str
     restart: bool = False
+    # The run's pins follow the document's as a Pin tool click does: a new pin holds its
+    # particle where the run has it (the document pins it at its anchor, the set-up, where
+    # Reset starts), a pin whose anchor the edit leaves keeps the run's. Else every pin goes
+    # to the document's anchor: "Pin left edge" on a sheet lying on the floor jumped the edge
+    # back to its rest place and folded the sheet over (101 % stretch). A recording keeps it.
+    live: bool = False
 
     def inverse(self) -> EditScene:
-        return EditScene(self.before, self.after, self.text, self.restart)
+        return EditScene(self.before, self.after, self.text, self.restart, self.live)
 
     def check(self, particles: int, links: int) -> None:
         if self.restart:  # a new model: its scene is checked when it is built
@@ -501,34 +507,52 @@ class EditScene(Edit, kind="edit_scene"):
         if self.restart:
             raise CommandError(f"{self.text}: a change of bodies starts the model afresh (a Load)")
         if "pins" in self.after:
-            sim.set_pins({p.particle: p.anchor for p in self.after["pins"]})
+            sim.set_pins(self._run_pins(sim) if self.live else
+                         {p.particle: p.anchor for p in self.after["pins"]})  # fmt: skip
         if "obstacles" in self.after:
             sim.set_obstacles(*obstacle_shapes(self.after["obstacles"]))
         if "bodies" in self.after:
             sim.set_materials(body_materials(self.after["bodies"]))
 
-    # In a file: the text first, the parts as scene specs, and no `restart` (a restart is a
-    # Load: a journal never holds one).
+    def _run_pins(self, sim: Simulation) -> dict[int, Vec3]:
+        """The pins the run holds after a live edit (see `live`)."""
+        before = {p.particle: p.anchor for p in self.before["pins"]}
+        running, x = sim.pins, sim.state.x
+        pins: dict[int, Vec3] = {}
+        for pin in self.after["pins"]:
+            particle = pin.particle
+            if particle not in before:  # new: held where it lies
+                pins[particle] = running.get(particle, tuple(float(v) for v in x[particle]))
+            elif before[particle] == pin.anchor and particle in running:  # left as it was
+                pins[particle] = running[particle]
+            else:  # moved on purpose
+                pins[particle] = pin.anchor
+        return pins
+
+    # In a file: the text first, the parts as scene specs, no `restart` (a restart is a Load:
+    # a journal never holds one), and `live` only where it is set: entries read as before it.
     @classmethod
     def file_fields(cls) -> dict[str, tuple[Any, Any]]:
         return {
             "text": (Annotated[str, Field(max_length=200)], ...),
             "after": (_Parts, ...),
             "before": (_Parts, ...),
+            "live": (bool, False),
         }
 
     def to_file(self) -> dict[str, Any]:
         def specs(parts: dict[str, Any]) -> dict[str, Any]:
             return {k: to_jsonable_python(values) for k, values in parts.items()}
 
-        return {"text": self.text, "after": specs(self.after), "before": specs(self.before)}
+        fields = {"text": self.text, "after": specs(self.after), "before": specs(self.before)}
+        return {**fields, "live": True} if self.live else fields
 
     @classmethod
     def from_file(cls, fields: dict[str, Any]) -> EditScene:
         after, before = fields["after"].given(), fields["before"].given()
         if set(after) != set(before):
             raise CommandError("edit_scene: after and before must name the same parts")
-        return cls(after, before, fields["text"])
+        return cls(after, before, fields["text"], live=fields["live"])
 
 
 def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:
