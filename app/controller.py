@@ -79,6 +79,7 @@ from clothlab.ui.intents import (
     Reset,
     SeamCut,
     SeekReplay,
+    SetThenReset,
     ToggleProbe,
 )
 
@@ -377,6 +378,7 @@ class Controller(QObject):
             Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
             SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
             SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
+            SetThenReset: self._set_then_reset,
             NewDocument: self._new_document,
         }  # fmt: skip
 
@@ -557,6 +559,10 @@ class Controller(QObject):
                 )
             )
             self.message.emit(message.format(count=away))
+
+    def _set_then_reset(self, request: SetThenReset) -> None:
+        self._set_setting(request.edit)  # raises, changing nothing, if it does not fit
+        self._reset(Reset())
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed

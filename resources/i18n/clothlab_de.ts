@@ -1331,8 +1331,8 @@
         <translation>Haltebänder ein</translation>
     </message>
     <message>
-        <source>Switch on tethers for the whole scene (one undo entry)</source>
-        <translation>Haltebänder für die ganze Szene einschalten (ein Rückgängig-Eintrag)</translation>
+        <source>Switch on tethers for the whole scene (one undo entry) and start again from rest: tethers hold the cloth to its rest shape, and would tangle one that has stretched or tangled</source>
+        <translation>Haltebänder für die ganze Szene einschalten (ein Rückgängig-Eintrag) und neu aus der Ruhelage beginnen: Haltebänder ziehen das Tuch in seine Ruheform und würden ein gedehntes oder verheddertes Tuch weiter verheddern</translation>
     </message>
     <message>
         <source>The world's stiffness and compliance (Solver settings).</source>
@@ -4189,6 +4189,10 @@
     <message>
         <source>{message}. {label}: one undoable change of the settings.</source>
         <translation>{message}. {label}: eine Änderung der Einstellungen, die sich rückgängig machen lässt.</translation>
+    </message>
+    <message>
+        <source>{message}. {label}: one undoable change of the settings, then a start from rest.</source>
+        <translation>{message}. {label}: eine Änderung der Einstellungen, die sich rückgängig machen lässt, dann ein Neubeginn aus der Ruhelage.</translation>
     </message>
     <message>
         <source>{fps:.0f} fps</source>

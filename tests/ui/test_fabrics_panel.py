@@ -429,6 +429,28 @@ def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make
     assert window.controller.scene.bodies[0].si_material is not None  # the fabric stays
 
 
+def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_window):
+    """Issue 51, item 6: switched on in a run that has stretched or tangled, tethers pulled the
+    cloth to its rest shape from where it was (a melted 128² sheet: 144 % stretch, energy 10⁸);
+    the button starts the run again from rest."""
+    window, group = selected_sheet(make_window)
+    controller = window.controller
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps >= 60, timeout=WAIT_MS)
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    moved = controller.latest
+    assert moved.steps >= 60
+    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.latest.load > moved.load, timeout=WAIT_MS)
+    assert controller.latest.steps == 0 and controller.scene.fabric.tethers
+    assert controller.undo_stack.count() == 2  # the fabric, then tethers: one entry
+    assert controller.undo_stack.undoText() == "Set tethers"
+    assert "start again from rest" in group.tethers_on.toolTip()
+
+
 def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):
     """Issue 25 leftover: the scene's substeps read 1 while cotton ran 12 of them."""
     window, group = selected_sheet(make_window)

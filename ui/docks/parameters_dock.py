@@ -45,7 +45,7 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, shown_unit, tooltip_for
-from clothlab.ui.intents import BeginGesture, Compose, EndGesture, change_body
+from clothlab.ui.intents import BeginGesture, Compose, EndGesture, SetThenReset, change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics
@@ -246,9 +246,15 @@ class BodyGroup(QGroupBox):
         )
         hint.setWordWrap(True)
         self.tethers_on = QPushButton(tr("Tethers on"), self.tethers_hint)
-        self.tethers_on.setToolTip(tr("Switch on tethers for the whole scene (one undo entry)"))
+        self.tethers_on.setToolTip(
+            tr(
+                "Switch on tethers for the whole scene (one undo entry) and start again from "
+                "rest: tethers hold the cloth to its rest shape, and would tangle one that has "
+                "stretched or tangled"
+            )
+        )
         self.tethers_on.clicked.connect(
-            lambda: self.command_requested.emit(SetSetting("tethers", True, None))
+            lambda: self.command_requested.emit(SetThenReset(SetSetting("tethers", True, None)))
         )
         row = QHBoxLayout(self.tethers_hint)
         row.setContentsMargins(0, 0, 0, 0)

@@ -26,7 +26,7 @@ from clothlab.sim.document.commands import SetSetting
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.resolution import Advice
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import Reset
+from clothlab.ui.intents import Reset, SetThenReset
 from clothlab.ui.numbers import localized
 
 STATUS_HZ = 4
@@ -117,7 +117,13 @@ class StatusBar(QStatusBar):
             message=message, label=label
         )
         command = SetSetting(advice.setting, True, None)
-        self.show_notice(message, tooltip, label, command)
+        # tethers pull the cloth to its rest shape: switched on in a stretched run, a clean start
+        restart = advice.setting == "tethers"
+        if restart:
+            tooltip = tr(
+                "{message}. {label}: one undoable change of the settings, then a start from rest."
+            ).format(message=message, label=label)
+        self.show_notice(message, tooltip, label, SetThenReset(command) if restart else command)
 
     def _act_on_notice(self) -> None:
         self._hide_notice()
