@@ -435,6 +435,7 @@ class MainWindow(QMainWindow):
         # the panels go first, as the plots' repaints come from calls queued behind them.
         for panel in self.panels:
             panel.show_snapshot(snapshot)
+        self.recorder.show_snapshot(snapshot)
         self.viewport.show_snapshot(snapshot)
 
     def _update_status(self) -> None:
