@@ -49,6 +49,7 @@ from clothlab.ui.intents import BeginGesture, Compose, EndGesture, SetThenReset,
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics
+from clothlab.ui.wheel_guard import guard_wheel
 
 SPIN_BOX_CHROME = 40  # px a spin box needs besides its text: the arrows, frame and margins
 
@@ -474,6 +475,7 @@ class ParametersPanel(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(form_host)
+        self.wheel_guard = guard_wheel(form_host)  # the wheel scrolls the panel
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)
