@@ -3591,6 +3591,10 @@
         <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
+        <source>&amp;Discard</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message>
         <source>Save the changes to “{name}”?</source>
         <translation>Änderungen an „{name}“ speichern?</translation>
     </message>

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QAction, QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -106,6 +107,33 @@ ABOUT_TEXT = QT_TR_NOOP(
 )
 
 
+# The standard buttons' words with an Alt key, where Qt's have none ("Discard", "Save")
+ALT_KEY_TEXTS = {
+    QMessageBox.StandardButton.Save: QT_TR_NOOP("&Save"),
+    QMessageBox.StandardButton.Discard: QT_TR_NOOP("&Discard"),
+}
+
+
+class AltKeys(QObject):
+    """While inside, a message box shown gets ALT_KEY_TEXTS on its buttons: Alt+D discards,
+    Alt+S saves. (QMessageBox.question makes its box itself: it is caught as it shows.)"""
+
+    def __enter__(self) -> AltKeys:
+        QApplication.instance().installEventFilter(self)
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        QApplication.instance().removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Show and isinstance(watched, QMessageBox):
+            for which, text in ALT_KEY_TEXTS.items():
+                button = watched.button(which)
+                if button is not None:
+                    button.setText(tr(text))
+        return False
+
+
 class SceneFiles:
     """The window's file commands. A failure is shown as a message box with its one-line reason
     and leaves the document as it was; a success is reported in the status bar."""
@@ -129,11 +157,12 @@ class SceneFiles:
         if self.controller.undo_stack.isClean():
             return True
         buttons = QMessageBox.StandardButton
-        answer = QMessageBox.question(
-            self.window, tr("Unsaved changes"),
-            tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
-            buttons.Save | buttons.Discard | buttons.Cancel,
-        )  # fmt: skip
+        with AltKeys():
+            answer = QMessageBox.question(
+                self.window, tr("Unsaved changes"),
+                tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
+                buttons.Save | buttons.Discard | buttons.Cancel,
+            )  # fmt: skip
         if answer == buttons.Save:
             return self.save()
         return answer == buttons.Discard
