@@ -411,8 +411,6 @@ def test_research_names_the_hanging_strip_preset_as_it_is():
     and its clamp holds 0.1176 N."""
     from pathlib import Path
 
-    from clothlab.sim.document.presets import load_preset
-
     research = (Path(__file__).resolve().parents[2] / "RESEARCH.md").read_text(encoding="utf-8")
     (strip,) = load_preset("hanging-strip").bodies
     width_mm = round(strip.width * 1000)
