@@ -1343,6 +1343,14 @@
         <translation>Modelleinheiten: Steifigkeit {stiffness:g}, Nachgiebigkeit {compliance:g} (XPBD)</translation>
     </message>
     <message>
+        <source>Model units: stiffness of the links</source>
+        <translation>Modelleinheiten: Steifigkeit der Verbindungen</translation>
+    </message>
+    <message>
+        <source>SI units: measured fabrics</source>
+        <translation>SI-Einheiten: gemessene Stoffe</translation>
+    </message>
+    <message>
         <source>A fabric in SI units from published measurements (RESEARCH.md §8).</source>
         <translation>Ein Stoff in SI-Einheiten aus veröffentlichten Messungen (RESEARCH.md §8).</translation>
     </message>

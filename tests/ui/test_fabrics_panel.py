@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
@@ -449,6 +450,33 @@ def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_windo
     assert controller.undo_stack.count() == 2  # the fabric, then tethers: one entry
     assert controller.undo_stack.undoText() == "Set tethers"
     assert "start again from rest" in group.tethers_on.toolTip()
+
+
+def test_the_material_list_heads_its_model_units_and_si_fabrics(qtbot, make_window):
+    """Issue 51, item 14: "cotton" was there twice, a model-units material and a measured SI
+    fabric, with nothing to tell them apart."""
+    _window, group = selected_sheet(make_window)
+    combo = group.material
+    texts = [combo.itemText(row) for row in range(combo.count())]
+    model_heading = texts.index("Model units: stiffness of the links")
+    si_heading = texts.index("SI units: measured fabrics")
+    assert model_heading < texts.index("cotton") < si_heading
+    assert si_heading < next(k for k, t in enumerate(texts) if t.startswith("cotton — "))
+    before = combo.currentIndex()
+    combo.window().activateWindow()
+    qtbot.waitUntil(combo.window().isActiveWindow, timeout=WAIT_MS)
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=WAIT_MS)
+    qtbot.wait(QApplication.doubleClickInterval() + 100)
+    for heading in (model_heading, si_heading):  # a heading is never chosen
+        assert not combo.model().item(heading).isEnabled()
+        index = combo.model().index(heading, 0)
+        view.scrollTo(index)
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(index).center())  # fmt: skip
+        assert combo.currentIndex() == before
+    QTest.keyClick(view, Qt.Key.Key_Escape)
 
 
 def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):

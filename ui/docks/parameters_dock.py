@@ -290,12 +290,16 @@ class BodyGroup(QGroupBox):
             (WORLD_KIND, ""),
             tr("The world's stiffness and compliance (Solver settings)."),
         )
+        combo.insertSeparator(combo.count())
+        # headings: "cotton" is both a model-units material and a measured SI fabric
+        self._heading(tr("Model units: stiffness of the links"))
         for name, stiffness in BODY_STIFFNESS.items():
             compliance = FABRICS[name]["compliance"]
             tip = tr("Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)")
             tip = tip.format(stiffness=stiffness, compliance=compliance)
             self._add(fabric_label(name), (CLASSIC, name), tip)
         combo.insertSeparator(combo.count())
+        self._heading(tr("SI units: measured fabrics"))
         for name, material in SI_FABRICS.items():
             tip = tr("A fabric in SI units from published measurements (RESEARCH.md §8).")
             text = f"{fabric_label(name)} — {fabric_summary(material)}"
@@ -307,6 +311,15 @@ class BodyGroup(QGroupBox):
             self._add(text, (USER_FABRIC, name), tr("Your own fabric (Fit my fabric)."))
         self._add(tr(OWN_FABRIC), (FIT, ""), tr("Fit my fabric: B from your own cantilever test."))
         combo.blockSignals(False)
+
+    def _heading(self, text: str) -> None:
+        """A title over the entries that follow: shown in bold, never chosen."""
+        self.material.addItem(text)
+        item = self.material.model().item(self.material.count() - 1)  # type: ignore[attr-defined]
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
 
     def _add(self, text: str, data: tuple[str, str], tip: str) -> None:
         self.material.addItem(text, entry_data(*data))
