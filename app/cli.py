@@ -350,9 +350,12 @@ def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: F
 
     lines = [("scene", one_line(scene_of(source).name)), ("steps", str(sim.state.steps))]
     lines.append(("t", f"{final.t:.6f} s"))
+    pins = list(sim.pins)
     for readout in readouts.READOUTS:
-        value = getattr(final, readout.key)
-        lines.append((readout.key, _number(value)))
+        # as the window's Readouts: one that means nothing for the scene (a cantilever's sag,
+        # with no top corners it hangs from) is "-", not its number
+        meaningful = readout.applies(sim.topology, pins)
+        lines.append((readout.key, _number(getattr(final, readout.key)) if meaningful else "-"))
     _print_columns(lines)
     return 0
 

@@ -27,6 +27,7 @@ from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
 from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
+    AS_THE_POINTER_TOOK,
     CommandError,
     CutLinks,
     Edit,
@@ -80,6 +81,7 @@ from clothlab.ui.intents import (
     Reset,
     SeamCut,
     SeekReplay,
+    SetThenReset,
     ToggleProbe,
 )
 
@@ -378,6 +380,7 @@ class Controller(QObject):
             Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
             SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
             SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
+            SetThenReset: self._set_then_reset,
             NewDocument: self._new_document,
         }  # fmt: skip
 
@@ -531,6 +534,8 @@ class Controller(QObject):
         )
         if isinstance(command, GrabStart):
             command = dataclasses.replace(command, particle=int(command.particle))
+        else:  # a pointer's move: the particle follows over the steps the pointer took
+            command = dataclasses.replace(command, over_steps=AS_THE_POINTER_TOOK)
         self._queue(command)
 
     # --- simulation --------------------------------------------------------------------------
@@ -556,6 +561,10 @@ class Controller(QObject):
                 )
             )
             self.message.emit(message.format(count=away))
+
+    def _set_then_reset(self, request: SetThenReset) -> None:
+        self._set_setting(request.change)  # raises, changing nothing, if it does not fit
+        self._reset(Reset())
 
     def _set_speed(self, request: SetSpeed) -> None:
         self.speed = request.speed

@@ -86,7 +86,10 @@ class MeshFrames:
 class VideoFrames:
     """The run drawn by an off-screen 3D view, from the scene's camera, into a video."""
 
-    def __init__(self, path: Path, scene: Scene, size: tuple[int, int], fps: int) -> None:
+    def __init__(
+        self, path: Path, scene: Scene, size: tuple[int, int], fps: int, frame_seconds: float
+    ) -> None:
+        """`frame_seconds`: the model time between frames, which each is shown for."""
         if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             raise UsageError("--video: needs a display with OpenGL (on a server: xvfb-run …)")
         from PySide6.QtWidgets import QApplication
@@ -104,7 +107,7 @@ class VideoFrames:
         self._error = VideoError
         try:
             spec = VideoSpec(size[0], size[1], fps, 1.0, fmt)  # its length: unused by a writer
-            self._writer = VideoWriter(path, spec)
+            self._writer = VideoWriter(path, spec, frame_seconds)
         except (VideoError, ValueError) as error:
             raise UsageError(f"--video {path}: {error}") from None
         self._view = OffscreenView(size[0], size[1], ViewLook(scene.camera, scene=scene))
@@ -139,7 +142,8 @@ class FrameOutputs:
                 self.sinks.append(MeshFrames(args.obj_dir, args.mesh_format))
             if args.video is not None:
                 size = parse_size(args.video_size)
-                self.sinks.append(VideoFrames(args.video, scene, size, args.fps))
+                frame_seconds = self.spacing * dt  # 1/fps unless Δt does not divide it
+                self.sinks.append(VideoFrames(args.video, scene, size, args.fps, frame_seconds))
         except BaseException:
             self.discard()
             raise

@@ -94,6 +94,15 @@ class Reset:
 
 
 @dataclass(frozen=True)
+class SetThenReset:
+    """A setting changed (one undo entry), then back to t = 0 as Reset does: for a setting that
+    holds the cloth to its rest state (tethers), which switched on in a tangled or overstretched
+    run would pull it into a worse tangle (a melted 128² sheet: 144 % stretch, energy 10⁸)."""
+
+    change: ChangeSetting
+
+
+@dataclass(frozen=True)
 class SeekReplay:
     """Show the replay at `step`; nothing happens when no recording is being replayed."""
 

@@ -1331,8 +1331,8 @@
         <translation>Haltebänder ein</translation>
     </message>
     <message>
-        <source>Switch on tethers for the whole scene (one undo entry)</source>
-        <translation>Haltebänder für die ganze Szene einschalten (ein Rückgängig-Eintrag)</translation>
+        <source>Switch on tethers for the whole scene (one undo entry) and start again from rest: tethers hold the cloth to its rest shape, and would tangle one that has stretched or tangled</source>
+        <translation>Haltebänder für die ganze Szene einschalten (ein Rückgängig-Eintrag) und neu aus der Ruhelage beginnen: Haltebänder ziehen das Tuch in seine Ruheform und würden ein gedehntes oder verheddertes Tuch weiter verheddern</translation>
     </message>
     <message>
         <source>The world's stiffness and compliance (Solver settings).</source>
@@ -1341,6 +1341,14 @@
     <message>
         <source>Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)</source>
         <translation>Modelleinheiten: Steifigkeit {stiffness:g}, Nachgiebigkeit {compliance:g} (XPBD)</translation>
+    </message>
+    <message>
+        <source>Model units: stiffness of the links</source>
+        <translation>Modelleinheiten: Steifigkeit der Verbindungen</translation>
+    </message>
+    <message>
+        <source>SI units: measured fabrics</source>
+        <translation>SI-Einheiten: gemessene Stoffe</translation>
     </message>
     <message>
         <source>A fabric in SI units from published measurements (RESEARCH.md §8).</source>
@@ -3591,6 +3599,10 @@
         <translation>Ungespeicherte Änderungen</translation>
     </message>
     <message>
+        <source>&amp;Discard</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message>
         <source>Save the changes to “{name}”?</source>
         <translation>Änderungen an „{name}“ speichern?</translation>
     </message>
@@ -4189,6 +4201,10 @@
     <message>
         <source>{message}. {label}: one undoable change of the settings.</source>
         <translation>{message}. {label}: eine Änderung der Einstellungen, die sich rückgängig machen lässt.</translation>
+    </message>
+    <message>
+        <source>{message}. {label}: one undoable change of the settings, then a start from rest.</source>
+        <translation>{message}. {label}: eine Änderung der Einstellungen, die sich rückgängig machen lässt, dann ein Neubeginn aus der Ruhelage.</translation>
     </message>
     <message>
         <source>{fps:.0f} fps</source>

@@ -583,8 +583,14 @@ def row(steps: int, readouts: Readouts) -> tuple[float, ...]:
     return (float(steps), float(readouts.t), *(float(getattr(readouts, k)) for k in READOUT_KEYS))
 
 
+# Significant digits of the time column: model time is a sum of Δt's, whose rounding errors add
+# up (29.999999999998938 at step 3600 of 1/120 s); the time the steps make is written.
+TIME_DIGITS = 12
+
+
 def csv_cells(values: Iterable[float]) -> list[str]:
-    """Text cells of a row: integers plain, floats round-trip exact, NaN empty."""
+    """Text cells of a row: integers plain, the time to TIME_DIGITS, other floats round-trip
+    exact, NaN empty."""
     integer_columns = {"step"} | {r.key for r in READOUTS if r.integer}
     cells = []
     for column, value in zip(CSV_COLUMNS, values, strict=True):
@@ -592,6 +598,8 @@ def csv_cells(values: Iterable[float]) -> list[str]:
             cells.append("")
         elif column in integer_columns:
             cells.append(str(int(value)))
+        elif column == "t":
+            cells.append(repr(float(f"{value:.{TIME_DIGITS}g}")))
         else:
             cells.append(repr(float(value)))
     return cells

@@ -123,7 +123,9 @@ class Simulation:
         self.cut[np.asarray(cuts, dtype=np.int64)] = True
         self.torn_mask = np.zeros(topology.link_count, dtype=bool)  # (M,) bool, torn
         self.torn_mask[np.asarray(tears, dtype=np.int64)] = True
-        self._grab: tuple[int, np.ndarray] | None = None
+        self._grab: tuple[int, np.ndarray] | None = None  # the held particle and its anchor
+        # Where the grab's anchor is on its way to, and in how many steps (move_grab)
+        self._glide: tuple[np.ndarray, int] | None = None
         self._si: list[SIMaterial | None] | None = None  # each body's, as mechanics has them
         # (M,) bool: the links that hold something (not an SI fabric's diagonal, whose cell's
         # shear condition holds its shear); None until the materials are set
@@ -312,6 +314,7 @@ class Simulation:
         """Hold a particle at the target (pinned there) until `release`. The target is kept
         where the model lets particles be: above the floor, outside the ball. `place` puts
         the particle there at once and at rest (while paused), instead of at the next step."""
+        self._glide = None
         where = self.allowed_position(np.asarray(target, dtype=np.float64))
         self._grab = (int(particle), where)
         self._update_fixed()
@@ -320,9 +323,28 @@ class Simulation:
             self.state.x_prev[particle] = where
             self.energy_account = None  # the energy changed outside any step
 
-    def move_grab(self, target: Vec3 | np.ndarray, place: bool = False) -> None:
-        if self._grab is not None:
+    def move_grab(
+        self, target: Vec3 | np.ndarray, place: bool = False, over_steps: int = 0
+    ) -> None:
+        """Move the held particle's anchor to the target: at once (`over_steps` 0, or `place`),
+        or in equal parts over the next `over_steps` steps, as a pointer that took that long
+        to get there moved. A pointer reports where it is once a frame: jumping there at
+        each report would move the particle at the frame rate's pace, not the hand's."""
+        if self._grab is None:
+            return
+        if place or over_steps <= 0:
             self.grab(self._grab[0], target, place)
+            return
+        self._glide = (np.array(target, dtype=np.float64).reshape(3), int(over_steps))
+
+    def _glide_one_step(self) -> None:
+        """The grab's anchor one part of the way on to where it is gliding (move_grab)."""
+        assert self._grab is not None and self._glide is not None
+        (particle, anchor), (target, steps_left) = self._grab, self._glide
+        on_the_way = anchor + (target - anchor) / steps_left
+        self._grab = (particle, self.allowed_position(on_the_way))
+        self._glide = (target, steps_left - 1) if steps_left > 1 else None
+        self._update_fixed()
 
     def allowed_position(self, point: np.ndarray) -> np.ndarray:
         """(3,) float64: the point pushed out of every obstacle and up onto the floor, by the
@@ -337,7 +359,7 @@ class Simulation:
 
     def release(self) -> None:
         """Let go; the particle keeps the pointer's last velocity (x − x_prev)."""
-        self._grab = None
+        self._grab = self._glide = None
         self._update_fixed()
 
     @property
@@ -370,6 +392,9 @@ class Simulation:
         classic = s.is_classic  # once per call: settings change only between calls
         account = None
         for taken in range(count):
+            held = (self._grab, self._glide)  # as the step starts: an interrupted one puts it back
+            if self._glide is not None:
+                self._glide_one_step()
             if taken == count - 1:  # readouts see only the last step: account for it alone
                 account = account_for_next_step(self)
             choosing = self.links.parallel and s.solver_mode == ordering.AUTOMATIC
@@ -391,6 +416,9 @@ class Simulation:
                 self.threads.measured(elapsed)
             if health == kernels.INTERRUPTED and kept is not None:
                 state.x[:], state.x_prev[:] = kept
+                if held[0] is not self._grab:  # the glide moved it
+                    self._grab, self._glide = held
+                    self._update_fixed()
                 self.interrupted = True
                 self._last_step = None  # the half step overwrote the last one's moves
                 return taken

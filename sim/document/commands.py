@@ -27,6 +27,7 @@ import bisect
 import dataclasses
 import math
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Protocol, TypeAlias
 
@@ -50,6 +51,7 @@ from clothlab.sim.document.scene import (
     SceneDescription,
     SceneName,
     Vec3,
+    as_point,
     bodies_restructure,
     body_materials,
     check_ruler_particles,
@@ -113,6 +115,13 @@ class Command:
 
     def on_thread(self, thread: SolverThread) -> None:
         """Carry out the command on the solver thread, once the run has journalled it."""
+
+    def as_applied(self, journal: Sequence[Stamped], clock: int, dt: float) -> Command:
+        """The command as an engine applies and journals it at step `clock` of a run whose
+        journal so far is `journal` (Δt `dt`): one that depends on when it comes (a pointer's
+        grab move, which measures how long the pointer took) is made definite here, so that
+        its recording replays the same."""
+        return self
 
     # --- its entry in a recording (sim.document.recording adds "step" and "type") ---
 
@@ -454,9 +463,15 @@ class EditScene(Edit, kind="edit_scene"):
     before: dict[str, Any]
     text: str
     restart: bool = False
+    # The run's pins follow the document's as a Pin tool click does: a new pin holds its
+    # particle where the run has it (the document pins it at its anchor, the set-up, where
+    # Reset starts), a pin whose anchor the edit leaves keeps the run's. Else every pin goes
+    # to the document's anchor: "Pin left edge" on a sheet lying on the floor jumped the edge
+    # back to its rest place and folded the sheet over (101 % stretch). A recording keeps it.
+    live: bool = False
 
     def inverse(self) -> EditScene:
-        return EditScene(self.before, self.after, self.text, self.restart)
+        return EditScene(self.before, self.after, self.text, self.restart, self.live)
 
     def check(self, particles: int, links: int) -> None:
         if self.restart:  # a new model: its scene is checked when it is built
@@ -498,34 +513,52 @@ class EditScene(Edit, kind="edit_scene"):
         if self.restart:
             raise CommandError(f"{self.text}: a change of bodies starts the model afresh (a Load)")
         if "pins" in self.after:
-            sim.set_pins({p.particle: p.anchor for p in self.after["pins"]})
+            sim.set_pins(self._run_pins(sim) if self.live else
+                         {p.particle: p.anchor for p in self.after["pins"]})  # fmt: skip
         if "obstacles" in self.after:
             sim.set_obstacles(*obstacle_shapes(self.after["obstacles"]))
         if "bodies" in self.after:
             sim.set_materials(body_materials(self.after["bodies"]))
 
-    # In a file: the text first, the parts as scene specs, and no `restart` (a restart is a
-    # Load: a journal never holds one).
+    def _run_pins(self, sim: Simulation) -> dict[int, Vec3]:
+        """The pins the run holds after a live edit (see `live`)."""
+        before = {p.particle: p.anchor for p in self.before["pins"]}
+        running, x = sim.pins, sim.state.x
+        pins: dict[int, Vec3] = {}
+        for pin in self.after["pins"]:
+            particle = pin.particle
+            if particle not in before:  # new: held where it lies
+                pins[particle] = running.get(particle, as_point(x[particle]))
+            elif before[particle] == pin.anchor and particle in running:  # left as it was
+                pins[particle] = running[particle]
+            else:  # moved on purpose
+                pins[particle] = pin.anchor
+        return pins
+
+    # In a file: the text first, the parts as scene specs, no `restart` (a restart is a Load:
+    # a journal never holds one), and `live` only where it is set: entries read as before it.
     @classmethod
     def file_fields(cls) -> dict[str, tuple[Any, Any]]:
         return {
             "text": (Annotated[str, Field(max_length=200)], ...),
             "after": (_Parts, ...),
             "before": (_Parts, ...),
+            "live": (bool, False),
         }
 
     def to_file(self) -> dict[str, Any]:
         def specs(parts: dict[str, Any]) -> dict[str, Any]:
             return {k: to_jsonable_python(values) for k, values in parts.items()}
 
-        return {"text": self.text, "after": specs(self.after), "before": specs(self.before)}
+        fields = {"text": self.text, "after": specs(self.after), "before": specs(self.before)}
+        return {**fields, "live": True} if self.live else fields
 
     @classmethod
     def from_file(cls, fields: dict[str, Any]) -> EditScene:
         after, before = fields["after"].given(), fields["before"].given()
         if set(after) != set(before):
             raise CommandError("edit_scene: after and before must name the same parts")
-        return cls(after, before, fields["text"])
+        return cls(after, before, fields["text"], live=fields["live"])
 
 
 def with_pin(pins: dict[int, Vec3], particle: int, anchor: Vec3 | None) -> dict[int, Vec3]:
@@ -554,16 +587,57 @@ class GrabStart(Command, kind="grab_start"):
         sim.grab(self.particle, self.target, self.place)
 
 
+# A pointer that stood still and moves again has its first move glide at most this long: the
+# steps since its last report would count the standstill as the time the move took.
+GLIDE_AT_MOST_S = 0.5
+AS_THE_POINTER_TOOK = None  # GrabMove.over_steps: measured when the move is applied
+
+
 @dataclass(frozen=True)
 class GrabMove(Command, kind="grab_move"):
+    """Move the held particle to the target: at once (`over_steps` 0, `place`), or over the
+    next `over_steps` steps at a steady pace (sim.core.solver.Simulation.move_grab). A
+    pointer's move is sent with AS_THE_POINTER_TOOK: the engine that applies it counts the
+    steps since the previous grab command, so the particle follows at the hand's speed
+    whatever the frame rate, and journals the count, so its recording replays the same."""
+
     target: Vec3
     place: bool = False
+    over_steps: Index | None = 0
 
     def check(self, particles: int, links: int) -> None:
         _point(self.target, "grab target")
+        steps = self.over_steps
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int)
+                                  or steps < 0):  # fmt: skip
+            raise CommandError(f"grab_move: over_steps {steps!r} is not a count of steps")
 
     def on_simulation(self, sim: Simulation) -> None:
-        sim.move_grab(self.target, self.place)
+        sim.move_grab(self.target, self.place, self.over_steps or 0)
+
+    def as_applied(self, journal: Sequence[Stamped], clock: int, dt: float) -> GrabMove:
+        if self.over_steps is not AS_THE_POINTER_TOOK:
+            return self
+        if self.place:  # paused: nothing steps, it goes there at once
+            return dataclasses.replace(self, over_steps=0)
+        at_most = max(1, round(GLIDE_AT_MOST_S / dt))
+        return dataclasses.replace(
+            self, over_steps=min(clock - _last_report(journal, clock), at_most)
+        )
+
+
+def _last_report(journal: Sequence[Stamped], clock: int) -> int:
+    """The step of the pointer's previous report: the newest grab command before `clock`. Two
+    reports in one step are one move (the later says where to); one in the step the grab
+    started goes there at once."""
+    for stamped in reversed(journal):
+        command = stamped.command
+        if isinstance(command, GrabStart | GrabMove):
+            if stamped.step < clock:
+                return stamped.step
+            if isinstance(command, GrabStart):
+                return clock
+    return clock
 
 
 @dataclass(frozen=True)

@@ -70,14 +70,18 @@ class Composed:
 
 
 def edit_of(before: Scene, composed: Composed) -> EditScene:
-    """The undoable edit that turns `before` into `composed.scene`."""
+    """The undoable edit that turns `before` into `composed.scene`, made while the model runs:
+    the run's pins follow the document's as EditScene.live says (new ones hold their particles
+    where they lie)."""
     after = composed.scene
     changed = [k for k in EDITABLE_PARTS if getattr(before, k) != getattr(after, k)]
+    restart = restructures(before, after)
     return EditScene(
         {k: getattr(after, k) for k in changed},
         {k: getattr(before, k) for k in changed},
         composed.text,
-        restructures(before, after),
+        restart,
+        live="pins" in changed and not restart,
     )
 
 

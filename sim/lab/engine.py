@@ -189,6 +189,7 @@ class Engine:
         validate(command, topology.particle_count, topology.link_count)
         if isinstance(command, Load):
             raise CommandError("a run holds one Load: start another run")
+        command = command.as_applied(self.journal, self.clock, self.sim.settings.dt)
         stamped = Stamped(self.clock, command)
         if not isinstance(command, WORKER_COMMANDS):
             apply_to_simulation(self.sim, command)
@@ -207,9 +208,10 @@ class Engine:
             if isinstance(item.command, BlowUp):  # reached without blowing up: not this run's
                 self.diverged = True
                 continue
-            apply_to_simulation(self.sim, item.command)
-            self._follow_probes(item.command)
-            self.journal.append(Stamped(clock, item.command))
+            command = item.command.as_applied(self.journal, clock, self.sim.settings.dt)
+            apply_to_simulation(self.sim, command)
+            self._follow_probes(command)
+            self.journal.append(Stamped(clock, command))
             self._readouts = None
 
     def _follow_probes(self, command: Command) -> None:

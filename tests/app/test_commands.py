@@ -48,6 +48,9 @@ def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_contro
     kinds = [type(item.command).__name__ for item in journal]
     assert kinds[0] == "Load" and "GrabStart" in kinds and "CutLinks" in kinds
     assert kinds.count("GrabMove") == 10
+    # each pointer move journalled with the steps it took, so the particle followed the hand
+    glides = [i.command.over_steps for i in journal if isinstance(i.command, GrabMove)]
+    assert all(isinstance(steps, int) for steps in glides) and sum(glides) > 0
     steps = [item.step for item in journal]
     assert steps == sorted(steps) and len(set(steps)) > 3  # applied between steps, over time
     for _ in range(2):  # twice: nothing in a replay depends on the one before

@@ -89,6 +89,14 @@ def test_soft_block_reports_volume():
     assert values["sag"] == "-"
 
 
+def test_a_readout_that_means_nothing_for_the_scene_prints_a_dash():
+    """Issue 51, item 19: a cantilever hangs from no top corners: "sag 0" where the window
+    leaves the plot out."""
+    values = readouts(clothlab("run", "cantilever", "--steps", "1").stdout)
+    assert values["sag"] == "-" and values["pin_force"] != "-"
+    assert float(values["bending_length"]) > 0
+
+
 @pytest.mark.parametrize(
     "size, left, right",
     [

@@ -65,6 +65,8 @@ def test_a_written_csv_reads_back_by_key(tmp_path):
         for key, value in zip(CSV_COLUMNS, expected, strict=True):
             if math.isnan(value):
                 assert row[key] == ""
+            elif key == "t":  # the time the steps make, without the sum's rounding errors
+                assert float(row[key]) == float(f"{value:.12g}")
             else:
                 assert float(row[key]) == value  # round-trip exact
     assert float(rows[-1]["max_stretch"]) == history.column("max_stretch")[-1]
@@ -123,3 +125,15 @@ def test_a_fabrics_energy_is_in_joules():
     weight = SI_FABRICS["cotton"].areal_density * strip.width * strip.height * G  # N
     mean_height = float(np.average(sim.state.x[:, 1], weights=sim.mechanics.mass))
     assert sim.readouts().potential_energy == pytest.approx(weight * mean_height, rel=1e-9)
+
+
+def test_the_time_column_is_the_time_the_steps_make():
+    """Issue 51, item 19: step 3600 of 1/120 s was written t = 29.999999999998938 (a sum of
+    3600 Δt's); t = step·Δt, to 12 significant digits."""
+    from clothlab.sim.core.readouts import csv_cells
+
+    width = len(CSV_COLUMNS)
+    for step, summed, written in ((3600, 29.999999999998938, "30.0"), (3, 0.024999999999999998,
+                                  "0.025"), (1, 1 / 120, "0.00833333333333")):  # fmt: skip
+        row = [float(step), summed, *[0.0] * (width - 2)]
+        assert csv_cells(row)[CSV_COLUMNS.index("t")] == written

@@ -404,3 +404,17 @@ def test_a_bias_rigidity_under_a_quarter_of_warp_and_weft_is_one_line():
         spec.replaced(bending_bias=4e-6)
     assert str(refused.value).startswith("bending_bias: 4e-06 N·m is under 5e-06 N·m, a quarter")
     assert "\n" not in str(refused.value)
+
+
+def test_research_names_the_hanging_strip_preset_as_it_is():
+    """Issue 51, item 9: RESEARCH.md said 50 mm × 1 m and 0.0588 N; the preset is 100 mm wide
+    and its clamp holds 0.1176 N."""
+    from pathlib import Path
+
+    research = (Path(__file__).resolve().parents[2] / "RESEARCH.md").read_text(encoding="utf-8")
+    (strip,) = load_preset("hanging-strip").bodies
+    width_mm = round(strip.width * 1000)
+    weight = strip.si_material.areal_density * 9.8 * strip.width * strip.height
+    assert f"`hanging-strip`: {width_mm} mm × {strip.height:g} m" in research
+    assert f"{weight:.4f} N for\n  the `hanging-strip` preset's" in research
+    assert "0.0588 N" not in research

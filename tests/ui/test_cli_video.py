@@ -53,7 +53,7 @@ def test_a_gif_of_the_default_run_holds_all_its_frames(tmp_path):
         assert gif.format == "GIF" and gif.size == (320, 200)
         delays = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
         first, last = (_frame(gif, k) for k in (0, gif.n_frames - 1))
-    frame_ends = list(accumulate(gif_durations(151, 30)))
+    frame_ends = list(accumulate(gif_durations(151, 1 / 30)))
     assert set(accumulate(delays)) <= set(frame_ends) and sum(delays) == frame_ends[-1] == 5030
     assert 2 <= len(delays) <= 151
     assert (first != last).any()  # the sheet swung before it settled
@@ -62,3 +62,17 @@ def test_a_gif_of_the_default_run_holds_all_its_frames(tmp_path):
 def _frame(gif, k: int) -> np.ndarray:
     gif.seek(k)
     return np.asarray(gif.convert("RGB"))
+
+
+def test_a_gif_of_a_run_whose_step_does_not_divide_the_frame_lasts_its_model_time(tmp_path):
+    """Issue 51, item 4: curtain steps 1/60 s; at 24 fps a frame is taken every 2 steps, so each
+    is 1/30 s of model time and is shown that long (it was 1/24 s: 25 % slow)."""
+    from PIL import Image, ImageSequence
+
+    video = tmp_path / "c.gif"
+    result = clothlab("run", "curtain", "--steps", "60", "--fps", "24", "--video", str(video),
+                      "--video-size", "160x100")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    with Image.open(video) as gif:
+        delays = [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+    assert sum(delays) == 1030  # 31 frames (steps 0, 2, …, 60) of 1/30 s: to the hundredth

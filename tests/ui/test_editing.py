@@ -3,6 +3,8 @@ undo/redo, seam cut, save and load."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -10,8 +12,10 @@ from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS, drag, screen_point
 
 from clothlab.app.controller import Controller
+from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import SetPin, links_crossing_stroke
 from clothlab.sim.document.scene import load_scene
+from clothlab.sim.lab.engine import Engine
 from clothlab.ui.viewport.tools import TOOLS
 from clothlab.ui.window.main_window import MainWindow
 
@@ -49,6 +53,47 @@ def test_grab_pulls_a_particle_toward_the_pointer(qtbot, window):
     assert controller.latest.x[particle][1] < start[1] - 0.3  # pulled well down
     QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, target)
     qtbot.waitUntil(lambda: controller.latest.grabbed is None, timeout=WAIT_MS)
+
+
+def test_a_slow_drag_moves_the_held_particle_at_the_pointers_pace_not_a_jump_a_frame(qtbot, window):
+    """Issue 51, item 1: pointer reports a tenth of a second apart (≈12 steps) used to move
+    the particle in one jump a report, at 12 × the hand's speed."""
+    controller, viewport = window.controller, window.viewport
+    particle = 10 * 15 + 7  # bottom middle
+    press = screen_point(window, controller.latest.x[particle])
+    controller.set_running(True)
+    QTest.mousePress(viewport, LEFT, NO_MODIFIER, press)
+    for step in range(1, 9):
+        qtbot.wait(100)
+        QTest.mouseMove(viewport, press + QPoint(6 * step, 0))
+    QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, press + QPoint(48, 0))
+    qtbot.waitUntil(lambda: controller.latest.grabbed is None, timeout=WAIT_MS)
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+
+    journal = list(controller.journal)
+    held = [s for s in journal if isinstance(s.command, (GrabStart, GrabMove))]
+    gaps = [later.step - earlier.step for earlier, later in itertools.pairwise(held)]
+    assert [s.command.over_steps for s in held[1:]] == [min(g, 60) for g in gaps]
+    assert max(gaps) > 3  # reports came steps apart: a jump a report would have been fast
+    # The pointer's fastest pace between two reports, and the held particle's fastest step,
+    # in a replay of the journal one step at a time.
+    engine = Engine(journal[0].command.scene, journal[1:], record_every=0)
+    dt = engine.sim.settings.dt
+    targets = [np.array(s.command.target) for s in held]
+    pointer = max(
+        np.linalg.norm(b - a) / (g * dt)
+        for a, b, g in zip(targets, targets[1:], gaps, strict=False)
+        if g > 0
+    )
+    release = next(s.step for s in journal if isinstance(s.command, GrabRelease))
+    engine.advance_to(held[0].step)
+    fastest = 0.0
+    while engine.clock < release:
+        engine.advance(1)
+        x, x_prev = engine.sim.state.x[particle], engine.sim.state.x_prev[particle]
+        fastest = max(fastest, float(np.linalg.norm(x - x_prev) / dt))
+    assert fastest < 2 * pointer
 
 
 def test_a_cut_stroke_removes_what_the_pure_function_says_and_undo_redo_restore_it(qtbot, window):

@@ -84,9 +84,39 @@ def test_a_gif_export_has_every_frame_and_the_cloth_moves(qtbot, make_window, tm
 
 
 def test_gif_delays_keep_the_clock():
-    assert gif_durations(6, 30) == [30, 40, 30, 30, 40, 30]
-    assert sum(gif_durations(60, 30)) == 2000
-    assert sum(gif_durations(24, 24)) == 1000 and set(gif_durations(24, 24)) == {40, 50}
+    assert gif_durations(6, 1 / 30) == [30, 40, 30, 30, 40, 30]
+    assert sum(gif_durations(60, 1 / 30)) == 2000
+    assert sum(gif_durations(24, 1 / 24)) == 1000 and set(gif_durations(24, 1 / 24)) == {40, 50}
+    # 60 fps: no delay of 1/100 s (browsers play it as 1/10 s): that frame is left out (0)
+    sixty = gif_durations(60, 1 / 60)
+    assert sum(sixty) == 1000 and set(sixty) == {0, 20, 30}
+
+
+def gif_delays(path) -> list[int]:
+    from PIL import Image, ImageSequence
+
+    with Image.open(path) as gif:
+        return [frame.info["duration"] for frame in ImageSequence.Iterator(gif)]
+
+
+def test_a_gif_lasts_the_model_time_it_shows_when_the_step_does_not_divide_the_frame(
+    qtbot, make_window, tmp_path
+):
+    """Issue 51, item 4: curtain steps 1/60 s, so a 24 fps video takes a frame every 2 steps
+    (1/30 s); shown for 1/24 s each, 2 s of model time took 48 frames of 1.6 s of model time."""
+    window = ready(qtbot, make_window, "curtain")
+    window.controller.set_running(False)
+    path = tmp_path / "curtain.gif"
+    result = export_video(
+        window.controller, window.viewport, path, VideoSpec(320, 200, 24, 2.0, "gif")
+    )
+    assert result.frames == 60
+    assert result.t_end - result.t_start == pytest.approx(59 / 30, abs=1e-9)
+    assert sum(gif_delays(path)) == 2000  # ms: the 2 s of model time it shows
+
+    path = tmp_path / "one-second.gif"
+    export_video(window.controller, window.viewport, path, VideoSpec(320, 200, 30, 1.0, "gif"))
+    assert sum(gif_delays(path)) == 1000
 
 
 def test_cancel_saves_nothing_and_keeps_the_old_file(qtbot, make_window, tmp_path):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS
 from test_typed_values import type_into
@@ -427,6 +428,55 @@ def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make
     window.controller.undo_stack.undo()
     qtbot.waitUntil(lambda: not window.controller.scene.fabric.tethers, timeout=WAIT_MS)
     assert window.controller.scene.bodies[0].si_material is not None  # the fabric stays
+
+
+def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_window):
+    """Issue 51, item 6: switched on in a run that has stretched or tangled, tethers pulled the
+    cloth to its rest shape from where it was (a melted 128² sheet: 144 % stretch, energy 10⁸);
+    the button starts the run again from rest."""
+    window, group = selected_sheet(make_window)
+    controller = window.controller
+    choose(qtbot, group.material, "cotton — 120 g/m²")
+    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
+    controller.set_running(True)
+    qtbot.waitUntil(lambda: controller.latest.steps >= 60, timeout=WAIT_MS)
+    controller.set_running(False)
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    moved = controller.latest
+    assert moved.steps >= 60
+    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.latest.load > moved.load, timeout=WAIT_MS)
+    assert controller.latest.steps == 0 and controller.scene.fabric.tethers
+    assert controller.undo_stack.count() == 2  # the fabric, then tethers: one entry
+    assert controller.undo_stack.undoText() == "Set tethers"
+    assert "start again from rest" in group.tethers_on.toolTip()
+
+
+def test_the_material_list_heads_its_model_units_and_si_fabrics(qtbot, make_window):
+    """Issue 51, item 14: "cotton" was there twice, a model-units material and a measured SI
+    fabric, with nothing to tell them apart."""
+    _window, group = selected_sheet(make_window)
+    combo = group.material
+    texts = [combo.itemText(row) for row in range(combo.count())]
+    model_heading = texts.index("Model units: stiffness of the links")
+    si_heading = texts.index("SI units: measured fabrics")
+    assert model_heading < texts.index("cotton") < si_heading
+    assert si_heading < next(k for k, t in enumerate(texts) if t.startswith("cotton — "))
+    before = combo.currentIndex()
+    combo.window().activateWindow()
+    qtbot.waitUntil(combo.window().isActiveWindow, timeout=WAIT_MS)
+    qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)
+    view = combo.view()
+    qtbot.waitUntil(view.isVisible, timeout=WAIT_MS)
+    qtbot.wait(QApplication.doubleClickInterval() + 100)
+    for heading in (model_heading, si_heading):  # a heading is never chosen
+        assert not combo.model().item(heading).isEnabled()
+        index = combo.model().index(heading, 0)
+        view.scrollTo(index)
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=view.visualRect(index).center())  # fmt: skip
+        assert combo.currentIndex() == before
+    QTest.keyClick(view, Qt.Key.Key_Escape)
 
 
 def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):

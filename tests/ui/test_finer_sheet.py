@@ -29,9 +29,14 @@ def test_typing_a_finer_resolution_offers_tethers_and_one_click_sets_them(qtbot,
     )
     assert status.notice_button.text() == "Tethers on" and not status.tool_label.isVisible()
     edits = controller.undo_stack.count()
+    window.action_step.trigger()  # the run has gone on: tethers start it again from rest
+    qtbot.waitUntil(lambda: controller.latest.steps == 1, timeout=WAIT_MS)
+    load = controller.latest.load
     QTest.mouseClick(status.notice_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: controller.settings.tethers, timeout=WAIT_MS)
     assert controller.undo_stack.count() == edits + 1 and not status.notice.isVisible()
+    qtbot.waitUntil(lambda: controller.latest.load > load, timeout=WAIT_MS)
+    assert controller.latest.steps == 0  # issue 51, item 6
     window.activateWindow()  # Xvfb has no window manager to make it active
     qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
     window.viewport.setFocus()

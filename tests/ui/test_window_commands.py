@@ -20,7 +20,7 @@ from test_scene_model import find_value
 
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.document.presets import load_preset, preset_path
-from clothlab.sim.document.scene import Scene, build_topology, load_scene
+from clothlab.sim.document.scene import blank_scene, build_topology, load_scene
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ValueDelegate
 from clothlab.ui.docks.scene_model import SceneModel
@@ -263,7 +263,7 @@ def test_new_and_close_start_a_blank_scene(make_window):
     for action in (window.action_new, window.action_close):
         action.trigger()
         scene = window.controller.scene
-        assert scene == Scene()
+        assert scene == blank_scene()  # the default sheet, with its start imperfection
         assert window.controller.path is None
         assert len(scene.bodies) == 1 and not scene.pins
         assert window.windowTitle() == "Untitled[*] — Cloth Lab"

@@ -12,12 +12,15 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 from qt_helpers import WAIT_MS
 
+from clothlab.sim.document.commands import SetSpeed
 from clothlab.sim.document.scene import build_topology, load_scene
 from clothlab.ui.window.main_window import MainWindow
 
 LEFT = Qt.MouseButton.LeftButton
 CTRL = Qt.KeyboardModifier.ControlModifier
-FLAT = 1e-9
+# A blank sheet's start imperfection (issue 51, item 3: 0.001 units out of its plane) leaves
+# its links ≈ 0.02 % long at step 0; a start rebuilt from the wrong places was 218 %.
+FLAT = 1e-3
 
 
 def plain(text: str) -> str:
@@ -201,3 +204,47 @@ def test_reset_of_shifted_pins_says_in_the_status_bar_that_it_starts_stretched(q
     assert window.status.currentMessage() == (
         "Reset: 1 pin is away from its rest place — the cloth starts stretched"
     )
+
+
+# --- issue 51, item 3: a blank sheet does not stand on its edge ----------------------------------
+
+
+def test_a_blank_sheet_let_fall_folds_down_instead_of_standing_on_its_edge(qtbot, make_window):
+    window = active(qtbot, make_window("hanging-sheet", size=(1200, 800), paused=True))
+    controller = window.controller
+    new_scene(qtbot, window)
+    controller.submit(SetSpeed(4.0))  # 4 model seconds a wall second
+    run_until(qtbot, window, lambda snapshot: snapshot.steps >= 600)  # 5 s
+    x = controller.latest.x
+    # A perfectly flat start stood on its edge for ever: y from −1.6 to 0.397, z = 0.
+    assert x[:, 1].max() < -1.0
+    assert np.ptp(x[:, 2]) > 0.1
+
+
+# --- issue 51, item 5: pins from the Edit menu hold a moved sheet where it lies -------------------
+
+
+def test_pin_left_edge_on_a_sheet_lying_on_the_floor_holds_it_where_it_lies(qtbot, make_window):
+    window = active(qtbot, make_window("hanging-sheet", size=(1200, 800)))
+    controller = window.controller
+    new_scene(qtbot, window)
+    controller.submit(SetSpeed(4.0))
+    run_until(qtbot, window, lambda snapshot: snapshot.steps >= 480)  # 4 s: down on the floor
+    pause(qtbot, window)
+    lying = controller.latest.x.copy()
+    rest = build_topology(controller.scene).rest_positions
+    QTest.mouseClick(window.viewport, LEFT, CTRL, screen_point(window, lying[82]))
+    qtbot.waitUntil(lambda: window.editor.selection.body == 0, timeout=WAIT_MS)
+    click_menu(qtbot, window, "Edit", "Pin selected sheet", "Pin left edge")
+    edge = list(range(0, 165, 15))
+    assert [p.particle for p in controller.scene.pins] == edge
+    assert all(np.allclose(p.anchor, rest[p.particle]) for p in controller.scene.pins)  # set-up
+
+    run_until(qtbot, window, lambda snapshot: snapshot.steps >= 720)  # 2 s more
+    snapshot = controller.latest
+    held = dict(zip(snapshot.pin_index.tolist(), snapshot.pin_anchor, strict=True))
+    # the edge stays where it lay (it jumped to its rest place, 101 % stretch, before)
+    assert max(np.linalg.norm(held[p] - lying[p]) for p in edge) < 1e-9
+    assert np.abs(snapshot.x[edge] - lying[edge]).max() < 1e-9
+    assert snapshot.readouts.max_stretch < 0.05
+    assert reset(qtbot, window).readouts.max_stretch < FLAT  # Reset: the set-up, unstretched

@@ -44,10 +44,18 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, shown_unit, tooltip_for
-from clothlab.ui.intents import BeginGesture, ChangeSetting, Compose, EndGesture, change_body
+from clothlab.ui.intents import (
+    BeginGesture,
+    ChangeSetting,
+    Compose,
+    EndGesture,
+    SetThenReset,
+    change_body,
+)
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics
+from clothlab.ui.wheel_guard import guard_wheel
 
 SPIN_BOX_CHROME = 40  # px a spin box needs besides its text: the arrows, frame and margins
 
@@ -245,9 +253,15 @@ class BodyGroup(QGroupBox):
         )
         hint.setWordWrap(True)
         self.tethers_on = QPushButton(tr("Tethers on"), self.tethers_hint)
-        self.tethers_on.setToolTip(tr("Switch on tethers for the whole scene (one undo entry)"))
+        self.tethers_on.setToolTip(
+            tr(
+                "Switch on tethers for the whole scene (one undo entry) and start again from "
+                "rest: tethers hold the cloth to its rest shape, and would tangle one that has "
+                "stretched or tangled"
+            )
+        )
         self.tethers_on.clicked.connect(
-            lambda: self.command_requested.emit(ChangeSetting("tethers", True))
+            lambda: self.command_requested.emit(SetThenReset(ChangeSetting("tethers", True)))
         )
         row = QHBoxLayout(self.tethers_hint)
         row.setContentsMargins(0, 0, 0, 0)
@@ -282,12 +296,16 @@ class BodyGroup(QGroupBox):
             (WORLD_KIND, ""),
             tr("The world's stiffness and compliance (Solver settings)."),
         )
+        combo.insertSeparator(combo.count())
+        # headings: "cotton" is both a model-units material and a measured SI fabric
+        self._heading(tr("Model units: stiffness of the links"))
         for name, stiffness in BODY_STIFFNESS.items():
             compliance = FABRICS[name]["compliance"]
             tip = tr("Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)")
             tip = tip.format(stiffness=stiffness, compliance=compliance)
             self._add(fabric_label(name), (CLASSIC, name), tip)
         combo.insertSeparator(combo.count())
+        self._heading(tr("SI units: measured fabrics"))
         for name, material in SI_FABRICS.items():
             tip = tr("A fabric in SI units from published measurements (RESEARCH.md §8).")
             text = f"{fabric_label(name)} — {fabric_summary(material)}"
@@ -299,6 +317,15 @@ class BodyGroup(QGroupBox):
             self._add(text, (USER_FABRIC, name), tr("Your own fabric (Fit my fabric)."))
         self._add(tr(OWN_FABRIC), (FIT, ""), tr("Fit my fabric: B from your own cantilever test."))
         combo.blockSignals(False)
+
+    def _heading(self, text: str) -> None:
+        """A title over the entries that follow: shown in bold, never chosen."""
+        self.material.addItem(text)
+        item = self.material.model().item(self.material.count() - 1)  # type: ignore[attr-defined]
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = item.font()
+        font.setBold(True)
+        item.setFont(font)
 
     def _add(self, text: str, data: tuple[str, str], tip: str) -> None:
         self.material.addItem(text, entry_data(*data))
@@ -469,6 +496,7 @@ class ParametersPanel(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(form_host)
+        self.wheel_guard = guard_wheel(form_host)  # the wheel scrolls the panel
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll)

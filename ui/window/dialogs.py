@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl
 from PySide6.QtGui import QAction, QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -32,7 +33,14 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.document.files import describe, write_atomically
-from clothlab.sim.document.scene import UNTITLED, CameraSpec, Scene, SceneError, max_length
+from clothlab.sim.document.scene import (
+    UNTITLED,
+    CameraSpec,
+    Scene,
+    SceneError,
+    blank_scene,
+    max_length,
+)
 from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
@@ -101,6 +109,35 @@ ABOUT_TEXT = QT_TR_NOOP(
 )
 
 
+# The standard buttons' words with an Alt key, where Qt's have none ("Discard", "Save")
+ALT_KEY_TEXTS = {
+    QMessageBox.StandardButton.Save: QT_TR_NOOP("&Save"),
+    QMessageBox.StandardButton.Discard: QT_TR_NOOP("&Discard"),
+}
+
+
+class AltKeys(QObject):
+    """While inside, a message box shown gets ALT_KEY_TEXTS on its buttons: Alt+D discards,
+    Alt+S saves. (QMessageBox.question makes its box itself: it is caught as it shows.)"""
+
+    def __enter__(self) -> AltKeys:
+        if (application := QApplication.instance()) is not None:
+            application.installEventFilter(self)
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        if (application := QApplication.instance()) is not None:
+            application.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Show and isinstance(watched, QMessageBox):
+            for which, text in ALT_KEY_TEXTS.items():
+                button = watched.button(which)
+                if button is not None:
+                    button.setText(tr(text))
+        return False
+
+
 class SceneFiles:
     """The window's file commands. A failure is shown as a message box with its one-line reason
     and leaves the document as it was; a success is reported in the status bar."""
@@ -124,11 +161,12 @@ class SceneFiles:
         if self.controller.undo_stack.isClean():
             return True
         buttons = QMessageBox.StandardButton
-        answer = QMessageBox.question(
-            self.window, tr("Unsaved changes"),
-            tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
-            buttons.Save | buttons.Discard | buttons.Cancel,
-        )  # fmt: skip
+        with AltKeys():
+            answer = QMessageBox.question(
+                self.window, tr("Unsaved changes"),
+                tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
+                buttons.Save | buttons.Discard | buttons.Cancel,
+            )  # fmt: skip
         if answer == buttons.Save:
             return self.save()
         return answer == buttons.Discard
@@ -138,10 +176,11 @@ class SceneFiles:
             self.controller.new_from_preset(name)
 
     def new(self) -> None:
-        """A blank document: the default sheet (15 × 11, no pins), no file yet. Close does the
-        same: the window always shows a scene."""
+        """A blank document: the default sheet (15 × 11, no pins, a tiny start imperfection so
+        that it does not balance on its edge), no file yet. Close does the same: the window
+        always shows a scene."""
         if self.confirm_discard():
-            self.controller.load(Scene(), None)
+            self.controller.load(blank_scene(), None)
 
     def revert(self) -> bool:
         """Load the document's file again; with unsaved changes, only if the user agrees to

@@ -3,12 +3,13 @@
 
 A video is taken at exact model-time steps, not from the screen: a copy of the run (its engine,
 sim.lab.engine) takes round(1/fps / dt) steps for each frame (sim.lab.mesh_export.steps_per_frame),
-a snapshot of that state is drawn by a second, off-screen Viewport of the chosen size (same
-camera, same view options as the window's), and the picture goes to the writer. So the video's
-clock is model time, however slowly the frames are drawn; the window's own 3D view keeps its
-size, and the run itself goes on (or stays paused) as it was. The file is written in a private
-temporary folder and then copied over the target with sim.document.files.write_atomically, as every
-file the lab writes.
+and the video shows each frame for those steps' model time (1/fps unless Δt does not divide it; a
+GIF's delays, in hundredths, end where the frames' model times do). A snapshot of that state is
+drawn by a second, off-screen Viewport of the chosen size (same camera, same view options as the
+window's), and the picture goes to the writer. So the video's clock is model time, however slowly
+the frames are drawn; the window's own 3D view keeps its size, and the run itself goes on (or stays
+paused) as it was. The file is written in a private temporary folder and then copied over the
+target with sim.document.files.write_atomically, as every file the lab writes.
 
 `render_video` (snapshots in, file out) and `export_video` (from a window's controller) are
 plain functions; the dialogs here only collect their parameters. Video needs the optional
@@ -103,6 +104,12 @@ class VideoSpec:
     def frames(self) -> int:
         return max(1, round(self.seconds * self.fps))
 
+    def frames_of(self, frame_seconds: float | None) -> int:
+        """The frames that show `seconds` of model time, `frame_seconds` apart (1/fps: None)."""
+        if frame_seconds is None:
+            return self.frames
+        return max(1, round(self.seconds / frame_seconds))
+
 
 @dataclass(frozen=True)
 class ViewLook:
@@ -144,11 +151,30 @@ def missing_video_support(fmt: str) -> str | None:
 # --- writing -----------------------------------------------------------------------------------
 
 
-def gif_durations(frames: int, fps: float) -> list[int]:
-    """Per-frame GIF delays in ms. GIF counts in 1/100 s, so 30 fps alternates 30 and 40 ms
-    and the whole still lasts frames/fps, where one rounded delay would drift (33 fps)."""
-    ends = [round(1000.0 * k / fps, -1) for k in range(frames + 1)]
-    return [int(ends[k + 1] - ends[k]) for k in range(frames)]
+GIF_TICK_MS = 10  # a GIF's delays are whole hundredths of a second
+# Browsers play a delay under 2 hundredths as 10 hundredths: a frame that would get one is left
+# out, and the one before it shown for its time too.
+GIF_SHORTEST_MS = 20
+
+
+def gif_durations(frames: int, frame_seconds: float) -> list[int]:
+    """Per-frame GIF delays in ms for frames `frame_seconds` of model time apart. GIF counts in
+    1/100 s: each frame starts where its model time, rounded to a hundredth, does, so 30 fps
+    alternates 30 and 40 ms and the whole lasts frames × frame_seconds, where one rounded delay
+    would drift (33 fps). A frame that would last under GIF_SHORTEST_MS gets 0: it is left out,
+    and the one shown before it lasts its time too (60 fps: 20, 30, 0, 20, 30, 0 ms)."""
+    starts = [GIF_TICK_MS * round(1000.0 * k * frame_seconds / GIF_TICK_MS)
+              for k in range(frames + 1)]  # fmt: skip
+    durations = [0] * frames
+    shown = [0]  # the frames shown, in order
+    for k in range(1, frames):
+        if starts[k] - starts[shown[-1]] >= GIF_SHORTEST_MS:
+            shown.append(k)
+    if len(shown) > 1 and starts[frames] - starts[shown[-1]] < GIF_SHORTEST_MS:
+        shown.pop()  # the last would be too short: the one before lasts to the end
+    for this, following in zip(shown, [*shown[1:], frames], strict=True):
+        durations[this] = starts[following] - starts[this]
+    return durations
 
 
 class GifFrames:
@@ -158,8 +184,8 @@ class GifFrames:
     Each frame is kept as Pillow's writer would turn it anyway, 256 colours of its own: a
     third of the bytes of RGB."""
 
-    def __init__(self, path: Path, fps: int) -> None:
-        self.path, self.fps = path, fps
+    def __init__(self, path: Path, frame_seconds: float) -> None:
+        self.path, self.frame_seconds = path, frame_seconds  # model time between frames
         self.frames: list[Any] = []  # PIL.Image.Image, imported only when a video is made
 
     def append_data(self, frame: np.ndarray) -> None:
@@ -172,18 +198,21 @@ class GifFrames:
     def close(self) -> None:
         if not self.frames:
             return
-        first, *rest = self.frames
-        durations = gif_durations(len(self.frames), self.fps)
+        durations = gif_durations(len(self.frames), self.frame_seconds)
+        shown = [(f, d) for f, d in zip(self.frames, durations, strict=True) if d > 0]
         self.frames = []
+        (first, _), rest = shown[0], [f for f, _ in shown[1:]]
         first.save(self.path, format="GIF", save_all=True, append_images=rest,
-                   duration=durations, loop=0)  # fmt: skip
+                   duration=[d for _, d in shown], loop=0)  # fmt: skip
 
 
 class VideoWriter:
     """Frames to a video file: encoded in a private temporary folder, then written over
     `path` atomically on commit(); discard() leaves `path` as it was."""
 
-    def __init__(self, path: Path, spec: VideoSpec) -> None:
+    def __init__(self, path: Path, spec: VideoSpec, frame_seconds: float | None = None) -> None:
+        """`frame_seconds`: the model time between frames (by default 1/spec.fps), which the
+        video plays each frame for: a step that does not divide 1/fps makes it differ."""
         missing = missing_video_support(spec.fmt)
         if missing:
             raise VideoError(tr(missing))
@@ -194,19 +223,19 @@ class VideoWriter:
         self._temporary = self._folder / f"video.{spec.fmt}"
         self._writer: Any
         try:
-            self._writer = self._encoder(spec)
+            self._writer = self._encoder(spec, frame_seconds or 1.0 / spec.fps)
         except BaseException:
             shutil.rmtree(self._folder, ignore_errors=True)
             raise
 
-    def _encoder(self, spec: VideoSpec) -> Any:
+    def _encoder(self, spec: VideoSpec, frame_seconds: float) -> Any:
         if spec.fmt == "gif":
-            return GifFrames(self._temporary, spec.fps)
+            return GifFrames(self._temporary, frame_seconds)
         import imageio.v2 as imageio  # the optional extra: only now
 
         # yuv420p plays everywhere; macro block 2 keeps 1920 × 1080 as it is, not 1088
         return imageio.get_writer(
-            self._temporary, mode="I", format="FFMPEG", fps=spec.fps, codec="libx264",
+            self._temporary, mode="I", format="FFMPEG", fps=1.0 / frame_seconds, codec="libx264",
             quality=8, pixelformat="yuv420p", macro_block_size=2, ffmpeg_log_level="error",
         )  # fmt: skip
 
@@ -299,21 +328,23 @@ def render_video(
     spec: VideoSpec,
     look: ViewLook,
     progress: Progress | None = None,
+    frame_seconds: float | None = None,
 ) -> VideoResult:
-    """Draw each snapshot (spec.frames of them at most) and write the video to `path`.
+    """Draw each snapshot (spec.frames_of(frame_seconds) of them at most, `frame_seconds` of
+    model time apart: by default 1/spec.fps) and write the video to `path`.
     Raises VideoError, OSError; a cancel saves nothing."""
-    writer = VideoWriter(Path(path), spec)
+    writer = VideoWriter(Path(path), spec, frame_seconds)
     view = OffscreenView(spec.width, spec.height, look)
-    done, times = 0, []
+    done, times, count = 0, [], spec.frames_of(frame_seconds)
     try:
         for snapshot in frames:
             writer.append(view.render(snapshot))
             done += 1
             times.append(snapshot.t)
-            if progress is not None and not progress(done, spec.frames) and done < spec.frames:
+            if progress is not None and not progress(done, count) and done < count:
                 writer.discard()
                 return VideoResult(done, True, times[0], times[-1])
-            if done >= spec.frames:
+            if done >= count:
                 break
         writer.commit()
     except BaseException:
@@ -353,8 +384,11 @@ def export_video(
     come from a copy of the run (Controller.fork), stepped here: the run itself goes on, or
     stays paused, as it was."""
     engine = _forked(controller)
-    frames = _frames(engine, spec.frames, steps_per_frame(spec.fps, engine.sim.settings.dt))
-    return render_video(frames, path, spec, ViewLook.of(viewport, controller.scene), progress)
+    spacing = steps_per_frame(spec.fps, engine.sim.settings.dt)
+    frame_seconds = spacing * engine.sim.settings.dt  # 1/fps unless Δt does not divide it
+    frames = _frames(engine, spec.frames_of(frame_seconds), spacing)
+    look = ViewLook.of(viewport, controller.scene)
+    return render_video(frames, path, spec, look, progress, frame_seconds)
 
 
 def export_mesh_sequence(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QMainWindow,
     QStackedWidget,
@@ -394,6 +395,19 @@ class MainWindow(QMainWindow):
         self.viewport.set_camera(scene.camera)
         self._update_title()
         self._show_running(self.controller.running)
+        QTimer.singleShot(0, self._focus_after_load)  # once the panels have settled
+
+    def _focus_after_load(self) -> None:
+        """A new scene's keys are the 3D view's (Space, '.', the tools'): a field of the
+        panels the scene rebuilt keeps no focus ("Solver passes" took the q the person typed
+        after a load), unless the person is in a dialog or answering a question (the
+        Questions panel loads the scene of each)."""
+        focused = QApplication.focusWidget()
+        if focused is None or focused.window() is not self or focused is self.viewport:
+            return
+        if self.questions_dock.isAncestorOf(focused):
+            return
+        self.viewport.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_edit(self, scene: Scene, command: object) -> None:
         for panel in self.panels:
@@ -439,6 +453,7 @@ class MainWindow(QMainWindow):
         # the panels go first, as the plots' repaints come from calls queued behind them.
         for panel in self.panels:
             panel.show_snapshot(snapshot)
+        self.recorder.show_snapshot(snapshot)
         self.viewport.show_snapshot(snapshot)
 
     def _update_status(self) -> None:

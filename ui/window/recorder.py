@@ -170,7 +170,7 @@ class Recorder(QObject):
         c = self.controller
         action_table.connect_actions(self.actions, self.action_slots())
         for signal, slot in (
-            (c.snapshot_changed, self._show_snapshot), (c.scene_loaded, self._stop_on_load),
+            (c.scene_loaded, self._stop_on_load),
             (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
             (c.restart_coming, self._stop_before_restart),
             (self.bar.command_requested, self.context.submit),
@@ -289,7 +289,9 @@ class Recorder(QObject):
 
     # --- showing -------------------------------------------------------------------------------
 
-    def _show_snapshot(self, snapshot: Snapshot) -> None:
+    def show_snapshot(self, snapshot: Snapshot) -> None:
+        """The frame the window shows (MainWindow presents it to every part at once: the
+        replay bar's step is of the frame the status bar's and the Readouts' times are)."""
         if self.controller.replay is not None:  # the slider is on the recording's clock
             self.bar.show_step(snapshot.clock)
         now = time.perf_counter()
