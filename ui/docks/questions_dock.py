@@ -75,6 +75,7 @@ from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
+from clothlab.ui.plain_text import as_written
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
@@ -288,6 +289,7 @@ class QuestionsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         header = QHBoxLayout()
         self.set_label = QLabel()
+        self.set_label.setTextFormat(Qt.TextFormat.PlainText)  # the set file's title, as written
         self.set_label.setObjectName("question_set_title")
         font = self.set_label.font()
         font.setBold(True)
@@ -453,7 +455,7 @@ class QuestionsPanel(QWidget):
         try:
             question_set = load_question_set(path)
         except QuestionSetError as error:
-            QMessageBox.warning(self, tr("Cannot open question set"), str(error))
+            QMessageBox.warning(self, tr("Cannot open question set"), as_written(str(error)))
             return False
         self.set_question_set(question_set)
         return True
@@ -719,15 +721,17 @@ class QuestionsPanel(QWidget):
         try:
             self.export_csv(Path(path))
         except OSError as error:
-            QMessageBox.warning(self, tr("Cannot export answers"), f"{path}: {error.strerror}")
+            failed = as_written(f"{path}: {error.strerror}")
+            QMessageBox.warning(self, tr("Cannot export answers"), failed)
 
     def reset_progress(self, ask: bool = True) -> None:
         assert self.question_set is not None
         if ask:
             buttons = QMessageBox.StandardButton
+            forget = tr("Forget every answer to “{title}”?")
             answer = QMessageBox.question(
                 self, tr("Reset progress"),
-                tr("Forget every answer to “{title}”?").format(title=self.question_set.title),
+                as_written(forget.format(title=self.question_set.title)),
                 buttons.Yes | buttons.No, buttons.No,
             )  # fmt: skip
             if answer != buttons.Yes:
