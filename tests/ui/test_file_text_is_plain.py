@@ -102,13 +102,15 @@ def test_a_question_sets_title_is_plain_text_in_the_panel_and_the_reset_box(
     text = json.loads(
         (preset_path("hanging-sheet").parents[1] / "questions" / "lab.json").read_text()
     )
-    text["title"] = HOSTILE
+    text["title"] = text["description"] = HOSTILE
     text["questions"] = text["questions"][:1]  # on a preset: the others' files are not here
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(text), encoding="utf-8")
     monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, why: pytest.fail(why))
     assert panel.open_set(path)
     assert displayed(panel.set_label) == HOSTILE
+    tip = QLabel(panel.set_label.toolTip())  # a tooltip guesses its format as a label does
+    assert displayed(tip) == HOSTILE
     monkeypatch.setattr(QMessageBox, "question", REAL_QUESTION)
     seen: list[tuple[str, str]] = []
     try:

@@ -444,7 +444,7 @@ class QuestionsPanel(QWidget):
     def set_question_set(self, question_set: QuestionSet) -> None:
         self.question_set = question_set
         self.set_label.setText(question_set.title)
-        self.set_label.setToolTip(question_set.spec.description or question_set.source)
+        self.set_label.setToolTip(as_written(question_set.spec.description or question_set.source))
         self.index = 0
         self._refresh_list()
         self.select(0)
@@ -671,7 +671,7 @@ class QuestionsPanel(QWidget):
             )
         )
         if self.store.warning:
-            self.progress_label.setToolTip(self.store.warning)
+            self.progress_label.setToolTip(as_written(self.store.warning))
 
     def _question_ids(self) -> list[str]:
         assert self.question_set is not None
