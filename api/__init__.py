@@ -16,11 +16,17 @@ engine (sim.lab.engine). The full reference is docs/api.md.
 
 from __future__ import annotations
 
+import ast
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
+from clothlab import _boundary as boundary
+from clothlab._boundary import shown
 from clothlab.lab import Lab, Table
 from clothlab.sim.document.presets import preset_names
 from clothlab.sim.document.scene import SceneError
@@ -58,6 +64,9 @@ def compare(
     """The source as is and with each set of changes, each run `steps` steps: their readout
     rows by name ("as is", "passes=16", …), as `clothlab compare --csv` gives them. Raises
     RuntimeError naming a variant that blew up."""
+    steps = boundary.step_count(steps)
+    if isinstance(changes, str | Mapping):  # one set of changes where a list of them is meant
+        raise ValueError(f"changes {shown(changes)}: give a list of them, as [{shown(changes)}]")
     chosen = [BASELINE, *(_variant(c) for c in changes)]
     base = _source(source)
     tables = {}
@@ -71,7 +80,7 @@ def compare(
 
 @dataclass(frozen=True)
 class SweepRow:
-    values: dict[str, str]  # the varied keys' values, as given
+    values: dict[str, Any]  # the varied keys' values, parsed as `Lab.set` parses them (int 8)
     status: str  # "ok", "blew up at step N", "bad value: …"
     final: dict[str, float] | None  # the readouts at the last step; None if it failed
 
@@ -83,20 +92,82 @@ def sweep(
     workers: int = 1,
 ) -> list[SweepRow]:
     """Every combination of the values (the first key slowest), each run `steps` steps, in
-    `workers` processes: one row per variant, as `clothlab sweep --csv` writes them."""
-    axes = [
-        (key, [(str(v), variants.parse_change(key, variants.change_text(v))) for v in values])
-        for key, values in vary.items()
-    ]
+    `workers` processes: one row per variant, as `clothlab sweep --csv` writes them. With
+    workers > 1, a script calls it under `if __name__ == "__main__":` (the workers import the
+    script again); from a script's top level it raises RuntimeError saying so."""
+    steps = boundary.step_count(steps)
+    workers = boundary.index(workers, "workers")
+    if workers < 1:
+        raise ValueError(f"workers: {workers} is not a count of processes (1 or more)")
+    if not isinstance(vary, Mapping):
+        raise ValueError(f"vary {shown(vary)}: give {{key: [values]}}, as {{'passes': [4, 8]}}")
+    axes = [(key, _axis(key, values)) for key, values in vary.items()]
     grid = variants.grid(axes)
     base = _source(source)
+    if workers > 1:
+        _refuse_unguarded_script()
     results = _run_grid(base, grid, steps, workers)
     return [
-        SweepRow(dict(v.given), r.status,
+        SweepRow(dict(v.changes), r.status,
                  None if r.final_row is None else dict(zip(Table.columns, r.final_row,
                                                            strict=True)))
         for v, r in zip(grid, results, strict=True)
     ]  # fmt: skip
+
+
+def _axis(key: str, values: Any) -> list[tuple[str, Any]]:
+    """One key's values as (text, parsed) pairs; a string or a lone value is refused."""
+    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{key}: {shown(values)} is not a list of values (as [4, 8, 16])")
+    texts = [variants.change_text(v) for v in values]
+    return [(text, variants.parse_change(key, text)) for text in texts]
+
+
+def _refuse_unguarded_script() -> None:
+    """Raise RuntimeError when called from a script's top level outside `if __name__ ==
+    "__main__":`. The worker processes start afresh and import the script to find its
+    functions: unguarded, each would start a sweep of its own, fail, and the sweep got rows of
+    `error: BrokenProcessPool` after pages of tracebacks (issue 49)."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    frame = _main_module_frame(main)
+    if frame is None or path is None:  # a notebook, `python -c`, or inside a function: fine
+        return
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))  # `open` is clothlab's here
+    except (OSError, SyntaxError, ValueError):  # not a script we can read: let it try
+        return
+    if not any(_is_main_guard(node, frame.f_lineno) for node in tree.body):
+        raise RuntimeError(
+            "clothlab.sweep(workers > 1) from a script's top level: put the script's code under "
+            '`if __name__ == "__main__":` (each worker process imports the script again)'
+        )
+
+
+def _main_module_frame(main: Any) -> FrameType | None:
+    """The frame of the main module's top-level code among the callers, if any."""
+    frame: FrameType | None = sys._getframe(1)
+    names = getattr(main, "__dict__", None)
+    while frame is not None:
+        if frame.f_globals is names and frame.f_code.co_name == "<module>":
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _is_main_guard(node: ast.stmt, line: int) -> bool:
+    """Whether `node` is `if __name__ == "__main__":` and holds the line."""
+    if not isinstance(node, ast.If) or not node.lineno <= line <= (node.end_lineno or 0):
+        return False
+    test = node.test
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def _run_grid(base: Source, grid: list[Variant], steps: int, workers: int) -> list[Any]:

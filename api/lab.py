@@ -8,15 +8,22 @@ the first step) are the commands the app records, so `Lab.recording` replays in 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import io
 import os
-from collections.abc import Iterator, Mapping, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import numpy as np
 
+from clothlab import _boundary as boundary
+from clothlab._boundary import shown
 from clothlab.sim.core import probes, readouts
 from clothlab.sim.core.forces import Forces
 from clothlab.sim.document.commands import (
@@ -29,21 +36,43 @@ from clothlab.sim.document.commands import (
     apply_to_document,
 )
 from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe, SetSetting, seam_links
-from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.recording import Recording, save_recording
-from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene, capture_scene, save_scene
+from clothlab.sim.document.files import SceneError, write_atomically
+from clothlab.sim.document.recording import Recording, parse_recording, recording_json
+from clothlab.sim.document.scene import (
+    RulerEnd,
+    RulerSpec,
+    Scene,
+    capture_scene,
+    parse_scene,
+    scene_json,
+)
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source, in_si_units
 
 Vec3 = tuple[float, float, float]
+Row = tuple[float, ...]
+Progress = Callable[[int, int], object]  # (steps done, steps asked for)
+P = ParamSpec("P")
+R = TypeVar("R")
+# Rows one run keeps when not told `every` or `keep` (≈ 0.6 GB with four probes): a recording
+# of 10⁹ steps once made `run()` keep 2.4 GB of rows per 10⁷ steps, and go on.
+MAX_ROWS = 2_000_000
+# Work between looks for Ctrl+C, calls of `progress` and takes of rows, s: whatever the sheet's
+# size, a run stops within about this long (a step slower than 20 ms is undone, sim.core.solver)
+CHUNK_S = 0.1
 
 
-class Table(Mapping[str, np.ndarray]):
-    """Readout rows, one per step: a mapping from CSV column key ("step", "t", "sag", …) to a
-    (rows,) float64 array. NaN where a readout does not apply (volume without a block). With
-    probes, their columns follow: "probe1_y", "probe1_speed", "probe1_tension", "probe2_y", …
-    (NaN where the probe was not attached at that step)."""
+class Table(dict[str, np.ndarray]):
+    """Readout rows, one per step, as pandas and numpy users expect them: a read-only mapping
+    from CSV column key ("step", "t", "sag", …) to a (rows,) float64 array, `len` the number of
+    rows, `np.asarray(table)` the (rows, columns) array and `pd.DataFrame(table)` a frame of
+    rows × named columns (`to_pandas` adds the units). NaN where a readout does not apply
+    (volume without a block). With probes, their columns follow: "probe1_y", "probe1_speed",
+    "probe1_tension", "probe2_y", … (NaN where the probe was not attached at that step).
+
+    A dict underneath so that pandas reads it by column: it takes a dict column by column, and
+    any other mapping as a list of its keys (a frame of column names, issue 49)."""
 
     columns: tuple[str, ...] = readouts.CSV_COLUMNS  # without probes; with, see __init__
     units: dict[str, str] = readouts.CSV_UNITS  # of a run in model units; see __init__
@@ -54,23 +83,51 @@ class Table(Mapping[str, np.ndarray]):
         self.probe_slots, self._si = probe_slots, si
         self.columns = (*readouts.CSV_COLUMNS, *probes.column_keys(probe_slots))
         self.units = {**readouts.csv_units(si), **probes.units(probe_slots, si)}
+        super().__init__((key, rows[:, k]) for k, key in enumerate(self.columns))
 
-    def __getitem__(self, key: str) -> np.ndarray:
-        try:
-            return self.rows[:, self.columns.index(key)]
-        except ValueError:
-            raise KeyError(f"{key}: not a column (columns: {', '.join(self.columns)})") from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.columns)
+    def __missing__(self, key: str) -> NoReturn:
+        raise KeyError(f"{key}: not a column (columns: {', '.join(self.columns)})")
 
     def __len__(self) -> int:
-        return len(self.columns)
+        """Rows, as len() of a DataFrame or an array (the columns: `len(table.columns)`)."""
+        return len(self.rows)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """(rows, columns): `np.asarray(table)`, column order as `columns`."""
+        if dtype is None and not copy:
+            return self.rows
+        return np.array(self.rows, dtype=dtype, copy=True)
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a Table is read-only: copy a column (table['sag'].copy()) to change it")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (np.array(self.rows), self.probe_slots, self._si))
+
+    def __copy__(self) -> Table:
+        return self  # read-only: a copy would be the same
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return type(self)(np.array(self.rows), self.probe_slots, self._si)
 
     @property
     def count(self) -> int:
-        """Rows in the table."""
+        """Rows in the table (as len(table))."""
         return len(self.rows)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame of the rows, columns named as `columns`, the units in
+        `frame.attrs["units"]` (column → unit). Needs pandas (pip install pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Table.to_pandas needs pandas: pip install pandas") from None
+        frame = pd.DataFrame(np.array(self.rows), columns=list(self.columns))
+        frame.attrs["units"] = dict(self.units)
+        return frame
 
     def csv(self) -> str:
         """The text `clothlab run --csv` writes for these rows (header with units)."""
@@ -85,8 +142,8 @@ class Table(Mapping[str, np.ndarray]):
     @classmethod
     def of(
         cls,
-        rows: Sequence[tuple[float, ...]],
-        probe_rows: Sequence[tuple[float, ...]] = (),
+        rows: Sequence[tuple[float, ...]] | np.ndarray,
+        probe_rows: Sequence[tuple[float, ...]] | np.ndarray = (),
         si: bool = False,
     ) -> Table:
         """A table of readout rows and, if given, the probe rows beside them (MAX_PROBES slots
@@ -102,38 +159,55 @@ class Table(Mapping[str, np.ndarray]):
         return cls(np.hstack([table, probed[:, : slots * width]]), slots, si)
 
 
+def _locked(method: Callable[P, R]) -> Callable[P, R]:
+    """Run a Lab's method holding its lock: a Lab used from two threads once wrote recordings
+    whose commands went back in time (a command stamped while the other thread stepped)."""
+
+    @functools.wraps(method)
+    def locked(*args: P.args, **kwargs: P.kwargs) -> R:
+        with args[0]._lock:  # type: ignore[attr-defined]  # args[0] is the Lab
+            return method(*args, **kwargs)
+
+    return locked
+
+
 class Lab:
-    """One run of a scene (or the replay of a recording); see clothlab.open."""
+    """One run of a scene (or the replay of a recording); see clothlab.open. Safe to share
+    between threads: each call holds the Lab's lock, so a command lands between whole runs."""
 
     def __init__(self, source: Source, name: str = "") -> None:
         self.name = name or variants.scene_of(source).name
-        self._source: Source = source  # what step 0 is: the scene (or recording) as set up
-        self._document: Scene = variants.scene_of(source)  # the set-up with the edits made here
-        self._engine = Engine.of(source, record_probes=True)
+        self._lock = threading.RLock()
+        self._start(source)
 
     # --- the state --------------------------------------------------------------------------
 
     @property
+    @_locked
     def steps(self) -> int:
         """Steps taken since step 0."""
         return self._engine.steps
 
     @property
+    @_locked
     def t(self) -> float:
         """Model time, s."""
         return self._engine.t
 
     @property
+    @_locked
     def positions(self) -> np.ndarray:
         """(N, 3) float64: every particle's position now (a copy)."""
         return self._engine.sim.state.x.copy()
 
     @property
+    @_locked
     def readouts(self) -> dict[str, float]:
         """The readouts of the state now, by CSV column key (counts as int)."""
         return {"step": self.steps, **dataclasses.asdict(self._engine.readouts())}
 
     @property
+    @_locked
     def pin_forces(self) -> np.ndarray:
         """(P, 3) float64: each pin's force on the cloth over the last step, one row per pin in
         ascending particle order (N with SI fabrics, model units otherwise); NaN before the
@@ -141,12 +215,14 @@ class Lab:
         return self._forces().pin_force.copy()
 
     @property
+    @_locked
     def link_tensions(self) -> np.ndarray:
         """(M,) float64: each link's pull on its ends over the last step (< 0: a push), 0 for a
         cut or torn link; NaN before the first step."""
         return self._forces().link_tension.copy()
 
     @property
+    @_locked
     def tension_per_length(self) -> np.ndarray | None:
         """(M,) float64, N/m: across each side link of a body with an SI fabric, the fabric's
         tension per unit length (NaN for diagonals and bodies in model units); None when no
@@ -155,6 +231,7 @@ class Lab:
         return None if per_length is None else per_length.copy()
 
     @property
+    @_locked
     def contact_forces(self) -> dict[str, float]:
         """Each obstacle's normal force on the cloth over the last step: "floor", "ball",
         "sphere 1", "box 1", …; empty before the first step."""
@@ -170,38 +247,101 @@ class Lab:
         return Forces(np.full(sim.topology.link_count, np.nan), unknown, {}, weight)
 
     @property
+    @_locked
     def scene(self) -> Scene:
-        """The scene as set up: the one opened with the changes and edits made since."""
+        """The scene as set up: the one opened, with the changes and edits made since (a
+        recording's own edits, cuts, pins and rulers, as far as the replay has gone)."""
         return self._document
 
     @property
+    @_locked
     def particles(self) -> int:
         return self._engine.sim.topology.particle_count
 
     @property
+    @_locked
     def links(self) -> int:
         return self._engine.sim.topology.link_count
 
     # --- running ----------------------------------------------------------------------------
 
-    def run(self, steps: int | None = None) -> Table:
-        """Take `steps` steps (a recording's: to its end) and return their readout rows, one per
-        step; the first call also returns the row of step 0. Raises RuntimeError if the model
-        blows up (it has its last good state back)."""
-        if steps is None:
-            if not isinstance(self._source, Recording):
-                raise ValueError("give the number of steps to run")
-            steps = max(0, self._source.steps - self._engine.clock)
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-            raise ValueError(f"steps: {steps!r} is not a count of steps")
+    @_locked
+    def run(
+        self,
+        steps: int | None = None,
+        *,
+        every: int = 1,
+        keep: int | None = None,
+        progress: Progress | None = None,
+    ) -> Table:
+        """Take `steps` steps (a recording's: to its end) and return their readout rows: one
+        per step, or only those of steps that are multiples of `every`, and only the last
+        `keep` of them if given; the first call also returns the row of step 0. `progress`, if
+        given, is called as progress(steps done, steps) about every CHUNK_S seconds. A run that
+        would keep more than MAX_ROWS rows is refused: ask for fewer with `every` or `keep`.
+        Raises RuntimeError if the model blows up (it has its last good state back); Ctrl+C
+        stops the run at a whole step and raises KeyboardInterrupt (the rows of this call are
+        dropped: the next run goes on from `steps`)."""
+        count = self._steps_to_run(steps)
+        every = boundary.index(every, "every")
+        if every < 1:
+            raise ValueError(f"every: {every} is not a count of steps (1 or more)")
+        if keep is not None:
+            keep = boundary.index(keep, "keep")
+            if keep < 0:
+                raise ValueError(f"keep: {keep} is not a count of rows")
+        if progress is not None and not callable(progress):
+            raise ValueError(f"progress: {shown(progress)} is not a function (done, steps)")
+        if keep is None and count // every > MAX_ROWS:
+            raise ValueError(
+                f"run({count}) would keep {count // every:_} rows, more than {MAX_ROWS:_}: "
+                "keep fewer with every= (a row every so many steps) or keep= (the last rows)"
+            )
+        rows = _Rows(keep)
         engine = self._engine
-        engine.advance(steps)
-        rows, probe_rows = engine.take_rows(), engine.take_probe_rows()
+        engine.record_every = every
+        try:
+            with _ctrl_c_stops(engine.sim) as pressed:
+                self._advance(count, rows, progress, pressed)
+        finally:
+            engine.record_every = 1
+            self._follow_recording()
         if engine.blew_up:
             instability = engine.sim.instability
             raise RuntimeError(instability.message if instability else "the model blew up")
-        return Table.of(rows, probe_rows, in_si_units(self._source))
+        return Table.of(rows.readouts(), rows.probes(), in_si_units(self._source))
 
+    def _advance(
+        self,
+        count: int,
+        rows: _Rows,
+        progress: Progress | None,
+        pressed: Callable[[], bool],
+    ) -> None:
+        """Advance in chunks of about CHUNK_S of work, taking the rows after each (a row is
+        recorded where the step count is a multiple of `every`, however the steps are split)."""
+        engine, done, chunk = self._engine, 0, 1
+        while done < count:
+            asked = min(chunk, count - done)
+            started = time.perf_counter()
+            done += engine.advance(asked)
+            rows.add(engine.take_rows(), engine.take_probe_rows())
+            if pressed():
+                raise KeyboardInterrupt(f"the run stopped at step {engine.steps}")
+            if engine.blew_up:
+                return
+            if progress is not None:
+                progress(done, count)
+            chunk = _next_chunk(asked, time.perf_counter() - started)
+
+    def _steps_to_run(self, steps: int | None) -> int:
+        if steps is not None:
+            return boundary.step_count(steps)
+        if not isinstance(self._source, Recording):
+            raise ValueError("give the number of steps to run")
+        return max(0, self._source.steps - self._engine.clock)
+
+    @_locked
     def reset(self) -> None:
         """Back to step 0 of the scene as set up now (the edits kept, the journal afresh)."""
         self._start(self._document)
@@ -213,9 +353,21 @@ class Lab:
     def _start(self, source: Source) -> None:
         self._source, self._document = source, variants.scene_of(source)
         self._engine = Engine.of(source, record_probes=True)
+        self._followed = 1  # journal entries the document has had (the Load is step 0's)
+        self._follow_recording()
+
+    def _follow_recording(self) -> None:
+        """The document after the commands applied since it was last brought up to date: a
+        recording's own (its cuts, pins and rulers, as the app's document follows a replay)
+        and this Lab's."""
+        journal = self._engine.journal
+        for stamped in journal[self._followed :]:
+            self._document = apply_to_document(self._document, stamped.command)
+        self._followed = len(journal)
 
     # --- settings ---------------------------------------------------------------------------
 
+    @_locked
     def set(self, **changes: Any) -> None:
         """Change settings by the keys `clothlab run --set` takes (passes=16, wind=2.0,
         fabric="denim", resolution=(30, 20), …). Before the first step they change the scene, as
@@ -236,110 +388,126 @@ class Lab:
 
     # --- the commands the app records ---------------------------------------------------------
 
+    @_locked
     def cut(self, links: Sequence[int]) -> int:
         """Cut these links (indices into the model's links) where still live; returns how many
         were cut."""
         live = self._engine.sim.state.link_alive
-        indices = [int(k) for k in links]
-        bad = [k for k in indices if not 0 <= k < len(live)]
-        if bad:
-            raise ValueError(f"link {bad[0]} is not within 0…{len(live) - 1}")
+        indices = boundary.indices_below(links, "link", len(live))
         chosen = tuple(sorted({k for k in indices if live[k]}))
         if chosen:
             self._edit(CutLinks(chosen))
         return len(chosen)
 
+    @_locked
     def cut_seam(self, sheet: int = 0) -> int:
         """The model's seam cut of a sheet, top to bottom down its middle."""
         topology = self._engine.sim.topology
-        if not 0 <= sheet < len(topology.sheets):
-            raise ValueError(f"sheet {sheet}: the scene has {len(topology.sheets)} sheets")
-        return self.cut(seam_links(topology, sheet).tolist())
+        sheets = len(topology.sheets)
+        if not sheets:
+            raise ValueError(f"sheet {shown(sheet)}: the scene has no sheets")
+        chosen = boundary.index_below(sheet, "sheet", sheets)
+        return self.cut(seam_links(topology, chosen).tolist())
 
+    @_locked
     def pin(self, particle: int, at: Vec3 | None = None) -> None:
         """Pin a particle where it is now, as the app's Pin tool does: the run holds it there and
         the set-up (`scene`, a save, `reset`) at its rest place, so step 0 starts unstretched.
         Or pin it, or move its pin, at `at`: a place chosen on purpose, the set-up's too."""
         sim = self._engine.sim
-        if not 0 <= particle < sim.topology.particle_count:  # say it before reading x
-            raise ValueError(f"particle {particle} is not within 0…{self.particles - 1}")
+        particle = self._particle(particle)  # say it before reading x
+        place = None if at is None else boundary.point(at, "at")
         previous = self._anchor(particle)
-        if at is not None:
-            self._edit(SetPin(particle, _point(at), previous))
+        if place is not None:
+            self._edit(SetPin(particle, place, previous))
             return
         rest, now = _point(sim.topology.rest_positions[particle]), _point(sim.state.x[particle])
         self._edit(SetPin(particle, rest, previous, live=None if now == rest else now))
 
+    @_locked
     def unpin(self, particle: int) -> None:
+        particle = self._particle(particle)
         self._edit(SetPin(particle, None, self._anchor(particle)))
 
     # --- probes ------------------------------------------------------------------------------
 
     @property
+    @_locked
     def probes(self) -> tuple[int, ...]:
         """The particles with a probe, probe 1 first (the CSV's probe1_y, … columns)."""
         return self._engine.probes
 
+    @_locked
     def add_probe(self, particle: int) -> int:
         """Attach a probe to a particle (at most sim.core.probes.MAX_PROBES) and return its
         number (1 for the first); from then on `run` gives its columns and `probe` reads it."""
-        self._check_particle(particle)
+        particle = self._particle(particle)
         self._edit(SetProbe(particle, True, len(self.probes)))
         return len(self.probes)
 
+    @_locked
     def remove_probe(self, particle: int) -> None:
         """Take the probe off a particle; the probes after it move up a number."""
+        particle = boundary.index(particle, "particle")
         if particle not in self.probes:
-            raise ValueError(f"particle {particle} has no probe")
+            raise ValueError(f"particle {shown(particle)} has no probe")
         self._edit(SetProbe(particle, False, self.probes.index(particle)))
 
+    @_locked
     def probe(self, number: int) -> dict[str, float]:
         """What probe `number` (1 for the first, as its CSV columns are named) reads now: its
         particle, height y (units), speed (units/s) and the largest tension among the links at
         it over the last step (N with SI fabrics, model units otherwise; NaN before the first
         step, as `link_tensions`)."""
         attached = self.probes
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise ValueError(f"probe {number!r}: give a probe's number, 1 for the first")
+        try:
+            number = boundary.index(number, "probe")
+        except ValueError:
+            asked = f"probe {shown(number)}: give a probe's number, 1 for the first"
+            raise ValueError(asked) from None
         if not 1 <= number <= len(attached):
             held = f"1…{len(attached)}" if attached else "none: add one with add_probe"
-            raise ValueError(f"probe {number}: the probes are {held}")
+            raise ValueError(f"probe {shown(number)}: the probes are {held}")
         return dataclasses.asdict(self._engine.probe_readings()[number - 1])
 
-    def _check_particle(self, particle: int) -> None:
-        if isinstance(particle, bool) or not isinstance(particle, (int, np.integer)):
-            raise ValueError(f"particle {particle!r} is not an index")
-        if not 0 <= particle < self.particles:
-            raise ValueError(f"particle {particle} is not within 0…{self.particles - 1}")
+    def _particle(self, particle: Any) -> int:
+        return boundary.index_below(particle, "particle", self.particles)
 
+    @_locked
     def grab(self, particle: int, to: Vec3) -> None:
         """Hold a particle at a point (as the mouse does) until `release`."""
-        self._command(GrabStart(particle, _point(to)))
+        self._command(GrabStart(self._particle(particle), boundary.point(to, "to")))
 
+    @_locked
     def move_grab(self, to: Vec3) -> None:
-        self._command(GrabMove(_point(to)))
+        self._command(GrabMove(boundary.point(to, "to")))
 
+    @_locked
     def release(self) -> None:
         self._command(GrabRelease())
 
     # --- rulers ------------------------------------------------------------------------------
 
     @property
+    @_locked
     def rulers(self) -> list[RulerSpec]:
         """The scene's rulers (saved with it), in the order they were added."""
         return list(self._document.rulers)
 
     @property
+    @_locked
     def ruler_lengths(self) -> list[float]:
         """Each ruler's length now, in the scene's units (metres for SI fabrics: `ruler_unit`),
         as the app's view labels them."""
         return [float(v) for v in ruler_math.ruler_lengths(self._document.rulers, self._x())]
 
+    @_locked
     def ruler_unit(self, index: int) -> str:
         """The unit of a ruler's length: "m" on a fabric in SI units, else "units"."""
         ruler = self._ruler(index)
         return ruler_math.ruler_unit(self._document, self._engine.sim.topology, ruler)
 
+    @_locked
     def add_ruler(self, start: int | Vec3, end: int | Vec3) -> int:
         """Add a ruler between two ends, each a particle (an int: the end follows it) or a
         point (x, y, z) that stays put; returns its index. An undoable edit in the app, a
@@ -349,16 +517,25 @@ class Lab:
         self._edit(EditRulers((*before, ruler), before))
         return len(before)
 
+    @_locked
     def remove_ruler(self, index: int) -> None:
-        self._ruler(index)
+        index = self._ruler_index(index)
         before = tuple(self._document.rulers)
         self._edit(EditRulers(before[:index] + before[index + 1 :], before))
 
-    def _ruler(self, index: int) -> RulerSpec:
+    def _ruler(self, index: Any) -> RulerSpec:
+        return self._document.rulers[self._ruler_index(index)]
+
+    def _ruler_index(self, index: Any) -> int:
         rulers = self._document.rulers
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(rulers):
-            raise ValueError(f"ruler {index!r}: the scene has {len(rulers)} rulers")
-        return rulers[index]
+        try:
+            index = boundary.index(index, "ruler")
+        except ValueError:
+            asked = f"ruler {shown(index)}: give a ruler's index, 0 for the first"
+            raise ValueError(asked) from None
+        if not 0 <= index < len(rulers):
+            raise ValueError(f"ruler {shown(index)}: the scene has {len(rulers)} rulers")
+        return int(index)
 
     def _x(self) -> np.ndarray:
         return self._engine.sim.state.x
@@ -375,8 +552,7 @@ class Lab:
             except CommandError as error:
                 raise ValueError(str(error)) from None
         at_start = self._at_start()
-        self._command(edit)  # checked against the model, and applied to the run
-        self._document = apply_to_document(self._document, edit)
+        self._command(edit)  # checked against the model, applied to the run and the document
         if at_start:  # step 0 is the edited scene: start it afresh
             source, scene = self._source, self._document
             self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
@@ -386,53 +562,139 @@ class Lab:
             self._engine.apply(command)
         except CommandError as error:
             raise ValueError(str(error)) from None
+        self._follow_recording()
 
     # --- files ------------------------------------------------------------------------------
 
     @property
+    @_locked
     def recording(self) -> Recording:
         """The run so far as a recording: the scene at step 0 and every command at its step."""
         return self._engine.recording()
 
+    @_locked
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the scene as set up (`scene`: what `clothlab run --save` writes), atomically:
         never the links the run tore nor where it moved the particles."""
-        save_scene(self._document, path)
+        _write_reopening(path, scene_json(self._document), parse_scene)
 
+    @_locked
     def save_state(self, path: str | os.PathLike[str]) -> None:
         """Write the set-up with the links the run has torn so far (what `--save-state` writes;
         File ▸ Save State in the app), named "… — state at t = … s (N links torn)". Positions
         are not stored: the file opens at rest, torn."""
-        save_scene(capture_scene(self._document, self._engine.sim), path)
+        scene = capture_scene(self._document, self._engine.sim)
+        _write_reopening(path, scene_json(scene), parse_scene)
 
+    @_locked
     def save_recording(self, path: str | os.PathLike[str]) -> None:
         """Write the run so far as a recording (File ▸ Open plays it in the app)."""
-        save_recording(self.recording, path)
+        _write_reopening(path, recording_json(self.recording), parse_recording)
 
+    @_locked
     def save_positions(self, path: str | os.PathLike[str]) -> None:
         """The positions as a .npy file (what `clothlab run --positions` writes)."""
         buffer = io.BytesIO()
         np.save(buffer, self.positions, allow_pickle=False)
         write_atomically(Path(path), buffer.getvalue())
 
+    @_locked
     def __repr__(self) -> str:
         return f"<Lab {self.name!r}: step {self.steps}, t = {self.t:.4f} s>"
 
 
+class _Rows:
+    """The rows a run keeps: taken from the engine a chunk at a time as arrays (a row as a
+    tuple of floats is four times its numbers), only the last `keep` if given."""
+
+    def __init__(self, keep: int | None) -> None:
+        self._keep = keep
+        self._readouts: list[np.ndarray] = []
+        self._probes: list[np.ndarray] = []
+        self._count = 0
+
+    def add(self, readout_rows: list[Row], probe_rows: list[Row]) -> None:
+        if not readout_rows:
+            return
+        self._readouts.append(np.array(readout_rows, dtype=np.float64))
+        self._probes.append(np.array(probe_rows, dtype=np.float64).reshape(len(readout_rows), -1))
+        self._count += len(readout_rows)
+        if self._keep is not None and self._count > self._keep:
+            self._readouts = [_last(np.concatenate(self._readouts), self._keep)]
+            self._probes = [_last(np.concatenate(self._probes), self._keep)]
+            self._count = self._keep
+
+    def readouts(self) -> np.ndarray:
+        if not self._readouts:
+            return np.empty((0, len(readouts.CSV_COLUMNS)))
+        return np.concatenate(self._readouts)
+
+    def probes(self) -> np.ndarray:
+        return np.concatenate(self._probes) if self._probes else np.empty((0, 0))
+
+
+def _next_chunk(steps: int, elapsed: float) -> int:
+    """Steps for about CHUNK_S of work, from the last chunk's pace; at most twice as many."""
+    if elapsed <= 0.0:
+        return 2 * steps
+    return max(1, min(2 * steps, int(steps * CHUNK_S / elapsed)))
+
+
+def _last(rows: np.ndarray, keep: int) -> np.ndarray:
+    return rows[len(rows) - keep :]
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(sim: Any) -> Iterator[Callable[[], bool]]:
+    """Ctrl+C during a run sets a flag (and the simulation's `stop`, which undoes a slow step
+    under way) instead of raising wherever the interpreter is: raised there, it once left a
+    half-taken step and rows the next run returned (123 605 of them for run(2)). Only where
+    Ctrl+C raises KeyboardInterrupt as usual: the main thread, Python's own handler."""
+    in_main = threading.current_thread() is threading.main_thread()
+    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield lambda: False
+        return
+    pressed: list[bool] = []
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:
+        pressed.append(True)
+        sim.stop[0] = 1
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield lambda: bool(pressed)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sim.stop[0] = 0
+
+
+def _write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..., Any]) -> None:
+    """Write a file atomically, once its text has read back: a file that would not reopen is
+    not written (SceneError, one line), so a save never replaces good work with a bad file."""
+    try:
+        parse(text, os.fspath(path))
+    except SceneError as error:
+        raise SceneError(f"not written, it would not reopen: {error}") from None
+    write_atomically(Path(path), text.encode("utf-8"))
+
+
 def _ruler_end(value: Any) -> RulerEnd:
     """A particle (an int) or a point (three numbers); ValueError in one line otherwise."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        if value < 0:
-            raise ValueError(f"ruler end {value}: a particle is not negative")
-        return ruler_math.particle_end(int(value))
+    if hasattr(value, "__index__") and not isinstance(value, bool | np.bool_):
+        particle = boundary.index(value, "ruler end")
+        if particle < 0:
+            raise ValueError(f"ruler end {shown(particle)}: a particle is not negative")
+        return ruler_math.particle_end(particle)
+    if isinstance(value, str | bytes) or len(_items(value)) != 3:
+        raise ValueError(f"ruler end {shown(value)}: expected a particle or a point (x, y, z)")
+    return ruler_math.point_end(boundary.point(value, "ruler end"))
+
+
+def _items(value: Any) -> list[Any]:
     try:
-        point = _point(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"ruler end {value!r}: expected a particle or a point (x, y, z)") from None
-    try:
-        return ruler_math.point_end(point)
-    except ValueError:  # pydantic's: not finite or beyond the coordinate limit
-        raise ValueError(f"ruler end {value!r}: expected finite coordinates") from None
+        return list(value)
+    except TypeError:
+        return []
 
 
 def _point(values: Any) -> Vec3:

@@ -32,7 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QLockFile, QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from clothlab.sim.document.files import (
@@ -386,6 +386,7 @@ def ask(window: QWidget, recovery: Recovery) -> str:
         "Cloth Lab did not close normally last time. "
         + (f"Saving will write to {recovery.path}." if recovery.path else "It was never saved.")
     )
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the scene's name and path, as written
     recover = box.addButton("Recover", QMessageBox.ButtonRole.AcceptRole)
     discard = box.addButton(QMessageBox.StandardButton.Discard)
     box.setDefaultButton(recover)

@@ -175,10 +175,10 @@ def main(argv: Sequence[str]) -> int:
         return command(args)
     except (UsageError, SceneError) as error:
         return _fail(str(error))
-    except BrokenPipeError:  # whoever read stdout (`| head`) has gone
+    except BrokenPipeError:  # whoever read stdout (`| head -1`) has all it wanted: a normal end
         with contextlib.suppress(OSError):  # and Python's flush of stdout at exit must not fail
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _fail("standard output: the reader closed the pipe")
+        return 0
     except OSError as error:  # any other file a command reads or writes: one line, no traceback
         return _fail(f"{error.filename}: {describe(error)}" if error.filename else describe(error))
     except KeyboardInterrupt:  # a second Ctrl+C during a run, or one before it started

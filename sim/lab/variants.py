@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
+import numpy as np
+
 from clothlab.sim.core import readouts
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.materials import SI_FABRICS
@@ -121,6 +123,8 @@ def change_text(value: Any) -> str:
     so that it parses exactly as the command line's does."""
     if isinstance(value, str):
         return value
+    if isinstance(value, np.ndarray):  # a point from numpy: its numbers, not its repr
+        value = value.tolist()
     if isinstance(value, (tuple, list)):
         return ("x" if len(value) == 2 else ",").join(str(v) for v in value)
     return str(value)

@@ -136,9 +136,10 @@ def test_compare_and_sweep_give_what_the_variants_give():
     assert np.array_equal(tables["passes=16"].rows, np.array(alone.rows), equal_nan=True)
     rows = clothlab.sweep("hanging-sheet", {"passes": [2, 8], "wind": [0, 1.5]}, steps=30)
     assert [r.values for r in rows] == [
-        {"passes": "2", "wind": "0"}, {"passes": "2", "wind": "1.5"},
-        {"passes": "8", "wind": "0"}, {"passes": "8", "wind": "1.5"},
+        {"passes": 2, "wind": 0.0}, {"passes": 2, "wind": 1.5},
+        {"passes": 8, "wind": 0.0}, {"passes": 8, "wind": 1.5},
     ]  # fmt: skip
+    assert type(rows[0].values["passes"]) is int  # typed as Lab.set parses them (issue 49)
     assert all(r.status == "ok" for r in rows)
     assert rows[2].final["sag"] == tables["as is"]["sag"][-1]  # passes=8, no wind: as is
 

@@ -53,6 +53,7 @@ from clothlab.ui.intents import (
     change_body,
 )
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
+from clothlab.ui.plain_text import as_written
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.wheel_guard import guard_wheel
@@ -390,7 +391,7 @@ class BodyGroup(QGroupBox):
         self.fill_materials()
         self._enable_fabrics(not isinstance(body, BlockSpec))
         self.material.setCurrentIndex(self._row_of(body))
-        self.material.setToolTip(self.material.currentText())  # the whole of a long entry
+        self.material.setToolTip(as_written(self.material.currentText()))  # a long entry whole
         self.own.setChecked(own)
         for widget in (self.material, self.own):
             widget.blockSignals(False)

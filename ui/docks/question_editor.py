@@ -679,6 +679,7 @@ class QuestionEditor(QDialog):
         form.addRow(tr("Title:"), self.title)
         scene_row = QHBoxLayout()
         self.scene_label = QLabel()
+        self.scene_label.setTextFormat(Qt.TextFormat.PlainText)  # a scene file's name, as written
         self.scene_label.setObjectName("editor_scene")
         self.use_scene_button = QPushButton(tr("Use the current scene"))
         self.use_scene_button.setToolTip(tr("The scene in the 3D view now, embedded in the file"))

@@ -84,6 +84,7 @@ from clothlab.ui.intents import ChangeSetting, NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.numbers import localized
+from clothlab.ui.plain_text import as_written
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
 
@@ -399,6 +400,7 @@ class QuestionsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         header = QHBoxLayout()
         self.set_label = QLabel()
+        self.set_label.setTextFormat(Qt.TextFormat.PlainText)  # the set file's title, as written
         self.set_label.setObjectName("question_set_title")
         font = self.set_label.font()
         font.setBold(True)
@@ -567,7 +569,7 @@ class QuestionsPanel(QWidget):
         if enter_class_mode:
             self._class_mode_on = bool(question_set.spec.class_mode)
         self.set_label.setText(question_set.title)
-        self.set_label.setToolTip(question_set.spec.description or question_set.source)
+        self.set_label.setToolTip(as_written(question_set.spec.description or question_set.source))
         self.index = 0
         self._refresh_list()
         self._show_student()
@@ -585,7 +587,7 @@ class QuestionsPanel(QWidget):
         try:
             question_set = load_question_set(path)
         except QuestionSetError as error:
-            QMessageBox.warning(self, tr("Cannot open question set"), str(error))
+            QMessageBox.warning(self, tr("Cannot open question set"), as_written(str(error)))
             return False
         self.set_question_set(question_set)
         return True
@@ -932,7 +934,7 @@ class QuestionsPanel(QWidget):
             )
         )
         if self.store.warning:
-            self.progress_label.setToolTip(self.store.warning)
+            self.progress_label.setToolTip(as_written(self.store.warning))
 
     def _question_ids(self) -> list[str]:
         assert self.question_set is not None
@@ -988,15 +990,17 @@ class QuestionsPanel(QWidget):
         try:
             self.export_csv(Path(path))
         except OSError as error:
-            QMessageBox.warning(self, tr("Cannot export answers"), f"{path}: {error.strerror}")
+            failed = as_written(f"{path}: {error.strerror}")
+            QMessageBox.warning(self, tr("Cannot export answers"), failed)
 
     def reset_progress(self, ask: bool = True) -> None:
         assert self.question_set is not None
         if ask:
             buttons = QMessageBox.StandardButton
+            forget = tr("Forget every answer to “{title}”?")
             answer = QMessageBox.question(
                 self, tr("Reset progress"),
-                tr("Forget every answer to “{title}”?").format(title=self.question_set.title),
+                as_written(forget.format(title=self.question_set.title)),
                 buttons.Yes | buttons.No, buttons.No,
             )  # fmt: skip
             if answer != buttons.Yes:

@@ -87,6 +87,7 @@ class SideView(QWidget):
 
 def _caption(view: QWidget, name: str) -> QLabel:
     label = QLabel(view)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # a variant's name as typed
     label.setObjectName(name)
     label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)  # the view's clicks
     label.move(0, 0)

@@ -45,6 +45,7 @@ from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import IntBox, Limits, RefusalLine, number_box
+from clothlab.ui.plain_text import as_written
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
@@ -161,10 +162,10 @@ class SceneFiles:
         if self.controller.undo_stack.isClean():
             return True
         buttons = QMessageBox.StandardButton
+        question = tr("Save the changes to “{name}”?").format(name=self.controller.title_name)
         with AltKeys():
             answer = QMessageBox.question(
-                self.window, tr("Unsaved changes"),
-                tr("Save the changes to “{name}”?").format(name=self.controller.title_name),
+                self.window, tr("Unsaved changes"), as_written(question),
                 buttons.Save | buttons.Discard | buttons.Cancel,
             )  # fmt: skip
         if answer == buttons.Save:
@@ -192,7 +193,7 @@ class SceneFiles:
             buttons = QMessageBox.StandardButton
             answer = QMessageBox.question(
                 self.window, tr("Revert"),
-                tr("Drop the changes and load {file} again?").format(file=path.name),
+                as_written(tr("Drop the changes and load {file} again?").format(file=path.name)),
                 buttons.Discard | buttons.Cancel, buttons.Cancel,
             )  # fmt: skip
             if answer != buttons.Discard:
@@ -351,7 +352,8 @@ def slug(name: str) -> str:
 
 
 def show_error(parent: QWidget, title: str, message: str) -> None:
-    QMessageBox.warning(parent, title, message)
+    """A warning; its message shown as written (it often quotes a file: a name, a key)."""
+    QMessageBox.warning(parent, title, as_written(message))
 
 
 def version() -> str:
