@@ -370,7 +370,8 @@ class Controller(QObject):
     def _request_handlers(self) -> dict[type, Callable[[Any], None]]:
         """By the request's type: one place says what each request does."""
         return {
-            ChangeSetting: self._set_setting, SetPin: self._set_pin, CutLinks: self._cut,
+            ChangeSetting: self._set_setting, SetSetting: self._set_setting,
+            SetPin: self._set_pin, CutLinks: self._cut,
             EditScene: self._push, SetSceneInfo: self._push, EditRulers: self._push,
             Composed: self._compose,
             Compose: lambda request: self._compose(request.composed(self.scene)),
@@ -467,8 +468,9 @@ class Controller(QObject):
         validate(edit, *self._counts)
         self.send(edit)
 
-    def _set_setting(self, request: ChangeSetting) -> None:
-        """Change a setting (undoable); raises ValueError outside the declared range."""
+    def _set_setting(self, request: ChangeSetting | SetSetting) -> None:
+        """Change a setting (undoable) from the value the document has (a SetSetting's own
+        `previous` is what its sender saw); raises ValueError outside the declared range."""
         key = request.key
         if key not in SETTINGS_TABLE:
             raise KeyError(f"{key}: no such setting")

@@ -1,7 +1,11 @@
 """Layer contracts, read from the source with `ast`, so every breach is named by file:line:
 
 * `sim` imports nothing from Qt (PySide6, shiboken6), OpenGL, pyqtgraph, clothlab.ui or
-  clothlab.app — not even for type checking;
+  clothlab.app — not even for type checking; and its parts go lab → document → core (at run
+  time: a part may name a later one's types for checking);
+* the Python API (`api/`, clothlab itself) imports nothing from Qt, OpenGL, pyqtgraph,
+  clothlab.ui or clothlab.app; nor does the 3D view's description (ui/viewport/description.py),
+  which is tested without a display;
 * `ui` imports nothing from clothlab.app at run time (only inside `if TYPE_CHECKING:`);
 * `resources` imports only the standard library (and itself);
 * no module imports clothlab.ui.window.main_window but the window's own and app/gui.py, which
@@ -27,9 +31,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = "clothlab"
-LAYERS = ("app", "sim", "ui", "resources")  # folders of the checkout, each clothlab.<folder>
+# folders of the checkout, each clothlab.<folder> (api/ is clothlab itself)
+LAYERS = ("api", "app", "sim", "ui", "resources")
 GUI = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "OpenGL", "pyqtgraph")
-OLD_TOP_LEVEL = LAYERS
+OLD_TOP_LEVEL = ("app", "sim", "ui", "resources")
+SIM_PARTS = ("clothlab.sim.lab", "clothlab.sim.document", "clothlab.sim.core")  # in their order
+NO_DISPLAY = ("ui/viewport/description.py",)  # modules tested without a display
 WINDOW = f"{NAMESPACE}.ui.window.main_window"
 WINDOW_IMPORTERS = ("ui/window/main_window.py", "app/gui.py")  # the window, and who builds it
 
@@ -126,14 +133,23 @@ def within(module: str, *packages: str) -> bool:
     return any(module == package or module.startswith(package + ".") for package in packages)
 
 
-def reason_against(layer: str, found: Import) -> str | None:
-    """Why `found`, imported by a module of `layer`, breaks a contract; None if it does not."""
+def reason_against(layer: str, found: Import, package: str = "", file: str = "") -> str | None:
+    """Why `found`, imported by `file` (a module of `layer` in `package`), breaks a contract;
+    None if it does not."""
     module = found.module
     root = module.split(".")[0]
+    front = (*GUI, f"{NAMESPACE}.ui", f"{NAMESPACE}.app")
     if root in OLD_TOP_LEVEL:
         return f"imports {module}: an old top-level name, installed only as {NAMESPACE}.{module}"
-    if layer == "sim" and within(module, *GUI, f"{NAMESPACE}.ui", f"{NAMESPACE}.app"):
+    if layer == "sim" and within(module, *front):
         return f"sim imports {module}: sim imports no Qt, OpenGL, pyqtgraph, ui or app"
+    if layer == "api" and within(module, *front):
+        return f"the API imports {module}: it imports no Qt, OpenGL, pyqtgraph, ui or app"
+    if file in NO_DISPLAY and within(module, *GUI):
+        return f"imports {module}: {file} is tested without a display"
+    for k, part in enumerate(SIM_PARTS):
+        if within(package, part) and within(module, *SIM_PARTS[:k]) and not found.type_checking:
+            return f"{part} imports {module} at run time: sim's parts go lab → document → core"
     if layer == "ui" and within(module, f"{NAMESPACE}.app") and not found.type_checking:
         return (
             f"ui imports {module} at run time: ui does not depend on app"
@@ -150,7 +166,7 @@ def reason_against(layer: str, found: Import) -> str | None:
 
 def module_of(layer: str, relative: Path) -> tuple[str, str]:
     """(module, package) in the clothlab namespace of a file `relative` to its layer folder."""
-    parts = [NAMESPACE, layer, *relative.with_suffix("").parts]
+    parts = [NAMESPACE, *([] if layer == "api" else [layer]), *relative.with_suffix("").parts]
     if parts[-1] == "__init__":
         parts.pop()
         return ".".join(parts), ".".join(parts)
@@ -185,7 +201,7 @@ def check_source(source: str, layer: str, file: str, package: str) -> list[Breac
         for line, written in collector.escapes
     ]
     for found in collector.imports:
-        for reason in (reason_against(layer, found), window_reason(file, found)):
+        for reason in (reason_against(layer, found, package, file), window_reason(file, found)):
             if reason is not None:
                 breaches.append(Breach(file, found.line, reason))
     return sorted(breaches, key=lambda breach: breach.line)
@@ -428,4 +444,32 @@ def test_one_line_planted_in_a_copy_of_the_real_tree_is_the_one_new_breach(tmp_p
     assert [str(breach) for breach in new] == [
         f"sim/__init__.py:{lines + 2}: sim imports pyqtgraph:"
         " sim imports no Qt, OpenGL, pyqtgraph, ui or app"
+    ]
+
+
+def test_sims_parts_go_lab_document_core_at_run_time():
+    source = """\
+from typing import TYPE_CHECKING
+
+from clothlab.sim.core import kernels
+from clothlab.sim.document.scene import Scene
+from clothlab.sim.lab import engine
+
+if TYPE_CHECKING:
+    from clothlab.sim.lab.engine import Engine
+"""
+    core = check_source(source, "sim", "sim/core/solver.py", "clothlab.sim.core")
+    assert lines_of(core) == [4, 5] and "lab → document → core" in core[0].reason
+    document = check_source(source, "sim", "sim/document/scene.py", "clothlab.sim.document")
+    assert lines_of(document) == [5]
+    assert check_source(source, "sim", "sim/lab/engine.py", "clothlab.sim.lab") == []
+
+
+def test_the_api_and_the_views_description_import_no_gui():
+    source = "import numpy\nfrom PySide6.QtCore import QObject\nfrom clothlab.app import cli\n"
+    assert lines_of(check_source(source, "api", "api/lab.py", "clothlab")) == [2, 3]
+    description = check_source(source, "ui", "ui/viewport/description.py", "clothlab.ui.viewport")
+    assert lines_of(description) == [2, 3]  # Qt; and app, at run time
+    assert lines_of(check_source(source, "ui", "ui/viewport/items.py", "clothlab.ui.viewport")) == [
+        3
     ]

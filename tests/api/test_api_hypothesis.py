@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_api_boundary import reopen_all
 
 import clothlab
 
@@ -73,17 +74,6 @@ def call(lab: clothlab.Lab, name: str, args: Any) -> None:
         assert text and "\n" not in text and len(text) < 400, text
 
 
-def check_saves(lab: clothlab.Lab, folder) -> None:
-    lab.save(folder / "scene.json")
-    lab.save_state(folder / "state.json")
-    lab.save_recording(folder / "run.clothrec.json")
-    assert clothlab.open(folder / "scene.json").scene == lab.scene
-    clothlab.open(folder / "state.json")
-    again = clothlab.open(folder / "run.clothrec.json")
-    again.run()
-    assert np.array_equal(again.positions, lab.positions)
-
-
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])  # fmt: skip
@@ -95,7 +85,7 @@ def test_any_calls_either_work_or_fail_in_one_line_and_every_save_reopens(calls,
     lab = clothlab.open("hanging-sheet")
     for name, args in calls:
         call(lab, name, args)
-    check_saves(lab, tmp_path)
+    reopen_all(lab, tmp_path)
 
 
 @SETTINGS
@@ -116,4 +106,4 @@ def test_calls_from_a_second_thread_while_the_first_runs_leave_saves_that_reopen
     finally:
         stop.set()
         stepper.join()
-    check_saves(lab, tmp_path)
+    reopen_all(lab, tmp_path)
