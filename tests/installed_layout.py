@@ -9,7 +9,6 @@ each import is the module it names."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 import tomllib
@@ -20,21 +19,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
     "setuptools"
 ]["package-dir"]
-SOURCES_ONLY = shutil.ignore_patterns("__pycache__", "*.json", "*.svg", "*.vert", "*.frag")
 
 
-def installed_layout(folder: Path, link: bool = False) -> Path:
-    """`folder` with clothlab/ in it as installed: copies of the sources (`link`: symbolic
-    links to them, so that what a tool reports is the checkout's file). Returns `folder`."""
+def installed_layout(folder: Path) -> Path:
+    """`folder` with clothlab/ in it as installed, in symbolic links to the checkout's files (so
+    that what a tool reports is about them). Returns `folder`."""
     for name, part in PACKAGE_DIR.items():
         target = folder / name.replace(".", "/")
-        if link:
-            target.mkdir(parents=True, exist_ok=True)
-            for source in (ROOT / part).iterdir():
-                if source.name != "__pycache__" and not (target / source.name).exists():
-                    os.symlink(source, target / source.name)
-        else:
-            shutil.copytree(ROOT / part, target, ignore=SOURCES_ONLY, dirs_exist_ok=True)
+        target.mkdir(parents=True, exist_ok=True)
+        for source in (ROOT / part).iterdir():
+            if source.name != "__pycache__" and not (target / source.name).exists():
+                os.symlink(source, target / source.name)
     return folder
 
 
@@ -66,7 +61,7 @@ def typecheck(folder: Path) -> tuple[str, int]:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
-        report, status = typecheck(installed_layout(Path(folder), link=True))
+        report, status = typecheck(installed_layout(Path(folder)))
     sys.stdout.write(report)
     return status
 
