@@ -512,7 +512,8 @@ class Lab:
         """Add a ruler between two ends, each a particle (an int: the end follows it) or a
         point (x, y, z) that stays put; returns its index. An undoable edit in the app, a
         command in the recording."""
-        ruler = RulerSpec(start=_ruler_end(start), end=_ruler_end(end))
+        count = self._engine.sim.topology.particle_count
+        ruler = RulerSpec(start=_ruler_end(start, count), end=_ruler_end(end, count))
         before = tuple(self._document.rulers)
         self._edit(EditRulers((*before, ruler), before))
         return len(before)
@@ -678,13 +679,11 @@ def _write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..
     write_atomically(Path(path), text.encode("utf-8"))
 
 
-def _ruler_end(value: Any) -> RulerEnd:
-    """A particle (an int) or a point (three numbers); ValueError in one line otherwise."""
+def _ruler_end(value: Any, particles: int) -> RulerEnd:
+    """One of the `particles` (an int) or a point (three numbers); ValueError in one short line
+    otherwise (a particle of 400 digits once came back whole from the edit's own check)."""
     if hasattr(value, "__index__") and not isinstance(value, bool | np.bool_):
-        particle = boundary.index(value, "ruler end")
-        if particle < 0:
-            raise ValueError(f"ruler end {shown(particle)}: a particle is not negative")
-        return ruler_math.particle_end(particle)
+        return ruler_math.particle_end(boundary.index_below(value, "ruler end", particles))
     if isinstance(value, str | bytes) or len(_items(value)) != 3:
         raise ValueError(f"ruler end {shown(value)}: expected a particle or a point (x, y, z)")
     return ruler_math.point_end(boundary.point(value, "ruler end"))

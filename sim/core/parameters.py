@@ -61,7 +61,7 @@ class Parameter:
                 return True
             if lowered in ("off", "false", "0", "no"):
                 return False
-            raise ValueError(tr("expected on/off, got {value}").format(value=repr(text)))
+            raise ValueError(tr("expected on/off, got {value}").format(value=_shown(text)))
         if self.kind is tuple:
             return self.check(tuple(float(v) for v in text.split(",")))
         if self.choices and text in self.choices:
@@ -74,14 +74,14 @@ class Parameter:
                 if self.kind is int
                 else tr("expected a number, got {value}")
             )
-            raise ValueError(expected.format(value=repr(text))) from None
+            raise ValueError(expected.format(value=_shown(text))) from None
         return self.check(value)
 
     def check(self, value: Any) -> Any:
         """The value in this setting's type; raises ValueError outside the range (and NaN)."""
         if self.kind is bool:
             if not isinstance(value, (bool, int)) or value not in (0, 1):
-                raise ValueError(tr("expected on/off, got {value}").format(value=repr(value)))
+                raise ValueError(tr("expected on/off, got {value}").format(value=_shown(value)))
             return bool(value)
         if self.kind is tuple:
             value = tuple(_as_float(v) for v in value)
@@ -130,7 +130,8 @@ def _shown(value: Any) -> str:
         return tr("an integer of about {digits} digits").format(
             digits=round(value.bit_length() * math.log10(2))
         )
-    return repr(value)
+    text = repr(value)  # a typed value of hundreds of digits, too
+    return text if len(text) <= 60 else text[:57] + "…"
 
 
 _TABLE = (

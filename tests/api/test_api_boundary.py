@@ -297,3 +297,14 @@ def test_a_closed_pipe_is_a_normal_end_of_the_scenes_list():
     process.stdout.close()  # before the list is printed: every write meets a closed pipe
     _, error = process.communicate(timeout=300)
     assert process.returncode == 0 and error == b""
+
+
+def test_a_ruler_to_a_particle_the_sheet_lacks_is_refused_in_one_short_line():
+    """Hypothesis found it: a particle of 400 digits came back whole from the edit's check."""
+    lab = clothlab.open("hanging-sheet")
+    for end in (10**400, 165, -1):
+        with pytest.raises(ValueError) as refused:
+            lab.add_ruler(0, end)
+        text = str(refused.value)
+        assert "\n" not in text and len(text) < 200 and "ruler end" in text, text
+    assert lab.rulers == []

@@ -41,8 +41,8 @@ def test_the_api_lists_rulers_and_their_lengths_as_the_sheet_moves():
 @pytest.mark.parametrize(
     ("start", "end", "fragment"),
     [
-        (0, 10_000, "is not below"),
-        (-1, 3, "not negative"),
+        (0, 10_000, "is not within 0…164"),
+        (-1, 3, "is not within 0…164"),
         ((0.0, float("nan"), 0.0), 3, "finite"),
         ("a", 3, "a particle or a point"),
         ((1.0, 2.0), 3, "a particle or a point"),
