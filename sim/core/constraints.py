@@ -525,8 +525,9 @@ def dot(
 ) -> float:
     """Σ a·b in index order, on the calling thread. numpy's dot is OpenBLAS's, whose threads
     then spin beside numba's and the solver's on two cores: the conjugate gradients of a denim
-    drape specimen 61 across spent nine tenths of their time in two dots an iteration (23 ms
-    each; 10 µs on one thread). And its sum's order depends on the thread count."""
+    drape specimen 61 across spent three quarters of their time in two dots an iteration (23
+    ms an iteration under load; a dot on one thread takes 10 µs). And its sum's order depends
+    on the thread count."""
     total = 0.0
     for k in range(len(a)):
         total += a[k] * b[k]
