@@ -127,7 +127,7 @@ def _refuse_unguarded_script() -> None:
     """Raise RuntimeError when called from a script's top level outside `if __name__ ==
     "__main__":`. The worker processes start afresh and import the script to find its
     functions: unguarded, each would start a sweep of its own, fail, and the sweep got rows of
-    `error: BrokenProcessPool` after pages of tracebacks (issue 49)."""
+    `error: BrokenProcessPool` after pages of tracebacks."""
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
     frame = _main_module_frame(main)

@@ -1,7 +1,7 @@
 """The API's boundary: every argument becomes a plain Python value here, or is refused in one
 line (ValueError). A numpy integer (an index from np.argmin) is an int from here on and a numpy
 float a float, so nothing that is not plain JSON reaches a command, a scene or a file: a value
-that slipped through once made every later save fail (issue 49)."""
+that slipped through once made every later save fail."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ class Table(dict[str, np.ndarray]):
     "probe1_tension", "probe2_y", … (NaN where the probe was not attached at that step).
 
     A dict underneath so that pandas reads it by column: it takes a dict column by column, and
-    any other mapping as a list of its keys (a frame of column names, issue 49)."""
+    any other mapping as a list of its keys (a frame of column names)."""
 
     columns: tuple[str, ...] = readouts.CSV_COLUMNS  # without probes; with, see __init__
     units: dict[str, str] = readouts.CSV_UNITS  # of a run in model units; see __init__

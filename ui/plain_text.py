@@ -1,4 +1,4 @@
-"""Text from a file shown as written (issue 49 item 9). Qt's message boxes and labels guess
+"""Text from a file shown as written. Qt's message boxes and labels guess
 whether a string is rich text (Qt::mightBeRichText): a scene named "<img src=…>" loaded a local
 image in "Save the changes to …?", and an unknown key "<a href='file:///…'>" in a scene made a
 live link in the error dialog that one click handed to the desktop. Question sets travel by

@@ -54,7 +54,7 @@ def test_a_run_equals_the_cli_bit_for_bit(tmp_path):
 
 
 def test_the_fastest_particle_and_the_faces_are_readouts_of_a_lab_and_columns_of_a_table():
-    """Issue 27 item 2: max_speed (and faces, which the seam question asks about) in the API."""
+    """`max_speed` (and faces, which the seam question asks about) in the API."""
     lab = clothlab.open("ball-start")
     table = lab.run(1)
     assert table["max_speed"][0] == 0.0 and table["max_speed"][1] == pytest.approx(46.91, abs=0.01)
@@ -139,7 +139,7 @@ def test_compare_and_sweep_give_what_the_variants_give():
         {"passes": 2, "wind": 0.0}, {"passes": 2, "wind": 1.5},
         {"passes": 8, "wind": 0.0}, {"passes": 8, "wind": 1.5},
     ]  # fmt: skip
-    assert type(rows[0].values["passes"]) is int  # typed as Lab.set parses them (issue 49)
+    assert type(rows[0].values["passes"]) is int  # typed as Lab.set parses them
     assert all(r.status == "ok" for r in rows)
     assert rows[2].final["sag"] == tables["as is"]["sag"][-1]  # passes=8, no wind: as is
 
@@ -160,7 +160,7 @@ def test_the_examples_run(example, tmp_path):
 
 
 def test_a_lab_measures_the_pins_links_and_floor_with_the_solvers_forces():
-    """Issue 26 item 5: lab.pin_forces, link_tensions and contact_forces; the pins of the
+    """Lab.pin_forces, link_tensions and contact_forces; the pins of the
     hanging sheet hold its weight (165 particles × 9.8) once it has settled."""
     lab = clothlab.open("hanging-sheet")
     assert np.isnan(lab.pin_forces).all() and lab.contact_forces == {}

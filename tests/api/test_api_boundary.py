@@ -1,4 +1,4 @@
-"""The API's boundary (issue 49): numpy scalars become plain values and every save reopens;
+"""The API's boundary: numpy scalars become plain values and every save reopens;
 bad values are one line; a Lab shared by two threads; Table as pandas and numpy users expect;
 sweeps from a plain script; a replay keeps its rulers; long runs bounded and Ctrl+C clean."""
 

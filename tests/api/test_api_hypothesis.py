@@ -1,4 +1,4 @@
-"""Hypothesis drives the API (issue 49) with numpy scalars, NaN and infinities, huge and
+"""Hypothesis drives the API with numpy scalars, NaN and infinities, huge and
 wrong-typed values, from one thread and from two: every call either works or raises ValueError
 in one line, and every save the Lab then makes opens again (the recording replaying it)."""
 

@@ -66,7 +66,7 @@ def test_a_recording_on_the_command_line_opens_to_be_replayed(tmp_path):
 
 
 def test_a_question_set_on_the_command_line_opens_in_the_questions_panel(tmp_path):
-    """`clothlab "Class 9c (1).json"` (issue 50): the set is for the Questions panel, over the
+    """`clothlab "Class 9c (1).json"`: the set is for the Questions panel, over the
     default scene, rather than refused as a scene of the wrong format."""
     import shutil
 
@@ -102,7 +102,7 @@ def test_screenshot_mode_saves_the_window(qapp, tmp_path):
 
 
 def test_what_start_up_made_is_kept_out_of_full_collections(tmp_path):
-    """Issue 17 item 4: a full collection walked the ~190 000 objects of numba, Qt, pyqtgraph
+    """A full collection walked the ~190 000 objects of numba, Qt, pyqtgraph
     and the window, 40–80 ms of a pin move. The app sets them aside once it is up, so a full
     collection walks a small fraction of what is alive."""
     probe = (

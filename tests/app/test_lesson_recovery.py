@@ -1,4 +1,4 @@
-"""Issue 50 item 6: the real app killed mid-lesson (SIGKILL, no cleanup), launched again: the
+"""The real app killed mid-lesson (SIGKILL, no cleanup), launched again: the
 student is back where they were — the set, the question, class mode and the locked prediction."""
 
 from __future__ import annotations

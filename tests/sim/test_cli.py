@@ -90,7 +90,7 @@ def test_soft_block_reports_volume():
 
 
 def test_a_readout_that_means_nothing_for_the_scene_prints_a_dash():
-    """Issue 51, item 19: a cantilever hangs from no top corners: "sag 0" where the window
+    """A cantilever hangs from no top corners: "sag 0" where the window
     leaves the plot out."""
     values = readouts(clothlab("run", "cantilever", "--steps", "1").stdout)
     assert values["sag"] == "-" and values["pin_force"] != "-"

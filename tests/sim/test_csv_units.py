@@ -1,4 +1,4 @@
-"""The readouts CSV's header says the unit of every column (issue 16, item 11), and everything
+"""The readouts CSV's header says the unit of every column, and everything
 that finds a column by its key still finds it."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_a_fabrics_energy_is_in_joules():
 
 
 def test_the_time_column_is_the_time_the_steps_make():
-    """Issue 51, item 19: step 3600 of 1/120 s was written t = 29.999999999998938 (a sum of
+    """Step 3600 of 1/120 s was written t = 29.999999999998938 (a sum of
     3600 Δt's); t = step·Δt, to 12 significant digits."""
     from clothlab.sim.core.readouts import csv_cells
 

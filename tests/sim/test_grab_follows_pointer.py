@@ -1,4 +1,4 @@
-"""A grab follows the pointer at the hand's speed (issue 51, item 1): a pointer reports where it
+"""A grab follows the pointer at the hand's speed: a pointer reports where it
 is once a frame, and the held particle goes there over the steps the pointer took, not in one
 jump per report. So a slow drag moves the particle at the hand's speed at 4 fps as at 30 fps, a
 fling leaves at the hand's speed, and a recording of it replays bit for bit."""

@@ -1,5 +1,5 @@
 """Pins made by a composition edit (Edit ▸ Pin selected sheet) on a moved sheet hold it where it
-lies in the run; the document pins it at the rest places (issue 51, item 5). A recording of it
+lies in the run; the document pins it at the rest places. A recording of it
 replays bit for bit."""
 
 from __future__ import annotations

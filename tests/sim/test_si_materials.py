@@ -407,7 +407,7 @@ def test_a_bias_rigidity_under_a_quarter_of_warp_and_weft_is_one_line():
 
 
 def test_research_names_the_hanging_strip_preset_as_it_is():
-    """Issue 51, item 9: RESEARCH.md said 50 mm × 1 m and 0.0588 N; the preset is 100 mm wide
+    """RESEARCH.md said 50 mm × 1 m and 0.0588 N; the preset is 100 mm wide
     and its clamp holds 0.1176 N."""
     from pathlib import Path
 

@@ -65,7 +65,7 @@ def _frame(gif, k: int) -> np.ndarray:
 
 
 def test_a_gif_of_a_run_whose_step_does_not_divide_the_frame_lasts_its_model_time(tmp_path):
-    """Issue 51, item 4: curtain steps 1/60 s; at 24 fps a frame is taken every 2 steps, so each
+    """Curtain steps 1/60 s; at 24 fps a frame is taken every 2 steps, so each
     is 1/30 s of model time and is shown that long (it was 1/24 s: 25 % slow)."""
     from PIL import Image, ImageSequence
 

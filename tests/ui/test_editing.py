@@ -56,7 +56,7 @@ def test_grab_pulls_a_particle_toward_the_pointer(qtbot, window):
 
 
 def test_a_slow_drag_moves_the_held_particle_at_the_pointers_pace_not_a_jump_a_frame(qtbot, window):
-    """Issue 51, item 1: pointer reports a tenth of a second apart (≈12 steps) used to move
+    """Pointer reports a tenth of a second apart (≈12 steps) used to move
     the particle in one jump a report, at 12 × the hand's speed."""
     controller, viewport = window.controller, window.viewport
     particle = 10 * 15 + 7  # bottom middle

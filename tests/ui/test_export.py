@@ -102,7 +102,7 @@ def gif_delays(path) -> list[int]:
 def test_a_gif_lasts_the_model_time_it_shows_when_the_step_does_not_divide_the_frame(
     qtbot, make_window, tmp_path
 ):
-    """Issue 51, item 4: curtain steps 1/60 s, so a 24 fps video takes a frame every 2 steps
+    """Curtain steps 1/60 s, so a 24 fps video takes a frame every 2 steps
     (1/30 s); shown for 1/24 s each, 2 s of model time took 48 frames of 1.6 s of model time."""
     window = ready(qtbot, make_window, "curtain")
     window.controller.set_running(False)

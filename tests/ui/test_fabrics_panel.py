@@ -431,7 +431,7 @@ def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make
 
 
 def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_window):
-    """Issue 51, item 6: switched on in a run that has stretched or tangled, tethers pulled the
+    """Switched on in a run that has stretched or tangled, tethers pulled the
     cloth to its rest shape from where it was (a melted 128² sheet: 144 % stretch, energy 10⁸);
     the button starts the run again from rest."""
     window, group = selected_sheet(make_window)
@@ -453,7 +453,7 @@ def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_windo
 
 
 def test_the_material_list_heads_its_model_units_and_si_fabrics(qtbot, make_window):
-    """Issue 51, item 14: "cotton" was there twice, a model-units material and a measured SI
+    """The list held "cotton" twice, a model-units material and a measured SI
     fabric, with nothing to tell them apart."""
     _window, group = selected_sheet(make_window)
     combo = group.material

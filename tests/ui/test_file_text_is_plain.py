@@ -1,4 +1,4 @@
-"""Text from a file is shown as text (issue 49 item 9): hostile files opened in every place that
+"""Text from a file is shown as text: hostile files opened in every place that
 shows their text, the real message boxes read back as they display it. A scene name "<img …>"
 once loaded a local image in "Save the changes to …?"; an unknown key "<a href='file:///…'>" made
 a live link in the error dialog; a question set's title was rendered as rich text."""

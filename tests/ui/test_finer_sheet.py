@@ -1,4 +1,4 @@
-"""A finer sheet melts no more without a word (issue 27, item 7): typed into the Scene panel, a
+"""A finer sheet melts no more without a word: typed into the Scene panel, a
 finer resolution gets one line in the status bar with the stretch the sheet will hang at, and
 the fix a click away, undoable like any change of the settings."""
 
@@ -36,7 +36,7 @@ def test_typing_a_finer_resolution_offers_tethers_and_one_click_sets_them(qtbot,
     qtbot.waitUntil(lambda: controller.settings.tethers, timeout=WAIT_MS)
     assert controller.undo_stack.count() == edits + 1 and not status.notice.isVisible()
     qtbot.waitUntil(lambda: controller.latest.load > load, timeout=WAIT_MS)
-    assert controller.latest.steps == 0  # issue 51, item 6
+    assert controller.latest.steps == 0
     window.activateWindow()  # Xvfb has no window manager to make it active
     qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
     window.viewport.setFocus()

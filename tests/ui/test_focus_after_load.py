@@ -1,4 +1,4 @@
-"""Issue 51, item 13: after a scene loads the 3D view has the keys (a field kept the focus, and
+"""After a scene loads the 3D view has the keys (a field kept the focus, and
 "q" typed next went into "Solver passes"); the unsaved-changes question has Alt keys."""
 
 from __future__ import annotations

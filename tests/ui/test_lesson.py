@@ -1,4 +1,4 @@
-"""A lesson that holds (issue 50), in the real window by real clicks: a locked prediction stays
+"""A lesson that holds, in the real window by real clicks: a locked prediction stays
 locked across a relaunch, every attempt is kept with its time and counted in the CSV."""
 
 from __future__ import annotations

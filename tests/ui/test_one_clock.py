@@ -1,4 +1,4 @@
-"""One clock (issue 51, item 11): the status bar, the Readouts line and the replay bar show the
+"""One clock: the status bar, the Readouts line and the replay bar show the
 time and step of the frame the 3D view shows, all at once (3.42 s / 3.57 s and step 428 / 443
 were on screen together)."""
 

@@ -1,4 +1,4 @@
-"""Issue 50's "done when", scripted in the real window by real clicks and keys, in English and in
+"""A whole lesson, scripted in the real window by real clicks and keys, in English and in
 German: a teacher writes three questions in the editor and saves them for a class (passphrase,
 answers sealed); three students answer in class mode, each on their own machine (their own
 progress folder), one of them killed mid-question and back where they were; the teacher collects

@@ -1,4 +1,4 @@
-"""A wheel over the Parameters panel scrolls it (issue 51, item 12): it changed every slider the
+"""A wheel over the Parameters panel scrolls it: it changed every slider the
 pointer passed over (bend compliance 0.050 → 0.041, three History entries). A field takes the
 wheel once it has the focus."""
 

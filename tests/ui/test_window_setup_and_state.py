@@ -18,7 +18,7 @@ from clothlab.ui.window.main_window import MainWindow
 
 LEFT = Qt.MouseButton.LeftButton
 CTRL = Qt.KeyboardModifier.ControlModifier
-# A blank sheet's start imperfection (issue 51, item 3: 0.001 units out of its plane) leaves
+# A blank sheet's start imperfection (0.001 units out of its plane) leaves
 # its links ≈ 0.02 % long at step 0; a start rebuilt from the wrong places was 218 %.
 FLAT = 1e-3
 
@@ -206,7 +206,7 @@ def test_reset_of_shifted_pins_says_in_the_status_bar_that_it_starts_stretched(q
     )
 
 
-# --- issue 51, item 3: a blank sheet does not stand on its edge ----------------------------------
+# --- a blank sheet does not stand on its edge ----------------------------------------------------
 
 
 def test_a_blank_sheet_let_fall_folds_down_instead_of_standing_on_its_edge(qtbot, make_window):
@@ -221,7 +221,7 @@ def test_a_blank_sheet_let_fall_folds_down_instead_of_standing_on_its_edge(qtbot
     assert np.ptp(x[:, 2]) > 0.1
 
 
-# --- issue 51, item 5: pins from the Edit menu hold a moved sheet where it lies -------------------
+# --- pins from the Edit menu hold a moved sheet where it lies ------------------------------------
 
 
 def test_pin_left_edge_on_a_sheet_lying_on_the_floor_holds_it_where_it_lies(qtbot, make_window):
