@@ -95,6 +95,19 @@ def _lock_path(file: Path) -> Path:
     return file.with_suffix(".lock")
 
 
+def write_held(file: Path, lock: QLockFile | None, data: bytes) -> QLockFile:
+    """`data` written atomically to `file` (its folder made), holding its lock (`lock`, or one
+    made now; returned to be kept): another instance holding it raises OSError, as a failed
+    write does."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    if lock is None:
+        lock = _new_lock(file)
+    if not lock.isLocked() and not lock.tryLock(0):
+        raise OSError(f"cannot lock {_lock_path(file)}")
+    write_atomically(file, data)
+    return lock
+
+
 def _new_lock(file: Path) -> QLockFile:
     """A QLockFile for `file`. Raises NotARegularFileError if its lock file is something other
     than a file: QLockFile reads a lock it finds, and reading a FIFO waits for a writer forever
@@ -261,12 +274,7 @@ class Autosaver(QObject):
         if unchanged == self._written and self.file.exists():
             return False  # nothing new since the last autosave: keep its time
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            if self._lock is None:
-                self._lock = _new_lock(self.file)
-            if not self._lock.isLocked() and not self._lock.tryLock(0):
-                raise OSError(f"cannot lock {_lock_path(self.file)}")
-            write_atomically(self.file, recovery_payload(scene, path))
+            self._lock = write_held(self.file, self._lock, recovery_payload(scene, path))
         except OSError as error:
             culprit = f"{error.filename} " if error.filename not in (None, str(self.file)) else ""
             message = f"autosave to {self.file} failed: {culprit}{describe(error)}"

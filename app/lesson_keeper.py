@@ -28,12 +28,11 @@ from typing import Any
 
 from PySide6.QtCore import QLockFile, QObject
 
-from clothlab.app.autosave import _new_lock, recovery_folder
+from clothlab.app.autosave import _new_lock, recovery_folder, write_held
 from clothlab.sim.document.files import (
     describe,
     read_regular_file,
     remove_stale_temps,
-    write_atomically,
 )
 from clothlab.ui.docks.questions_dock import QuestionsPanel
 
@@ -104,12 +103,7 @@ class LessonKeeper(QObject):
             self._remove()
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            if self._lock is None:
-                self._lock = _new_lock(self.file)
-            if not self._lock.isLocked() and not self._lock.tryLock(0):
-                raise OSError(f"cannot lock {self.file.with_suffix('.lock')}")
-            write_atomically(self.file, lesson_json(state))
+            self._lock = write_held(self.file, self._lock, lesson_json(state))
         except OSError as error:
             _warn(f"lesson not kept in {self.file}: {describe(error)}")
 
