@@ -42,6 +42,7 @@ from clothlab.sim.document.scene import (
     RulerEnd,
     RulerSpec,
     Scene,
+    as_point,
     capture_scene,
     parse_scene,
     scene_json,
@@ -421,7 +422,7 @@ class Lab:
         if place is not None:
             self._edit(SetPin(particle, place, previous))
             return
-        rest, now = _point(sim.topology.rest_positions[particle]), _point(sim.state.x[particle])
+        rest, now = as_point(sim.topology.rest_positions[particle]), as_point(sim.state.x[particle])
         self._edit(SetPin(particle, rest, previous, live=None if now == rest else now))
 
     @_locked
@@ -694,8 +695,3 @@ def _items(value: Any) -> list[Any]:
         return list(value)
     except TypeError:
         return []
-
-
-def _point(values: Any) -> Vec3:
-    x, y, z = (float(v) for v in values)
-    return (x, y, z)
