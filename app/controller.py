@@ -58,6 +58,17 @@ from clothlab.sim.document.recording import (
     is_recording_file,
     load_recording,
 )
+from clothlab.sim.document.requests import (
+    BeginGesture,
+    ChangeSetting,
+    Compose,
+    EndGesture,
+    Preview,
+    Reset,
+    SeamCut,
+    SetThenReset,
+    ToggleProbe,
+)
 from clothlab.sim.document.scene import (
     CameraSpec,
     RulerSpec,
@@ -71,19 +82,7 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.document.scene import scene_settings as settings_of
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.text import tr
-from clothlab.ui.intents import (
-    BeginGesture,
-    ChangeSetting,
-    Compose,
-    EndGesture,
-    NewDocument,
-    Preview,
-    Reset,
-    SeamCut,
-    SeekReplay,
-    SetThenReset,
-    ToggleProbe,
-)
+from clothlab.ui.intents import NewDocument, SeekReplay
 
 
 def rulers_at(scene: Scene, ruler_edits: Sequence[Stamped], clock: int) -> list[RulerSpec]:

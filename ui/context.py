@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from clothlab.sim.document.requests import Preview
 from clothlab.sim.text import tr
-from clothlab.ui.intents import NewDocument, Preview, Select, Trigger
+from clothlab.ui.intents import NewDocument, Select, Trigger
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.viewport.viewport import Viewport
 

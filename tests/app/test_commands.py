@@ -11,9 +11,9 @@ from qt_helpers import WAIT_MS
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, Load, SetSpeed
 from clothlab.sim.document.edits import seam_links
 from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.requests import SeamCut
 from clothlab.sim.document.scene import build_topology, parse_scene, scene_json, with_settings
 from clothlab.sim.lab.engine import replay
-from clothlab.ui.intents import SeamCut
 
 
 def run_for(qtbot, controller, steps: int) -> None:

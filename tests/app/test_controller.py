@@ -10,8 +10,8 @@ from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.commands import apply_to_document
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting
 from clothlab.sim.document.presets import load_preset, preset_path
+from clothlab.sim.document.requests import BeginGesture, EndGesture, Reset
 from clothlab.sim.document.scene import SceneError, load_scene, scene_settings
-from clothlab.ui.intents import BeginGesture, EndGesture, Reset
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, Step
 from clothlab.sim.document.edits import CutLinks, SetPin
+from clothlab.sim.document.requests import Reset
 from clothlab.sim.document.scene import BoxSpec, SheetSpec, SphereSpec, parse_scene, scene_json
-from clothlab.ui.intents import Reset
 from clothlab.ui.window.editor import PIN_ACTIONS
 
 HOSTILE_NUMBERS = st.one_of(

@@ -8,8 +8,8 @@ from __future__ import annotations
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.document.edits import SetPin
+from clothlab.sim.document.requests import Reset
 from clothlab.sim.document.scene import body_counts, build_topology, load_scene
-from clothlab.ui.intents import Reset
 
 
 def run_until(qtbot, controller, condition) -> None:

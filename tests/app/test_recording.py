@@ -20,8 +20,8 @@ from clothlab.sim.document.commands import (
     Step,
 )
 from clothlab.sim.document.recording import Recording, load_recording, save_recording
+from clothlab.sim.document.requests import SeamCut
 from clothlab.sim.lab.engine import replay
-from clothlab.ui.intents import SeamCut
 
 
 def run_for(qtbot, controller, steps: int) -> None:

@@ -14,7 +14,7 @@ from clothlab.sim.document.commands import SetSpeed, Step
 from clothlab.sim.document.composition import change_body
 from clothlab.sim.document.edits import SetPin, SetSetting
 from clothlab.sim.document.presets import load_preset
-from clothlab.ui.intents import Reset, SeamCut
+from clothlab.sim.document.requests import Reset, SeamCut
 
 
 @pytest.fixture

@@ -17,10 +17,10 @@ from clothlab.sim.core.readouts import CSV_HEADER, READOUTS, column_key
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.files import write_atomically
 from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.requests import ChangeSetting
 from clothlab.sim.document.scene import build_simulation
 from clothlab.ui.docks.parameters_dock import FloatEditor, ParametersPanel
 from clothlab.ui.docks.readouts_dock import COLUMNS, ReadoutsPanel, envelope
-from clothlab.ui.intents import ChangeSetting
 
 
 def test_every_declared_parameter_has_a_widget_of_its_kind(qtbot):

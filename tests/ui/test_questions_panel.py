@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.document.presets import preset_path
+from clothlab.sim.document.requests import ChangeSetting
 from clothlab.sim.lab.questions import load_builtin_set
 from clothlab.ui.docks.panels import Panel
 from clothlab.ui.docks.questions_dock import (
@@ -24,7 +25,6 @@ from clothlab.ui.docks.questions_dock import (
     progress_folder,
 )
 from clothlab.ui.docks.readouts_dock import HIGHLIGHT_STYLE, ReadoutsPanel
-from clothlab.ui.intents import ChangeSetting
 
 BUILTIN = load_builtin_set()
 

@@ -19,8 +19,8 @@ from qt_helpers import WAIT_MS, drag, screen_point
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import SetSpeed, Step
 from clothlab.sim.document.edits import SetPin
+from clothlab.sim.document.requests import Compose
 from clothlab.sim.document.scene import BoxSpec, RulerEnd, RulerSpec
-from clothlab.ui.intents import Compose
 from clothlab.ui.viewport.key_tools import RULER_HINT
 from clothlab.ui.viewport.ruler_overlay import LABEL_FILL
 from clothlab.ui.window.main_window import MainWindow

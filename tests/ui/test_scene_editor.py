@@ -11,9 +11,10 @@ from qt_helpers import WAIT_MS
 from test_scene_model import find_value
 
 from clothlab.sim.document.composition import change_obstacle
+from clothlab.sim.document.requests import ChangeSetting, Compose
 from clothlab.sim.document.scene import PinSpec, Scene, SheetSpec, body_counts
 from clothlab.ui.docks.scene_model import PIN_ROWS, SceneModel
-from clothlab.ui.intents import ChangeSetting, Compose, Select
+from clothlab.ui.intents import Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.window import dialogs
 

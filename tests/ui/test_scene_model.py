@@ -7,8 +7,9 @@ from PySide6.QtCore import Qt
 from clothlab.sim.document.composition import change_obstacle
 from clothlab.sim.document.edits import SetPin
 from clothlab.sim.document.presets import load_preset
+from clothlab.sim.document.requests import ChangeSetting, Compose
 from clothlab.ui.docks.scene_model import ADDRESS_ROLE, SceneModel
-from clothlab.ui.intents import ChangeSetting, Compose, change_body
+from clothlab.ui.intents import change_body
 
 
 def find_value(model: SceneModel, address):

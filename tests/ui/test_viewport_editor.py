@@ -14,8 +14,9 @@ from PySide6.QtTest import QTest
 from clothlab.sim.core.snapshot import Snapshot, take_snapshot
 from clothlab.sim.document.commands import GrabStart
 from clothlab.sim.document.composition import change_obstacle
+from clothlab.sim.document.requests import Preview
 from clothlab.sim.document.scene import BoxSpec, Scene, SphereSpec, build_simulation
-from clothlab.ui.intents import Preview, Select
+from clothlab.ui.intents import Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.viewport import Viewport
 

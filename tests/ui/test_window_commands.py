@@ -20,11 +20,11 @@ from test_scene_model import find_value
 
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.document.presets import load_preset, preset_path
+from clothlab.sim.document.requests import ChangeSetting
 from clothlab.sim.document.scene import blank_scene, build_topology, load_scene
 from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ValueDelegate
 from clothlab.ui.docks.scene_model import SceneModel
-from clothlab.ui.intents import ChangeSetting
 from clothlab.ui.viewport.key_tools import CURSOR_KEYS
 from clothlab.ui.window import dialogs
 from clothlab.ui.window.dialogs import window_title

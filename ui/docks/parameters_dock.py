@@ -2,7 +2,7 @@
 
 int → spin box, float → slider + spin box, bool → check box. Every change is sent at once as a
 ChangeSetting on `command_requested`, and a slider's drag is bracketed by BeginGesture and
-EndGesture (ui.intents), so it undoes as one; the document's answer comes back through
+EndGesture (sim.document.requests), so it undoes as one; the document's answer comes back through
 `show_scene` / `show_edit` (a ui.docks.panels.Panel) or `set_settings`, none of which re-emits.
 
 Above the world's settings, the "Selected body" group sets the selected body's material (a
@@ -38,20 +38,20 @@ from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.composition import held_at_points
+from clothlab.sim.document.requests import (
+    BeginGesture,
+    ChangeSetting,
+    Compose,
+    EndGesture,
+    SetThenReset,
+)
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
 from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.fabric_fields import FabricFields, fabric_summary
 from clothlab.ui.docks.scene_dock import decimals_for
 from clothlab.ui.docks.scene_model import distinct_labels, shown_unit, tooltip_for
-from clothlab.ui.intents import (
-    BeginGesture,
-    ChangeSetting,
-    Compose,
-    EndGesture,
-    SetThenReset,
-    change_body,
-)
+from clothlab.ui.intents import change_body
 from clothlab.ui.number_box import FloatBox, IntBox, Limits
 from clothlab.ui.plain_text import as_written
 from clothlab.ui.selection import Selection

@@ -64,6 +64,7 @@ from clothlab.sim.document.files import (
     read_regular_file,
     write_atomically,
 )
+from clothlab.sim.document.requests import ChangeSetting
 from clothlab.sim.document.scene import Scene, field_range, scene_settings
 from clothlab.sim.lab.class_results import PROGRESS_CSV_HEADER
 from clothlab.sim.lab.questions import (
@@ -80,7 +81,7 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
 from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.docks.teacher import teacher_allows
-from clothlab.ui.intents import ChangeSetting, NewDocument
+from clothlab.ui.intents import NewDocument
 from clothlab.ui.layouts import nest
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.numbers import localized

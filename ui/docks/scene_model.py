@@ -34,6 +34,7 @@ from clothlab.sim.core.parameters import (
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.edits import SetPin
+from clothlab.sim.document.requests import ChangeSetting, Compose
 from clothlab.sim.document.scene import (
     BlockSpec,
     BodyShape,
@@ -48,7 +49,7 @@ from clothlab.sim.document.scene import (
     scene_settings,
 )
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import ChangeSetting, Compose, change_body
+from clothlab.ui.intents import change_body
 from clothlab.ui.number_box import Limits
 from clothlab.ui.numbers import localized
 from clothlab.ui.selection import BALL, Selection
@@ -328,7 +329,7 @@ def _text_item(text: str, tooltip: str = "") -> QStandardItem:
 
 
 class SceneModel(QStandardItemModel):
-    command_requested = Signal(object)  # ChangeSetting, SetPin, Compose (ui.intents)
+    command_requested = Signal(object)  # ChangeSetting, SetPin, Compose (sim.document.requests)
     edit_refused = Signal(str)  # one line: why a typed value was not taken
 
     def __init__(self, parent: Any = None) -> None:

@@ -11,7 +11,7 @@ between them; M marks a ruler's end and, at the second, adds the ruler between t
 down what is held, then drops the marks, then leaves the cursor.
 
 Every change is the same request the mouse tools make (sim.document.commands, .edits,
-ui.intents), handed to `emit`, so undo, recording and the panels see no difference.
+sim.document.requests), handed to `emit`, so undo, recording and the panels see no difference.
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
+from clothlab.sim.document.requests import Preview, ToggleProbe
 from clothlab.sim.document.scene import RulerSpec
 from clothlab.sim.lab.rulers import particle_end, ruler_length
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import Preview, Select, ToggleProbe
+from clothlab.ui.intents import Select
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import picking
 from clothlab.ui.viewport.description import cursor_words

@@ -3,8 +3,8 @@ the Tool menu and toolbar entries (ui.window.actions), the status bar's hint and
 (ui.viewport.interaction) all come. A new tool is a class here and a row in TOOLS.
 
 A tool turns the left-button gestures it takes into command records (sim.document.commands,
-sim.document.edits, ui.intents) and hands them to `emit`; it never touches the simulation. `press`
-says whether the tool takes the gesture; when it does not, the camera does. Selecting is not a
+.edits, .requests) and hands them to `emit`; it never touches the simulation. `press` says
+whether the tool takes the gesture; when it does not, the camera does. Selecting is not a
 tool's gesture: every tool selects on Ctrl+click and the Select tool on every click
 (`clicks_select`), both done by ui.viewport.interaction.
 """
@@ -23,10 +23,10 @@ from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
+from clothlab.sim.document.requests import ChangeSetting, Compose, Preview, ToggleProbe
 from clothlab.sim.document.scene import RulerEnd, RulerSpec
 from clothlab.sim.lab.rulers import end_position, particle_end, point_end
 from clothlab.sim.text import QT_TR_NOOP
-from clothlab.ui.intents import ChangeSetting, Compose, Preview, ToggleProbe
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
@@ -205,7 +205,7 @@ class PinTool(DragTool):
 
 class ProbeTool(Tool):
     """A click on a particle attaches a probe to it (up to four), a click on a probed particle
-    takes the probe off; the controller decides which (ui.intents.ToggleProbe)."""
+    takes the probe off; the controller decides which (sim.document.requests.ToggleProbe)."""
 
     cursor = Qt.CursorShape.PointingHandCursor
 

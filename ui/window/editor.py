@@ -3,8 +3,9 @@ sim.document.composition changes for the controller.
 
 The window makes one SceneEditor and hands it a WindowContext (ui.context); it keeps the
 composition's actions enabled as the selection allows. Every change is one Compose request
-(ui.intents) submitted through the context (one undo step); a change the composition refuses
-(SceneError: a one-line reason) is said in the status bar and changes nothing.
+(sim.document.requests) submitted through the context (one undo step); a change the
+composition refuses (SceneError: a one-line reason) is said in the status bar and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtCore import QObject
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import EditRulers
 from clothlab.sim.document.composition import Composed
+from clothlab.sim.document.requests import Compose
 from clothlab.sim.document.scene import (
     BlockSpec,
     BodyShape,
@@ -33,7 +35,6 @@ from clothlab.sim.document.scene import (
     scene_settings,
 )
 from clothlab.sim.text import tr
-from clothlab.ui.intents import Compose
 from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.viewport import scene_points

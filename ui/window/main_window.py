@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from clothlab.sim.core.snapshot import Snapshot, merged
 from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
 from clothlab.sim.document.files import write_atomically
+from clothlab.sim.document.requests import ChangeSetting, Reset, SeamCut
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.questions import ClassMode
 from clothlab.sim.text import tr
@@ -48,7 +49,6 @@ from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
 from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.docks.validation_dock import ValidationPanel
-from clothlab.ui.intents import ChangeSetting, Reset, SeamCut
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.viewport import meshes

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document.requests import ChangeSetting, Reset, SetThenReset
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.resolution import Advice
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.intents import ChangeSetting, Reset, SetThenReset
 from clothlab.ui.numbers import localized
 
 STATUS_HZ = 4
