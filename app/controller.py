@@ -1,14 +1,16 @@
-"""The controller: owns the document (the current Scene and its path), the solver thread and
-the undo stack, and is the one place the GUI asks for changes.
+"""The controller: holds the window's Session (sim.lab.session: the document, its history and
+the one way to change them), the document's path, the solver thread and the undo stack, and is
+the one place the GUI asks for changes.
 
-Every request is a command record (sim.document.commands, sim.document.edits, or a ui.intents
-request) handed to `submit`, the one way in: it validates the record against the document,
-pushes an undo entry when it edits the document (applied here by `apply_to_document`), and
-queues it for the solver thread, where every command goes into one inbox. So saving never has
-to read the simulation across threads: the document is the experiment's set-up, the scene as
-loaded plus the user's edits. What the model does while it runs (the links it tears, where the
-particles go) is never written into it; `save_state` exports the links torn so far, from the
-newest snapshot, as a scene file of its own.
+Every request is a command record (sim.document.commands, .edits, .requests, or an app request
+of ui.intents) handed to `submit`, the one way in. The session checks it against the document,
+enters an edit in its history and applies it; what it sends to the run goes into the solver
+thread's one inbox, and the undo stack is a view of the session's history, so the Edit menu and
+the History panel undo through the session. So saving never has to read the simulation across
+threads: the document is the experiment's set-up, the scene as loaded plus the user's edits.
+What the model does while it runs (the links it tears, where the particles go) is never written
+into it; `save_state` exports the links torn so far, from the newest snapshot, as a scene file
+of its own. A command the solver thread refuses is said on `message`.
 """
 
 from __future__ import annotations
@@ -24,33 +26,24 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from clothlab.app.finer_sheet_check import FinerSheetCheck
 from clothlab.app.main_thread_gc import MainThreadCollector
 from clothlab.app.worker import Play, Seek, SolverWorker, WorkerInput
-from clothlab.sim.core.parameters import PARAMETERS, SETTINGS_TABLE, Settings
+from clothlab.sim.core.parameters import PARAMETERS, Settings
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.commands import (
     AS_THE_POINTER_TOOK,
     CommandError,
-    CutLinks,
     Edit,
     EditRulers,
-    EditScene,
     GrabMove,
-    GrabRelease,
     GrabStart,
     Load,
     Pause,
     Run,
-    SetPin,
     SetProbe,
-    SetSceneInfo,
-    SetSetting,
     SetSpeed,
     Stamped,
-    Step,
     apply_to_document,
-    validate,
 )
-from clothlab.sim.document.composition import Composed, edit_of, pins_away_from_rest
-from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.composition import Composed
 from clothlab.sim.document.presets import load_preset, resolve_scene
 from clothlab.sim.document.recording import (
     Recording,
@@ -58,29 +51,17 @@ from clothlab.sim.document.recording import (
     is_recording_file,
     load_recording,
 )
-from clothlab.sim.document.requests import (
-    BeginGesture,
-    ChangeSetting,
-    Compose,
-    EndGesture,
-    Preview,
-    Reset,
-    SeamCut,
-    SetThenReset,
-    ToggleProbe,
-)
+from clothlab.sim.document.requests import ChangeSetting, Compose, Reset
 from clothlab.sim.document.scene import (
     CameraSpec,
     RulerSpec,
     Scene,
     as_point,
-    body_counts,
-    build_topology,
     save_scene,
     state_scene,
 )
-from clothlab.sim.document.scene import scene_settings as settings_of
 from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.session import Pushed, Session, merge_key
 from clothlab.sim.text import tr
 from clothlab.ui.intents import NewDocument, SeekReplay
 
@@ -101,39 +82,38 @@ _SETTING_COMMAND_ID = 1000  # + index of the key, so only changes of the same ke
 
 
 class EditCommand(QUndoCommand):
-    """One sim edit record; undo applies its inverse. Changes of one setting within one gesture
-    (a slider drag, press to release) merge, so a whole drag is one step in the Edit menu and
-    two drags are two, however quick or slow."""
+    """The undo stack's entry for one entry of the session's history: its text, and its undo
+    and redo (the Edit menu's, the History panel's), which are the session's. It merges with the
+    next one exactly when the session's history merged them (sim.lab.session.History: one
+    setting's changes within one gesture)."""
 
-    def __init__(self, controller: Controller, edit: Edit, gesture: int | None = None) -> None:
+    def __init__(self, controller: Controller, edit: Edit) -> None:
         super().__init__(edit.text)
         self._controller = controller
         self.edit = edit
-        self.gesture = gesture
+        self._pushed = True  # the session applied it as it entered: the stack's first redo
+        key = merge_key(edit)
+        self._id = -1 if key is None else _SETTING_COMMAND_ID + list(PARAMETERS).index(key)
 
     def redo(self) -> None:
-        self._controller.apply_edit(self.edit)
+        if self._pushed:
+            self._pushed = False
+            return
+        self._controller._follow_stack(self._controller.session.redo)
 
     def undo(self) -> None:
-        self._controller.apply_edit(self.edit.inverse())
+        self._controller._follow_stack(self._controller.session.undo)
 
     def id(self) -> int:
-        # Only the parameter sliders' changes merge: they are what a drag makes many of.
-        if isinstance(self.edit, SetSetting) and self.edit.key in PARAMETERS:
-            return _SETTING_COMMAND_ID + list(PARAMETERS).index(self.edit.key)
-        return -1
+        return self._id
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt override)
-        if not isinstance(other, EditCommand) or other.id() != self.id():
-            return False
-        if self.gesture is None or other.gesture != self.gesture:
-            return False
-        merged = self.edit.merged(other.edit)
-        if merged is None:
-            return False
-        self.edit = merged
-        self.setObsolete(merged == merged.inverse())  # a drag back to where it began
-        return True
+        outcome = self._controller._outcome
+        if outcome is Pushed.MERGED:
+            self.edit = self._controller.session.history.entries[-1].edit
+            self.setText(self.edit.text)
+        self.setObsolete(outcome is Pushed.DROPPED)  # a drag back to where it began
+        return outcome is not Pushed.ADDED
 
 
 class Controller(QObject):
@@ -162,7 +142,9 @@ class Controller(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.scene: Scene = Scene()
+        self.session = Session(Scene(), self, self)  # this is its model and its observer
+        self._outcome = Pushed.ADDED  # how the session's history took the edit being pushed
+        self._stack_follows = False  # the stack moves to where the session already is
         self.path: Path | None = None
         self.latest: Snapshot | None = None
         self.running = False
@@ -172,12 +154,8 @@ class Controller(QObject):
         # the replay's ruler edits (found once: a long recording has a million commands)
         self._ruler_edits: tuple[Recording | None, tuple[Stamped, ...]] = (None, ())
         self._replay_end_pending = False  # its closing Pause is queued, not yet applied
-        self._session = 0  # recordings played; the worker's kept states are of one of them
+        self._plays = 0  # recordings played; the worker's kept states are of one of them
         self._loads = 0  # Load commands sent; snapshots of older loads are ignored
-        self._gestures = 0  # gestures begun; the open one's number, or None
-        self._gesture: int | None = None
-        self._counts = body_counts(self.scene.bodies)  # (particles, links) of the document
-        self._batch: list[Edit] | None = None  # edits applied to the document, not yet sent
         self._thread = QThread()
         self._thread.setObjectName("solver")
         self.worker = SolverWorker()
@@ -201,6 +179,17 @@ class Controller(QObject):
         worker.timing_changed.connect(self.timing_changed)
         worker.running_changed.connect(self._on_running_changed)
         worker.load_failed.connect(self.load_failed)
+        worker.command_failed.connect(self.message)  # a refused command is said, never lost
+
+    @property
+    def scene(self) -> Scene:
+        """The document: the session's."""
+        return self.session.scene
+
+    @scene.setter
+    def scene(self, scene: Scene) -> None:
+        """The document replaced without an undo entry (a save's camera, a replay's rulers)."""
+        self.session.scene = scene
 
     def send(self, command: WorkerInput) -> None:
         """Queue a command for the solver thread (the document is not touched)."""
@@ -213,12 +202,43 @@ class Controller(QObject):
         self.worker.interrupt()
         self.commands_posted.emit()
 
+    # --- the session's model: the solver thread --------------------------------------------
+
+    def restart(self, scene: Scene, because: str | None) -> None:
+        """Start the model afresh from `scene`; an edit of its bodies says so first."""
+        if because is not None:
+            self.restart_coming.emit(because)
+        self._start(scene)
+
+    def torn(self) -> frozenset[int]:
+        """The links the run has torn: the newest snapshot's (the file's and its own)."""
+        snapshot = self.current_snapshot()
+        return frozenset(snapshot.torn if snapshot is not None else self.scene.tears)
+
+    # --- the session's observer: the views and the undo stack -------------------------------
+
+    def edited(self, scene: Scene, edit: Edit | None) -> None:
+        self.scene_edited.emit(scene, edit)
+
+    def pushed(self, edit: Edit, outcome: Pushed) -> None:
+        """The undo stack follows the session's history: a new entry, or merged into the last."""
+        self._outcome = outcome
+        self.undo_stack.push(EditCommand(self, edit))
+
+    def said(self, message: str) -> None:
+        self.message.emit(message)
+
+    def _follow_stack(self, step: Callable[[], object]) -> None:
+        """An entry's undo or redo: the session's, unless the stack is only catching up."""
+        if not self._stack_follows:
+            step()
+
     # --- documents ---------------------------------------------------------------------------
 
     def load(self, scene: Scene, path: Path | None = None, play: Play | None = None) -> None:
         """Make `scene` the document (from `path`, or None for a preset or a new scene), and
         start it, or `play` a recording of it."""
-        self.scene = scene
+        self.session.replace(scene)
         self.path = path
         self._finer_sheet.cancel()
         self.undo_stack.clear()
@@ -231,7 +251,6 @@ class Controller(QObject):
     def _start(self, scene: Scene, play: Play | None = None) -> None:
         """Start the model afresh from `scene`, or replay a recording of it."""
         self._loads += 1
-        self._counts = body_counts(scene.bodies)
         self.send(play or Load(scene))
         if self.replay is not None and play is None:  # a Load ends any replay
             self.replay = None
@@ -262,8 +281,8 @@ class Controller(QObject):
         commands at their steps, so running (or stepping) reproduces the run bit for bit, and
         it pauses at the last step (`replay_finished`). Play, pause, step and speed are the
         user's: a running model plays it at once. So is anything else the user does."""
-        self._session += 1  # states kept of an earlier replay are of another run
-        self.load(recording.scene, None, Play(recording, self._session))
+        self._plays += 1  # states kept of an earlier replay are of another run
+        self.load(recording.scene, None, Play(recording, self._plays))
 
     def seek(self, step: int) -> None:
         """Show the replay at `step` (clamped to 0…its steps), paused, exactly as replaying
@@ -274,7 +293,7 @@ class Controller(QObject):
             raise ValueError(tr("no recording is being replayed"))
         step = max(0, min(int(step), recording.steps))
         if self._replay_edited():  # back to the recording's scene
-            self.load(recording.scene, None, Play(recording, self._session, step, seek=True))
+            self.load(recording.scene, None, Play(recording, self._plays, step, seek=True))
             return
         # The same document (the probes the user attached to the replay stay: they only read
         # it): the views and camera stay.
@@ -285,9 +304,7 @@ class Controller(QObject):
     def _replay_edited(self) -> bool:
         """Whether the user changed the replayed run: an edit on the undo stack that changes
         what the model computes (a probe does not)."""
-        stack = self.undo_stack
-        edits = (stack.command(k) for k in range(stack.count()))
-        return any(not (isinstance(e, EditCommand) and e.edit.leaves_model) for e in edits)
+        return any(not entry.edit.leaves_model for entry in self.session.history.entries)
 
     def open(self, name_or_path: str | Path) -> None:
         """Open a preset by name, a scene file, or a recording (played, see `play`); raises
@@ -312,6 +329,7 @@ class Controller(QObject):
             scene = scene.model_copy(update={"camera": camera})
         save_scene(scene, target)
         self.scene = scene
+        self.session.history.mark_saved()
         self.undo_stack.setClean()
         if target != self.path:
             self.path = target
@@ -353,178 +371,46 @@ class Controller(QObject):
     # --- requests: the one way in -------------------------------------------------------------
 
     def submit(self, command: object) -> None:
-        """Carry out a request: a command record of sim.document.commands (or .edits), a
-        Composed, or a ui.intents request. An edit is checked against the document, pushed on
-        the undo stack as one entry (nothing when it changes nothing) and queued for the solver
-        thread; the other commands are checked and queued, or steer the document (a new one,
-        reset, seek).
-        Raises ValueError (CommandError, SceneError; one line) or KeyError (an unknown setting)
-        and changes nothing when the request does not fit the document, TypeError when it is
-        not a request at all."""
-        handler = self._handlers.get(type(command))
-        if handler is None:
-            raise TypeError(f"not a request: {command!r}")
+        """Carry out a request: what the session takes (sim.lab.session.Session.submit: edits,
+        run commands, sim.document.requests), or the app's own (a grab made while paused shows
+        at once, the speed, a replay's seek, a new document). Raises ValueError (CommandError,
+        SceneError; one line) or KeyError (an unknown setting) and changes nothing when the
+        request does not fit the document, TypeError when it is not a request at all."""
+        handler = self._handlers.get(type(command), self.session.submit)
         handler(command)
 
     def _request_handlers(self) -> dict[type, Callable[[Any], None]]:
-        """By the request's type: one place says what each request does."""
+        """The requests the controller carries out itself, by type; the session takes the rest."""
         return {
-            ChangeSetting: self._set_setting, SetSetting: self._set_setting,
-            SetPin: self._set_pin, CutLinks: self._cut,
-            EditScene: self._push, SetSceneInfo: self._push, EditRulers: self._push,
-            Composed: self._compose,
-            Compose: lambda request: self._compose(request.composed(self.scene)),
-            Preview: self._preview,
-            BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
-            GrabStart: self._grab, GrabMove: self._grab, GrabRelease: self._queue,
-            Run: self._queue, Pause: self._queue, Step: self._queue, SetSpeed: self._set_speed,
-            SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
-            SeamCut: self._seam_cut, Reset: self._reset, SeekReplay: self._seek_replay,
-            SetThenReset: self._set_then_reset,
-            NewDocument: self._new_document,
+            GrabStart: self._grab, GrabMove: self._grab, SetSpeed: self._set_speed,
+            Composed: self._compose, Compose: self._compose,
+            SeekReplay: self._seek_replay, NewDocument: self._new_document,
         }  # fmt: skip
-
-    # --- edits -------------------------------------------------------------------------------
-
-    def _push(self, edit: Edit) -> None:
-        """An undoable edit; raises CommandError (a ValueError) if it does not fit the model."""
-        validate(edit, *self._counts)
-        self.undo_stack.push(EditCommand(self, edit, self._gesture))
-
-    def _begin_gesture(self, _request: BeginGesture) -> None:
-        self._gestures += 1
-        self._gesture = self._gestures
-
-    def _end_gesture(self, _request: EndGesture) -> None:
-        self._gesture = None
 
     @property
     def settings(self) -> Settings:
         """The document's settings, as the simulation has them once queued edits land."""
-        return settings_of(self.scene)
-
-    def apply_edit(self, edit: Edit) -> None:
-        """Apply without touching the undo stack (commands call this from redo/undo). A
-        change of bodies starts the model afresh from the edited scene."""
-        self.scene = apply_to_document(self.scene, edit)
-        if self._batch is not None:  # go_to_history sends them, and says so, once
-            self._batch.append(edit)
-            return
-        if edit.restart:
-            self.restart_coming.emit(edit.text)
-            self._start(self.scene)
-        else:
-            self.send(edit)
-        self.scene_edited.emit(self.scene, edit)
+        return self.session.settings
 
     def go_to_history(self, index: int) -> None:
         """Undo or redo up to undo stack index `index` (the History panel's click) as one
-        batch: the document takes the edits one by one, then the model starts afresh once if
-        any of them changes bodies, or else takes the live edits in one go, and the views are
-        told once (920 entries had meant 920 restarts and redraws: 1.6 s)."""
+        batch (Session.go_to); the stack then moves there without doing it again."""
         if index == self.undo_stack.index():
             return
-        self._batch = []
+        self.session.go_to(index)
+        self._stack_follows = True
         try:
             self.undo_stack.setIndex(index)
         finally:
-            edits, self._batch = self._batch, None
-        restart = next((edit for edit in edits if edit.restart), None)
-        if restart is not None:
-            self.restart_coming.emit(restart.text)
-            self._start(self.scene)  # from the scene the edits leave: the live ones included
-        else:
-            self.send_all(edits)
-        self.scene_edited.emit(self.scene, None)  # None: the whole document may have changed
+            self._stack_follows = False
 
-    def _compose(self, composed: Composed) -> None:
-        """A change of the scene's composition (sim.document.composition): one undoable edit, named
-        by its text; what it could not carry over is said on `message`."""
-        if composed.scene == self.scene or not composed.text:
-            return
+    def _compose(self, request: Composed | Compose) -> None:
+        """A change of composition, the session's; a sheet made finer is then checked: it may
+        hang far more stretched."""
         before = self.scene
-        self._push(edit_of(self.scene, composed))
-        self._finer_sheet.start(before, self.scene)  # a finer sheet may hang far more stretched
-        if composed.message:
-            self.message.emit(composed.message)
-
-    def _preview(self, preview: Preview) -> None:
-        """Show a change being dragged (a pin, the ball, an obstacle) without recording it:
-        the drag's end asks for one undoable edit from where it began. Live changes only."""
-        command = preview.command
-        edit: Edit
-        if isinstance(command, Compose):
-            edit = edit_of(self.scene, command.composed(self.scene))
-            if edit.restart:
-                return
-        elif isinstance(command, SetPin) and command.anchor is not None:  # a pin dragged
-            edit = SetPin(command.particle, as_point(command.anchor), None)
-        elif isinstance(command, ChangeSetting):
-            value = SETTINGS_TABLE[command.key].check(command.value)
-            edit = SetSetting(command.key, value, value)
-        else:
-            raise TypeError(f"not a preview: {command!r}")
-        validate(edit, *self._counts)
-        self.send(edit)
-
-    def _set_setting(self, request: ChangeSetting | SetSetting) -> None:
-        """Change a setting (undoable) from the value the document has (a SetSetting's own
-        `previous` is what its sender saw); raises ValueError outside the declared range."""
-        key = request.key
-        if key not in SETTINGS_TABLE:
-            raise KeyError(f"{key}: no such setting")
-        try:
-            value = SETTINGS_TABLE[key].check(request.value)
-        except ValueError as error:  # named, as the status bar says it without the field
-            raise ValueError(f"{key}: {error}") from None
-        previous = getattr(self.settings, key)
-        if value != previous:
-            self._push(SetSetting(key, value, previous))
-
-    def _set_pin(self, request: SetPin) -> None:
-        """Pin, move or (anchor None) unpin a particle: one undoable edit. A pin made where the
-        particle is in the run (`live`, the Pin tool's) is the document's at `anchor`."""
-        particle, anchor, live = request.particle, request.anchor, request.live
-        previous = next((p.anchor for p in self.scene.pins if p.particle == particle), None)
-        if anchor is not None:
-            anchor = as_point(anchor)
-        if live is not None:
-            live = as_point(live)
-        if anchor != previous:
-            self._push(SetPin(particle, anchor, previous, None if live == anchor else live))
-
-    def _cut(self, request: CutLinks) -> None:
-        """Cut the links of a stroke that are still live (restore those that are cut): one
-        undoable edit."""
-        links = {int(k) for k in request.links}
-        if request.restore:
-            chosen = links & set(self.scene.cuts)
-        else:
-            snapshot = self.current_snapshot()  # the run's tears: the file's and its own
-            torn = snapshot.torn if snapshot is not None else self.scene.tears
-            chosen = links - set(self.scene.cuts) - set(torn)
-        if chosen:
-            self._push(CutLinks(tuple(sorted(chosen)), request.restore))
-
-    def _set_probe(self, edit: SetProbe) -> None:
-        """Attach or take off a probe: one undoable edit; raises CommandError (one line) when
-        it does not fit the document (a fifth probe, a particle probed twice)."""
-        edit.fits(self.scene)
-        self._push(edit)
-
-    def _toggle_probe(self, request: ToggleProbe) -> None:
-        """The Probe tool's click: a probe on the particle, or off it if it has one."""
-        particle, probes = int(request.particle), self.scene.probes
-        if particle in probes:
-            self._set_probe(SetProbe(particle, False, probes.index(particle)))
-        else:
-            self._set_probe(SetProbe(particle, True, len(probes)))
-
-    def _seam_cut(self, _request: SeamCut) -> None:
-        """The model's own seam cut of the first sheet."""
-        topology = build_topology(self.scene)
-        if topology.sheets:
-            self._cut(CutLinks(tuple(seam_links(topology))))
+        self.session.submit(request)
+        if self.scene is not before:
+            self._finer_sheet.start(before, self.scene)
 
     # --- grab (not an edit: it changes only the running state) -------------------------------
 
@@ -537,39 +423,13 @@ class Controller(QObject):
             command = dataclasses.replace(command, particle=int(command.particle))
         else:  # a pointer's move: the particle follows over the steps the pointer took
             command = dataclasses.replace(command, over_steps=AS_THE_POINTER_TOOK)
-        self._queue(command)
+        self.session.submit(command)
 
     # --- simulation --------------------------------------------------------------------------
 
-    def _queue(self, command: GrabStart | GrabMove | GrabRelease | Run | Pause | Step) -> None:
-        validate(command, *self._counts)
-        self.send(command)
-
-    def _reset(self, _request: Reset) -> None:
-        """Back to t = 0 and the set-up: rest positions, the edits on the undo stack applied,
-        the links the run tore whole again (a file's own tears, a saved state's, stay: they are
-        its set-up). Pins of the set-up anchor rest places, so the sheet starts unstretched;
-        if pins were moved on purpose it starts stretched, and `message` says so."""
-        self._start(self.scene)
-        away = pins_away_from_rest(self.scene)
-        if away:
-            message = (
-                tr("Reset: 1 pin is away from its rest place — the cloth starts stretched")
-                if away == 1
-                else tr(
-                    "Reset: {count} pins are away from their rest places — the cloth starts "
-                    "stretched"
-                )
-            )
-            self.message.emit(message.format(count=away))
-
-    def _set_then_reset(self, request: SetThenReset) -> None:
-        self._set_setting(request.change)  # raises, changing nothing, if it does not fit
-        self._reset(Reset())
-
     def _set_speed(self, request: SetSpeed) -> None:
+        self.session.submit(request)
         self.speed = request.speed
-        self.send(request)
         self.speed_changed.emit(request.speed)
 
     def _seek_replay(self, request: SeekReplay) -> None:

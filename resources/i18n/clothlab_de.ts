@@ -4231,6 +4231,14 @@
         <translation>{factor:.2f}× Echtzeit</translation>
     </message>
     <message>
+        <source>the scene has no sheet to cut a seam in</source>
+        <translation>die Szene hat kein Tuch, in das eine Naht geschnitten werden könnte</translation>
+    </message>
+    <message>
+        <source>sheet {sheet}: the scene has {count} sheets</source>
+        <translation>Tuch {sheet}: die Szene hat {count} Tücher</translation>
+    </message>
+    <message>
         <source>no recording is being replayed</source>
         <translation>es wird keine Aufnahme wiedergegeben</translation>
     </message>

@@ -64,7 +64,9 @@ class EndGesture:
 
 @dataclass(frozen=True)
 class SeamCut:
-    """The model's own seam cut, down the middle of the document's first sheet."""
+    """The model's own seam cut, down the middle of one of the document's sheets."""
+
+    sheet: int = 0  # which sheet, in the order the scene's bodies list them
 
 
 @dataclass(frozen=True)

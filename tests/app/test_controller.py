@@ -6,6 +6,7 @@ import pytest
 from qt_helpers import WAIT_MS
 
 from clothlab.app.controller import Controller
+from clothlab.app.worker import Seek
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.commands import apply_to_document
 from clothlab.sim.document.edits import CutLinks, SetPin, SetSetting
@@ -180,3 +181,30 @@ def test_two_drags_are_two_entries_and_one_slow_drag_is_one(qtbot, controller):
     controller.set_setting("wind", 6.0)  # typed, not dragged: an entry of its own
     controller.set_setting("wind", 7.0)
     assert controller.undo_stack.count() == 5
+
+
+def test_a_command_the_solver_thread_refuses_is_said_on_message(qtbot, controller):
+    """The worker's command_failed reaches the status line: a refused command is never lost."""
+    with qtbot.waitSignal(controller.message, timeout=WAIT_MS) as said:
+        controller.send(Seek(3))  # nothing is being replayed
+    assert said.args == ["no recording is being replayed"]
+
+
+def test_the_undo_stack_is_a_view_of_the_sessions_history(qtbot, controller):
+    """The Edit menu's undo and the History panel's jump go through the session: its history
+    and the stack agree at every step, a drag is one entry in both."""
+    history, stack = controller.session.history, controller.undo_stack
+    controller.submit(BeginGesture())
+    for value in (0.2, 0.3):
+        controller.set_setting("bend_compliance", value)
+    controller.submit(EndGesture())
+    controller.set_setting("wind", 2.0)
+    assert stack.count() == len(history.entries) == 2 and stack.index() == history.index == 2
+    assert stack.text(0) == history.entries[0].edit.text
+    stack.undo()
+    assert history.index == 1 and controller.scene.wind.strength != 2.0
+    controller.go_to_history(0)
+    assert stack.index() == history.index == 0
+    assert scene_settings(controller.scene).bend_compliance != 0.3
+    stack.redo()
+    assert history.index == 1 and scene_settings(controller.scene).bend_compliance == 0.3

@@ -112,7 +112,7 @@ def test_reset_while_running_keeps_running_from_zero(qtbot, controller):
 def test_setting_sent_while_running_is_applied_between_steps(qtbot, controller):
     load(qtbot, controller)
     run_until(qtbot, controller, lambda s: s.steps > 0)
-    controller.apply_edit(SetSetting("wind", 12.0, 0.0))
+    controller.session.apply(SetSetting("wind", 12.0, 0.0))
     qtbot.waitUntil(lambda: controller.latest.settings.wind == 12.0, timeout=WAIT_MS)
     # the sheet now moves along +z, which gravity alone never does
     qtbot.waitUntil(lambda: controller.latest.x[:, 2].max() > 0.01, timeout=WAIT_MS)
@@ -121,14 +121,14 @@ def test_setting_sent_while_running_is_applied_between_steps(qtbot, controller):
 def test_pin_edit_sent_while_running_moves_the_anchor(qtbot, controller):
     load(qtbot, controller)
     run_until(qtbot, controller, lambda s: s.steps > 0)
-    controller.apply_edit(SetPin(14, (1.0, 1.2, 0.0), (1.4, 1.0, 0.0)))
+    controller.session.apply(SetPin(14, (1.0, 1.2, 0.0), (1.4, 1.0, 0.0)))
     qtbot.waitUntil(lambda: np.allclose(controller.latest.x[14], (1.0, 1.2, 0.0)), timeout=WAIT_MS)
     assert controller.latest.pin_index.tolist() == [0, 14]
 
 
 def test_edit_while_paused_posts_a_new_frame_without_stepping(qtbot, controller):
     first = load(qtbot, controller)
-    controller.apply_edit(SetSetting("ball", True, False))
+    controller.session.apply(SetSetting("ball", True, False))
     qtbot.waitUntil(lambda: controller.latest.settings.ball, timeout=WAIT_MS)
     assert controller.latest.steps == first.steps
     assert controller.latest.frame > first.frame
