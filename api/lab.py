@@ -50,6 +50,7 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source, in_si_units
+from clothlab.state import LabState, Run, read_only, velocities_of
 
 Vec3 = tuple[float, float, float]
 Row = tuple[float, ...]
@@ -200,6 +201,60 @@ class Lab:
     def positions(self) -> np.ndarray:
         """(N, 3) float64: every particle's position now (a copy)."""
         return self._engine.sim.state.x.copy()
+
+    @property
+    @_locked
+    def positions_view(self) -> np.ndarray:
+        """(N, 3) float64: every particle's position, without a copy: a read-only view of the
+        model's own array, which each step writes in place, so it reads the positions of
+        the step the Lab is at, whenever it is read. `reset`, `restore` and a blow-up's
+        return to a good state give the Lab another array: take a view again after them."""
+        return read_only(self._engine.sim.state.x)
+
+    @property
+    @_locked
+    def velocities(self) -> np.ndarray:
+        """(N, 3) float64: every particle's velocity now, over the last substep (as the
+        readouts' speeds: `motion` is the mean of their lengths), units/s (m/s in SI)."""
+        return velocities_of(self._engine).copy()
+
+    # --- the whole state: kept, restored, copied ---------------------------------------------
+
+    @_locked
+    def state(self) -> LabState:
+        """The Lab's whole state now: `restore` goes back to it (bit for bit, as often as
+        wanted; the recording goes back with it), `state.save(path)` writes it to a file."""
+        return LabState(self.name, self._run(rows=True))
+
+    @_locked
+    def restore(self, state: LabState) -> None:
+        """Go back to a state that `state()` or clothlab.load_state gave: the model, its
+        recording and its scene as set up are as they were then, and the Lab goes on from there
+        as it went on then. A state of another scene makes the Lab a run of that scene."""
+        if not isinstance(state, LabState):
+            raise ValueError(f"state {shown(state)}: expected a LabState (from lab.state())")
+        run = state.run
+        self._source, self._document, self._followed = run.source, run.document, run.followed
+        self._engine = run.engine.fork(rows=True)  # the state stays as it is, to restore again
+        self._follow_recording()
+
+    @_locked
+    def copy(self) -> Lab:
+        """Another Lab at this one's state, going on by itself (from another thread too): the
+        same steps and commands give both the same numbers bit for bit."""
+        return Lab.of_state(self.state(), self.name)
+
+    @classmethod
+    def of_state(cls, state: LabState, name: str = "") -> Lab:
+        """A new Lab at a state (`state()` or clothlab.load_state)."""
+        lab = cls.__new__(cls)
+        lab.name = name or state.name
+        lab._lock = threading.RLock()
+        lab.restore(state)
+        return lab
+
+    def _run(self, rows: bool) -> Run:
+        return Run(self._source, self._document, self._engine.fork(rows), self._followed)
 
     @property
     @_locked
@@ -578,7 +633,7 @@ class Lab:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the scene as set up (`scene`: what `clothlab run --save` writes), atomically:
         never the links the run tore nor where it moved the particles."""
-        _write_reopening(path, scene_json(self._document), parse_scene)
+        write_reopening(path, scene_json(self._document), parse_scene)
 
     @_locked
     def save_state(self, path: str | os.PathLike[str]) -> None:
@@ -586,12 +641,12 @@ class Lab:
         File ▸ Save State in the app), named "… — state at t = … s (N links torn)". Positions
         are not stored: the file opens at rest, torn."""
         scene = capture_scene(self._document, self._engine.sim)
-        _write_reopening(path, scene_json(scene), parse_scene)
+        write_reopening(path, scene_json(scene), parse_scene)
 
     @_locked
     def save_recording(self, path: str | os.PathLike[str]) -> None:
         """Write the run so far as a recording (File ▸ Open plays it in the app)."""
-        _write_reopening(path, recording_json(self.recording), parse_recording)
+        write_reopening(path, recording_json(self.recording), parse_recording)
 
     @_locked
     def save_positions(self, path: str | os.PathLike[str]) -> None:
@@ -670,7 +725,7 @@ def _ctrl_c_stops(sim: Any) -> Iterator[Callable[[], bool]]:
         sim.stop[0] = 0
 
 
-def _write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..., Any]) -> None:
+def write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..., Any]) -> None:
     """Write a file atomically, once its text has read back: a file that would not reopen is
     not written (SceneError, one line), so a save never replaces good work with a bad file."""
     try:

@@ -266,13 +266,16 @@ class Engine:
                 break
         return self.clock - start
 
-    def fork(self) -> Engine:
+    def fork(self, rows: bool = False) -> Engine:
         """A copy that goes on from here by itself, bit for bit as this run would (the
-        commands scheduled included); it keeps no states for seeking."""
+        commands scheduled included); it keeps no states for seeking. With `rows`, it also has
+        the rows recorded and not taken yet (a Lab's copy returns them as the Lab would)."""
         twin = copy.copy(self)
         twin.sim = copy_simulation(self.sim)
         twin.journal, twin._schedule = list(self.journal), list(self._schedule)
-        twin._pending, twin._pending_probes, twin.keep = [], [], None
+        twin._pending = list(self._pending) if rows else []
+        twin._pending_probes = list(self._pending_probes) if rows else []
+        twin.keep = None
         return twin
 
     def advance_to(self, step: int) -> int:
