@@ -94,6 +94,10 @@ def compare(
 
 @dataclass(frozen=True)
 class SweepRow:
+    """One variant of a sweep: `values` the varied keys' values as `Lab.set` parses them
+    ({"passes": 4, "wind": 0.0}), `status` how its run went ("ok", "blew up at step N", "bad
+    value: …"), `final` the readouts at its last step by CSV column key (None if it failed)."""
+
     values: dict[str, Any]  # the varied keys' values, parsed as `Lab.set` parses them (int 8)
     status: str  # "ok", "blew up at step N", "bad value: …"
     final: dict[str, float] | None  # the readouts at the last step; None if it failed

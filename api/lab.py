@@ -136,6 +136,7 @@ class Table(dict[str, np.ndarray]):
         return readouts.csv_text(self.rows, self.probe_slots, self._si)
 
     def save_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write `csv()` to a file, atomically."""
         write_atomically(Path(path), self.csv().encode("utf-8"))
 
     def __repr__(self) -> str:
@@ -312,11 +313,13 @@ class Lab:
     @property
     @_locked
     def particles(self) -> int:
+        """The model's particle count: particle indices run 0 … particles − 1."""
         return self._engine.sim.topology.particle_count
 
     @property
     @_locked
     def links(self) -> int:
+        """The model's link count, cut and torn links included: link indices for `cut`."""
         return self._engine.sim.topology.link_count
 
     # --- running ----------------------------------------------------------------------------
@@ -482,6 +485,7 @@ class Lab:
 
     @_locked
     def unpin(self, particle: int) -> None:
+        """Take a particle's pin off (the Pin tool on a pinned particle)."""
         particle = self._particle(particle)
         self._edit(SetPin(particle, None, self._anchor(particle)))
 
@@ -536,10 +540,12 @@ class Lab:
 
     @_locked
     def move_grab(self, to: Vec3) -> None:
+        """Move the held particle's point (the mouse moving during a drag)."""
         self._command(GrabMove(boundary.point(to, "to")))
 
     @_locked
     def release(self) -> None:
+        """Let the held particle go (the mouse button released)."""
         self._command(GrabRelease())
 
     # --- rulers ------------------------------------------------------------------------------
@@ -576,6 +582,7 @@ class Lab:
 
     @_locked
     def remove_ruler(self, index: int) -> None:
+        """Remove a ruler by its index, 0 for the first (the ruler tool on its label)."""
         index = self._ruler_index(index)
         before = tuple(self._document.rulers)
         self._edit(EditRulers(before[:index] + before[index + 1 :], before))

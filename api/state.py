@@ -50,10 +50,12 @@ class LabState:
 
     @property
     def steps(self) -> int:
+        """Steps taken since step 0, at this state."""
         return self.run.engine.steps
 
     @property
     def t(self) -> float:
+        """Model time at this state, s."""
         return self.run.engine.t
 
     @property
