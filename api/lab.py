@@ -26,6 +26,7 @@ from clothlab import _boundary as boundary
 from clothlab._boundary import shown
 from clothlab.sim.core import probes, readouts
 from clothlab.sim.core.forces import Forces
+from clothlab.sim.core.parameters import COORDINATE_LIMIT
 from clothlab.sim.document.commands import (
     Command,
     CommandError,
@@ -33,6 +34,7 @@ from clothlab.sim.document.commands import (
     GrabMove,
     GrabRelease,
     GrabStart,
+    SetPositions,
     apply_to_document,
 )
 from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe, SetSetting, seam_links
@@ -218,6 +220,25 @@ class Lab:
         """(N, 3) float64: every particle's velocity now, over the last substep (as the
         readouts' speeds: `motion` is the mean of their lengths), units/s (m/s in SI)."""
         return velocities_of(self._engine).copy()
+
+    @_locked
+    def set_positions(self, positions: Any, velocities: Any = None) -> None:
+        """Put every particle at `positions` ((N, 3) numbers) moving at `velocities` ((N, 3),
+        units/s; at rest if not given): a state of your own to go on from, as a command at the
+        current step, so the recording holds it and replays it bit for bit. Pinned and held
+        particles stay on their anchors. `reset` starts from the scene again (at rest)."""
+        count = self.particles
+        x = boundary.coordinates(positions, "positions", count)
+        speed = np.zeros_like(x) if velocities is None else boundary.finite_array(
+            velocities, "velocities", count
+        )  # fmt: skip
+        settings = self._engine.sim.model_settings
+        previous = x - speed * (settings.dt / settings.substeps)
+        if np.abs(previous).max(initial=0.0) > COORDINATE_LIMIT:
+            raise ValueError(f"velocities: a particle's place a substep before is beyond "
+                             f"±{COORDINATE_LIMIT:g}")  # fmt: skip
+        self._command(SetPositions(tuple(x.ravel().tolist()), tuple(previous.ravel().tolist())))
+        self._engine.record_again()  # the row of this step is of the state set
 
     # --- the whole state: kept, restored, copied ---------------------------------------------
 

@@ -141,3 +141,46 @@ def test_a_bad_state_file_is_one_line(lab, tmp_path, kind):
 def test_restore_takes_only_a_state(lab):
     with pytest.raises(ValueError, match=r"^state 'x': expected a LabState"):
         lab.restore("x")
+
+
+def test_set_positions_starts_the_run_from_a_state_of_ones_own(tmp_path):
+    lab = clothlab.open("hanging-sheet")
+    x = lab.positions
+    x[:, 2] += 0.3 * np.sin(x[:, 0])  # a ripple across the sheet
+    up = np.tile([0.0, 0.0, 1.0], (lab.particles, 1))  # 1 unit/s towards +z
+    lab.set_positions(x, velocities=up)
+    pinned = [p.particle for p in lab.scene.pins]
+    free = np.setdiff1d(np.arange(lab.particles), pinned)
+    assert np.array_equal(lab.positions[free], x[free])
+    assert np.allclose(lab.velocities[free], up[free], atol=1e-12)
+    assert np.array_equal(lab.velocities[pinned], np.zeros((len(pinned), 3)))  # on their pins
+    first = lab.run(40)
+    # the row of step 0 is of the state set: every free particle at 1 unit/s, the pins at rest
+    assert first["motion"][0] == pytest.approx(len(free) / lab.particles, rel=1e-12)
+    # the recording holds the state: replayed, the same rows and positions bit for bit
+    lab.save_recording(tmp_path / "rippled.clothrec.json")
+    replay = clothlab.open(tmp_path / "rippled.clothrec.json")
+    assert same(rows(replay.run()), rows(first))
+    assert np.array_equal(replay.positions, lab.positions)
+    lab.set_positions(lab.positions)  # later, mid-run: the sheet stopped where it is
+    assert np.abs(lab.velocities).max() == 0.0
+
+
+@pytest.mark.parametrize(
+    ("positions", "velocities", "said"),
+    [
+        (np.zeros((3, 3)), None, r"^positions: expected \(165, 3\) numbers \(shape \(3, 3\)"),
+        ([["1", "2", "3"]] * 165, None, r"^positions: expected \(165, 3\) numbers"),
+        (np.full((165, 3), np.nan), None, "^positions: not all finite numbers"),
+        (np.ones((165, 3), bool), None, r"^positions: expected \(165, 3\) numbers"),
+        (np.full((165, 3), 1e5), None, r"^positions: a coordinate beyond ±10000"),
+        (np.zeros((165, 3)), np.full((165, 3), np.inf), "^velocities: not all finite"),
+        (np.zeros((165, 3)), np.full((165, 3), 1e9), "^velocities: a particle's place"),
+        (np.zeros((165, 3)), "fast", r"^velocities: expected \(165, 3\) numbers"),
+    ],
+)
+def test_set_positions_refuses_what_is_not_a_state_in_one_line(positions, velocities, said):
+    lab = clothlab.open("hanging-sheet")
+    with pytest.raises(ValueError, match=said) as refused:
+        lab.set_positions(positions, velocities)
+    assert "\n" not in str(refused.value) and lab.recording.commands == ()
