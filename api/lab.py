@@ -210,8 +210,8 @@ class Lab:
     def positions_view(self) -> np.ndarray:
         """(N, 3) float64: every particle's position, without a copy: a read-only view of the
         model's own array, which each step writes in place, so it reads the positions of
-        the step the Lab is at, whenever it is read. `reset`, `restore` and a blow-up's
-        return to a good state give the Lab another array: take a view again after them."""
+        the step the Lab is at, whenever it is read (a blow-up's good state is put back into it).
+        `reset` and `restore` give the Lab another array: take a view again after them."""
         return read_only(self._engine.sim.state.x)
 
     @property
