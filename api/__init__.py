@@ -32,10 +32,11 @@ from clothlab.sim.document.presets import preset_names
 from clothlab.sim.document.scene import SceneError
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.variants import BASELINE, Source, Variant, VariantError, run_variant
+from clothlab.state import LabState, state_from_file
 
 __all__ = [
-    "Lab", "SceneError", "SweepRow", "Table", "VariantError", "compare", "keys", "open",
-    "presets", "sweep",
+    "Lab", "LabState", "SceneError", "SweepRow", "Table", "VariantError", "compare", "keys",
+    "load_state", "open", "open_state", "presets", "sweep",
 ]  # fmt: skip
 
 Changes = str | Mapping[str, Any]  # "passes=16,wind=2" or {"passes": 16, "wind": 2}
@@ -46,6 +47,19 @@ def open(source: str | os.PathLike[str]) -> Lab:
     SceneError (one line naming the file) for one that cannot be read."""
     text = os.fspath(source)
     return Lab(variants.read_source(text), name=text)
+
+
+def load_state(path: str | os.PathLike[str]) -> LabState:
+    """A state saved by `LabState.save`: its recording replayed to its step and its positions
+    checked against the file's, bit for bit (as long as the run took). Give it to
+    `Lab.restore`, or open a Lab at it with `open_state`. Raises SceneError (one line naming
+    the file) for one that cannot be read or does not replay to its positions."""
+    return state_from_file(path)
+
+
+def open_state(path: str | os.PathLike[str]) -> Lab:
+    """A Lab at a state saved by `LabState.save` (see load_state)."""
+    return Lab.of_state(load_state(path))
 
 
 def presets() -> list[str]:
@@ -80,6 +94,10 @@ def compare(
 
 @dataclass(frozen=True)
 class SweepRow:
+    """One variant of a sweep: `values` the varied keys' values as `Lab.set` parses them
+    ({"passes": 4, "wind": 0.0}), `status` how its run went ("ok", "blew up at step N", "bad
+    value: …"), `final` the readouts at its last step by CSV column key (None if it failed)."""
+
     values: dict[str, Any]  # the varied keys' values, parsed as `Lab.set` parses them (int 8)
     status: str  # "ok", "blew up at step N", "bad value: …"
     final: dict[str, float] | None  # the readouts at the last step; None if it failed

@@ -95,3 +95,26 @@ def shown(value: Any) -> str:
     """A value in a message: one line, and not a 400-digit number."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "…"
+
+
+def finite_array(value: Any, what: str, rows: int) -> np.ndarray:
+    """A (rows, 3) array of finite real numbers (a nested list, a numpy array) as float64."""
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        array = np.asarray(None)
+    if array.dtype.kind not in "iuf" or array.shape != (rows, 3):
+        shape = f"shape {array.shape} of {array.dtype}" if array.dtype != object else "not numbers"
+        raise ValueError(f"{what}: expected ({rows}, 3) numbers ({shape})")
+    array = array.astype(np.float64)
+    if not np.isfinite(array).all():
+        raise ValueError(f"{what}: not all finite numbers (NaN or infinity)")
+    return array
+
+
+def coordinates(value: Any, what: str, rows: int) -> np.ndarray:
+    """(rows, 3) finite coordinates within the scene files' limit, as float64."""
+    array = finite_array(value, what, rows)
+    if np.abs(array).max(initial=0.0) > COORDINATE_LIMIT:
+        raise ValueError(f"{what}: a coordinate beyond ±{COORDINATE_LIMIT:g}")
+    return array

@@ -26,6 +26,7 @@ from clothlab import _boundary as boundary
 from clothlab._boundary import shown
 from clothlab.sim.core import probes, readouts
 from clothlab.sim.core.forces import Forces
+from clothlab.sim.core.parameters import COORDINATE_LIMIT
 from clothlab.sim.document.commands import (
     Command,
     CommandError,
@@ -33,6 +34,7 @@ from clothlab.sim.document.commands import (
     GrabMove,
     GrabRelease,
     GrabStart,
+    SetPositions,
     apply_to_document,
 )
 from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe, SetSetting, seam_links
@@ -50,6 +52,7 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source, in_si_units
+from clothlab.state import LabState, Run, read_only, velocities_of
 
 Vec3 = tuple[float, float, float]
 Row = tuple[float, ...]
@@ -135,6 +138,7 @@ class Table(dict[str, np.ndarray]):
         return readouts.csv_text(self.rows, self.probe_slots, self._si)
 
     def save_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write `csv()` to a file, atomically."""
         write_atomically(Path(path), self.csv().encode("utf-8"))
 
     def __repr__(self) -> str:
@@ -203,6 +207,79 @@ class Lab:
 
     @property
     @_locked
+    def positions_view(self) -> np.ndarray:
+        """(N, 3) float64: every particle's position, without a copy: a read-only view of the
+        model's own array, which each step writes in place, so it reads the positions of
+        the step the Lab is at, whenever it is read (a blow-up's good state is put back into it).
+        `reset` and `restore` give the Lab another array: take a view again after them."""
+        return read_only(self._engine.sim.state.x)
+
+    @property
+    @_locked
+    def velocities(self) -> np.ndarray:
+        """(N, 3) float64: every particle's velocity now, over the last substep (as the
+        readouts' speeds: `motion` is the mean of their lengths), units/s (m/s in SI)."""
+        return velocities_of(self._engine).copy()
+
+    @_locked
+    def set_positions(self, positions: Any, velocities: Any = None) -> None:
+        """Put every particle at `positions` ((N, 3) numbers) moving at `velocities` ((N, 3),
+        units/s; at rest if not given): a state of your own to go on from, as a command at the
+        current step, so the recording holds it and replays it bit for bit. Pinned and held
+        particles stay on their anchors. `reset` starts from the scene again (at rest)."""
+        count = self.particles
+        x = boundary.coordinates(positions, "positions", count)
+        speed = np.zeros_like(x) if velocities is None else boundary.finite_array(
+            velocities, "velocities", count
+        )  # fmt: skip
+        settings = self._engine.sim.model_settings
+        previous = x - speed * (settings.dt / settings.substeps)
+        if np.abs(previous).max(initial=0.0) > COORDINATE_LIMIT:
+            raise ValueError(f"velocities: a particle's place a substep before is beyond "
+                             f"±{COORDINATE_LIMIT:g}")  # fmt: skip
+        self._command(SetPositions(tuple(x.ravel().tolist()), tuple(previous.ravel().tolist())))
+        self._engine.record_again()  # the row of this step is of the state set
+
+    # --- the whole state: kept, restored, copied ---------------------------------------------
+
+    @_locked
+    def state(self) -> LabState:
+        """The Lab's whole state now: `restore` goes back to it (bit for bit, as often as
+        wanted; the recording goes back with it), `state.save(path)` writes it to a file."""
+        return LabState(self.name, self._run(rows=True))
+
+    @_locked
+    def restore(self, state: LabState) -> None:
+        """Go back to a state that `state()` or clothlab.load_state gave: the model, its
+        recording and its scene as set up are as they were then, and the Lab goes on from there
+        as it went on then. A state of another scene makes the Lab a run of that scene."""
+        if not isinstance(state, LabState):
+            raise ValueError(f"state {shown(state)}: expected a LabState (from lab.state())")
+        run = state.run
+        self._source, self._document, self._followed = run.source, run.document, run.followed
+        self._engine = run.engine.fork(rows=True)  # the state stays as it is, to restore again
+        self._follow_recording()
+
+    @_locked
+    def copy(self) -> Lab:
+        """Another Lab at this one's state, going on by itself (from another thread too): the
+        same steps and commands give both the same numbers bit for bit."""
+        return Lab.of_state(self.state(), self.name)
+
+    @classmethod
+    def of_state(cls, state: LabState, name: str = "") -> Lab:
+        """A new Lab at a state (`state()` or clothlab.load_state)."""
+        lab = cls.__new__(cls)
+        lab.name = name or state.name
+        lab._lock = threading.RLock()
+        lab.restore(state)
+        return lab
+
+    def _run(self, rows: bool) -> Run:
+        return Run(self._source, self._document, self._engine.fork(rows), self._followed)
+
+    @property
+    @_locked
     def readouts(self) -> dict[str, float]:
         """The readouts of the state now, by CSV column key (counts as int)."""
         return {"step": self.steps, **dataclasses.asdict(self._engine.readouts())}
@@ -257,11 +334,13 @@ class Lab:
     @property
     @_locked
     def particles(self) -> int:
+        """The model's particle count: particle indices run 0 … particles − 1."""
         return self._engine.sim.topology.particle_count
 
     @property
     @_locked
     def links(self) -> int:
+        """The model's link count, cut and torn links included: link indices for `cut`."""
         return self._engine.sim.topology.link_count
 
     # --- running ----------------------------------------------------------------------------
@@ -427,6 +506,7 @@ class Lab:
 
     @_locked
     def unpin(self, particle: int) -> None:
+        """Take a particle's pin off (the Pin tool on a pinned particle)."""
         particle = self._particle(particle)
         self._edit(SetPin(particle, None, self._anchor(particle)))
 
@@ -481,10 +561,12 @@ class Lab:
 
     @_locked
     def move_grab(self, to: Vec3) -> None:
+        """Move the held particle's point (the mouse moving during a drag)."""
         self._command(GrabMove(boundary.point(to, "to")))
 
     @_locked
     def release(self) -> None:
+        """Let the held particle go (the mouse button released)."""
         self._command(GrabRelease())
 
     # --- rulers ------------------------------------------------------------------------------
@@ -521,6 +603,7 @@ class Lab:
 
     @_locked
     def remove_ruler(self, index: int) -> None:
+        """Remove a ruler by its index, 0 for the first (the ruler tool on its label)."""
         index = self._ruler_index(index)
         before = tuple(self._document.rulers)
         self._edit(EditRulers(before[:index] + before[index + 1 :], before))
@@ -578,7 +661,7 @@ class Lab:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the scene as set up (`scene`: what `clothlab run --save` writes), atomically:
         never the links the run tore nor where it moved the particles."""
-        _write_reopening(path, scene_json(self._document), parse_scene)
+        write_reopening(path, scene_json(self._document), parse_scene)
 
     @_locked
     def save_state(self, path: str | os.PathLike[str]) -> None:
@@ -586,12 +669,12 @@ class Lab:
         File ▸ Save State in the app), named "… — state at t = … s (N links torn)". Positions
         are not stored: the file opens at rest, torn."""
         scene = capture_scene(self._document, self._engine.sim)
-        _write_reopening(path, scene_json(scene), parse_scene)
+        write_reopening(path, scene_json(scene), parse_scene)
 
     @_locked
     def save_recording(self, path: str | os.PathLike[str]) -> None:
         """Write the run so far as a recording (File ▸ Open plays it in the app)."""
-        _write_reopening(path, recording_json(self.recording), parse_recording)
+        write_reopening(path, recording_json(self.recording), parse_recording)
 
     @_locked
     def save_positions(self, path: str | os.PathLike[str]) -> None:
@@ -670,7 +753,7 @@ def _ctrl_c_stops(sim: Any) -> Iterator[Callable[[], bool]]:
         sim.stop[0] = 0
 
 
-def _write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..., Any]) -> None:
+def write_reopening(path: str | os.PathLike[str], text: str, parse: Callable[..., Any]) -> None:
     """Write a file atomically, once its text has read back: a file that would not reopen is
     not written (SceneError, one line), so a save never replaces good work with a bad file."""
     try:

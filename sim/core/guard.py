@@ -78,6 +78,12 @@ class GoodStates:
         if steps % GOOD_STATE_EVERY == 0 and np.isfinite(x).all() and np.isfinite(x_prev).all():
             self._ring.append(GoodState(steps, t, x.copy(), x_prev.copy()))
 
+    def start_from(self, steps: int, t: float, x: np.ndarray, x_prev: np.ndarray) -> None:
+        """Forget the states kept and keep this one: the model was put in a state of its
+        caller's (Simulation.set_positions), and an earlier one is no longer its past."""
+        self._ring.clear()
+        self._ring.append(GoodState(steps, t, x.copy(), x_prev.copy()))
+
     def newest(self) -> GoodState:
         if self._ring:
             return self._ring[-1]

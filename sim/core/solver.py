@@ -296,6 +296,21 @@ class Simulation:
             state.x_prev += moved
             self.energy_account = None  # the energy changed outside any step
 
+    def set_positions(self, x: np.ndarray, x_prev: np.ndarray) -> None:
+        """Put every particle at `x` ((N, 3) float64), `x_prev` a substep before (Verlet's
+        velocity (x − x_prev) / h): a state to go on from, its caller's. Pinned and held
+        particles stay on their anchors, at rest there. The last step's forces and energy are
+        no longer known, and the instability guard goes back no further than this state."""
+        state = self.state
+        state.x[:] = x
+        state.x_prev[:] = x_prev
+        kernels.place_pins(state.x, self.fixed.index, self.fixed.anchor)
+        kernels.place_pins(state.x_prev, self.fixed.index, self.fixed.anchor)
+        self._last_step = None
+        self._forces = None
+        self.energy_account = None  # the energy changed outside any step
+        self.good_states.start_from(state.steps, state.t, state.x, state.x_prev)
+
     # --- pins and grab ---------------------------------------------------------------------
 
     def set_pins(self, pins: dict[int, Vec3]) -> None:

@@ -42,6 +42,7 @@ from clothlab.sim.document.scene import (
     MAX_BODIES,
     MAX_LIST,
     MAX_OBSTACLES,
+    MAX_PARTICLES,
     MAX_RULERS,
     Body,
     Obstacle,
@@ -585,6 +586,37 @@ class GrabStart(Command, kind="grab_start"):
 
     def on_simulation(self, sim: Simulation) -> None:
         sim.grab(self.particle, self.target, self.place)
+
+
+Coordinates = Annotated[tuple[float, ...], _array(float, 3 * MAX_PARTICLES)]
+
+
+@dataclass(frozen=True)
+class SetPositions(Command, kind="set_positions"):
+    """Put every particle at a place of the caller's, with a velocity: a state to go on from
+    (the Python API's Lab.set_positions). `positions` and `previous` are the (N, 3) positions
+    now and a substep before, flattened x, y, z, x, y, z, …, so that the recording holds the
+    state bit for bit. Pinned and held particles stay on their anchors."""
+
+    positions: Coordinates
+    previous: Coordinates
+
+    def check(self, particles: int, links: int) -> None:
+        for name in ("positions", "previous"):
+            values = getattr(self, name)
+            if len(values) != 3 * particles:
+                raise CommandError(
+                    f"set_positions: {name} holds {len(values)} coordinates, not 3 × {particles}"
+                )
+            array = np.asarray(values, dtype=np.float64)
+            if not np.isfinite(array).all() or np.abs(array).max(initial=0.0) > COORDINATE_LIMIT:
+                raise CommandError(
+                    f"set_positions: {name} must be finite numbers within ±{COORDINATE_LIMIT:g}"
+                )
+
+    def on_simulation(self, sim: Simulation) -> None:
+        shape = (-1, 3)
+        sim.set_positions(np.reshape(self.positions, shape), np.reshape(self.previous, shape))
 
 
 # A pointer that stood still and moves again has its first move glide at most this long: the

@@ -52,6 +52,7 @@ class AtomicFolder:
         self.replaceable = replaceable
         # through symlinks, as for files: the folder a link names is replaced, the link stays
         self.target = Path(os.path.realpath(self.path))
+        self._check_parent()
         remove_stale_folders(self.target)  # first: it may put back the target itself
         self._check_target()
         prefix = f"{_temp_prefix(self.target.name)}{os.getpid()}."
@@ -62,6 +63,17 @@ class AtomicFolder:
                 break
             except FileExistsError:
                 continue
+
+    def _check_parent(self) -> None:
+        """Refuse a target whose folder is read-only by its mode, as a file's save is: root may
+        write there regardless of the mode, and a run once wrote its frames into a 0555 folder
+        that `--csv` into the same folder refused."""
+        parent = self.target.parent
+        status = os.stat(parent)
+        if not _writable(status, parent, os.W_OK | os.X_OK):
+            mode = stat.S_IMODE(status.st_mode)
+            reason = f"folder {parent} is read-only (mode {mode:04o})"
+            raise FileRefusedError(errno.EACCES, reason, str(self.path))
 
     def _check_target(self) -> os.stat_result | None:
         """The target's status (None if there is none yet). Raises FileRefusedError if it is

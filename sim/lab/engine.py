@@ -266,13 +266,16 @@ class Engine:
                 break
         return self.clock - start
 
-    def fork(self) -> Engine:
+    def fork(self, rows: bool = False) -> Engine:
         """A copy that goes on from here by itself, bit for bit as this run would (the
-        commands scheduled included); it keeps no states for seeking."""
+        commands scheduled included); it keeps no states for seeking. With `rows`, it also has
+        the rows recorded and not taken yet (a Lab's copy returns them as the Lab would)."""
         twin = copy.copy(self)
         twin.sim = copy_simulation(self.sim)
         twin.journal, twin._schedule = list(self.journal), list(self._schedule)
-        twin._pending, twin._pending_probes, twin.keep = [], [], None
+        twin._pending = list(self._pending) if rows else []
+        twin._pending_probes = list(self._pending_probes) if rows else []
+        twin.keep = None
         return twin
 
     def advance_to(self, step: int) -> int:
@@ -300,13 +303,31 @@ class Engine:
             keep.add(KeptState(self.clock, copy_simulation(self.sim), rows))
         self._apply_due()
         if self.record_every > 0 and steps % self.record_every == 0:
-            self._readouts = self.sim.readouts()
-            line = row(steps, self._readouts)
-            self._pending.append(line)
-            if self.record_probes:  # one shared row while no probe is on: a long run keeps many
-                self._pending_probes.append(self.probe_row() if self.probes else NO_PROBES)
+            line = self._record()
             if keep is not None and self.exact and self._history_is_ours():
                 keep.rows.append(line)
+
+    def _record(self) -> Row:
+        """Record the readout row of the state as it is (and the probes' beside it)."""
+        self._readouts = self.sim.readouts()
+        line = row(self.steps, self._readouts)
+        self._pending.append(line)
+        if self.record_probes:  # one shared row while no probe is on: a long run keeps many
+            self._pending_probes.append(self.probe_row() if self.probes else NO_PROBES)
+        return line
+
+    def record_again(self) -> None:
+        """Record the row of the step the run is at anew, in place of the one recorded there
+        and not taken yet: after a command applied at a step whose row was already recorded,
+        the row is of the state the command left, as a replay (which applies the command
+        before it records) has it."""
+        steps = self.steps
+        if not self._pending or self._pending[-1][0] != steps:
+            return
+        self._pending.pop()
+        if self.record_probes and self._pending_probes:
+            self._pending_probes.pop()
+        self._record()
 
     def _history_is_ours(self) -> bool:
         """Whether the kept rows end where this run is: a replay further than any before it

@@ -144,7 +144,9 @@ def test_compare_and_sweep_give_what_the_variants_give():
     assert rows[2].final["sag"] == tables["as is"]["sag"][-1]  # passes=8, no wind: as is
 
 
-@pytest.mark.parametrize("example", ["sag_vs_passes.py", "record_and_replay.py"])
+@pytest.mark.parametrize(
+    "example", ["sag_vs_passes.py", "record_and_replay.py", "sweep_plot_compare.py"]
+)
 def test_the_examples_run(example, tmp_path):
     result = subprocess.run([sys.executable, str(ROOT / "examples" / example)], cwd=tmp_path,
                             capture_output=True, text=True, timeout=600)  # fmt: skip
@@ -154,6 +156,15 @@ def test_the_examples_run(example, tmp_path):
         sags = [float(line.split()[1]) for line in lines[1:8]]
         assert sags == sorted(sags, reverse=True)  # more passes, less sag
         assert (tmp_path / "sag_vs_passes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    elif example == "sweep_plot_compare.py":
+        lines = result.stdout.splitlines()
+        table = [[float(v) for v in line.split()] for line in lines[1:5]]
+        for column in (1, 2):  # at each stiffness: more passes, less sag
+            sags = [row[column] for row in table]
+            assert sags == sorted(sags, reverse=True)
+        assert all(row[1] > row[2] for row in table)  # softer links sag more
+        assert (tmp_path / "sweep_plot_compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert lines[-1].endswith("the cut ran the same bit for bit: True")
     else:
         assert "bit for bit" in result.stdout
         assert (tmp_path / "cut.clothrec.json").is_file()

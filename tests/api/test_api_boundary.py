@@ -19,7 +19,8 @@ from clothlab.sim.document.files import SceneError
 
 
 def reopen_all(lab: clothlab.Lab, folder) -> clothlab.Lab:
-    """Every save of the lab, each opened again; the recording replayed to the lab's place."""
+    """Every save of the lab, each opened again; the recording and the state replayed to the
+    lab's place."""
     lab.save(folder / "scene.json")
     lab.save_state(folder / "state.json")
     lab.save_recording(folder / "run.clothrec.json")
@@ -28,6 +29,9 @@ def reopen_all(lab: clothlab.Lab, folder) -> clothlab.Lab:
     again = clothlab.open(folder / "run.clothrec.json")
     again.run()
     assert np.array_equal(again.positions, lab.positions)
+    lab.state().save(folder / "at.clothstate.json")  # replayed and checked by its digest
+    assert np.array_equal(clothlab.load_state(folder / "at.clothstate.json").positions,
+                          lab.positions)  # fmt: skip
     return again
 
 

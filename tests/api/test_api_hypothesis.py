@@ -1,11 +1,13 @@
 """Hypothesis drives the API with numpy scalars, NaN and infinities, huge and
-wrong-typed values, from one thread and from two: every call either works or raises ValueError
-in one line, and every save the Lab then makes opens again (the recording replaying it)."""
+wrong-typed values, from one thread and from two, with states kept and restored: every call
+either works or raises ValueError in one line, and every save the Lab then makes opens again
+(the recording and the state replaying it)."""
 
 from __future__ import annotations
 
 import math
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -16,6 +18,8 @@ from test_api_boundary import reopen_all
 import clothlab
 
 PARTICLES, LINKS = 165, 584  # hanging-sheet's
+KEPT_STATE = "the state kept last"  # stands for it among the calls' arguments
+kept: weakref.WeakKeyDictionary[clothlab.Lab, clothlab.LabState] = weakref.WeakKeyDictionary()
 
 whole = st.one_of(
     st.integers(-3, PARTICLES + 3),
@@ -61,11 +65,18 @@ CALLS = st.one_of(
     st.tuples(st.just("run"), st.tuples(st.integers(0, 4) | st.integers(0, 4).map(np.int64))),
     st.tuples(st.just("run"), st.tuples(wrong | st.just(10**30) | st.just(-1))),
     st.tuples(st.just("set"), st.dictionaries(setting, real | whole | wrong, max_size=2)),
+    st.tuples(st.just("keep"), st.just(())),  # a state kept, for "restore" to go back to
+    st.tuples(st.just("restore"), st.tuples(st.just(KEPT_STATE) | wrong)),
 )  # fmt: skip
 
 
 def call(lab: clothlab.Lab, name: str, args: Any) -> None:
     """A call that works, or fails in one line as a ValueError (VariantError is one)."""
+    if name == "keep":
+        kept[lab] = lab.state()
+        return
+    if name == "restore" and args[0] is KEPT_STATE:
+        args = (kept.get(lab, lab.state()),)
     method = getattr(lab, name)
     try:
         method(**args) if name == "set" else method(*args)

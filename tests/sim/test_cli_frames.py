@@ -72,6 +72,23 @@ def test_bad_frame_options_are_one_line_and_write_nothing(tmp_path, options, pro
     assert list(tmp_path.iterdir()) == []
 
 
+def test_frames_into_a_read_only_folder_are_refused_as_a_csv_is(tmp_path):
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    shut.chmod(0o555)
+    try:
+        for option, name in (("--csv", "run.csv"), ("--obj-dir", "frames")):
+            result = clothlab("run", "drop", "--steps", "4", option, str(shut / name))
+            assert result.returncode == 2, (option, result.stdout)
+            (line,) = result.stderr.splitlines()
+            assert line.endswith(
+                f"folder {shut} is read-only" + (" (mode 0555)" * (name == "frames"))
+            )
+        assert list(shut.iterdir()) == []
+    finally:
+        shut.chmod(0o755)
+
+
 def test_an_interrupted_run_leaves_no_frames(tmp_path):
     folder = tmp_path / "frames"
     process = subprocess.Popen(

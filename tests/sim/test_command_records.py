@@ -28,6 +28,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetPositions,
     SetProbe,
     SetSceneInfo,
     SetSetting,
@@ -95,7 +96,15 @@ def one_of_each(scene: Scene) -> list[Stamped]:
         Stamped(56, GrabMove((0.5, -1.0, 0.6))),  # still: let go, it keeps the pointer's speed
         Stamped(58, GrabRelease()),
         Stamped(59, EditRulers((RULER,), ())),
+        Stamped(59, set_positions_of(scene)),
     ]
+
+
+def set_positions_of(scene: Scene) -> SetPositions:
+    """Every particle raised 0.01 and moving down 0.01 a substep (a state of the API's)."""
+    up = np.array([0.0, 0.01, 0.0])
+    x = build_topology(scene).rest_positions + up
+    return SetPositions(tuple(x.ravel().tolist()), tuple((x + up).ravel().tolist()))
 
 
 RULER = RulerSpec(start=RulerEnd(particle=0), end=RulerEnd(point=(1.0, -2.0, 0.5)))

@@ -98,6 +98,20 @@ def test_a_read_only_folder_is_refused_and_kept(tmp_path):
         target.chmod(0o755)
 
 
+def test_a_folder_inside_a_read_only_folder_is_refused(tmp_path):
+    """Root may write into a 0555 folder whatever its mode; a save of a file there is refused,
+    and so is a folder of frames."""
+    parent = tmp_path / "shut"
+    parent.mkdir()
+    parent.chmod(0o555)
+    try:
+        with pytest.raises(FileRefusedError, match=r"folder .*shut is read-only \(mode 0555\)"):
+            AtomicFolder(parent / "frames", is_frame)
+        assert list(parent.iterdir()) == []
+    finally:
+        parent.chmod(0o755)
+
+
 def test_a_file_is_not_a_folder(tmp_path):
     (tmp_path / "out").write_text("a file")
     with pytest.raises(FileRefusedError, match="is a regular file, not a folder"):

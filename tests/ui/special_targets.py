@@ -1,7 +1,11 @@
-"""Special files where the app writes or reads (issue 30, items 2 and 3): the kinds a guarded
-writer refuses, made for real (a symlink to /dev/null, never a device node of our own), what
-each looked like before, and a guard that turns a read or write blocked on a FIFO into a
-failure instead of a hung test."""
+"""Special files where the app writes or reads: the kinds a guarded writer refuses, made for
+real, what each looked like before, and a guard that turns a read or write blocked on a FIFO
+into a failure instead of a hung test.
+
+The character device is a node of the test's own (os.mknod in the test's folder, of the same
+device as /dev/null), reached through a symlink: a writer that replaced what the link names once
+replaced the machine's /dev/null; now a regression can only replace the test's node. Where a
+node cannot be made (not root, a filesystem mounted nodev), those tests are skipped."""
 
 from __future__ import annotations
 
@@ -14,23 +18,52 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-KINDS = ("link to /dev/null", "FIFO", "socket", "folder", "read-only file")
+import pytest
+
+KINDS = ("link to a device", "FIFO", "socket", "folder", "read-only file")
 # what the one line says for each kind (sim.document.files.inspect_target)
 REASONS = {
-    "link to /dev/null": "is a character device, not a regular file",
+    "link to a device": "is a character device, not a regular file",
     "FIFO": "is a FIFO (named pipe), not a regular file",
     "socket": "is a socket, not a regular file",
     "folder": "is a folder, not a regular file",
     "read-only file": "is read-only (mode 0444)",
 }
 READ_ONLY_TEXT = b"[General]\nkept=as it was\n"
+NULL_DEVICE = os.makedev(1, 3)  # the null device: what is written through the node goes nowhere
+DEVICE_FOLDER = ".devices"  # beside the path made: the test's own folder holds the node
+
+
+def own_device(folder: Path) -> Path:
+    """A character device node of the null device in `folder`/.devices (made once); skips the
+    test where nodes cannot be made."""
+    node = folder / DEVICE_FOLDER / "null"
+    if stat.S_ISCHR(os.lstat(node).st_mode if os.path.lexists(node) else 0):
+        return node
+    node.parent.mkdir(exist_ok=True)
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, NULL_DEVICE)
+    except PermissionError as error:
+        pytest.skip(f"cannot make a device node here: {error}")
+    if not _opens(node):  # made, but a nodev mount refuses to open it
+        node.unlink()
+        pytest.skip(f"device nodes do not open in {folder}")
+    return node
+
+
+def _opens(node: Path) -> bool:
+    try:
+        os.close(os.open(node, os.O_WRONLY))
+    except OSError:
+        return False
+    return True
 
 
 def make_special(path: Path, kind: str) -> None:
     """Make `path` (its folder made if needed) the `kind` of file KINDS names."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if kind == "link to /dev/null":
-        path.symlink_to(os.devnull)
+    if kind == "link to a device":
+        path.symlink_to(own_device(path.parent))
     elif kind == "FIFO":
         os.mkfifo(path)
     elif kind == "socket":
@@ -58,18 +91,20 @@ def looks(path: Path) -> tuple[object, ...]:
     status = os.lstat(path)
     siblings = tuple(sorted(os.listdir(path.parent)))
     if stat.S_ISLNK(status.st_mode):
-        device = os.stat(os.devnull)
-        return ("link", os.readlink(path), stat.S_ISCHR(device.st_mode), device.st_rdev, siblings)
+        device = os.stat(path)
+        return (
+            "link",
+            os.readlink(path),
+            stat.S_ISCHR(device.st_mode),
+            device.st_rdev,
+            siblings,
+            tuple(sorted(os.listdir(Path(path.parent, os.readlink(path)).parent))),
+        )
     if stat.S_ISDIR(status.st_mode):
         return ("folder", status.st_ino, tuple(sorted(os.listdir(path))), siblings)
     if stat.S_ISREG(status.st_mode):
         return ("file", status.st_ino, status.st_mode, path.read_bytes(), siblings)
     return (stat.S_IFMT(status.st_mode), status.st_ino, siblings)
-
-
-def dev_temporaries() -> list[str]:
-    """Temporary files a write through a link to /dev/null would leave in /dev."""
-    return sorted(name for name in os.listdir("/dev") if name.endswith(".tmp"))
 
 
 # Opens both ends of a FIFO and closes them, again each second, after a first wait.

@@ -24,6 +24,7 @@ from PySide6.QtCore import QByteArray, QDataStream, QObject, QSettings, QStandar
 
 from clothlab.sim.document.files import FileRefusedError, describe, file_kind, inspect_target
 from clothlab.sim.text import LANGUAGES, QT_TR_NOOP
+from clothlab.ui.window.dock_state import dock_state_readable
 
 if TYPE_CHECKING:  # only for the hints: the window is passed in, never built here
     from PySide6.QtWidgets import QMainWindow
@@ -173,6 +174,10 @@ def restore_window(window: QMainWindow) -> bool:
     if stored.value(CHECKSUM_KEY) != layout_checksum(geometry, state):
         return False
     if not geometry_readable(geometry):
+        return False
+    # A matching checksum says the bytes are as stored, not that Qt can read them (a dock area
+    # numbered 5 still crashed it): their structure is read here first.
+    if not dock_state_readable(bytes(state.data()), STATE_VERSION):
         return False
     try:
         window.restoreGeometry(geometry)  # False on a screen of another size: see above
