@@ -38,7 +38,7 @@ from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.files import MAX_MESSAGE, AtomicFile, SceneError, describe
 from clothlab.sim.document.presets import is_preset
 from clothlab.sim.document.recording import load_recording
-from clothlab.sim.document.scene import Scene, build_topology, capture_scene, scene_json
+from clothlab.sim.document.scene import Scene, capture_scene, scene_json
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, in_si_units, probe_slots
 from clothlab.sim.lab.variants import (
@@ -283,14 +283,12 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _with_seam(scene: Scene) -> Scene:
-    from clothlab.sim.document.commands import CutLinks, apply_to_document
-    from clothlab.sim.document.edits import seam_links
+    from clothlab.sim.lab.session import with_seam
 
-    topology = build_topology(scene)
-    if not topology.sheets:
-        raise UsageError(f"--seam: scene {scene.name!r} has no sheet")
-    live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
-    return apply_to_document(scene, CutLinks(tuple(live)))
+    try:
+        return with_seam(scene)
+    except ValueError as error:
+        raise UsageError(f"--seam: {scene.name!r}: {error}") from None
 
 
 def _run(source: Source, engine: Engine, steps: int, outputs: Outputs, frames: FrameOutputs) -> int:

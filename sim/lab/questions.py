@@ -76,8 +76,7 @@ from clothlab.resources import resource
 from clothlab.sim.core import readouts
 from clothlab.sim.core.parameters import COORDINATE_LIMIT, PARAMETERS, SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation
-from clothlab.sim.document.commands import CutLinks, GrabStart, apply_to_document
-from clothlab.sim.document.edits import seam_links
+from clothlab.sim.document.commands import GrabStart
 from clothlab.sim.document.files import (
     SceneError,
     describe,
@@ -100,6 +99,7 @@ from clothlab.sim.document.scene import (
     with_settings,
 )
 from clothlab.sim.lab.engine import Engine
+from clothlab.sim.lab.session import with_seam
 from clothlab.sim.text import in_language
 
 FORMAT: Final = "clothlab-questions"
@@ -886,9 +886,7 @@ def run_check_scene(scene: Scene, run: RunSpec) -> tuple[Simulation, RunContext,
     Returns the simulation, what the measures need and, if the model blew up, why."""
     scene = with_settings(scene, run.set)
     if "seam" in run.apply:
-        topology = build_topology(scene)
-        live = sorted(set(seam_links(topology).tolist()) - set(scene.cuts) - set(scene.tears))
-        scene = apply_to_document(scene, CutLinks(tuple(live)))
+        scene = with_seam(scene)
     engine = Engine(scene, record_every=0)
     context = RunContext()
     held = run.held
