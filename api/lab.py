@@ -30,6 +30,7 @@ from clothlab.sim.core.parameters import COORDINATE_LIMIT
 from clothlab.sim.document.commands import (
     Command,
     CommandError,
+    Edit,
     EditRulers,
     GrabMove,
     GrabRelease,
@@ -37,9 +38,10 @@ from clothlab.sim.document.commands import (
     SetPositions,
     apply_to_document,
 )
-from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe, SetSetting, seam_links
+from clothlab.sim.document.edits import CutLinks, SetPin, SetProbe
 from clothlab.sim.document.files import SceneError, write_atomically
 from clothlab.sim.document.recording import Recording, parse_recording, recording_json
+from clothlab.sim.document.requests import ChangeSetting, Reset, SeamCut
 from clothlab.sim.document.scene import (
     RulerEnd,
     RulerSpec,
@@ -52,6 +54,7 @@ from clothlab.sim.document.scene import (
 from clothlab.sim.lab import rulers as ruler_math
 from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, Source, in_si_units
+from clothlab.sim.lab.session import Session
 from clothlab.state import LabState, Run, read_only, velocities_of
 
 Vec3 = tuple[float, float, float]
@@ -183,6 +186,7 @@ class Lab:
     def __init__(self, source: Source, name: str = "") -> None:
         self.name = name or variants.scene_of(source).name
         self._lock = threading.RLock()
+        self._session = Session(variants.scene_of(source), _LabModel(self))
         self._start(source)
 
     # --- the state --------------------------------------------------------------------------
@@ -237,7 +241,7 @@ class Lab:
         if np.abs(previous).max(initial=0.0) > COORDINATE_LIMIT:
             raise ValueError(f"velocities: a particle's place a substep before is beyond "
                              f"±{COORDINATE_LIMIT:g}")  # fmt: skip
-        self._command(SetPositions(tuple(x.ravel().tolist()), tuple(previous.ravel().tolist())))
+        self._submit(SetPositions(tuple(x.ravel().tolist()), tuple(previous.ravel().tolist())))
         self._engine.record_again()  # the row of this step is of the state set
 
     # --- the whole state: kept, restored, copied ---------------------------------------------
@@ -256,7 +260,8 @@ class Lab:
         if not isinstance(state, LabState):
             raise ValueError(f"state {shown(state)}: expected a LabState (from lab.state())")
         run = state.run
-        self._source, self._document, self._followed = run.source, run.document, run.followed
+        self._source, self._followed = run.source, run.followed
+        self._session = Session(run.document, _LabModel(self))  # its history: from here on
         self._engine = run.engine.fork(rows=True)  # the state stays as it is, to restore again
         self._follow_recording()
 
@@ -277,6 +282,11 @@ class Lab:
 
     def _run(self, rows: bool) -> Run:
         return Run(self._source, self._document, self._engine.fork(rows), self._followed)
+
+    @property
+    def _document(self) -> Scene:
+        """The scene as set up: the session's document."""
+        return self._session.scene
 
     @property
     @_locked
@@ -423,26 +433,28 @@ class Lab:
 
     @_locked
     def reset(self) -> None:
-        """Back to step 0 of the scene as set up now (the edits kept, the journal afresh)."""
-        self._start(self._document)
+        """Back to step 0 of the scene as set up now (the edits kept, and undoable; the
+        journal afresh)."""
+        self._submit(Reset())
 
     def _at_start(self) -> bool:
         """At step 0 with nothing applied yet: a change is the scene's, as `--set` makes it."""
         return self.steps == 0 and len(self._engine.journal) == 1
 
     def _start(self, source: Source) -> None:
-        self._source, self._document = source, variants.scene_of(source)
+        self._source = source
+        self._session.scene = variants.scene_of(source)
         self._engine = Engine.of(source, record_probes=True)
         self._followed = 1  # journal entries the document has had (the Load is step 0's)
         self._follow_recording()
 
     def _follow_recording(self) -> None:
-        """The document after the commands applied since it was last brought up to date: a
-        recording's own (its cuts, pins and rulers, as the app's document follows a replay)
-        and this Lab's."""
+        """The document after the recording's own commands applied since it was last brought
+        up to date (its cuts, pins and rulers, as the app's document follows a replay); the
+        session's own edits are in it already."""
         journal = self._engine.journal
         for stamped in journal[self._followed :]:
-            self._document = apply_to_document(self._document, stamped.command)
+            self._session.scene = apply_to_document(self._session.scene, stamped.command)
         self._followed = len(journal)
 
     # --- settings ---------------------------------------------------------------------------
@@ -462,9 +474,7 @@ class Lab:
             raise ValueError(f"{', '.join(reshapes)}: reshapes only before the first step (reset)")
         settings, _ = variants.split_changes(parsed)
         for key, value in settings.items():
-            previous = getattr(self._engine.sim.settings, key)
-            if value != previous:
-                self._edit(SetSetting(key, value, previous))
+            self._submit(ChangeSetting(key, value))
 
     # --- the commands the app records ---------------------------------------------------------
 
@@ -476,18 +486,19 @@ class Lab:
         indices = boundary.indices_below(links, "link", len(live))
         chosen = tuple(sorted({k for k in indices if live[k]}))
         if chosen:
-            self._edit(CutLinks(chosen))
+            self._submit(CutLinks(chosen))
         return len(chosen)
 
     @_locked
     def cut_seam(self, sheet: int = 0) -> int:
         """The model's seam cut of a sheet, top to bottom down its middle."""
-        topology = self._engine.sim.topology
-        sheets = len(topology.sheets)
+        sheets = len(self._engine.sim.topology.sheets)
         if not sheets:
             raise ValueError(f"sheet {shown(sheet)}: the scene has no sheets")
         chosen = boundary.index_below(sheet, "sheet", sheets)
-        return self.cut(seam_links(topology, chosen).tolist())
+        before = len(self._document.cuts)
+        self._submit(SeamCut(chosen))
+        return len(self._document.cuts) - before
 
     @_locked
     def pin(self, particle: int, at: Vec3 | None = None) -> None:
@@ -499,16 +510,40 @@ class Lab:
         place = None if at is None else boundary.point(at, "at")
         previous = self._anchor(particle)
         if place is not None:
-            self._edit(SetPin(particle, place, previous))
+            self._submit(SetPin(particle, place, previous))
             return
         rest, now = as_point(sim.topology.rest_positions[particle]), as_point(sim.state.x[particle])
-        self._edit(SetPin(particle, rest, previous, live=None if now == rest else now))
+        self._submit(SetPin(particle, rest, previous, live=None if now == rest else now))
 
     @_locked
     def unpin(self, particle: int) -> None:
         """Take a particle's pin off (the Pin tool on a pinned particle)."""
         particle = self._particle(particle)
-        self._edit(SetPin(particle, None, self._anchor(particle)))
+        self._submit(SetPin(particle, None, self._anchor(particle)))
+
+    # --- undo ---------------------------------------------------------------------------------
+
+    @_locked
+    def undo(self) -> str | None:
+        """Undo the last edit (a cut, pin, setting, probe or ruler), as the app's Edit ▸ Undo
+        does: its inverse applies at the current step (and is recorded), or to the scene itself
+        at step 0. Returns what was undone ("Cut 14 links"), None when nothing is left."""
+        edit = self._session.undo()
+        return None if edit is None else edit.text
+
+    @_locked
+    def redo(self) -> str | None:
+        """Redo the last edit undone; returns what was redone, None when nothing is left."""
+        edit = self._session.redo()
+        return None if edit is None else edit.text
+
+    @property
+    @_locked
+    def history(self) -> list[str]:
+        """The edits that undo would take back, oldest first, as the app's History panel
+        lists them (those undone and not redone are left out)."""
+        history = self._session.history
+        return [entry.edit.text for entry in history.entries[: history.index]]
 
     # --- probes ------------------------------------------------------------------------------
 
@@ -523,7 +558,7 @@ class Lab:
         """Attach a probe to a particle (at most sim.core.probes.MAX_PROBES) and return its
         number (1 for the first); from then on `run` gives its columns and `probe` reads it."""
         particle = self._particle(particle)
-        self._edit(SetProbe(particle, True, len(self.probes)))
+        self._submit(SetProbe(particle, True, len(self.probes)))
         return len(self.probes)
 
     @_locked
@@ -532,7 +567,7 @@ class Lab:
         particle = boundary.index(particle, "particle")
         if particle not in self.probes:
             raise ValueError(f"particle {shown(particle)} has no probe")
-        self._edit(SetProbe(particle, False, self.probes.index(particle)))
+        self._submit(SetProbe(particle, False, self.probes.index(particle)))
 
     @_locked
     def probe(self, number: int) -> dict[str, float]:
@@ -557,17 +592,17 @@ class Lab:
     @_locked
     def grab(self, particle: int, to: Vec3) -> None:
         """Hold a particle at a point (as the mouse does) until `release`."""
-        self._command(GrabStart(self._particle(particle), boundary.point(to, "to")))
+        self._submit(GrabStart(self._particle(particle), boundary.point(to, "to")))
 
     @_locked
     def move_grab(self, to: Vec3) -> None:
         """Move the held particle's point (the mouse moving during a drag)."""
-        self._command(GrabMove(boundary.point(to, "to")))
+        self._submit(GrabMove(boundary.point(to, "to")))
 
     @_locked
     def release(self) -> None:
         """Let the held particle go (the mouse button released)."""
-        self._command(GrabRelease())
+        self._submit(GrabRelease())
 
     # --- rulers ------------------------------------------------------------------------------
 
@@ -598,7 +633,7 @@ class Lab:
         count = self._engine.sim.topology.particle_count
         ruler = RulerSpec(start=_ruler_end(start, count), end=_ruler_end(end, count))
         before = tuple(self._document.rulers)
-        self._edit(EditRulers((*before, ruler), before))
+        self._submit(EditRulers((*before, ruler), before))
         return len(before)
 
     @_locked
@@ -606,7 +641,7 @@ class Lab:
         """Remove a ruler by its index, 0 for the first (the ruler tool on its label)."""
         index = self._ruler_index(index)
         before = tuple(self._document.rulers)
-        self._edit(EditRulers(before[:index] + before[index + 1 :], before))
+        self._submit(EditRulers(before[:index] + before[index + 1 :], before))
 
     def _ruler(self, index: Any) -> RulerSpec:
         return self._document.rulers[self._ruler_index(index)]
@@ -628,26 +663,19 @@ class Lab:
     def _anchor(self, particle: int) -> Vec3 | None:
         return next((p.anchor for p in self._document.pins if p.particle == particle), None)
 
-    def _edit(self, edit: CutLinks | SetPin | SetSetting | EditRulers | SetProbe) -> None:
-        """An edit of the set-up: of the scene itself at the start (as `--seam` cuts), else a
-        command at the current step."""
-        if isinstance(edit, SetProbe):
-            try:
-                edit.fits(self._document)
-            except CommandError as error:
-                raise ValueError(str(error)) from None
-        at_start = self._at_start()
-        self._command(edit)  # checked against the model, applied to the run and the document
-        if at_start:  # step 0 is the edited scene: start it afresh
-            source, scene = self._source, self._document
-            self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
-
-    def _command(self, command: Command) -> None:
+    def _submit(self, request: object) -> None:
+        """A request to the Lab's session (sim.lab.session): an edit of the set-up (undoable;
+        at step 0 with nothing applied, of the scene itself, as `--seam` cuts) or a command at
+        the current step. One ValueError (or KeyError) when it does not fit, nothing changed."""
         try:
-            self._engine.apply(command)
+            self._session.submit(request)
         except CommandError as error:
             raise ValueError(str(error)) from None
-        self._follow_recording()
+
+    def _restart(self, scene: Scene) -> None:
+        """Step 0 of `scene`, a recording's commands still scheduled on it."""
+        source = self._source
+        self._start(scene if isinstance(source, Scene) else variants.with_scene(source, scene))
 
     # --- files ------------------------------------------------------------------------------
 
@@ -686,6 +714,42 @@ class Lab:
     @_locked
     def __repr__(self) -> str:
         return f"<Lab {self.name!r}: step {self.steps}, t = {self.t:.4f} s>"
+
+
+class _LabModel:
+    """A Lab's run as its session's model: a command is applied to the engine at the current
+    step; an edit at step 0 with nothing applied yet is the scene's own, so the run starts
+    afresh from the edited scene (as `--seam` and `--set` make it)."""
+
+    def __init__(self, lab: Lab) -> None:
+        self._lab = lab
+
+    def send(self, command: Command) -> None:
+        lab = self._lab
+        at_start = lab._at_start() and isinstance(command, Edit)
+        lab._follow_recording()  # the recording's own, before the session's
+        try:
+            lab._engine.apply(command)
+        except CommandError as error:
+            raise ValueError(str(error)) from None
+        lab._followed = len(lab._engine.journal)  # the session's document has it already
+        if at_start:
+            lab._restart(lab._session.scene)
+
+    def send_all(self, commands: list[Command]) -> None:
+        for command in commands:
+            self.send(command)
+
+    def restart(self, scene: Scene, because: str | None) -> None:
+        """A reset (None) starts the scene as set up; an edit of its bodies keeps a
+        recording's commands scheduled."""
+        if because is None:
+            self._lab._start(scene)
+        else:
+            self._lab._restart(scene)
+
+    def torn(self) -> frozenset[int]:
+        return frozenset(np.flatnonzero(~self._lab._engine.sim.state.link_alive).tolist())
 
 
 class _Rows:

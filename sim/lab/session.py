@@ -30,6 +30,7 @@ from clothlab.sim.document.commands import (
     Pause,
     Run,
     SetPin,
+    SetPositions,
     SetProbe,
     SetSceneInfo,
     SetSetting,
@@ -97,6 +98,35 @@ class Unobserved:
 
     def said(self, message: str) -> None:
         pass
+
+
+class Unrun:
+    """The model of a document that has no run yet (a scene edited before it starts): edits
+    change the document alone, and the torn links are the scene's own."""
+
+    def __init__(self, scene: Scene) -> None:
+        self._tears = frozenset(scene.tears)
+
+    def send(self, command: Command) -> None:
+        pass
+
+    def send_all(self, commands: list[Command]) -> None:
+        pass
+
+    def restart(self, scene: Scene, because: str | None) -> None:
+        pass
+
+    def torn(self) -> frozenset[int]:
+        return self._tears
+
+
+def with_seam(scene: Scene, sheet: int = 0) -> Scene:
+    """The scene with the model's seam cut of a sheet made its own before it runs (the command
+    line's --seam, a question's "seam"), as a session cuts it; raises ValueError (one line)
+    when the scene has no such sheet."""
+    session = Session(scene, Unrun(scene))
+    session.submit(SeamCut(sheet))
+    return session.scene
 
 
 class Pushed(enum.Enum):
@@ -213,6 +243,7 @@ class Session:
             BeginGesture: self._begin_gesture, EndGesture: self._end_gesture,
             GrabStart: self._send, GrabMove: self._send, GrabRelease: self._send,
             Run: self._send, Pause: self._send, Step: self._send, SetSpeed: self._send,
+            SetPositions: self._send,
             SetProbe: self._set_probe, ToggleProbe: self._toggle_probe,
             SeamCut: self._seam_cut, Reset: self._reset, SetThenReset: self._set_then_reset,
         }  # fmt: skip

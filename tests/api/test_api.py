@@ -112,6 +112,43 @@ def test_edits_after_the_first_step_are_the_commands_the_app_records(tmp_path):
     assert [p.particle for p in lab.scene.pins] == [0, 14]
 
 
+def test_undo_and_redo_take_an_edit_back_at_the_current_step_and_the_recording_keeps_both(
+    tmp_path,
+):
+    lab = clothlab.open("hanging-sheet")
+    lab.run(10)
+    cut = lab.cut_seam()
+    lab.set(wind=2.0)
+    lab.run(5)
+    cut_text, wind_text = CutLinks(tuple(lab.scene.cuts)).text, SetSetting("wind", 2.0, 0.0).text
+    assert cut > 0 and lab.history == [cut_text, wind_text]
+    assert lab.undo() == wind_text and lab.history == [cut_text]
+    assert lab.redo() == wind_text and lab.undo() == wind_text
+    assert lab.undo() == cut_text
+    assert lab.scene.cuts == [] and lab.history == [] and lab.undo() is None
+    assert lab.scene.wind.strength == 0.0
+    lab.run(5)
+    commands = [item.command for item in lab.recording.commands]
+    assert [type(c).__name__ for c in commands] == [
+        "CutLinks", "SetSetting", "SetSetting", "SetSetting", "SetSetting", "CutLinks"
+    ]  # fmt: skip
+    assert commands[-1] == CutLinks(commands[0].links, restore=True)
+    path = tmp_path / "undone.clothrec.json"
+    lab.save_recording(path)
+    again = clothlab.open(path)
+    again.run(20)
+    assert np.array_equal(again.positions, lab.positions)
+
+
+def test_an_edit_undone_at_the_first_step_is_undone_in_the_scene_itself():
+    lab = clothlab.open("hanging-sheet")
+    lab.pin(100, (0.0, 0.0, 0.0))
+    assert [p.particle for p in lab.scene.pins] == [0, 14, 100] and lab.steps == 0
+    lab.undo()
+    assert [p.particle for p in lab.scene.pins] == [0, 14]
+    assert lab.recording.commands == () and lab.recording.scene == lab.scene
+
+
 def test_bad_keys_values_and_late_reshapes_are_one_line_errors():
     lab = clothlab.open("hanging-sheet")
     with pytest.raises(VariantError, match="pases: unknown setting"):
