@@ -21,6 +21,7 @@ from clothlab.sim.core.kernels import (
     NO_REFCOUNTS,
     _tet_volume,
     along_start,
+    gust,
     move_link_ends,
     particle_health,
 )
@@ -67,7 +68,7 @@ def classic_acceleration(
     for i in range(x.shape[0]):
         out[i, 0] = 0.0
         out[i, 1] = -gravity
-        out[i, 2] = wind * (0.6 + 0.4 * math.sin(2.0 * t + x[i, 0]))
+        out[i, 2] = wind * gust(t, x[i, 0])
 
 
 # The aerodynamic pass's fastmath: no contraction into fused multiply-adds and no reassociation,
@@ -197,10 +198,10 @@ def _triangle_air_force(
     nx /= twice_area
     ny /= twice_area
     nz /= twice_area
-    gust = 0.6 + 0.4 * math.sin(2.0 * t + (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
-    r0 = air[0] * gust - r0
-    r1 = air[1] * gust - r1
-    r2 = air[2] * gust - r2
+    blowing = gust(t, (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
+    r0 = air[0] * blowing - r0
+    r1 = air[1] * blowing - r1
+    r2 = air[2] * blowing - r2
     normal_speed = r0 * nx + r1 * ny + r2 * nz
     pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
     across = lift * 0.5 * twice_area * abs(normal_speed)
