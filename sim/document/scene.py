@@ -460,7 +460,8 @@ SceneDescription = Annotated[str, Field(max_length=SCENE_DESCRIPTION_LIMIT)]
 
 class Scene(_Strict):
     format: Literal["clothlab-scene"] = FORMAT
-    schema_version: Literal[8] = SCHEMA_VERSION
+    # the version this Cloth Lab writes (migrate lifts older files to it before they parse)
+    schema_version: Annotated[int, Field(ge=SCHEMA_VERSION, le=SCHEMA_VERSION)] = SCHEMA_VERSION
     name: SceneName = UNTITLED
     description: SceneDescription = ""
     bodies: list[Body] = Field(default_factory=lambda: [_default_sheet()], max_length=MAX_BODIES)

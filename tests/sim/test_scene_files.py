@@ -745,3 +745,14 @@ def test_an_empty_unknown_key_is_named_in_the_error():
     text = preset_path("hanging-sheet").read_text().replace('"description"', '""')
     with pytest.raises(SceneError, match=r'^x\.json: "": Extra inputs are not permitted$'):
         parse_scene(text, "x.json")
+
+
+def test_the_schema_version_is_declared_once_and_every_older_one_has_a_migration():
+    """SCHEMA_VERSION is the one place the version is written: the Scene's field takes it, and
+    the migrations lift every version below it."""
+    from clothlab.sim.document.scene import MIGRATIONS, Scene
+
+    assert sorted(MIGRATIONS) == list(range(SCHEMA_VERSION))
+    assert Scene().schema_version == SCHEMA_VERSION
+    with pytest.raises(ValueError, match="schema_version"):
+        Scene.model_validate({"schema_version": SCHEMA_VERSION - 1})
