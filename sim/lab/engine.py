@@ -33,7 +33,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from clothlab.sim.core import forces, probes
+from clothlab.sim.core import forces, probes, units
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts, record_stride, row
 from clothlab.sim.core.snapshot import Snapshot, take_snapshot
 from clothlab.sim.core.solver import Simulation
@@ -428,10 +428,10 @@ def probe_slots(source: Source) -> int:
 
 
 def in_si_units(source: Source) -> bool:
-    """Whether a run of `source` measures in SI units (lengths in m, energies in J, tensions
-    in N): every body has an SI material (else in model units, mass 1 a particle)."""
+    """Whether a run of `source` measures in SI units (lengths in m, forces in N, energies in
+    J) or in the model's (mass 1 a particle): sim.core.units.is_si of its bodies."""
     scene = source if isinstance(source, Scene) else source.scene
-    return bool(scene.bodies) and all(body.si_material is not None for body in scene.bodies)
+    return units.is_si(body.si_material for body in scene.bodies)
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:

@@ -137,3 +137,43 @@ def test_the_time_column_is_the_time_the_steps_make():
                                   "0.025"), (1, 1 / 120, "0.00833333333333")):  # fmt: skip
         row = [float(step), summed, *[0.0] * (width - 2)]
         assert csv_cells(row)[CSV_COLUMNS.index("t")] == written
+
+
+def test_a_run_in_model_units_names_its_forces_in_model_units():
+    """Particles of mass 1 pull with mass·units/s², not newtons: every force column of a model
+    run (readouts and probes alike) says so, and every length column says units."""
+    header = readouts.csv_text([], probe_slots=1).splitlines()[0].split(",")
+    force = "(mass*units/s^2)"
+    for key in ("pin_force", "max_tension", "contact_force", "probe1_tension"):
+        assert f"{key} {force}" in header
+    for key in ("tip_drop", "bending_length", "elongation", "probe1_y"):
+        assert f"{key} (units)" in header
+    assert not [name for name in header if name.endswith("(N)") or name.endswith("(m)")]
+
+
+def test_a_run_in_si_units_names_every_force_in_newtons():
+    header = readouts.csv_text([], probe_slots=1, si=True).splitlines()[0].split(",")
+    for key in ("pin_force", "max_tension", "contact_force", "probe1_tension"):
+        assert f"{key} (N)" in header
+    for key in ("tip_drop", "bending_length", "elongation", "probe1_y"):
+        assert f"{key} (m)" in header
+
+
+def test_the_panels_scale_lengths_to_cm_and_mm_only_in_si_units():
+    """A bending length of 0.0217 m shows as 2.17 cm; 0.0217 model units stay units."""
+    bending = next(r for r in READOUTS if r.key == "bending_length")
+    assert readouts.shown_unit(bending, si=True) == "cm"
+    assert readouts.shown_scale(bending, si=True) == 100.0
+    assert readouts.shown_unit(bending, si=False) == "units"
+    assert readouts.shown_scale(bending, si=False) == 1.0
+    stretch = next(r for r in READOUTS if r.key == "max_stretch")
+    assert readouts.shown_unit(stretch, si=True) == readouts.shown_unit(stretch) == "%"
+
+
+@pytest.mark.parametrize("si", [False, True], ids=["model units", "SI units"])
+def test_sweep_results_know_the_unit_system_from_their_header(si):
+    final = recorded_history(1).rows[-1]
+    header = readouts.csv_header(si)
+    lines = [["passes", "status", *header], ["4", "ok", *readouts.csv_cells(final)]]
+    text = "".join(",".join(cells) + "\n" for cells in lines)
+    assert parse_sweep_results(text, "sweep.csv").si is si
