@@ -24,7 +24,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from clothlab.sim.core.readouts import CSV_COLUMNS
-from clothlab.sim.core.snapshot import Snapshot, merged
+from clothlab.sim.core.snapshot import Snapshot, measures_in_si, merged
 from clothlab.sim.document.commands import Command, CommandError, Load, Pause
 from clothlab.sim.document.recording import Recording
 from clothlab.sim.document.scene import Scene
@@ -217,11 +217,16 @@ class SolverWorker(QObject):
             self._command(self.engine, item)
 
     def _command(self, engine: Engine, command: Command) -> None:
+        si = measures_in_si(engine.sim)
         try:
             engine.apply(command)  # the solver thread's own commands are only journalled
         except CommandError as error:
             self.command_failed.emit(str(error))
             return
+        if measures_in_si(engine.sim) != si:
+            # a fabric given or taken: the rows not yet posted are in the other unit system,
+            # and the panels start their history afresh in the new one
+            self._rows, self._probe_rows = [], []
         command.on_thread(self)  # run, pause, step and speed call the methods below
 
     # --- what the solver thread's commands steer (sim.document.commands.SolverThread) ------
