@@ -34,7 +34,8 @@ from clothlab.sim.core.readouts import (
     SHOWN_KEYS,
     Readout,
     ReadoutHistory,
-    unit_of,
+    shown_scale,
+    shown_unit,
 )
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
@@ -64,8 +65,8 @@ HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; p
 # The units with words in them, which the panels translate (unit_text); the symbols (%, N, m,
 # J, °) and the units in the CSV files stay as they are
 WORDED_UNITS = (
-    QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units²/s²"),
-    QT_TR_NOOP("mass·units²/s² per step"), QT_TR_NOOP("J per step"),
+    QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units/s²"),
+    QT_TR_NOOP("mass·units²/s²"), QT_TR_NOOP("mass·units²/s² per step"), QT_TR_NOOP("J per step"),
 )  # fmt: skip
 
 
@@ -365,7 +366,7 @@ class ReadoutsPanel(QWidget):
         for key, drawn in PLOTS.items():
             shown, words = [], []
             for series in drawn:
-                values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
+                values = rows[:, COLUMNS.index(series.key)] * shown_scale(series, self.si)
                 measured = not math.isnan(values[-1])
                 # the evidence a question points at shows (empty, "—") before it is measured:
                 # forces are measured by a step, and a question's scene starts paused
@@ -476,7 +477,8 @@ def value_text(key: str, shown: float, si: bool = False) -> str:
 
 
 def unit_text(readout: Readout, si: bool = False) -> str:
-    """The unit a panel shows a readout's value in: its model unit in the app's language
-    ("units" in German is "Einheiten"), a symbol as it is; SI units for a run in them."""
+    """The unit a panel shows a readout's value in (sim.core.readouts.shown_unit): its model
+    unit in the app's language ("units" in German is "Einheiten"), a symbol as it is; SI units
+    for a run in them."""
     # a symbol has no translation: as it is
-    return tr(readout.shown_unit or unit_of(readout.key, si))
+    return tr(shown_unit(readout, si))
