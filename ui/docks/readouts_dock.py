@@ -249,7 +249,11 @@ class ReadoutsPanel(QWidget):
         self.clear()
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        was_si = self.si
         self._show_what_applies(scene)  # pins come and go: sag needs the two top corners
+        if self.si != was_si:
+            # a fabric given or taken mid-run: the rows so far are in the other system's units
+            self.clear()
 
     def _show_what_applies(self, scene: Scene) -> None:
         """Show only the readouts that mean something for the scene (the table's `applies`):
@@ -284,7 +288,10 @@ class ReadoutsPanel(QWidget):
         at its step unless that step falls between recorded ones. The snapshot's readouts are
         of the state it shows: a row of its step that came with it may be of the state before
         an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
-        one), and the newer readouts take that row's place."""
+        one), and the newer readouts take that row's place. A snapshot in the other unit system
+        than the scene's (taken before a fabric was given or taken) adds nothing."""
+        if snapshot.si != self.si:
+            return
         rows = snapshot.rows
         added = self.history.extend(rows, snapshot.probe_rows)
         if not len(rows) or rows[-1, 0] == snapshot.steps:
