@@ -2659,8 +2659,8 @@
         <translation>Cursor auf Partikel {particle}</translation>
     </message>
     <message>
-        <source>hand {force:.3g} N</source>
-        <translation>Hand {force:.3g} N</translation>
+        <source>hand {force:.3g} {unit}</source>
+        <translation>Hand {force:.3g} {unit}</translation>
     </message>
     <message>
         <source>Tension (each link's pull)</source>
@@ -3263,16 +3263,16 @@
         <translation>&amp;Zugkraftkarte</translation>
     </message>
     <message>
-        <source>Colour the cloth by its links' tension, from the solver's forces (legend in N)</source>
-        <translation>Das Tuch nach der Zugkraft seiner Verbindungen einfärben, aus den Kräften des Lösers (Legende in N)</translation>
+        <source>Colour the cloth by its links' tension, from the solver's forces (legend in N with SI fabrics, else in mass·units/s²)</source>
+        <translation>Das Tuch nach der Zugkraft seiner Verbindungen einfärben, aus den Kräften des Lösers (Legende in N bei SI-Stoffen, sonst in Masse·LE/s²)</translation>
     </message>
     <message>
         <source>Pin &amp;force arrows</source>
         <translation>Fixpunktkraft-&amp;Pfeile</translation>
     </message>
     <message>
-        <source>Draw the force each pin holds the cloth with, as an arrow labelled in N</source>
-        <translation>Die Kraft, mit der jeder Fixpunkt das Tuch hält, als Pfeil mit Beschriftung in N zeichnen</translation>
+        <source>Draw the force each pin holds the cloth with, as an arrow labelled in N with SI fabrics, else in mass·units/s²</source>
+        <translation>Die Kraft, mit der jeder Fixpunkt das Tuch hält, als Pfeil zeichnen, beschriftet in N bei SI-Stoffen, sonst in Masse·LE/s²</translation>
     </message>
     <message>
         <source>Lea&amp;ve class mode</source>
