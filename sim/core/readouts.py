@@ -409,6 +409,8 @@ READOUTS: tuple[Readout, ...] = (
         units.LENGTH,
         of_simulation(specimens.tip_drop),
         QT_TR_NOOP("Cantilever: how far the free end hangs below the platform's edge."),
+        si_shown_unit="cm",  # as the bending length beside it
+        si_shown_scale=100.0,
         applies=_has_cantilever,
     ),
     Readout(

@@ -177,3 +177,13 @@ def test_sweep_results_know_the_unit_system_from_their_header(si):
     lines = [["passes", "status", *header], ["4", "ok", *readouts.csv_cells(final)]]
     text = "".join(",".join(cells) + "\n" for cells in lines)
     assert parse_sweep_results(text, "sweep.csv").si is si
+
+
+def test_the_cantilevers_lengths_are_shown_in_one_unit():
+    """Tip drop and bending length, one above the other in the Readouts panel, both in cm for
+    an SI cantilever (both in m in the CSV and Table.units, both in units for a model run)."""
+    tip, bending = (next(r for r in READOUTS if r.key == k) for k in ("tip_drop", "bending_length"))
+    for si in (False, True):
+        assert readouts.shown_unit(tip, si) == readouts.shown_unit(bending, si)
+        assert readouts.shown_scale(tip, si) == readouts.shown_scale(bending, si)
+        assert readouts.unit_of("tip_drop", si) == readouts.unit_of("bending_length", si)
