@@ -70,6 +70,8 @@ def test_a_fabric_chosen_mid_run_switches_every_panel_to_si_units(qtbot, make_wi
     assert scene_text(window, ("body", 0, "width")).endswith(" m")
     assert scene_text(window, ("setting", "gravity")) == "9.8 m/s²"
     assert scene_text(window, ("setting", "drag")).endswith(" 1/m")
+    drag = window.parameters_panel.editors["drag"]
+    assert drag.spin_box.suffix() == " 1/m"  # the Parameters panel says the same
     qtbot.waitUntil(lambda: first_pin_force_row(window).split("  (")[0].endswith(" N"))
     last_si_step = history.rows[-1, 0]
     window.action_undo.trigger()  # back to model units: the SI rows go too
