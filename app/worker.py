@@ -379,10 +379,23 @@ class SolverWorker(QObject):
         self._frame += 1
         self._last_snapshot = now
         self._dirty = False
-        rows, self._rows = self._rows, []
-        probe_rows, self._probe_rows = self._probe_rows, []
+        rows, probe_rows = self._rows_in_the_present_system(engine)
+        self._rows, self._probe_rows = [], []
         if self.mailbox.post(engine.snapshot(self._frame, self._loads, rows, probe_rows)):
             self.snapshot_ready.emit()
+
+    def _rows_in_the_present_system(self, engine: Engine) -> tuple[list[Row], list[Row]]:
+        """The rows not yet posted (and their probes' readings), less those from before the
+        last command that gave or took a fabric: a replay can cross one within a frame, and a
+        seek back brings the rows from step 0 again."""
+        since = engine.unit_system_since
+        if not self._rows or self._rows[0][0] >= since:
+            return self._rows, self._probe_rows
+        kept = [k for k, row in enumerate(self._rows) if row[0] >= since]
+        probe_rows = self._probe_rows
+        if len(probe_rows) == len(self._rows):
+            probe_rows = [probe_rows[k] for k in kept]
+        return [self._rows[k] for k in kept], probe_rows
 
     def _send_journal(self, engine: Engine) -> None:
         restores, sent = self._journal_sent

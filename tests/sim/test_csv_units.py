@@ -187,3 +187,23 @@ def test_the_cantilevers_lengths_are_shown_in_one_unit():
         assert readouts.shown_unit(tip, si) == readouts.shown_unit(bending, si)
         assert readouts.shown_scale(tip, si) == readouts.shown_scale(bending, si)
         assert readouts.unit_of("tip_drop", si) == readouts.unit_of("bending_length", si)
+
+
+def test_the_engine_knows_since_when_its_run_is_in_its_present_units():
+    """A fabric given mid-run changes the unit system: the engine names the step, and a seek
+    back before it (a restart) forgets it again."""
+    from clothlab.sim.document.composition import change_body, edit_of
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.lab.engine import Engine
+    from clothlab.sim.lab.textile import si_spec
+
+    scene = load_preset("hanging-sheet")
+    engine = Engine(scene, record_every=1)
+    engine.advance_to(30)
+    assert engine.unit_system_since == 0
+    denim = si_spec("denim").model_dump()
+    engine.apply(edit_of(scene, change_body(scene, 0, si_material=denim)))
+    engine.advance_to(40)
+    assert engine.unit_system_since == 30 and engine.system_changes == [30]
+    engine._restart(None)
+    assert engine.unit_system_since == 0
