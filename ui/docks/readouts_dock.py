@@ -288,10 +288,12 @@ class ReadoutsPanel(QWidget):
         at its step unless that step falls between recorded ones. The snapshot's readouts are
         of the state it shows: a row of its step that came with it may be of the state before
         an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
-        one), and the newer readouts take that row's place. A snapshot in the other unit system
-        than the scene's (taken before a fabric was given or taken) adds nothing."""
+        one), and the newer readouts take that row's place. A snapshot measured in the other
+        unit system starts the history afresh in its own: a fabric was given or taken, by an
+        edit or by the recording a replay plays, and the rows so far are in other units."""
         if snapshot.si != self.si:
-            return
+            self.si = snapshot.si
+            self.clear()
         rows = snapshot.rows
         added = self.history.extend(rows, snapshot.probe_rows)
         if not len(rows) or rows[-1, 0] == snapshot.steps:
