@@ -171,17 +171,23 @@ class ProbesPanel(QWidget):
         self.show_edit(scene, None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
-        si = in_si_units(scene)  # m, m/s and N with SI fabrics (a body's may have changed)
-        if si != self.si:
-            self.si = si
-            self.traces = {}  # a fabric given or taken: the traces so far are in other units
-            self._describe_table(self.table, si)
-            for quantity, plot in self.plots.items():
-                self._title(plot, quantity, si)
+        self._show_units(in_si_units(scene))  # m, m/s and N with SI fabrics
         self._set_probes(scene.probes)
 
+    def _show_units(self, si: bool) -> None:
+        """Title the plots and the table in SI units or the model's; a change of system (a
+        fabric given or taken) starts the traces afresh, as the ones so far are in other units."""
+        if si == self.si:
+            return
+        self.si = si
+        self.traces = {}
+        self._describe_table(self.table, si)
+        for quantity, plot in self.plots.items():
+            self._title(plot, quantity, si)
+
     def show_snapshot(self, snapshot: Snapshot) -> None:
-        if not self.probes or snapshot.si != self.si:  # a frame from before a fabric changed
+        self._show_units(snapshot.si)  # a replay's recording may give or take a fabric
+        if not self.probes:
             return
         for reading in snapshot_readings(snapshot, self.probes):
             self.traces.setdefault(reading.particle, ProbeTrace()).add(snapshot.t, reading)
