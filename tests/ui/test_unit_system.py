@@ -79,3 +79,36 @@ def test_a_fabric_chosen_mid_run_switches_every_panel_to_si_units(qtbot, make_wi
     qtbot.waitUntil(lambda: len(history) > 10, timeout=WAIT_MS)
     assert not panel.si and history.rows[0, 0] > last_si_step
     assert scene_text(window, ("setting", "gravity")) == "9.8 units/s²"
+
+
+def test_a_replay_that_crosses_a_fabric_change_plots_one_unit_system_at_a_time(qtbot, make_window):
+    """A recorded run given denim mid-way, replayed: at its end the plots hold the rows since
+    the fabric only, in N; seeked back before it, the rows from step 0, in model units."""
+    window = running(qtbot, make_window("hanging-sheet"))
+    controller, history = window.controller, window.readouts_panel.history
+    window.action_record.trigger()
+    qtbot.waitUntil(lambda: controller.latest.steps >= 60, timeout=WAIT_MS)
+    window.parameters_dock.raise_()
+    window.editor.selection.select(Selection("body", 0))
+    choose(qtbot, window.parameters_panel.body_group.material, "denim — 350 g/m²")
+    qtbot.waitUntil(lambda: pin_force_text(window).endswith(" N"), timeout=WAIT_MS)
+    changed_at = next(s.step for s in controller.journal[1:] if "denim" in repr(s.command))
+    qtbot.waitUntil(lambda: controller.latest.steps >= changed_at + 60, timeout=WAIT_MS)
+    window.action_record.trigger()
+    recording = window.recorder.kept
+    controller.play(recording)
+    bar = window.recorder.bar
+    qtbot.waitUntil(bar.isVisible, timeout=WAIT_MS)
+    bar.slider.setValue(recording.steps)
+    qtbot.waitUntil(
+        lambda: len(history) and history.rows[-1, 0] == recording.steps, timeout=WAIT_MS
+    )
+    qtbot.waitUntil(lambda: pin_force_text(window).endswith(" N"), timeout=WAIT_MS)
+    assert window.readouts_panel.si
+    assert history.rows[0, 0] >= changed_at  # no model-unit row under the SI labels
+    bar.slider.setValue(changed_at - 20)
+    qtbot.waitUntil(
+        lambda: len(history) and history.rows[-1, 0] == changed_at - 20, timeout=WAIT_MS
+    )
+    assert not window.readouts_panel.si and history.rows[0, 0] == 0
+    assert np.nanmin(history.column("pin_force")[1:]) > 100.0  # 165 particles of mass 1
