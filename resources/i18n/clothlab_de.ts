@@ -1991,16 +1991,16 @@
         <translation>Die Kraft, mit der dieser Fixpunkt das Tuch im letzten Schritt hält: ihr Betrag, dann (x, y, z). In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
-        <source>x (units).</source>
-        <translation>x (LE).</translation>
+        <source>x coordinate.</source>
+        <translation>x-Koordinate.</translation>
     </message>
     <message>
-        <source>y (units).</source>
-        <translation>y (LE).</translation>
+        <source>y coordinate.</source>
+        <translation>y-Koordinate.</translation>
     </message>
     <message>
-        <source>z (units).</source>
-        <translation>z (LE).</translation>
+        <source>z coordinate.</source>
+        <translation>z-Koordinate.</translation>
     </message>
     <message>
         <source>mass·units/s²</source>

@@ -5,6 +5,7 @@ and the Scene panel's settings to SI units together."""
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 from qt_helpers import WAIT_MS
 from test_fabrics_panel import choose
 from test_scene_model import find_value
@@ -26,6 +27,10 @@ def pin_force_text(window) -> str:
 
 def scene_text(window, address) -> str:
     return find_value(window.scene_model, address).data()
+
+
+def tooltip(window, address) -> str:
+    return find_value(window.scene_model, address).data(Qt.ItemDataRole.ToolTipRole)
 
 
 def first_pin_force_row(window) -> str:
@@ -72,6 +77,12 @@ def test_a_fabric_chosen_mid_run_switches_every_panel_to_si_units(qtbot, make_wi
     assert scene_text(window, ("setting", "drag")).endswith(" 1/m")
     drag = window.parameters_panel.editors["drag"]
     assert drag.spin_box.suffix() == " 1/m"  # the Parameters panel says the same
+    # and the tooltips give the ranges in the same units
+    assert tooltip(window, ("body", 0, "width")).endswith(" m.")
+    assert tooltip(window, ("ball_center", 0)).endswith(" m.")
+    assert "units" not in tooltip(window, ("ball_center", 0))
+    gravity_tip = window.parameters_panel.labels["gravity"].toolTip()
+    assert "m/s²" in gravity_tip and "units" not in gravity_tip
     qtbot.waitUntil(lambda: first_pin_force_row(window).split("  (")[0].endswith(" N"))
     last_si_step = history.rows[-1, 0]
     window.action_undo.trigger()  # back to model units: the SI rows go too

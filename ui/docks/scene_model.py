@@ -67,8 +67,9 @@ PIN_FORCE_TIP = QT_TR_NOOP(
     "The force this pin holds the cloth with over the last step: its size, then (x, y, z). "
     "In N with SI fabrics; in model units (mass 1 a particle) otherwise."
 )
-COORDINATE_TIPS = {"x": QT_TR_NOOP("x (units)."), "y": QT_TR_NOOP("y (units)."),
-                   "z": QT_TR_NOOP("z (units).")}  # fmt: skip
+# the unit follows in the range tooltip_for adds, in the scene's system
+COORDINATE_TIPS = {"x": QT_TR_NOOP("x coordinate."), "y": QT_TR_NOOP("y coordinate."),
+                   "z": QT_TR_NOOP("z coordinate.")}  # fmt: skip
 # Units as shown (spin box suffixes, values, tooltips): marked here for the catalogue, shown
 # with `shown_unit`; the settings keep their English units (files, the command line).
 UNIT_TEXTS = (
@@ -87,7 +88,7 @@ def coordinate_parameter(label: str) -> Parameter:
     """Metadata for a position coordinate, so editors treat it like a declared setting."""
     return Parameter(
         label, label, "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05, 0.0,
-        COORDINATE_TIPS.get(label, f"{label} (units)."), "",
+        COORDINATE_TIPS.get(label, label), "",
     )  # fmt: skip
 
 
