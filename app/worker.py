@@ -24,7 +24,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from clothlab.sim.core.readouts import CSV_COLUMNS
-from clothlab.sim.core.snapshot import Snapshot, merged
+from clothlab.sim.core.snapshot import Snapshot, measures_in_si, merged
 from clothlab.sim.document.commands import Command, CommandError, Load, Pause
 from clothlab.sim.document.recording import Recording
 from clothlab.sim.document.scene import Scene
@@ -217,11 +217,16 @@ class SolverWorker(QObject):
             self._command(self.engine, item)
 
     def _command(self, engine: Engine, command: Command) -> None:
+        si = measures_in_si(engine.sim)
         try:
             engine.apply(command)  # the solver thread's own commands are only journalled
         except CommandError as error:
             self.command_failed.emit(str(error))
             return
+        if measures_in_si(engine.sim) != si:
+            # a fabric given or taken: the rows not yet posted are in the other unit system,
+            # and the panels start their history afresh in the new one
+            self._rows, self._probe_rows = [], []
         command.on_thread(self)  # run, pause, step and speed call the methods below
 
     # --- what the solver thread's commands steer (sim.document.commands.SolverThread) ------
@@ -374,10 +379,23 @@ class SolverWorker(QObject):
         self._frame += 1
         self._last_snapshot = now
         self._dirty = False
-        rows, self._rows = self._rows, []
-        probe_rows, self._probe_rows = self._probe_rows, []
+        rows, probe_rows = self._rows_in_the_present_system(engine)
+        self._rows, self._probe_rows = [], []
         if self.mailbox.post(engine.snapshot(self._frame, self._loads, rows, probe_rows)):
             self.snapshot_ready.emit()
+
+    def _rows_in_the_present_system(self, engine: Engine) -> tuple[list[Row], list[Row]]:
+        """The rows not yet posted (and their probes' readings), less those from before the
+        last command that gave or took a fabric: a replay can cross one within a frame, and a
+        seek back brings the rows from step 0 again."""
+        since = engine.unit_system_since
+        if not self._rows or self._rows[0][0] >= since:
+            return self._rows, self._probe_rows
+        kept = [k for k, row in enumerate(self._rows) if row[0] >= since]
+        probe_rows = self._probe_rows
+        if len(probe_rows) == len(self._rows):
+            probe_rows = [probe_rows[k] for k in kept]
+        return [self._rows[k] for k in kept], probe_rows
 
     def _send_journal(self, engine: Engine) -> None:
         restores, sent = self._journal_sent

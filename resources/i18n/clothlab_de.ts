@@ -511,8 +511,8 @@
         <translation>Fixpunktkraft</translation>
     </message>
     <message>
-        <source>Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, from what the solver moved, and their own particles' weight. At rest, with nothing else touching, it is the cloth's weight. N with SI fabrics; with model units a particle has mass 1.</source>
-        <translation>Gesamtkraft, mit der die Fixpunkte das Tuch halten (|Σ|): womit jede Bedingung an ihnen zieht, ermittelt aus dem, was der Löser bewegt hat, plus das Gewicht ihrer eigenen Partikel. In Ruhe und ohne weitere Berührung ist sie das Gewicht des Tuchs. N bei SI-Stoffen; in Modelleinheiten hat ein Partikel die Masse 1.</translation>
+        <source>Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, from what the solver moved, and their own particles' weight. At rest, with nothing else touching, it is the cloth's weight. In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <translation>Gesamtkraft, mit der die Fixpunkte das Tuch halten (|Σ|): womit jede Bedingung an ihnen zieht, ermittelt aus dem, was der Löser bewegt hat, plus das Gewicht ihrer eigenen Partikel. In Ruhe und ohne weitere Berührung ist sie das Gewicht des Tuchs. In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
         <source>pins</source>
@@ -523,8 +523,8 @@
         <translation>Max. Zugkraft</translation>
     </message>
     <message>
-        <source>The largest pull of any one link on its ends, from what the solver moved over the last step (the tension map colours every link by it). N with SI fabrics; with model units a particle has mass 1.</source>
-        <translation>Der größte Zug einer einzelnen Verbindung an ihren Enden, ermittelt aus dem, was der Löser im letzten Schritt bewegt hat (die Zugkraftkarte färbt jede Verbindung danach ein). N bei SI-Stoffen; in Modelleinheiten hat ein Partikel die Masse 1.</translation>
+        <source>The largest pull of any one link on its ends, from what the solver moved over the last step (the tension map colours every link by it). In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <translation>Der größte Zug einer einzelnen Verbindung an ihren Enden, ermittelt aus dem, was der Löser im letzten Schritt bewegt hat (die Zugkraftkarte färbt jede Verbindung danach ein). In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
         <source>largest link</source>
@@ -535,8 +535,8 @@
         <translation>Kontaktkraft</translation>
     </message>
     <message>
-        <source>Total normal force the floor, the ball and the obstacles push the cloth with (at rest on them: its weight, less what the pins hold). N with SI fabrics; with model units a particle has mass 1.</source>
-        <translation>Gesamte Normalkraft, mit der Boden, Kugel und Hindernisse gegen das Tuch drücken (wenn es auf ihnen ruht: sein Gewicht abzüglich dessen, was die Fixpunkte halten). N bei SI-Stoffen; in Modelleinheiten hat ein Partikel die Masse 1.</translation>
+        <source>Total normal force the floor, the ball and the obstacles push the cloth with (at rest on them: its weight, less what the pins hold). In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <translation>Gesamte Normalkraft, mit der Boden, Kugel und Hindernisse gegen das Tuch drücken (wenn es auf ihnen ruht: sein Gewicht abzüglich dessen, was die Fixpunkte halten). In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
         <source>contact</source>
@@ -1387,8 +1387,8 @@
         <translation>Partikel</translation>
     </message>
     <message>
-        <source>Each probe's particle and its latest height (units), speed (units/s) and the largest tension in the links at it</source>
-        <translation>Das Partikel jeder Sonde und seine letzte Höhe (Einheiten), Geschwindigkeit (Einheiten/s) und die größte Zugkraft in den Verbindungen daran</translation>
+        <source>Each probe's particle and its latest height ({y}), speed ({speed}) and the largest tension in the links at it ({tension})</source>
+        <translation>Das Partikel jeder Sonde und seine letzte Höhe ({y}), Geschwindigkeit ({speed}) und die größte Zugkraft in den Verbindungen daran ({tension})</translation>
     </message>
     <message>
         <source>Cloth Lab question sets (*.json);;All files (*)</source>
@@ -1987,24 +1987,24 @@
         <translation>fallend</translation>
     </message>
     <message>
-        <source>The force this pin holds the cloth with over the last step: its size, then (x, y, z). N with SI fabrics; with model units a particle has mass 1.</source>
-        <translation>Die Kraft, mit der dieser Fixpunkt das Tuch im letzten Schritt hält: ihr Betrag, dann (x, y, z). In N bei SI-Stoffen; in Modelleinheiten hat ein Partikel die Masse 1.</translation>
+        <source>The force this pin holds the cloth with over the last step: its size, then (x, y, z). In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <translation>Die Kraft, mit der dieser Fixpunkt das Tuch im letzten Schritt hält: ihr Betrag, dann (x, y, z). In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
-        <source>x (units).</source>
-        <translation>x (LE).</translation>
+        <source>x coordinate.</source>
+        <translation>x-Koordinate.</translation>
     </message>
     <message>
-        <source>y (units).</source>
-        <translation>y (LE).</translation>
+        <source>y coordinate.</source>
+        <translation>y-Koordinate.</translation>
     </message>
     <message>
-        <source>z (units).</source>
-        <translation>z (LE).</translation>
+        <source>z coordinate.</source>
+        <translation>z-Koordinate.</translation>
     </message>
     <message>
-        <source>mass*units/s^2</source>
-        <translation>Masse*LE/s^2</translation>
+        <source>mass·units/s²</source>
+        <translation>Masse·LE/s²</translation>
     </message>
     <message>
         <source>Name</source>
@@ -2211,8 +2211,8 @@
         <translation>Fixpunkte</translation>
     </message>
     <message>
-        <source>Pinned particles and their anchors (units).</source>
-        <translation>Fixierte Partikel und ihre Ankerpunkte (Einheiten).</translation>
+        <source>Pinned particles and their anchors ({unit}).</source>
+        <translation>Fixierte Partikel und ihre Ankerpunkte ({unit}).</translation>
     </message>
     <message>
         <source>Nothing goes below the floor.</source>
@@ -2267,8 +2267,8 @@
         <translation>unbenannt</translation>
     </message>
     <message>
-        <source>How hard this pushes the cloth (its normal force) over the last step: at rest, the weight of the cloth it carries. N with SI fabrics; with model units a particle has mass 1.</source>
-        <translation>Wie stark dies im letzten Schritt gegen das Tuch drückt (seine Normalkraft): in Ruhe das Gewicht des Tuchs, das es trägt. In N bei SI-Stoffen; in Modelleinheiten hat ein Partikel die Masse 1.</translation>
+        <source>How hard this pushes the cloth (its normal force) over the last step: at rest, the weight of the cloth it carries. In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <translation>Wie stark dies im letzten Schritt gegen das Tuch drückt (seine Normalkraft): in Ruhe das Gewicht des Tuchs, das es trägt. In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
         <source>Force</source>
@@ -2659,8 +2659,8 @@
         <translation>Cursor auf Partikel {particle}</translation>
     </message>
     <message>
-        <source>hand {force:.3g} N</source>
-        <translation>Hand {force:.3g} N</translation>
+        <source>hand {force:.3g} {unit}</source>
+        <translation>Hand {force:.3g} {unit}</translation>
     </message>
     <message>
         <source>Tension (each link's pull)</source>
@@ -3263,16 +3263,16 @@
         <translation>&amp;Zugkraftkarte</translation>
     </message>
     <message>
-        <source>Colour the cloth by its links' tension, from the solver's forces (legend in N)</source>
-        <translation>Das Tuch nach der Zugkraft seiner Verbindungen einfärben, aus den Kräften des Lösers (Legende in N)</translation>
+        <source>Colour the cloth by its links' tension, from the solver's forces (legend in N with SI fabrics, else in mass·units/s²)</source>
+        <translation>Das Tuch nach der Zugkraft seiner Verbindungen einfärben, aus den Kräften des Lösers (Legende in N bei SI-Stoffen, sonst in Masse·LE/s²)</translation>
     </message>
     <message>
         <source>Pin &amp;force arrows</source>
         <translation>Fixpunktkraft-&amp;Pfeile</translation>
     </message>
     <message>
-        <source>Draw the force each pin holds the cloth with, as an arrow labelled in N</source>
-        <translation>Die Kraft, mit der jeder Fixpunkt das Tuch hält, als Pfeil mit Beschriftung in N zeichnen</translation>
+        <source>Draw the force each pin holds the cloth with, as an arrow labelled in N with SI fabrics, else in mass·units/s²</source>
+        <translation>Die Kraft, mit der jeder Fixpunkt das Tuch hält, als Pfeil zeichnen, beschriftet in N bei SI-Stoffen, sonst in Masse·LE/s²</translation>
     </message>
     <message>
         <source>Lea&amp;ve class mode</source>

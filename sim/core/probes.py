@@ -16,14 +16,14 @@ from typing import Final
 
 import numpy as np
 
+from clothlab.sim.core import units as unit_names
 from clothlab.sim.text import QT_TR_NOOP, tr
 
 MAX_PROBES: Final = 4
 QUANTITIES: Final = ("y", "speed", "tension")  # what each probe reads, its columns' order
-# Units as measured and written to CSV (ASCII, as every CSV header): the tension is in N where
-# the bodies have SI materials, in model units (mass 1 a particle) otherwise.
-UNITS: Final = {"y": "units", "speed": "units/s", "tension": "mass*units/s^2"}
-SI_UNITS: Final = {"y": "m", "speed": "m/s", "tension": "N"}  # a run in SI units
+# Units as measured, in the model's spelling: a run in SI units names them with
+# sim.core.units.shown_in (m, m/s, N), a CSV header with ascii_unit.
+UNITS: Final = {"y": unit_names.LENGTH, "speed": unit_names.SPEED, "tension": unit_names.FORCE}
 LABELS: Final = {
     "y": QT_TR_NOOP("Height"),
     "speed": QT_TR_NOOP("Speed"),
@@ -38,7 +38,7 @@ class ProbeReading:
     particle: int
     y: float  # units
     speed: float  # units/s
-    tension: float  # N (SI material) or model units; NaN without forces
+    tension: float  # mass·units/s² (N in SI runs); NaN without forces
 
 
 # (particle) → the largest tension at it, or None when the forces are not known
@@ -95,13 +95,17 @@ def header_names(slots: int, si: bool = False) -> tuple[str, ...]:
     """The columns' names in a CSV header, with their units as the readouts' are written
     (`si`: a run in SI units, sim.lab.engine.in_si_units)."""
     named = units(slots, si)
-    return tuple(f"{key} ({unit})" for key, unit in named.items())
+    return tuple(f"{key} ({unit_names.ascii_unit(unit)})" for key, unit in named.items())
+
+
+def unit_of(quantity: str, si: bool = False) -> str:
+    """The unit a probe's quantity is in, for a run in SI units (`si`) or in model units."""
+    return unit_names.shown_in(UNITS[quantity], si)
 
 
 def units(slots: int, si: bool = False) -> dict[str, str]:
     """Each probe column's unit, in column order."""
-    table = SI_UNITS if si else UNITS
-    return {column_key(k + 1, q): table[q] for k in range(slots) for q in QUANTITIES}
+    return {column_key(k + 1, q): unit_of(q, si) for k in range(slots) for q in QUANTITIES}
 
 
 def csv_cells(row: Sequence[float]) -> list[str]:

@@ -63,11 +63,13 @@ Applies = Callable[["Topology", Collection[int]], bool]
 class Readout:
     key: str
     label: str
-    unit: str  # of the value as measured (and as written to CSV)
+    unit: str  # of the value as measured, in the model's spelling (sim.core.units)
     measure: Measure
     tooltip: str
-    shown_unit: str = ""  # the panels' unit, when they scale the value (e.g. %)
+    shown_unit: str = ""  # the panels' unit in either system, when they scale the value (%)
     shown_scale: float = 1.0
+    si_shown_unit: str = ""  # the panels' unit in SI runs only, when they scale the value (cm)
+    si_shown_scale: float = 1.0
     # whether it means anything for a scene: (topology, pinned particle indices) → bool
     applies: Applies = lambda _topology, _pins: True
     plotted: bool = True  # counts (integer) that are not plotted show under the plots
@@ -364,13 +366,13 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "pin_force",
         QT_TR_NOOP("Pin force"),
-        "N",
+        units.FORCE,
         of_simulation(pin_force),
         QT_TR_NOOP(
             "Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, "
             "from what the solver moved, and their own particles' weight. At rest, with nothing "
             "else touching, it is the cloth's weight."
-            " N with SI fabrics; with model units a particle has mass 1."
+            " In N with SI fabrics; in model units (mass 1 a particle) otherwise."
         ),
         applies=lambda _topology, pins: bool(pins),
         curve=QT_TR_NOOP("pins"),
@@ -378,12 +380,12 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "max_tension",
         QT_TR_NOOP("Max tension"),
-        "N",
+        units.FORCE,
         of_simulation(max_tension),
         QT_TR_NOOP(
             "The largest pull of any one link on its ends, from what the solver moved over the "
             "last step (the tension map colours every link by it)."
-            " N with SI fabrics; with model units a particle has mass 1."
+            " In N with SI fabrics; in model units (mass 1 a particle) otherwise."
         ),
         plot_with="pin_force",
         curve=QT_TR_NOOP("largest link"),
@@ -391,12 +393,12 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "contact_force",
         QT_TR_NOOP("Contact force"),
-        "N",
+        units.FORCE,
         of_simulation(contact_force),
         QT_TR_NOOP(
             "Total normal force the floor, the ball and the obstacles push the cloth with (at rest "
             "on them: its weight, less what the pins hold)."
-            " N with SI fabrics; with model units a particle has mass 1."
+            " In N with SI fabrics; in model units (mass 1 a particle) otherwise."
         ),
         plot_with="pin_force",
         curve=QT_TR_NOOP("contact"),
@@ -404,9 +406,11 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "tip_drop",
         QT_TR_NOOP("Tip drop"),
-        "m",
+        units.LENGTH,
         of_simulation(specimens.tip_drop),
         QT_TR_NOOP("Cantilever: how far the free end hangs below the platform's edge."),
+        si_shown_unit="cm",  # as the bending length beside it
+        si_shown_scale=100.0,
         applies=_has_cantilever,
     ),
     Readout(
@@ -423,27 +427,27 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "bending_length",
         QT_TR_NOOP("Bending length"),
-        "m",
+        units.LENGTH,
         of_simulation(specimens.bending_length),
         QT_TR_NOOP(
             "Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the "
             "chord angle θ; c³ = B / (ρ·g)."
         ),
-        shown_unit="cm",
-        shown_scale=100.0,
+        si_shown_unit="cm",
+        si_shown_scale=100.0,
         applies=_has_cantilever,
     ),
     Readout(
         "elongation",
         QT_TR_NOOP("Elongation"),
-        "m",
+        units.LENGTH,
         of_simulation(specimens.elongation),
         QT_TR_NOOP(
             "Hanging strip: how much longer than at rest, top row to bottom row (ρ·g·L²/(2k) for "
             "a strip of stretch stiffness k at small strain)."
         ),
-        shown_unit="mm",
-        shown_scale=1000.0,
+        si_shown_unit="mm",
+        si_shown_scale=1000.0,
         applies=_has_hanging_strip,
     ),
     Readout(
@@ -497,15 +501,27 @@ SHOWN_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS if r.plotted or r.in
 # Code finds a column by its key; the file's header names each with its unit (csv_header).
 CSV_COLUMNS: tuple[str, ...] = ("step", "t", *READOUT_KEYS)
 CSV_UNITS: dict[str, str] = {"step": "", "t": "s", **{r.key: r.unit for r in READOUTS}}
-# The file stays ASCII, as it was before it had units: a spreadsheet that takes UTF-8 for its
-# own code page would show "unitsÂ³".
-_ASCII_UNIT = str.maketrans({"²": "^2", "³": "^3", "·": "*", "°": "deg"})
 
 
 def unit_of(key: str, si: bool = False) -> str:
     """The unit a column's values are in: the model's, or for a run in SI units (`si`) the
     SI one (sim.core.units)."""
     return units.shown_in(CSV_UNITS[key], si)
+
+
+def shown_unit(readout: Readout, si: bool = False) -> str:
+    """The unit the panels and plots show a readout in (untranslated): "%" for a fraction,
+    "cm" for an SI bending length, else the unit its values are in (unit_of)."""
+    if si and readout.si_shown_unit:
+        return readout.si_shown_unit
+    return readout.shown_unit or unit_of(readout.key, si)
+
+
+def shown_scale(readout: Readout, si: bool = False) -> float:
+    """What the panels multiply a readout's value by to show it in shown_unit."""
+    if si and readout.si_shown_unit:
+        return readout.si_shown_scale
+    return readout.shown_scale
 
 
 def csv_units(si: bool = False) -> dict[str, str]:
@@ -515,7 +531,7 @@ def csv_units(si: bool = False) -> dict[str, str]:
 def header_name(key: str, si: bool = False) -> str:
     """A column's name in a CSV header: its key and the unit its values are written in
     ("t (s)", "max_stretch (fraction)": not the % the panels show); a count has none."""
-    unit = unit_of(key, si).translate(_ASCII_UNIT)
+    unit = units.ascii_unit(unit_of(key, si))
     return f"{key} ({unit})" if unit else key
 
 
@@ -550,13 +566,13 @@ class Readouts:
     damping_loss: float  # mass·units²/s² per step
     wind_work: float
     solver_loss: float
-    pin_force: float  # N
-    max_tension: float  # N
-    contact_force: float  # N
-    tip_drop: float  # m
+    pin_force: float  # mass·units/s² (N in SI runs)
+    max_tension: float
+    contact_force: float
+    tip_drop: float  # units (m in SI runs)
     chord_angle: float  # °
-    bending_length: float  # m
-    elongation: float  # m
+    bending_length: float  # units
+    elongation: float  # units
     drape_coefficient: float  # %
     folds: float  # a count; NaN without a drape specimen
     links: int

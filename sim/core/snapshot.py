@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from clothlab.sim.core import units
 from clothlab.sim.core.constraint_sets import SolveReport
 from clothlab.sim.core.forces import Forces
 from clothlab.sim.core.parameters import Settings
@@ -43,6 +44,7 @@ class Snapshot:
     # recorded, as by a run that records no probes)
     probe_rows: np.ndarray | None = None
     solve: SolveReport | None = None  # how the last substep's fabric solve went; None: none
+    si: bool = False  # its run measures in SI units (measures_in_si), its rows too
 
     @property
     def t(self) -> float:
@@ -67,6 +69,12 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     copy = np.array(array, copy=True)
     copy.flags.writeable = False
     return copy
+
+
+def measures_in_si(sim: Simulation) -> bool:
+    """Whether the simulation measures in SI units (m, N, J): sim.core.units.is_si of its
+    bodies' materials."""
+    return units.is_si(material.si for material in sim.materials)
 
 
 def take_snapshot(
@@ -103,12 +111,14 @@ def take_snapshot(
         rows=_frozen(rows if rows is not None else np.zeros((0, len(CSV_COLUMNS)))),
         substep=sim.model_settings.dt / sim.model_settings.substeps,
         solve=sim.solve_report(),
+        si=measures_in_si(sim),
     )
 
 
 def merged(older: Snapshot, newer: Snapshot) -> Snapshot:
-    """`newer`, carrying also the rows of an `older` snapshot nobody took."""
-    if older.load != newer.load or not len(older.rows):
+    """`newer`, carrying also the rows of an `older` snapshot nobody took, unless they are of
+    another load or in another unit system (a fabric given or taken in between)."""
+    if older.load != newer.load or older.si != newer.si or not len(older.rows):
         return newer
     probe_rows = None
     if older.probe_rows is not None and newer.probe_rows is not None:

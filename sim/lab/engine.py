@@ -33,9 +33,9 @@ from typing import TypeAlias
 
 import numpy as np
 
-from clothlab.sim.core import forces, probes
+from clothlab.sim.core import forces, probes, units
 from clothlab.sim.core.readouts import CSV_COLUMNS, Readouts, record_stride, row
-from clothlab.sim.core.snapshot import Snapshot, take_snapshot
+from clothlab.sim.core.snapshot import Snapshot, measures_in_si, take_snapshot
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.commands import (
     WORKER_COMMANDS,
@@ -133,6 +133,9 @@ class Engine:
         self.blew_up = False  # the last advance ended in a blow-up (`sim.instability` says why)
         self.restores = 0  # times a seek went back to a kept state (the journal was cut)
         self.stepped = 0  # steps taken in all, counting those a seek went back over
+        # the clocks at which a command gave or took a fabric and so changed the unit system
+        # the run measures in (sim.core.units): the rows before the last are in the other one
+        self.system_changes: list[int] = []
         self._schedule: list[Stamped] = []  # in step order; before `_next` applied
         self._next = 0
         self._pending: list[Row] = []  # rows recorded and not taken yet
@@ -192,7 +195,7 @@ class Engine:
         command = command.as_applied(self.journal, self.clock, self.sim.settings.dt)
         stamped = Stamped(self.clock, command)
         if not isinstance(command, WORKER_COMMANDS):
-            apply_to_simulation(self.sim, command)
+            self._apply_to_simulation(command)
             self._follow_probes(command)
             if not getattr(command, "leaves_model", False):  # a probe: still the recording's
                 self.exact = False  # the user's own change: no longer the recording's run
@@ -209,10 +212,22 @@ class Engine:
                 self.diverged = True
                 continue
             command = item.command.as_applied(self.journal, clock, self.sim.settings.dt)
-            apply_to_simulation(self.sim, command)
+            self._apply_to_simulation(command)
             self._follow_probes(command)
             self.journal.append(Stamped(clock, command))
             self._readouts = None
+
+    def _apply_to_simulation(self, command: Command) -> None:
+        si = measures_in_si(self.sim)
+        apply_to_simulation(self.sim, command)
+        if measures_in_si(self.sim) != si:
+            self.system_changes.append(self.clock)
+
+    @property
+    def unit_system_since(self) -> int:
+        """The step from which the run has measured in its present unit system: 0, or that
+        of the last command that changed it (its row is of the state after the command)."""
+        return self.system_changes[-1] if self.system_changes else 0
 
     def _follow_probes(self, command: Command) -> None:
         if isinstance(command, SetProbe):
@@ -352,6 +367,8 @@ class Engine:
         """Back to a kept state, or to step 0: the journal, rows and schedule as they were."""
         self.restores += 1
         stop = self.sim.stop  # whoever may interrupt a step holds this flag: keep it
+        # a kept state is taken before the commands of its step, which arriving applies again
+        self.system_changes = [s for s in self.system_changes if kept is not None and s < kept.step]
         if kept is None:
             self.sim = build_simulation(self.scene)
             self._next, self._pending, self.clock = 0, [], 0
@@ -449,10 +466,10 @@ def probe_slots(source: Source) -> int:
 
 
 def in_si_units(source: Source) -> bool:
-    """Whether a run of `source` measures in SI units (lengths in m, energies in J, tensions
-    in N): every body has an SI material (else in model units, mass 1 a particle)."""
+    """Whether a run of `source` measures in SI units (lengths in m, forces in N, energies in
+    J) or in the model's (mass 1 a particle): sim.core.units.is_si of its bodies."""
     scene = source if isinstance(source, Scene) else source.scene
-    return bool(scene.bodies) and all(body.si_material is not None for body in scene.bodies)
+    return units.is_si(body.si_material for body in scene.bodies)
 
 
 def replay(journal: Sequence[Stamped], steps: int) -> Simulation:

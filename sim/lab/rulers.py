@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from clothlab.sim.core import units
 from clothlab.sim.core.topology import Topology
 from clothlab.sim.document.scene import RulerEnd, RulerSpec, Scene
 from clothlab.sim.text import QT_TR_NOOP, tr
 
-MODEL_UNIT = QT_TR_NOOP("units")  # translated where shown: length_text
-SI_UNIT = "m"
+MODEL_UNIT = QT_TR_NOOP("units")  # units.LENGTH, translated where shown: length_text
+SI_UNIT = units.shown_in(units.LENGTH, si=True)
 
 
 def end_position(end: RulerEnd, x: np.ndarray) -> np.ndarray:
@@ -60,8 +61,7 @@ def ruler_unit(scene: Scene, topology: Topology, ruler: RulerSpec) -> str:
         bodies = [scene.bodies[topology.body_of(p)] for p in particles]
     else:
         bodies = list(scene.bodies)
-    si = bool(bodies) and all(body.si_material is not None for body in bodies)
-    return SI_UNIT if si else MODEL_UNIT
+    return SI_UNIT if units.is_si(body.si_material for body in bodies) else MODEL_UNIT
 
 
 def length_text(length: float, unit: str) -> str:

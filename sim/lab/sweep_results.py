@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clothlab.sim.core.readouts import CSV_COLUMNS, column_key
+from clothlab.sim.core.readouts import CSV_COLUMNS, column_key, header_name
 from clothlab.sim.document.files import read_document
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # 256 variants are some 100 KB
@@ -34,6 +34,7 @@ class SweepRow:
 class SweepResults:
     keys: tuple[str, ...]  # the varied settings, in the order of the --vary options
     rows: tuple[SweepRow, ...]
+    si: bool = False  # its header names SI units (m, N, J): the sweep ran in them
 
     def curves(
         self, readout: str, x_key: str, group_key: str | None
@@ -75,7 +76,17 @@ def parse_sweep_results(text: str, source: str) -> SweepResults:
         # a readout the file's version did not have yet is NaN, as one that did not apply
         readouts = {c: _number(finals[c]) if finals.get(c) else math.nan for c in CSV_COLUMNS}
         rows.append(SweepRow(dict(zip(keys, cells[:split], strict=True)), cells[split], readouts))
-    return SweepResults(keys, tuple(rows))
+    return SweepResults(keys, tuple(rows), _names_si_units(header[split + 1 :]))
+
+
+def _names_si_units(names: list[str]) -> bool:
+    """Whether a header names its columns in SI units: one whose unit differs between the two
+    systems ("sag (m)", not "sag (units)") says which; a header without units is the model's."""
+    for name in names:
+        key = column_key(name)
+        if key in CSV_COLUMNS and header_name(key, si=True) != header_name(key):
+            return name == header_name(key, si=True)
+    return False
 
 
 def _known_columns(columns: list[str]) -> bool:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import clothlab
+from clothlab.sim.core import units
 from clothlab.sim.document.commands import GrabStart, SetSetting
 from clothlab.sim.document.edits import CutLinks
 from clothlab.sim.document.recording import load_recording
@@ -234,3 +235,25 @@ def test_a_fabrics_table_is_in_si_units():
     assert table.units["total_energy"] == "J" and table.units["sag"] == "m"
     assert table.units["max_speed"] == "m/s" and table.units["pin_force"] == "N"
     assert table.csv().splitlines()[0].startswith("step,t (s),sag (m),volume (m^3)")
+
+
+@pytest.mark.parametrize("scene", ["hanging-sheet", "hanging-strip", "cantilever"])
+def test_a_tables_units_are_its_csv_headers_units(scene):
+    """Table.units and the CSV header name every column in the same unit (the CSV in ASCII):
+    the model's "mass·units/s²" for a model run's forces, N and m for a fabric's."""
+    lab = clothlab.open(scene)
+    lab.add_probe(0)
+    table = lab.run(1)
+    header = table.csv().splitlines()[0].split(",")
+    from_header = {
+        name.split(" (", 1)[0]: name.split(" (", 1)[1][:-1] if " (" in name else ""
+        for name in header
+    }
+    assert from_header == {key: units.ascii_unit(unit) for key, unit in table.units.items()}
+    si = scene != "hanging-sheet"
+    assert (
+        table.units["pin_force"]
+        == table.units["probe1_tension"]
+        == ("N" if si else "mass·units/s²")
+    )
+    assert table.units["tip_drop"] == table.units["probe1_y"] == ("m" if si else "units")

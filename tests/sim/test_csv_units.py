@@ -137,3 +137,73 @@ def test_the_time_column_is_the_time_the_steps_make():
                                   "0.025"), (1, 1 / 120, "0.00833333333333")):  # fmt: skip
         row = [float(step), summed, *[0.0] * (width - 2)]
         assert csv_cells(row)[CSV_COLUMNS.index("t")] == written
+
+
+def test_a_run_in_model_units_names_its_forces_in_model_units():
+    """Particles of mass 1 pull with mass·units/s², not newtons: every force column of a model
+    run (readouts and probes alike) says so, and every length column says units."""
+    header = readouts.csv_text([], probe_slots=1).splitlines()[0].split(",")
+    force = "(mass*units/s^2)"
+    for key in ("pin_force", "max_tension", "contact_force", "probe1_tension"):
+        assert f"{key} {force}" in header
+    for key in ("tip_drop", "bending_length", "elongation", "probe1_y"):
+        assert f"{key} (units)" in header
+    assert not [name for name in header if name.endswith("(N)") or name.endswith("(m)")]
+
+
+def test_a_run_in_si_units_names_every_force_in_newtons():
+    header = readouts.csv_text([], probe_slots=1, si=True).splitlines()[0].split(",")
+    for key in ("pin_force", "max_tension", "contact_force", "probe1_tension"):
+        assert f"{key} (N)" in header
+    for key in ("tip_drop", "bending_length", "elongation", "probe1_y"):
+        assert f"{key} (m)" in header
+
+
+def test_the_panels_scale_lengths_to_cm_and_mm_only_in_si_units():
+    """A bending length of 0.0217 m shows as 2.17 cm; 0.0217 model units stay units."""
+    bending = next(r for r in READOUTS if r.key == "bending_length")
+    assert readouts.shown_unit(bending, si=True) == "cm"
+    assert readouts.shown_scale(bending, si=True) == 100.0
+    assert readouts.shown_unit(bending, si=False) == "units"
+    assert readouts.shown_scale(bending, si=False) == 1.0
+    stretch = next(r for r in READOUTS if r.key == "max_stretch")
+    assert readouts.shown_unit(stretch, si=True) == readouts.shown_unit(stretch) == "%"
+
+
+@pytest.mark.parametrize("si", [False, True], ids=["model units", "SI units"])
+def test_sweep_results_know_the_unit_system_from_their_header(si):
+    final = recorded_history(1).rows[-1]
+    header = readouts.csv_header(si)
+    lines = [["passes", "status", *header], ["4", "ok", *readouts.csv_cells(final)]]
+    text = "".join(",".join(cells) + "\n" for cells in lines)
+    assert parse_sweep_results(text, "sweep.csv").si is si
+
+
+def test_the_cantilevers_lengths_are_shown_in_one_unit():
+    """Tip drop and bending length, one above the other in the Readouts panel, both in cm for
+    an SI cantilever (both in m in the CSV and Table.units, both in units for a model run)."""
+    tip, bending = (next(r for r in READOUTS if r.key == k) for k in ("tip_drop", "bending_length"))
+    for si in (False, True):
+        assert readouts.shown_unit(tip, si) == readouts.shown_unit(bending, si)
+        assert readouts.shown_scale(tip, si) == readouts.shown_scale(bending, si)
+        assert readouts.unit_of("tip_drop", si) == readouts.unit_of("bending_length", si)
+
+
+def test_the_engine_knows_since_when_its_run_is_in_its_present_units():
+    """A fabric given mid-run changes the unit system: the engine names the step, and a seek
+    back before it (a restart) forgets it again."""
+    from clothlab.sim.document.composition import change_body, edit_of
+    from clothlab.sim.document.presets import load_preset
+    from clothlab.sim.lab.engine import Engine
+    from clothlab.sim.lab.textile import si_spec
+
+    scene = load_preset("hanging-sheet")
+    engine = Engine(scene, record_every=1)
+    engine.advance_to(30)
+    assert engine.unit_system_since == 0
+    denim = si_spec("denim").model_dump()
+    engine.apply(edit_of(scene, change_body(scene, 0, si_material=denim)))
+    engine.advance_to(40)
+    assert engine.unit_system_since == 30 and engine.system_changes == [30]
+    engine._restart(None)
+    assert engine.unit_system_since == 0

@@ -37,7 +37,8 @@ def test_each_pin_gets_an_arrow_along_its_force_labelled_with_its_size(settled, 
         assert arrow.end.y() < arrow.start.y()  # up the screen: the pins hold the sheet up
         assert (arrow.end.x() - arrow.start.x()) * outwards > 0.0  # and pull it outwards
     sizes = np.linalg.norm(settled.pin_force, axis=1)
-    assert {a.label for a in arrows} == {f"{s:.3g} N" for s in sizes}
+    # particles of mass 1: model forces, not newtons
+    assert {a.label for a in arrows} == {f"{s:.3g} mass·units/s²" for s in sizes}
     # an arrow as long as the cloth's weight would be WEIGHT_REACH of its size: each holds ~½
     world = np.linalg.norm(settled.pin_force, axis=1) / settled.forces.weight
     assert np.all((world > 0.4) & (world < 0.7))
@@ -54,6 +55,7 @@ def test_the_tension_map_is_red_where_the_pins_pull_and_blue_where_nothing_does(
     mesh.update(settled, meshes.TENSION, wireframe=False)
     tension = settled.link_tension
     assert mesh.tension_scale == pytest.approx(tension.max())
+    assert mesh.tension_unit == "mass·units/s²"  # a model run's link pulls
     colours = mesh.dynamic[:, 6:9].copy()
     pinned = int(settled.pin_index[0])
     bottom = settled.topology.particle_count - 1  # a bottom corner: held by nothing below it
@@ -78,6 +80,15 @@ def test_an_si_fabrics_tension_map_is_per_unit_length_the_same_at_any_resolution
         pulls.append(float(np.nanmax(snapshot.link_tension)))
     assert scales[0] == pytest.approx(scales[1], rel=0.05)
     assert pulls[1] == pytest.approx(pulls[0] / 2, rel=0.1)
+
+
+def test_an_si_fabrics_pins_are_labelled_in_newtons(viewport):  # noqa: F811
+    scene = textile.hanging_strip_scene("cotton")
+    sim = build_simulation(scene)
+    sim.step(30)
+    viewport.set_camera(scene.camera)
+    labels = [a.label for a in force_overlay.pin_arrows(take_snapshot(sim, 1), viewport.project)]
+    assert labels and all(label.endswith(" N") for label in labels)
 
 
 def test_the_view_draws_the_arrows_and_the_legend_over_the_cloth(qtbot, viewport, settled):  # noqa: F811
@@ -116,7 +127,7 @@ def test_the_scene_panel_lists_each_pins_force(settled):
     model.show_pin_forces(settled)
     texts = pin_force_texts(model)
     sizes = np.linalg.norm(settled.pin_force, axis=1)
-    assert [t.split(" N")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
+    assert [t.split(" mass·units/s²  (")[0] for t in texts] == [f"{s:.4g}" for s in sizes]
     assert all(t.endswith(")") for t in texts)
     first = model._pins.child(0, 0)
     assert not scene_model._reading(first, scene_model.FORCE_LABEL).isEditable()
@@ -134,7 +145,7 @@ def test_the_scene_panel_shows_what_the_ball_and_the_floor_push_with():
     assert set(rows) == {"ball", "floor"}
     label = scene_model.CONTACT_LABEL
     shown = {name: scene_model._reading(row, label).text() for name, row in rows.items()}
-    assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} N"
+    assert shown["ball"] == f"{snapshot.forces.contact['ball']:.4g} mass·units/s²"
     assert snapshot.forces.contact["ball"] > 0.0
 
 
@@ -145,4 +156,5 @@ def test_a_grabbed_particle_gets_the_hands_arrow(viewport):  # noqa: F811
     sim.step(30)
     viewport.set_camera(load_preset("hanging-sheet").camera)
     labels = [a.label for a in force_overlay.pin_arrows(take_snapshot(sim, 1), viewport.project)]
-    assert len(labels) == 3 and labels[-1].startswith("hand ") and labels[-1].endswith(" N")
+    assert len(labels) == 3 and labels[-1].startswith("hand ")
+    assert labels[-1].endswith(" mass·units/s²")

@@ -383,11 +383,13 @@ def dock_text(window) -> dict[str, str]:
 
 def readouts_text(window, snapshot) -> dict[str, str]:
     """What the Readouts dock should show for `snapshot`, written as the dock writes it."""
+    from clothlab.sim.core.readouts import shown_scale
     from clothlab.ui.docks.readouts_dock import COUNTS, READOUTS_BY_KEY, value_text
 
     panel = window.readouts_panel
+    scale = {k: shown_scale(readout, panel.si) for k, readout in READOUTS_BY_KEY.items()}
     expected = {
-        k: value_text(k, getattr(snapshot.readouts, k) * READOUTS_BY_KEY[k].shown_scale, panel.si)
+        k: value_text(k, getattr(snapshot.readouts, k) * scale[k], panel.si)
         for k, label in panel.value_labels.items()
         if label.isVisibleTo(panel)
     }

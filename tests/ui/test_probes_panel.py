@@ -222,5 +222,5 @@ def test_a_fabrics_probe_plots_are_titled_in_si_units(qtbot):
     assert [title.rsplit("(", 1)[1] for title in titles()] == [
         "units)",
         "units/s)",
-        "mass*units/s^2)",
+        "mass·units/s²)",
     ]

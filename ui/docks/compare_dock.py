@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.fabrics import FABRICS
-from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout
+from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS, Readout, shown_scale, shown_unit
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import unit_text
@@ -132,6 +133,7 @@ class ComparePanel(QWidget):
         self.rows = [VariantRow(k) for k in range(ROWS)]
         self._run_rows: list[int] = []  # the row each of the runner's runs was typed in
         self._applies: dict[str, bool] = {r.key: True for r in READOUTS}
+        self.si = False  # whether the scene runs in SI units (sim.lab.engine.in_si_units)
         self._last_redraw = -math.inf
         self._curves: list[pg.PlotCurveItem] = []  # the main run's, then one per variant
         self._colours: list[str] = list(COLOURS)
@@ -353,6 +355,7 @@ class ComparePanel(QWidget):
     def _show_what_applies(self, scene: Scene) -> None:
         topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
         self._applies = {r.key: r.applies(topology, pins) for r in READOUTS}
+        self.si = in_si_units(scene)  # the unit system the runs measure in
         self._fill_readout_box()
 
     def _choose_readout(self, index: int) -> None:
@@ -409,11 +412,11 @@ class ComparePanel(QWidget):
         histories = [self.runner.main, *(run.history for run in self.runner.runs)]
         for curve, history in zip(self._curves, histories, strict=True):
             rows = history.rows
-            curve.setData(rows[:, 1], rows[:, column] * readout.shown_scale)
+            curve.setData(rows[:, 1], rows[:, column] * shown_scale(readout, self.si))
         main = self.runner.main.rows
         if len(main):  # the main run's time: a variant of another Δt goes past the end
             self.plot.setXRange(0.0, max(float(main[-1, 1]), 1e-3), padding=0.02)
-        unit, label = unit_text(readout), tr(readout.label)
+        unit, label = unit_text(readout, self.si), tr(readout.label)
         self.plot.getPlotItem().setLabel("left", f"{label} ({unit})" if unit else label)
         self._fill_table()
 
@@ -437,7 +440,7 @@ class ComparePanel(QWidget):
         table.setRowCount(len(TABLE_HEAD) + len(readouts))
         table.setColumnCount(len(columns))
         heads = [tr(head) for head in TABLE_HEAD]
-        table.setVerticalHeaderLabels([*heads, *(_header(r) for r in readouts)])
+        table.setVerticalHeaderLabels([*heads, *(_header(r, self.si) for r in readouts)])
         for c, (name, colour, status, final) in enumerate(columns):
             shown = tr(name) if name == MAIN_RUN else name  # a variant's name is its settings
             header = QTableWidgetItem(shown)
@@ -450,7 +453,7 @@ class ComparePanel(QWidget):
             self._set_cell(1, c, "—" if final is None else str(int(final[0])), None)
             for r, readout in enumerate(readouts, start=len(TABLE_HEAD)):
                 value = math.nan if final is None else final[CSV_COLUMNS.index(readout.key)]
-                self._set_cell(r, c, _shown(readout, value), value)
+                self._set_cell(r, c, _shown(readout, value, self.si), value)
 
     def _item(self, row: int, column: int) -> QTableWidgetItem:
         """A cell _set_cell has made."""
@@ -492,15 +495,15 @@ def _failed(status: str) -> bool:
     return status.startswith(("blew up", "bad value", "stopped:", "failed"))
 
 
-def _header(readout: Readout) -> str:
-    unit, label = readout.shown_unit or readout.unit, tr(readout.label)
+def _header(readout: Readout, si: bool) -> str:
+    unit, label = shown_unit(readout, si), tr(readout.label)
     # a short unit only (its English length: the same rows name their unit in every language)
-    return f"{label} ({unit_text(readout)})" if unit and len(unit) <= 6 else label
+    return f"{label} ({unit_text(readout, si)})" if unit and len(unit) <= 6 else label
 
 
-def _shown(readout: Readout, value: float) -> str:
+def _shown(readout: Readout, value: float, si: bool) -> str:
     if math.isnan(value):
         return "—"
     if readout.integer:
         return str(int(value))
-    return f"{value * readout.shown_scale:.4g}"
+    return f"{value * shown_scale(readout, si):.4g}"

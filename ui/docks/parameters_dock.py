@@ -565,6 +565,9 @@ class ParametersPanel(QWidget):
                     editor.show_units(si)
             for key, label in self.labels.items():
                 label.setText(label_text(PARAMETERS[key], si))
+                tip = tooltip_for(PARAMETERS[key], si)  # its range in the same units
+                label.setToolTip(tip)
+                self.editors[key].setToolTip(tip)
         self.set_settings(scene_settings(scene))
         self.body_group.show_body(scene, self.body_group.index)
 

@@ -117,13 +117,19 @@ class ProbesPanel(QWidget):
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setTabKeyNavigation(False)  # Tab leaves it, as every table in the window
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self._describe_table(table, si=False)
+        return table
+
+    @staticmethod
+    def _describe_table(table: QTableWidget, si: bool) -> None:
+        """The table's tooltip, naming each column's unit in the scene's system."""
+        shown = {q: shown_unit(probes.unit_of(q, si)) for q in probes.QUANTITIES}
         table.setToolTip(
             tr(
-                "Each probe's particle and its latest height (units), speed (units/s) and the "
-                "largest tension in the links at it"
-            )
+                "Each probe's particle and its latest height ({y}), speed ({speed}) and the "
+                "largest tension in the links at it ({tension})"
+            ).format(**shown)
         )
-        return table
 
     def _build_plot(self, quantity: str) -> pg.PlotWidget:
         plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
@@ -148,7 +154,7 @@ class ProbesPanel(QWidget):
 
     @staticmethod
     def _title(plot: pg.PlotWidget, quantity: str, si: bool) -> None:
-        unit = (probes.SI_UNITS if si else probes.UNITS)[quantity]
+        unit = probes.unit_of(quantity, si)
         title = f"{tr(probes.LABELS[quantity])} ({shown_unit(unit)})"
         plot.getPlotItem().setTitle(title, size="9pt")
 
@@ -165,14 +171,22 @@ class ProbesPanel(QWidget):
         self.show_edit(scene, None)
 
     def show_edit(self, scene: Scene, command: object) -> None:
-        si = in_si_units(scene)  # m, m/s and N with SI fabrics (a body's may have changed)
-        if si != self.si:
-            self.si = si
-            for quantity, plot in self.plots.items():
-                self._title(plot, quantity, si)
+        self._show_units(in_si_units(scene))  # m, m/s and N with SI fabrics
         self._set_probes(scene.probes)
 
+    def _show_units(self, si: bool) -> None:
+        """Title the plots and the table in SI units or the model's; a change of system (a
+        fabric given or taken) starts the traces afresh, as the ones so far are in other units."""
+        if si == self.si:
+            return
+        self.si = si
+        self.traces = {}
+        self._describe_table(self.table, si)
+        for quantity, plot in self.plots.items():
+            self._title(plot, quantity, si)
+
     def show_snapshot(self, snapshot: Snapshot) -> None:
+        self._show_units(snapshot.si)  # a replay's recording may give or take a fabric
         if not self.probes:
             return
         for reading in snapshot_readings(snapshot, self.probes):

@@ -34,7 +34,8 @@ from clothlab.sim.core.readouts import (
     SHOWN_KEYS,
     Readout,
     ReadoutHistory,
-    unit_of,
+    shown_scale,
+    shown_unit,
 )
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene, build_topology
@@ -64,8 +65,8 @@ HIGHLIGHT_STYLE = f"background: {HIGHLIGHT}; color: black; border-radius: 3px; p
 # The units with words in them, which the panels translate (unit_text); the symbols (%, N, m,
 # J, °) and the units in the CSV files stay as they are
 WORDED_UNITS = (
-    QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units²/s²"),
-    QT_TR_NOOP("mass·units²/s² per step"), QT_TR_NOOP("J per step"),
+    QT_TR_NOOP("units"), QT_TR_NOOP("units³"), QT_TR_NOOP("units/s"), QT_TR_NOOP("mass·units/s²"),
+    QT_TR_NOOP("mass·units²/s²"), QT_TR_NOOP("mass·units²/s² per step"), QT_TR_NOOP("J per step"),
 )  # fmt: skip
 
 
@@ -248,7 +249,11 @@ class ReadoutsPanel(QWidget):
         self.clear()
 
     def show_edit(self, scene: Scene, command: object) -> None:
+        was_si = self.si
         self._show_what_applies(scene)  # pins come and go: sag needs the two top corners
+        if self.si != was_si:
+            # a fabric given or taken mid-run: the rows so far are in the other system's units
+            self.clear()
 
     def _show_what_applies(self, scene: Scene) -> None:
         """Show only the readouts that mean something for the scene (the table's `applies`):
@@ -283,7 +288,12 @@ class ReadoutsPanel(QWidget):
         at its step unless that step falls between recorded ones. The snapshot's readouts are
         of the state it shows: a row of its step that came with it may be of the state before
         an edit, an undo or a reset made since (rows of an older snapshot ride on a newer
-        one), and the newer readouts take that row's place."""
+        one), and the newer readouts take that row's place. A snapshot measured in the other
+        unit system starts the history afresh in its own: a fabric was given or taken, by an
+        edit or by the recording a replay plays, and the rows so far are in other units."""
+        if snapshot.si != self.si:
+            self.si = snapshot.si
+            self.clear()
         rows = snapshot.rows
         added = self.history.extend(rows, snapshot.probe_rows)
         if not len(rows) or rows[-1, 0] == snapshot.steps:
@@ -365,7 +375,7 @@ class ReadoutsPanel(QWidget):
         for key, drawn in PLOTS.items():
             shown, words = [], []
             for series in drawn:
-                values = rows[:, COLUMNS.index(series.key)] * series.shown_scale
+                values = rows[:, COLUMNS.index(series.key)] * shown_scale(series, self.si)
                 measured = not math.isnan(values[-1])
                 # the evidence a question points at shows (empty, "—") before it is measured:
                 # forces are measured by a step, and a question's scene starts paused
@@ -476,7 +486,8 @@ def value_text(key: str, shown: float, si: bool = False) -> str:
 
 
 def unit_text(readout: Readout, si: bool = False) -> str:
-    """The unit a panel shows a readout's value in: its model unit in the app's language
-    ("units" in German is "Einheiten"), a symbol as it is; SI units for a run in them."""
+    """The unit a panel shows a readout's value in (sim.core.readouts.shown_unit): its model
+    unit in the app's language ("units" in German is "Einheiten"), a symbol as it is; SI units
+    for a run in them."""
     # a symbol has no translation: as it is
-    return tr(readout.shown_unit or unit_of(readout.key, si))
+    return tr(shown_unit(readout, si))

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clothlab.sim.core import units
 from clothlab.sim.core.parameters import Parameter
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import Scene
@@ -78,10 +79,11 @@ class ValueDelegate(QStyledItemDelegate):
             editor.setSingleStep(round(parameter.step))
         else:
             editor.setSingleStep(parameter.step)
-        if parameter.unit:
-            editor.setSuffix(f" {shown_unit(parameter.unit)}")
-        editor.setFrame(False)
         model = index.model()
+        si = isinstance(model, SceneModel) and model.si  # the unit of the scene's system
+        if parameter.unit:
+            editor.setSuffix(f" {shown_unit(units.shown_in(parameter.unit, si))}")
+        editor.setFrame(False)
         if isinstance(model, SceneModel):  # a refusal goes where the model's refusals go
             editor.refused.connect(model.edit_refused)
         return editor

@@ -24,6 +24,7 @@ import numpy as np
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QStandardItem, QStandardItemModel
 
+from clothlab.sim.core import units
 from clothlab.sim.core.parameters import (
     COORDINATE_LIMIT,
     PARAMETERS,
@@ -48,6 +49,7 @@ from clothlab.sim.document.scene import (
     field_range,
     scene_settings,
 )
+from clothlab.sim.lab.engine import in_si_units
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import change_body
 from clothlab.ui.number_box import Limits
@@ -64,15 +66,16 @@ AXES = "xyz"
 PIN_ROWS = 1000  # most pins listed; the rest are counted in a "… n more" row
 PIN_FORCE_TIP = QT_TR_NOOP(
     "The force this pin holds the cloth with over the last step: its size, then (x, y, z). "
-    "N with SI fabrics; with model units a particle has mass 1."
+    "In N with SI fabrics; in model units (mass 1 a particle) otherwise."
 )
-COORDINATE_TIPS = {"x": QT_TR_NOOP("x (units)."), "y": QT_TR_NOOP("y (units)."),
-                   "z": QT_TR_NOOP("z (units).")}  # fmt: skip
+# the unit follows in the range tooltip_for adds, in the scene's system
+COORDINATE_TIPS = {"x": QT_TR_NOOP("x coordinate."), "y": QT_TR_NOOP("y coordinate."),
+                   "z": QT_TR_NOOP("z coordinate.")}  # fmt: skip
 # Units as shown (spin box suffixes, values, tooltips): marked here for the catalogue, shown
 # with `shown_unit`; the settings keep their English units (files, the command line).
 UNIT_TEXTS = (
     QT_TR_NOOP("units"), QT_TR_NOOP("units/s"), QT_TR_NOOP("units/s²"), QT_TR_NOOP("units/force"),
-    QT_TR_NOOP("1/units"), QT_TR_NOOP("× rest"), QT_TR_NOOP("mass*units/s^2"),
+    QT_TR_NOOP("1/units"), QT_TR_NOOP("× rest"), QT_TR_NOOP("mass·units/s²"),
 )  # fmt: skip
 
 Address = tuple[Any, ...]
@@ -86,7 +89,7 @@ def coordinate_parameter(label: str) -> Parameter:
     """Metadata for a position coordinate, so editors treat it like a declared setting."""
     return Parameter(
         label, label, "units", -COORDINATE_LIMIT, COORDINATE_LIMIT, 0.05, 0.0,
-        COORDINATE_TIPS.get(label, f"{label} (units)."), "",
+        COORDINATE_TIPS.get(label, label), "",
     )  # fmt: skip
 
 
@@ -212,12 +215,13 @@ def format_value(value: Any, unit: str = "") -> str:
     return localized(f"{text} {shown_unit(unit)}".rstrip())
 
 
-def tooltip_for(parameter: Parameter) -> str:
-    """Tooltip text with the range and unit, shared by every widget that edits a setting."""
+def tooltip_for(parameter: Parameter, si: bool = False) -> str:
+    """Tooltip text with the range and unit (`si`: a scene in SI units), shared by every widget
+    that edits a setting."""
     tooltip = tr(parameter.tooltip) if parameter.tooltip else ""
     if parameter.kind in (bool, str) or (parameter.choices and parameter.key not in PARAMETERS):
         return tooltip
-    unit = f" {shown_unit(parameter.unit)}" if parameter.unit else ""
+    unit = f" {shown_unit(units.shown_in(parameter.unit, si))}" if parameter.unit else ""
     low, high = f"{parameter.minimum:g}", f"{parameter.maximum:g}"
     span = tr("Range {low} … {high}{unit}, step {step:g}{unit}.").format(
         low=low, high=high, unit=unit, step=parameter.step
@@ -279,13 +283,15 @@ def obstacle_summary(obstacle: Obstacle) -> str:
     return " × ".join(f"{v:.3g}" for v in obstacle.size)
 
 
-def settings_summary(section: str, s: Settings) -> str:
+def settings_summary(section: str, s: Settings, si: bool = False) -> str:
     """A settings group's own value cell, what its row says while folded (and what a screen
-    reader reads for the row): "on", "off", the wind's strength, the solver, the options on."""
+    reader reads for the row): "on", "off", the wind's strength, the solver, the options on
+    (`si`: a scene in SI units)."""
     if section in ("ball", "floor"):
         return tr("on") if getattr(s, section) else tr("off")
     if section == "wind":
-        wind = f"{s.wind:.3g} {shown_unit(PARAMETERS['wind'].unit)}" if s.wind else tr("off")
+        unit = shown_unit(units.shown_in(PARAMETERS["wind"].unit, si))
+        wind = f"{s.wind:.3g} {unit}" if s.wind else tr("off")
         return tr("{wind}, aerodynamic").format(wind=wind) if s.aerodynamic else wind
     if section == "solver":
         substeps = (
@@ -346,10 +352,16 @@ class SceneModel(QStandardItemModel):
         self._floor: QStandardItem | None = None
         self._settings_groups: dict[str, QStandardItem] = {}  # section → its group's row
         self._syncing = False
+        self._si = False  # whether the scene runs in SI units (sim.lab.engine.in_si_units)
 
     @property
     def scene(self) -> Scene | None:
         return self._scene
+
+    @property
+    def si(self) -> bool:
+        """Whether the values are shown in SI units (m, m/s², N) rather than the model's."""
+        return self._si
 
     @property
     def syncing(self) -> bool:
@@ -361,6 +373,7 @@ class SceneModel(QStandardItemModel):
     def set_scene(self, scene: Scene) -> None:
         """Rebuild for a new document."""
         self._scene = None
+        self._si = in_si_units(scene)
         self._values.clear()
         self._settings_groups.clear()
         self._listed = []
@@ -372,7 +385,7 @@ class SceneModel(QStandardItemModel):
         )
         self._obstacles = self._group(tr("Obstacles"), tr("What the bodies collide with."))
         self._add_ball(self._obstacles)
-        self._pins = self._group(tr("Pins"), tr("Pinned particles and their anchors (units)."))
+        self._pins = self._group(tr("Pins"), self._pins_tip())
         self._floor = self._group(tr("Floor"), tr("Nothing goes below the floor."))
         _add_reading(self._floor, CONTACT_LABEL, CONTACT_TIP)
         self._add_settings(self._floor, "floor")
@@ -412,12 +425,12 @@ class SceneModel(QStandardItemModel):
         self, group: QStandardItem, label: str, address: Address, kind: str = ""
     ) -> None:
         parameter = parameter_for(address, kind)
-        name = _text_item(label, tooltip_for(parameter))
+        name = _text_item(label, tooltip_for(parameter, self._si))
         item = QStandardItem()
         item.setData(address, ADDRESS_ROLE)
         item.setData(parameter.unit, UNIT_ROLE)
         item.setData(parameter, PARAMETER_ROLE)
-        item.setToolTip(tooltip_for(parameter))
+        item.setToolTip(tooltip_for(parameter, self._si))
         if parameter.kind is bool:
             item.setEditable(False)
             item.setCheckable(True)
@@ -449,6 +462,7 @@ class SceneModel(QStandardItemModel):
         old, self._scene = self._scene, scene
         self._syncing = True
         try:
+            self._show_unit_system(in_si_units(scene))
             if old is None or old.bodies is not scene.bodies:
                 self._sync_specs(self._bodies, "body", scene.bodies, first_row=0)
             if old is None or old.obstacles is not scene.obstacles:
@@ -459,13 +473,38 @@ class SceneModel(QStandardItemModel):
             settings = scene_settings(scene)
             for section, group in self._settings_groups.items():
                 summary = self.itemFromIndex(group.index().siblingAtColumn(1))
-                _set_text(summary, settings_summary(section, settings))
+                _set_text(summary, settings_summary(section, settings, self._si))
             for address, item in self._values.items():
                 if address[0] == "pin" and same_rows and anchors[address[1]] == before[address[1]]:
                     continue  # unchanged: a pin edit costs its own rows, not every pin's
                 self._show(item, value_at(scene, address, settings, anchors))
         finally:
             self._syncing = False
+
+    def _show_unit_system(self, si: bool) -> None:
+        """Name every unit in SI units or the model's, as the scene now runs: a fabric given to
+        every body, or taken from one, changes the system of the values already listed."""
+        if si == self._si:
+            return
+        self._si = si
+        for item in self._values.values():
+            parameter = item.data(PARAMETER_ROLE)
+            name = self.itemFromIndex(item.index().siblingAtColumn(0))
+            for shown in (item, name):
+                if shown is not None:
+                    shown.setToolTip(tooltip_for(parameter, si))
+            item.emitDataChanged()  # its text names its unit (data)
+        if self._pins is not None:
+            self._pins.setToolTip(self._pins_tip())
+
+    def _pins_tip(self) -> str:
+        return tr("Pinned particles and their anchors ({unit}).").format(
+            unit=shown_unit(units.shown_in(units.LENGTH, self._si))
+        )
+
+    def _force_text(self, force: float) -> str:
+        """A force as the Scene panel writes it: "19.21 N", or in the model's units."""
+        return f"{force:.4g} {shown_unit(units.shown_in(units.FORCE, self._si))}"
 
     def _sync_specs(
         self,
@@ -578,7 +617,7 @@ class SceneModel(QStandardItemModel):
         contact = snapshot.forces.contact if snapshot.forces is not None else {}
         for name, row in self._contact_rows().items():
             value = contact.get(name)
-            text = "—" if value is None else f"{value:.4g} N"
+            text = "—" if value is None else self._force_text(value)
             _set_text(_reading(row, CONTACT_LABEL), text)
 
     def _contact_rows(self) -> dict[str, QStandardItem]:
@@ -608,7 +647,8 @@ class SceneModel(QStandardItemModel):
             row = int(np.searchsorted(pins, particle))
             if row < len(pins) and pins[row] == particle and np.all(np.isfinite(forces[row])):
                 f = forces[row]
-                text = f"{np.linalg.norm(f):.4g} N  ({f[0]:.3g}, {f[1]:.3g}, {f[2]:.3g})"
+                size = self._force_text(float(np.linalg.norm(f)))
+                text = f"{size}  ({f[0]:.3g}, {f[1]:.3g}, {f[2]:.3g})"
             else:
                 text = "—"  # not measured yet (no step since load, or the pin changed)
             _set_text(item, text)
@@ -673,7 +713,8 @@ class SceneModel(QStandardItemModel):
             choice = choice_name(super().data(index, ADDRESS_ROLE), value)
             if choice is not None:
                 return choice  # "automatic", as the Parameters panel says, not "0"
-            return format_value(value, super().data(index, UNIT_ROLE) or "")
+            unit = units.shown_in(super().data(index, UNIT_ROLE) or "", self._si)
+            return format_value(value, unit)
         return value
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
@@ -741,7 +782,8 @@ class SceneModel(QStandardItemModel):
 CONTACT_LABEL = QT_TR_NOOP("Contact force")
 CONTACT_TIP = QT_TR_NOOP(
     "How hard this pushes the cloth (its normal force) over the last step: at rest, the weight "
-    "of the cloth it carries. N with SI fabrics; with model units a particle has mass 1."
+    "of the cloth it carries. In N with SI fabrics; in model units (mass 1 a particle) "
+    "otherwise."
 )
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clothlab.sim.core.readouts import READOUTS
+from clothlab.sim.core.readouts import READOUTS, shown_scale
 from clothlab.sim.lab.sweep_results import SweepResults, SweepResultsError, load_sweep_results
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import COLOURS, unit_text
@@ -72,10 +72,10 @@ class SweepPlot(QDialog):
         for k, (group, (xs, ys)) in enumerate(self.results.curves(key, along, per).items()):
             colour = COLOURS[k % len(COLOURS)]
             name = f"{per} = {group}" if per else tr(readout.label)
-            shown = [y * readout.shown_scale for y in ys]
+            shown = [y * shown_scale(readout, self.results.si) for y in ys]
             self.plot.plot(xs, shown, pen=pg.mkPen(colour, width=2), symbol="o",
                            symbolBrush=colour, symbolPen=None, name=name)  # fmt: skip
-        unit, label = unit_text(readout), tr(readout.label)
+        unit, label = unit_text(readout, self.results.si), tr(readout.label)
         self.plot.setLabel("left", f"{label} ({unit})" if unit else label)
         self.plot.setLabel("bottom", along)
 

@@ -1,7 +1,8 @@
 """What the 3D view paints over the cloth to show forces and maps: an arrow on each pin (the
-force it holds the cloth with, labelled in N) and the legend of the stretch or tension colours.
-Painted with a QPainter into the view's framebuffer (Viewport._paint_overlay), in widget pixels,
-so that screenshots and exports show them as the screen does."""
+force it holds the cloth with, labelled in the scene's force unit: N only with SI fabrics) and
+the legend of the stretch or tension colours. Painted with a QPainter into the view's
+framebuffer (Viewport._paint_overlay), in widget pixels, so that screenshots and exports show
+them as the screen does."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
 
+from clothlab.sim.core import units
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.text import tr
 from clothlab.ui.numbers import localized
@@ -53,15 +55,16 @@ def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
         return []
     held = np.asarray(snapshot.pin_index, dtype=np.int64)
     # each arrow's label, filled with its force: a pin's is the number and its unit only
-    pulls, labels = forces.pin_force, ["{force:.3g} N"] * len(held)
+    pulls, labels = forces.pin_force, ["{force:.3g} {unit}"] * len(held)
     if forces.grab_force is not None and snapshot.grabbed is not None:
         held = np.append(held, snapshot.grabbed)
         pulls = np.vstack([pulls, forces.grab_force])
-        labels = [*labels, tr("hand {force:.3g} N")]
+        labels = [*labels, tr("hand {force:.3g} {unit}")]
     if not len(held):
         return []
     starts = np.asarray(snapshot.x, dtype=np.float64)[held]
-    reach = weight_reach(snapshot) / forces.weight  # world units per N
+    reach = weight_reach(snapshot) / forces.weight  # world units per unit of force
+    unit = tr(units.shown_in(units.FORCE, snapshot.si))  # N only where the masses are in kg
     screen = project(np.concatenate([starts, starts + pulls * reach]))
     arrows = []
     for p, label in enumerate(labels):
@@ -69,7 +72,7 @@ def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
         if not (np.all(np.isfinite(start)) and np.all(np.isfinite(end))):
             continue
         magnitude = float(np.linalg.norm(pulls[p]))
-        text = localized(label.format(force=magnitude))
+        text = localized(label.format(force=magnitude, unit=unit))
         arrows.append(Arrow(QPointF(*start), QPointF(*end), text))
     return arrows
 
@@ -102,16 +105,19 @@ def _paint_arrow(painter: QPainter, arrow: Arrow) -> None:
     _paint_label(painter, arrow.end + QPointF(6.0, -6.0), arrow.label)
 
 
-def paint_legend(painter: QPainter, colors: str, tension_scale: float, unit: str = "N") -> None:
+def paint_legend(
+    painter: QPainter, colors: str, tension_scale: float, unit: str = units.FORCE
+) -> None:
     """The colour ramp of the map shown, bottom left, with what its ends mean; the tension
-    map's top is `tension_scale` in `unit` (N a link, or N/m across the SI fabrics)."""
+    map's top is `tension_scale` in `unit` (a force a link, or N/m across the SI fabrics)."""
     w, h = LEGEND_SIZE_PX
     bottom = painter.device().height() / _ratio(painter) - MARGIN_PX - LABEL_PX
     bar = QRectF(MARGIN_PX, bottom - h, w, h)
     if colors == meshes.TENSION:
-        title = tr("Tension (each link's pull)") if unit == "N" else tr("Tension per unit length")
+        per_length = unit == units.shown_in(units.FORCE_PER_LENGTH, si=True)
+        title = tr("Tension per unit length") if per_length else tr("Tension (each link's pull)")
         top = (
-            localized(f"{tension_scale:.3g} {unit}")
+            localized(f"{tension_scale:.3g} {tr(unit)}")
             if tension_scale > 0.0
             else tr("not measured yet")
         )

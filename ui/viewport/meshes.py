@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from clothlab.sim.core import units
 from clothlab.sim.core.kernels import link_strains
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.core.topology import BodySpan, SheetGrid, Topology, link_indices
@@ -344,7 +345,9 @@ class BodyMesh:
         self.strains = np.zeros(m, dtype=np.float64)  # (M,) float64
         self.vertex_strain = np.zeros(n, dtype=np.float64)  # (N,) float64
         self.tension_scale = 0.0  # the tension drawn fully red in the last TENSION update
-        self.tension_unit = "N"  # its unit: N/m where the bodies' tension is per unit length
+        # its unit (sim.core.units, untranslated): a force, or N/m where the bodies' tension is
+        # per unit length
+        self.tension_unit = units.FORCE
         self.indices = np.zeros(12 * f, dtype=np.uint32)  # (12F,) uint32: surface, shadow
         self.surface_range = (0, 0)
         self.shadow_range = (0, 0)
@@ -420,7 +423,10 @@ class BodyMesh:
         relaxed), so that a finer sheet of the same fabric shows the same map."""
         measured = snapshot.forces
         per_length = measured.tension_per_length if measured is not None else None
-        self.tension_unit = "N" if per_length is None else "N/m"
+        if per_length is None:
+            self.tension_unit = units.shown_in(units.FORCE, snapshot.si)
+        else:
+            self.tension_unit = units.shown_in(units.FORCE_PER_LENGTH, si=True)
         chosen = snapshot.link_tension if per_length is None else per_length
         tension = np.nan_to_num(chosen, nan=0.0)
         live = tension[snapshot.link_alive]

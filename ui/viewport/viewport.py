@@ -35,6 +35,7 @@ from PySide6.QtOpenGL import QOpenGLPaintDevice
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 from PySide6.QtWidgets import QWidget
 
+from clothlab.sim.core import units
 from clothlab.sim.core.snapshot import Snapshot
 from clothlab.sim.document.scene import CameraSpec, RulerSpec, Scene
 from clothlab.sim.lab.rulers import MODEL_UNIT, fits, ruler_points, ruler_unit
@@ -516,7 +517,7 @@ class Viewport(QOpenGLWidget):
             bodies = next((i for i in self._items if isinstance(i, items.Bodies)), None)
             mesh = bodies.mesh if bodies is not None else None
             scale, unit = (
-                (mesh.tension_scale, mesh.tension_unit) if mesh is not None else (0.0, "N")
+                (mesh.tension_scale, mesh.tension_unit) if mesh is not None else (0.0, units.FORCE)
             )
             force_overlay.paint_legend(painter, options.colors, scale, unit)
 

@@ -200,11 +200,11 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
               remembered_as="stretch_colors"),
     ActionRow("tension", QT_TR_NOOP("&Tension map"), "&View", ("T",),
               tip=QT_TR_NOOP("Colour the cloth by its links' tension, from the solver's forces "
-                             "(legend in N)"),
+                             "(legend in N with SI fabrics, else in mass·units/s²)"),
               checkable=True, remembered_as="tension_colors"),
     ActionRow("pin_forces", QT_TR_NOOP("Pin &force arrows"), "&View", ("A",),
               tip=QT_TR_NOOP("Draw the force each pin holds the cloth with, as an arrow labelled "
-                             "in N"),
+                             "in N with SI fabrics, else in mass·units/s²"),
               checkable=True, remembered_as="pin_forces"),
     ActionRow("leave_class_mode", QT_TR_NOOP("Lea&ve class mode"), "&View",
               tip=QT_TR_NOOP("Show the panels a question set's class mode hid")),
