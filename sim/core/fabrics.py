@@ -10,35 +10,52 @@ default sheet (tests/sim/test_beyond_classic.py); stiffer fabrics need more subs
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from clothlab.sim.text import QT_TR_NOOP, tr
 
-FABRICS: dict[str, dict[str, Any]] = {
+
+@dataclass(frozen=True)
+class Fabric:
+    """A fabric preset in model units: its name as the app shows it (translated where shown,
+    fabric_label), the world settings it stands for (`--set fabric=…`), and the classic rule's
+    stiffness of a body made of it (ordered from stretchy to stiff, chosen by eye at 8 passes;
+    its XPBD compliance is the settings'). A body's material sets its own links only."""
+
+    label: str
+    settings: Mapping[str, Any]
+    stiffness: float
+
+    @property
+    def compliance(self) -> float:
+        return float(self.settings["compliance"])
+
+
+FABRICS: dict[str, Fabric] = {
     # light and stretchy, folds at nothing, little air resistance lost to damping
-    "silk": {"xpbd": True, "compliance": 2e-4, "bending": True, "bend_compliance": 1.0,
-             "damping": 0.996, "friction_static": 0.2, "friction_kinetic": 0.15,
-             "substeps": 16, "passes": 1},
-    "cotton": {"xpbd": True, "compliance": 5e-5, "bending": True, "bend_compliance": 0.05,
-               "damping": 0.994, "friction_static": 0.5, "friction_kinetic": 0.4,
-               "substeps": 16, "passes": 1},
-    "denim": {"xpbd": True, "compliance": 1e-5, "bending": True, "bend_compliance": 5e-3,
-              "damping": 0.99, "friction_static": 0.7, "friction_kinetic": 0.5,
-              "substeps": 16, "passes": 1},
-    "leather": {"xpbd": True, "compliance": 2e-6, "bending": True, "bend_compliance": 5e-4,
-                "damping": 0.985, "friction_static": 0.8, "friction_kinetic": 0.6,
-                "substeps": 32, "passes": 2},
+    "silk": Fabric(QT_TR_NOOP("silk"), {
+        "xpbd": True, "compliance": 2e-4, "bending": True, "bend_compliance": 1.0,
+        "damping": 0.996, "friction_static": 0.2, "friction_kinetic": 0.15, "substeps": 16,
+        "passes": 1}, 0.3),
+    "cotton": Fabric(QT_TR_NOOP("cotton"), {
+        "xpbd": True, "compliance": 5e-5, "bending": True, "bend_compliance": 0.05,
+        "damping": 0.994, "friction_static": 0.5, "friction_kinetic": 0.4, "substeps": 16,
+        "passes": 1}, 0.6),
+    "denim": Fabric(QT_TR_NOOP("denim"), {
+        "xpbd": True, "compliance": 1e-5, "bending": True, "bend_compliance": 5e-3,
+        "damping": 0.99, "friction_static": 0.7, "friction_kinetic": 0.5, "substeps": 16,
+        "passes": 1}, 0.9),
+    "leather": Fabric(QT_TR_NOOP("leather"), {
+        "xpbd": True, "compliance": 2e-6, "bending": True, "bend_compliance": 5e-4,
+        "damping": 0.985, "friction_static": 0.8, "friction_kinetic": 0.6, "substeps": 32,
+        "passes": 2}, 1.0),
     # inextensible and stiff to fold; more passes to hold the bending links
-    "paper": {"xpbd": True, "compliance": 0.0, "bending": True, "bend_compliance": 0.0,
-              "substeps": 32, "passes": 2, "damping": 0.99, "friction_static": 0.4,
-              "friction_kinetic": 0.3},
-}  # fmt: skip
-
-
-# A body's material sets its own links only: the classic rule's stiffness (below; ordered from
-# stretchy to stiff, chosen by eye at 8 passes) and XPBD's compliance (the fabric's, above).
-BODY_STIFFNESS: dict[str, float] = {
-    "silk": 0.3, "cotton": 0.6, "denim": 0.9, "leather": 1.0, "paper": 1.0,
+    "paper": Fabric(QT_TR_NOOP("paper"), {
+        "xpbd": True, "compliance": 0.0, "bending": True, "bend_compliance": 0.0,
+        "substeps": 32, "passes": 2, "damping": 0.99, "friction_static": 0.4,
+        "friction_kinetic": 0.3}, 1.0),
 }  # fmt: skip
 
 
@@ -47,23 +64,18 @@ def body_link_properties(
 ) -> tuple[float, float]:
     """(stiffness, compliance) of a body's links: its own stiffness over its material's over
     the world's; compliance from its material, else the world's."""
-    if stiffness is None:
-        stiffness = BODY_STIFFNESS[material] if material else world_stiffness
-    compliance = FABRICS[material]["compliance"] if material else world_compliance
-    return stiffness, compliance
+    if material is None:
+        return (world_stiffness if stiffness is None else stiffness), world_compliance
+    fabric = FABRICS[material]
+    return (fabric.stiffness if stiffness is None else stiffness), fabric.compliance
 
 
-# The fabrics' names as the app shows them (the presets' above and sim.core.materials's SI
-# fabrics), translated where shown (fabric_label). The keys stay the names in scene files and on
-# the command line.
+# The names of the fabrics measured in SI units only (sim.core.materials.SI_FABRICS), which
+# have no preset here; the keys stay the names in scene files and on the command line.
+SI_ONLY_NAMES: dict[str, str] = {"wool": QT_TR_NOOP("wool"), "polyester": QT_TR_NOOP("polyester")}
 FABRIC_NAMES: dict[str, str] = {
-    "silk": QT_TR_NOOP("silk"),
-    "cotton": QT_TR_NOOP("cotton"),
-    "denim": QT_TR_NOOP("denim"),
-    "leather": QT_TR_NOOP("leather"),
-    "paper": QT_TR_NOOP("paper"),
-    "wool": QT_TR_NOOP("wool"),
-    "polyester": QT_TR_NOOP("polyester"),
+    **{name: fabric.label for name, fabric in FABRICS.items()},
+    **SI_ONLY_NAMES,
 }
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 import numpy as np
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -32,6 +33,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass
 
+from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.materials import SIMaterial
 from clothlab.sim.core.parameters import (
     COORDINATE_LIMIT,
@@ -102,7 +104,15 @@ MAX_NAME = 100  # characters of a body's or obstacle's name
 SCENE_NAME_LIMIT = 200  # characters of a scene's name
 SCENE_DESCRIPTION_LIMIT = 2000
 MAX_OBSTACLES = 16  # spheres and boxes besides the ball and the floor
-MaterialName = Literal["silk", "cotton", "denim", "leather", "paper"]
+
+
+def _fabric_preset(name: str) -> str:
+    if name not in FABRICS:
+        raise ValueError(f"expected one of {', '.join(map(repr, FABRICS))}")
+    return name
+
+
+MaterialName = Annotated[str, Strict(), AfterValidator(_fabric_preset)]  # sim.core.fabrics'
 Stiffness = Annotated[float, Field(ge=0.01, le=1.0, allow_inf_nan=False)]
 # A length below the finest spacing is no shape (a sheet or block that small is refused for its
 # spacing anyway); inclusive at both ends, so an editor can say the range as "0.001…1000".

@@ -155,7 +155,7 @@ def split_changes(changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
     reshapes: dict[str, Any] = {}
     for key, value in changes.items():
         if key == "fabric":
-            settings.update(FABRICS[value])
+            settings.update(FABRICS[value].settings)
         elif key == "resolution":
             reshapes["cols"], reshapes["rows"] = value
         elif key in SCENE_KEYS or key == "material":

@@ -203,7 +203,9 @@ def test_every_fabric_is_converged_on_the_default_sheet(fabric):
     2.5 % of the same fabric solved with 64 substeps of 4 passes."""
     stretch = {}
     for name, override in (("fabric", {}), ("converged", {"substeps": 64, "passes": 4})):
-        scene = with_settings(load_preset("hanging-sheet"), {**FABRICS[fabric], **override})
+        scene = with_settings(
+            load_preset("hanging-sheet"), {**FABRICS[fabric].settings, **override}
+        )
         sim = build_simulation(scene)
         sim.step(600)
         stretch[name] = sim.readouts().max_stretch
@@ -245,7 +247,9 @@ def test_the_residual_readout_reads_each_bodys_own_compliance():
 def test_fabric_stiffness_orders_silk_below_denim_below_leather():
     droop = {}
     for fabric in ("silk", "denim", "leather"):
-        sim = sheet(15, 11, horizontal=True, pins=range(30), floor=False, **FABRICS[fabric])
+        sim = sheet(
+            15, 11, horizontal=True, pins=range(30), floor=False, **FABRICS[fabric].settings
+        )
         sim.step(1200)
         droop[fabric] = float(1.0 - sim.state.x[:, 1].min())
     print(f"\nclamped droop by fabric: {droop}")

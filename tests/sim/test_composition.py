@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clothlab.sim.core.fabrics import BODY_STIFFNESS
+from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.document import composition as c
 from clothlab.sim.document.commands import (
     Load,
@@ -120,7 +120,7 @@ def test_each_body_takes_its_own_material():
     stretch = np.linalg.norm(strain, axis=1) / sim.topology.rest_lengths - 1.0
     silk = stretch[: spans[0].link_count].max()
     paper = stretch[spans[1].first_link :].max()
-    assert BODY_STIFFNESS["silk"] < BODY_STIFFNESS["paper"]
+    assert FABRICS["silk"].stiffness < FABRICS["paper"].stiffness
     assert silk > 1.5 * paper
 
 
@@ -140,7 +140,7 @@ def test_a_material_change_is_live_and_does_not_restart_the_model():
     sim.step(10)
     apply_to_simulation(sim, edit)
     assert sim.state.steps == 10
-    assert np.all(sim.link_material().stiffness == BODY_STIFFNESS["silk"])
+    assert np.all(sim.link_material().stiffness == FABRICS["silk"].stiffness)
 
 
 # --- bodies: sizes, resolutions, pins and cuts carried over ----------------------------------

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from clothlab.sim.core import units
 from clothlab.sim.core.constraint_sets import SolveReport
-from clothlab.sim.core.fabrics import BODY_STIFFNESS, FABRICS, fabric_label
+from clothlab.sim.core.fabrics import FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
@@ -300,10 +300,9 @@ class BodyGroup(QGroupBox):
         combo.insertSeparator(combo.count())
         # headings: "cotton" is both a model-units material and a measured SI fabric
         self._heading(tr("Model units: stiffness of the links"))
-        for name, stiffness in BODY_STIFFNESS.items():
-            compliance = FABRICS[name]["compliance"]
+        for name, fabric in FABRICS.items():
             tip = tr("Model units: stiffness {stiffness:g}, compliance {compliance:g} (XPBD)")
-            tip = tip.format(stiffness=stiffness, compliance=compliance)
+            tip = tip.format(stiffness=fabric.stiffness, compliance=fabric.compliance)
             self._add(fabric_label(name), (CLASSIC, name), tip)
         combo.insertSeparator(combo.count())
         self._heading(tr("SI units: measured fabrics"))
@@ -385,7 +384,8 @@ class BodyGroup(QGroupBox):
         own = body.stiffness is not None
         shown = body.stiffness
         if shown is None:
-            shown = BODY_STIFFNESS.get(body.material or "", world)
+            fabric = FABRICS.get(body.material or "")
+            shown = world if fabric is None else fabric.stiffness
         for widget in (self.material, self.own):
             widget.blockSignals(True)
         self.fill_materials()
