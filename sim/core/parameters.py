@@ -9,6 +9,7 @@ option is one row here plus its kernel.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -134,10 +135,37 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-_TABLE = (
+ROW = "row"  # a Settings field's metadata: its settings table row, less its key, kind, default
+KINDS: dict[str, type] = {"int": int, "float": float, "bool": bool, "Vec3": tuple}
+
+
+def setting(
+    label: str,
+    unit: str,
+    minimum: float,
+    maximum: float,
+    step: float,
+    default: Any,
+    tooltip: str,
+    section: str,
+    field: str = "",
+    **options: Any,
+) -> Any:
+    """A Settings field and its row of the settings table (Parameter's fields, in its order;
+    `options`: classic, switches_option, choices): its key is the field's name and its kind
+    the field's type, so a setting is declared once."""
+    row = {"label": label, "unit": unit, "minimum": minimum, "maximum": maximum, "step": step,
+           "tooltip": tooltip, "section": section, "field": field, **options}  # fmt: skip
+    return dataclasses.field(default=default, metadata={ROW: row})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the kernels read besides positions and topology, one field a setting, each
+    declared with its row of the settings table (`setting`; SETTINGS_TABLE is made of them)."""
+
     # --- the seed's model -------------------------------------------------------------------
-    Parameter(
-        "passes",
+    passes: int = setting(
         QT_TR_NOOP("Solver passes"),
         "",
         1,
@@ -146,10 +174,8 @@ _TABLE = (
         8,
         QT_TR_NOOP("Gauss–Seidel passes over every link per step; more passes leave less stretch."),
         "solver",
-        kind=int,
-    ),
-    Parameter(
-        "stiffness",
+    )
+    stiffness: float = setting(
         QT_TR_NOOP("Stiffness"),
         "",
         0.01,
@@ -161,9 +187,8 @@ _TABLE = (
             "fabric property). At 0 no link would act at all, so it starts at 0.01."
         ),
         "solver",
-    ),
-    Parameter(
-        "damping",
+    )
+    damping: float = setting(
         QT_TR_NOOP("Damping"),
         "",
         0.0,
@@ -175,9 +200,8 @@ _TABLE = (
             "other time steps and substeps use damping^(Δt·120), so it damps the same per second."
         ),
         "solver",
-    ),
-    Parameter(
-        "gravity",
+    )
+    gravity: float = setting(
         QT_TR_NOOP("Gravity"),
         QT_TR_NOOP("units/s²"),
         0.0,
@@ -186,9 +210,8 @@ _TABLE = (
         9.8,
         QT_TR_NOOP("Downward acceleration (−y)."),
         "solver",
-    ),
-    Parameter(
-        "wind",
+    )
+    wind: float = setting(
         QT_TR_NOOP("Wind"),
         QT_TR_NOOP("units/s²"),
         -100.0,
@@ -198,9 +221,8 @@ _TABLE = (
         QT_TR_NOOP("Gusting acceleration along +z: wind·(0.6 + 0.4·sin(2t + x))."),
         "wind",
         "strength",
-    ),
-    Parameter(
-        "dt",
+    )
+    dt: float = setting(
         QT_TR_NOOP("Time step"),
         "s",
         1e-4,
@@ -209,9 +231,8 @@ _TABLE = (
         1.0 / 120.0,
         QT_TR_NOOP("Model time advanced per step (1/120 s in the classic model)."),
         "solver",
-    ),
-    Parameter(
-        "solver_mode",
+    )
+    solver_mode: int = setting(
         QT_TR_NOOP("Link order"),
         "",
         0,
@@ -224,16 +245,14 @@ _TABLE = (
             "the classic family order, or independent sets (colours) on one or two threads."
         ),
         "solver",
-        kind=int,
         choices=(
             QT_TR_NOOP("automatic"),
             QT_TR_NOOP("classic order"),
             QT_TR_NOOP("colour order"),
             QT_TR_NOOP("colour order, 2 threads"),
         ),
-    ),
-    Parameter(
-        "fabric_solver",
+    )
+    fabric_solver: int = setting(
         QT_TR_NOOP("Fabric solver"),
         "",
         0,
@@ -249,12 +268,10 @@ _TABLE = (
             "§8)."
         ),
         "solver",
-        kind=int,
         classic=False,
         choices=(QT_TR_NOOP("links together, then passes"), QT_TR_NOOP("one projective solve")),
-    ),
-    Parameter(
-        "ball",
+    )
+    ball: bool = setting(
         QT_TR_NOOP("Ball"),
         "",
         0,
@@ -264,10 +281,8 @@ _TABLE = (
         QT_TR_NOOP("Collide free particles with the ball."),
         "ball",
         "enabled",
-        kind=bool,
-    ),
-    Parameter(
-        "ball_center",
+    )
+    ball_center: Vec3 = setting(  # noqa: RUF009 (setting returns a dataclasses.field)
         QT_TR_NOOP("Ball centre"),
         QT_TR_NOOP("units"),
         -COORDINATE_LIMIT,
@@ -277,10 +292,8 @@ _TABLE = (
         QT_TR_NOOP("Centre of the ball."),
         "ball",
         "center",
-        kind=tuple,
-    ),
-    Parameter(
-        "ball_radius",
+    )
+    ball_radius: float = setting(
         QT_TR_NOOP("Ball radius"),
         QT_TR_NOOP("units"),
         0.01,
@@ -290,9 +303,8 @@ _TABLE = (
         QT_TR_NOOP("Radius of the ball."),
         "ball",
         "radius",
-    ),
-    Parameter(
-        "floor",
+    )
+    floor: bool = setting(
         QT_TR_NOOP("Floor"),
         "",
         0,
@@ -302,10 +314,8 @@ _TABLE = (
         QT_TR_NOOP("Keep every particle above the floor."),
         "floor",
         "enabled",
-        kind=bool,
-    ),
-    Parameter(
-        "floor_y",
+    )
+    floor_y: float = setting(
         QT_TR_NOOP("Floor height"),
         QT_TR_NOOP("units"),
         -100.0,
@@ -315,10 +325,9 @@ _TABLE = (
         QT_TR_NOOP("Height of the floor (y)."),
         "floor",
         "y",
-    ),
+    )
     # --- beyond the classic model: every default leaves the seed's model as it is -----------
-    Parameter(
-        "xpbd",
+    xpbd: bool = setting(
         QT_TR_NOOP("XPBD"),
         "",
         0,
@@ -330,12 +339,10 @@ _TABLE = (
             "stretch no longer depends on passes or time step."
         ),
         "solver",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "compliance",
+    )
+    compliance: float = setting(
         QT_TR_NOOP("Link compliance"),
         QT_TR_NOOP("units/force"),
         0.0,
@@ -345,9 +352,8 @@ _TABLE = (
         QT_TR_NOOP("XPBD: inverse stiffness of every link (0 = inextensible)."),
         "solver",
         classic=False,
-    ),
-    Parameter(
-        "substeps",
+    )
+    substeps: int = setting(
         QT_TR_NOOP("Substeps"),
         "",
         1,
@@ -356,12 +362,10 @@ _TABLE = (
         1,
         QT_TR_NOOP("Steps of Δt/substeps each, every one a full predict and passes."),
         "solver",
-        kind=int,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "tethers",
+    )
+    tethers: bool = setting(
         QT_TR_NOOP("Tethers"),
         "",
         0,
@@ -373,12 +377,10 @@ _TABLE = (
             "along the cloth at rest."
         ),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "bending",
+    )
+    bending: bool = setting(
         QT_TR_NOOP("Bending"),
         "",
         0,
@@ -387,12 +389,10 @@ _TABLE = (
         False,
         QT_TR_NOOP("Skip-one links across and down the sheet resist folding."),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "bend_compliance",
+    )
+    bend_compliance: float = setting(
         QT_TR_NOOP("Bend compliance"),
         QT_TR_NOOP("units/force"),
         0.0,
@@ -402,9 +402,8 @@ _TABLE = (
         QT_TR_NOOP("Inverse stiffness of the bending links (0 = rigid)."),
         "fabric",
         classic=False,
-    ),
-    Parameter(
-        "friction_static",
+    )
+    friction_static: float = setting(
         QT_TR_NOOP("Static friction"),
         "",
         0.0,
@@ -417,9 +416,8 @@ _TABLE = (
         "fabric",
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "friction_kinetic",
+    )
+    friction_kinetic: float = setting(
         QT_TR_NOOP("Kinetic friction"),
         "",
         0.0,
@@ -430,9 +428,8 @@ _TABLE = (
         "fabric",
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "aerodynamic",
+    )
+    aerodynamic: bool = setting(
         QT_TR_NOOP("Aerodynamic wind"),
         "",
         0,
@@ -444,12 +441,10 @@ _TABLE = (
             "its own motion, instead of a uniform push."
         ),
         "wind",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "wind_yaw",
+    )
+    wind_yaw: float = setting(
         QT_TR_NOOP("Wind heading"),
         "°",
         -180.0,
@@ -460,9 +455,8 @@ _TABLE = (
         "wind",
         "yaw",
         classic=False,
-    ),
-    Parameter(
-        "drag",
+    )
+    drag: float = setting(
         QT_TR_NOOP("Drag"),
         QT_TR_NOOP("1/units"),
         0.0,
@@ -474,9 +468,8 @@ _TABLE = (
         ),
         "wind",
         classic=False,
-    ),
-    Parameter(
-        "lift",
+    )
+    lift: float = setting(
         QT_TR_NOOP("Lift"),
         QT_TR_NOOP("1/units"),
         0.0,
@@ -486,9 +479,8 @@ _TABLE = (
         QT_TR_NOOP("Aerodynamic coefficient across the flow, in the plane of the triangle."),
         "wind",
         classic=False,
-    ),
-    Parameter(
-        "tearing",
+    )
+    tearing: bool = setting(
         QT_TR_NOOP("Tearing"),
         "",
         0,
@@ -497,12 +489,10 @@ _TABLE = (
         False,
         QT_TR_NOOP("A link breaks when stretched past the tear ratio."),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "tear_ratio",
+    )
+    tear_ratio: float = setting(
         QT_TR_NOOP("Tear ratio"),
         QT_TR_NOOP("× rest"),
         1.05,
@@ -512,9 +502,8 @@ _TABLE = (
         QT_TR_NOOP("Length, in rest lengths, at which a link tears."),
         "fabric",
         classic=False,
-    ),
-    Parameter(
-        "volume_constraint",
+    )
+    volume_constraint: bool = setting(
         QT_TR_NOOP("Keep volume"),
         "",
         0,
@@ -523,12 +512,10 @@ _TABLE = (
         False,
         QT_TR_NOOP("Every tetrahedron of the soft block keeps its rest volume."),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "upright_cells",
+    )
+    upright_cells: bool = setting(
         QT_TR_NOOP("Cells right side out"),
         "",
         0,
@@ -541,12 +528,10 @@ _TABLE = (
             "hard squash could leave the block inside out."
         ),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "self_collision",
+    )
+    self_collision: bool = setting(
         QT_TR_NOOP("Self-collision"),
         "",
         0,
@@ -555,12 +540,10 @@ _TABLE = (
         False,
         QT_TR_NOOP("Particles keep at least the collision distance apart (unless closer at rest)."),
         "fabric",
-        kind=bool,
         classic=False,
         switches_option=True,
-    ),
-    Parameter(
-        "collision_distance",
+    )
+    collision_distance: float = setting(
         QT_TR_NOOP("Collision distance"),
         QT_TR_NOOP("units"),
         0.0,
@@ -574,9 +557,8 @@ _TABLE = (
         ),
         "fabric",
         classic=False,
-    ),
-    Parameter(
-        "imperfection",
+    )
+    imperfection: float = setting(
         QT_TR_NOOP("Start imperfection"),
         QT_TR_NOOP("units"),
         0.0,
@@ -592,9 +574,8 @@ _TABLE = (
         ),
         "fabric",
         classic=False,
-    ),
-    Parameter(
-        "specimen",
+    )
+    specimen: int = setting(
         QT_TR_NOOP("Specimen"),
         "",
         1,
@@ -607,62 +588,8 @@ _TABLE = (
             "way, as no two real specimens drape alike. Takes effect when the scene starts."
         ),
         "fabric",
-        kind=int,
         classic=False,
-    ),
-)
-
-SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
-# The scalar settings: one widget each in the Parameters panel, and `--set KEY=VALUE`.
-PARAMETERS: dict[str, Parameter] = {k: p for k, p in SETTINGS_TABLE.items() if p.kind is not tuple}
-SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(p.section for p in _TABLE))
-
-
-def section_parameters(section: str) -> list[Parameter]:
-    """The settings a scene-file section stores, in table order."""
-    return [p for p in _TABLE if p.section == section]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything the kernels read besides positions and topology: one field per row of the
-    settings table, with its type and default (a test holds the two to each other)."""
-
-    # the seed's model
-    passes: int = 8
-    stiffness: float = 1.0
-    damping: float = 0.994
-    gravity: float = 9.8
-    wind: float = 0.0
-    dt: float = 1.0 / 120.0
-    solver_mode: int = 0
-    fabric_solver: int = LINKS_THEN_PASSES
-    ball: bool = False
-    ball_center: Vec3 = (0.0, -0.6, 0.0)
-    ball_radius: float = 0.5
-    floor: bool = True
-    floor_y: float = -1.6
-    # beyond it
-    xpbd: bool = False
-    compliance: float = 1e-05
-    substeps: int = 1
-    tethers: bool = False
-    bending: bool = False
-    bend_compliance: float = 0.05
-    friction_static: float = 0.0
-    friction_kinetic: float = 0.0
-    aerodynamic: bool = False
-    wind_yaw: float = 0.0
-    drag: float = 0.5
-    lift: float = 0.1
-    tearing: bool = False
-    tear_ratio: float = 2.2
-    volume_constraint: bool = False
-    upright_cells: bool = False
-    self_collision: bool = False
-    collision_distance: float = 0.0
-    imperfection: float = 0.0
-    specimen: int = 1
+    )
 
     @property
     def is_classic(self) -> bool:
@@ -677,3 +604,19 @@ class Settings:
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_TABLE: tuple[Parameter, ...] = tuple(
+    Parameter(f.name, default=f.default, kind=KINDS[str(f.type)], **f.metadata[ROW])
+    for f in fields(Settings)
+)
+
+SETTINGS_TABLE: dict[str, Parameter] = {p.key: p for p in _TABLE}
+# The scalar settings: one widget each in the Parameters panel, and `--set KEY=VALUE`.
+PARAMETERS: dict[str, Parameter] = {k: p for k, p in SETTINGS_TABLE.items() if p.kind is not tuple}
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(p.section for p in _TABLE))
+
+
+def section_parameters(section: str) -> list[Parameter]:
+    """The settings a scene-file section stores, in table order."""
+    return [p for p in _TABLE if p.section == section]
