@@ -10,10 +10,11 @@ columns are all derived from the table: adding a readout is one row plus one fun
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -245,9 +246,25 @@ _has_hanging_strip = _holds(specimens.find_hanging_strip)
 _has_drape_specimen = _holds(specimens.find_drape)
 
 
-READOUTS: tuple[Readout, ...] = (
-    Readout(
-        "sag",
+ROW = "row"  # a Readouts field's metadata: its READOUTS row, less its key
+
+
+def readout(label: str, unit: str, measure: Measure, tooltip: str, **options: Any) -> Any:
+    """A Readouts field and its row of READOUTS (Readout's fields after the key, in its
+    order; `options` the rest): its key is the field's name, so a readout is declared once."""
+    row = {"label": label, "unit": unit, "measure": measure, "tooltip": tooltip, **options}
+    return dataclasses.field(metadata={ROW: row})
+
+
+@dataclass(frozen=True)
+class Readouts:
+    """The readouts at one moment, the model time and one field a readout, each declared with
+    its row of READOUTS (`readout`; READOUTS is made of them). NaN where a readout does not
+    apply. The readouts' functions are the module's: a field's name is bound in this body
+    only once its own row has been made."""
+
+    t: float  # model time, s
+    sag: float = readout(
         QT_TR_NOOP("Sag"),
         "units",
         of_simulation(sag),
@@ -255,9 +272,8 @@ READOUTS: tuple[Readout, ...] = (
             "Distance from the line between the top corners down to the lowest top-edge particle."
         ),
         applies=hangs_from_top_corners,
-    ),
-    Readout(
-        "volume",
+    )
+    volume: float = readout(
         QT_TR_NOOP("Volume"),
         "units³",
         of_simulation(volume),
@@ -265,17 +281,15 @@ READOUTS: tuple[Readout, ...] = (
             "Volume of the soft block (its cubes as six tetrahedra each); rest volume 0.512."
         ),
         applies=lambda topology, _pins: bool(topology.blocks),
-    ),
-    Readout(
-        "motion",
+    )
+    motion: float = readout(
         QT_TR_NOOP("Motion"),
         "units/s",
         lambda _sim, measured: measured.mean_speed,
         QT_TR_NOOP("Mean particle speed |x − x_prev| / Δt."),
         curve=QT_TR_NOOP("mean"),
-    ),
-    Readout(
-        "max_speed",
+    )
+    max_speed: float = readout(
         QT_TR_NOOP("Fastest particle"),
         "units/s",
         lambda _sim, measured: measured.fastest,
@@ -285,18 +299,16 @@ READOUTS: tuple[Readout, ...] = (
         ),
         plot_with="motion",
         curve=QT_TR_NOOP("fastest"),
-    ),
-    Readout(
-        "max_stretch",
+    )
+    max_stretch: float = readout(
         QT_TR_NOOP("Max stretch"),
         "fraction",
         lambda _sim, measured: measured.max_stretch,
         QT_TR_NOOP("Largest (L − rest) / rest over live links: the error the passes leave."),
         shown_unit="%",
         shown_scale=100.0,
-    ),
-    Readout(
-        "residual",
+    )
+    residual: float = readout(
         QT_TR_NOOP("Residual"),
         "fraction",
         lambda _sim, measured: measured.residual,
@@ -307,17 +319,15 @@ READOUTS: tuple[Readout, ...] = (
         shown_unit="%",
         shown_scale=100.0,
         plotted=False,
-    ),
-    Readout(
-        "kinetic_energy",
+    )
+    kinetic_energy: float = readout(
         QT_TR_NOOP("Kinetic energy"),
         "mass·units²/s²",
         lambda _sim, measured: measured.kinetic,
         QT_TR_NOOP("½ Σ m v² over all particles: mass 1 each, or in kg with SI fabrics."),
         plotted=False,
-    ),
-    Readout(
-        "potential_energy",
+    )
+    potential_energy: float = readout(
         QT_TR_NOOP("Potential energy"),
         "mass·units²/s²",
         lambda _sim, measured: measured.potential,
@@ -326,24 +336,21 @@ READOUTS: tuple[Readout, ...] = (
             "midway through the last step."
         ),
         plotted=False,
-    ),
-    Readout(
-        "total_energy",
+    )
+    total_energy: float = readout(
         QT_TR_NOOP("Energy"),
         "mass·units²/s²",
         lambda _sim, measured: measured.total,
         QT_TR_NOOP("Kinetic + potential energy. What the damping, the solver and the wind change."),
-    ),
-    Readout(
-        "damping_loss",
+    )
+    damping_loss: float = readout(
         QT_TR_NOOP("Damping loss"),
         "mass·units²/s² per step",
         of_simulation(damping_loss),
         QT_TR_NOOP("Energy the Verlet damping took out in the last step."),
         plotted=False,
-    ),
-    Readout(
-        "wind_work",
+    )
+    wind_work: float = readout(
         QT_TR_NOOP("Wind work"),
         "mass·units²/s² per step",
         of_simulation(wind_work),
@@ -352,9 +359,8 @@ READOUTS: tuple[Readout, ...] = (
             "the solver loss)."
         ),
         plotted=False,
-    ),
-    Readout(
-        "solver_loss",
+    )
+    solver_loss: float = readout(
         QT_TR_NOOP("Solver loss"),
         "mass·units²/s² per step",
         solver_loss,
@@ -362,9 +368,8 @@ READOUTS: tuple[Readout, ...] = (
             "Energy the links, collisions, pins and grab took out in the last step (< 0: put in)."
         ),
         plotted=False,
-    ),
-    Readout(
-        "pin_force",
+    )
+    pin_force: float = readout(
         QT_TR_NOOP("Pin force"),
         units.FORCE,
         of_simulation(pin_force),
@@ -376,9 +381,8 @@ READOUTS: tuple[Readout, ...] = (
         ),
         applies=lambda _topology, pins: bool(pins),
         curve=QT_TR_NOOP("pins"),
-    ),
-    Readout(
-        "max_tension",
+    )
+    max_tension: float = readout(
         QT_TR_NOOP("Max tension"),
         units.FORCE,
         of_simulation(max_tension),
@@ -389,9 +393,8 @@ READOUTS: tuple[Readout, ...] = (
         ),
         plot_with="pin_force",
         curve=QT_TR_NOOP("largest link"),
-    ),
-    Readout(
-        "contact_force",
+    )
+    contact_force: float = readout(
         QT_TR_NOOP("Contact force"),
         units.FORCE,
         of_simulation(contact_force),
@@ -402,19 +405,17 @@ READOUTS: tuple[Readout, ...] = (
         ),
         plot_with="pin_force",
         curve=QT_TR_NOOP("contact"),
-    ),
-    Readout(
-        "tip_drop",
+    )
+    tip_drop: float = readout(
         QT_TR_NOOP("Tip drop"),
         units.LENGTH,
         of_simulation(specimens.tip_drop),
         QT_TR_NOOP("Cantilever: how far the free end hangs below the platform's edge."),
-        si_shown_unit="cm",  # as the bending length beside it
+        si_shown_unit="cm",
         si_shown_scale=100.0,
         applies=_has_cantilever,
-    ),
-    Readout(
-        "chord_angle",
+    )
+    chord_angle: float = readout(
         QT_TR_NOOP("Chord angle"),
         "°",
         of_simulation(specimens.chord_angle),
@@ -423,9 +424,8 @@ READOUTS: tuple[Readout, ...] = (
             "(ASTM D1388 reads the bending length where it is 41.5°)."
         ),
         applies=_has_cantilever,
-    ),
-    Readout(
-        "bending_length",
+    )
+    bending_length: float = readout(
         QT_TR_NOOP("Bending length"),
         units.LENGTH,
         of_simulation(specimens.bending_length),
@@ -436,9 +436,8 @@ READOUTS: tuple[Readout, ...] = (
         si_shown_unit="cm",
         si_shown_scale=100.0,
         applies=_has_cantilever,
-    ),
-    Readout(
-        "elongation",
+    )
+    elongation: float = readout(
         QT_TR_NOOP("Elongation"),
         units.LENGTH,
         of_simulation(specimens.elongation),
@@ -449,9 +448,8 @@ READOUTS: tuple[Readout, ...] = (
         si_shown_unit="mm",
         si_shown_scale=1000.0,
         applies=_has_hanging_strip,
-    ),
-    Readout(
-        "drape_coefficient",
+    )
+    drape_coefficient: float = readout(
         QT_TR_NOOP("Drape coefficient"),
         "%",
         of_simulation(specimens.drape_coefficient),
@@ -460,9 +458,8 @@ READOUTS: tuple[Readout, ...] = (
             "shadow cast straight down, folds and overlaps counted once (Cusick)."
         ),
         applies=_has_drape_specimen,
-    ),
-    Readout(
-        "folds",
+    )
+    folds: float = readout(
         QT_TR_NOOP("Folds"),
         "",
         of_simulation(specimens.folds),
@@ -470,18 +467,16 @@ READOUTS: tuple[Readout, ...] = (
         applies=_has_drape_specimen,
         plotted=False,
         integer=True,
-    ),
-    Readout(
-        "links",
+    )
+    links: int = readout(
         QT_TR_NOOP("Links"),
         "",
         of_simulation(live_links),
         QT_TR_NOOP("Live links (cuts and tears remove links)."),
         plotted=False,
         integer=True,
-    ),
-    Readout(
-        "faces",
+    )
+    faces: int = readout(
         QT_TR_NOOP("Faces"),
         "",
         of_simulation(live_faces),
@@ -491,7 +486,11 @@ READOUTS: tuple[Readout, ...] = (
         ),
         plotted=False,
         integer=True,
-    ),
+    )
+
+
+READOUTS: tuple[Readout, ...] = tuple(
+    Readout(f.name, **f.metadata[ROW]) for f in fields(Readouts) if f.name != "t"
 )
 READOUT_KEYS: tuple[str, ...] = tuple(r.key for r in READOUTS)
 # What the Readouts panel shows, so what a question can point at: every plotted readout (on its
@@ -546,37 +545,6 @@ def csv_header(si: bool = False) -> tuple[str, ...]:
 
 
 CSV_HEADER: tuple[str, ...] = csv_header()  # of a run in model units
-
-
-@dataclass(frozen=True)
-class Readouts:
-    """The readouts at one moment: one field per row of READOUTS, with its type (a test holds
-    the two to each other). NaN where a readout does not apply."""
-
-    t: float  # model time, s
-    sag: float  # units
-    volume: float  # units³
-    motion: float  # units/s
-    max_speed: float  # units/s
-    max_stretch: float  # fraction
-    residual: float  # fraction
-    kinetic_energy: float  # mass·units²/s²
-    potential_energy: float
-    total_energy: float
-    damping_loss: float  # mass·units²/s² per step
-    wind_work: float
-    solver_loss: float
-    pin_force: float  # mass·units/s² (N in SI runs)
-    max_tension: float
-    contact_force: float
-    tip_drop: float  # units (m in SI runs)
-    chord_angle: float  # °
-    bending_length: float  # units
-    elongation: float  # units
-    drape_coefficient: float  # %
-    folds: float  # a count; NaN without a drape specimen
-    links: int
-    faces: int
 
 
 def measure(sim: Simulation) -> Readouts:
