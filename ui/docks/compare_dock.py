@@ -38,7 +38,8 @@ from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import unit_text
 from clothlab.ui.layouts import nest
-from clothlab.ui.numbers import plot_widget
+from clothlab.ui.numbers import localized
+from clothlab.ui.readable_plots import PlotHover, legend_above, readable_plot_widget
 from clothlab.ui.theme import colour_plot
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
@@ -58,6 +59,7 @@ PRESETS = (
 # each by its name, shown as "Fabric: silk"
 FABRIC_PRESETS = tuple((name, f"fabric={name}") for name in FABRICS)
 REDRAW_HZ = 10
+LEGEND_COLUMNS = 3  # the legend's names in rows of three above the plot
 ERROR_COLOUR = "#d62728"
 ERROR_STYLE = f"color: {ERROR_COLOUR};"
 TABLE_HEAD = (QT_TR_NOOP("Status"), QT_TR_NOOP("Step"))
@@ -196,7 +198,7 @@ class ComparePanel(QWidget):
             )
 
     def _build_plot(self) -> pg.PlotWidget:
-        self.plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
+        self.plot = readable_plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
         self.plot.setObjectName("compare_plot")
         self.plot.setMinimumHeight(140)
         item = self.plot.getPlotItem()
@@ -205,9 +207,14 @@ class ComparePanel(QWidget):
         item.setMouseEnabled(x=False, y=False)
         item.setLabel("bottom", tr("model time (s)"))
         item.getAxis("left").setWidth(48)
-        self.legend = item.addLegend(offset=(-4, 4))
+        self.legend = legend_above(item, LEGEND_COLUMNS)  # no curve hides behind it
+        self.hover = PlotHover(self.plot, self._describe)
         self._colour_plot()
         return self.plot
+
+    def _describe(self, curve: pg.PlotCurveItem, value: float) -> str:
+        """A run's line in the box under the pointer: "passes=16  0.01144"."""
+        return f"{curve.name()}  {localized(f'{value:.4g}')}"
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)
@@ -218,9 +225,7 @@ class ComparePanel(QWidget):
 
     def _colour_plot(self) -> None:
         colour_plot(self.plot, self.palette())
-        base = QColor(self.palette().color(QPalette.ColorRole.Base))
-        base.setAlpha(200)  # the curves stay visible behind the legend
-        self.legend.setBrush(pg.mkBrush(base))
+        self.hover.recolour(self.palette())
 
     def _build_table(self) -> QTableWidget:
         self.table = QTableWidget(0, 0)
@@ -337,8 +342,11 @@ class ComparePanel(QWidget):
         self._show_what_applies(scene)
         if self.side_view is not None:
             self.side_view.set_scene(scene)  # the order of its obstacles, for drawing
-        if self.runner is not None:
-            self.runner.mark_stale(QT_TR_NOOP("New scene"))  # translated where shown
+        if self.runner is not None and self.runner.runs:
+            # the variants ran another scene: their curves and columns go with it
+            self.runner.forget()
+            self._show_stale(QT_TR_NOOP("New scene"))  # translated where shown
+            self._show_beside_choice()
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._show_what_applies(scene)
