@@ -3943,10 +3943,6 @@
         <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm)</translation>
     </message>
     <message>
-        <source>B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)</source>
-        <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm; Peirces Schätzwert {guess} N·m)</translation>
-    </message>
-    <message>
         <source>swept</source>
         <translation>abgetastet</translation>
     </message>
@@ -4533,6 +4529,26 @@
     <message>
         <source>Hold a particle at:</source>
         <translation>Ein Partikel halten bei:</translation>
+    </message>
+    <message>
+        <source>One strip, three methods: (B/ρg)^⅓ from the fabric's numbers; ASTM D1388's half the overhang (its reading at a 41.5° droop); Peirce's formula l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few per cent, as the methods do.</source>
+        <translation>Ein Streifen, drei Verfahren: (B/ρg)^⅓ aus den Kennwerten des Stoffs; ASTM D1388: die halbe Überhanglänge (sein Ablesewert bei 41,5° Neigung); Peirces Formel l·(cos(θ/2)/(8·tan θ))^⅓ beim gemessenen Sehnenwinkel θ. Sie weichen um einige Prozent voneinander ab, wie die Verfahren.</translation>
+    </message>
+    <message>
+        <source>Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · {peirce} cm by Peirce's formula at {angle}°</source>
+        <translation>Biegelänge: {rigidity} cm aus (B/ρg)^⅓ · {astm} cm nach ASTM (Überhang/2) · {peirce} cm nach Peirces Formel bei {angle}°</translation>
+    </message>
+    <message>
+        <source>c = {length} cm from (B/ρg)^⅓</source>
+        <translation>c = {length} cm aus (B/ρg)^⅓</translation>
+    </message>
+    <message>
+        <source>B = {rigidity} N·m (bending length {length:.2f} cm from (B/ρg)^⅓). First guess {guess} N·m by Peirce's formula at {angle:g}°; ASTM's ρg(O/2)³ {astm} N·m</source>
+        <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm aus (B/ρg)^⅓). Erster Schätzwert {guess} N·m nach Peirces Formel bei {angle:g}°; ρg(O/2)³ nach ASTM {astm} N·m</translation>
+    </message>
+    <message>
+        <source>Fit draws here the strips it swept and the B it found, once a fit is done.</source>
+        <translation>Nach einer Anpassung zeigt Anpassen hier die durchlaufenen Streifen und das gefundene B.</translation>
     </message>
 </context>
 </TS>

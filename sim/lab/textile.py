@@ -301,6 +301,32 @@ def with_fabric_values(scene: Scene, values: dict[str, float]) -> Scene:
     return _sheets_with(scene, base.replaced(name=name, **fields))
 
 
+@dataclass(frozen=True)
+class BendingLengths:
+    """A cantilever strip's bending length by each of three methods, m, side by side: they
+    differ by a few per cent, as the methods do."""
+
+    from_rigidity: float  # (B/(ρ·g))^⅓ of the strip's fabric: what B and ρ give
+    astm: float  # ASTM D1388: half the overhang (its reading at a 41.5° droop)
+    peirce: float  # Peirce's formula at the chord angle measured; NaN before one is
+
+
+def bending_lengths(scene: Scene, measured_angle: float = math.nan) -> BendingLengths | None:
+    """The three bending lengths of the scene's cantilever strip, Peirce's at `measured_angle`
+    degrees; None unless its first sheet is a cantilever strip of an SI fabric."""
+    if not scene.bodies or scene.bodies[0].si_material is None:
+        return None
+    cantilever = find_cantilever(build_topology(scene), np.array([p.particle for p in scene.pins]))
+    if cantilever is None:
+        return None
+    material = scene.bodies[0].si_material.material
+    return BendingLengths(
+        from_rigidity=material.bending_length(GRAVITY),
+        astm=cantilever.overhang / 2.0,
+        peirce=peirce_bending_length(cantilever.overhang, measured_angle),
+    )
+
+
 def with_overhang(scene: Scene, overhang: float) -> Scene:
     """A cantilever scene rebuilt with `overhang` metres over the edge, its fabric, segments
     and settings kept; SceneError if the scene holds no cantilever."""

@@ -39,8 +39,10 @@ from clothlab.sim.core.readouts import (
     unit_of,
 )
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.specimens import peirce_bending_length
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.sim.lab.engine import in_si_units
+from clothlab.sim.lab.textile import BendingLengths, bending_lengths
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
 from clothlab.ui.layouts import nest, release_item_wrappers
@@ -113,6 +115,21 @@ class ReadoutsPanel(QWidget):
         for key, drawn in PLOTS.items():
             row = self._add_plot(grid, row, key, drawn)
         layout.addWidget(_scrolling(grid), 1)
+        # a cantilever strip's bending length by each method, under the plots
+        self.bending_lengths: BendingLengths | None = None
+        self.bending_lengths_label = QLabel()
+        self.bending_lengths_label.setObjectName("bending_lengths")
+        self.bending_lengths_label.setWordWrap(True)
+        self.bending_lengths_label.setToolTip(
+            tr(
+                "One strip, three methods: (B/ρg)^⅓ from the fabric's numbers; ASTM D1388's "
+                "half the overhang (its reading at a 41.5° droop); Peirce's formula "
+                "l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few "
+                "per cent, as the methods do."
+            )
+        )
+        self.bending_lengths_label.hide()
+        layout.addWidget(self.bending_lengths_label)
         self.time_label = QLabel("t = 0.00 s")
         footer = QHBoxLayout()
         footer.addWidget(self.time_label)
@@ -274,6 +291,8 @@ class ReadoutsPanel(QWidget):
         no volume without a block, no sag unless the first sheet hangs from its top corners."""
         topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
         self.si = in_si_units(scene)  # metres and joules, not the model's units
+        self.bending_lengths = bending_lengths(scene)
+        self.bending_lengths_label.setVisible(self.bending_lengths is not None)
         for series in SERIES:
             self.applies[series.key] = series.applies(topology, pins)
             self._show_series(series.key, self.applies[series.key])
@@ -404,11 +423,31 @@ class ReadoutsPanel(QWidget):
                 described = tr("Latest: {values}.").format(values="; ".join(words))
                 if self.plots[key].accessibleDescription() != described:
                     self.plots[key].setAccessibleDescription(described)
+        self._show_bending_lengths(float(rows[-1, COLUMNS.index("chord_angle")]))
         for count in COUNTS:
             value = rows[-1, COLUMNS.index(count.key)]
             label = self.count_labels[count.key]
             label.setVisible(self.applies[count.key])  # folds: only on a drape specimen
             label.setText(f"{tr(count.label)} {'—' if math.isnan(value) else int(value)}")
+
+    def _show_bending_lengths(self, angle: float) -> None:
+        """The strip's bending length by each method, Peirce's at the newest chord angle."""
+        lengths = self.bending_lengths
+        if lengths is None:
+            return
+        peirce = peirce_bending_length(2.0 * lengths.astm, angle)
+        text = tr(
+            "Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · "
+            "{peirce} cm by Peirce's formula at {angle}°"
+        ).format(
+            rigidity=f"{lengths.from_rigidity * 100:.3g}",
+            astm=f"{lengths.astm * 100:.3g}",
+            peirce="—" if math.isnan(peirce) else f"{peirce * 100:.4g}",
+            angle="—" if math.isnan(angle) else f"{angle:.2f}",
+        )
+        text = localized(text)
+        if self.bending_lengths_label.text() != text:
+            self.bending_lengths_label.setText(text)
 
     def _draw(self, key: str, t: np.ndarray, values: np.ndarray) -> None:
         self._curves[key].setData(*envelope(t, values, max(16, self.plots[key].width())))
