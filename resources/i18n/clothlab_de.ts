@@ -4550,5 +4550,21 @@
         <source>Fit draws here the strips it swept and the B it found, once a fit is done.</source>
         <translation>Nach einer Anpassung zeigt Anpassen hier die durchlaufenen Streifen und das gefundene B.</translation>
     </message>
+    <message>
+        <source>{body}: point pins on an SI fabric are a known limit: the sag under a point grows as the sheet is refined. Edit ▸ Pin selected sheet ▸ Pin top corner clamps holds it alike at any resolution.</source>
+        <translation>{body}: Fixpunkte an einem SI-Stoff sind eine bekannte Grenze: der Durchhang unter einem Punkt wächst, wenn das Tuch verfeinert wird. Bearbeiten ▸ Ausgewähltes Tuch fixieren ▸ Obere Ecken klemmen hält es bei jeder Auflösung gleich.</translation>
+    </message>
+    <message>
+        <source>Pin top corner clamps ({count} pins)</source>
+        <translation>Obere Ecken klemmen ({count} Fixpunkte)</translation>
+    </message>
+    <message>
+        <source>Pin top corner cl&amp;amps</source>
+        <translation>Obere Ecken kle&amp;mmen</translation>
+    </message>
+    <message>
+        <source>Hold the selected sheet at its rest place by every particle within a tenth of its width of a top corner, as a lab's clamp: unlike a point pin, it holds an SI fabric alike at any resolution</source>
+        <translation>Das ausgewählte Tuch an seiner Ruhelage an jedem Partikel halten, das höchstens ein Zehntel seiner Breite von einer oberen Ecke entfernt ist, wie eine Klemme im Labor: anders als ein Fixpunkt hält sie einen SI-Stoff bei jeder Auflösung gleich</translation>
+    </message>
 </context>
 </TS>

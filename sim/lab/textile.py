@@ -32,7 +32,7 @@ from clothlab.sim.core.materials import (
 from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation, Vec3
 from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
-from clothlab.sim.document.composition import pin_disc_middle
+from clothlab.sim.document.composition import near_any, pin_disc_middle
 from clothlab.sim.document.scene import (
     BoxSpec,
     CameraSpec,
@@ -272,9 +272,7 @@ def clamps(rest: np.ndarray, corners: Sequence[int], radius: float) -> dict[int,
     (rest: (N, 3) float64), as a clamp of that size holds cloth. A point pin's load is a
     singularity of the continuum, so the sag under it grows as the sheet is refined; under a
     clamp it converges (RESEARCH.md §8, "Refining")."""
-    # (N, corners) distances; a corner is 0 from itself, so it is always held
-    distance = np.linalg.norm(rest[:, None, :] - rest[list(corners)][None, :, :], axis=2)
-    held = np.flatnonzero(distance.min(axis=1) <= radius)
+    held = near_any(rest, corners, radius)  # a corner is 0 from itself: always held
     return {int(i): (float(rest[i, 0]), float(rest[i, 1]), float(rest[i, 2])) for i in held}
 
 

@@ -166,6 +166,10 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
                         "(as set up)")),
             ("left edge", QT_TR_NOOP("Pin &left edge"),
              QT_TR_NOOP("Pin the left edge of the selected sheet at its rest place (as set up)")),
+            ("top corner clamps", QT_TR_NOOP("Pin top corner cl&amps"),
+             QT_TR_NOOP("Hold the selected sheet at its rest place by every particle within a "
+                        "tenth of its width of a top corner, as a lab's clamp: unlike a point "
+                        "pin, it holds an SI fabric alike at any resolution")),
         )
     ),
     ActionRow("pin_every_nth", QT_TR_NOOP("Pin &every n-th of top edge…"),
