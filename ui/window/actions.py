@@ -23,6 +23,7 @@ from clothlab.sim.document.presets import load_preset, preset_names
 from clothlab.sim.document.scene import SceneError
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.icons import icon
+from clothlab.ui.numbers import localized
 from clothlab.ui.viewport.tools import TOOLS
 from clothlab.ui.window import dialogs
 
@@ -75,7 +76,7 @@ def state_text(t: float | None) -> str:
     """File ▸ Save State's text: "Save State at t = 3.20 s…" (the newest frame's time)."""
     if t is None:
         return tr(STATE_TEXT)
-    return tr("Save S&tate at t = {t:.2f} s…").format(t=t)
+    return localized(tr("Save S&tate at t = {t:.2f} s…").format(t=t))  # "32,43" in German
 
 
 # The menus' titles, for the catalogue: a row's menu path is made of them ("&Edit/&Tool"), and
