@@ -1,0 +1,73 @@
+"""Dialogs as wide as their title: a desktop writes a dialog's title with the application's name
+after it ("Unsaved changes — Cloth Lab") between the title bar's icon and its buttons, and a
+message box sized to its text alone showed "Unsaved cha… — Cloth Lab", "Export vid…"."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFontMetrics, QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QGridLayout,
+    QMessageBox,
+    QSizePolicy,
+    QSpacerItem,
+)
+
+# pixels of a title bar that are not its title: the icon, the close, maximise and minimise
+# buttons and the margins round them on common desktops
+TITLE_BAR_EXTRA = 160
+ROOM_MADE = "title_room_width"  # a message box's property: the width its spacer holds
+
+
+def shown_title(title: str) -> str:
+    """The title as a desktop writes it: with the application's display name after it."""
+    name = QGuiApplication.applicationDisplayName()
+    return f"{title} — {name}" if name and not title.endswith(name) else title
+
+
+def title_width(title: str) -> int:
+    """The width a dialog needs for `title` in its title bar, in pixels."""
+    font = QApplication.font("QMdiSubWindowTitleBar")
+    return QFontMetrics(font).horizontalAdvance(shown_title(title)) + TITLE_BAR_EXTRA
+
+
+def make_room(dialog: QDialog) -> None:
+    """Widen `dialog` to its title. A message box sizes itself as it shows (to its text and its
+    title without the application's name): a spacer in its grid holds it wider."""
+    width = title_width(dialog.windowTitle())
+    if isinstance(dialog, QMessageBox):
+        layout = dialog.layout()
+        if isinstance(layout, QGridLayout) and dialog.property(ROOM_MADE) != width:
+            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
+            dialog.setProperty(ROOM_MADE, width)  # a box shown again keeps its one spacer
+    elif dialog.minimumWidth() < width:
+        dialog.setMinimumWidth(min(width, _screen_width(dialog)))
+
+
+def _screen_width(dialog: QDialog) -> int:
+    screen = dialog.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry().width() if screen is not None else 10_000
+
+
+class TitleRoom(QObject):
+    """Widens every dialog of the application to its title as it shows (make_room)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Show and isinstance(watched, QDialog):
+            make_room(watched)
+        return False
+
+
+_installed: TitleRoom | None = None
+
+
+def install() -> None:
+    """Watch the application's dialogs, once."""
+    global _installed
+    application = QApplication.instance()
+    if _installed is None and application is not None:
+        _installed = TitleRoom(application)
+        application.installEventFilter(_installed)
