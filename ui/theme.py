@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QProxyStyle,
     QStyle,
     QStyleOption,
+    QStyleOptionComboBox,
     QStyleOptionComplex,
     QWidget,
 )
@@ -114,6 +115,20 @@ class FocusRingStyle(QProxyStyle):
         if element == QStyle.PrimitiveElement.PE_PanelLineEdit and _focused(option, widget):
             _ring(painter, option)
 
+    def drawControl(  # noqa: N802 (Qt override)
+        self,
+        element: QStyle.ControlElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element == QStyle.ControlElement.CE_ComboBoxLabel and isinstance(
+            option, QStyleOptionComboBox
+        ):
+            option = QStyleOptionComboBox(option)
+            option.currentText = combo_label_text(self, option, widget)
+        super().drawControl(element, option, painter, widget)
+
     def drawComplexControl(  # noqa: N802 (Qt override)
         self,
         control: QStyle.ComplexControl,
@@ -124,6 +139,16 @@ class FocusRingStyle(QProxyStyle):
         super().drawComplexControl(control, option, painter, widget)
         if control in self.RINGED and _focused(option, widget):
             _ring(painter, option)
+
+
+def combo_label_text(style: QStyle, option: QStyleOptionComboBox, widget: QWidget | None) -> str:
+    """A closed combo box's text, ending in "…" where it is wider than its field: Fusion cut it
+    in the middle of a letter ("Where does the sheet pull hardes")."""
+    field = style.subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, widget
+    )
+    room = field.width() - (option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0)
+    return option.fontMetrics.elidedText(option.currentText, Qt.TextElideMode.ElideRight, room)
 
 
 def _focused(option: QStyleOption, widget: QWidget | None) -> bool:

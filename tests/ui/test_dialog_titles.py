@@ -7,7 +7,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
 from clothlab.ui.window.export import VideoDialog
-from clothlab.ui.window.title_room import TITLE_BAR_EXTRA, shown_title, title_width
+from clothlab.ui.window.whole_texts import TITLE_BAR_EXTRA, shown_title, title_width
 
 
 def test_the_unsaved_changes_box_and_the_video_dialog_fit_their_titles(qtbot, make_window):

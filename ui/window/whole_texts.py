@@ -1,18 +1,22 @@
-"""Dialogs as wide as their title: a desktop writes a dialog's title with the application's name
-after it ("Unsaved changes — Cloth Lab") between the title bar's icon and its buttons, and a
-message box sized to its text alone showed "Unsaved cha… — Cloth Lab", "Export vid…"."""
+"""Texts shown whole. Dialogs as wide as their title: a desktop writes a dialog's title with the
+application's name after it ("Unsaved changes — Cloth Lab") between the title bar's icon and its
+buttons, and a message box sized to its text alone showed "Unsaved cha… — Cloth Lab", "Export
+vid…". The tabs of docked panels with their whole names and scroll arrows when they do not fit:
+Qt elided them to "Reado…", "Comp…", "Validati…"."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QGridLayout,
+    QMainWindow,
     QMessageBox,
     QSizePolicy,
     QSpacerItem,
+    QTabBar,
 )
 
 # pixels of a title bar that are not its title: the icon, the close, maximise and minimise
@@ -52,16 +56,27 @@ def _screen_width(dialog: QDialog) -> int:
     return screen.availableGeometry().width() if screen is not None else 10_000
 
 
-class TitleRoom(QObject):
-    """Widens every dialog of the application to its title as it shows (make_room)."""
+def whole_tab_names(bar: QTabBar) -> None:
+    """A docked panels' tab bar: whole names, scroll arrows where they do not fit."""
+    if bar.elideMode() != Qt.TextElideMode.ElideNone:
+        bar.setElideMode(Qt.TextElideMode.ElideNone)
+        bar.setUsesScrollButtons(True)
+
+
+class WholeTexts(QObject):
+    """Widens every dialog of the application to its title as it shows (make_room), and gives
+    the main window's dock tab bars whole names (whole_tab_names)."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if event.type() == QEvent.Type.Show and isinstance(watched, QDialog):
-            make_room(watched)
+        if event.type() == QEvent.Type.Show:
+            if isinstance(watched, QDialog):
+                make_room(watched)
+            elif isinstance(watched, QTabBar) and isinstance(watched.parent(), QMainWindow):
+                whole_tab_names(watched)
         return False
 
 
-_installed: TitleRoom | None = None
+_installed: WholeTexts | None = None
 
 
 def install() -> None:
@@ -69,5 +84,5 @@ def install() -> None:
     global _installed
     application = QApplication.instance()
     if _installed is None and application is not None:
-        _installed = TitleRoom(application)
+        _installed = WholeTexts(application)
         application.installEventFilter(_installed)
