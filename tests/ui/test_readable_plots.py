@@ -129,6 +129,9 @@ def test_curve_names_are_outside_the_data(qtbot):
             assert pen.color().name() in swatch.styleSheet(), series.key
 
 
+LONG_VARIANT = "friction_static=0.5,friction_kinetic=0.4"
+
+
 @pytest.fixture
 def compare_window(make_window):
     runners: list[CompareRunner] = []
@@ -153,14 +156,23 @@ def test_the_compare_legend_is_above_the_data_and_a_new_scene_drops_the_variants
     window = compare_window()
     panel, controller = window.compare_panel, window.controller
     panel.rows[0].edit.setText("passes=4")
+    panel.rows[1].edit.setText(LONG_VARIANT)
     qtbot.waitUntil(lambda: controller.latest is not None, timeout=WAIT_MS)
     controller.set_running(True)
     qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.runner.runs and panel.runner.runs[0].steps > 20, timeout=WAIT_MS)
     panel.redraw()
-    assert [label.text for _sample, label in panel.legend.items] == ["as is", "passes=4"]
+    names = [label.text for _sample, label in panel.legend.items]
+    assert names == ["as is", "passes=4", LONG_VARIANT]
     view = panel.plot.getPlotItem().getViewBox()
-    assert not panel.legend.sceneBoundingRect().intersects(view.sceneBoundingRect())
+    legend = panel.legend.sceneBoundingRect()
+    assert not legend.intersects(view.sceneBoundingRect())
+    assert legend.right() <= panel.plot.viewport().width()  # no name runs off the plot
+    # every run's column in view, a long name's header ending in "…" with its tooltip whole
+    table = panel.table
+    widths = sum(table.horizontalHeader().sectionSize(c) for c in range(table.columnCount()))
+    assert table.columnCount() == 3 and widths <= table.viewport().width()
+    assert table.horizontalHeaderItem(2).toolTip() == LONG_VARIANT
 
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)

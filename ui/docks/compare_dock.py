@@ -59,7 +59,9 @@ PRESETS = (
 # each by its name, shown as "Fabric: silk"
 FABRIC_PRESETS = tuple((name, f"fabric={name}") for name in FABRICS)
 REDRAW_HZ = 10
-LEGEND_COLUMNS = 3  # the legend's names in rows of three above the plot
+COLUMN_MIN = 72  # pixels: "-1.538e-26" whole
+LEGEND_COLUMNS = 1  # the legend's names one under the other above the plot: whole
+LEGEND_NAME = 40  # characters of a variant's name in the legend; the table's header has it all
 ERROR_COLOUR = "#d62728"
 ERROR_STYLE = f"color: {ERROR_COLOUR};"
 TABLE_HEAD = (QT_TR_NOOP("Status"), QT_TR_NOOP("Step"))
@@ -233,8 +235,11 @@ class ComparePanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setMinimumSectionSize(56)
+        # the runs share the panel's width, each at least a value's (the table scrolls past
+        # that); a long variant's name ends in "…" in its header, whole in its tooltip
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(COLUMN_MIN)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setMinimumHeight(120)
         return self.table
@@ -396,7 +401,7 @@ class ComparePanel(QWidget):
         self._curves = [pg.PlotCurveItem(pen=pg.mkPen(MAIN_COLOUR, width=2), name=tr(MAIN_RUN))]
         for run, colour in zip(runs, self._colours, strict=False):
             pen = pg.mkPen(colour, width=2)
-            self._curves.append(pg.PlotCurveItem(pen=pen, name=run.variant.name))
+            self._curves.append(pg.PlotCurveItem(pen=pen, name=_short(run.variant.name)))
         for curve in self._curves:
             item.addItem(curve)
 
@@ -494,6 +499,12 @@ class ComparePanel(QWidget):
         headers = (self.table.horizontalHeaderItem(c) for c in range(self.table.columnCount()))
         names = [h.data(Qt.ItemDataRole.UserRole) if h else None for h in headers]
         return names.index(run_name)
+
+
+def _short(name: str) -> str:
+    """A variant's name as the legend shows it: its first LEGEND_NAME characters and "…"
+    (friction_static=0.5,friction_kinetic=0.4 ran off the plot's right edge)."""
+    return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
 
 
 def _failed(status: str) -> bool:
