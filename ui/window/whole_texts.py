@@ -33,7 +33,8 @@ def shown_title(title: str) -> str:
 
 def title_width(title: str) -> int:
     """The width a dialog needs for `title` in its title bar, in pixels."""
-    font = QApplication.font("QMdiSubWindowTitleBar")
+    # the font QMessageBox measures titles in (the stubs want bytes, which crashes PySide6 6.11)
+    font = QApplication.font("QMdiSubWindowTitleBar")  # type: ignore[call-overload]
     return QFontMetrics(font).horizontalAdvance(shown_title(title)) + TITLE_BAR_EXTRA
 
 
