@@ -355,6 +355,15 @@ class CompareRunner(QObject):
             self._load = None
             self.went_stale.emit(reason)
 
+    def forget(self) -> None:
+        """A new document: stop the variants and drop them with their rows, which are runs of
+        another scene; the main run's rows start afresh with its first step anyway."""
+        self.stop()
+        self.runs = []
+        self._load = None
+        self._last_worker = None  # nothing of the old scene is shown beside the new one
+        self.updated.emit()
+
     def show(self, index: int | None) -> None:
         """Publish `variant_snapshot`s of run `index` (None: stop publishing): from the worker
         after it stepped, or one at once from a stopped comparison's simulation."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QProxyStyle,
     QStyle,
     QStyleOption,
+    QStyleOptionComboBox,
     QStyleOptionComplex,
     QWidget,
 )
@@ -89,6 +90,12 @@ class FocusRingStyle(QProxyStyle):
     and combo boxes, whose own focus outline is one pixel of the highlight."""
 
     RINGED = (QStyle.ComplexControl.CC_SpinBox, QStyle.ComplexControl.CC_ComboBox)
+    # check boxes, in a form and in a tree's cell: Fusion outlines them in the window colour
+    # darkened, which on a dark palette is the colour of the box itself
+    CHECKS = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+    )
 
     def drawPrimitive(  # noqa: N802 (Qt override)
         self,
@@ -103,8 +110,24 @@ class FocusRingStyle(QProxyStyle):
                 _ring(painter, option)
             return
         super().drawPrimitive(element, option, painter, widget)
+        if element in self.CHECKS and is_dark(option.palette):
+            _check_outline(painter, option)
         if element == QStyle.PrimitiveElement.PE_PanelLineEdit and _focused(option, widget):
             _ring(painter, option)
+
+    def drawControl(  # noqa: N802 (Qt override)
+        self,
+        element: QStyle.ControlElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element == QStyle.ControlElement.CE_ComboBoxLabel and isinstance(
+            option, QStyleOptionComboBox
+        ):
+            option = QStyleOptionComboBox(option)
+            option.currentText = combo_label_text(self, option, widget)
+        super().drawControl(element, option, painter, widget)
 
     def drawComplexControl(  # noqa: N802 (Qt override)
         self,
@@ -116,6 +139,16 @@ class FocusRingStyle(QProxyStyle):
         super().drawComplexControl(control, option, painter, widget)
         if control in self.RINGED and _focused(option, widget):
             _ring(painter, option)
+
+
+def combo_label_text(style: QStyle, option: QStyleOptionComboBox, widget: QWidget | None) -> str:
+    """A closed combo box's text, ending in "…" where it is wider than its field: Fusion cut it
+    in the middle of a letter ("Where does the sheet pull hardes")."""
+    field = style.subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, widget
+    )
+    room = field.width() - (option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0)
+    return option.fontMetrics.elidedText(option.currentText, Qt.TextElideMode.ElideRight, room)
 
 
 def _focused(option: QStyleOption, widget: QWidget | None) -> bool:
@@ -135,6 +168,25 @@ def _inner_line_edit(widget: QWidget) -> bool:
         and widget.inherits("QLineEdit")
         and (parent.inherits("QAbstractSpinBox") or parent.inherits("QComboBox"))
     )
+
+
+CHECK_OUTLINE_ALPHA = 150  # of the palette's text colour: seen, but quieter than the tick
+
+
+def _check_outline(painter: QPainter, option: QStyleOption) -> None:
+    """An outline in the palette's text colour round a check box's square, so that an
+    unchecked one shows on a dark palette."""
+    colour = QColor(option.palette.color(QPalette.ColorRole.Text))
+    colour.setAlpha(CHECK_OUTLINE_ALPHA)
+    side = min(option.rect.width(), option.rect.height())
+    square = QRectF(option.rect.x(), option.rect.y(), side, side).adjusted(0.5, 0.5, -0.5, -0.5)
+    square.moveCenter(QRectF(option.rect).center())
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(QPen(colour, 1.0))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRoundedRect(square, 2.0, 2.0)
+    painter.restore()
 
 
 def _ring(painter: QPainter, option: QStyleOption) -> None:

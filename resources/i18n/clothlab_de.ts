@@ -2812,7 +2812,7 @@
     </message>
     <message>
         <source>Select: click a body or an obstacle to select it, the background to select nothing; drag to orbit. Ctrl+click selects in every tool.</source>
-        <translation>Auswählen: Klicken Sie auf einen Körper oder ein Hindernis, um ihn auszuwählen, auf den Hintergrund, um nichts auszuwählen; Ziehen dreht die Ansicht. Strg+Klick wählt in jedem Werkzeug aus.</translation>
+        <translation>Auswählen: Körper oder Hindernis anklicken; Hintergrund: nichts auswählen; Ziehen dreht. Strg+Klick wählt überall aus.</translation>
     </message>
     <message>
         <source>&amp;Grab</source>
@@ -2820,7 +2820,7 @@
     </message>
     <message>
         <source>Grab: drag the cloth or the block; right-drag orbits, middle-drag pans. Ctrl+click selects.</source>
-        <translation>Greifen: Ziehen Sie am Tuch oder am Block; Ziehen mit der rechten Maustaste dreht, mit der mittleren verschiebt. Strg+Klick wählt aus.</translation>
+        <translation>Greifen: Tuch oder Block ziehen; rechte Maustaste dreht, mittlere verschiebt die Ansicht. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>&amp;Pin</source>
@@ -2828,15 +2828,15 @@
     </message>
     <message>
         <source>Pin: click a particle to pin or unpin it; drag a pin to move its anchor. Ctrl+click selects.</source>
-        <translation>Fixieren: Klicken Sie auf ein Partikel, um es zu fixieren oder zu lösen; ziehen Sie einen Fixpunkt, um seinen Ankerpunkt zu verschieben. Strg+Klick wählt aus.</translation>
+        <translation>Fixieren: Klick auf ein Partikel fixiert oder löst es; einen Fixpunkt ziehen verschiebt seinen Anker. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>Pr&amp;obe</source>
         <translation>S&amp;onde</translation>
     </message>
     <message>
-        <source>Probe: click a particle to attach a probe (up to 4; its height, speed and tension in the Probes panel), click a probed one to take it off. Ctrl+click selects.</source>
-        <translation>Sonde: Klicken Sie auf ein Partikel, um eine Sonde anzubringen (bis zu 4; Höhe, Geschwindigkeit und Zugkraft in der Leiste „Sonden“), klicken Sie auf ein Partikel mit Sonde, um sie zu entfernen. Strg+Klick wählt aus.</translation>
+        <source>Probe: click a particle to attach a probe (up to 4, read in the Probes panel), a probed one to take it off. Ctrl+click selects.</source>
+        <translation>Sonde: Partikel anklicken setzt eine Sonde (bis zu 4, Werte in „Sonden“); Sonde anklicken entfernt sie. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>&amp;Cut</source>
@@ -2844,7 +2844,7 @@
     </message>
     <message>
         <source>Cut: drag a stroke across the cloth; every link it crosses is cut. Ctrl+click selects.</source>
-        <translation>Schneiden: Ziehen Sie einen Strich über das Tuch; jede Verbindung, die er kreuzt, wird geschnitten. Strg+Klick wählt aus.</translation>
+        <translation>Schneiden: einen Strich über das Tuch ziehen; jede gekreuzte Verbindung wird geschnitten. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>&amp;Ball tool</source>
@@ -2852,7 +2852,7 @@
     </message>
     <message>
         <source>Move: drag the ball or any obstacle to move it; right-drag orbits. Ctrl+click selects.</source>
-        <translation>Verschieben: Ziehen Sie die Kugel oder ein Hindernis, um es zu verschieben; Ziehen mit der rechten Maustaste dreht. Strg+Klick wählt aus.</translation>
+        <translation>Verschieben: Kugel oder Hindernis ziehen verschiebt es; rechte Maustaste dreht die Ansicht. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>&amp;Ruler</source>
@@ -2860,7 +2860,7 @@
     </message>
     <message>
         <source>Ruler: drag between two points to measure; click a ruler's label to remove it. Ctrl+click selects.</source>
-        <translation>Lineal: Ziehen Sie zwischen zwei Punkten, um zu messen; klicken Sie auf die Beschriftung eines Lineals, um es zu entfernen. Strg+Klick wählt aus.</translation>
+        <translation>Lineal: zwischen zwei Punkten ziehen misst; Klick auf die Beschriftung eines Lineals entfernt es. Strg+Klick wählt aus.</translation>
     </message>
     <message>
         <source>no valid OpenGL context</source>
@@ -3943,10 +3943,6 @@
         <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm)</translation>
     </message>
     <message>
-        <source>B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)</source>
-        <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm; Peirces Schätzwert {guess} N·m)</translation>
-    </message>
-    <message>
         <source>swept</source>
         <translation>abgetastet</translation>
     </message>
@@ -4541,6 +4537,42 @@
     <message>
         <source>Hold a particle at:</source>
         <translation>Ein Partikel halten bei:</translation>
+    </message>
+    <message>
+        <source>One strip, three methods: (B/ρg)^⅓ from the fabric's numbers; ASTM D1388's half the overhang (its reading at a 41.5° droop); Peirce's formula l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few per cent, as the methods do.</source>
+        <translation>Ein Streifen, drei Verfahren: (B/ρg)^⅓ aus den Kennwerten des Stoffs; ASTM D1388: die halbe Überhanglänge (sein Ablesewert bei 41,5° Neigung); Peirces Formel l·(cos(θ/2)/(8·tan θ))^⅓ beim gemessenen Sehnenwinkel θ. Sie weichen um einige Prozent voneinander ab, wie die Verfahren.</translation>
+    </message>
+    <message>
+        <source>Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · {peirce} cm by Peirce's formula at {angle}°</source>
+        <translation>Biegelänge: {rigidity} cm aus (B/ρg)^⅓ · {astm} cm nach ASTM (Überhang/2) · {peirce} cm nach Peirces Formel bei {angle}°</translation>
+    </message>
+    <message>
+        <source>c = {length} cm from (B/ρg)^⅓</source>
+        <translation>c = {length} cm aus (B/ρg)^⅓</translation>
+    </message>
+    <message>
+        <source>B = {rigidity} N·m (bending length {length:.2f} cm from (B/ρg)^⅓). First guess {guess} N·m by Peirce's formula at {angle:g}°; ASTM's ρg(O/2)³ {astm} N·m</source>
+        <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm aus (B/ρg)^⅓). Erster Schätzwert {guess} N·m nach Peirces Formel bei {angle:g}°; ρg(O/2)³ nach ASTM {astm} N·m</translation>
+    </message>
+    <message>
+        <source>Fit draws here the strips it swept and the B it found, once a fit is done.</source>
+        <translation>Nach einer Anpassung zeigt Anpassen hier die durchlaufenen Streifen und das gefundene B.</translation>
+    </message>
+    <message>
+        <source>{body}: point pins on an SI fabric are a known limit: the sag under a point grows as the sheet is refined. Edit ▸ Pin selected sheet ▸ Pin top corner clamps holds it alike at any resolution.</source>
+        <translation>{body}: Fixpunkte an einem SI-Stoff sind eine bekannte Grenze: der Durchhang unter einem Punkt wächst, wenn das Tuch verfeinert wird. Bearbeiten ▸ Ausgewähltes Tuch fixieren ▸ Obere Ecken klemmen hält es bei jeder Auflösung gleich.</translation>
+    </message>
+    <message>
+        <source>Pin top corner clamps ({count} pins)</source>
+        <translation>Obere Ecken klemmen ({count} Fixpunkte)</translation>
+    </message>
+    <message>
+        <source>Pin top corner cl&amp;amps</source>
+        <translation>Obere Ecken kle&amp;mmen</translation>
+    </message>
+    <message>
+        <source>Hold the selected sheet at its rest place by every particle within a tenth of its width of a top corner, as a lab's clamp: unlike a point pin, it holds an SI fabric alike at any resolution</source>
+        <translation>Das ausgewählte Tuch an seiner Ruhelage an jedem Partikel halten, das höchstens ein Zehntel seiner Breite von einer oberen Ecke entfernt ist, wie eine Klemme im Labor: anders als ein Fixpunkt hält sie einen SI-Stoff bei jeder Auflösung gleich</translation>
     </message>
 </context>
 </TS>

@@ -21,6 +21,7 @@ dropped by any change of bodies, which starts the model afresh with other links.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
@@ -142,6 +143,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
         )
     rulers, probes = _remap_rulers(scene, index, new), _remap_probes(scene, index, new)
     new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
+    if body_size(new)[0] > body_size(old)[0]:  # refined: a point pin's sag grows with it
+        message = "; ".join(m for m in (message, point_pin_note(new_scene, index)) if m)
     return Composed(new_scene, text or _change_text(old, new), message)
 
 
@@ -270,12 +273,54 @@ def change_obstacle(scene: Scene, index: int, **changes: Any) -> Composed:
 
 # "Pin every n-th of top edge": n from 1 (every particle) to the most columns a sheet has.
 PIN_EVERY: Final = (1, int(field_range(SheetSpec, "cols")[1]))
+# A corner clamp holds the sheet within this share of its width of the corner: a size of the
+# cloth, not a count of particles, so that it holds the same cloth at any resolution.
+CLAMP_SHARE: Final = 0.1
+POINT_PIN_LIMIT: Final = QT_TR_NOOP(
+    "{body}: point pins on an SI fabric are a known limit: the sag under a point grows as the "
+    "sheet is refined. Edit ▸ Pin selected sheet ▸ Pin top corner clamps holds it alike at any "
+    "resolution."
+)
+
+
+def near_any(rest: np.ndarray, points: Sequence[int], radius: float) -> np.ndarray:
+    """The indices of the particles within `radius` of one of `points` (indices into `rest`,
+    (N, 3) float64) where they lie at rest, as a clamp of that size holds cloth."""
+    distance = np.linalg.norm(rest[:, None, :] - rest[list(points)][None, :, :], axis=2)
+    return np.flatnonzero(distance.min(axis=1) <= radius)
+
+
+def point_pinned(scene: Scene, index: int) -> bool:
+    """Whether body `index` is a sheet of an SI fabric held by a point: a pinned particle none
+    of whose grid neighbours is pinned. Its load is a singularity of the continuum, so the sag
+    under it grows as the sheet is refined (RESEARCH.md §8, "Refining")."""
+    sheet = scene.bodies[index]
+    if not isinstance(sheet, SheetSpec) or sheet.si_material is None:
+        return False
+    first, cols, rows = _first_particle(scene, index), sheet.cols, sheet.rows
+    pinned = {p.particle - first for p in scene.pins if 0 <= p.particle - first < cols * rows}
+    for k in pinned:
+        row, col = divmod(k, cols)
+        neighbours = [(row + dr, col + dc) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+        inside = [r * cols + c for r, c in neighbours if 0 <= r < rows and 0 <= c < cols]
+        if not any(n in pinned for n in inside):
+            return True
+    return False
+
+
+def point_pin_note(scene: Scene, index: int) -> str:
+    """POINT_PIN_LIMIT for body `index` if it is point-pinned, else ""."""
+    if not point_pinned(scene, index):
+        return ""
+    return tr(POINT_PIN_LIMIT).format(body=scene.bodies[index].label)
 
 
 def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     """Pin a set of a sheet's particles at their rest places (the set-up, wherever a run has
-    them now): "top edge", "top corners", "left edge" or "every nth of top edge" (columns 0, n,
-    2n, …). Particles already pinned keep their anchor."""
+    them now): "top edge", "top corners", "left edge", "every nth of top edge" (columns 0, n,
+    2n, …) or "top corner clamps" (every particle within CLAMP_SHARE of the width of a top
+    corner). Particles already pinned keep their anchor. Point pins on an SI fabric come with
+    a message: they are a known limit (point_pinned)."""
     sheet = _body(scene, index)
     if not isinstance(sheet, SheetSpec):
         raise SceneError(tr("{body}: only a sheet has edges to pin").format(body=sheet.label))
@@ -287,14 +332,15 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
             )
         )
     cols, rows = sheet.cols, sheet.rows
+    rest = _rest(sheet)
     local = {
         "top edge": range(cols),
         "top corners": (0, cols - 1),
         "left edge": range(0, cols * rows, cols),
         "every nth of top edge": range(0, cols, every),
+        "top corner clamps": near_any(rest, (0, cols - 1), CLAMP_SHARE * sheet.width).tolist(),
     }[which]
     first = _first_particle(scene, index)
-    rest = _rest(sheet)
     pinned = {p.particle for p in scene.pins}
     new = [
         PinSpec(particle=first + k, anchor=_vec(rest[k])) for k in local if first + k not in pinned
@@ -304,9 +350,11 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
         "top corners": tr("Pin top corners ({count} pins)"),
         "left edge": tr("Pin left edge ({count} pins)"),
         "every nth of top edge": tr("Pin every {ordinal} of top edge ({count} pins)"),
+        "top corner clamps": tr("Pin top corner clamps ({count} pins)"),
     }[which].format(count=len(new), ordinal=_ordinal(every))
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
-    return Composed(_with(scene, pins=pins), text)
+    pinned_scene = _with(scene, pins=pins)
+    return Composed(pinned_scene, text, point_pin_note(pinned_scene, index))
 
 
 def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:

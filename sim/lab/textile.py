@@ -32,7 +32,7 @@ from clothlab.sim.core.materials import (
 from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.solver import Simulation, Vec3
 from clothlab.sim.core.specimens import chord_angle, find_cantilever, peirce_bending_length
-from clothlab.sim.document.composition import pin_disc_middle
+from clothlab.sim.document.composition import near_any, pin_disc_middle
 from clothlab.sim.document.scene import (
     BoxSpec,
     CameraSpec,
@@ -272,9 +272,7 @@ def clamps(rest: np.ndarray, corners: Sequence[int], radius: float) -> dict[int,
     (rest: (N, 3) float64), as a clamp of that size holds cloth. A point pin's load is a
     singularity of the continuum, so the sag under it grows as the sheet is refined; under a
     clamp it converges (RESEARCH.md §8, "Refining")."""
-    # (N, corners) distances; a corner is 0 from itself, so it is always held
-    distance = np.linalg.norm(rest[:, None, :] - rest[list(corners)][None, :, :], axis=2)
-    held = np.flatnonzero(distance.min(axis=1) <= radius)
+    held = near_any(rest, corners, radius)  # a corner is 0 from itself: always held
     return {int(i): (float(rest[i, 0]), float(rest[i, 1]), float(rest[i, 2])) for i in held}
 
 
@@ -299,6 +297,32 @@ def with_fabric_values(scene: Scene, values: dict[str, float]) -> Scene:
         fields.update(dict.fromkeys(FABRIC_VALUE_KEYS[key], value))
     name = base.name if base.name.endswith("(changed)") else f"{base.name} (changed)".strip()
     return _sheets_with(scene, base.replaced(name=name, **fields))
+
+
+@dataclass(frozen=True)
+class BendingLengths:
+    """A cantilever strip's bending length by each of three methods, m, side by side: they
+    differ by a few per cent, as the methods do."""
+
+    from_rigidity: float  # (B/(ρ·g))^⅓ of the strip's fabric: what B and ρ give
+    astm: float  # ASTM D1388: half the overhang (its reading at a 41.5° droop)
+    peirce: float  # Peirce's formula at the chord angle measured; NaN before one is
+
+
+def bending_lengths(scene: Scene, measured_angle: float = math.nan) -> BendingLengths | None:
+    """The three bending lengths of the scene's cantilever strip, Peirce's at `measured_angle`
+    degrees; None unless its first sheet is a cantilever strip of an SI fabric."""
+    if not scene.bodies or scene.bodies[0].si_material is None:
+        return None
+    cantilever = find_cantilever(build_topology(scene), np.array([p.particle for p in scene.pins]))
+    if cantilever is None:
+        return None
+    material = scene.bodies[0].si_material.material
+    return BendingLengths(
+        from_rigidity=material.bending_length(GRAVITY),
+        astm=cantilever.overhang / 2.0,
+        peirce=peirce_bending_length(cantilever.overhang, measured_angle),
+    )
 
 
 def with_overhang(scene: Scene, overhang: float) -> Scene:

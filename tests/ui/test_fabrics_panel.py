@@ -64,7 +64,8 @@ def test_choose_denim_type_a_density_and_undo(qtbot, make_window):
     assert fabric.material == SI_FABRICS["denim"]
     assert controller.undo_stack.text(0) == "Set sheet to denim"
     assert group.fabric_fields.isVisible() and not group.stiffness.isVisible()
-    assert group.fabric_fields.bending_length.text() == "c = 2.97 cm"  # (9e-5/(0.35·9.8))^⅓
+    # (9e-5/(0.35·9.8))^⅓, named by how it is found
+    assert group.fabric_fields.bending_length.text() == "c = 2.97 cm from (B/ρg)^⅓"
     density = group.fabric_fields.boxes["areal_density"]
     assert density.value() == 350.0
     type_into(qtbot, density, "420")
@@ -72,7 +73,7 @@ def test_choose_denim_type_a_density_and_undo(qtbot, make_window):
     assert fabric.areal_density == pytest.approx(0.42) and fabric.name == "denim (changed)"
     assert fabric.bending_warp == SI_FABRICS["denim"].bending_warp  # the rest as it was
     assert controller.undo_stack.count() == 2
-    assert group.fabric_fields.bending_length.text() == "c = 2.80 cm"
+    assert group.fabric_fields.bending_length.text() == "c = 2.80 cm from (B/ρg)^⅓"
     assert group.material.currentText().startswith("denim (changed) — 420 g/m²")
     SHOTS.mkdir(parents=True, exist_ok=True)
     assert window.parameters_dock.grab().save(str(SHOTS / "selected-body-fabric.png"))

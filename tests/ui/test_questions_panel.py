@@ -282,14 +282,17 @@ def test_readouts_highlight_points_at_one_readout(qtbot):
 
 
 def test_the_fastest_particle_is_plotted_with_motion_and_can_be_pointed_at(qtbot):
-    """max_speed is a second curve on the Motion plot, named in its legend, with its own
-    value; pointing at it marks its name and value and the plot it is drawn on."""
+    """max_speed is a second curve on the Motion plot, named by its row above the plot (a line
+    in its colour, its name and value); pointing at it marks its name and value and the plot it
+    is drawn on."""
     panel = ReadoutsPanel()
     qtbot.addWidget(panel)
     motion = panel.plots["motion"]
     assert panel.plots["max_speed"] is motion
-    legend = motion.getPlotItem().legend
-    assert [label.text for _sample, label in legend.items] == ["mean", "fastest"]
+    curves = motion.getPlotItem().listDataItems()
+    assert [curve.name() for curve in curves] == ["mean", "fastest"]
+    colours = [panel.swatches[key].styleSheet() for key in ("motion", "max_speed")]
+    assert colours[0] != colours[1]
     panel.highlight("max_speed")
     assert panel.highlighted == "max_speed"
     assert panel.value_labels["max_speed"].styleSheet() == HIGHLIGHT_STYLE

@@ -39,7 +39,8 @@ from clothlab.sim.lab.variants import Variant, VariantError, parse_variant
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.docks.readouts_dock import unit_text
 from clothlab.ui.layouts import nest
-from clothlab.ui.numbers import plot_widget
+from clothlab.ui.numbers import localized
+from clothlab.ui.readable_plots import PlotHover, legend_above, readable_plot_widget
 from clothlab.ui.theme import colour_plot
 
 if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
@@ -59,6 +60,9 @@ PRESETS = (
 # each by its name, shown as "Fabric: silk"
 FABRIC_PRESETS = tuple((name, f"fabric={name}") for name in FABRICS)
 REDRAW_HZ = 10
+COLUMN_MIN = 72  # pixels: "-1.538e-26" whole
+LEGEND_COLUMNS = 1  # the legend's names one under the other above the plot: whole
+LEGEND_NAME = 40  # characters of a variant's name in the legend; the table's header has it all
 ERROR_COLOUR = "#d62728"
 ERROR_STYLE = f"color: {ERROR_COLOUR};"
 TABLE_HEAD = (QT_TR_NOOP("Status"), QT_TR_NOOP("Step"))
@@ -198,7 +202,7 @@ class ComparePanel(QWidget):
             )
 
     def _build_plot(self) -> pg.PlotWidget:
-        self.plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
+        self.plot = readable_plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
         self.plot.setObjectName("compare_plot")
         self.plot.setMinimumHeight(140)
         item = self.plot.getPlotItem()
@@ -207,9 +211,14 @@ class ComparePanel(QWidget):
         item.setMouseEnabled(x=False, y=False)
         item.setLabel("bottom", tr("model time (s)"))
         item.getAxis("left").setWidth(48)
-        self.legend = item.addLegend(offset=(-4, 4))
+        self.legend = legend_above(item, LEGEND_COLUMNS)  # no curve hides behind it
+        self.hover = PlotHover(self.plot, self._describe)
         self._colour_plot()
         return self.plot
+
+    def _describe(self, curve: pg.PlotCurveItem, value: float) -> str:
+        """A run's line in the box under the pointer: "passes=16  0.01144"."""
+        return f"{curve.name()}  {localized(f'{value:.4g}')}"
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         super().changeEvent(event)
@@ -220,9 +229,7 @@ class ComparePanel(QWidget):
 
     def _colour_plot(self) -> None:
         colour_plot(self.plot, self.palette())
-        base = QColor(self.palette().color(QPalette.ColorRole.Base))
-        base.setAlpha(200)  # the curves stay visible behind the legend
-        self.legend.setBrush(pg.mkBrush(base))
+        self.hover.recolour(self.palette())
 
     def _build_table(self) -> QTableWidget:
         self.table = QTableWidget(0, 0)
@@ -230,8 +237,11 @@ class ComparePanel(QWidget):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move in it
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setMinimumSectionSize(56)
+        # the runs share the panel's width, each at least a value's (the table scrolls past
+        # that); a long variant's name ends in "…" in its header, whole in its tooltip
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(COLUMN_MIN)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().setDefaultSectionSize(20)
         self.table.setMinimumHeight(120)
         return self.table
@@ -339,8 +349,11 @@ class ComparePanel(QWidget):
         self._show_what_applies(scene)
         if self.side_view is not None:
             self.side_view.set_scene(scene)  # the order of its obstacles, for drawing
-        if self.runner is not None:
-            self.runner.mark_stale(QT_TR_NOOP("New scene"))  # translated where shown
+        if self.runner is not None and self.runner.runs:
+            # the variants ran another scene: their curves and columns go with it
+            self.runner.forget()
+            self._show_stale(QT_TR_NOOP("New scene"))  # translated where shown
+            self._show_beside_choice()
 
     def show_edit(self, scene: Scene, command: object) -> None:
         self._show_what_applies(scene)
@@ -391,7 +404,7 @@ class ComparePanel(QWidget):
         self._curves = [pg.PlotCurveItem(pen=pg.mkPen(MAIN_COLOUR, width=2), name=tr(MAIN_RUN))]
         for run, colour in zip(runs, self._colours, strict=False):
             pen = pg.mkPen(colour, width=2)
-            self._curves.append(pg.PlotCurveItem(pen=pen, name=run.variant.name))
+            self._curves.append(pg.PlotCurveItem(pen=pen, name=_short(run.variant.name)))
         for curve in self._curves:
             item.addItem(curve)
 
@@ -489,6 +502,12 @@ class ComparePanel(QWidget):
         headers = (self.table.horizontalHeaderItem(c) for c in range(self.table.columnCount()))
         names = [h.data(Qt.ItemDataRole.UserRole) if h else None for h in headers]
         return names.index(run_name)
+
+
+def _short(name: str) -> str:
+    """A variant's name as the legend shows it: its first LEGEND_NAME characters and "…"
+    (friction_static=0.5,friction_kinetic=0.4 ran off the plot's right edge)."""
+    return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
 
 
 def _failed(status: str) -> bool:

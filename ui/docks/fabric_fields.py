@@ -176,7 +176,10 @@ class FabricFields(QWidget):
             box.blockSignals(True)
             box.setValue(field.shown(field_value(spec, field.key)))
             box.blockSignals(False)
-        self.bending_length.setText(localized(f"c = {bending_length_cm(spec.material):.2f} cm"))
+        length = f"{bending_length_cm(spec.material):.2f}"
+        self.bending_length.setText(
+            localized(tr("c = {length} cm from (B/ρg)^⅓").format(length=length))
+        )
 
     def _typed(self, field: FabricField, value: float) -> None:
         if self.spec is None:

@@ -17,13 +17,15 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
+    QFrame,
     QGraphicsView,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -38,13 +40,16 @@ from clothlab.sim.core.readouts import (
     shown_unit,
 )
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.core.specimens import peirce_bending_length
 from clothlab.sim.document.scene import Scene, build_topology
 from clothlab.sim.lab.engine import in_si_units
+from clothlab.sim.lab.textile import BendingLengths, bending_lengths
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Trigger
-from clothlab.ui.layouts import nest
+from clothlab.ui.layouts import nest, release_item_wrappers
 from clothlab.ui.number_box import IntBox, Limits
-from clothlab.ui.numbers import localized, plot_widget
+from clothlab.ui.numbers import localized
+from clothlab.ui.readable_plots import PlotHover, readable_plot_widget, value_range
 from clothlab.ui.theme import colour_plot
 from clothlab.ui.window.preferences import PLOT_WINDOW
 
@@ -70,7 +75,9 @@ WORDED_UNITS = (
 )  # fmt: skip
 
 
-PLOT_MIN_HEIGHT = 52  # pixels
+# pixels: a time axis (ticks and label, 38) under 50 of data, which hold three value ticks
+PLOT_MIN_HEIGHT = 88
+SWATCH_WIDTH = 14  # pixels: the line in a curve's colour before a readout's name
 
 
 class ReadoutsPanel(QWidget):
@@ -88,7 +95,10 @@ class ReadoutsPanel(QWidget):
         self.value_labels: dict[str, QLabel] = {}
         self.plots: dict[str, pg.PlotWidget] = {}  # by readout: a second curve's is its host's
         self._curves: dict[str, pg.PlotCurveItem] = {}
+        self._curve_keys: dict[pg.PlotCurveItem, str] = {}  # the readout each curve draws
+        self.hovers: dict[str, PlotHover] = {}  # the readout under the pointer, by plot
         self._rows: dict[str, tuple[QLabel, QLabel]] = {}  # name and value
+        self.swatches: dict[str, QLabel] = {}  # a line in the colour of the readout's curve
         self._grid_rows: dict[str, int] = {}  # a plot's row in the grid, by its own key
         self.applies: dict[str, bool] = {r.key: True for r in (*SERIES, *COUNTS)}
         self.si = False  # whether the scene's run is in SI units (sim.lab.engine.in_si_units)
@@ -105,9 +115,22 @@ class ReadoutsPanel(QWidget):
         row = 0
         for key, drawn in PLOTS.items():
             row = self._add_plot(grid, row, key, drawn)
-        last = list(PLOTS)[-1]
-        self.plots[last].getPlotItem().setLabel("bottom", tr("model time (s)"))
-        nest(layout, grid, 1)
+        layout.addWidget(_scrolling(grid), 1)
+        # a cantilever strip's bending length by each method, under the plots
+        self.bending_lengths: BendingLengths | None = None
+        self.bending_lengths_label = QLabel()
+        self.bending_lengths_label.setObjectName("bending_lengths")
+        self.bending_lengths_label.setWordWrap(True)
+        self.bending_lengths_label.setToolTip(
+            tr(
+                "One strip, three methods: (B/ρg)^⅓ from the fabric's numbers; ASTM D1388's "
+                "half the overhang (its reading at a 41.5° droop); Peirce's formula "
+                "l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few "
+                "per cent, as the methods do."
+            )
+        )
+        self.bending_lengths_label.hide()
+        layout.addWidget(self.bending_lengths_label)
         self.time_label = QLabel("t = 0.00 s")
         footer = QHBoxLayout()
         footer.addWidget(self.time_label)
@@ -167,10 +190,10 @@ class ReadoutsPanel(QWidget):
         """A plot under the name and value of each readout drawn on it, from `first_row` of the
         grid; a plot with more than one curve names them in a legend. Returns the next row."""
         background = self.palette().color(QPalette.ColorRole.Base)
-        plot = plot_widget(background=background)
+        plot = readable_plot_widget(background=background)
         plot.setObjectName(f"plot_{key}")
-        # The cantilever shows seven plots: at 80 pixels each the panel outgrew a 1280 × 800
-        # window and covered the status bar; the plots share whatever more there is.
+        # The plots share whatever height there is above their least; the cantilever's seven
+        # scroll in a 1280 × 800 window (at a fixed height the panel covered the status bar).
         plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         plot.setToolTip("\n".join(tr(series.tooltip) for series in drawn))
         # a screen reader's name; its description gives the latest values (redraw)
@@ -191,34 +214,35 @@ class ReadoutsPanel(QWidget):
         item.getAxis("left").setWidth(48)
         for axis in ("left", "bottom"):
             item.getAxis(axis).setTextPen(self.palette().color(QPalette.ColorRole.Text))
-        if key != list(PLOTS)[-1]:  # one time axis, under the last plot: they share it
-            item.hideAxis("bottom")
+        # each plot its own time axis: any of them may be the lowest one shown, or stand alone
+        item.setLabel("bottom", tr("model time (s)"))
         item.setMouseEnabled(x=False, y=False)
-        if len(drawn) > 1:
-            # over the curves, on the plot's own background: the names stay readable
-            backdrop = QColor(self.palette().color(QPalette.ColorRole.Base))
-            backdrop.setAlpha(215)
-            legend = item.addLegend(offset=(4, 2), verSpacing=-6, brush=backdrop)
-            legend.setLabelTextColor(self.palette().color(QPalette.ColorRole.Text))
         for k, series in enumerate(drawn):
-            self._add_name(grid, first_row + k, series)
             # PlotCurveItem, not item.plot()'s PlotDataItem: PlotDataItem calls
             # QObject.property() for a missing property on every setData and paint, and PySide6
             # 6.12 returns None from that without a reference, so a long run ends in
             # "deallocating None".
             colour = COLOURS[_colour_index(series) % len(COLOURS)]
-            name = tr(series.curve) if len(drawn) > 1 else None  # what the legend reads
-            curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2), name=name)
+            self._add_name(grid, first_row + k, series, colour)
+            curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=2), name=tr(series.curve))
             item.addItem(curve)
             self._curves[series.key] = curve
+            self._curve_keys[curve] = series.key
             self.plots[series.key] = plot
+        self.hovers[key] = PlotHover(plot, self._describe)
         row = first_row + len(drawn)
         grid.addWidget(plot, row, 0, 1, 2)
         grid.setRowStretch(row, 1)
         self._grid_rows[key] = row
         return row + 1
 
-    def _add_name(self, grid: QGridLayout, row: int, series: Readout) -> None:
+    def _add_name(self, grid: QGridLayout, row: int, series: Readout, colour: str) -> None:
+        """The readout's name after a line in its curve's colour, and its value: the rows above
+        a plot are its legend, which leaves the plot's data uncovered."""
+        swatch = QLabel()
+        swatch.setObjectName(f"swatch_{series.key}")
+        swatch.setFixedSize(SWATCH_WIDTH, 3)
+        swatch.setStyleSheet(f"background: {colour};")
         name = QLabel(tr(series.label))
         name.setToolTip(tr(series.tooltip))
         value = QLabel("—")
@@ -228,9 +252,15 @@ class ReadoutsPanel(QWidget):
         font.setBold(True)
         value.setFont(font)
         value.setObjectName(f"readout_{series.key}")
-        grid.addWidget(name, row, 0)
+        named = QHBoxLayout()
+        named.setSpacing(6)
+        named.addWidget(swatch)
+        named.addWidget(name, 1)
+        grid.addLayout(named, row, 0)
+        release_item_wrappers(named)
         grid.addWidget(value, row, 1)
         self.value_labels[series.key] = value
+        self.swatches[series.key] = swatch
         self._rows[series.key] = (name, value)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
@@ -241,6 +271,12 @@ class ReadoutsPanel(QWidget):
     def _colour_plots(self) -> None:
         for key in PLOTS:
             colour_plot(self.plots[key], self.palette())
+            self.hovers[key].recolour(self.palette())
+
+    def _describe(self, curve: pg.PlotCurveItem, value: float) -> str:
+        """A curve's line in the box under the pointer: "Sag 0.01144 units"."""
+        key = self._curve_keys[curve]
+        return f"{tr(READOUTS_BY_KEY[key].label)} {value_text(key, value, self.si)}"
 
     # --- the panel protocol (ui.docks.panels) ----------------------------------------------------
 
@@ -260,6 +296,8 @@ class ReadoutsPanel(QWidget):
         no volume without a block, no sag unless the first sheet hangs from its top corners."""
         topology, pins = build_topology(scene), [pin.particle for pin in scene.pins]
         self.si = in_si_units(scene)  # metres and joules, not the model's units
+        self.bending_lengths = bending_lengths(scene)
+        self.bending_lengths_label.setVisible(self.bending_lengths is not None)
         for series in SERIES:
             self.applies[series.key] = series.applies(topology, pins)
             self._show_series(series.key, self.applies[series.key])
@@ -345,7 +383,7 @@ class ReadoutsPanel(QWidget):
         """Only the readouts the scene has (no sag without a sheet, no volume without a block);
         a plot shows while one of its curves does, and a hidden plot gives its height to the
         others."""
-        for widget in self._rows[key]:
+        for widget in (*self._rows[key], self.swatches[key]):
             widget.setVisible(visible)
         self._curves[key].setVisible(visible)
         self._curve_shown[key] = visible
@@ -395,11 +433,31 @@ class ReadoutsPanel(QWidget):
                 described = tr("Latest: {values}.").format(values="; ".join(words))
                 if self.plots[key].accessibleDescription() != described:
                     self.plots[key].setAccessibleDescription(described)
+        self._show_bending_lengths(float(rows[-1, COLUMNS.index("chord_angle")]))
         for count in COUNTS:
             value = rows[-1, COLUMNS.index(count.key)]
             label = self.count_labels[count.key]
             label.setVisible(self.applies[count.key])  # folds: only on a drape specimen
             label.setText(f"{tr(count.label)} {'—' if math.isnan(value) else int(value)}")
+
+    def _show_bending_lengths(self, angle: float) -> None:
+        """The strip's bending length by each method, Peirce's at the newest chord angle."""
+        lengths = self.bending_lengths
+        if lengths is None:
+            return
+        peirce = peirce_bending_length(2.0 * lengths.astm, angle)
+        text = tr(
+            "Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · "
+            "{peirce} cm by Peirce's formula at {angle}°"
+        ).format(
+            rigidity=f"{lengths.from_rigidity * 100:.3g}",
+            astm=f"{lengths.astm * 100:.3g}",
+            peirce="—" if math.isnan(peirce) else f"{peirce * 100:.4g}",
+            angle="—" if math.isnan(angle) else f"{angle:.2f}",
+        )
+        text = localized(text)
+        if self.bending_lengths_label.text() != text:
+            self.bending_lengths_label.setText(text)
 
     def _draw(self, key: str, t: np.ndarray, values: np.ndarray) -> None:
         self._curves[key].setData(*envelope(t, values, max(16, self.plots[key].width())))
@@ -415,6 +473,21 @@ class ReadoutsPanel(QWidget):
         plot.viewport().update()
 
 
+def _scrolling(grid: QGridLayout) -> QScrollArea:
+    """The plots in an area that scrolls when the panel is too short for all of them at their
+    least height (seven plots of a cantilever in a 1280 × 800 window): a plot squeezed below it
+    has its value and time numbers drawn over each other."""
+    plots = QWidget()
+    plots.setLayout(grid)
+    area = QScrollArea()
+    area.setObjectName("readouts_plots")
+    area.setWidget(plots)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area
+
+
 def _colour_index(series: Readout) -> int:
     """A plot's own curve takes the colour of its place among the plots; the others on it the
     colours after that one, in their order on it, so that no two curves of a plot look alike."""
@@ -426,14 +499,13 @@ def _follow(plot: pg.PlotWidget, low: float, high: float) -> None:
     """Keep the data in view, changing the value range only when the data leaves it or fills
     less than a third of it: an axis whose range changes re-lays its ticks and labels, the
     costliest part of a redraw, and a range that shifts every redraw makes a steady curve
-    look as if it moved."""
+    look as if it moved. A flat curve gets a range of a few round numbers (value_range)."""
     (shown_low, shown_high) = plot.getPlotItem().viewRange()[1]
-    span = max(high - low, abs(high) * 1e-3, 1e-9)
+    wanted_low, wanted_high = value_range(low, high)
     inside = shown_low <= low and high <= shown_high
-    if inside and (shown_high - shown_low) <= 3.0 * span:
+    if inside and (shown_high - shown_low) <= 2.0 * (wanted_high - wanted_low):
         return
-    margin = 0.25 * span
-    plot.setYRange(low - margin, high + margin, padding=0)
+    plot.setYRange(wanted_low, wanted_high, padding=0)
 
 
 def envelope(t: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:

@@ -278,15 +278,21 @@ def body_summary(body: Body) -> str:
 
 
 def obstacle_summary(obstacle: Obstacle) -> str:
+    """ "radius 0.5", "0.8 × 0.6 × 0.8", with the language's decimal point."""
     if isinstance(obstacle, SphereSpec):
-        return tr("radius {radius:.3g}").format(radius=obstacle.radius)
-    return " × ".join(f"{v:.3g}" for v in obstacle.size)
+        return localized(tr("radius {radius:.3g}").format(radius=obstacle.radius))
+    return localized(" × ".join(f"{v:.3g}" for v in obstacle.size))
 
 
 def settings_summary(section: str, s: Settings, si: bool = False) -> str:
     """A settings group's own value cell, what its row says while folded (and what a screen
     reader reads for the row): "on", "off", the wind's strength, the solver, the options on
-    (`si`: a scene in SI units)."""
+    (`si`: a scene in SI units); numbers with the language's decimal point ("Δt 0,00833 s" in
+    German)."""
+    return localized(_settings_summary(section, s, si))
+
+
+def _settings_summary(section: str, s: Settings, si: bool) -> str:
     if section in ("ball", "floor"):
         return tr("on") if getattr(s, section) else tr("off")
     if section == "wind":

@@ -429,9 +429,8 @@ TOOLS: tuple[ToolRow, ...] = (
             QT_TR_NOOP("Pin: click a particle to pin or unpin it; drag a pin to move its anchor. "
                        "Ctrl+click selects."), PinTool),
     ToolRow("probe", QT_TR_NOOP("Pr&obe"), "probe", "O",
-            QT_TR_NOOP("Probe: click a particle to attach a probe (up to 4; its height, speed "
-                       "and tension in the Probes panel), click a probed one to take it off. "
-                       "Ctrl+click selects."),
+            QT_TR_NOOP("Probe: click a particle to attach a probe (up to 4, read in the Probes "
+                       "panel), a probed one to take it off. Ctrl+click selects."),
             ProbeTool),
     ToolRow("cut", QT_TR_NOOP("&Cut"), "cut", "C",
             QT_TR_NOOP("Cut: drag a stroke across the cloth; every link it crosses is cut. "

@@ -23,6 +23,7 @@ from clothlab.sim.document.presets import load_preset, preset_names
 from clothlab.sim.document.scene import SceneError
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.icons import icon
+from clothlab.ui.numbers import localized
 from clothlab.ui.viewport.tools import TOOLS
 from clothlab.ui.window import dialogs
 
@@ -75,7 +76,7 @@ def state_text(t: float | None) -> str:
     """File ▸ Save State's text: "Save State at t = 3.20 s…" (the newest frame's time)."""
     if t is None:
         return tr(STATE_TEXT)
-    return tr("Save S&tate at t = {t:.2f} s…").format(t=t)
+    return localized(tr("Save S&tate at t = {t:.2f} s…").format(t=t))  # "32,43" in German
 
 
 # The menus' titles, for the catalogue: a row's menu path is made of them ("&Edit/&Tool"), and
@@ -166,6 +167,10 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
                         "(as set up)")),
             ("left edge", QT_TR_NOOP("Pin &left edge"),
              QT_TR_NOOP("Pin the left edge of the selected sheet at its rest place (as set up)")),
+            ("top corner clamps", QT_TR_NOOP("Pin top corner cl&amps"),
+             QT_TR_NOOP("Hold the selected sheet at its rest place by every particle within a "
+                        "tenth of its width of a top corner, as a lab's clamp: unlike a point "
+                        "pin, it holds an SI fabric alike at any resolution")),
         )
     ),
     ActionRow("pin_every_nth", QT_TR_NOOP("Pin &every n-th of top edge…"),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, QUrl
-from PySide6.QtGui import QAction, QImage, QKeySequence, QTextDocument
+from PySide6.QtGui import QAction, QDesktopServices, QImage, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -403,7 +403,9 @@ class DocumentViewer(QDialog):
         super().__init__(parent)
         self.setObjectName("document_viewer")
         self.browser = GuideBrowser(self)
-        self.browser.setOpenExternalLinks(True)
+        self.browser.setOpenLinks(False)  # follow_link decides where each link opens
+        self.browser.anchorClicked.connect(self.follow_link)
+        self.browser.sourceChanged.connect(self._name_document)  # a link followed too
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
@@ -411,13 +413,30 @@ class DocumentViewer(QDialog):
 
     def show_document(self, name: str, path: Path) -> None:
         """Show the document Help entry `name` is, read from `path`, and bring the viewer up."""
-        self.setWindowTitle(f"{APPLICATION} — {tr(DOCUMENT_TITLES[name])} ({path.name})")
         self.browser.setSource(
             QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource
         )
         self.show()
         self.raise_()
         self.activateWindow()
+
+    def follow_link(self, link: QUrl) -> None:
+        """A Markdown document (README → RESEARCH.md, docs/api.md) or a place in this one opens
+        here; a web link, a folder (examples) or another file opens in the desktop's program."""
+        target = self.browser.source().resolved(link)
+        if link.toString().startswith("#"):
+            self.browser.scrollToAnchor(link.fragment())
+        elif target.isLocalFile() and target.fileName().endswith(".md"):
+            self.browser.setSource(target, QTextDocument.ResourceType.MarkdownResource)
+        else:
+            QDesktopServices.openUrl(target)
+
+    def _name_document(self, source: QUrl) -> None:
+        """ "User guide (README.md)": the desktop adds the app's name after a window's title."""
+        file = source.fileName()
+        titles = {DOCUMENTS[key]: title for key, title in DOCUMENT_TITLES.items()}
+        title = titles.get(file)
+        self.setWindowTitle(f"{tr(title)} ({file})" if title else file)
 
 
 def open_document(parent: QWidget, name: str) -> bool:

@@ -59,7 +59,8 @@ BELOW_TARGET = 1.5
 CLEARANCE = 0.1  # units between a new obstacle and the cloth's rest place
 # The Pin menu's rows (ui.window.actions) by the pin set they pin; "Pin every n-th" asks n first.
 PIN_ACTIONS = {"pin_top_edge": "top edge", "pin_top_corners": "top corners",
-               "pin_left_edge": "left edge"}  # fmt: skip
+               "pin_left_edge": "left edge",
+               "pin_top_corner_clamps": "top corner clamps"}  # fmt: skip
 BODY_ACTIONS = ("duplicate_body", "unpin_all")
 SHEET_ACTIONS = (*PIN_ACTIONS, "pin_every_nth")
 Vec3 = tuple[float, float, float]

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -188,7 +189,7 @@ class FitDialog(QDialog):
         layout.addWidget(self.refusal)
         nest(layout, run_row)
         layout.addWidget(self.result_line)
-        layout.addWidget(self.plot, 1)
+        layout.addWidget(self._plot_or_hint(), 1)
         nest(layout, save_row)
         layout.addWidget(self.save_line)
         self.from_drape.toggled.connect(self._show_way)
@@ -242,6 +243,7 @@ class FitDialog(QDialog):
         self.fit = None
         self.save_button.setEnabled(False)
         self.plot.clear()
+        self.plot_place.setCurrentWidget(self.plot_hint)
         density = self.density.value() / 1e3
         if self.from_drape.isChecked():
             self.target = self.drape.value()
@@ -262,6 +264,21 @@ class FitDialog(QDialog):
         self.result_line.setText(doing)
         run.start()
 
+    def _plot_or_hint(self) -> QStackedWidget:
+        """The plot once a fit exists; before it, a line saying what will show there (empty
+        axes said nothing)."""
+        self.plot_hint = QLabel(
+            tr("Fit draws here the strips it swept and the B it found, once a fit is done.")
+        )
+        self.plot_hint.setObjectName("fit_plot_hint")
+        self.plot_hint.setWordWrap(True)
+        self.plot_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.plot_place = QStackedWidget()
+        self.plot_place.addWidget(self.plot_hint)
+        self.plot_place.addWidget(self.plot)
+        self.plot_place.setCurrentWidget(self.plot_hint)
+        return self.plot_place
+
     def _show_progress(self, doing: str, done: int, count: int) -> None:
         """The sweep's progress after what it is doing, until it is told to stop."""
         if self.fit_run is not None and not self.fit_run.stopping:
@@ -281,10 +298,16 @@ class FitDialog(QDialog):
             line = tr("B = {rigidity} N·m (bending length {length:.2f} cm)").format(
                 rigidity=rigidity, length=c
             )
-        else:
+        else:  # the sweep's first guess, by Peirce's formula, beside ASTM's reading
+            overhang = self.overhang.value() / 100.0
+            astm = self.density.value() / 1e3 * textile.GRAVITY * (overhang / 2.0) ** 3
             line = tr(
-                "B = {rigidity} N·m (bending length {length:.2f} cm; Peirce's guess {guess} N·m)"
-            ).format(rigidity=rigidity, length=c, guess=short_e(fit.guess, 3))
+                "B = {rigidity} N·m (bending length {length:.2f} cm from (B/ρg)^⅓). First guess "
+                "{guess} N·m by Peirce's formula at {angle:g}°; ASTM's ρg(O/2)³ {astm} N·m"
+            ).format(
+                rigidity=rigidity, length=c, guess=short_e(fit.guess, 3), angle=self.target,
+                astm=short_e(astm, 3),
+            )  # fmt: skip
         self.result_line.setText(localized(line))
         values = [b for b, _ in fit.swept]
         measured = [m for _, m in fit.swept]
@@ -296,6 +319,7 @@ class FitDialog(QDialog):
             self.plot.plot(along, np.polyval(fit.trend, np.log(along)), pen=dashed)
         self.plot.plot([fit.bending_rigidity], [self.target], pen=None, symbol="x",
                        symbolSize=14, symbolPen=pg.mkPen("#c62828", width=3))  # fmt: skip
+        self.plot_place.setCurrentWidget(self.plot)
         self.save_button.setEnabled(True)
 
     def _failed(self, message: str) -> None:

@@ -57,7 +57,7 @@ from clothlab.ui.viewport.describer import ViewDescriber
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
-from clothlab.ui.window import dialogs, keyboard, preferences, preferences_dialog
+from clothlab.ui.window import dialogs, keyboard, preferences, preferences_dialog, whole_texts
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
 from clothlab.ui.window.fit_dialog import FitDialog
@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
         self._pending_snapshot: Snapshot | None = None
         self._frame_clock = self._timer(round(1000 / FRAME_HZ), self._present)
         theme.install_focus_ring()  # visible on the dark theme as on the light one
+        whole_texts.install()  # every dialog as wide as its title
         # Edit ▸ Preferences, as stored and whenever they change
         self.live_preferences = preferences_dialog.LivePreferences(
             self.set_frame_rate_cap, self.readouts_panel.window_box.setValue, self

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -38,6 +38,24 @@ PREPARING = QT_TR_NOOP(
 )  # shown as tr(PREPARING)
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends in "…" where its text is longer than its width, instead of
+    being cut off in the middle of a word ("…Strg+K"); text() is the whole text."""
+
+    def shown_text(self) -> str:
+        """The text as drawn now."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        self.style().drawItemText(
+            painter, self.contentsRect(), int(self.alignment()), self.palette(),
+            self.isEnabled(), self.shown_text(), QPalette.ColorRole.WindowText,
+        )  # fmt: skip
+        painter.end()
+
+
 class StatusBar(QStatusBar):
     command_requested = Signal(object)  # the notice's button: Reset, or a ChangeSetting
 
@@ -48,10 +66,12 @@ class StatusBar(QStatusBar):
         self._fps_clock = time.perf_counter()
         self._last_update = -math.inf
         self._message_timeout = 0  # of the message shown last, ms
-        self.tool_label = self._label(tool_hint, tool_hint)
+        self.tool_label = ElidedLabel(tool_hint)
+        self.tool_label.setToolTip(tool_hint)
+        self.tool_label.setContentsMargins(6, 0, 6, 0)
         self.tool_label.setObjectName("tool_label")
-        # The hint gives way in a narrow window (cut off at the right; the tooltip has it all)
-        # rather than holding the window wider than the screen or the 3D view wants.
+        # The hint gives way in a narrow window (ending in "…"; the tooltip has it all) rather
+        # than holding the window wider than the screen or the 3D view wants.
         self.tool_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.addWidget(self.tool_label, 1)
         self.state_label = self._label(tr("Paused"))
