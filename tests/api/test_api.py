@@ -182,9 +182,7 @@ def test_compare_and_sweep_give_what_the_variants_give():
     assert rows[2].final["sag"] == tables["as is"]["sag"][-1]  # passes=8, no wind: as is
 
 
-@pytest.mark.parametrize(
-    "example", ["sag_vs_passes.py", "record_and_replay.py", "sweep_plot_compare.py"]
-)
+@pytest.mark.parametrize("example", ["sag_vs_passes.py", "record_and_replay.py"])
 def test_the_examples_run(example, tmp_path):
     result = subprocess.run([sys.executable, str(ROOT / "examples" / example)], cwd=tmp_path,
                             capture_output=True, text=True, timeout=600)  # fmt: skip
@@ -194,18 +192,33 @@ def test_the_examples_run(example, tmp_path):
         sags = [float(line.split()[1]) for line in lines[1:8]]
         assert sags == sorted(sags, reverse=True)  # more passes, less sag
         assert (tmp_path / "sag_vs_passes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    elif example == "sweep_plot_compare.py":
-        lines = result.stdout.splitlines()
-        table = [[float(v) for v in line.split()] for line in lines[1:5]]
-        for column in (1, 2):  # at each stiffness: more passes, less sag
-            sags = [row[column] for row in table]
-            assert sags == sorted(sags, reverse=True)
-        assert all(row[1] > row[2] for row in table)  # softer links sag more
-        assert (tmp_path / "sweep_plot_compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert lines[-1].endswith("the cut ran the same bit for bit: True")
     else:
         assert "bit for bit" in result.stdout
         assert (tmp_path / "cut.clothrec.json").is_file()
+
+
+def test_the_notebook_runs_cell_by_cell_in_a_kernel(tmp_path):
+    """examples/sweep_plot_compare.ipynb, executed as Jupyter does (nbclient, a Python kernel),
+    in a folder of its own: its sweep, plot, comparison and kept state."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(ROOT / "examples" / "sweep_plot_compare.ipynb", as_version=4)
+    NotebookClient(notebook, timeout=600, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = [
+        "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    ]
+    lines = printed[1].splitlines()
+    table = [[float(v) for v in line.split()] for line in lines[1:5]]
+    for column in (1, 2):  # at each stiffness: more passes, less sag
+        sags = [row[column] for row in table]
+        assert sags == sorted(sags, reverse=True)
+    assert all(row[1] > row[2] for row in table)  # softer links sag more
+    assert (tmp_path / "sweep_plot_compare.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "settled" in printed[3]
+    assert printed[4].strip().endswith("the cut ran the same bit for bit: True")
 
 
 def test_a_lab_measures_the_pins_links_and_floor_with_the_solvers_forces():
