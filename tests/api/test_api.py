@@ -197,11 +197,17 @@ def test_the_examples_run(example, tmp_path):
         assert (tmp_path / "cut.clothrec.json").is_file()
 
 
-def test_the_notebook_runs_cell_by_cell_in_a_kernel(tmp_path):
+def test_the_notebook_runs_cell_by_cell_in_a_kernel(tmp_path, monkeypatch):
     """examples/sweep_plot_compare.ipynb, executed as Jupyter does (nbclient, a Python kernel),
-    in a folder of its own: its sweep, plot, comparison and kept state."""
+    in a folder of its own: its sweep, plot, comparison and kept state. The kernel's files
+    (IPython's profile, Jupyter's connection file, matplotlib's cache) go there too."""
     import nbformat
     from nbclient import NotebookClient
+
+    own = {"IPYTHONDIR": "ipython", "JUPYTER_RUNTIME_DIR": "runtime",
+           "JUPYTER_DATA_DIR": "jupyter", "MPLCONFIGDIR": "matplotlib"}  # fmt: skip
+    for variable, folder in own.items():
+        monkeypatch.setenv(variable, str(tmp_path / folder))
 
     notebook = nbformat.read(ROOT / "examples" / "sweep_plot_compare.ipynb", as_version=4)
     NotebookClient(notebook, timeout=600, resources={"metadata": {"path": str(tmp_path)}}).execute()
