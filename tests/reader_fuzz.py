@@ -40,27 +40,31 @@ SOURCE = "fuzz.file"
 # --- mutations -----------------------------------------------------------------------------------
 
 NASTY_VALUES = [
-    b"NaN", b"Infinity", b"1e400", b"-1", b"-0", b"1.5", b"9" * 400, b"2147483648",
-    b'"text"', b'""', b'"\\u0000\\n<b>x</b>"', b'"\\ud800"', b"[]", b"[1,2,3]",
-    b"[" * 40 + b"]" * 40, b"{}", b'{"a":1}', b"null", b"true", b"false",
+    b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1e400", b"1e-400", b"-0", b"0.0", b"-1",
+    b"9" * 5000, b"1" + b"0" * 40, b"2147483648", b"9223372036854775808", b"1.5",
+    b'"text"', b'"' + b"x" * 1000 + b'"', b'""', b'"\\u0000\\n"', b'"\\ud800"',
+    b"[]", b"[1,2,3]", b"[" * 20 + b"]" * 20, b"[" * 5000 + b"]" * 5000,
+    b"[0" + b",0" * 3000 + b"]",
+    b"{}", b'{"a":1}', b"null", b"true", b"false",
 ]  # fmt: skip
-NASTY_KEYS = [b"", b"x", b"kind", b"format", b"steps", b"type", b"particle", b"a" * 300]
-INSERTS = [b"{", b"}", b"[", b"]", b'"', b",", b":", b"0", b"-", b"\\", b"\xff", b"\x00", b"\r"]
+NASTY_KEYS = [
+    b"", b"x", b"kind", b"format", b"cols", b"particle", b"__proto__", b"K\xc3\xadnd", b"\\n",
+    b"a" * 5000, b"\\u0000",
+]  # fmt: skip
+INSERTS = [b"{", b"}", b"[", b"]", b'"', b",", b":", b"0", b"-", b"e9", b"\\", b"\xff", b"\x00"]
 NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
 KEY = re.compile(rb'"([^"\\]*)"\s*:')
-VALUE = re.compile(rb':\s*("[^"\\]*"|true|false|null|\[[^\[\]{}]*\])')
-BYTE_KINDS = ("flip", "delete", "insert", "duplicate", "truncate")
-TOKEN_KINDS = ("number", "number", "key", "value", "value")  # keep JSON valid: reach the fields
-
-operation = st.tuples(
-    st.sampled_from(BYTE_KINDS + TOKEN_KINDS), st.integers(0, 1 << 20), st.integers(0, 1 << 20)
-)
-operations = st.lists(operation, min_size=1, max_size=4)
+VALUE = re.compile(rb':\s*("[^"\\]*"|true|false|null|\{[^{}\[\]]*\}|\[[^\[\]{}]*\])')
+KINDS = ["flip", "delete", "insert", "duplicate", "number", "key", "value", "truncate"]
 
 
-def mutate(seed: bytes, edits: list[tuple[str, int, int]]) -> bytes:
+def _pick(matches: list[re.Match], n: int) -> re.Match | None:
+    return matches[n % len(matches)] if matches else None
+
+
+def mutate(seed: bytes, operations: list[tuple[str, int, int]]) -> bytes:
     data = bytearray(seed)
-    for kind, a, b in edits:
+    for kind, a, b in operations:
         if not data:
             data = bytearray(INSERTS[b % len(INSERTS)])
             continue
@@ -68,31 +72,38 @@ def mutate(seed: bytes, edits: list[tuple[str, int, int]]) -> bytes:
         if kind == "flip":
             data[at] ^= 1 << (b % 8)
         elif kind == "delete":
-            del data[at : at + 1 + b % 32]
+            del data[at : at + 1 + b % 64]
         elif kind == "insert":
             data[at:at] = INSERTS[b % len(INSERTS)]
         elif kind == "duplicate":
-            chunk = bytes(data[at : at + 1 + b % 100])
+            chunk = bytes(data[at : at + 1 + b % 200])
             data[b % len(data) : b % len(data)] = chunk
         elif kind == "truncate":
             del data[at:]
         else:
-            _swap_token(data, kind, a, b)
+            pattern = {"number": NUMBER, "key": KEY, "value": VALUE}[kind]
+            found = _pick(list(pattern.finditer(data)), a)
+            if found is None:
+                continue
+            group = 1 if kind != "number" else 0
+            start, end = found.span(group)
+            if kind == "key":
+                new = b'"' + NASTY_KEYS[b % len(NASTY_KEYS)] + b'"'
+                if b % 3 == 0:  # another key of the file: often a duplicate
+                    other = _pick(list(KEY.finditer(data)), b // 3)
+                    new = other.group(0)[:-1].rstrip() if other else new
+            else:
+                new = NASTY_VALUES[b % len(NASTY_VALUES)]
+            data[start:end] = new
     return bytes(data)
 
 
-def _swap_token(data: bytearray, kind: str, a: int, b: int) -> None:
-    pattern = {"number": NUMBER, "key": KEY, "value": VALUE}[kind]
-    matches = list(pattern.finditer(data))
-    if not matches:
-        return
-    found = matches[a % len(matches)]
-    group = 0 if kind == "number" else 1
-    start, end = found.span(group)
-    if kind == "key":
-        data[start:end] = b'"' + NASTY_KEYS[b % len(NASTY_KEYS)] + b'"'
-    else:
-        data[start:end] = NASTY_VALUES[b % len(NASTY_VALUES)]
+# Byte-level edits mostly break the JSON; the token edits keep it valid and reach the fields.
+WEIGHTED_KINDS = [*KINDS, "number", "number", "key", "value", "value"]
+operation = st.tuples(
+    st.sampled_from(WEIGHTED_KINDS), st.integers(0, 1 << 20), st.integers(0, 1 << 20)
+)
+operations = st.lists(operation, min_size=1, max_size=4)
 
 
 # --- the readers -----------------------------------------------------------------------------
