@@ -482,12 +482,10 @@ class Lab:
     def cut(self, links: Sequence[int]) -> int:
         """Cut these links (indices into the model's links) where still live; returns how many
         were cut."""
-        live = self._engine.sim.state.link_alive
-        indices = boundary.indices_below(links, "link", len(live))
-        chosen = tuple(sorted({k for k in indices if live[k]}))
-        if chosen:
-            self._submit(CutLinks(chosen))
-        return len(chosen)
+        indices = boundary.indices_below(links, "link", self.links)
+        before = len(self._document.cuts)
+        self._submit(CutLinks(tuple(indices)))  # the session cuts those still live
+        return len(self._document.cuts) - before
 
     @_locked
     def cut_seam(self, sheet: int = 0) -> int:

@@ -356,9 +356,7 @@ class Autosaver(QObject):
     def recover(self, recovery: Recovery) -> None:
         """Make the recovered scene the document, with unsaved changes and its own path."""
         self.controller.load(recovery.scene, recovery.path)
-        # Qt's documented way to mark a document "restored from a backup file": the clean
-        # index becomes -1, so the title shows [*] and no undo makes it clean until a save.
-        self.controller.undo_stack.resetClean()
+        self.controller.mark_recovered()  # [*] in the title, and no undo makes it clean
         if self.autosave():  # ours holds it now, so the old file can go
             _remove(recovery.file)
 

@@ -336,6 +336,12 @@ class Controller(QObject):
             self.path_changed.emit(target)
         return target
 
+    def mark_recovered(self) -> None:
+        """The document was restored from a backup file: not clean until a save, in the undo
+        stack (Qt's resetClean: the title shows [*]) and in the session's history alike."""
+        self.session.history.forget_saved()
+        self.undo_stack.resetClean()
+
     def state(self, snapshot: Snapshot | None = None, camera: CameraSpec | None = None) -> Scene:
         """The set-up with the links the model had torn by `snapshot` (the newest frame of the
         document by default), named as a state (state_scene). Raises ValueError before the

@@ -121,12 +121,18 @@ def links_system(sim: Simulation) -> sparse.csr_matrix:
     return system[rows][:, rows].tocsr()
 
 
-def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float = 1e-6) -> int:
+def conjugate_gradients(
+    system, rhs: np.ndarray, precondition, tolerance: float = 1e-6, most: int = 5000, done=None
+) -> int:
+    """Iterations of preconditioned CG from 0 until `done(residual)` (by default: every entry
+    within `tolerance` of the right-hand side's largest), `most` if never."""
     x, r = np.zeros_like(rhs), rhs.copy()
     z = precondition(r)
     p, fit, limit = z.copy(), r @ z, tolerance * np.abs(rhs).max()
-    for k in range(5000):
-        if np.abs(r).max() <= limit:
+    if done is None:
+        done = lambda residual: np.abs(residual).max() <= limit  # noqa: E731
+    for k in range(most):
+        if done(r):
             return k
         product = system @ p
         step = fit / (p @ product)
@@ -135,7 +141,7 @@ def conjugate_gradients(system, rhs: np.ndarray, precondition, tolerance: float 
         z = precondition(r)
         fit, last = r @ z, fit
         p = z + fit / last * p
-    return 5000
+    return most
 
 
 def compare_preconditioners(size: int, seconds: float) -> str:

@@ -49,7 +49,7 @@ from collections.abc import Callable
 import numpy as np
 import scipy.sparse as sparse
 import scipy.sparse.linalg as linalg
-from fabric_solvers import clamped_sheet
+from fabric_solvers import clamped_sheet, conjugate_gradients
 
 from clothlab.sim.core import constraint_sets
 from clothlab.sim.core.constraint_sets import LinksTogether
@@ -93,42 +93,19 @@ class Systems:
 
 
 def dual_cg(systems: Systems, rhs: np.ndarray, precondition: Apply) -> int:
-    a, limit = systems.dual, 1e-6 * np.abs(rhs).max()
-    y, r = np.zeros_like(rhs), rhs.copy()
-    z = precondition(r)
-    p, fit = z.copy(), r @ z
-    for k in range(MOST):
-        if np.abs(r).max() <= limit:
-            return k
-        product = a @ p
-        step = fit / (p @ product)
-        y += step * p
-        r -= step * product
-        z = precondition(r)
-        fit, last = r @ z, fit
-        p = z + fit / last * p
-    return MOST
+    return conjugate_gradients(systems.dual, rhs, precondition, most=MOST)
 
 
 def primal_cg(systems: Systems, rhs: np.ndarray, precondition: Apply) -> int:
-    """CG on P·u = Gᵀ·α̃⁻¹·r, stopped by the dual residual of y = α̃⁻¹·(r − G·u)."""
-    a, g, limit = systems.primal, systems.g_rows, 1e-6 * np.abs(rhs).max()
-    inverse_alpha = systems.rows / systems.alpha
-    b = g.T @ (inverse_alpha * rhs)
-    u, r = np.zeros_like(b), b.copy()
-    z = precondition(r)
-    p, fit = z.copy(), r @ z
-    for k in range(MOST):
-        if np.abs(g @ (systems.w @ r)).max() <= limit:
-            return k
-        product = a @ p
-        step = fit / (p @ product)
-        u += step * p
-        r -= step * product
-        z = precondition(r)
-        fit, last = r @ z, fit
-        p = z + fit / last * p
-    return MOST
+    """CG on P·u = Gᵀ·α̃⁻¹·r, stopped by the dual residual of y = α̃⁻¹·(r − G·u), G·W·(its
+    residual)."""
+    g, limit = systems.g_rows, 1e-6 * np.abs(rhs).max()
+    b = g.T @ (systems.rows / systems.alpha * rhs)
+
+    def done(residual: np.ndarray) -> bool:
+        return np.abs(g @ (systems.w @ residual)).max() <= limit
+
+    return conjugate_gradients(systems.primal, b, precondition, most=MOST, done=done)
 
 
 def chains(sim: Simulation) -> np.ndarray:

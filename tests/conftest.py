@@ -109,6 +109,28 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
         window.deleteLater()
 
 
+@pytest.fixture
+def compare_window(make_window):
+    """compare_window(**make_window's): the window as app.gui builds it, the Compare panel
+    with a runner attached and shown."""
+    from clothlab.app.compare_runner import CompareRunner
+
+    runners: list[CompareRunner] = []
+
+    def make(**kwargs):
+        window = make_window("hanging-sheet", **kwargs)
+        runner = CompareRunner(window.controller, window.controller)
+        window.compare_panel.attach(runner)
+        runners.append(runner)
+        window.compare_dock.show()
+        window.compare_dock.raise_()
+        return window
+
+    yield make
+    for runner in runners:
+        runner.stop()
+
+
 # --- slow tests --------------------------------------------------------------------------------
 # Here rather than in tests/sim/conftest.py: pytest reads command-line options only from the
 # conftest files it finds at start-up, and from the repository root that is this one.

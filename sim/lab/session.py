@@ -181,10 +181,8 @@ class History:
     def _merged(self, edit: Edit, gesture: int | None) -> Edit | None:
         if not self.entries or self.index == self.saved or gesture is None:
             return None
-        last = self.entries[-1]
-        if last.gesture != gesture or merge_key(last.edit) is None:
-            return None
-        if merge_key(last.edit) != merge_key(edit):
+        last, key = self.entries[-1], merge_key(edit)
+        if last.gesture != gesture or key is None or merge_key(last.edit) != key:
             return None
         return last.edit.merged(edit)
 

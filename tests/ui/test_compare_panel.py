@@ -11,7 +11,6 @@ import pytest
 from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
 
 from clothlab.app import compare_runner
-from clothlab.app.compare_runner import CompareRunner
 from clothlab.sim.core.readouts import CSV_COLUMNS
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.lab.variants import changed, run_variant
@@ -19,25 +18,6 @@ from clothlab.ui.docks.compare_dock import STALE_TEXT, ComparePanel
 from clothlab.ui.docks.panels import Panel
 
 ONE_SECOND = 120  # steps of 1/120 s
-
-
-@pytest.fixture
-def compare_window(make_window):
-    """The window as app.gui builds it: the panel with a runner attached."""
-    runners: list[CompareRunner] = []
-
-    def make(**kwargs):
-        window = make_window("hanging-sheet", **kwargs)
-        runner = CompareRunner(window.controller, window.controller)
-        window.compare_panel.attach(runner)
-        runners.append(runner)
-        window.compare_dock.show()
-        window.compare_dock.raise_()
-        return window
-
-    yield make
-    for runner in runners:
-        runner.stop()
 
 
 def type_variants(panel: ComparePanel, *texts: str) -> None:

@@ -11,7 +11,6 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPalette
 from PySide6.QtWidgets import QToolTip
 from qt_helpers import WAIT_MS
 
-from clothlab.app.compare_runner import CompareRunner
 from clothlab.sim.core.readouts import CSV_COLUMNS
 from clothlab.ui.docks.readouts_dock import PLOTS, ReadoutsPanel
 from clothlab.ui.readable_plots import short_ticks, value_range
@@ -130,24 +129,6 @@ def test_curve_names_are_outside_the_data(qtbot):
 
 
 LONG_VARIANT = "friction_static=0.5,friction_kinetic=0.4"
-
-
-@pytest.fixture
-def compare_window(make_window):
-    runners: list[CompareRunner] = []
-
-    def make():
-        window = make_window("hanging-sheet")
-        runner = CompareRunner(window.controller, window.controller)
-        window.compare_panel.attach(runner)
-        runners.append(runner)
-        window.compare_dock.show()
-        window.compare_dock.raise_()
-        return window
-
-    yield make
-    for runner in runners:
-        runner.stop()
 
 
 def test_the_compare_legend_is_above_the_data_and_a_new_scene_drops_the_variants(
