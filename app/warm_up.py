@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from clothlab.sim.core import ordering
-from clothlab.sim.core.parameters import PROJECTIVE
+from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
@@ -83,7 +83,9 @@ def runs() -> Iterator[tuple[str, Simulation]]:
     yield "ball, floor", build_simulation(load_preset("drop"))
     yield "boxes, spheres", build_simulation(load_preset("table-cloth"))
     yield "SI cantilever", build_simulation(textile.cantilever_scene("cotton"))
-    yield "SI drape", build_simulation(textile.cusick_drape_scene("cotton"))
+    drape = textile.cusick_drape_scene("cotton")
+    yield "SI drape", build_simulation(drape)
+    yield "SI drape, multigrid", _with(drape, fabric_solver=LINKS_BY_MULTIGRID)
     fabric = textile.with_fabric(sheet, "cotton")
     yield "SI sheet, one projective solve", _with(fabric, fabric_solver=PROJECTIVE)
 

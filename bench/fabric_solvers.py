@@ -10,7 +10,11 @@ candidate in one process:
   LinksTogether's rule (`fabric_solver` 0, the default now);
 * `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
   once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
-* `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations.
+* `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations;
+* `links, multigrid`: the links together, by conjugate gradients on the particles' system
+  preconditioned by one V-cycle of geometric multigrid on the sheet's grid (`fabric_solver` 2,
+  sim.core.multigrid), its finest level made at every substep, its coarse levels again when a
+  solve takes MULTIGRID_STALE iterations.
 
 Where a fabric's bending is too stiff for the passes at the substep (a fine strip), the links'
 solve takes its runs and twists too (LinksTogether.shapes_too); "statics" measures that on a
@@ -19,8 +23,14 @@ fine cantilever against passes alone and the projective solve.
 For each: "moving" is the first `--seconds` from the flat start; "at rest" the same span from
 the state the links solver settled in `--settle` s. It prints × real time, the iterations of
 each step's last substep (median and largest: the links' CG, or the projective iterations, capped
-at fabric_solve.MAX_ITERATIONS), how often the links' system was factored, the projective
-solve's unbalanced force over weight, and the sag. A run that blew up says so instead.
+at fabric_solve.MAX_ITERATIONS), how often the links' system was factored (multigrid: how often
+its coarse levels were made), the projective solve's unbalanced force over weight, and the sag.
+A run that blew up says so instead. `--candidate` runs only the ones named.
+
+"drape" runs the drape check's specimen (denim, 61 across, bending and twist in the links'
+solve) for `--seconds` from its start at 16 and at 4 substeps, with the links factored and by
+multigrid: × real time, the iterations of each step's last substep (median, largest), how often
+each made its factor or coarse levels, and how far apart the two leave the cloth.
 
 Then ("system") the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state:
 conjugate gradients to 10⁻⁶ with the diagonal preconditioner, with the system factored at the
@@ -31,7 +41,7 @@ its stretch stiffness, and a fine cantilever's droop at 1, 4 and 16 substeps, wi
 solved with the links and by the projective solve.
 
     .venv/bin/python bench/fabric_solvers.py [--grid 32 --grid 64 --grid 128] [--seconds 0.5]
-        [--part sheet|system|statics ...]
+        [--part sheet|system|statics|drape ...] [--candidate 'links, multigrid' ...]
 """
 
 from __future__ import annotations
@@ -46,7 +56,7 @@ from clothlab.sim.core import constraint_sets, fabric_solve
 from clothlab.sim.core.constraint_sets import LinksTogether
 from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.materials import SI_FABRICS
-from clothlab.sim.core.parameters import LINKS_THEN_PASSES, PROJECTIVE
+from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, LINKS_THEN_PASSES, PROJECTIVE
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.specimens import elongation, tip_drop
 from clothlab.sim.document.composition import change_body
@@ -60,6 +70,7 @@ CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev
     "links, factored": (LINKS_THEN_PASSES, True, False),
     "projective": (PROJECTIVE, False, False),
     "projective+chebyshev": (PROJECTIVE, False, True),
+    "links, multigrid": (LINKS_BY_MULTIGRID, True, False),
 }
 
 
@@ -229,13 +240,15 @@ def main() -> None:
     parser.add_argument("--grid", action="append", type=int, help="N for N × N (32, 64, 128)")
     parser.add_argument("--seconds", type=float, default=0.5, help="model time measured")
     parser.add_argument("--settle", type=float, default=3.0, help="model time to rest")
-    parser.add_argument("--part", choices=("sheet", "system", "statics"), action="append",
-                        help="what to measure (default: all three)")  # fmt: skip
+    parser.add_argument("--part", choices=("sheet", "system", "statics", "drape"),
+                        action="append", help="what to measure (default: all four)")  # fmt: skip
+    parser.add_argument("--candidate", choices=list(CANDIDATES), action="append",
+                        help="the sheet's candidates (default: all)")  # fmt: skip
     args = parser.parse_args()
-    parts = args.part or ["sheet", "system", "statics"]
+    parts = args.part or ["sheet", "system", "statics", "drape"]
     grids = args.grid or [32, 64, 128]
     if "sheet" in parts:
-        compare_solvers(grids, args.seconds, args.settle)
+        compare_solvers(grids, args.seconds, args.settle, args.candidate or list(CANDIDATES))
     if "system" in parts:
         print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms; "
               "preconditioned by its diagonal, by the rest state's system factored, and by the "
@@ -246,9 +259,11 @@ def main() -> None:
             print(compare_preconditioners(size, args.seconds), flush=True)
     if "statics" in parts:
         statics()
+    if "drape" in parts:
+        compare_on_drape(args.seconds)
 
 
-def compare_solvers(grids: list[int], seconds: float, settle: float) -> None:
+def compare_solvers(grids: list[int], seconds: float, settle: float, names: list[str]) -> None:
     steps = round(seconds * 120)
     print(f"cotton, clamped top corners, {seconds:g} s measured; × real time, iterations "
           f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
@@ -257,7 +272,8 @@ def compare_solvers(grids: list[int], seconds: float, settle: float) -> None:
     for size in grids:
         settled = clamped_sheet(size, LINKS_THEN_PASSES)
         settled.step(round(settle / settled.settings.dt))
-        for name, (solver, factored, chebyshev) in CANDIDATES.items():
+        for name in names:
+            solver, factored, chebyshev = CANDIDATES[name]
             LinksTogether.factored = factored
             fabric_solve.ProjectiveSolve.chebyshev = chebyshev
             for state in ("moving", "at rest"):
@@ -266,6 +282,38 @@ def compare_solvers(grids: list[int], seconds: float, settle: float) -> None:
                     sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
                 print(f"{size:>4}² {state:>7} {name:>21} {run(sim, steps)}", flush=True)
         fabric_solve.ProjectiveSolve.chebyshev, LinksTogether.factored = False, True
+
+
+def compare_on_drape(seconds: float) -> None:
+    """The drape specimen's first `seconds`, links factored and by multigrid, side by side."""
+    print(f"\ndenim drape specimen, 61 across, the first {seconds:g} s; × real time, iterations "
+          "of each step's last substep (median, largest), factors or coarse levels made, and "
+          "the largest distance between the two candidates' particles")  # fmt: skip
+    print(f"{'substeps':>8} {'candidate':>17} {'real':>8} {'med':>5} {'max':>5} {'made':>5}")
+    for substeps in (16, 4):
+        ends = []
+        for name in ("links, factored", "links, multigrid"):
+            scene = textile.cusick_drape_scene(SIMaterialSpec.of("denim", SI_FABRICS["denim"]), 61)
+            settings = {"specimen": 1, "substeps": substeps, "fabric_solver": CANDIDATES[name][0]}
+            sim = build_simulation(with_settings(scene, settings))
+            sim.step(1)  # compiles, and makes the first factor or coarse levels
+            solver = solver_of(sim)
+            counts, made = [], solver.factorisations
+            started = time.perf_counter()
+            for _ in range(round(seconds / sim.settings.dt)):
+                if sim.step(1) != 1:
+                    print(f"{substeps:>8} {name:>17} blew up: {sim.instability}")
+                    break
+                counts.append(solver.iterations)
+            else:
+                took = time.perf_counter() - started
+                real = len(counts) * sim.settings.dt / took
+                made = solver.factorisations - made
+                print(f"{substeps:>8} {name:>17} {real:7.3f}× {int(np.median(counts)):5d} "
+                      f"{max(counts):5d} {made:5d}", flush=True)  # fmt: skip
+                ends.append(sim.state.x.copy())
+        if len(ends) == 2:
+            print(f"{'':>8} apart by {1000 * np.abs(ends[0] - ends[1]).max():.3g} mm")
 
 
 if __name__ == "__main__":

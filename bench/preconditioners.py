@@ -25,7 +25,11 @@ primal
   the warp rows then the weft columns (each line's 3 × 3-block band solved exactly) and back,
   the coarsest factored;
 * `multigrid, lagged`: the coarse levels made `--lag` s earlier, the finest level's smoother
-  made at the state.
+  made at the state;
+* `aggregation`: one V-cycle of smoothed-aggregation algebraic multigrid (pyamg's
+  `smoothed_aggregation_solver`, its defaults but for 3 × 3 blocks, the x, y and z rigid
+  modes, symmetric block Gauss–Seidel and a coarsest level of 300; needs `pip install
+  pyamg`, else "n/a").
 
 It prints iterations only: the chains and multigrid here are scipy prototypes (their
 milliseconds measure Python, not the method); a candidate that does not reach the tolerance
@@ -62,7 +66,7 @@ from clothlab.sim.lab import textile
 MOST = 2000
 HEADER = (
     f"{'':>13} {'rows':>8} {'coords':>7} {'diagonal':>9} {'chains':>9} {'chainSGS':>9} "
-    f"{'factor,l':>9} | {'diagonal':>9} {'multigrid':>9} {'mg,l':>9}"
+    f"{'factor,l':>9} | {'diagonal':>9} {'multigrid':>9} {'mg,l':>9} {'aggreg.':>9}"
 )
 Apply = Callable[[np.ndarray], np.ndarray]
 
@@ -219,6 +223,20 @@ class Multigrid:
         return z + warp_back(r - a @ z)
 
 
+def aggregation(primal: sparse.csr_matrix) -> Apply | None:
+    """One V-cycle of pyamg's smoothed aggregation on the primal system (None: no pyamg)."""
+    try:
+        import pyamg
+    except ImportError:
+        return None
+    smoother = ("block_gauss_seidel", {"blocksize": 3, "sweep": "symmetric"})
+    modes = np.kron(np.ones((primal.shape[0] // 3, 1)), np.eye(3))
+    solver = pyamg.smoothed_aggregation_solver(
+        primal, B=modes, max_coarse=300, presmoother=smoother, postsmoother=smoother
+    )
+    return solver.aspreconditioner(cycle="V").matvec
+
+
 def grid_of(sim: Simulation, size: int) -> np.ndarray:
     """(N, 2) int: each particle's place on the sheet's grid, from its rest position."""
     x = sim.topology.rest_positions
@@ -246,7 +264,9 @@ def figures(sim: Simulation, grid: np.ndarray, lag: int) -> str:
         primal_cg(systems, rhs, multigrid),
         primal_cg(systems, rhs, lagged_multigrid),
     ]
-    shown = [f"{c:>9}" if c < MOST else f"{'—':>9}" for c in counts]
+    algebraic = aggregation(systems.primal)
+    counts.append(-1 if algebraic is None else primal_cg(systems, rhs, algebraic))
+    shown = [f"{'n/a' if c < 0 else c if c < MOST else '—':>9}" for c in counts]
     return f"{len(systems.rows):>8} {systems.primal.shape[0]:>7} " + " ".join(shown)
 
 

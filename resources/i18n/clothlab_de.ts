@@ -123,8 +123,8 @@
         <translation>Gewebe-Löser</translation>
     </message>
     <message>
-        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves (RESEARCH.md §8).</source>
-        <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung (RESEARCH.md §8).</translation>
+        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves; or the links together preconditioned by a multigrid cycle on the sheets' grids, whose cost per iteration grows only as the mesh does (RESEARCH.md §8).</source>
+        <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung; oder die Verbindungen gemeinsam, vorkonditioniert mit einem Mehrgitterzyklus auf den Gittern der Tücher, dessen Kosten je Iteration nur so wachsen wie das Netz (RESEARCH.md §8).</translation>
     </message>
     <message>
         <source>links together, then passes</source>
@@ -133,6 +133,10 @@
     <message>
         <source>one projective solve</source>
         <translation>eine projektive Lösung</translation>
+    </message>
+    <message>
+        <source>links together by multigrid, then passes</source>
+        <translation>Verbindungen gemeinsam per Mehrgitter, dann Durchgänge</translation>
     </message>
     <message>
         <source>Link order</source>

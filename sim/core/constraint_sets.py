@@ -18,12 +18,12 @@ from typing import ClassVar
 import numpy as np
 import scipy.sparse as sparse
 
-from clothlab.sim.core import constraints, fabric_solve, kernels, ordering
+from clothlab.sim.core import constraints, fabric_solve, kernels, multigrid, ordering
 from clothlab.sim.core.arrays import LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
-from clothlab.sim.core.parameters import PROJECTIVE, Settings
+from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -150,6 +150,8 @@ class LinkSet(ConstraintSet):
             if model.mechanics.any
             else None
         )
+        if self.together is not None:
+            self.together.grid_keys = multigrid.grid_keys(model.topology)
         self.passes_bend_within = longest_substep(model.mechanics) if model.mechanics.any else 0.0
 
     def begin(self, sub: Substep) -> None:
@@ -165,7 +167,10 @@ class LinkSet(ConstraintSet):
             # the bending too where the substep is too long for the passes to bend it
             stiff = sub.h > self.passes_bend_within
             shapes = (self.curvature.runs, self.curvature.twists) if stiff else ()
-            self.together.solve(sub, self.links, self.lambdas, self.torn, self.shear.shear, shapes)
+            by_multigrid = sub.settings.fabric_solver == LINKS_BY_MULTIGRID
+            self.together.solve(
+                sub, self.links, self.lambdas, self.torn, self.shear.shear, shapes, by_multigrid
+            )
 
     def project(self, sub: Substep) -> None:
         s, links, material = sub.settings, self.links, sub.material
@@ -236,6 +241,7 @@ class LinksTogether:
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
+    MULTIGRID_STALE = 30  # a solve this long makes the V-cycle's coarse levels again
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
@@ -254,6 +260,10 @@ class LinksTogether:
         self._factor: tuple[Factor | LinksInverse, float, np.ndarray] | None = None
         self._excess = 0  # iterations past EXPECTED_ITERATIONS since it was made
         self.factorisations = 0  # how many times it was made, for the bench
+        self.grid_keys: np.ndarray | None = None  # (N, 3) int64, multigrid.grid_keys
+        # the V-cycle, and the rows its pattern was made for; its coarse levels are stale
+        self._multigrid: tuple[multigrid.Multigrid, multigrid.Pattern, np.ndarray] | None = None
+        self._coarse_stale = True
 
     def _resize(self, link_count: int) -> None:
         rows = link_count + len(self._shear.cells) + 3 * len(self._rows.members)
@@ -276,9 +286,11 @@ class LinksTogether:
         torn: np.ndarray,
         shear: CellShear | None = None,
         shapes: tuple[Stencils, ...] = (),
+        by_multigrid: bool = False,
     ) -> None:
         """One solve of the links (their multipliers `lambdas`), the cells' `shear` and the
-        `shapes` (theirs in their sets), x moved in place."""
+        `shapes` (theirs in their sets), x moved in place; `by_multigrid`: preconditioned by a
+        V-cycle where it can be (_takes_multigrid), else by the factor."""
         shear = NO_SHEAR if shear is None else shear
         if not self.shapes_too:
             shapes = ()
@@ -290,7 +302,7 @@ class LinksTogether:
             self._shear, self._shapes = shear, shapes
             self._rows = ShapeRows.of(shapes, len(sub.x))
             self._resize(len(links.a))
-            self._factor = None
+            self._factor = self._multigrid = None
         h2, shape, first = sub.h * sub.h, self._rows, len(links.a)
         self.rest = links.rest
         constraints.links_rows(
@@ -311,7 +323,9 @@ class LinksTogether:
         self._multiply(sub, links, self.change)
         self.residual -= self.product
         limit = self._limit(links)
-        if not self.factored:
+        if by_multigrid and self._takes_multigrid(rows):
+            self.iterations = self._multigrid_solve(sub, links, rows, limit)
+        elif not self.factored:
             self.iterations = self._conjugate_gradients(
                 sub, links, self._diagonal, limit, constraints.TOGETHER_MAX_ITERATIONS
             )
@@ -338,6 +352,90 @@ class LinksTogether:
         first += len(shear.cells)
         for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
             stencils.lambdas -= self.change[first + 3 * lo : first + 3 * hi].reshape(-1, 3)
+
+    def _takes_multigrid(self, rows: np.ndarray) -> bool:
+        """Every particle lies on a grid and every row has a compliance (an inextensible link
+        has no particles' system: the factor's)."""
+        return self.grid_keys is not None and bool(np.all(self.alpha[rows] > 0.0))
+
+    def _multigrid_solve(
+        self, sub: Substep, links: LinkArrays, rows: np.ndarray, limit: np.ndarray
+    ) -> int:
+        """The same answer by way of the particles (bench/preconditioners.py): conjugate
+        gradients on P·u = Gᵀ·α̃⁻¹·r, P = W⁻¹ + Gᵀ·α̃⁻¹·G, preconditioned by one V-cycle, then
+        −Δλ = α̃⁻¹·(r − G·u). That −Δλ leaves the links' system the residual −G·W·(P·u − b), so
+        the solve stops by the links' own test. Returns the iterations taken."""
+        cycle, pattern = self._multigrid_for(sub, links, rows)
+        shear, shape = self._shear, self._rows
+        # G's rows, as constraints.spread and gather take them
+        rows_of = (self.gradient, links.a, links.b, shear.cells, self.shear_gradient,
+                   shape.members, shape.gradient)  # fmt: skip
+        multigrid.assemble(
+            sub.inv_mass, links.a, links.b, self.gradient, shear.cells, self.shear_gradient,
+            shape.members, shape.gradient, self.alpha, self.inverse_diagonal, pattern.diagonal,
+            pattern.link_slots, pattern.cell_slots, pattern.shape_slots, cycle.finest.data,
+        )  # fmt: skip
+        if self._coarse_stale:
+            cycle.coarsen(sub.inv_mass > 0.0)
+            self._coarse_stale = False
+            self.factorisations += 1
+        cycle.refresh_finest()
+        finest = cycle.finest
+        scaled = np.where(rows, self.residual / np.where(rows, self.alpha, 1.0), 0.0)
+        free = (sub.inv_mass > 0.0).astype(np.float64)
+        left = np.zeros_like(self.moves)  # (N, 3): b − P·u, u = 0
+        constraints.spread(scaled, *rows_of, free, left)
+        u, z, search, product = (np.zeros_like(left) for _ in range(4))
+        zeros = np.zeros_like(self.residual)
+        last_fit, iterations = math.inf, constraints.TOGETHER_MAX_ITERATIONS
+        for taken in range(constraints.TOGETHER_MAX_ITERATIONS):
+            np.multiply(left, sub.inv_mass[:, None], out=self.moves)
+            constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
+                               self.product)  # fmt: skip
+            if np.all(np.abs(self.product) <= limit):
+                iterations = taken
+                break
+            cycle.cycle(left, z)
+            z *= free[:, None]  # a held particle does not move (its row is the identity)
+            fit = constraints.dot(left.reshape(-1), z.reshape(-1))
+            search *= fit / last_fit
+            search += z
+            multigrid.multiply(finest.indptr, finest.indices, finest.data, search, product)
+            curvature = constraints.dot(search.reshape(-1), product.reshape(-1))
+            if curvature <= 0.0:
+                iterations = taken
+                break
+            step = fit / curvature
+            u += step * search
+            left -= step * product
+            last_fit = fit
+        # −Δλ = α̃⁻¹·(r − G·u); the residual it leaves is −G·W·(b − P·u) … with the sign of
+        # the links' residual (r − A·change), which is G·W·(P·u − b)
+        constraints.gather(u, *rows_of, self.alpha, zeros, self.inverse_diagonal, self.product)
+        self.change += np.where(rows, scaled - self.product / np.where(rows, self.alpha, 1.0), 0.0)
+        np.multiply(left, sub.inv_mass[:, None], out=self.moves)
+        constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
+                           self.residual)  # fmt: skip
+        self.residual *= -1.0
+        if iterations >= self.MULTIGRID_STALE:
+            self._coarse_stale = True
+        return iterations
+
+    def _multigrid_for(
+        self, sub: Substep, links: LinkArrays, rows: np.ndarray
+    ) -> tuple[multigrid.Multigrid, multigrid.Pattern]:
+        kept = self._multigrid
+        if kept is None or not np.array_equal(kept[2], rows):
+            assert self.grid_keys is not None
+            pattern = multigrid.Pattern.of(
+                len(sub.x), np.stack([links.a, links.b], axis=1), self._shear.cells,
+                self._rows.members,
+            )  # fmt: skip
+            data = np.zeros((len(pattern.indices), 3, 3))
+            finest = multigrid.Level(pattern.indptr, pattern.indices, data, self.grid_keys)
+            kept = self._multigrid = (multigrid.Multigrid(finest), pattern, rows.copy())
+            self._coarse_stale = True
+        return kept[0], kept[1]
 
     def worst_residual(self) -> float:
         """The largest |C + α̃·λ| / rest over the links the last solve left (0: none)."""

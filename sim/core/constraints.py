@@ -496,7 +496,7 @@ def apply_together_change(
 ) -> None:
     """Move the particles by W·Gᵀ·(−Δλ) and book the links' multipliers and moves as a pass
     would (the cells' and shapes' multipliers are the caller's: they live in their sets)."""
-    _spread(
+    spread(
         change,
         gradient,
         link_a,
@@ -551,9 +551,30 @@ def multiply_together(
     moves: np.ndarray,  # (N, 3) float64, scratch
     out: np.ndarray,  # (R,) float64, overwritten: (G·W·Gᵀ + α̃)·v
 ) -> None:
-    _spread(
+    spread(
         v, gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient, inv_mass, moves
     )
+    gather(
+        moves, gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient, alpha,
+        v, inverse_diagonal, out,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
+def gather(
+    moves: np.ndarray,  # (N, 3) float64, how far each particle moves
+    gradient: np.ndarray,  # (L, 3) float64
+    link_a: np.ndarray,  # (L,) int32
+    link_b: np.ndarray,  # (L,) int32
+    cells: np.ndarray,  # (C, 4) int32
+    shear_gradient: np.ndarray,  # (C, 4, 3) float64
+    members: np.ndarray,  # (K, M) int32
+    shape_gradient: np.ndarray,  # (K, M) float64
+    alpha: np.ndarray,  # (R,) float64
+    v: np.ndarray,  # (R,) float64: α̃·v is added (zeros: G·moves alone)
+    inverse_diagonal: np.ndarray,  # (R,) float64, 0 for a row left out
+    out: np.ndarray,  # (R,) float64, overwritten: G·moves + α̃·v, 0 on a row left out
+) -> None:
     links = link_a.shape[0]
     for k in range(links):
         if inverse_diagonal[k] == 0.0:
@@ -591,7 +612,7 @@ def multiply_together(
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
-def _spread(
+def spread(
     v: np.ndarray,  # (R,) float64, −Δλ of each row: the links', the cells', the shapes'
     gradient: np.ndarray,  # (L, 3) float64
     link_a: np.ndarray,  # (L,) int32

@@ -20,7 +20,7 @@ Vec3 = tuple[float, float, float]
 COORDINATE_LIMIT = 1e4  # what scene files accept for a position
 DAMPING_DT = 1.0 / 120.0  # damping is the fraction of motion kept per this much model time
 # fabric_solver's choices (sim.core.constraint_sets.LinksTogether, sim.core.fabric_solve)
-LINKS_THEN_PASSES, PROJECTIVE = 0, 1
+LINKS_THEN_PASSES, PROJECTIVE, LINKS_BY_MULTIGRID = 0, 1, 2
 
 
 def damping_per_step(damping: float, h: float) -> float:
@@ -256,7 +256,7 @@ class Settings:
         QT_TR_NOOP("Fabric solver"),
         "",
         0,
-        1,
+        2,
         1,
         LINKS_THEN_PASSES,
         QT_TR_NOOP(
@@ -264,12 +264,17 @@ class Settings:
             "together (conjugate gradients preconditioned by their factored system), then passes "
             "for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist "
             "in one projective solve of a matrix factored once: any substeps, shear that does not "
-            "resist stretch, but slow to converge on a stiff fabric while it moves (RESEARCH.md "
-            "§8)."
+            "resist stretch, but slow to converge on a stiff fabric while it moves; or the links "
+            "together preconditioned by a multigrid cycle on the sheets' grids, whose cost per "
+            "iteration grows only as the mesh does (RESEARCH.md §8)."
         ),
         "solver",
         classic=False,
-        choices=(QT_TR_NOOP("links together, then passes"), QT_TR_NOOP("one projective solve")),
+        choices=(
+            QT_TR_NOOP("links together, then passes"),
+            QT_TR_NOOP("one projective solve"),
+            QT_TR_NOOP("links together by multigrid, then passes"),
+        ),
     )
     ball: bool = setting(
         QT_TR_NOOP("Ball"),
