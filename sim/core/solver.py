@@ -26,6 +26,7 @@ from clothlab.sim.core.arrays import (
     build_links,
     build_obstacles,
 )
+from clothlab.sim.core.backend import StepBackend
 from clothlab.sim.core.constraint_sets import (
     LINKS,
     MATERIALS,
@@ -108,7 +109,10 @@ class Simulation:
         materials: list[BodyMaterial] | list[tuple[Any, ...]] | None = None,
         spheres: list[SphereShape] | None = None,
         boxes: list[BoxShape] | None = None,
+        backend: StepBackend | None = None,
     ) -> None:
+        """`backend` steps the seed's model (sim.core.backend; None: ClassicIntegrator's numba
+        kernels)."""
         self.topology = topology
         self._link_body = topology.link_body()  # (M,) int32
         self._material: tuple[tuple[Any, ...], LinkMaterial] | None = None
@@ -131,7 +135,7 @@ class Simulation:
         # shear condition holds its shear); None until the materials are set
         self._holding: np.ndarray | None = None
         self.set_materials(materials or [BodyMaterial()] * len(topology.bodies))
-        self._classic = ClassicIntegrator()
+        self._classic: StepBackend = backend or ClassicIntegrator()
         self.threads = ordering.ThreadChooser()  # automatic mode's, for the colour order
         self.stop = np.zeros(1, dtype=np.uint8)  # (1,) set by another thread: abandon the step
         self.interrupted = False  # the last step() ended early because `stop` was set

@@ -33,6 +33,7 @@ from pydantic import (
 )
 from pydantic.dataclasses import dataclass
 
+from clothlab.sim.core.backend import StepBackend
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.materials import SIMaterial
 from clothlab.sim.core.parameters import (
@@ -901,13 +902,14 @@ def obstacle_shapes(
     return spheres, boxes
 
 
-def build_simulation(scene: Scene) -> Simulation:
+def build_simulation(scene: Scene, backend: StepBackend | None = None) -> Simulation:
+    """The scene's simulation; `backend` steps its seed's model (sim.core.backend)."""
     topology = build_topology(scene)
     pins = {p.particle: p.anchor for p in scene.pins}
     spheres, boxes = obstacle_shapes(scene.obstacles)
     return Simulation(
         topology, scene_settings(scene), pins, scene.cuts, scene.tears,
-        body_materials(scene.bodies), spheres, boxes,
+        body_materials(scene.bodies), spheres, boxes, backend,
     )  # fmt: skip
 
 
