@@ -49,9 +49,9 @@ from clothlab.ui.plain_text import as_written
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
     from clothlab.ui.docks.readouts_dock import ReadoutsPanel
+    from clothlab.ui.front_door import FrontDoor
 
 # shown in the file dialogs: translated there, with tr
 SCENE_FILTER = QT_TR_NOOP("Cloth Lab scenes (*.json);;All files (*)")
@@ -146,7 +146,7 @@ class SceneFiles:
     def __init__(
         self,
         window: QMainWindow,
-        controller: Controller,
+        controller: FrontDoor,
         camera: Callable[[], CameraSpec],
         readouts: ReadoutsPanel,
         save_image: Callable[[Path], None],  # raises OSError

@@ -64,9 +64,9 @@ from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.dialogs import show_error, slug
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
+    from clothlab.ui.front_door import FrontDoor
 
 # the file dialogs' filters, translated where they are shown (a format's name is its filter's
 # text before " (")
@@ -358,7 +358,7 @@ def render_video(
 # --- frames of a copy of the run ---------------------------------------------------------------
 
 
-def _forked(controller: Controller) -> Engine:
+def _forked(controller: FrontDoor) -> Engine:
     engine = controller.fork()
     if engine is None:
         raise VideoError(tr("no frame has been computed yet"))
@@ -374,14 +374,14 @@ def _frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:
 
 
 def export_video(
-    controller: Controller,
+    controller: FrontDoor,
     viewport: Viewport,
     path: Path,
     spec: VideoSpec,
     progress: Progress | None = None,
 ) -> VideoResult:
     """A video of the model from its state now on, as the window's 3D view sees it. The frames
-    come from a copy of the run (Controller.fork), stepped here: the run itself goes on, or
+    come from a copy of the run (FrontDoor.fork), stepped here: the run itself goes on, or
     stays paused, as it was."""
     engine = _forked(controller)
     spacing = steps_per_frame(spec.fps, engine.sim.settings.dt)
@@ -392,7 +392,7 @@ def export_video(
 
 
 def export_mesh_sequence(
-    controller: Controller, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
+    controller: FrontDoor, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
 ) -> list[Path]:
     """A mesh per frame from the model's state now on, `fps` frames a model second, into
     `folder` (frame_0000.obj, …): for a replay to its end unless `seconds` is given, else 5 s.

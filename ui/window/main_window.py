@@ -1,6 +1,7 @@
 """The main window: viewport in the middle, Scene / Parameters / Readouts / History docks, menus,
-toolbar and status bar, all wired to a controller (app.controller.Controller); the scene's
-composition (the Add menu, the selection, obstacle drags) is wired by ui.window.editor.
+toolbar and status bar, all wired to a controller (ui.front_door.FrontDoor, which the app's
+Controller is); the scene's composition (the Add menu, the selection, obstacle drags) is wired
+by ui.window.editor.
 
 The window only asks the controller for changes and shows what comes back (documents,
 snapshots, timing); it never touches the simulation. Every view's requests are command records
@@ -66,8 +67,8 @@ from clothlab.ui.window.preferences import settings as settings  # tests read th
 from clothlab.ui.window.recorder import Recorder
 from clothlab.ui.window.status_bar import StatusBar
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
+    from clothlab.ui.front_door import FrontDoor
 
 DEFAULT_SIZE = (1280, 800)
 FRAME_HZ = 60  # most frames drawn per second
@@ -85,7 +86,7 @@ def fitted_size(wanted: tuple[int, int], available: QSize) -> QSize:
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, controller: Controller, remember_layout: bool = True, parent: QWidget | None = None
+        self, controller: FrontDoor, remember_layout: bool = True, parent: QWidget | None = None
     ) -> None:
         """`remember_layout` False: start from the default layout and do not store it (the
         screenshot mode, so pictures do not depend on the user's settings)."""
