@@ -60,7 +60,6 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.items import ViewOptions
 from clothlab.ui.viewport.viewport import Viewport
-from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.dialogs import show_error, slug
 
@@ -460,18 +459,14 @@ class VideoDialog(QDialog):
 
 
 class Exporter(QObject):
-    """Wires File ▸ Export mesh… and Export video… (one per window)."""
+    """File ▸ Export mesh…, mesh sequence… and video… (their rows in ui.window.actions call
+    these methods; one per window)."""
 
     def __init__(self, context: WindowContext) -> None:
         super().__init__(context.parent)
         self.context = context
         self.controller = context.controller
         self.last_video = VideoSpec()  # the dialog offers the last choices again
-        action_table.connect_actions(
-            context.actions,
-            {"export_mesh": self.export_mesh, "export_meshes": self.export_meshes,
-             "export_video": self.export_video},
-        )  # fmt: skip
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
         """A save path; with no suffix, the chosen filter's is added. `filters` are the

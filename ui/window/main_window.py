@@ -14,9 +14,8 @@ ui.window.preferences, its file commands and dialogs from ui.window.dialogs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent, QShowEvent
@@ -29,9 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
+from clothlab.sim.document.commands import SetProbe, SetSceneInfo, SetSpeed
 from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.requests import ChangeSetting, Reset, SeamCut
 from clothlab.sim.document.scene import Scene
 from clothlab.sim.lab.questions import HIDEABLE_PANELS, ClassMode
 from clothlab.sim.text import tr
@@ -47,7 +45,6 @@ from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
-from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.selection import SelectionModel
@@ -120,7 +117,6 @@ class MainWindow(QMainWindow):
             controller, self.selection, self.status, self.viewport, self, self._actions,
             self.files.confirm_discard, self._show_document,
         )  # fmt: skip
-        self._connect_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
         # Adding, removing and changing bodies and obstacles: ui.window.editor.
@@ -128,6 +124,7 @@ class MainWindow(QMainWindow):
         self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.window.export
         self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.window.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
+        self._connect_actions()
         self._build_keyboard()
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(fitted_size(DEFAULT_SIZE, self.screen().availableGeometry().size()))
@@ -231,7 +228,9 @@ class MainWindow(QMainWindow):
         self.speed_actions: dict[float, QAction] = action_table.grouped(self._actions, "speed")
 
     def _connect_actions(self) -> None:
-        action_table.connect_actions(self._actions, self._action_slots())
+        """Every row of the action table to what it does (its `does`), once the parts it
+        reaches (files, editor, recorder, exporter) are made."""
+        action_table.connect_actions(self._actions, self)
         # checked, and the view takes the tool's cursor
         self.tool_actions[DEFAULT_TOOL].trigger()
         self.viewport.colors_changed.connect(self._show_colors)
@@ -245,34 +244,6 @@ class MainWindow(QMainWindow):
             blocked = action.blockSignals(True)
             action.setChecked(colors == shown)
             action.blockSignals(blocked)
-
-    def _action_slots(self) -> dict[str, Callable[..., Any]]:
-        c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
-        return {
-            "new": files.new, "open": files.open_dialog, "save": files.save,
-            "save_as": files.save_as, "save_state": files.save_state, "revert": files.revert,
-            "close": files.new,
-            "scene_properties": self.edit_scene_properties,
-            "export_csv": files.export_readouts, "export_positions": files.export_positions,
-            "screenshot": files.save_screenshot_dialog, "quit": self.close,
-            "seam": partial(send, SeamCut()), "ball": lambda on: send(ChangeSetting("ball", on)),
-            "play": lambda: send(Pause() if c.running else Run()),
-            "step": partial(send, Step()), "reset": partial(send, Reset()),
-            "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
-            "tension": view.set_tension_colors, "pin_forces": view.set_pin_forces,
-            "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
-            "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
-            "shortcuts": self.show_shortcuts, "about": self.show_about,
-            "questions": self.show_questions, "open_questions": self.open_question_set,
-            "new_question_set": self.new_question_set, "class_results": self.show_class_results,
-            "leave_class_mode": self.request_leave_class_mode,
-            "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
-            "open_sweep": partial(open_sweep_results, self),
-            "preferences": partial(preferences_dialog.edit_preferences, self),
-            "readme": partial(self.show_document, "readme"),
-            "research": partial(self.show_document, "research"),
-            "tool": view.interaction.set_tool, "speed": lambda speed: send(SetSpeed(speed)),
-        }  # fmt: skip
 
     def _build_menus_and_toolbar(self) -> None:
         c, menus = self.controller, action_table.build_menus(self.menuBar(), self._actions)
