@@ -190,6 +190,21 @@ def test_the_keyboard_page_lists_every_key_of_the_view_cursor_and_of_moving_arou
         assert key in keys
 
 
+def test_the_keyboard_page_lists_a_new_tools_cursor_key_from_its_row(monkeypatch):
+    from clothlab.ui.viewport.tools import TOOLS, Tool, ToolRow
+
+    class StampTool(Tool):
+        cursor_key = "J"
+        cursor_words = "Cursor: stamp"
+        cursor_note = "once"
+
+    row = ToolRow("stamp", "&Stamp", "select", "", "", StampTool)
+    monkeypatch.setattr(dialogs, "TOOLS", (*TOOLS, row))
+    rows = dialogs.shortcut_rows([])
+    assert ("Cursor: stamp", "J (once)") in rows
+    assert ("Cursor: pin or unpin", "P") in rows
+
+
 def test_every_action_row_carries_what_it_does(qtbot):
     """The table alone connects the actions: each row's `does` finds its callback on the
     window's parts, or sends its request (here on a stand-in that records the calls)."""

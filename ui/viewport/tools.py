@@ -86,8 +86,11 @@ class Tool:
 
     cursor: ClassVar[Qt.CursorShape] = Qt.CursorShape.ArrowCursor
     clicks_select: ClassVar[bool] = False  # every left click selects, as Ctrl+click does
-    # the letter key that uses the tool at the keyboard cursor (`at_cursor`), "" for none
+    # the letter key that uses the tool at the keyboard cursor (`at_cursor`), "" for none, and
+    # what it does there in the Keyboard shortcuts list (QT_TR_NOOP), with a note on the key
     cursor_key: ClassVar[str] = ""
+    cursor_words: ClassVar[str] = ""
+    cursor_note: ClassVar[str] = ""
 
     @classmethod
     def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
@@ -291,6 +294,7 @@ class PinTool(DragTool):
             self.emit(pin_here(snapshot, self.subject))
 
     cursor_key = "P"
+    cursor_words = QT_TR_NOOP("Cursor: pin or unpin")
 
     @classmethod
     def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
@@ -370,6 +374,7 @@ class ProbeTool(Tool):
         self.subject = None
 
     cursor_key = "O"
+    cursor_words = QT_TR_NOOP("Cursor: a probe on or off")
 
     @classmethod
     def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
@@ -422,6 +427,8 @@ class CutTool(Tool):
         return CutLinks(tuple(int(k) for k in crossed)) if len(crossed) else None
 
     cursor_key = "K"
+    cursor_words = QT_TR_NOOP("Cursor: mark a cut's end")
+    cursor_note = QT_TR_NOOP("two marks, then Enter")
 
     @classmethod
     def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
@@ -572,6 +579,8 @@ class RulerTool(Tool):
         return EditRulers((*rulers, RulerSpec(start=start, end=end)), rulers)
 
     cursor_key = "M"
+    cursor_words = QT_TR_NOOP("Cursor: a ruler's end, then the ruler")
+    cursor_note = QT_TR_NOOP("twice")
 
     @classmethod
     def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
