@@ -55,7 +55,9 @@ class DockRow:
     title: str  # the English source (marked with QT_TR_NOOP); tr() where it is shown
     make: Callable[[DockParts], QWidget]
     area: Qt.DockWidgetArea
-    tab_after: str = ""  # in the default layout, the tab after this dock's, in its group
+    # the dock whose tab this one's follows in their tab group in the default layout ("": it
+    # heads a group, or stands alone)
+    tab_after: str = ""
     in_front: bool = False  # the tab shown in front of its group in the default layout
     width: int = 0  # the default layout's width of its column, logical pixels (0: Qt's)
     # Shown in the default layout (and by Reset layout); one hidden there shows when asked for
@@ -99,10 +101,6 @@ DOCKS: tuple[DockRow, ...] = (
             lambda parts: ValidationPanel(parts.user_fabrics), RIGHT, tab_after="compare",
             shown=False),
 )  # fmt: skip
-
-
-def dock_row(name: str) -> DockRow:
-    return next(row for row in DOCKS if row.name == name)
 
 
 def build_docks(window: QMainWindow, parts: DockParts) -> dict[str, QDockWidget]:
