@@ -179,6 +179,8 @@ def run(
         print("clothlab: stored settings cleared; starting with the defaults", file=sys.stderr)
     language.attach(app)
 
+    # The window is typed against ui.front_door's Protocols: handing it the app's Controller and
+    # CompareRunner here is where the type check proves that they fit them.
     controller = Controller()
     window = MainWindow(controller, remember_layout=screenshot is None)
     window.compare_panel.attach(CompareRunner(controller, controller))  # app-layer runs

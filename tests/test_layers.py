@@ -6,7 +6,8 @@
 * the Python API (`api/`, clothlab itself) imports nothing from Qt, OpenGL, pyqtgraph,
   clothlab.ui or clothlab.app; nor does the 3D view's description (ui/viewport/description.py),
   which is tested without a display;
-* `ui` imports nothing from clothlab.app at run time (only inside `if TYPE_CHECKING:`);
+* `ui` imports nothing from clothlab.app, not even for type checking: it is typed against
+  the Protocols of ui.front_door, which the app's classes satisfy;
 * `resources` imports only the standard library (and itself);
 * no module imports clothlab.ui.window.main_window but the window's own and app/gui.py, which
   builds it — not even for type checking: the window's parts get a WindowContext (ui.context);
@@ -150,10 +151,10 @@ def reason_against(layer: str, found: Import, package: str = "", file: str = "")
     for k, part in enumerate(SIM_PARTS):
         if within(package, part) and within(module, *SIM_PARTS[:k]) and not found.type_checking:
             return f"{part} imports {module} at run time: sim's parts go lab → document → core"
-    if layer == "ui" and within(module, f"{NAMESPACE}.app") and not found.type_checking:
+    if layer == "ui" and within(module, f"{NAMESPACE}.app"):
         return (
-            f"ui imports {module} at run time: ui does not depend on app"
-            " (only inside `if TYPE_CHECKING:`)"
+            f"ui imports {module}: ui does not depend on app, not even for type checking"
+            " (it is typed against ui.front_door)"
         )
     if (
         layer == "resources"
@@ -290,7 +291,7 @@ def test_every_sim_breach_is_reported_with_its_line():
     assert "pyqtgraph" in breaches[5].reason and "shiboken6" in breaches[6].reason
 
 
-def test_ui_may_import_app_only_for_type_checking():
+def test_ui_imports_nothing_of_app_not_even_for_type_checking():
     source = """\
 from typing import TYPE_CHECKING
 import typing
@@ -308,10 +309,10 @@ from clothlab.app import controller
 from ..app.cli import main
 """
     breaches = check_source(source, "ui", "ui/docks/scene_dock.py", "clothlab.ui.docks")
-    assert lines_of(breaches) == [9, 13]  # `..` from clothlab.ui.docks is clothlab.ui
-    assert "at run time" in breaches[0].reason
+    assert lines_of(breaches) == [7, 9, 11, 13]  # `..` from clothlab.ui.docks is clothlab.ui
+    assert "not even for type checking" in breaches[0].reason
     breaches = check_source(source, "ui", "ui/scene_model.py", "clothlab.ui")
-    assert lines_of(breaches) == [9, 13, 14]  # here `..` is clothlab itself: clothlab.app.cli
+    assert lines_of(breaches) == [7, 9, 11, 13, 14]  # here `..` is clothlab: clothlab.app.cli
 
 
 def test_resources_may_import_only_the_standard_library():
@@ -422,6 +423,7 @@ def test_planted_breaches_in_a_file_tree_are_reported_as_file_and_line(tmp_path)
     assert located == [
         "app/main.py:2",
         "sim/kernels.py:3",
+        "ui/docks/panel.py:3",
         "ui/docks/panel.py:5",
         "resources/__init__.py:2",
     ]

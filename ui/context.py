@@ -23,15 +23,15 @@ from clothlab.ui.intents import NewDocument, Select, Trigger
 from clothlab.ui.selection import SelectionModel
 from clothlab.ui.viewport.viewport import Viewport
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
+    from clothlab.ui.front_door import FrontDoor
 
 MESSAGE_MS = 8000  # how long a refusal or a note stays in the status bar
 
 
 @dataclass(frozen=True)
 class WindowContext:
-    controller: Controller
+    controller: FrontDoor
     selection: SelectionModel
     status: QStatusBar
     viewport: Viewport
@@ -42,7 +42,7 @@ class WindowContext:
 
     def submit(self, command: object) -> bool:
         """Carry out what a view asks: selecting and the window's actions here, everything else
-        by the controller (Controller.submit). A refusal is said in the status bar in one line,
+        by the controller (FrontDoor.submit). A refusal is said in the status bar in one line,
         and the panels drop what was typed; a refused preview says nothing, as the drag's end
         will. True if the request was carried out."""
         if isinstance(command, Select):

@@ -3523,20 +3523,28 @@
         <translation>Eingabe (Pfeiltasten bewegen; Umschalt: fein)</translation>
     </message>
     <message>
-        <source>Cursor: pin or unpin / mark a cut's end</source>
-        <translation>Cursor: fixieren oder lösen / Ende eines Schnitts markieren</translation>
+        <source>Cursor: pin or unpin</source>
+        <translation>Cursor: fixieren oder lösen</translation>
     </message>
     <message>
-        <source>P / K (two marks, then Enter)</source>
-        <translation>P / K (zwei Markierungen, dann Eingabe)</translation>
+        <source>Cursor: a probe on or off</source>
+        <translation>Cursor: Sonde ein oder aus</translation>
     </message>
     <message>
-        <source>Cursor: a ruler's end, then the ruler / a probe on or off</source>
-        <translation>Cursor: Ende eines Lineals, dann das Lineal / Sonde ein oder aus</translation>
+        <source>Cursor: mark a cut's end</source>
+        <translation>Cursor: Ende eines Schnitts markieren</translation>
     </message>
     <message>
-        <source>M (twice) / O</source>
-        <translation>M (zweimal) / O</translation>
+        <source>two marks, then Enter</source>
+        <translation>zwei Markierungen, dann Eingabe</translation>
+    </message>
+    <message>
+        <source>Cursor: a ruler's end, then the ruler</source>
+        <translation>Cursor: Ende eines Lineals, dann das Lineal</translation>
+    </message>
+    <message>
+        <source>twice</source>
+        <translation>zweimal</translation>
     </message>
     <message>
         <source>Next / previous control</source>

@@ -261,3 +261,53 @@ def test_o_at_the_cursor_attaches_a_probe_and_takes_it_off(qtbot, window):
     assert view.interaction.tool != "probe"  # with the cursor, O is the cursor's
     press(Qt.Key.Key_O)
     qtbot.waitUntil(lambda: controller.scene.probes == [], timeout=WAIT_MS)
+
+
+def test_a_tool_rows_key_and_lift_drive_the_keyboard_cursor_without_code_of_its_own(monkeypatch):
+    """The keyboard's tools are the tool table's: a new row with a `cursor_key` is used at the
+    cursor by its key, and a new drag tool is lifted by Enter and dragged by the arrows, through
+    the same class methods a mouse drag calls."""
+    from types import SimpleNamespace
+
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    from clothlab.ui.viewport import key_tools
+    from clothlab.ui.viewport.tools import TOOLS, DragTool, Tool, ToolRow
+
+    class StampTool(Tool):
+        cursor_key = "J"
+
+        @classmethod
+        def at_cursor(cls, cursor, snapshot) -> None:
+            cursor.emit(("stamp", cursor.particle))
+
+    class LiftTool(DragTool):
+        @classmethod
+        def lift(cls, view, snapshot, particle, obstacle):
+            return particle, np.zeros(3)
+
+        @classmethod
+        def lifted(cls, subject, point):
+            return ("lift", subject), ""
+
+        @classmethod
+        def dragged(cls, subject, point):
+            return ("drag", subject, tuple(point))
+
+    rows = (ToolRow("lift", "&Lift", "grab", "", "", LiftTool),
+            ToolRow("stamp", "&Stamp", "select", "", "", StampTool))  # fmt: skip
+    monkeypatch.setattr(key_tools, "TOOLS", (*rows, *TOOLS))
+    camera = SimpleNamespace(basis=lambda: (np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), None))
+    snapshot = SimpleNamespace(topology=SimpleNamespace(rest_lengths=np.array([0.5])))
+    view = SimpleNamespace(snapshot=lambda: snapshot, update=lambda: None, camera=camera)
+    emitted: list[object] = []
+    cursor = key_tools.KeyCursor(view, emitted.append, lambda said: None)
+    cursor.particle = 7
+
+    def key(code: Qt.Key) -> bool:
+        event = QKeyEvent(QEvent.Type.KeyPress, code, Qt.KeyboardModifier.NoModifier)
+        return cursor.key(event, 100, 100)
+
+    assert key(Qt.Key.Key_J) and key(Qt.Key.Key_Return) and key(Qt.Key.Key_Right)
+    assert emitted == [("stamp", 7), ("lift", 7), ("drag", 7, (0.5, 0.0, 0.0))]

@@ -45,6 +45,45 @@ def test_docks_have_names_and_are_listed_in_view_panels(make_window):
                            "Probes", "Stopwatch", "Validation"]  # fmt: skip
 
 
+def test_a_new_panel_is_a_class_and_one_row_of_the_docks_table(make_window, monkeypatch):
+    """The row alone gives the dock, its View ▸ Panels entry, its tab in the default layout,
+    the document and the frames (a Panel), and its requests' one way."""
+    from PySide6.QtCore import Signal
+    from PySide6.QtWidgets import QLabel
+
+    from clothlab.sim.document.commands import SetSpeed
+    from clothlab.ui.window import dock_table
+
+    class CountingPanel(QLabel):
+        command_requested = Signal(object)
+
+        def __init__(self) -> None:
+            super().__init__("counting")
+            self.scenes = 0
+
+        def show_scene(self, scene) -> None:
+            self.scenes += 1
+
+        def show_edit(self, scene, command) -> None:
+            pass
+
+        def show_snapshot(self, snapshot) -> None:
+            pass
+
+    row = dock_table.DockRow("counting", "Counting", lambda parts: CountingPanel(),
+                             dock_table.RIGHT, tab_after="compare")  # fmt: skip
+    monkeypatch.setattr(dock_table, "DOCKS", (*dock_table.DOCKS, row))
+    window = make_window(paused=True)
+    dock = window.findChild(QDockWidget, "counting_dock")
+    assert dock is not None and dock in window.docks  # shown by default: Reset layout shows it
+    assert window.panels_menu.actions()[-1] is dock.toggleViewAction()
+    assert dock in window.tabifiedDockWidgets(window.compare_dock)
+    panel = dock.widget()
+    assert panel.scenes >= 1  # the preset the window opened
+    panel.command_requested.emit(SetSpeed(2.0))
+    assert window.controller.speed == 2.0
+
+
 def test_menus_offer_the_documented_commands(make_window):
     window = make_window()
     menus = {

@@ -190,6 +190,64 @@ def test_the_keyboard_page_lists_every_key_of_the_view_cursor_and_of_moving_arou
         assert key in keys
 
 
+def test_the_keyboard_page_lists_a_new_tools_cursor_key_from_its_row(monkeypatch):
+    from clothlab.ui.viewport.tools import TOOLS, Tool, ToolRow
+
+    class StampTool(Tool):
+        cursor_key = "J"
+        cursor_words = "Cursor: stamp"
+        cursor_note = "once"
+
+    row = ToolRow("stamp", "&Stamp", "select", "", "", StampTool)
+    monkeypatch.setattr(dialogs, "TOOLS", (*TOOLS, row))
+    rows = dialogs.shortcut_rows([])
+    assert ("Cursor: stamp", "J (once)") in rows
+    assert ("Cursor: pin or unpin", "P") in rows
+
+
+def test_every_action_row_carries_what_it_does(qtbot):
+    """The table alone connects the actions: each row's `does` finds its callback on the
+    window's parts, or sends its request (here on a stand-in that records the calls)."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from clothlab.sim.document.commands import SetSpeed, Step
+    from clothlab.sim.document.requests import SeamCut
+    from clothlab.ui.window import actions as action_table
+
+    calls: list[tuple[str, tuple]] = []
+
+    class StandIn:
+        """Any part, any method: a call is recorded under its dotted name."""
+
+        def __init__(self, name: str = "") -> None:
+            self.name = name
+
+        def __getattr__(self, name: str) -> StandIn:
+            if name.startswith("__"):  # Qt asks a slot for __self__, __func__ …
+                raise AttributeError(name)
+            return StandIn(f"{self.name}.{name}".lstrip("."))
+
+        def __call__(self, *args: object) -> None:
+            calls.append((self.name, args))
+
+    target = StandIn()
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    made = action_table.make_actions(window, {})
+    undone = [row.name for row in action_table.action_rows() if row.does is None]
+    assert undone == ["undo", "redo"]  # made by the undo stack, with their doing
+    action_table.connect_actions(made, target)
+    for name in ("seam", "step", "speed_1", "revert", "tool_pin", "pin_top_corners"):
+        made[name].trigger()
+    made["wireframe"].setChecked(True)
+    submit = "context.submit"
+    assert calls == [
+        (submit, (SeamCut(),)), (submit, (Step(),)), (submit, (SetSpeed(0.5),)),
+        ("files.revert", ()), ("viewport.interaction.set_tool", ("pin",)),
+        ("editor.pin", ("top corners",)), ("viewport.set_wireframe", (True,)),
+    ]  # fmt: skip
+
+
 def test_no_two_actions_share_a_key_and_seam_cut_has_one(make_window):
     window = make_window()
     assert window.action_seam.shortcut().toString() == "X"

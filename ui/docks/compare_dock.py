@@ -43,8 +43,8 @@ from clothlab.ui.numbers import localized
 from clothlab.ui.readable_plots import PlotHover, legend_above, readable_plot_widget
 from clothlab.ui.theme import colour_plot
 
-if TYPE_CHECKING:  # ui never imports app at run time: the runner is handed in
-    from clothlab.app.compare_runner import CompareRunner
+if TYPE_CHECKING:  # the runner is handed in (app.compare_runner is one)
+    from clothlab.ui.front_door import CompareRuns
     from clothlab.ui.viewport.compare_view import SideView
 
 ROWS = 4
@@ -132,7 +132,7 @@ class VariantRow(QWidget):
 class ComparePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.runner: CompareRunner | None = None
+        self.runner: CompareRuns | None = None
         self.side_view: SideView | None = None  # the view beside the main one (show_beside)
         self.rows = [VariantRow(k) for k in range(ROWS)]
         self._run_rows: list[int] = []  # the row each of the runner's runs was typed in
@@ -248,7 +248,7 @@ class ComparePanel(QWidget):
 
     # --- the runner -----------------------------------------------------------------------
 
-    def attach(self, runner: CompareRunner) -> None:
+    def attach(self, runner: CompareRuns) -> None:
         """Use this runner (app.compare_runner) for the runs; the window's builder calls it."""
         self.runner = runner
         runner.updated.connect(self._schedule_redraw)

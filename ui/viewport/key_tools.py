@@ -10,8 +10,12 @@ attaches or takes off a probe, K marks a cut's end and, with two marks, Enter cu
 between them; M marks a ruler's end and, at the second, adds the ruler between them. Esc puts
 down what is held, then drops the marks, then leaves the cursor.
 
-Every change is the same request the mouse tools make (sim.document.commands, .edits,
-sim.document.requests), handed to `emit`, so undo, recording and the panels see no difference.
+The keyboard's tools are the mouse's, from the tool table (ui.viewport.tools.TOOLS): Enter
+lifts what a DragTool drags (the grab, a pin, an obstacle) and the arrows drag it through the
+same class methods the mouse drives; each other tool with a `cursor_key` (P, O, K, M) does its
+`at_cursor`. So every change is the same request the mouse tools make (sim.document.commands,
+.edits, sim.document.requests), handed to `emit`, and undo, recording and the panels see no
+difference.
 """
 
 from __future__ import annotations
@@ -24,17 +28,12 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPen
 
 from clothlab.sim.core.snapshot import Snapshot
-from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, GrabStart
-from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
-from clothlab.sim.document.requests import Preview, ToggleProbe
-from clothlab.sim.document.scene import RulerSpec
-from clothlab.sim.lab.rulers import particle_end, ruler_length
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import Select
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import picking
 from clothlab.ui.viewport.description import cursor_words
-from clothlab.ui.viewport.tools import Emit, ToolView, obstacle_moved_to, vec3
+from clothlab.ui.viewport.tools import TOOLS, CutTool, DragTool, Emit, Tool, ToolView
 
 ORBIT_STEP_PX = 20.0  # an arrow orbits as a drag of this many pixels does (6°)
 PAN_STEP_PX = 30.0
@@ -52,8 +51,20 @@ ARROWS = {
 }
 ZOOM_KEYS = {Qt.Key.Key_Plus: 1.0, Qt.Key.Key_Equal: 1.0, Qt.Key.Key_Minus: -1.0}
 ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+
+def cursor_tools() -> dict[Qt.Key, type[Tool]]:
+    """The tools used at the cursor, by their keys (the tool table's `cursor_key`s)."""
+    return {Qt.Key[f"Key_{row.tool.cursor_key}"]: row.tool for row in TOOLS if row.tool.cursor_key}
+
+
+def drag_tools() -> tuple[type[DragTool], ...]:
+    """What Enter may lift, in the tool table's order: its drag tools."""
+    return tuple(row.tool for row in TOOLS if issubclass(row.tool, DragTool))
+
+
 # the view's only with a cursor
-CURSOR_KEYS = (Qt.Key.Key_P, Qt.Key.Key_K, Qt.Key.Key_M, Qt.Key.Key_O, Qt.Key.Key_Escape)
+CURSOR_KEYS = (*cursor_tools(), Qt.Key.Key_Escape)
 
 CAMERA_HINT = QT_TR_NOOP(
     "3D view keys: arrows orbit, Shift+arrows pan, + and − zoom; Enter puts a cursor on the cloth."
@@ -76,7 +87,7 @@ RULER_HINT = QT_TR_NOOP(
 class Held:
     """What Enter picked up: a grabbed particle, a lifted pin or a lifted obstacle."""
 
-    kind: str  # "grab", "pin" or "obstacle"
+    tool: type[DragTool]  # the tool that drags it: its requests, as the mouse's
     subject: int  # the particle, or the obstacle's index (BALL for the ball)
     start: np.ndarray  # (3,) float64, where it was picked up
     point: np.ndarray  # (3,) float64, where it is now
@@ -100,6 +111,10 @@ class KeyCursor:
     @property
     def active(self) -> bool:
         return self.particle is not None or self.obstacle is not None
+
+    @property
+    def holding(self) -> bool:
+        return self.held is not None
 
     def hint(self) -> str:
         """What the keys do now, in the app's language."""
@@ -133,7 +148,8 @@ class KeyCursor:
             return not event.modifiers() & ~(
                 Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.KeypadModifier
             )
-        return self.active and key in CURSOR_KEYS and _plain(event)
+        mine = key in cursor_tools() or key == Qt.Key.Key_Escape
+        return self.active and mine and _plain(event)
 
     def key(self, event: QKeyEvent, width: int, height: int) -> bool:
         """Do what `event`'s key does in the view; False when it is not the view's key."""
@@ -150,15 +166,8 @@ class KeyCursor:
             self._arrow(snapshot, ARROWS[key], shift, width, height)
         elif key in ENTER_KEYS:
             self._enter(snapshot, width, height)
-        elif key == Qt.Key.Key_P:
-            self._pin(snapshot)
-        elif key == Qt.Key.Key_K:
-            self._mark(snapshot)
-        elif key == Qt.Key.Key_M:
-            self._measure(snapshot)
-        elif key == Qt.Key.Key_O and self.particle is not None:
-            self.emit(ToggleProbe(self.particle))  # as the Probe tool's click
-            self.said(tr("Probe on or off particle {particle}").format(particle=self.particle))
+        elif key in (tools := cursor_tools()):
+            tools[key].at_cursor(self, snapshot)
         elif key == Qt.Key.Key_Escape:
             self._escape()
         self.view.update()
@@ -284,44 +293,24 @@ class KeyCursor:
     # --- what the keys do to the model --------------------------------------------------------
 
     def _pick_up(self, snapshot: Snapshot) -> None:
-        if self.obstacle is not None:
-            found = [o for o in picking.obstacles(snapshot, self.view.obstacle_kinds())]
-            center = next((o.center for o in found if o.index == self.obstacle), None)
-            if center is not None:
-                self.held = Held("obstacle", self.obstacle, center.copy(), center.copy())
-                self.said(tr("Lifted; arrows move it"))
-            return
-        assert self.particle is not None
-        pins = list(np.asarray(snapshot.pin_index).tolist())
-        if self.particle in pins:
-            anchor = np.array(snapshot.pin_anchor[pins.index(self.particle)], dtype=np.float64)
-            self.held = Held("pin", self.particle, anchor.copy(), anchor.copy())
-            self.said(
-                tr("Lifted the pin of particle {particle}; arrows move it").format(
-                    particle=self.particle
-                )
-            )
-            return
-        point = np.array(snapshot.x[self.particle], dtype=np.float64)
-        self.held = Held("grab", self.particle, point.copy(), point.copy())
-        self.emit(GrabStart(self.particle, vec3(point)))
-        self.said(
-            tr("Grabbed particle {particle}; arrows move it, Enter lets go").format(
-                particle=self.particle
-            )
-        )
+        """Lift what a drag tool drags under the cursor: an obstacle, a pin, a free particle."""
+        for tool in drag_tools():
+            found = tool.lift(self.view, snapshot, self.particle, self.obstacle)
+            if found is not None:
+                subject, point = found
+                self.held = Held(tool, subject, point.copy(), point.copy())
+                command, said = tool.lifted(subject, point)
+                if command is not None:
+                    self.emit(command)
+                self.said(said)
+                return
 
     def _move_held(self, way: tuple[float, float], scale: float, snapshot: Snapshot) -> None:
         held = self.held
         assert held is not None
         right, up, _ = self.view.camera.basis()
         held.point = held.point + step_length(snapshot) * scale * (way[0] * right - way[1] * up)
-        if held.kind == "grab":
-            self.emit(GrabMove(vec3(held.point)))
-        elif held.kind == "pin":
-            self.emit(Preview(SetPin(held.subject, vec3(held.point), None)))
-        else:
-            self.emit(Preview(obstacle_moved_to(held.subject, held.point)))
+        self.emit(held.tool.dragged(held.subject, held.point))
 
     def _put_down(self, keep: bool) -> None:
         """Let go of the grab, or put the pin or obstacle down (keep: where it is now, one
@@ -329,69 +318,13 @@ class KeyCursor:
         held, self.held = self.held, None
         if held is None:
             return
-        if held.kind == "grab":
-            self.emit(GrabRelease())
-            self.said(tr("Let go of particle {particle}").format(particle=held.subject))
-        elif held.kind == "pin":
-            if keep:
-                self.emit(SetPin(held.subject, vec3(held.point), vec3(held.start)))
-            else:
-                self.emit(Preview(SetPin(held.subject, vec3(held.start), None)))
-            self.said(tr("Pin put down") if keep else tr("Pin put back"))
-        else:
-            self.emit(obstacle_moved_to(held.subject, held.point if keep else held.start))
-            self.said(tr("Obstacle put down") if keep else tr("Obstacle put back"))
-
-    def _pin(self, snapshot: Snapshot) -> None:
-        """Pin the cursor's particle where it is in the run (the set-up at its rest place, as
-        the Pin tool does), or unpin it."""
-        particle = self.particle
-        if particle is None or self.held is not None:
+        if keep:
+            self.emit(held.tool.dropped(held.subject, held.point, held.start))
+            self.said(held.tool.dropped_words(held.subject))
             return
-        pins = list(np.asarray(snapshot.pin_index).tolist())
-        if particle in pins:
-            start = vec3(snapshot.pin_anchor[pins.index(particle)])
-            self.emit(SetPin(particle, None, start))
-            self.said(tr("Unpinned particle {particle}").format(particle=particle))
-            return
-        rest = vec3(snapshot.topology.rest_positions[particle])
-        self.emit(SetPin(particle, rest, None, live=vec3(snapshot.x[particle])))
-        self.said(tr("Pinned particle {particle}").format(particle=particle))
-
-    def _mark(self, snapshot: Snapshot) -> None:
-        if self.particle is None or self.held is not None:
-            return
-        self.marks = [*self.marks[-1:], self.particle] if len(self.marks) >= 1 else [self.particle]
-        if len(self.marks) == 1:
-            said = tr("Cut mark at particle {particle}, the first end")
-        else:
-            said = tr("Cut mark at particle {particle}, the second end: Enter cuts")
-        self.said(said.format(particle=self.particle))
-
-    def _measure(self, snapshot: Snapshot) -> None:
-        """M: the first press marks a ruler's end at the cursor's particle, the second adds the
-        ruler from there to the cursor's particle (as a drag of the Ruler tool would)."""
-        particle, start = self.particle, self.ruler_start
-        if particle is None or self.held is not None:
-            return
-        if start is None or start == particle:
-            self.ruler_start = particle
-            self.said(
-                tr("Ruler end at particle {particle}: step to the other end and press M").format(
-                    particle=particle
-                )
-            )
-            return
-        self.ruler_start = None
-        rulers = tuple(self.view.rulers())
-        ruler = RulerSpec(start=particle_end(start), end=particle_end(particle))
-        self.emit(EditRulers((*rulers, ruler), rulers))
-        length = ruler_length(ruler, snapshot.x)
-        self.said(
-            tr("Ruler from particle {start} to particle {end}: {length:.4f} long").format(
-                start=start, end=particle, length=length
-            )
-        )
+        command, said = held.tool.put_back(held.subject, held.start)
+        self.emit(command)
+        self.said(said)
 
     def _cut(self, snapshot: Snapshot) -> None:
         """Every live link the line between the marks crosses on screen, run half a link's
@@ -400,11 +333,9 @@ class KeyCursor:
         screen = self.view.project(snapshot.x)
         stroke = cut_stroke(screen[self.marks[0]], screen[self.marks[1]], link_px(screen, snapshot))
         self.marks = []
-        crossed = links_crossing_stroke(
-            screen, snapshot.topology.links, snapshot.link_alive, stroke
-        )
-        if len(crossed):
-            self.emit(CutLinks(tuple(int(k) for k in crossed)))
+        cut = CutTool.cut_along(snapshot, screen, stroke)  # as the Cut tool's stroke
+        if cut is not None:
+            self.emit(cut)
         else:
             self.said(tr("The cut crossed no links"))
 
@@ -435,7 +366,7 @@ class KeyCursor:
             self._ring(painter, where, CURSOR_PX, CURSOR_COLOUR, self.held is not None)
 
     def _cursor_point(self, snapshot: Snapshot) -> np.ndarray | None:
-        if self.held is not None and self.held.kind != "grab":
+        if self.held is not None and not self.held.tool.holds_particle:
             return self.held.point
         if self.particle is not None:
             return np.asarray(snapshot.x[self.particle])

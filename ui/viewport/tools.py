@@ -3,7 +3,11 @@ the Tool menu and toolbar entries (ui.window.actions), the status bar's hint and
 (ui.viewport.interaction) all come. A new tool is a class here and a row in TOOLS.
 
 A tool turns the left-button gestures it takes into command records (sim.document.commands,
-.edits, .requests) and hands them to `emit`; it never touches the simulation. `press` says
+.edits, .requests) and hands them to `emit`; it never touches the simulation. What a tool does at
+a point or along a stroke it states once, in class methods that make the records: the mouse
+drives them here, and the keyboard cursor (ui.viewport.key_tools) drives the same ones — a
+DragTool's lift, drag and drop by Enter and the arrows, another tool's `at_cursor` by its
+`cursor_key`. `press` says
 whether the tool takes the gesture; when it does not, the camera does. Selecting is not a
 tool's gesture: every tool selects on Ctrl+click and the Select tool on every click
 (`clicks_select`), both done by ui.viewport.interaction.
@@ -25,8 +29,8 @@ from clothlab.sim.document.commands import EditRulers, GrabMove, GrabRelease, Gr
 from clothlab.sim.document.edits import CutLinks, SetPin, links_crossing_stroke
 from clothlab.sim.document.requests import ChangeSetting, Compose, Preview, ToggleProbe
 from clothlab.sim.document.scene import RulerEnd, RulerSpec
-from clothlab.sim.lab.rulers import end_position, particle_end, point_end
-from clothlab.sim.text import QT_TR_NOOP
+from clothlab.sim.lab.rulers import end_position, particle_end, point_end, ruler_length
+from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.selection import BALL
 from clothlab.ui.viewport import picking, ruler_overlay
 from clothlab.ui.viewport.camera import OrbitCamera
@@ -62,12 +66,35 @@ class ToolView(Protocol):
     def update(self) -> None: ...
 
 
+class CursorSpot(Protocol):
+    """What a tool's key sees of the keyboard cursor (ui.viewport.key_tools.KeyCursor)."""
+
+    view: ToolView
+    emit: Emit
+    said: Callable[[str], None]  # what the key did, in words (the view's description)
+    particle: int | None  # the cursor's particle, None on an obstacle or with no cursor
+    marks: list[int]  # a cut's marked ends, particles
+    ruler_start: int | None  # a ruler's first end, a particle
+
+    @property
+    def holding(self) -> bool: ...  # Enter has picked something up
+
+
 class Tool:
     """A tool's gesture, press to release: `move` and `release` follow only a press the tool
     took; `cancel` drops a gesture under way (a tool switch, a new scene)."""
 
     cursor: ClassVar[Qt.CursorShape] = Qt.CursorShape.ArrowCursor
     clicks_select: ClassVar[bool] = False  # every left click selects, as Ctrl+click does
+    # the letter key that uses the tool at the keyboard cursor (`at_cursor`), "" for none, and
+    # what it does there in the Keyboard shortcuts list (QT_TR_NOOP), with a note on the key
+    cursor_key: ClassVar[str] = ""
+    cursor_words: ClassVar[str] = ""
+    cursor_note: ClassVar[str] = ""
+
+    @classmethod
+    def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
+        """What the tool's key does at the keyboard cursor."""
 
     def __init__(self, view: ToolView, emit: Emit) -> None:
         self.view = view
@@ -94,7 +121,43 @@ class Tool:
 
 
 class DragTool(Tool):
-    """Drags a point on the camera-facing plane through where the drag began."""
+    """Drags a point on the camera-facing plane through where the drag began. The keyboard
+    cursor lifts what the tool drags with Enter (`lift`), moves it with the arrows (`dragged`)
+    and puts it down (`dropped`), or back with Esc (`put_back`)."""
+
+    holds_particle: ClassVar[bool] = False  # the particle itself follows (not an anchor)
+
+    @classmethod
+    def lift(
+        cls, view: ToolView, snapshot: Snapshot, particle: int | None, obstacle: int | None
+    ) -> tuple[int, np.ndarray] | None:
+        """(subject, where it is: (3,) float64) of what the tool drags at the keyboard cursor
+        (on `particle`, or on `obstacle`), or None when the tool drags nothing there."""
+        return None
+
+    @classmethod
+    def lifted(cls, subject: int, point: np.ndarray) -> tuple[object | None, str]:
+        """The request a lift makes (None: none) and what it says."""
+        return None, ""
+
+    @classmethod
+    def dragged(cls, subject: int, point: np.ndarray) -> object:
+        """The request while the subject is dragged to `point`."""
+        raise NotImplementedError
+
+    @classmethod
+    def dropped(cls, subject: int, point: np.ndarray | None, start: np.ndarray) -> object:
+        """The request that leaves the subject at `point`, dragged from `start`."""
+        raise NotImplementedError
+
+    @classmethod
+    def put_back(cls, subject: int, start: np.ndarray) -> tuple[object, str]:
+        """The request that puts the subject back at `start` (Esc), and what it says."""
+        raise NotImplementedError
+
+    @classmethod
+    def dropped_words(cls, subject: int) -> str:
+        return ""
 
     def __init__(self, view: ToolView, emit: Emit) -> None:
         super().__init__(view, emit)
@@ -139,21 +202,53 @@ class GrabTool(DragTool):
         if particle is None:
             return False
         self._start_drag(particle, snapshot.x[particle])
-        self.emit(GrabStart(particle, vec3(self.current)))
+        self.emit(self.lifted(particle, self.current)[0])
         self.view.setCursor(Qt.CursorShape.ClosedHandCursor)
         return True
 
     def move(self, position: QPointF) -> None:
         point = self._dragged_to(position)
         if point is not None:
-            self.emit(GrabMove(vec3(point)))
+            self.emit(self.dragged(self.subject, point))
 
     def release(self, position: QPointF, moved: bool) -> None:
-        self.emit(GrabRelease())
+        self.emit(self.dropped(self.subject, self.current, self.start))
         self.view.setCursor(self.cursor)
 
     def cancel(self) -> None:
         self.emit(GrabRelease())  # a grab lets go
+
+    holds_particle = True
+
+    @classmethod
+    def lift(
+        cls, view: ToolView, snapshot: Snapshot, particle: int | None, obstacle: int | None
+    ) -> tuple[int, np.ndarray] | None:
+        pinned = particle in np.asarray(snapshot.pin_index).tolist()
+        if particle is None or obstacle is not None or pinned:
+            return None
+        return particle, np.array(snapshot.x[particle], dtype=np.float64)
+
+    @classmethod
+    def lifted(cls, subject: int, point: np.ndarray) -> tuple[object | None, str]:
+        said = tr("Grabbed particle {particle}; arrows move it, Enter lets go")
+        return GrabStart(subject, vec3(point)), said.format(particle=subject)
+
+    @classmethod
+    def dragged(cls, subject: int, point: np.ndarray) -> object:
+        return GrabMove(vec3(point))
+
+    @classmethod
+    def dropped(cls, subject: int, point: np.ndarray | None, start: np.ndarray) -> object:
+        return GrabRelease()
+
+    @classmethod
+    def put_back(cls, subject: int, start: np.ndarray) -> tuple[object, str]:
+        return GrabRelease(), cls.dropped_words(subject)  # a grab only lets go
+
+    @classmethod
+    def dropped_words(cls, subject: int) -> str:
+        return tr("Let go of particle {particle}").format(particle=subject)
 
 
 class PinTool(DragTool):
@@ -187,20 +282,73 @@ class PinTool(DragTool):
             return  # a press on an unpinned particle that turns into a drag does nothing
         point = self._dragged_to(position)
         if point is not None:
-            self.emit(Preview(SetPin(self.subject, vec3(point), None)))
+            self.emit(self.dragged(self.subject, point))
 
     def release(self, position: QPointF, moved: bool) -> None:
         if self.dragging:
-            anchor = vec3(self.current) if moved else None  # a click on a pin unpins it
-            self.emit(SetPin(self.subject, anchor, vec3(self.start)))
+            anchor = self.current if moved else None  # a click on a pin unpins it
+            self.emit(self.dropped(self.subject, anchor, self.start))
             return
         snapshot = self.view.snapshot()
         if not moved and snapshot is not None:
-            # The run holds it where the newest frame has it; the set-up at its rest place,
-            # so that Reset starts unstretched.
-            rest = snapshot.topology.rest_positions[self.subject]
-            now = snapshot.x[self.subject]
-            self.emit(SetPin(self.subject, vec3(rest), None, live=vec3(now)))
+            self.emit(pin_here(snapshot, self.subject))
+
+    cursor_key = "P"
+    cursor_words = QT_TR_NOOP("Cursor: pin or unpin")
+
+    @classmethod
+    def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
+        """Pin the cursor's particle where it is in the run (the set-up at its rest place, as a
+        click does), or unpin it."""
+        particle = cursor.particle
+        if particle is None or cursor.holding:
+            return
+        pins = list(np.asarray(snapshot.pin_index).tolist())
+        if particle in pins:
+            start = np.asarray(snapshot.pin_anchor[pins.index(particle)], dtype=np.float64)
+            cursor.emit(cls.dropped(particle, None, start))
+            cursor.said(tr("Unpinned particle {particle}").format(particle=particle))
+            return
+        cursor.emit(pin_here(snapshot, particle))
+        cursor.said(tr("Pinned particle {particle}").format(particle=particle))
+
+    @classmethod
+    def lift(
+        cls, view: ToolView, snapshot: Snapshot, particle: int | None, obstacle: int | None
+    ) -> tuple[int, np.ndarray] | None:
+        pins = list(np.asarray(snapshot.pin_index).tolist())
+        if particle is None or obstacle is not None or particle not in pins:
+            return None
+        return particle, np.array(snapshot.pin_anchor[pins.index(particle)], dtype=np.float64)
+
+    @classmethod
+    def lifted(cls, subject: int, point: np.ndarray) -> tuple[object | None, str]:
+        said = tr("Lifted the pin of particle {particle}; arrows move it")
+        return None, said.format(particle=subject)
+
+    @classmethod
+    def dragged(cls, subject: int, point: np.ndarray) -> object:
+        return Preview(SetPin(subject, vec3(point), None))  # shown live, not an edit yet
+
+    @classmethod
+    def dropped(cls, subject: int, point: np.ndarray | None, start: np.ndarray) -> object:
+        """The pin's anchor moved from `start` to `point` (None: unpinned), one edit."""
+        return SetPin(subject, None if point is None else vec3(point), vec3(start))
+
+    @classmethod
+    def put_back(cls, subject: int, start: np.ndarray) -> tuple[object, str]:
+        return Preview(SetPin(subject, vec3(start), None)), tr("Pin put back")
+
+    @classmethod
+    def dropped_words(cls, subject: int) -> str:
+        return tr("Pin put down")
+
+
+def pin_here(snapshot: Snapshot, particle: int) -> SetPin:
+    """Pin a free particle: the run holds it where the newest frame has it; the set-up at its
+    rest place, so that Reset starts unstretched."""
+    rest = snapshot.topology.rest_positions[particle]
+    return SetPin(particle, vec3(rest), None, live=vec3(snapshot.x[particle]))
 
 
 class ProbeTool(Tool):
@@ -224,6 +372,16 @@ class ProbeTool(Tool):
 
     def cancel(self) -> None:
         self.subject = None
+
+    cursor_key = "O"
+    cursor_words = QT_TR_NOOP("Cursor: a probe on or off")
+
+    @classmethod
+    def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
+        if cursor.particle is not None:
+            cursor.emit(ToggleProbe(cursor.particle))  # as a click does
+            said = tr("Probe on or off particle {particle}")
+            cursor.said(said.format(particle=cursor.particle))
 
 
 class CutTool(Tool):
@@ -250,15 +408,40 @@ class CutTool(Tool):
         self.view.update()
         if snapshot is None or len(stroke) < 2:
             return
-        screen = self.view.project(snapshot.x)
-        crossed = links_crossing_stroke(
-            screen, snapshot.topology.links, snapshot.link_alive, stroke
-        )
-        if len(crossed):
-            self.emit(CutLinks(tuple(int(k) for k in crossed)))
+        cut = self.cut_along(snapshot, self.view.project(snapshot.x), stroke)
+        if cut is not None:
+            self.emit(cut)
 
     def cancel(self) -> None:
         self.stroke = []
+
+    @classmethod
+    def cut_along(
+        cls, snapshot: Snapshot, screen: np.ndarray, stroke: np.ndarray
+    ) -> CutLinks | None:
+        """The cut of every live link whose on-screen segment the `stroke` crosses (screen:
+        (N, 2) the particles on screen; stroke: (k, 2) screen points), None if it crosses none."""
+        crossed = links_crossing_stroke(
+            screen, snapshot.topology.links, snapshot.link_alive, stroke
+        )
+        return CutLinks(tuple(int(k) for k in crossed)) if len(crossed) else None
+
+    cursor_key = "K"
+    cursor_words = QT_TR_NOOP("Cursor: mark a cut's end")
+    cursor_note = QT_TR_NOOP("two marks, then Enter")
+
+    @classmethod
+    def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
+        """Mark one end of the cut at the cursor's particle; with two marks Enter cuts the
+        stroke between them (ui.viewport.key_tools.cut_stroke)."""
+        if cursor.particle is None or cursor.holding:
+            return
+        cursor.marks = [*cursor.marks[-1:], cursor.particle]
+        if len(cursor.marks) == 1:
+            said = tr("Cut mark at particle {particle}, the first end")
+        else:
+            said = tr("Cut mark at particle {particle}, the second end: Enter cuts")
+        cursor.said(said.format(particle=cursor.particle))
 
     def has_overlay(self) -> bool:
         return bool(self.stroke)
@@ -301,14 +484,39 @@ class MoveTool(DragTool):
     def move(self, position: QPointF) -> None:
         point = self._dragged_to(position)
         if point is not None:
-            self.emit(Preview(self._moved_to(point)))
+            self.emit(self.dragged(self.subject, point))
 
     def release(self, position: QPointF, moved: bool) -> None:
         if moved:
-            self.emit(self._moved_to(self.current))
+            self.emit(self.dropped(self.subject, self.current, self.start))
 
-    def _moved_to(self, center: np.ndarray) -> ChangeSetting | Compose:
-        return obstacle_moved_to(self.subject, center)
+    @classmethod
+    def lift(
+        cls, view: ToolView, snapshot: Snapshot, particle: int | None, obstacle: int | None
+    ) -> tuple[int, np.ndarray] | None:
+        found = picking.obstacles(snapshot, view.obstacle_kinds())
+        center = next((o.center for o in found if o.index == obstacle), None)
+        return None if obstacle is None or center is None else (obstacle, center.copy())
+
+    @classmethod
+    def lifted(cls, subject: int, point: np.ndarray) -> tuple[object | None, str]:
+        return None, tr("Lifted; arrows move it")
+
+    @classmethod
+    def dragged(cls, subject: int, point: np.ndarray) -> object:
+        return Preview(obstacle_moved_to(subject, point))  # shown live, not an edit yet
+
+    @classmethod
+    def dropped(cls, subject: int, point: np.ndarray | None, start: np.ndarray) -> object:
+        return obstacle_moved_to(subject, start if point is None else point)
+
+    @classmethod
+    def put_back(cls, subject: int, start: np.ndarray) -> tuple[object, str]:
+        return obstacle_moved_to(subject, start), tr("Obstacle put back")
+
+    @classmethod
+    def dropped_words(cls, subject: int) -> str:
+        return tr("Obstacle put down")
 
 
 def obstacle_moved_to(index: int, center: np.ndarray) -> ChangeSetting | Compose:
@@ -359,11 +567,39 @@ class RulerTool(Tool):
             return
         end = self._end_at(snapshot, position, start)
         if end != start:  # a drag from a particle back onto it measures nothing
-            self.emit(EditRulers((*rulers, RulerSpec(start=start, end=end)), rulers))
+            self.emit(self.measured(rulers, start, end))
 
     def cancel(self) -> None:
         self.start = self.end = None
         self.label = None
+
+    @classmethod
+    def measured(cls, rulers: tuple[RulerSpec, ...], start: RulerEnd, end: RulerEnd) -> EditRulers:
+        """The rulers with one more, from `start` to `end`: one undoable edit."""
+        return EditRulers((*rulers, RulerSpec(start=start, end=end)), rulers)
+
+    cursor_key = "M"
+    cursor_words = QT_TR_NOOP("Cursor: a ruler's end, then the ruler")
+    cursor_note = QT_TR_NOOP("twice")
+
+    @classmethod
+    def at_cursor(cls, cursor: CursorSpot, snapshot: Snapshot) -> None:
+        """The first press marks a ruler's end at the cursor's particle, the second adds the
+        ruler from there to the cursor's particle (as a drag between them does)."""
+        particle, start = cursor.particle, cursor.ruler_start
+        if particle is None or cursor.holding:
+            return
+        if start is None or start == particle:
+            cursor.ruler_start = particle
+            said = tr("Ruler end at particle {particle}: step to the other end and press M")
+            cursor.said(said.format(particle=particle))
+            return
+        cursor.ruler_start = None
+        ruler = RulerSpec(start=particle_end(start), end=particle_end(particle))
+        cursor.emit(cls.measured(tuple(cursor.view.rulers()), ruler.start, ruler.end))
+        said = tr("Ruler from particle {start} to particle {end}: {length:.4f} long")
+        length = ruler_length(ruler, snapshot.x)
+        cursor.said(said.format(start=start, end=particle, length=length))
 
     def has_overlay(self) -> bool:
         return self.start is not None and self.end is not None and self.end != self.start

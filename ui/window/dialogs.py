@@ -46,12 +46,13 @@ from clothlab.sim.lab.questions import FORMAT as QUESTIONS_FORMAT
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import IntBox, Limits, RefusalLine, number_box
 from clothlab.ui.plain_text import as_written
+from clothlab.ui.viewport.tools import TOOLS
 from clothlab.ui.window import file_dialogs, preferences
 from clothlab.ui.window.preferences import APPLICATION
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
     from clothlab.ui.docks.readouts_dock import ReadoutsPanel
+    from clothlab.ui.front_door import FrontDoor
 
 # shown in the file dialogs: translated there, with tr
 SCENE_FILTER = QT_TR_NOOP("Cloth Lab scenes (*.json);;All files (*)")
@@ -69,7 +70,9 @@ DOCUMENT_TITLES = {"readme": QT_TR_NOOP("User guide"), "research": QT_TR_NOOP("M
 UNTITLED_SHOWN = QT_TR_NOOP("Untitled")
 VIEWER_SIZE = (820, 640)
 CHECKOUT = Path(__file__).resolve().parents[2]
-# What the mouse and the 3D view do, listed after the actions' own shortcuts.
+# What the mouse and the 3D view do, listed after the actions' own shortcuts: the view's keys,
+# then each tool's key at the keyboard cursor (from the tool table: cursor_tool_shortcuts), then
+# moving around the window and the mouse.
 VIEW_SHORTCUTS = (
     (QT_TR_NOOP("Orbit the camera (in the 3D view)"), QT_TR_NOOP("Arrows")),
     (QT_TR_NOOP("Pan the camera (in the 3D view)"), QT_TR_NOOP("Shift+arrows")),
@@ -83,14 +86,8 @@ VIEW_SHORTCUTS = (
         QT_TR_NOOP("Cursor: grab or lift, then put down"),
         QT_TR_NOOP("Enter (arrows move; Shift: fine)"),
     ),
-    (
-        QT_TR_NOOP("Cursor: pin or unpin / mark a cut's end"),
-        QT_TR_NOOP("P / K (two marks, then Enter)"),
-    ),
-    (
-        QT_TR_NOOP("Cursor: a ruler's end, then the ruler / a probe on or off"),
-        QT_TR_NOOP("M (twice) / O"),
-    ),
+)
+MOVING_SHORTCUTS = (
     (QT_TR_NOOP("Next / previous control"), QT_TR_NOOP("Tab / Shift+Tab")),
     (QT_TR_NOOP("Next / previous area: toolbar, 3D view, each panel"), QT_TR_NOOP("F6 / Shift+F6")),
     (
@@ -146,7 +143,7 @@ class SceneFiles:
     def __init__(
         self,
         window: QMainWindow,
-        controller: Controller,
+        controller: FrontDoor,
         camera: Callable[[], CameraSpec],
         readouts: ReadoutsPanel,
         save_image: Callable[[Path], None],  # raises OSError
@@ -488,7 +485,21 @@ def shortcut_rows(actions: Iterable[tuple[str, QAction]]) -> list[tuple[str, str
         keys = ", ".join(s.toString(native) for s in action.shortcuts())
         if keys:
             rows.append((name, keys))
-    return [*rows, *((tr(what), tr(keys)) for what, keys in VIEW_SHORTCUTS)]
+    view = [(tr(what), tr(keys)) for what, keys in VIEW_SHORTCUTS]
+    moving = [(tr(what), tr(keys)) for what, keys in MOVING_SHORTCUTS]
+    return [*rows, *view, *cursor_tool_shortcuts(), *moving]
+
+
+def cursor_tool_shortcuts() -> list[tuple[str, str]]:
+    """(what, keys) of each tool used at the keyboard cursor by its key, in the tool table's
+    order (ui.viewport.tools: cursor_key, cursor_words, cursor_note)."""
+    rows = []
+    for row in TOOLS:
+        tool = row.tool
+        if tool.cursor_key:
+            note = f" ({tr(tool.cursor_note)})" if tool.cursor_note else ""
+            rows.append((tr(tool.cursor_words), tool.cursor_key + note))
+    return rows
 
 
 class ShortcutsDialog(QDialog):

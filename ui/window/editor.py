@@ -11,7 +11,6 @@ nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,7 +37,6 @@ from clothlab.sim.text import tr
 from clothlab.ui.number_box import Limits
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.viewport.viewport import scene_points
-from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs
 
 if TYPE_CHECKING:
@@ -114,8 +112,8 @@ def obstacle_center(target: Vec3, half: Vec3, floor: float, bodies: np.ndarray) 
 
 
 class SceneEditor(QObject):
-    """Wires the composition's actions to the controller and keeps them following the
-    selection (one per window)."""
+    """Does what the composition's actions ask (their rows in ui.window.actions call these
+    methods) and keeps the actions following the selection (one per window)."""
 
     def __init__(self, context: WindowContext) -> None:
         super().__init__(context.parent)
@@ -128,22 +126,8 @@ class SceneEditor(QObject):
 
     # --- wiring ----------------------------------------------------------------------------
 
-    def action_slots(self) -> dict[str, Callable[[], None]]:
-        """The slots of the composition's action rows (ui.window.actions), by row name."""
-        slots: dict[str, Callable[[], None]] = {
-            "add_sheet": self.add_sheet, "add_block": self.add_block, "add_disc": self.add_disc,
-            "add_sphere": self.add_sphere, "add_box": self.add_box,
-            "duplicate_body": self.duplicate_body, "remove_selected": self.remove_selected,
-            "pin_every_nth": self.pin_every_nth, "unpin_all": self.unpin_all,
-            "remove_rulers": self.remove_rulers,
-        }  # fmt: skip
-        for name, which in PIN_ACTIONS.items():
-            slots[name] = partial(self.pin, which)
-        return slots
-
     def _connect(self) -> None:
         c = self.controller
-        action_table.connect_actions(self.actions, self.action_slots())
         for signal, slot in (
             (c.scene_loaded, self._scene_changed), (c.scene_edited, self._scene_changed),
             (c.message, self.say), (self.selection.changed, self._enable_actions),

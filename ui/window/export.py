@@ -60,13 +60,12 @@ from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.number_box import FloatBox, Limits, RefusalLine
 from clothlab.ui.viewport.items import ViewOptions
 from clothlab.ui.viewport.viewport import Viewport
-from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.dialogs import show_error, slug
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
     from clothlab.ui.context import WindowContext
+    from clothlab.ui.front_door import FrontDoor
 
 # the file dialogs' filters, translated where they are shown (a format's name is its filter's
 # text before " (")
@@ -358,7 +357,7 @@ def render_video(
 # --- frames of a copy of the run ---------------------------------------------------------------
 
 
-def _forked(controller: Controller) -> Engine:
+def _forked(controller: FrontDoor) -> Engine:
     engine = controller.fork()
     if engine is None:
         raise VideoError(tr("no frame has been computed yet"))
@@ -374,14 +373,14 @@ def _frames(engine: Engine, count: int, steps: int) -> Iterator[Snapshot]:
 
 
 def export_video(
-    controller: Controller,
+    controller: FrontDoor,
     viewport: Viewport,
     path: Path,
     spec: VideoSpec,
     progress: Progress | None = None,
 ) -> VideoResult:
     """A video of the model from its state now on, as the window's 3D view sees it. The frames
-    come from a copy of the run (Controller.fork), stepped here: the run itself goes on, or
+    come from a copy of the run (FrontDoor.fork), stepped here: the run itself goes on, or
     stays paused, as it was."""
     engine = _forked(controller)
     spacing = steps_per_frame(spec.fps, engine.sim.settings.dt)
@@ -392,7 +391,7 @@ def export_video(
 
 
 def export_mesh_sequence(
-    controller: Controller, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
+    controller: FrontDoor, folder: Path, fmt: str, fps: int = 30, seconds: float | None = None
 ) -> list[Path]:
     """A mesh per frame from the model's state now on, `fps` frames a model second, into
     `folder` (frame_0000.obj, …): for a replay to its end unless `seconds` is given, else 5 s.
@@ -460,18 +459,14 @@ class VideoDialog(QDialog):
 
 
 class Exporter(QObject):
-    """Wires File ▸ Export mesh… and Export video… (one per window)."""
+    """File ▸ Export mesh…, mesh sequence… and video… (their rows in ui.window.actions call
+    these methods; one per window)."""
 
     def __init__(self, context: WindowContext) -> None:
         super().__init__(context.parent)
         self.context = context
         self.controller = context.controller
         self.last_video = VideoSpec()  # the dialog offers the last choices again
-        action_table.connect_actions(
-            context.actions,
-            {"export_mesh": self.export_mesh, "export_meshes": self.export_meshes,
-             "export_video": self.export_video},
-        )  # fmt: skip
 
     def _ask_path(self, title: str, stem: str, filters: Mapping[str, str], fmt: str) -> Path | None:
         """A save path; with no suffix, the chosen filter's is added. `filters` are the

@@ -1,6 +1,7 @@
 """The main window: viewport in the middle, Scene / Parameters / Readouts / History docks, menus,
-toolbar and status bar, all wired to a controller (app.controller.Controller); the scene's
-composition (the Add menu, the selection, obstacle drags) is wired by ui.window.editor.
+toolbar and status bar, all wired to a controller (ui.front_door.FrontDoor, which the app's
+Controller is); the scene's composition (the Add menu, the selection, obstacle drags) is wired
+by ui.window.editor.
 
 The window only asks the controller for changes and shows what comes back (documents,
 snapshots, timing); it never touches the simulation. Every view's requests are command records
@@ -13,9 +14,8 @@ ui.window.preferences, its file commands and dialogs from ui.window.dialogs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QImage, QResizeEvent, QShowEvent
@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from clothlab.sim.core.snapshot import Snapshot, merged
-from clothlab.sim.document.commands import Pause, Run, SetProbe, SetSceneInfo, SetSpeed, Step
+from clothlab.sim.document.commands import SetProbe, SetSceneInfo, SetSpeed
 from clothlab.sim.document.files import write_atomically
-from clothlab.sim.document.requests import ChangeSetting, Reset, SeamCut
 from clothlab.sim.document.scene import Scene
-from clothlab.sim.lab.questions import ClassMode
+from clothlab.sim.lab.questions import HIDEABLE_PANELS, ClassMode
 from clothlab.sim.text import tr
 from clothlab.ui import theme
 from clothlab.ui.context import WindowContext
@@ -46,7 +45,6 @@ from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
-from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.selection import SelectionModel
@@ -57,7 +55,15 @@ from clothlab.ui.viewport.describer import ViewDescriber
 from clothlab.ui.viewport.tools import DEFAULT_TOOL, tool_row
 from clothlab.ui.viewport.viewport import Viewport
 from clothlab.ui.window import actions as action_table
-from clothlab.ui.window import dialogs, keyboard, preferences, preferences_dialog, whole_texts
+from clothlab.ui.window import (
+    dialogs,
+    dock_table,
+    keyboard,
+    preferences,
+    preferences_dialog,
+    whole_texts,
+)
+from clothlab.ui.window.dock_table import DockParts
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
 from clothlab.ui.window.fit_dialog import FitDialog
@@ -66,9 +72,10 @@ from clothlab.ui.window.preferences import settings as settings  # tests read th
 from clothlab.ui.window.recorder import Recorder
 from clothlab.ui.window.status_bar import StatusBar
 
-if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
-    from clothlab.app.controller import Controller
+if TYPE_CHECKING:
+    from clothlab.ui.front_door import FrontDoor
 
+W = TypeVar("W", bound=QWidget)
 DEFAULT_SIZE = (1280, 800)
 FRAME_HZ = 60  # most frames drawn per second
 # Set explicitly, so the side-by-side docks' minimum widths do not hold the window wide: it may
@@ -85,7 +92,7 @@ def fitted_size(wanted: tuple[int, int], available: QSize) -> QSize:
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, controller: Controller, remember_layout: bool = True, parent: QWidget | None = None
+        self, controller: FrontDoor, remember_layout: bool = True, parent: QWidget | None = None
     ) -> None:
         """`remember_layout` False: start from the default layout and do not store it (the
         screenshot mode, so pictures do not depend on the user's settings)."""
@@ -110,7 +117,6 @@ class MainWindow(QMainWindow):
             controller, self.selection, self.status, self.viewport, self, self._actions,
             self.files.confirm_discard, self._show_document,
         )  # fmt: skip
-        self._connect_actions()
         self._build_menus_and_toolbar()
         self._connect_controller()
         # Adding, removing and changing bodies and obstacles: ui.window.editor.
@@ -118,6 +124,7 @@ class MainWindow(QMainWindow):
         self.exporter = Exporter(self.context)  # File ▸ Export mesh…, video…: ui.window.export
         self.recorder = Recorder(self.context)  # Record, replay bar, seek: ui.window.recorder
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, self.recorder.bar)
+        self._connect_actions()
         self._build_keyboard()
         self.layout_keeper = WindowLayout(self, self.docks, self.parameters_dock, self.status)
         self.resize(fitted_size(DEFAULT_SIZE, self.screen().availableGeometry().size()))
@@ -165,81 +172,47 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status)
         self.viewport.frame_drawn.connect(self.status.count_frame)
 
-    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        """`name` is English, whatever the language: the stored layout knows the dock by it."""
-        dock = QDockWidget(title, self)
-        dock.setObjectName(f"{name}_dock")
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
-
     def _build_docks(self) -> None:
+        """The docks of the table in ui.window.dock_table, laid out as the default layout."""
         self.scene_model = SceneModel(self)
-        self.scene_panel = ScenePanel(self.scene_model)
         self.user_fabrics = UserFabrics()  # Fit my fabric's, offered by the fabric choosers
-        self.parameters_panel = ParametersPanel(self.user_fabrics)
-        self.readouts_panel = ReadoutsPanel()
-        self.questions_panel = QuestionsPanel()
-        self.compare_panel = ComparePanel()  # its runs (app.compare_runner) are attached later
-        self.probes_panel = ProbesPanel()
-        self.compare_panel.show_beside(beside(self.central, self.viewport))  # a variant's view
-        self.stopwatch_panel = StopwatchPanel()
+        parts = DockParts(
+            self.controller, self.scene_model, self.user_fabrics,
+            lambda: beside(self.central, self.viewport),
+        )  # fmt: skip
+        self.docks_by_name = dock_table.build_docks(self, parts)
+        # Reset layout shows these; the others are hidden in the default layout
+        self.docks = tuple(self.docks_by_name[row.name] for row in dock_table.DOCKS if row.shown)
+        self._name_docks()
         # Everything that follows the document and the frames; the status bar comes last, as
-        # its numbers describe the frame the others show.
-        panels: list[Panel] = [self.scene_panel, self.parameters_panel, self.readouts_panel,
-                               self.compare_panel, self.probes_panel]  # fmt: skip
-        # the 3D view in words for screen readers (ui.viewport.describer), following what the
-        # panels do
+        # its numbers describe the frame the others show. The 3D view in words for screen
+        # readers (ui.viewport.describer) follows what the panels do.
         self.describer = ViewDescriber(self.viewport, lambda: self.controller.running)
-        panels += [self.questions_panel, self.stopwatch_panel, self.describer]
-        self.panels: list[Panel] = [*panels, self.status]
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.parameters_dock = self._dock(
-            "parameters", tr("Parameters"), self.parameters_panel, left
-        )
-        self.scene_dock = self._dock("scene", tr("Scene"), self.scene_panel, left)
-        self.readouts_dock = self._dock("readouts", tr("Readouts"), self.readouts_panel, right)
-        self.compare_dock = self._dock("compare", tr("Compare"), self.compare_panel, right)
-        # The History view follows the undo stack by itself, so it is not one of the panels.
-        self.history_view = HistoryView(
-            self.controller.undo_stack, tr("Scene as loaded"), go_to=self.controller.go_to_history
-        )
-        self.history_dock = self._dock("history", tr("History"), self.history_view, left)
-        self.questions_dock = self._dock("questions", tr("Questions"), self.questions_panel, left)
-        self.tabifyDockWidget(self.parameters_dock, self.scene_dock)
-        self.tabifyDockWidget(self.scene_dock, self.history_dock)
-        self.tabifyDockWidget(self.history_dock, self.questions_dock)
-        self.tabifyDockWidget(self.readouts_dock, self.compare_dock)
-        self.parameters_dock.raise_()
-        self.readouts_dock.raise_()
-        docks, widths = [self.parameters_dock, self.readouts_dock], [330, 340]
-        self.resizeDocks(docks, widths, Qt.Orientation.Horizontal)
-        self.docks = (self.scene_dock, self.parameters_dock, self.readouts_dock, self.history_dock,
-                      self.questions_dock, self.compare_dock)  # fmt: skip
-        # Hidden until asked for (Lab ▸ Validate fabrics…), so not one of `docks`, which Reset
-        # layout shows; the default layout has it hidden.
-        self.validation_panel = ValidationPanel(self.user_fabrics)
-        self.validation_dock = self._dock(
-            "validation", tr("Validation"), self.validation_panel, right
-        )
-        self.tabifyDockWidget(self.compare_dock, self.validation_dock)  # shown, a tab there
-        # The Stopwatch likewise (View ▸ Panels ▸ Stopwatch): a seventh tab in a narrow
-        # window's one column would leave the 3D view too little room.
-        self.stopwatch_dock = self._dock("stopwatch", tr("Stopwatch"), self.stopwatch_panel, right)
-        self.tabifyDockWidget(self.compare_dock, self.stopwatch_dock)
-        self.readouts_dock.raise_()
-        self.validation_dock.hide()
-        self.stopwatch_dock.hide()
-        # Hidden too until a probe is attached (or a probed scene opens), so the default
-        # layout's tabs keep their room; a tab beside Compare when shown.
-        self.probes_dock = self._dock("probes", tr("Probes"), self.probes_panel, right)
-        self.tabifyDockWidget(self.compare_dock, self.probes_dock)
-        self.readouts_dock.raise_()
-        self.probes_dock.hide()
+        widgets = [dock.widget() for dock in self.docks_by_name.values()]
+        panels = [widget for widget in widgets if isinstance(widget, Panel)]
+        self.panels: list[Panel] = [*panels, self.describer, self.status]
         self.fit_dialog: FitDialog | None = None  # Lab ▸ Fit my fabric…, made when first asked
         if self.user_fabrics.warning:  # read by the panels just made
             warning = self.user_fabrics.warning
             self.status.showMessage(warning[:1].upper() + warning[1:], 15_000)
+
+    def _name_docks(self) -> None:
+        """The docks and widgets the window itself wires, by name: <name>_dock, <name>_panel."""
+        self.scene_dock, self.scene_panel = self._dock_of("scene", ScenePanel)
+        self.parameters_dock, self.parameters_panel = self._dock_of("parameters", ParametersPanel)
+        self.readouts_dock, self.readouts_panel = self._dock_of("readouts", ReadoutsPanel)
+        self.history_dock, self.history_view = self._dock_of("history", HistoryView)
+        self.questions_dock, self.questions_panel = self._dock_of("questions", QuestionsPanel)
+        self.compare_dock, self.compare_panel = self._dock_of("compare", ComparePanel)
+        self.probes_dock, self.probes_panel = self._dock_of("probes", ProbesPanel)
+        self.stopwatch_dock, self.stopwatch_panel = self._dock_of("stopwatch", StopwatchPanel)
+        self.validation_dock, self.validation_panel = self._dock_of("validation", ValidationPanel)
+
+    def _dock_of(self, name: str, kind: type[W]) -> tuple[QDockWidget, W]:
+        dock = self.docks_by_name[name]
+        widget = dock.widget()
+        assert isinstance(widget, kind), f"the {name} dock holds a {type(widget).__name__}"
+        return dock, widget
 
     def _build_actions(self) -> None:
         """The actions of the table in ui.window.actions: row `x` is `action_x`, the tool and
@@ -255,7 +228,9 @@ class MainWindow(QMainWindow):
         self.speed_actions: dict[float, QAction] = action_table.grouped(self._actions, "speed")
 
     def _connect_actions(self) -> None:
-        action_table.connect_actions(self._actions, self._action_slots())
+        """Every row of the action table to what it does (its `does`), once the parts it
+        reaches (files, editor, recorder, exporter) are made."""
+        action_table.connect_actions(self._actions, self)
         # checked, and the view takes the tool's cursor
         self.tool_actions[DEFAULT_TOOL].trigger()
         self.viewport.colors_changed.connect(self._show_colors)
@@ -270,34 +245,6 @@ class MainWindow(QMainWindow):
             action.setChecked(colors == shown)
             action.blockSignals(blocked)
 
-    def _action_slots(self) -> dict[str, Callable[..., Any]]:
-        c, view, files, send = self.controller, self.viewport, self.files, self.context.submit
-        return {
-            "new": files.new, "open": files.open_dialog, "save": files.save,
-            "save_as": files.save_as, "save_state": files.save_state, "revert": files.revert,
-            "close": files.new,
-            "scene_properties": self.edit_scene_properties,
-            "export_csv": files.export_readouts, "export_positions": files.export_positions,
-            "screenshot": files.save_screenshot_dialog, "quit": self.close,
-            "seam": partial(send, SeamCut()), "ball": lambda on: send(ChangeSetting("ball", on)),
-            "play": lambda: send(Pause() if c.running else Run()),
-            "step": partial(send, Step()), "reset": partial(send, Reset()),
-            "wireframe": view.set_wireframe, "stretch": view.set_stretch_colors,
-            "tension": view.set_tension_colors, "pin_forces": view.set_pin_forces,
-            "reset_camera": view.reset_camera, "frame_scene": view.frame_scene,
-            "reset_layout": self.reset_layout, "full_screen": self.set_full_screen,
-            "shortcuts": self.show_shortcuts, "about": self.show_about,
-            "questions": self.show_questions, "open_questions": self.open_question_set,
-            "new_question_set": self.new_question_set, "class_results": self.show_class_results,
-            "leave_class_mode": self.request_leave_class_mode,
-            "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
-            "open_sweep": partial(open_sweep_results, self),
-            "preferences": partial(preferences_dialog.edit_preferences, self),
-            "readme": partial(self.show_document, "readme"),
-            "research": partial(self.show_document, "research"),
-            "tool": view.interaction.set_tool, "speed": lambda speed: send(SetSpeed(speed)),
-        }  # fmt: skip
-
     def _build_menus_and_toolbar(self) -> None:
         c, menus = self.controller, action_table.build_menus(self.menuBar(), self._actions)
         self.preset_menu, self.recent_menu = menus["preset"], menus["recent"]
@@ -306,10 +253,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self.file_menu = menus["&File"]  # by its path in the table: its title is translated
         self.file_menu.aboutToShow.connect(self._show_state_time)
-        self.panels_menu.addActions([dock.toggleViewAction() for dock in self.docks])
-        self.panels_menu.addAction(self.probes_dock.toggleViewAction())
-        self.panels_menu.addAction(self.stopwatch_dock.toggleViewAction())
-        self.panels_menu.addAction(self.validation_dock.toggleViewAction())
+        docks = self.docks_by_name.values()
+        self.panels_menu.addActions([dock.toggleViewAction() for dock in docks])
         self.speed_box = action_table.make_speed_box(
             lambda speed: self.context.submit(SetSpeed(speed))
         )
@@ -338,8 +283,7 @@ class MainWindow(QMainWindow):
             corner = dock.mapTo(self, QPoint(0, 0))
             return corner.x(), corner.y()
 
-        hidden_at_first = [self.probes_dock, self.stopwatch_dock, self.validation_dock]
-        docks = sorted([*self.docks, *hidden_at_first], key=place)
+        docks = sorted(self.docks_by_name.values(), key=place)
         shown = [self.toolbar, self.central.currentWidget(), *docks, self.recorder.bar]
         return [widget for widget in shown if widget is not None]
 
@@ -359,11 +303,8 @@ class MainWindow(QMainWindow):
             (c.stuck_found, self.status.show_stuck),
             (c.advice_found, self.status.show_advice),
             (self.scene_model.edit_refused, self.context.say),
-            (self.parameters_panel.refused, self.context.say),
-            (self.readouts_panel.refused, self.context.say),
             (self.questions_panel.evidence_changed, self._point_at_evidence),
             (self.questions_panel.class_mode_changed, self.enter_class_mode),
-            (self.validation_panel.said, self.context.say),
             (self.validation_panel.scene_requested, self.open_test_scene),
             (self.validation_panel.fit_requested, self.fit_my_fabric),
             (self.parameters_panel.fit_requested, self.fit_my_fabric),
@@ -374,10 +315,10 @@ class MainWindow(QMainWindow):
         ):  # fmt: skip
             signal.connect(slot)
         # Every view's requests take one way: command records to WindowContext.submit.
-        views = (tools, self.scene_model, self.scene_panel, self.parameters_panel,
-                 self.readouts_panel, self.questions_panel, self.status)  # fmt: skip
-        for view in views:
+        for view in (tools, self.scene_model, self.status):
             view.command_requested.connect(self.context.submit)
+        for dock in self.docks_by_name.values():
+            dock_table.connect_widget(dock.widget(), self.context.submit, self.context.say)
         self.class_hidden: list[QDockWidget] = []  # by a question set's class mode
         self.class_mode = ClassMode()  # the one in force
         self._actions["leave_class_mode"].setEnabled(False)
@@ -548,9 +489,8 @@ class MainWindow(QMainWindow):
         self.questions_panel.show_class_results()
 
     def _class_docks(self) -> dict[str, QDockWidget]:
-        return {"parameters": self.parameters_dock, "scene": self.scene_dock,
-                "history": self.history_dock, "readouts": self.readouts_dock,
-                "compare": self.compare_dock}  # fmt: skip
+        """The docks a question set's class mode may hide, by the name the set gives them."""
+        return {name: self.docks_by_name[name] for name in HIDEABLE_PANELS}
 
     def enter_class_mode(self, mode: ClassMode) -> None:
         """A set's class mode: hide the panels and settings it names (a set without one shows

@@ -10,7 +10,6 @@ while a recording is replayed and the step of the newest frame.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,6 @@ from clothlab.sim.document.scene import SceneError
 from clothlab.sim.text import QT_TR_NOOP, tr
 from clothlab.ui.intents import SeekReplay
 from clothlab.ui.number_box import IntBox, Limits
-from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs, file_dialogs, preferences
 
 if TYPE_CHECKING:
@@ -145,8 +143,9 @@ def _label(text: str, tip: str) -> QLabel:
 
 
 class Recorder(QObject):
-    """Holds the recording state (recording now, the last recording) and wires its actions and
-    the replay bar to the controller (one per window). The window puts `bar` at its bottom."""
+    """Holds the recording state (recording now, the last recording), does what its actions ask
+    (their rows in ui.window.actions call these methods) and wires the replay bar to the
+    controller (one per window). The window puts `bar` at its bottom."""
 
     def __init__(self, context: WindowContext) -> None:
         super().__init__(context.parent)
@@ -161,14 +160,8 @@ class Recorder(QObject):
         self._connect()
         self._enable_save()
 
-    def action_slots(self) -> dict[str, Callable[..., None]]:
-        """The slots of the recording rows (ui.window.actions), by row name."""
-        return {"record": self.set_recording, "save_recording": self.save_dialog,
-                "open_recording": self.open_dialog}  # fmt: skip
-
     def _connect(self) -> None:
         c = self.controller
-        action_table.connect_actions(self.actions, self.action_slots())
         for signal, slot in (
             (c.scene_loaded, self._stop_on_load),
             (c.replay_changed, self._show_replay), (c.replay_finished, self._say_finished),
