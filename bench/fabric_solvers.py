@@ -42,6 +42,7 @@ solved with the links and by the projective solve.
 
     .venv/bin/python bench/fabric_solvers.py [--grid 32 --grid 64 --grid 128] [--seconds 0.5]
         [--part sheet|system|statics|drape ...] [--candidate 'links, multigrid' ...]
+        [--state moving|'at rest' ...]
 """
 
 from __future__ import annotations
@@ -244,11 +245,14 @@ def main() -> None:
                         action="append", help="what to measure (default: all four)")  # fmt: skip
     parser.add_argument("--candidate", choices=list(CANDIDATES), action="append",
                         help="the sheet's candidates (default: all)")  # fmt: skip
+    parser.add_argument("--state", choices=("moving", "at rest"), action="append",
+                        help="the sheet's states (default: both)")  # fmt: skip
     args = parser.parse_args()
     parts = args.part or ["sheet", "system", "statics", "drape"]
     grids = args.grid or [32, 64, 128]
     if "sheet" in parts:
-        compare_solvers(grids, args.seconds, args.settle, args.candidate or list(CANDIDATES))
+        names, states = args.candidate or list(CANDIDATES), args.state or ["moving", "at rest"]
+        compare_solvers(grids, args.seconds, args.settle, names, states)
     if "system" in parts:
         print("\nthe links' system alone, at the moving state: CG to 1e-6, iterations and ms; "
               "preconditioned by its diagonal, by the rest state's system factored, and by the "
@@ -263,7 +267,9 @@ def main() -> None:
         compare_on_drape(args.seconds)
 
 
-def compare_solvers(grids: list[int], seconds: float, settle: float, names: list[str]) -> None:
+def compare_solvers(
+    grids: list[int], seconds: float, settle: float, names: list[str], states: list[str]
+) -> None:
     steps = round(seconds * 120)
     print(f"cotton, clamped top corners, {seconds:g} s measured; × real time, iterations "
           f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
@@ -271,12 +277,13 @@ def compare_solvers(grids: list[int], seconds: float, settle: float, names: list
           f"{'LLᵀ':>5} {'residual':>10} {'sag':>8}")  # fmt: skip
     for size in grids:
         settled = clamped_sheet(size, LINKS_THEN_PASSES)
-        settled.step(round(settle / settled.settings.dt))
+        if "at rest" in states:
+            settled.step(round(settle / settled.settings.dt))
         for name in names:
             solver, factored, chebyshev = CANDIDATES[name]
             LinksTogether.factored = factored
             fabric_solve.ProjectiveSolve.chebyshev = chebyshev
-            for state in ("moving", "at rest"):
+            for state in states:
                 sim = clamped_sheet(size, solver)
                 if state == "at rest":
                     sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
