@@ -1,5 +1,5 @@
-"""Helpers for the headless model tests: a plain module (not a conftest) so that its name
-cannot clash with the conftest files of tests/app and tests/ui."""
+"""Helpers for the headless model tests (tests/sim and the command line's in tests/app): a plain
+module beside conftest.py, whose folder pytest puts on sys.path for every test."""
 
 import errno
 import os

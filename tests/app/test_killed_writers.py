@@ -3,7 +3,7 @@ left autosave temporary files (each run saves to a new name, so a save's own cle
 them) and `/tmp/clothlab-video-*` folders. Every such name holds its process's id, and a writer
 removes those of processes that are gone, never a live one's. Each test kills a real process
 mid-write, runs the writer again, and looks. (`--obj-dir`'s staging folders: sim.document.folders,
-tests/sim/test_folders.py.)"""
+tests/sim/document/test_folders.py.)"""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QDialog, QDialogButtonBox
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
 
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.composition import PIN_EVERY
@@ -21,6 +20,7 @@ from clothlab.ui.selection import Selection
 from clothlab.ui.window.dialogs import NumberDialog
 from clothlab.ui.window.preferences import PLOT_WINDOW
 from clothlab.ui.window.preferences_dialog import PreferencesDialog
+from tests.ui.docks.test_scene_model import find_value
 
 
 def focus(qtbot, box: QAbstractSpinBox) -> None:

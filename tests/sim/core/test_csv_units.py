@@ -21,7 +21,7 @@ from clothlab.sim.document.scene import build_simulation
 from clothlab.sim.lab import textile
 from clothlab.sim.lab.sweep_results import parse_sweep_results
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 G = 9.8  # m/s²
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from sim_helpers import cut, hanging_sheet, sheet_topology
 
 from clothlab.sim.core import ordering
 from clothlab.sim.core.forces import tension_around
@@ -16,7 +17,6 @@ from clothlab.sim.core.solver import Simulation
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation, with_setting, with_settings
 from clothlab.sim.lab import textile
-from tests.sim.sim_helpers import cut, hanging_sheet, sheet_topology
 
 AT_REST = 1e-9  # units/s: mean speed below which a scene counts as settled
 

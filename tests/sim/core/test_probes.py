@@ -32,7 +32,7 @@ from clothlab.sim.document.scene import (
 )
 from clothlab.sim.lab.engine import Engine, probe_slots
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FREE_FALL = ROOT / "resources" / "questions" / "free-fall.json"
 
 

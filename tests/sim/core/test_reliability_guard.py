@@ -35,7 +35,7 @@ PATHS = {
     "extended": {"xpbd": True},
     "two threads": {"solver_mode": 3, "passes": 1},  # few barriers: see extreme_settings
 }
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FREE = 82  # the middle of the 15 × 11 sheet: a free particle
 
 

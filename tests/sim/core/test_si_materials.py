@@ -411,7 +411,7 @@ def test_research_names_the_hanging_strip_preset_as_it_is():
     and its clamp holds 0.1176 N."""
     from pathlib import Path
 
-    research = (Path(__file__).resolve().parents[2] / "RESEARCH.md").read_text(encoding="utf-8")
+    research = (Path(__file__).resolve().parents[3] / "RESEARCH.md").read_text(encoding="utf-8")
     (strip,) = load_preset("hanging-strip").bodies
     width_mm = round(strip.width * 1000)
     weight = strip.si_material.areal_density * 9.8 * strip.width * strip.height

@@ -84,7 +84,7 @@ def test_on_a_frictionless_floor_the_squashed_block_turns_while_held():
     """Why the preset's floor has friction (a known limit, RESEARCH.md §5). Held squashed on
     the frictionless floor, the links under the hand turn by more than 26° a step and are
     corrected along themselves now, which turns the block; let go, it comes to rest
-    (tests/sim/test_damping_wins.py)."""
+    (tests/sim/core/test_damping_wins.py)."""
     motion, spin = squashed_and_held(friction_static=0.0, friction_kinetic=0.0)
     print(f"\nfrictionless: motion {motion:.3f} units/s, L_y {spin:.1f}")
     assert motion > 0.5 and abs(spin) > 20.0

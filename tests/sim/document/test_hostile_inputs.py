@@ -31,7 +31,7 @@ from clothlab.sim.document.scene import SceneError, body_counts, load_scene
 from clothlab.sim.lab.engine import Engine
 from clothlab.sim.lab.questions import QuestionSetError, load_question_set
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]
 HUGE = 10**400  # a JSON integer no float holds: float() of it is an OverflowError
 

@@ -33,7 +33,7 @@ from clothlab.sim.document.scene import (
     write_atomically,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TRIALS = 200
 MAX_DELAY = 0.05  # s
 

@@ -20,7 +20,7 @@ from clothlab.sim.document.recording import load_recording
 from clothlab.sim.lab.engine import replay
 from clothlab.sim.lab.variants import run_variant
 
-FOLDER = Path(__file__).parent / "fixtures" / "recordings"
+FOLDER = Path(__file__).parents[1] / "fixtures" / "recordings"
 EXPECTED = json.loads((FOLDER / "expected.json").read_text())
 
 

@@ -595,10 +595,10 @@ def test_fuzzed_scene_text_is_a_scene_or_a_one_line_scene_error(mutations):
 
 # --- version 1 files (the presets as they were) migrate forward ------------------------------
 
-V1_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v1").glob("*.json"))
+V1_PRESETS = sorted((Path(__file__).parents[1] / "fixtures" / "v1").glob("*.json"))
 
 
-V2_PRESETS = sorted((Path(__file__).parent / "fixtures" / "v2").glob("*.json"))
+V2_PRESETS = sorted((Path(__file__).parents[1] / "fixtures" / "v2").glob("*.json"))
 # Presets made for version 3 (named bodies, materials, obstacles) and 4 (SI fabrics, discs): no
 # older file had them.
 NEW_IN_VERSION_3 = {"table-cloth", "two-sheets"}

@@ -29,7 +29,7 @@ from clothlab.sim.lab.questions import (
     resolve_set,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BUILTIN = load_builtin_set()
 BUILTIN_IDS = [q.id for q in BUILTIN.questions]
 

@@ -26,7 +26,7 @@ from clothlab.sim.document.scene import save_scene, with_settings
 from clothlab.sim.lab import sweep
 from clothlab.sim.lab.variants import BASELINE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]
 TIMEOUT_S = 300
 # Falling freely at Δt = 0.05 s with no floor: at gravity 100 the model blows up at step 2000

@@ -30,7 +30,7 @@ from clothlab.sim.lab import variants
 from clothlab.sim.lab.engine import Engine, replay
 from clothlab.sim.lab.variants import VariantError, run_variant
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAIN = [sys.executable, "-m", "clothlab.app.main"]
 STEPS = 40
 

@@ -9,7 +9,6 @@ import math
 
 import pytest
 from qt_helpers import WAIT_MS
-from test_typed_values import type_into
 
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.specimens import peirce_bending_length
@@ -18,6 +17,7 @@ from clothlab.sim.lab import textile
 from clothlab.sim.lab.fit import Fit, peirce_guess
 from clothlab.sim.lab.textile import bending_lengths
 from clothlab.ui.docks.fabric_fields import short_e
+from tests.ui.test_typed_values import type_into
 
 
 def test_the_three_bending_lengths_of_the_cantilever_preset():

@@ -198,7 +198,7 @@ def test_a_variant_is_shown_beside_the_main_view(qtbot, compare_window):
 
 @pytest.mark.gl
 def test_the_second_view_draws_the_variants_cloth(qtbot, compare_window):
-    from test_viewport_gl import cloth_fraction
+    from tests.ui.viewport.test_viewport_gl import cloth_fraction
 
     window = compare_window(paused=True)
     panel = window.compare_panel

@@ -13,7 +13,6 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS
-from test_typed_values import type_into
 
 from clothlab.sim.core import constraints
 from clothlab.sim.core.constraint_sets import SolveReport
@@ -24,6 +23,7 @@ from clothlab.sim.lab import textile
 from clothlab.ui.docks.parameters_dock import OWN_FABRIC, model_note, solve_note
 from clothlab.ui.selection import Selection
 from clothlab.ui.user_fabrics import UserFabrics, fabrics_file
+from tests.ui.test_typed_values import type_into
 
 SHOTS = Path("/tmp/fabricsui")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
-from test_typed_values import type_into_tree
 
 from clothlab.ui.selection import Selection
+from tests.ui.test_typed_values import type_into_tree
 
 
 def test_typing_a_finer_resolution_offers_tethers_and_one_click_sets_them(qtbot, make_window):

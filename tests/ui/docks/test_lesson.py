@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import QLocale, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 from qt_helpers import WAIT_MS
-from test_question_editor import save_and_wait, type_into
 
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.lab.questions import (
@@ -23,6 +22,7 @@ from clothlab.sim.lab.questions import (
 )
 from clothlab.ui.docks.questions_dock import progress_folder
 from clothlab.ui.docks.scene_model import ADDRESS_ROLE
+from tests.ui.docks.test_question_editor import save_and_wait, type_into
 
 LEFT = Qt.MouseButton.LeftButton
 BUILTIN = load_builtin_set()

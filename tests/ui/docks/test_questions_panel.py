@@ -397,7 +397,7 @@ def test_open_question_set_with_a_401_digit_setting_is_one_dialog(
     window = make_window("hanging-sheet", paused=True)
     panel = window.questions_panel
     before = panel.question_set
-    text = (Path(__file__).resolve().parents[2] / "resources/questions/lab.json").read_text()
+    text = (Path(__file__).resolve().parents[3] / "resources/questions/lab.json").read_text()
     assert old in text
     path = tmp_path / "hostile.json"
     path.write_text(text.replace(old, new, 1))

@@ -11,8 +11,6 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QSlider, QStyle, QStyleOptionSlider
 from qt_helpers import WAIT_MS
-from test_recorder import frame_step, pause, run_for
-from test_typed_values import type_into
 
 from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, SetSpeed
@@ -20,6 +18,8 @@ from clothlab.sim.document.recording import Recording
 from clothlab.sim.document.scene import CameraSpec
 from clothlab.sim.lab.engine import KEEP_EVERY, Engine
 from clothlab.ui.docks.readouts_dock import envelope
+from tests.ui.test_typed_values import type_into
+from tests.ui.window.test_recorder import frame_step, pause, run_for
 
 SCALES = {readout.key: readout.shown_scale for readout in READOUTS}
 

@@ -14,7 +14,11 @@ import pytest
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QApplication
 from qt_helpers import WAIT_MS
-from test_question_editor import (
+
+from clothlab.app import language
+from clothlab.sim.lab.questions import load_question_set
+from clothlab.ui.docks.questions_dock import ProgressStore
+from tests.ui.docks.test_question_editor import (
     LEFT,
     answer_name,
     choose,
@@ -23,10 +27,6 @@ from test_question_editor import (
     tick,
     type_into,
 )
-
-from clothlab.app import language
-from clothlab.sim.lab.questions import load_question_set
-from clothlab.ui.docks.questions_dock import ProgressStore
 
 
 @pytest.fixture(params=["en", "de"])

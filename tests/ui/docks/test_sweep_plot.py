@@ -13,7 +13,7 @@ import pytest
 from clothlab.sim.lab.sweep_results import SweepResultsError, load_sweep_results
 from clothlab.ui.docks.sweep_plot import SweepPlot
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

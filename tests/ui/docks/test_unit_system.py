@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from qt_helpers import WAIT_MS
-from test_fabrics_panel import choose
-from test_scene_model import find_value
 
 from clothlab.ui.selection import Selection
+from tests.ui.docks.test_fabrics_panel import choose
+from tests.ui.docks.test_scene_model import find_value
 
 MODEL_FORCE = "mass·units/s²"
 

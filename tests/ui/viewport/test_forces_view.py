@@ -15,7 +15,7 @@ from clothlab.sim.lab import textile
 from clothlab.ui.docks import scene_model
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.viewport import force_overlay, meshes
-from tests.ui.test_viewport_gl import HEIGHT, WIDTH, render, rgb_at, viewport  # noqa: F401
+from tests.ui.viewport.test_viewport_gl import HEIGHT, WIDTH, render, rgb_at, viewport  # noqa: F401
 
 pytestmark = pytest.mark.gl
 

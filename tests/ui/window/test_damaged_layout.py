@@ -10,11 +10,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray
-from test_window_layout import WINDOW_SHOWN, run_script
 
 from clothlab.ui.window import preferences
 from clothlab.ui.window.dock_state import why_unreadable
 from clothlab.ui.window.layout import LAYOUT_WARNING
+from tests.ui.window.test_window_layout import WINDOW_SHOWN, run_script
 
 LAUNCH = (
     WINDOW_SHOWN

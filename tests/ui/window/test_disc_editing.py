@@ -7,9 +7,6 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
-from test_typed_values import type_into_tree
-from test_window_setup_and_state import CTRL, LEFT, click_menu, screen_point
 
 from clothlab.sim.core.snapshot import take_snapshot
 from clothlab.sim.document.scene import (
@@ -25,6 +22,9 @@ from clothlab.sim.lab import textile
 from clothlab.ui.selection import Selection
 from clothlab.ui.viewport import meshes
 from clothlab.ui.window.editor import NEW_DISC_HELD
+from tests.ui.docks.test_scene_model import find_value
+from tests.ui.test_typed_values import type_into_tree
+from tests.ui.window.test_window_setup_and_state import CTRL, LEFT, click_menu, screen_point
 
 
 def last_undo_text(window) -> str:

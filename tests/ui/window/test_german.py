@@ -18,7 +18,7 @@ from PySide6.QtGui import QImage
 
 from tests.test_translations import CATALOGUES, catalogue
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 WINDOW = r"""
 import json, sys, time

@@ -14,7 +14,7 @@ from clothlab.sim.core.fabrics import FABRICS
 from clothlab.ui.docks.compare_dock import ComparePanel
 from clothlab.ui.window.dialogs import DocumentViewer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_f11_toggles_full_screen_and_the_view_menu_follows(make_window, qtbot):

@@ -9,12 +9,12 @@ import pytest
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QDockWidget, QMessageBox
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
 
 from clothlab.sim.document.presets import preset_names, preset_path
 from clothlab.sim.document.scene import load_scene
 from clothlab.ui.window import main_window
 from clothlab.ui.window.main_window import settings
+from tests.ui.docks.test_scene_model import find_value
 
 # make_window (a shown window on a preset, closed and shut down after the test): tests/conftest.py
 
@@ -257,7 +257,7 @@ def test_window_image_shows_the_cloth(qtbot, make_window, tmp_path):
 def test_icons_exist_for_toolbar_actions():
     for name in ("play", "pause", "step", "reset", "open", "save", "screenshot", "wireframe",
                  "stretch", "reset-camera"):  # fmt: skip
-        assert (main_window.Path(__file__).parents[2] / "resources/icons" / f"{name}.svg").is_file()
+        assert (main_window.Path(__file__).parents[3] / "resources/icons" / f"{name}.svg").is_file()
 
 
 def test_unreadable_stored_layout_warns_once_and_uses_the_default(make_window, capfd):
@@ -285,7 +285,7 @@ def test_reset_settings_clears_what_was_stored(tmp_path):
         [sys.executable, "-m", "clothlab.app.gui", "--reset-settings", "--screenshot", str(shot),
          "--after", "0.5"],
         env=env, capture_output=True, text=True, timeout=300,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "settings cleared" in result.stderr and shot.exists()

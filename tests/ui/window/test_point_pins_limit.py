@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 from qt_helpers import WAIT_MS
-from test_typed_values import type_into_tree
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_topology
 from clothlab.sim.lab.textile import with_fabric
 from clothlab.ui.selection import Selection
+from tests.ui.test_typed_values import type_into_tree
 
 LIMIT = "point pins on an SI fabric are a known limit"
 

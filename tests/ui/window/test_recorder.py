@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFileDialog
 from qt_helpers import WAIT_MS
-from test_typed_values import type_into
 
 from clothlab.sim.document.commands import GrabRelease, GrabStart
 from clothlab.sim.document.recording import load_recording
+from tests.ui.test_typed_values import type_into
 
 
 def frame_step(window) -> int | None:

@@ -8,7 +8,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSpinBox
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
 
 from clothlab.sim.document.composition import change_obstacle
 from clothlab.sim.document.requests import ChangeSetting, Compose
@@ -17,6 +16,7 @@ from clothlab.ui.docks.scene_model import PIN_ROWS, SceneModel
 from clothlab.ui.intents import Select
 from clothlab.ui.selection import BALL, Selection
 from clothlab.ui.window import dialogs
+from tests.ui.docks.test_scene_model import find_value
 
 
 def undo_texts(window) -> list[str]:

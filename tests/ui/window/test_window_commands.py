@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
 
 from clothlab.sim.core.readouts import READOUTS
 from clothlab.sim.document.presets import load_preset, preset_path
@@ -29,6 +28,7 @@ from clothlab.ui.viewport.key_tools import CURSOR_KEYS
 from clothlab.ui.window import dialogs
 from clothlab.ui.window.dialogs import window_title
 from clothlab.ui.window.layout import tabs_width
+from tests.ui.docks.test_scene_model import find_value
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 

@@ -9,7 +9,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from qt_helpers import WAIT_MS
-from test_viewport_gl import pixels
+
+from tests.ui.viewport.test_viewport_gl import pixels
 
 pytestmark = pytest.mark.gl
 

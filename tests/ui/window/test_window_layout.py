@@ -20,7 +20,7 @@ from qt_helpers import WAIT_MS
 from clothlab.sim.document.presets import preset_path
 from clothlab.ui.window.layout import LAYOUT_WARNING, USABLE_DOCK_WIDTH, tabs_width
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 
 # A run of the real window in another process: the compare view shown beside the main one, the
 # Scene dock made current and the History dock hidden, then closed (which stores the layout).

@@ -1,4 +1,4 @@
-"""Cloth Lab on the desktop's accessibility bus, for tests/ui/test_accessibility_bus.py. Run
+"""Cloth Lab on the desktop's accessibility bus, for tests/ui/window/test_accessibility_bus.py. Run
 under dbus-run-session and a display, with the python that has python3-dbus as argument:
 
     dbus-run-session -- .venv/bin/python driver.py /usr/bin/python3

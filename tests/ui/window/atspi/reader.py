@@ -1,5 +1,5 @@
 """The screen reader's side of the desktop's accessibility bus (AT-SPI), for
-tests/ui/test_accessibility_bus.py. It runs under Debian's python3 with python3-dbus, the
+tests/ui/window/test_accessibility_bus.py. It runs under Debian's python3 with python3-dbus, the
 binding screen readers such as Orca use (the venv's Qt can serve AT-SPI, not read it):
 
     python3 reader.py enable   start the accessibility bus and switch accessibility on, as a
