@@ -10,7 +10,7 @@ import zlib
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLayoutItem
 from shiboken6 import Shiboken
@@ -45,6 +45,23 @@ def assert_whole(snapshot: Snapshot, crc_on_receipt: int) -> None:
     expected = faces_alive(snapshot.link_alive, snapshot.topology.face_links)
     assert np.array_equal(snapshot.face_alive, expected), f"frame {snapshot.frame}: torn masks"
     assert snapshot_crc(snapshot) == crc_on_receipt, f"frame {snapshot.frame}: changed"
+
+
+def settle(controller: Any) -> None:
+    """Return once the solver thread has taken every command sent so far and what it passed on
+    (journal entries, the newest snapshot) has reached the controller: a blocking call into the
+    solver thread runs after every event queued there before it, and the events it queued for
+    this thread on the way are delivered next, in order. A wait on a condition, not on time."""
+    QMetaObject.invokeMethod(
+        controller.worker, "drain", Qt.ConnectionType.BlockingQueuedConnection
+    )
+    QCoreApplication.sendPostedEvents()
+
+
+def a_step_later(qtbot: Any, controller: Any) -> None:
+    """Wait for the running solver to show a step past the one shown now."""
+    shown = controller.latest.steps
+    qtbot.waitUntil(lambda: controller.latest.steps > shown, timeout=WAIT_MS)
 
 
 def screen_point(window: Any, point: np.ndarray) -> QPoint:
