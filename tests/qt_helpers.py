@@ -64,6 +64,20 @@ def a_step_later(qtbot: Any, controller: Any) -> None:
     qtbot.waitUntil(lambda: controller.latest.steps > shown, timeout=WAIT_MS)
 
 
+def ticks_pass(qtbot: Any, controller: Any, count: int = 5) -> None:
+    """Wait for the solver thread's pacing clock to tick `count` times, then for what those
+    ticks passed on: a running solver steps on every tick, so after this a paused one that
+    has not moved has really stopped."""
+    ticks: list[int] = []
+    timer = controller.worker._timer
+    counting = timer.timeout.connect(lambda: ticks.append(1), Qt.ConnectionType.DirectConnection)
+    try:
+        qtbot.waitUntil(lambda: len(ticks) >= count, timeout=WAIT_MS)
+    finally:
+        timer.timeout.disconnect(counting)
+    settle(controller)
+
+
 def screen_point(window: Any, point: np.ndarray) -> QPoint:
     """Where a world point is in the window's 3D view, in its widget pixels."""
     x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]
