@@ -52,9 +52,7 @@ def settle(controller: Any) -> None:
     (journal entries, the newest snapshot) has reached the controller: a blocking call into the
     solver thread runs after every event queued there before it, and the events it queued for
     this thread on the way are delivered next, in order. A wait on a condition, not on time."""
-    QMetaObject.invokeMethod(
-        controller.worker, "drain", Qt.ConnectionType.BlockingQueuedConnection
-    )
+    QMetaObject.invokeMethod(controller.worker, "drain", Qt.ConnectionType.BlockingQueuedConnection)
     QCoreApplication.sendPostedEvents()
 
 
