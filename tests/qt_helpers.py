@@ -76,6 +76,13 @@ def ticks_pass(qtbot: Any, controller: Any, count: int = 5) -> None:
     settle(controller)
 
 
+def a_frame_drawn(qtbot: Any, viewport: Any) -> None:
+    """Ask the 3D view for a frame and wait until it has drawn one: what it shows on return
+    is the state and the look (theme, camera) it has now."""
+    with qtbot.waitSignal(viewport.frame_drawn, timeout=WAIT_MS):
+        viewport.update()
+
+
 def screen_point(window: Any, point: np.ndarray) -> QPoint:
     """Where a world point is in the window's 3D view, in its widget pixels."""
     x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget, QLineEdit, QTableWidgetItem, QWidget
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_frame_drawn, ticks_pass
 
 from clothlab.ui.theme import focus_colour
 from clothlab.ui.window.preferences_dialog import apply_theme
@@ -26,7 +26,6 @@ def window(qtbot, make_window):
     qtbot.waitUntil(lambda: QApplication.activeWindow() is made, timeout=WAIT_MS)
     # the docks as the user meets them: tabbed once the layout has fitted the window's size
     qtbot.waitUntil(lambda: not made.layout_keeper._timer.isActive(), timeout=WAIT_MS)
-    qtbot.wait(100)
     yield made
     apply_theme("light")
 
@@ -128,7 +127,7 @@ def ring_pixels(widget: QWidget) -> int:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_f6_to_the_view_rings_it(qtbot, window, theme):
     apply_theme(theme)
-    qtbot.wait(50)
+    a_frame_drawn(qtbot, window.viewport)
     before = ring_pixels(window.viewport)
     for _ in window.focus_areas.shown():
         if press(Qt.Key.Key_F6) is window.viewport:
@@ -144,7 +143,7 @@ def toggles_pause_once(qtbot, window, key_presser) -> None:
     with qtbot.waitSignal(controller.running_changed, timeout=WAIT_MS) as changed:
         key_presser()
     assert changed.args == [True]
-    qtbot.wait(200)
+    ticks_pass(qtbot, controller)  # a second toggle would have reached the solver by now
     assert controller.running
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QDockWidget, QMessageBox
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_frame_drawn, settle, ticks_pass
 
 from clothlab.sim.document.presets import preset_names, preset_path
 from clothlab.sim.document.scene import load_scene
@@ -95,7 +95,7 @@ def test_keys_drive_the_simulation(qtbot, make_window):
     yaw = window.viewport.camera.yaw
     qtbot.keyClick(window.viewport, Qt.Key.Key_Right)
     assert window.viewport.camera.yaw != yaw
-    qtbot.wait(200)
+    ticks_pass(qtbot, window.controller)
     assert window.controller.latest.steps == 1
     with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
         qtbot.keyClick(window.viewport, Qt.Key.Key_Space)
@@ -103,7 +103,7 @@ def test_keys_drive_the_simulation(qtbot, make_window):
     # in the scene tree, Right opens a group, neither stepping nor orbiting
     with qtbot.waitSignal(window.controller.running_changed, timeout=WAIT_MS):
         qtbot.keyClick(window.viewport, Qt.Key.Key_Space)
-    qtbot.wait(200)  # a snapshot posted just before the pause may still be on its way
+    settle(window.controller)  # a snapshot posted just before the pause may still be on its way
     window.scene_dock.raise_()
     tree = window.scene_panel.view
     tree.setFocus()
@@ -112,7 +112,7 @@ def test_keys_drive_the_simulation(qtbot, make_window):
     steps = window.controller.latest.steps
     qtbot.keyClick(tree, Qt.Key.Key_Right)
     assert tree.isExpanded(window.scene_model.index(0, 0))
-    qtbot.wait(200)
+    ticks_pass(qtbot, window.controller)
     assert window.controller.latest.steps == steps
 
 
@@ -248,7 +248,7 @@ def test_play_pause_and_speed_actions(qtbot, make_window):
 def test_window_image_shows_the_cloth(qtbot, make_window, tmp_path):
     window = make_window()
     qtbot.waitUntil(lambda: window.controller.latest is not None, timeout=WAIT_MS)
-    qtbot.wait(300)
+    a_frame_drawn(qtbot, window.viewport)
     path = tmp_path / "shot.png"
     window.save_screenshot(path)
     assert Path(path).stat().st_size > 0

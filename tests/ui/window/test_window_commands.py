@@ -109,7 +109,8 @@ def test_a_small_window_keeps_half_its_width_for_the_3d_view(qtbot, make_window)
 
 def test_the_default_window_keeps_the_readouts_beside_the_view(qtbot, make_window):
     window = make_window(size=(1280, 800))
-    qtbot.wait(100)  # a fit of the docks would have run by now
+    window.layout_keeper.schedule()  # the fit a resize asks for, run before the checks
+    qtbot.waitUntil(lambda: not window.layout_keeper._timer.isActive(), timeout=WAIT_MS)
     assert window.dockWidgetArea(window.readouts_dock) == RIGHT
     assert window.readouts_dock.isVisible()
     assert window.viewport.width() >= 0.4 * window.width()
