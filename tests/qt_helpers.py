@@ -83,6 +83,13 @@ def a_frame_drawn(qtbot: Any, viewport: Any) -> None:
         viewport.update()
 
 
+def layout_settled(qtbot: Any, window: Any) -> None:
+    """Wait until the window's dock layout has settled: the resizes and moves queued so far
+    are taken, and the fit they scheduled (ui.window.layout) has run."""
+    QCoreApplication.sendPostedEvents()
+    qtbot.waitUntil(lambda: not window.layout_keeper._timer.isActive(), timeout=WAIT_MS)
+
+
 def screen_point(window: Any, point: np.ndarray) -> QPoint:
     """Where a world point is in the window's 3D view, in its widget pixels."""
     x, y = window.viewport.project(np.asarray(point).reshape(1, 3))[0]

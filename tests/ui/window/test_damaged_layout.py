@@ -19,7 +19,7 @@ from tests.ui.window.test_window_layout import WINDOW_SHOWN, run_script
 LAUNCH = (
     WINDOW_SHOWN
     + """
-QTest.qWait(200)
+settle_layout()
 window.close()  # stores the layout
 controller.shutdown()
 """

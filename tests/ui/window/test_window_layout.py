@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QTabBar
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, layout_settled
 
 from clothlab.sim.document.presets import preset_path
 from clothlab.ui.window.layout import LAYOUT_WARNING, USABLE_DOCK_WIDTH, tabs_width
@@ -27,6 +27,7 @@ REPOSITORY = Path(__file__).resolve().parents[3]
 SAVE_A_LAYOUT = """
 import os
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+from PySide6.QtCore import QEventLoop
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from clothlab.app.controller import Controller
@@ -39,13 +40,19 @@ window = MainWindow(controller)
 controller.load(load_preset("hanging-sheet"))
 window.show()
 QTest.qWaitForWindowExposed(window)
+def settle_layout():  # until the resizes and moves so far are taken and their fit has run
+    app.sendPostedEvents()
+    while window.layout_keeper._timer.isActive():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+
+
 window.compare_dock.raise_()
 window.compare_panel.beside_box.setCurrentIndex(1)  # the side-by-side compare view
-QTest.qWait(200)
+settle_layout()
 assert not window.compare_panel.side_view.isHidden()
 window.history_dock.hide()
 window.scene_dock.raise_()
-QTest.qWait(200)
+settle_layout()
 window.close()
 controller.shutdown()
 """
@@ -113,6 +120,7 @@ def test_a_layout_saved_after_the_compare_view_is_the_layout_restored(
 WINDOW_SHOWN = """
 import os
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+from PySide6.QtCore import QEventLoop
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from clothlab.app.controller import Controller
@@ -123,6 +131,11 @@ controller = Controller()
 window = MainWindow(controller)
 window.show()
 QTest.qWaitForWindowExposed(window)
+
+def settle_layout():  # until the resizes and moves so far are taken and their fit has run
+    app.sendPostedEvents()
+    while window.layout_keeper._timer.isActive():
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 """
 
 OPEN_AT_SCALE_2 = (
@@ -162,7 +175,7 @@ def test_six_tabs_in_one_column_keep_their_titles(qtbot, make_window):
     window = make_window(size=(800, 500))  # a 1600 × 1000 screen at QT_SCALE_FACTOR=2
     qtbot.waitUntil(lambda: window.readouts_dock in window.tabifiedDockWidgets(
         window.parameters_dock), timeout=WAIT_MS)  # fmt: skip
-    qtbot.wait(200)  # the layout has settled
+    layout_settled(qtbot, window)
     tabs = shown_tabs(window)
     assert len(tabs) == 6
     for title, width in tabs:
@@ -172,7 +185,7 @@ def test_six_tabs_in_one_column_keep_their_titles(qtbot, make_window):
 
 def test_tab_titles_at_the_default_size_stay_whole(qtbot, make_window):
     window = make_window(size=(1280, 800))
-    qtbot.wait(200)
+    layout_settled(qtbot, window)
     for title, width in shown_tabs(window):
         assert width >= tabs_width((title,)), (title, width)
 
@@ -215,10 +228,10 @@ def narrow_then_wide(qtbot, window) -> None:
     window.resize(800, 600)
     qtbot.waitUntil(lambda: window.readouts_dock in window.tabifiedDockWidgets(
         window.parameters_dock), timeout=WAIT_MS)  # fmt: skip
-    qtbot.wait(100)
+    layout_settled(qtbot, window)
     window.resize(1800, 1000)
     qtbot.waitUntil(lambda: window.dockWidgetArea(window.readouts_dock) == RIGHT, timeout=WAIT_MS)
-    qtbot.wait(200)
+    layout_settled(qtbot, window)
 
 
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
