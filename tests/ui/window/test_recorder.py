@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QFileDialog
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_step_later, settle
 
 from clothlab.sim.document.commands import GrabRelease, GrabStart
 from clothlab.sim.document.recording import load_recording
@@ -29,7 +29,7 @@ def run_for(qtbot, window, steps: int) -> None:
 def pause(qtbot, window) -> None:
     window.controller.set_running(False)
     qtbot.waitUntil(lambda: not window.controller.running, timeout=WAIT_MS)
-    qtbot.wait(50)
+    settle(window.controller)  # the last snapshot and journal entries land
 
 
 def record_and_save(qtbot, window, monkeypatch, path: Path) -> None:
@@ -42,7 +42,7 @@ def record_and_save(qtbot, window, monkeypatch, path: Path) -> None:
     qtbot.waitUntil(lambda: window.status.currentMessage().startswith("● Recording — step "),
                     timeout=WAIT_MS)  # fmt: skip
     controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
-    qtbot.wait(30)
+    a_step_later(qtbot, controller)
     controller.submit(GrabRelease())
     window.action_seam.trigger()
     run_for(qtbot, window, 30)
@@ -88,7 +88,7 @@ def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch
 
     type_into(qtbot, bar.step_box, "99999")  # past the end: refused in one line, not clamped
     assert window.status.currentMessage() == f"Step 99999: expected 0…{recording.steps}"
-    qtbot.wait(100)
+    settle(window.controller)  # a seek, had one been sent, would be shown now
     assert frame_step(window) == 40 and bar.step_box.value() == 40
 
     bar.step_box.setValue(recording.steps)  # a typed step (entered) seeks too
