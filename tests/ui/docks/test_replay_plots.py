@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QSlider, QStyle, QStyleOptionSlider
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, settle
 
 from clothlab.sim.core.readouts import CSV_COLUMNS, READOUTS
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, SetSpeed
@@ -54,7 +54,7 @@ def shown_rows(qtbot, window, step: int) -> np.ndarray:
     history = window.readouts_panel.history
     qtbot.waitUntil(lambda: frame_step(window) == step, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: len(history) and history.rows[-1, 0] == step, timeout=WAIT_MS)
-    qtbot.wait(100)  # a late snapshot would come now
+    settle(window.controller)  # a late snapshot would have come by now
     return history.rows.copy()
 
 
@@ -154,5 +154,5 @@ def drag_handle(qtbot, slider: QSlider, fraction: float) -> None:
                            Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
                            Qt.KeyboardModifier.NoModifier)  # fmt: skip
         QApplication.sendEvent(slider, move)
-        qtbot.wait(20)
+        QApplication.processEvents()  # what the move posted (the dragged step shown) is taken
     qtbot.mouseRelease(slider, Qt.MouseButton.LeftButton, pos=end)
