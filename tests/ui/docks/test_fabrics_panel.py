@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_frame_drawn, layout_settled
 
 from clothlab.sim.core import constraints
 from clothlab.sim.core.constraint_sets import SolveReport
@@ -218,9 +218,10 @@ def test_validation_of_denim_fills_rows_equal_to_the_checks_exports_and_opens(
     scene = window.controller.scene
     assert scene.name == "Cantilever bending test (ASTM D1388)"
     assert scene.bodies[0].si_material == SIMaterialSpec.of("denim", SI_FABRICS["denim"])
-    qtbot.wait(300)  # a frame of the cantilever in the view
+    a_frame_drawn(qtbot, window.viewport)  # a frame of the cantilever in the view
     window.resize(1600, 900)
-    qtbot.wait(300)
+    layout_settled(qtbot, window)
+    a_frame_drawn(qtbot, window.viewport)
     assert window.window_image().save(str(SHOTS / "window-validation.png"))
 
 
