@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QSlider, QWidget
@@ -209,7 +209,10 @@ def test_every_focusable_widget_has_an_accessible_name(qtbot, window):
     # the panels that build fields as the selection changes: a body selected
     window.scene_dock.raise_()
     window.selection.select(Selection("body", 0))
-    qtbot.wait(keyboard.NAMING_EVERY_MS + 300)  # fields built now are named this soon
+    QApplication.sendPostedEvents()  # the fields the selection builds
+    naming = window.findChild(keyboard._Namer).findChild(QTimer)
+    with qtbot.waitSignal(naming.timeout, timeout=WAIT_MS):  # they are named at its next tick
+        pass
     widgets = focusable(window)
     assert len(widgets) > 40
     unnamed = sorted(
@@ -234,7 +237,8 @@ def test_naming_leaves_no_wrapper_of_a_layout_item(qtbot, window):
     for body in (0, None, 0):  # the Parameters panel builds and drops its body fields
         window.selection.select(Selection("body", body) if body is not None else None)
         keyboard.name_all(window)
-        qtbot.wait(50)
+        QApplication.sendPostedEvents()  # the panel's rebuild, its old fields' deletion
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert layout_item_wrappers() == []
 
 

@@ -34,7 +34,8 @@ def test_the_status_bar_readouts_and_replay_bar_read_one_clock_while_a_replay_pl
     window.controller.set_running(True)
     seen = set()
     for _ in range(12):  # while it runs: every frame shown updates all three at once
-        qtbot.wait(90)
+        with qtbot.waitSignal(window.viewport.frame_drawn, timeout=WAIT_MS):
+            pass
         _t, step, replay_step = shown_clocks(window)
         assert int(step) == replay_step
         seen.add(replay_step)

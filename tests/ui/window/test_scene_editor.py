@@ -258,7 +258,7 @@ def test_ten_thousand_pins_are_listed_in_part(qtbot):
 
 
 def test_new_obstacles_sit_above_the_floor_where_the_camera_looks_clear_of_the_cloth(
-    make_window,
+    qtbot, make_window
 ):
     window = make_window(paused=True)
     window.action_add_sphere.trigger()
@@ -269,16 +269,8 @@ def test_new_obstacles_sit_above_the_floor_where_the_camera_looks_clear_of_the_c
     # under the target it would start in the hanging sheet (z = 0): it goes in front of it
     assert sphere.center[2] - sphere.radius > 0.0
     window.controller.set_running(True)
-    qtbot_wait_steps(window, 60)
+    controller = window.controller
+    qtbot.waitUntil(
+        lambda: controller.latest is not None and controller.latest.steps >= 60, timeout=WAIT_MS
+    )
     assert window.controller.latest.readouts.sag == pytest.approx(0.0105, abs=0.002)
-
-
-def qtbot_wait_steps(window, steps: int) -> None:
-    from PySide6.QtTest import QTest
-
-    for _ in range(400):
-        latest = window.controller.latest
-        if latest is not None and latest.steps >= steps:
-            return
-        QTest.qWait(25)
-    raise AssertionError(f"the model did not reach step {steps}")

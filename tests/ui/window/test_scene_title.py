@@ -108,7 +108,7 @@ def test_the_questions_text_wraps_without_a_sideways_scroll_bar(qtbot, make_wind
         assert panel.choice_buttons[-1].isChecked()
     panel.lock_button.click()
     panel.explain_button.click()
-    qtbot.wait(50)
+    QApplication.sendPostedEvents()  # the layout the explanation asked for
     assert not panel.scroll_area.horizontalScrollBar().isVisible()
     content = panel.scroll_area.widget()
     assert content.width() <= panel.scroll_area.viewport().width()  # nothing cut off on the right
