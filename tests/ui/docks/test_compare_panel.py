@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QApplication
 from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
 
 from clothlab.app import compare_runner
@@ -139,7 +140,8 @@ def test_stop_and_an_edit_makes_the_comparison_stale(qtbot, compare_window):
     assert STALE_TEXT in panel.message_label.text()
     assert panel.runner.runs[0].status == "stopped"
     steps = panel.runner.runs[0].steps
-    qtbot.wait(200)
+    assert panel.runner._last_worker._thread.isFinished()  # its thread ended
+    QApplication.sendPostedEvents()  # what it posted on the way out
     assert panel.runner.runs[0].steps == steps  # stopped means stopped
     assert not math.isnan(panel.value("xpbd=on", "sag"))
 

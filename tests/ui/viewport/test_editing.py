@@ -64,7 +64,8 @@ def test_a_slow_drag_moves_the_held_particle_at_the_pointers_pace_not_a_jump_a_f
     controller.set_running(True)
     QTest.mousePress(viewport, LEFT, NO_MODIFIER, press)
     for step in range(1, 9):
-        qtbot.wait(100)
+        reported = controller.latest.steps  # the next report ≈12 steps (0.1 s) later
+        qtbot.waitUntil(lambda: controller.latest.steps >= reported + 12, timeout=WAIT_MS)  # noqa: B023
         QTest.mouseMove(viewport, press + QPoint(6 * step, 0))
     QTest.mouseRelease(viewport, LEFT, NO_MODIFIER, press + QPoint(48, 0))
     qtbot.waitUntil(lambda: controller.latest.grabbed is None, timeout=WAIT_MS)

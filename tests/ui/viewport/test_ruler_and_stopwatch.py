@@ -14,7 +14,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from qt_helpers import WAIT_MS, drag, screen_point
+from qt_helpers import WAIT_MS, a_frame_drawn, drag, screen_point, settle
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import SetSpeed, Step
@@ -167,7 +167,9 @@ def test_the_stopwatch_follows_model_time_while_the_model_runs_at_a_quarter(qtbo
     controller.set_running(True)
     qtbot.waitUntil(lambda: window.viewport.snapshot().steps >= begun + 12, timeout=WAIT_MS)
     controller.set_running(False)
-    qtbot.wait(200)  # the frame the pause leaves, drawn
+    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
+    settle(controller)
+    a_frame_drawn(qtbot, window.viewport)  # the frame the pause leaves, drawn
     shown = window.viewport.snapshot()
     assert panel.watch.reading == (shown.steps - begun) * controller.settings.dt
     assert panel.watch.reading == pytest.approx(shown.t - begun * controller.settings.dt)

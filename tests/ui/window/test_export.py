@@ -8,7 +8,7 @@ import importlib.util
 import numpy as np
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, ticks_pass
 
 from clothlab.ui.window import export
 from clothlab.ui.window.export import MISSING_VIDEO, VideoSpec, export_video, gif_durations
@@ -226,7 +226,7 @@ def _set_running(qtbot, window, running: bool) -> None:
 def _still(qtbot, window, running: bool) -> None:
     """Running or paused as before, and still so a while later (a queued Run or Pause would
     have arrived by then)."""
-    qtbot.wait(400)
+    ticks_pass(qtbot, window.controller)
     assert window.controller.running == running
     assert window.controller.worker.running == running
 
