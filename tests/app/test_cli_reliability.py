@@ -1,4 +1,4 @@
-"""Reliability 5 — the command line's failures and long runs (issue 17).
+"""Reliability 5 — the command line's failures and long runs.
 
 Every failure is exit 2 and exactly one line on stderr, whatever the file system or the
 argument does; a FIFO never hangs it; a long run shows progress on a terminal only, stops on

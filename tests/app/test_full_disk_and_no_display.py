@@ -1,5 +1,5 @@
-"""One line that names the file on a full disk, and one line without a display (issue 30, item
-13): `--obj-dir` and `--video` said "No space left on device" and not where (a write(2) error
+"""One line that names the file on a full disk, and one line without a display:
+`--obj-dir` and `--video` said "No space left on device" and not where (a write(2) error
 names no file); the app launched without a display aborted with 7 lines of Qt's (exit 134)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a killed writer leaves is cleaned up by the next one (issue 30, item 12): 50 SIGKILLs
+"""What a killed writer leaves is cleaned up by the next one: 50 SIGKILLs
 left autosave temporary files (each run saves to a new name, so a save's own clean-up never met
 them) and `/tmp/clothlab-video-*` folders. Every such name holds its process's id, and a writer
 removes those of processes that are gone, never a live one's. Each test kills a real process

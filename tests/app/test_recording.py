@@ -241,7 +241,7 @@ def test_a_recording_opened_while_running_plays_at_once_and_pauses_at_its_end(
     assert not player.running
 
 
-# --- a recording made across an instability (issue 30, item 4) -------------------------------
+# --- a recording made across an instability -------------------------------
 
 
 def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(

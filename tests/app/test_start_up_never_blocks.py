@@ -1,4 +1,4 @@
-"""Nothing the app reads at start-up blocks (issue 30, item 3): a settings file that was a FIFO
+"""Nothing the app reads at start-up blocks: a settings file that was a FIFO
 blocked before any window appeared (QSettings reads it as it is made), and a recovery file's
 lock that was a FIFO froze the window (QLockFile reads a lock it finds). Each case runs the real
 app in another process, with a time limit, and it has to start and close normally."""

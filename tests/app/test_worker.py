@@ -206,7 +206,7 @@ def second_steps_begun(worker) -> list[int]:
 
 
 def test_pause_and_shutdown_do_not_wait_for_a_step_seconds_long(qtbot, make_controller):
-    """Issue 17 item 8: a step of seconds (a big sheet, 200 passes, 16 substeps) is interrupted
+    """A step of seconds (a big sheet, 200 passes, 16 substeps) is interrupted
     and undone when a command comes, instead of making the window wait for its end."""
     controller = make_controller()
     scene = change_body(load_preset("hanging-sheet"), 0, cols=160, rows=160).scene

@@ -1,4 +1,4 @@
-"""The theme reaches what Qt does not re-colour by itself (issue 27 item 16), measured on the
+"""The theme reaches what Qt does not re-colour by itself, measured on the
 real window's pixels after switching Dark → Light → Dark: toolbar icons (the active tool's
 too) stand out of the toolbar, the Compare plot and table follow the palette, and the widget
 with the keyboard focus has a ring that shows."""

@@ -1,4 +1,4 @@
-"""Typed numbers are taken as typed or refused, never changed silently (issue 27, item 9).
+"""Typed numbers are taken as typed or refused, never changed silently.
 
 Each test types with real key events, as a user does: select the field's text, type, press
 Enter. A value out of range is refused with one line that says the range, the document is

@@ -1,4 +1,4 @@
-"""Damping wins (issue 27, item 5): with damping < 1 and nothing driving it, a sheet or a block
+"""Damping wins: with damping < 1 and nothing driving it, a sheet or a block
 comes to rest, however it was set moving — in classic mode and in XPBD.
 
 A seam-cut half hanging from one pin, set spinning, used to spin for ever (kinetic energy 1.05

@@ -1,4 +1,4 @@
-"""The disc body (issue 25): its grid, links, faces and round rim; the scene format, the
+"""The disc body: its grid, links, faces and round rim; the scene format, the
 composition, the run and the mesh export that handle it as they handle sheets and blocks."""
 
 import json

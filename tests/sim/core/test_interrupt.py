@@ -1,4 +1,4 @@
-"""A slow step can be interrupted from another thread and is then undone (issue 17, item 8):
+"""A slow step can be interrupted from another thread and is then undone:
 the window must close or pause without waiting seconds for a step to end. The app's own test
 (tests/app/test_worker.py) interrupts a step seconds long from the GUI thread."""
 

@@ -1,4 +1,4 @@
-"""An obstacle edited under a resting cloth pushes it out gently (issue 27 item 13): the
+"""An obstacle edited under a resting cloth pushes it out gently: the
 cloth is moved out of the grown or moved obstacle, and that move is not a velocity."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Probes (issue 26 item 2): what they read, in numbers; saved with the scene; undoable edits;
+"""Probes: what they read, in numbers; saved with the scene; undoable edits;
 their columns in the CLI's CSV and the Python API."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def clothlab_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_probe_on_a_free_falling_particle_reaches_the_terminal_speed():
-    """Done-when of issue 26: the speed the terminal-speed question predicts, g·Δt/(1 − d),
+    """The speed the terminal-speed question predicts, g·Δt/(1 − d),
     13.61 units/s in classic, within 1 % after 10 s of free fall."""
     lab = clothlab.open(str(FREE_FALL))
     settings = lab.scene.solver

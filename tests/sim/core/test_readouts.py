@@ -151,7 +151,7 @@ def test_max_speed_is_the_fastest_particles_speed_over_the_last_substep():
 
 
 def test_the_fastest_particle_of_ball_start_jumps_at_tens_of_units_per_second():
-    """Issue 27 item 2: in the first step of ball-start the ball throws particles out of it at
+    """In the first step of ball-start the ball throws particles out of it at
     about 47 units/s (up to 0.4 units in 1/120 s), where the mean speed, Motion, reads 5.5."""
     sim = preset_simulation("ball-start")
     sim.step()
@@ -207,7 +207,7 @@ def test_csv_columns_carry_the_energy_readouts_and_row_0_has_no_losses():
 
 
 def test_a_row_of_the_step_last_recorded_takes_its_place():
-    """Issue 27 item 6: an edit, an undo or a reset while paused gives new readouts at the
+    """An edit, an undo or a reset while paused gives new readouts at the
     step already recorded; the record keeps one row per step, the newest state's (it used to
     keep the first and drop the rest, and the panel went on showing the old state)."""
     sim = Simulation(sheet_topology(15, 11))

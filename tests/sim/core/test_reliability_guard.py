@@ -1,4 +1,4 @@
-"""Reliability 1 — the instability guard (issue 7).
+"""Reliability 1 — the instability guard.
 
 A blow-up is caught by the step that meets it: `step()` stops, puts back the newest good state
 and sets `sim.instability`. Nothing non-finite reaches the readouts or a saved scene.

@@ -1,4 +1,4 @@
-"""What a new user hit (issue 16), in numbers: the grab stays in the world the model allows,
+"""What a new user hit, in numbers: the grab stays in the world the model allows,
 switching the ball on traps no sheet, stiffness cannot switch every link off, and what stops
 the squashed block's spin."""
 

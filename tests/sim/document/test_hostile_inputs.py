@@ -1,4 +1,4 @@
-"""Hostile recordings and question sets (issue 30 items 8, 9 and 13): each is refused with one
+"""Hostile recordings and question sets: each is refused with one
 line naming the file and the field (the CLI: `error: …`, exit 2), never a traceback; and a
 recording is validated as a whole, so that what `--save` writes is what the replay simulated
 and opens again.
@@ -295,7 +295,7 @@ def test_sweep_results_with_a_cell_past_the_csv_limit_are_refused_in_one_line(tm
     assert_one_line(str(refused.value), "not a sweep's results (field larger than", path)
 
 
-# --- special files given to --replay (issue 30 item 13) ---------------------------------------
+# --- special files given to --replay ---------------------------------------
 
 SPECIAL_FILES: dict[str, tuple[Callable[[Path], Any], str]] = {  # name → (make it, its kind)
     "pipe": (os.mkfifo, "a FIFO (named pipe)"),

@@ -1,4 +1,4 @@
-"""Reliability 2 — hostile scene files (issue 7).
+"""Reliability 2 — hostile scene files.
 
 Every file is either a Scene or a SceneError: one line, naming the field path or the problem.
 No other exception, bounded time and memory. The fuzz mutates the preset files as text.
@@ -275,7 +275,7 @@ def test_a_megabyte_key_or_value_still_gives_a_short_message(where):
 
 @pytest.mark.parametrize("name", ["a" * 300, "b" * 300 + ".json", "/tmp/" + "c" * 300 + ".json"])
 def test_a_name_too_long_for_the_file_system_is_one_line(name):
-    """File ▸ Open with a 300-character name raised OSError from a path check (issue 17)."""
+    """File ▸ Open with a 300-character name raised OSError from a path check."""
     from clothlab.sim.document.presets import resolve_scene
 
     with pytest.raises(SceneError, match="cannot read: File name too long"):
@@ -302,6 +302,6 @@ def test_a_question_set_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     ],
 )  # fmt: skip
 def test_a_non_finite_number_names_its_field(text, where):
-    """Issue 16 item 13: `nan.json: NaN is not a finite number` named no field."""
+    """`nan.json: NaN is not a finite number` named no field."""
     with pytest.raises(SceneError, match=re.escape(f"{where} is not a finite number")):
         parse_scene(text, "nan.json")

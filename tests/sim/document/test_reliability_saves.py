@@ -1,4 +1,4 @@
-"""Reliability 3 — atomic saves (issue 7).
+"""Reliability 3 — atomic saves.
 
 A process saving a scene over and over is killed with SIGKILL at a random moment; the file it
 was saving over is always the old or the new complete scene, never a partial one, and the temp

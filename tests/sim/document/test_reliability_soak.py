@@ -1,4 +1,4 @@
-"""Reliability 4 — long runs with random edits (issue 7).
+"""Reliability 4 — long runs with random edits.
 
 A hypothesis state machine steps the hanging sheet and edits it at random: cuts (link subsets
 and strokes), pins added, removed and moved, the ball moved and toggled, undo and redo of all

@@ -1,4 +1,4 @@
-"""Reliability 4 — what a save replaces and what a load opens (issue 17).
+"""Reliability 4 — what a save replaces and what a load opens.
 
 A save renames a temporary file over its target, which destroys whatever had the name: these
 tests put every kind of thing at the target (new file, files of each mode and owner, symlinks,

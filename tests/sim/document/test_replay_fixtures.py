@@ -2,7 +2,7 @@
 the positions, the previous positions and the live links at the middle and the end, and every
 readout row (its columns of that time: fixture_hashes.HASHED_COLUMNS), hash to what the model
 computes (tests/sim/fixtures/recordings/expected.json, written anew only when the model changes
-on purpose: by regenerate.py there, last for issue 27's link rule). Between them the four runs
+on purpose: by regenerate.py there). Between them the four runs
 use every command a recording holds."""
 
 from __future__ import annotations

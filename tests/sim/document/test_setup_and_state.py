@@ -2,7 +2,7 @@
 pins, bodies, settings), never the links the model tore nor where the particles went; "Save
 state" writes the set-up with the links torn so far, and says so. Pins of the set-up anchor
 the particles' rest places, so step 0 (a load, a Reset) starts unstretched unless a pin was
-moved on purpose (issue 27, items 3 and 4)."""
+moved on purpose."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ FLAT = 1e-9  # max stretch of a sheet at its rest lengths (float rounding only)
 
 
 def pins_away(scene: Scene) -> int:
-    from clothlab.sim.document.composition import pins_away_from_rest  # new in issue 27
+    from clothlab.sim.document.composition import pins_away_from_rest
 
     return pins_away_from_rest(scene)
 
@@ -181,7 +181,7 @@ def test_pins_made_during_a_run_anchor_the_set_up_at_rest_and_reset_starts_unstr
     assert pins_away(lab.scene) == 0
     lab.set(tearing=True)
     lab.reset()
-    assert lab.readouts["max_stretch"] < FLAT  # was 218 % (issue 27, item 4)
+    assert lab.readouts["max_stretch"] < FLAT  # was 218 %
     lab.run(240)
     assert lab.readouts["links"] == body_counts(lab.scene.bodies)[1]  # nothing ripped off
 

@@ -92,7 +92,7 @@ SUPPORTING = {
 
 
 def test_every_check_asserts_on_the_readout_its_question_points_at():
-    """Issue 27 item 2: "Why do particles jump?" asked for the fastest particle, pointed at
+    """The question "Why do particles jump?" asked for the fastest particle, pointed at
     Motion (the mean speed, 5.5 units/s after one step) and checked the fastest particle (47),
     so a student who read the evidence was marked wrong. A question's answer is checked on the
     readout it highlights (its first check), the watch text names that readout, and any other

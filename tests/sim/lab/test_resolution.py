@@ -1,5 +1,5 @@
-"""A finer sheet hangs more stretched under the classic rule, and the lab says so (issue 27,
-item 7): the advice names the stretch the edited scene settles at, and its fix holds."""
+"""A finer sheet hangs more stretched under the classic rule, and the lab says so:
+the advice names the stretch the edited scene settles at, and its fix holds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rulers (issue 26 item 3): a ruler's length read from a state, following the cloth as it moves;
+"""Rulers: a ruler's length read from a state, following the cloth as it moves;
 saved with the scene, refused in one line when it names a particle the scene lacks or a point
 that is not finite; an edit of the document with its inverse; in the Python API."""
 

@@ -168,7 +168,7 @@ def test_the_plotted_envelope_keeps_every_peak_the_ends_and_the_order():
 
 
 def test_a_one_sample_spike_anywhere_in_the_window_is_drawn_at_every_plot_width():
-    """Issue 27 item 1: the envelope kept sample 0 and skipped samples 1 … (count mod width),
+    """The envelope kept sample 0 and skipped samples 1 … (count mod width),
     so 1 500 samples on a 280-pixel plot left 0.008–0.825 s undrawn and a peak there vanished."""
     # every width from 50 px on 600 samples (from 299 px they are drawn one by one), and the
     # report's 1 500 samples on 280 px

@@ -1,4 +1,4 @@
-"""Real fabrics in the window (issue 25 items 1, 4, 5): the Selected body group's fabric chooser
+"""Real fabrics in the window: the Selected body group's fabric chooser
 and SI numbers, the Validation panel and Fit my fabric, driven by real clicks and typing."""
 
 from __future__ import annotations
@@ -482,7 +482,7 @@ def test_the_material_list_heads_its_model_units_and_si_fabrics(qtbot, make_wind
 
 
 def test_the_panel_says_what_an_si_fabric_runs_with(qtbot, make_window):
-    """Issue 25 leftover: the scene's substeps read 1 while cotton ran 12 of them."""
+    """The scene's substeps read 1 while cotton ran 12 of them."""
     window, group = selected_sheet(make_window)
     panel = window.parameters_panel
     assert not panel.model_note.isVisible()

@@ -123,7 +123,7 @@ def test_the_saved_state_is_marked_where_it_is_and_not_once_it_is_dropped(qtbot)
 def test_a_click_that_undoes_hundreds_of_entries_rebuilds_the_model_and_views_once(
     qtbot, make_window
 ):
-    """Issue 30 item 13: a click 920 entries back had restarted the model for every change of
+    """A click 920 entries back had restarted the model for every change of
     bodies on the way and told the views of each entry (1.6 s on the GUI thread). The entries
     are applied as one batch: one restart, one redraw, and the document and model of that
     entry."""

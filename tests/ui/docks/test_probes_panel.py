@@ -1,4 +1,4 @@
-"""Probes in the real window (issue 26 item 2): the Probe tool clicked on particles with real
+"""Probes in the real window: the Probe tool clicked on particles with real
 mouse events, the Probes panel's rows and curves, undo, replays, and the keyboard."""
 
 from __future__ import annotations

@@ -304,7 +304,7 @@ def test_the_fastest_particle_is_plotted_with_motion_and_can_be_pointed_at(qtbot
 
 
 def test_why_do_particles_jump_points_at_the_fastest_particle(qtbot, make_window):
-    """Issue 27 item 2: question 2 asks how fast the fastest particle moves in the first step.
+    """Question 2 asks how fast the fastest particle moves in the first step.
     A student who locks "tens of units per second", presses Step (.) and reads the highlighted
     readout sees 46.9 units/s there, which bears the answer out (Motion, the mean, reads 5.5)."""
     from PySide6.QtCore import Qt
@@ -386,7 +386,7 @@ def test_now_try_buttons_say_what_they_change(qtbot, question_id):
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [  # issue 30 item 8: an OverflowError, not a dialog
+    [  # an OverflowError, not a dialog
         ('"value": 1.0', f'"value": {10**400}'),  # a "now try" value
         ('"set": {"friction_static": 1.0}', f'"set": {{"friction_static": {10**400}}}'),
     ],

@@ -1,5 +1,5 @@
 """After a seek in a replay the Readouts plots hold the run from step 0 to the seek's step, row for
-row as replaying the recording headless gives it (issue 27 item 10): never pieces of different
+row as replaying the recording headless gives it: never pieces of different
 seeks joined by straight lines."""
 
 from __future__ import annotations

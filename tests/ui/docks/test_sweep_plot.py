@@ -62,7 +62,7 @@ def test_a_file_that_is_not_a_sweep_is_one_line(tmp_path, text, problem):
 
 
 def test_a_sweep_written_before_a_readout_was_added_still_reads(tmp_path, sweep_csv):
-    """A sweep's CSV from a version without max_speed and faces (added for issue 27 item 2):
+    """A sweep's CSV from a version without max_speed and faces:
     its columns read as before, the readouts it does not have are NaN."""
     lines = sweep_csv.read_text().splitlines()
     header = lines[0].split(",")

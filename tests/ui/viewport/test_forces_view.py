@@ -1,4 +1,4 @@
-"""Issue 26 item 1 in the window: pin-force arrows, the tension map with its legend, and each
+"""Forces in the window: pin-force arrows, the tension map with its legend, and each
 pin's force in the Scene panel, drawn from the solver's forces (sim.core.forces)."""
 
 from __future__ import annotations

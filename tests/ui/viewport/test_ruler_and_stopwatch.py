@@ -1,4 +1,4 @@
-"""Issue 26 items 3 and 4 in the real window: the Ruler tool dragged with real mouse events
+"""The Ruler and the Stopwatch in the real window: the Ruler tool dragged with real mouse events
 between two particles makes one undoable ruler whose label reads their distance, frame by frame
 as the cloth moves, and a click on the label removes it; the Stopwatch reads model time (N
 steps read N·Δt exactly at ¼× and as fast as possible), its laps are copied as text lines, and

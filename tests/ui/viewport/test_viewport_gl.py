@@ -242,7 +242,7 @@ def test_shader_failure_is_reported_not_raised(qtbot, monkeypatch, tmp_path) -> 
     widget.grabFramebuffer()  # draws nothing, raises nothing
 
 
-# --- issue 16: what a new user saw -------------------------------------------------------------
+# --- what a new user saw ----------------------------------------------------------------------
 
 
 def face_centres_seen(viewport: Viewport, snapshot: Snapshot, faces: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Issue 28 item 2 with the desktop's accessibility bus: the real window, in a process of its own
+"""The window on the desktop's accessibility bus: the real window, in a process of its own
 on a D-Bus session of its own, read the way a screen reader reads it, over AT-SPI
 (tests/ui/window/atspi: driver.py runs the window, reader.py is the screen reader's client). The
 in-process tests (test_keyboard_session.py) ask Qt's accessibility interfaces; this one asks

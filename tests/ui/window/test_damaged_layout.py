@@ -1,4 +1,4 @@
-"""A damaged stored layout is dropped, never handed to Qt (issue 30, item 1): one byte changed
+"""A damaged stored layout is dropped, never handed to Qt: one byte changed
 in `window/state` segfaulted every launch, since Qt parses a dock state without checking it.
 The layout is stored with its sha256, and only what the app wrote, byte for byte, is restored."""
 

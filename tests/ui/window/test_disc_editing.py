@@ -1,4 +1,4 @@
-"""The disc in the window (issue 25): Add ▸ Disc clicked in the menu bar, its fields edited in
+"""The disc in the window: Add ▸ Disc clicked in the menu bar, its fields edited in
 the Scene panel with their own ranges, its selection outline, pins without wires, its weave and
 hem."""
 

@@ -1,4 +1,4 @@
-"""Issue 28 item 3: the app in German shows no English. The window is built in a process of its
+"""The app in German shows no English. The window is built in a process of its
 own (the language is chosen once, as the app starts) with the German catalogue installed, every
 dock shown, the dialogs open (Preferences, Keyboard shortcuts, Fit my fabric, Save video, Class
 results, the question editor, Scene properties); every text a user can read —

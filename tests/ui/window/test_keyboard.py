@@ -1,4 +1,4 @@
-"""The main window by keyboard alone (issue 28 item 1), with real key events on the focused
+"""The main window by keyboard alone, with real key events on the focused
 widget: Tab goes round the toolbar, the 3D view and every dock and leaves tables; F6 cycles
 the main areas; Space pauses or runs from a number field without touching its text."""
 

@@ -1,4 +1,4 @@
-"""A lab session by key events only (issue 28): real key presses on whatever widget has the
+"""A lab session by key events only: real key presses on whatever widget has the
 focus in the real window, each effect checked on the simulation's newest snapshot; every
 focusable widget named for screen readers; the 3D view's description following what happens."""
 
@@ -253,7 +253,7 @@ def test_readout_plots_say_their_latest_value(qtbot, window):
 
 
 def test_o_at_the_cursor_attaches_a_probe_and_takes_it_off(qtbot, window):
-    """Issue 26 item 5: the probes are keyboard-reachable too, as the Probe tool's click."""
+    """The probes are keyboard-reachable too, as the Probe tool's click."""
     view, controller = window.viewport, window.controller
     view.setFocus()
     qtbot.waitUntil(view.hasFocus, timeout=WAIT_MS)

@@ -1,4 +1,4 @@
-"""What a new user looked for and did not find (issue 27 item 15): full screen, the fabric
+"""What a new user looked for and did not find: full screen, the fabric
 presets in Compare's list, and the user guide shown inside the app."""
 
 from __future__ import annotations

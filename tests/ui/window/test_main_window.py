@@ -91,7 +91,7 @@ def test_keys_drive_the_simulation(qtbot, make_window):
     window.viewport.setFocus()
     qtbot.keyClick(window.viewport, Qt.Key.Key_Period)
     qtbot.waitUntil(lambda: window.controller.latest.steps == 1, timeout=WAIT_MS)
-    # Right orbits the camera in the 3D view (issue 28); '.' alone steps
+    # Right orbits the camera in the 3D view; '.' alone steps
     yaw = window.viewport.camera.yaw
     qtbot.keyClick(window.viewport, Qt.Key.Key_Right)
     assert window.viewport.camera.yaw != yaw
@@ -293,7 +293,7 @@ def test_reset_settings_clears_what_was_stored(tmp_path):
 
 
 def test_the_readouts_keep_the_rows_of_snapshots_the_window_did_not_draw(qtbot, make_window):
-    """Issue 27 item 8: the window draws at most FRAME_HZ snapshots a second and dropped the
+    """The window draws at most FRAME_HZ snapshots a second and dropped the
     readout rows of those it did not draw (27 gaps in 716 steps of the default scene at 1x, seen
     in the real window), so Export CSV skipped steps where `clothlab run --csv` has one row per
     step. Two snapshots arriving between two frames: both one's rows reach the plots."""
@@ -318,7 +318,7 @@ def test_the_readouts_keep_the_rows_of_snapshots_the_window_did_not_draw(qtbot, 
 
 
 def test_the_exported_readouts_equal_the_cli_csv_row_for_row(qtbot, make_window, tmp_path):
-    """Issue 27 item 8: Export CSV of a run equals `clothlab run --csv` of the same run."""
+    """Export CSV of a run equals `clothlab run --csv` of the same run."""
     import subprocess
     import sys
 
@@ -340,7 +340,7 @@ def test_the_exported_readouts_equal_the_cli_csv_row_for_row(qtbot, make_window,
 def test_the_exported_readouts_carry_the_probes_columns_as_the_cli_csv(
     qtbot, make_window, tmp_path
 ):
-    """Issue 26 item 2: a probed scene's Export CSV has the probes' columns, row for row as
+    """A probed scene's Export CSV has the probes' columns, row for row as
     `clothlab run --csv` writes them."""
     import subprocess
     import sys
@@ -369,7 +369,7 @@ def test_the_exported_readouts_carry_the_probes_columns_as_the_cli_csv(
     assert exported == cli.read_text()
 
 
-# --- issue 27 item 6: the readouts of the state shown ----------------------------------------
+# --- the readouts of the state shown ---------------------------------------------------------
 
 
 def dock_text(window) -> dict[str, str]:
@@ -404,7 +404,7 @@ def readouts_text(window, snapshot) -> dict[str, str]:
 def test_every_reset_load_and_undo_while_paused_shows_the_readouts_of_the_state_shown(
     qtbot, make_window
 ):
-    """Issue 27 item 6: History ▸ "Scene as loaded" then Ctrl+R while paused showed 218 % max
+    """History ▸ "Scene as loaded" then Ctrl+R while paused showed 218 % max
     stretch for an unstretched sheet until a step was taken. Paused throughout, after each
     reset (Ctrl+R), load (File ▸ New, New from preset), edit and undo (Ctrl+Z of a cut and of
     a pin move), the Readouts dock shows the readouts of the snapshot the 3D view shows, and

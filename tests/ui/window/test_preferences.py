@@ -1,4 +1,4 @@
-"""Edit ▸ Preferences (issue 16): the four preferences are stored in the settings, read back
+"""Edit ▸ Preferences: the four preferences are stored in the settings, read back
 with a fallback for anything bad, applied live on OK (frame clock, Readouts window, autosave
 timer, theme) and at start-up, and left alone by Cancel."""
 

@@ -107,7 +107,7 @@ def test_record_save_open_and_seek_in_the_window(qtbot, make_window, monkeypatch
 
 def test_add_sheet_while_recording_ends_the_recording_and_keeps_it(qtbot, make_window, tmp_path):
     """A change of bodies starts the model afresh: the recording ends before it, with every
-    step and command recorded so far (issue 30 item 5: it was cut down to the steps after)."""
+    step and command recorded so far (it was cut down to the steps after)."""
     from clothlab.sim.document.commands import CutLinks
 
     window = make_window()
@@ -152,7 +152,7 @@ def hostile_recording(command: dict) -> str:
     return json.dumps(document)
 
 
-HOSTILE = {  # issue 30 item 8: each had given tracebacks (≈ 120 a second while replaying)
+HOSTILE = {  # each had given tracebacks (≈ 120 a second while replaying)
     "bodies emptied": {
         "type": "edit_scene",
         "text": "Edit",

@@ -1,4 +1,4 @@
-"""The title bar and the scene's name (issue 27, item 17): "file — scene name — Cloth Lab",
+"""The title bar and the scene's name: "file — scene name — Cloth Lab",
 each said once, and the name edited in File ▸ Scene properties, undoable; the Questions panel's
 text wraps instead of hiding behind a horizontal scroll bar."""
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 3: stiffness near 0 and back leaves the sheet tangled above its pins for good.
+"""Stiffness near 0 and back leaves the sheet tangled above its pins for good.
 The solver notices a state at rest far more stretched than the scene rests from its start, and
 the status bar offers Reset; a scene simply stretched (caught on the ball) is not flagged."""
 

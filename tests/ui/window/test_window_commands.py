@@ -1,4 +1,4 @@
-"""What a new user looked for or tripped over in the window (issue 16): the title, small
+"""What a new user looked for or tripped over in the window: the title, small
 windows, readouts that do not apply, menus and lists, and the missing file commands."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_title_names_the_file_after_save_as(make_window, save_dialog, tmp_path):
 
 
 def test_title_gives_the_scene_name_only_where_the_file_name_does_not_say_it():
-    """Issue 27 item 17: "file — scene name — Cloth Lab", nothing twice (the title read "Cloth
+    """ "file — scene name — Cloth Lab", nothing twice (the title read "Cloth
     Lab — Hanging sheet — Cloth Lab", as Qt adds its display name to a title without it, and a
     new scene saved showed "flag.json (Untitled)")."""
     assert window_title("Hanging sheet", None) == "Hanging sheet[*] — Cloth Lab"
@@ -89,7 +89,7 @@ def test_title_gives_the_scene_name_only_where_the_file_name_does_not_say_it():
 
 
 def test_a_small_window_keeps_half_its_width_for_the_3d_view(qtbot, make_window):
-    """Half, or what the docks leave when their tab titles need more (issue 27 item 12: six
+    """Half, or what the docks leave when their tab titles need more (six
     tabs in one column need 464 px to read "Parameters", not "Param…")."""
     window = make_window(size=(800, 600))
     assert window.width() == 800

@@ -1,4 +1,4 @@
-"""The layout saved is the layout restored (issue 27, item 11), and the window fits the screen
+"""The layout saved is the layout restored, and the window fits the screen
 with dock titles one can read (item 12).
 
 "The stored window layout could not be read" came on relaunch after a run at another

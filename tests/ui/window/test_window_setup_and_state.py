@@ -1,4 +1,4 @@
-"""The window's side of issue 27, items 3 and 4, with real mouse and key events: File ▸ Save
+"""The window's side of a set-up and its state, with real mouse and key events: File ▸ Save
 State (its text names the time; it saves the torn links and leaves the document's file and
 unsaved changes alone), the Edit menu's pin sets on a fallen sheet then Reset (unstretched at
 step 0, nothing rips off), the Pin tool during a run, and the status line of a Reset that
