@@ -234,7 +234,9 @@ def test_workers_exit_when_a_killed_sweep_leaves_them(moment):
             while len(started_by(psutil, tag)) < 4:  # the sweep, 2 workers, the tracker
                 assert time.monotonic() < deadline and process.poll() is None
                 time.sleep(0.1)
-            time.sleep(3)  # the workers are into their variants (numba compiled, stepping)
+            while not all_stepping(workers_of(started_by(psutil, tag)), 2):
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.1)
         else:
             time.sleep(moment)
         assert process.poll() is None
@@ -249,6 +251,25 @@ def test_workers_exit_when_a_killed_sweep_leaves_them(moment):
         for orphan in started_by(psutil, tag):
             with contextlib.suppress(psutil.Error):
                 orphan.kill()
+
+
+def workers_of(processes: list) -> list:
+    """The sweep's worker processes among `processes` (multiprocessing starts them by spawn)."""
+    found = []
+    for process in processes:
+        with contextlib.suppress(Exception):
+            if "spawn_main" in " ".join(process.cmdline()):
+                found.append(process)
+    return found
+
+
+def all_stepping(workers: list, count: int) -> bool:
+    """`count` workers, each past its start: imports and kernels loaded take well under a
+    second of processor time, so two seconds each means they are stepping their variants."""
+    try:
+        return len(workers) == count and all(w.cpu_times().user >= 2.0 for w in workers)
+    except Exception:  # a worker that ended meanwhile
+        return False
 
 
 def started_by(psutil, tag: str) -> list:
