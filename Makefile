@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Qt's xcb platform plugin, Mesa's software OpenGL and the virtual X server for tests; D-Bus,
-# the desktop's accessibility bus and a screen reader's binding for tests/ui/test_accessibility_bus.py.
+# the desktop's accessibility bus and a screen reader's binding for tests/ui/window/test_accessibility_bus.py.
 DEBIAN_PACKAGES := xvfb xauth libgl1-mesa-dri libegl1 libxkbcommon-x11-0 libxcb-cursor0 \
 	libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 \
 	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libdbus-1-3 libfontconfig1 \

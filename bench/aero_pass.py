@@ -1,6 +1,6 @@
-"""The aerodynamic force pass alone (issue 31 item 2), in a revision and in this checkout, side by
-side: each tree's kernel on the same positions of a sheet, on one thread and, where the tree has
-one, on two; median ms per call.
+"""The aerodynamic force pass alone, in a revision and in this checkout, side by side: each
+tree's kernel on the same positions of a sheet, on one thread and, where the tree has one, on
+two; median ms per call.
 
     .venv/bin/python bench/aero_pass.py [--before REV] [--rounds 3] [--grid 128x128]
 

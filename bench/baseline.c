@@ -3,7 +3,7 @@
  *
  *   baseline COLS ROWS PASSES STEPS ORDER   (ORDER: family | colour)
  *
- * Same model as sim/kernels.py step_classic: Verlet predict (damping 0.994, gravity 9.8,
+ * Same model as sim/core/kernels.py step_classic: Verlet predict (damping 0.994, gravity 9.8,
  * Δt = 1/120), then PASSES passes over the links, each followed by the floor. The sheet hangs
  * from its two top corners. Prints: steps/s and link projections/s. */
 #include <math.h>

@@ -1,4 +1,4 @@
-"""The GUI thread with the biggest scenes (issue 17, item 4), in the real window (under a
+"""The GUI thread with the biggest scenes, in the real window (under a
 display, e.g. Xvfb):
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/big_scenes.py

@@ -1,6 +1,6 @@
-"""Does damping win? (issue 27 item 5): the scenes of tests/sim/test_damping_wins.py, run for a
-minute of model time, printing the kinetic energy they peak at and keep. With the link rule
-before issue 27, point PYTHONPATH at an older checkout's installed layout to see it spin.
+"""Does damping win? The scenes of tests/sim/core/test_damping_wins.py, run for a
+minute of model time, printing the kinetic energy they peak at and keep. Pointed (PYTHONPATH) at an
+older checkout's installed layout, it shows whether that version's link rule lets them spin.
 
     .venv/bin/python bench/damping.py
 """

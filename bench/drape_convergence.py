@@ -1,5 +1,5 @@
-"""How the Cusick drape test's drape coefficient depends on the resolution and the solver
-(issue 25): for each fabric, grid and substeps × passes, the drape coefficient after each second
+"""How the Cusick drape test's drape coefficient depends on the resolution and the solver:
+for each fabric, grid and substeps × passes, the drape coefficient after each second
 of model time, the folds, the side links' strain range and steps/s. With --seeds N, N specimens
 each (the first flat, the others raised out of their plane by a random 0.1 mm or so, as no two
 real specimens lie the same; the second as the scene's own setting raises it) and their mean.

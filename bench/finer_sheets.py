@@ -1,5 +1,5 @@
 """How stretched `hanging-sheet` hangs 3 s after the start at finer resolutions, with the
-classic rule as it is and with each fix the lab could offer (issue 27 item 7): the figures of
+classic rule as it is and with each fix the lab could offer: the figures of
 sim.lab.resolution and RESEARCH.md §3.
 
     .venv/bin/python bench/finer_sheets.py [--grid 128x91 ...]

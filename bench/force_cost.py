@@ -1,4 +1,4 @@
-"""What the force accounting costs (issue 26): steps/s of the solver before and after it, side by
+"""What the force accounting costs: steps/s of the solver before and after it, side by
 side in one run, and what measuring the forces for the readouts costs beside a step.
 
     .venv/bin/python bench/force_cost.py [--before REV] [--rounds 3]

@@ -1,4 +1,4 @@
-"""How exactly the solver's forces obey statics (issue 26): each scene is stepped until at rest
+"""How exactly the solver's forces obey statics: each scene is stepped until at rest
 (mean speed < 1e-9 units/s), then what the pins, links and obstacles hold is set against the
 weight it must balance. Prints the relative errors the tests bound by 1 %.
 

@@ -6,8 +6,8 @@ read, and any file that raised anything but the reader's one-line refusal (saved
 
     python bench/fuzz_readers.py [--examples N] [--reader NAME]... [--out FOLDER]
 
-The suite runs a short fuzz of each (tests/sim/test_fuzz_readers.py); this one runs as long as
-asked (default 5000 files a reader).
+The suite runs a short fuzz of each (tests/sim/document/test_fuzz_readers.py); this one runs
+as long as asked (default 5000 files a reader).
 """
 
 from __future__ import annotations

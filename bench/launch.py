@@ -1,4 +1,4 @@
-"""How long a launch takes to show a moving sheet (issue 31 item 4).
+"""How long a launch takes to show a moving sheet.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/launch.py [--later 5] [--json]
 

@@ -1,4 +1,4 @@
-"""What bounds the classic link pass (issue 31 item 3): the pass as it is against variants that
+"""What bounds the classic link pass: the pass as it is against variants that
 each leave one cost out, timed in one process on the same state, one thread and two.
 
     .venv/bin/python bench/link_bounds.py [--grid 256x256]... [--repeats 9]

@@ -1,5 +1,5 @@
-"""How long pause and close wait while the solver is inside one long step (issue 17, item 8):
-a 512 × 512 sheet with 200 passes and 16 substeps takes many seconds a step. Prints the step's
+"""How long pause and close wait while the solver is inside one long step: a
+512 × 512 sheet with 200 passes and 16 substeps takes many seconds a step. Prints the step's
 own duration, then the wall time from each command to its effect (medians of a few tries).
 
     .venv/bin/python bench/long_step.py [--grid 512]

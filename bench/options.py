@@ -1,5 +1,5 @@
 """Every option of `clothlab bench --options` (the classic model, then each option beyond it
-alone) at one grid, in a revision and in this checkout, side by side (issue 31 item 2).
+alone) at one grid, in a revision and in this checkout, side by side.
 
     .venv/bin/python bench/options.py --before REV [--rounds 3] [--grid 128x128] [--passes 8]
         [--mode automatic|classic|colour|two-threads]

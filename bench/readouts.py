@@ -1,4 +1,4 @@
-"""What measuring the readouts costs (issue 27 item 2): per sheet size, every readout
+"""What measuring the readouts costs: per sheet size, every readout
 (`readouts.measure`) against one step, and the speeds pass that gives motion (the mean) and
 max_speed (the fastest) against a pass that gives the mean alone, the kernel motion used before
 max_speed (what a second pass of max_speed's own would have cost again). Best of many runs,

@@ -1,4 +1,4 @@
-"""What self-collision costs (issue 31 item 2), before and after a change, side by side in one
+"""What self-collision costs, before and after a change, side by side in one
 run: the close-pair search on the same positions, and the steps/s with self-collision on.
 
     .venv/bin/python bench/self_collision.py [--before REV] [--rounds 3]

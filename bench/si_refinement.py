@@ -1,5 +1,5 @@
 """Refining keeps the cloth: a sheet of an SI fabric hanging from its two top corners keeps its
-sag and its stretch as its resolution grows (issue 25), where the classic rule's sheet stretches
+sag and its stretch as its resolution grows, where the classic rule's sheet stretches
 more and more (bench/finer_sheets.py). Prints sag, max stretch, the 99th percentile of the
 links' strains and the settled motion after `--seconds` of model time for each grid, then how
 far apart the grids' figures lie; a run that blew up says so instead of figures.

@@ -1,4 +1,4 @@
-"""Every speed figure of issue 31 in one table, each against its goal (run it under a display):
+"""Every speed figure of the lab in one table, each against its goal (run it under a display):
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python bench/speed_table.py [--launch]
 

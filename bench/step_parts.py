@@ -1,4 +1,4 @@
-"""Where a step of the extended integrator goes (issue 31 item 2): each constraint set's
+"""Where a step of the extended integrator goes: each constraint set's
 per-substep `begin` and per-pass `project`, timed around their calls, in ms a step.
 
     .venv/bin/python bench/step_parts.py [--option self_collision] [--grid 128x128]

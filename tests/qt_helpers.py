@@ -10,7 +10,7 @@ import zlib
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLayoutItem
 from shiboken6 import Shiboken
@@ -45,6 +45,49 @@ def assert_whole(snapshot: Snapshot, crc_on_receipt: int) -> None:
     expected = faces_alive(snapshot.link_alive, snapshot.topology.face_links)
     assert np.array_equal(snapshot.face_alive, expected), f"frame {snapshot.frame}: torn masks"
     assert snapshot_crc(snapshot) == crc_on_receipt, f"frame {snapshot.frame}: changed"
+
+
+def settle(controller: Any) -> None:
+    """Return once the solver thread has taken every command sent so far and what it passed on
+    (journal entries, the newest snapshot) has reached the controller: a blocking call into the
+    solver thread runs after every event queued there before it, and the events it queued for
+    this thread on the way are delivered next, in order. A wait on a condition, not on time."""
+    QMetaObject.invokeMethod(controller.worker, "drain", Qt.ConnectionType.BlockingQueuedConnection)
+    QCoreApplication.sendPostedEvents()
+
+
+def a_step_later(qtbot: Any, controller: Any) -> None:
+    """Wait for the running solver to show a step past the one shown now."""
+    shown = controller.latest.steps
+    qtbot.waitUntil(lambda: controller.latest.steps > shown, timeout=WAIT_MS)
+
+
+def ticks_pass(qtbot: Any, controller: Any, count: int = 5) -> None:
+    """Wait for the solver thread's pacing clock to tick `count` times, then for what those
+    ticks passed on: a running solver steps on every tick, so after this a paused one that
+    has not moved has really stopped."""
+    ticks: list[int] = []
+    timer = controller.worker._timer
+    counting = timer.timeout.connect(lambda: ticks.append(1), Qt.ConnectionType.DirectConnection)
+    try:
+        qtbot.waitUntil(lambda: len(ticks) >= count, timeout=WAIT_MS)
+    finally:
+        timer.timeout.disconnect(counting)
+    settle(controller)
+
+
+def a_frame_drawn(qtbot: Any, viewport: Any) -> None:
+    """Ask the 3D view for a frame and wait until it has drawn one: what it shows on return
+    is the state and the look (theme, camera) it has now."""
+    with qtbot.waitSignal(viewport.frame_drawn, timeout=WAIT_MS):
+        viewport.update()
+
+
+def layout_settled(qtbot: Any, window: Any) -> None:
+    """Wait until the window's dock layout has settled: the resizes and moves queued so far
+    are taken, and the fit they scheduled (ui.window.layout) has run."""
+    QCoreApplication.sendPostedEvents()
+    qtbot.waitUntil(lambda: not window.layout_keeper._timer.isActive(), timeout=WAIT_MS)
 
 
 def screen_point(window: Any, point: np.ndarray) -> QPoint:

@@ -4,8 +4,8 @@ Lab's state. Each reader is given files made from real ones by a few edits (byte
 cut, inserted or repeated; numbers, keys and values swapped for hostile ones) and must either
 read the file or refuse it in one line naming it: no other exception, ever.
 
-tests/sim/test_fuzz_readers.py runs a short fuzz of each reader; bench/fuzz_readers.py a long
-one that prints what the files came to.
+tests/sim/document/test_fuzz_readers.py runs a short fuzz of each reader; bench/fuzz_readers.py
+a long one that prints what the files came to.
 """
 
 from __future__ import annotations

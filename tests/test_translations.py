@@ -1,4 +1,4 @@
-"""Issue 28 item 3: every user-visible string goes through sim.text.tr, and the catalogues hold a
+"""Every user-visible string goes through sim.text.tr, and the catalogues hold a
 translation of each. Read from the source with `ast` (each breach named by file:line) and from
 what pyside6-lupdate extracts now, so a string added without its translation fails here."""
 

@@ -143,7 +143,7 @@ def setuptools_complaints(output: str) -> list[str]:
 
 
 def test_building_the_wheel_prints_no_setuptools_warnings(installed):
-    """Issue 27 item 14: the data folders under resources/ are listed as packages, so setuptools
+    """The data folders under resources/ are listed as packages, so setuptools
     no longer prints ≈150 lines of "Package would be ignored" for each of them."""
     assert not setuptools_complaints(installed.build_output), installed.build_output
 

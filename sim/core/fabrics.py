@@ -5,7 +5,7 @@ Values are in model units (a particle per 0.2 × 0.2 units, mass 1) and were cho
 the droop test in RESEARCH.md, not measured from real cloth. XPBD's compliance law holds only
 once the solver has converged, so each fabric takes small substeps of one or two passes (as the
 XPBD authors recommend) and its settled stretch is within 2 % of the converged one on the
-default sheet (tests/sim/test_beyond_classic.py); stiffer fabrics need more substeps.
+default sheet (tests/sim/core/test_beyond_classic.py); stiffer fabrics need more substeps.
 """
 
 from __future__ import annotations

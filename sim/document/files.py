@@ -466,7 +466,7 @@ def read_document(
 # Cloth Lab saves loads again: at most MAX_PARTICLES pin lines of ≤ 111 bytes (full-precision
 # anchors) and 2 × MAX_LIST cut or torn links of ≤ 8 bytes, 65.3 MB. The largest legal scene
 # (8 blocks of 32³ cubes, every particle pinned, every link cut or torn) saves to 58 MB
-# (tests/sim/test_reliability_targets.py).
+# (tests/sim/document/test_reliability_targets.py).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 16
 MAX_MESSAGE = 400  # characters of a SceneError message

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_api_boundary import reopen_all
 
 import clothlab
+from tests.api.test_api_boundary import reopen_all
 
 PARTICLES, LINKS = 165, 584  # hanging-sheet's
 KEPT_STATE = "the state kept last"  # stands for it among the calls' arguments

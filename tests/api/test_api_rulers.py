@@ -1,4 +1,4 @@
-"""Rulers in the Python API (issue 26 items 3 and 5): `Lab.rulers`, their lengths as the sheet
+"""Rulers in the Python API: `Lab.rulers`, their lengths as the sheet
 moves, bad ends refused in one line, and ruler edits kept in the run's recording."""
 
 import numpy as np

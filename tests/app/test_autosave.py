@@ -130,7 +130,7 @@ def test_clean_close_removes_the_recovery_file(make_window, qtbot):
             "saved_at",
         ),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-        *(  # past the datetime range in UTC or in local time (issue 30 item 8)
+        *(  # past the datetime range in UTC or in local time
             (
                 b'{"format": "clothlab-recovery", "version": 1, "saved_at": "%s",'
                 b' "path": null, "scene": {"format": "clothlab-scene", "schema_version": 1}}'

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_step_later, settle
 
 from clothlab.sim.document.commands import GrabMove, GrabRelease, GrabStart, Load, SetSpeed
 from clothlab.sim.document.edits import seam_links
@@ -26,7 +26,7 @@ def paused_state(qtbot, controller):
     """Pause, then read the worker's own simulation (still, once paused)."""
     controller.set_running(False)
     qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
-    qtbot.wait(50)  # the last snapshot and journal entries land
+    settle(controller)  # the last snapshot and journal entries land
     return controller.worker.engine.sim
 
 
@@ -37,7 +37,7 @@ def test_a_live_run_with_a_grab_and_a_cut_replays_bit_for_bit(qtbot, make_contro
     controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
     for k in range(10):
         controller.submit(GrabMove((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k)))
-        qtbot.wait(15)
+        a_step_later(qtbot, controller)  # the moves spread over the run's steps
     controller.submit(GrabRelease())
     run_for(qtbot, controller, 10)
     controller.submit(SeamCut())
@@ -96,7 +96,7 @@ def test_torn_links_stay_torn_after_a_seam_cut_is_undone_and_only_a_state_saves_
     cut = controller.undo_stack.command(0)
     assert not set(cut.edit.links) & torn  # only live links are cut
     controller.undo_stack.undo()
-    qtbot.wait(100)
+    settle(controller)  # the undo's edit reached the model
     sim = controller.worker.engine.sim
     assert not sim.state.link_alive[sorted(torn)].any(), "undo must not revive torn links"
     assert set(controller.latest.torn) >= torn
@@ -133,7 +133,7 @@ def test_a_recording_saved_and_played_in_the_app_equals_the_headless_replay(
     controller.submit(GrabStart(150, (-0.5, -1.2, 0.5)))
     for k in range(6):
         controller.submit(GrabMove((-0.5 - 0.05 * k, -1.2, 0.5)))
-        qtbot.wait(15)
+        a_step_later(qtbot, controller)  # the moves spread over the run's steps
     controller.submit(GrabRelease())
     controller.set_setting("wind", 4.0)
     run_for(qtbot, controller, 20)

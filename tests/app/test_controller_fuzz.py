@@ -1,6 +1,6 @@
 """Random calls of the controller's public API, valid and hostile, with the solver running.
 
-Issue 17 item 1: every request is validated against the current document before it reaches
+Every request is validated against the current document before it reaches
 it or a kernel. Whatever is asked, a refused request raises a ValueError (one line) and leaves
 the document as it was; the solver thread never dies; the document always saves to a file that
 loads back equal; undoing everything gives back the document the run started from.

@@ -1,4 +1,4 @@
-"""The controller's document is the experiment's set-up (issue 27, items 3 and 4): Save writes
+"""The controller's document is the experiment's set-up: Save writes
 it and never the links the model tore; Save State exports them without touching the document's
 file or clean state; a file holding tears keeps them through Save and Reset; pins made during a
 run go into the set-up at rest places, and a Reset that starts stretched says why."""

@@ -11,8 +11,6 @@ import textwrap
 import time
 from pathlib import Path
 
-from test_autosave import ROOT, app_env
-
 from clothlab.app.lesson_keeper import lesson_json, parse_lesson
 from clothlab.sim.lab.questions import (
     QuestionSetSpec,
@@ -21,6 +19,7 @@ from clothlab.sim.lab.questions import (
     save_shared_set,
     sealed_for_class,
 )
+from tests.app.test_autosave import ROOT, app_env
 
 QUESTION = {
     "title": "Sag", "scene": "hanging-sheet", "question": "Does it sag?",

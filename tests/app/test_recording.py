@@ -7,7 +7,7 @@ import hashlib
 import math
 
 import numpy as np
-from qt_helpers import WAIT_MS
+from qt_helpers import WAIT_MS, a_step_later, settle
 
 import clothlab
 from clothlab.sim.core.solver import Simulation
@@ -34,7 +34,7 @@ def run_for(qtbot, controller, steps: int) -> None:
 def pause(qtbot, controller) -> None:
     controller.set_running(False)
     qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
-    qtbot.wait(50)  # the last snapshot and journal entries land
+    settle(controller)  # the last snapshot and journal entries land
 
 
 def digest(sim: Simulation) -> str:
@@ -57,7 +57,7 @@ def record_a_run(qtbot, controller) -> Recording:
     controller.submit(GrabStart(160, (0.5, -1.0, 0.6)))
     for k in range(8):
         controller.submit(GrabMove((0.5 + 0.05 * k, -1.0, 0.6 + 0.02 * k)))
-        qtbot.wait(15)
+        a_step_later(qtbot, controller)  # the moves spread over the run's steps
     controller.submit(GrabRelease())
     run_for(qtbot, controller, 15)
     controller.submit(SeamCut())
@@ -70,7 +70,7 @@ def seek_and_wait(qtbot, controller, step: int) -> Simulation:
     controller.seek(step)
     qtbot.waitUntil(lambda: controller.latest is not None and controller.latest.steps == step,
                     timeout=WAIT_MS)  # fmt: skip
-    qtbot.wait(50)  # nothing else is on its way: the worker is paused at `step`
+    settle(controller)  # nothing else is on its way: the worker is paused at `step`
     assert not controller.running
     return controller.worker.engine.sim
 
@@ -110,7 +110,7 @@ def test_a_replay_pauses_at_its_end_and_says_so(qtbot, make_controller, tmp_path
     assert finished.args == [recording.steps]
     qtbot.waitUntil(lambda: not player.running and player.latest.steps == recording.steps,
                     timeout=WAIT_MS)  # fmt: skip
-    qtbot.wait(50)
+    settle(player)
     assert digest(player.worker.engine.sim) == digest(headless(recording, recording.steps))
     # The user may go on from there, and seek back into the recording.
     sim = seek_and_wait(qtbot, player, 12)
@@ -202,7 +202,7 @@ def test_a_seek_starts_from_the_nearest_kept_state(qtbot, make_controller):
     with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS):
         player.set_running(True)
     qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
-    qtbot.wait(50)
+    settle(player)
     assert [k.step for k in player.worker.kept.states] == [10, 20, 30, 40, 50, 60, 70]
     # (step, where it starts from): a kept step, whose cut is applied after the copy; on from
     # there; before every kept state (from step 0); a later kept state rather than on from
@@ -241,7 +241,7 @@ def test_a_recording_opened_while_running_plays_at_once_and_pauses_at_its_end(
     assert not player.running
 
 
-# --- a recording made across an instability (issue 30, item 4) -------------------------------
+# --- a recording made across an instability -------------------------------
 
 
 def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(
@@ -292,7 +292,7 @@ def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(
     with qtbot.waitSignal(player.replay_finished, timeout=WAIT_MS):
         player.set_running(True)  # plays through the blow-up without stopping there
     qtbot.waitUntil(lambda: not player.running, timeout=WAIT_MS)
-    qtbot.wait(50)
+    settle(player)
     assert digest(player.worker.engine.sim) == expected
     from clothlab.sim.document.commands import WORKER_COMMANDS
 
@@ -306,7 +306,7 @@ def test_a_recording_made_across_a_blow_up_opens_and_replays_to_the_same_state(
     for step in (blown - 3, blown, blown + 5):
         player.seek(step)
         qtbot.waitUntil(lambda: player.latest.clock == step, timeout=WAIT_MS)  # noqa: B023
-        qtbot.wait(50)
+        settle(player)
         assert digest(player.worker.engine.sim) == digest(headless(recording, step)), step
 
 

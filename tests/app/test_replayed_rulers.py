@@ -1,4 +1,4 @@
-"""Rulers in a replay (issue 26 item 5): a recording's ruler edits show at their steps as the
+"""Rulers in a replay: a recording's ruler edits show at their steps as the
 replay plays or seeks either way, as the recorded run had them; once the user edits the replay,
 the rulers are theirs."""
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from qt_helpers import WAIT_MS, assert_whole, snapshot_crc
+from qt_helpers import WAIT_MS, assert_whole, settle, snapshot_crc, ticks_pass
 
 from clothlab.app.controller import Controller
 from clothlab.sim.core.snapshot import Snapshot
@@ -39,8 +39,7 @@ def run_until(qtbot, controller: Controller, condition) -> None:
 def pause(qtbot, controller: Controller) -> Snapshot:
     with qtbot.waitSignal(controller.running_changed, timeout=WAIT_MS):
         controller.set_running(False)
-    # a snapshot posted before the pause may still be on its way; let it land
-    qtbot.wait(100)
+    settle(controller)  # a snapshot posted before the pause may still be on its way
     return controller.latest
 
 
@@ -60,7 +59,7 @@ def test_running_advances_and_pause_stops(qtbot, controller):
     run_until(qtbot, controller, lambda s: s.steps >= 10)
     paused = pause(qtbot, controller)
     assert not controller.running
-    qtbot.wait(300)
+    ticks_pass(qtbot, controller)
     assert controller.latest.steps == paused.steps
 
 
@@ -69,7 +68,7 @@ def test_single_step_advances_exactly_one_step(qtbot, controller):
     for expected in (1, 2, 3):
         controller.submit(Step())
         qtbot.waitUntil(lambda n=expected: controller.latest.steps == n, timeout=WAIT_MS)
-    qtbot.wait(200)
+    ticks_pass(qtbot, controller)  # a fourth step would be shown by now
     assert controller.latest.steps == first.steps + 3
     assert controller.latest.t == pytest.approx(3 / 120)
 
@@ -190,8 +189,24 @@ def test_the_readout_history_has_every_step_from_zero_whatever_the_frame_rate(qt
     assert volume[0] == pytest.approx(0.512) and np.isfinite(volume).all()
 
 
+def second_steps_begun(worker) -> list[int]:
+    """A list the solver thread appends to each time it begins stepping the run with one step
+    taken: the second step is then under way."""
+    begun: list[int] = []
+    engine = worker.engine
+    advance = engine.advance
+
+    def counted(count, deadline=None):
+        if worker.steps_taken == 1:
+            begun.append(1)
+        return advance(count, deadline)
+
+    engine.advance = counted
+    return begun
+
+
 def test_pause_and_shutdown_do_not_wait_for_a_step_seconds_long(qtbot, make_controller):
-    """Issue 17 item 8: a step of seconds (a big sheet, 200 passes, 16 substeps) is interrupted
+    """A step of seconds (a big sheet, 200 passes, 16 substeps) is interrupted
     and undone when a command comes, instead of making the window wait for its end."""
     controller = make_controller()
     scene = change_body(load_preset("hanging-sheet"), 0, cols=160, rows=160).scene
@@ -200,16 +215,18 @@ def test_pause_and_shutdown_do_not_wait_for_a_step_seconds_long(qtbot, make_cont
     controller.set_setting("passes", 200)
     controller.set_setting("substeps", 16)
     worker = controller.worker
+    second_steps = second_steps_begun(worker)
     controller.set_running(True)
     qtbot.waitUntil(lambda: worker.steps_taken >= 1, timeout=120_000)  # compiles, then slow
-    qtbot.wait(300)  # the second step is under way: it takes seconds
+    qtbot.waitUntil(lambda: bool(second_steps), timeout=WAIT_MS)  # under way: it takes seconds
     with qtbot.waitSignal(controller.running_changed, timeout=WAIT_MS) as paused:
         controller.set_running(False)
     assert paused.args == [False]
     assert worker.steps_taken == 1  # the second step was undone, not finished
     assert controller.latest.steps == 1
+    second_steps.clear()
     controller.set_running(True)
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bool(second_steps), timeout=WAIT_MS)
     controller.shutdown()  # interrupts the step under way too
     assert not controller._thread.isRunning()
     assert worker.steps_taken <= 2

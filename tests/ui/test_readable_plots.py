@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPalette
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QApplication, QToolTip
 from qt_helpers import WAIT_MS
 
 from clothlab.sim.core.readouts import CSV_COLUMNS
@@ -171,7 +171,7 @@ def test_the_compare_legend_is_readable_in_the_dark_theme(qtbot, compare_window)
     panel = window.compare_panel
     try:
         apply_theme("dark")
-        qtbot.wait(50)
+        QApplication.sendPostedEvents()  # the palette and style changes it posted
         panel.redraw()
         base = panel.palette().color(QPalette.ColorRole.Base)
         assert panel.legend.brush().style() == Qt.BrushStyle.NoBrush  # the plot's background

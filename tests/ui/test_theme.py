@@ -1,4 +1,4 @@
-"""The theme reaches what Qt does not re-colour by itself (issue 27 item 16), measured on the
+"""The theme reaches what Qt does not re-colour by itself, measured on the
 real window's pixels after switching Dark → Light → Dark: toolbar icons (the active tool's
 too) stand out of the toolbar, the Compare plot and table follow the palette, and the widget
 with the keyboard focus has a ring that shows."""
@@ -30,7 +30,7 @@ def themes():
 
     def switch(qtbot, name: str) -> None:
         apply_theme(name)
-        qtbot.wait(50)
+        QApplication.sendPostedEvents()  # the palette and style changes it posted
 
     yield switch
     apply_theme("light")
@@ -124,7 +124,7 @@ def test_the_focused_widget_has_a_ring_in_both_themes(qtbot, make_window, themes
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
     window.compare_dock.raise_()  # its variant fields: line edits on show (Tab skips hidden tabs)
-    qtbot.wait(50)
+    QApplication.sendPostedEvents()
     widget = next(
         w
         for w in window.findChildren(kind)

@@ -1,4 +1,4 @@
-"""Typed numbers are taken as typed or refused, never changed silently (issue 27, item 9).
+"""Typed numbers are taken as typed or refused, never changed silently.
 
 Each test types with real key events, as a user does: select the field's text, type, press
 Enter. A value out of range is refused with one line that says the range, the document is
@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QDialog, QDialogButtonBox
 from qt_helpers import WAIT_MS
-from test_scene_model import find_value
 
 from clothlab.sim.core.parameters import PARAMETERS
 from clothlab.sim.document.composition import PIN_EVERY
@@ -21,6 +20,7 @@ from clothlab.ui.selection import Selection
 from clothlab.ui.window.dialogs import NumberDialog
 from clothlab.ui.window.preferences import PLOT_WINDOW
 from clothlab.ui.window.preferences_dialog import PreferencesDialog
+from tests.ui.docks.test_scene_model import find_value
 
 
 def focus(qtbot, box: QAbstractSpinBox) -> None:
