@@ -33,7 +33,8 @@ PAIR_SEARCH_MARGIN = 1.5
 # The automatic collision distance, as a fraction of the finest rest spacing: more than the
 # 0.71 from a square cell's corners to its middle, so that no particle of another layer gets
 # through the middle of a cell without coming that close to a corner. (At 0.4, the five layers
-# of a folded sheet passed through each other under their weight: tests/sim/core/test_self_contact.py.)
+# of a folded sheet passed through each other under their weight:
+# tests/sim/core/test_self_contact.py.)
 # Neighbours joined by a link, a spacing apart at rest, are left to the link (SelfContactSet).
 AUTO_COLLISION_FRACTION = 0.75
 # Corners around each cell's 0–7 diagonal, as in kernels.cells_volume: six tetrahedra a cell.
