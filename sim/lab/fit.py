@@ -90,10 +90,11 @@ def fit_bending_rigidity_to_drape(
     pool: Pool,
     should_stop: Callable[[], bool] = lambda: False,
     progress: Progress = lambda done, count: None,
-    cols: int = textile.CHECK_COLS[0],
+    cols: int | None = None,
 ) -> Fit:
     """The B at which the model's Cusick specimen of this density (cotton's stretch and shear),
-    `cols` particles across, drapes to `drape_coefficient` %, from a sweep over
+    `cols` particles across (None: the drape check's first mesh, textile.CHECK_COLS[0] as it
+    is when called), drapes to `drape_coefficient` %, from a sweep over
     DRAPE_BENDING_LENGTHS. FitError as for fit_bending_rigidity. The coefficient moves with the
     folds a specimen happens to make (RESEARCH.md §8), so the fit is as good as a few points of
     it. By default the specimen is the drape check's, so that `clothlab validate --own` reads
@@ -103,6 +104,7 @@ def fit_bending_rigidity_to_drape(
         message = tr("drape coefficient {value:g} %: expected a value between 0 and 100 %")
         raise FitError(message.format(value=drape_coefficient))
     base = SI_FABRICS["cotton"].with_values(areal_density=areal_density)
+    cols = textile.CHECK_COLS[0] if cols is None else cols
     scene = textile.cusick_drape_scene(SIMaterialSpec.of("yours", base), cols)
     values = [areal_density * textile.GRAVITY * c**3 for c in DRAPE_BENDING_LENGTHS]
     coefficients = _sweep(

@@ -439,10 +439,12 @@ def hanging_strip_check(name: str, material: SIMaterial) -> Check:
 
 
 def draped_specimen(
-    name: str, material: SIMaterial, cols: int = CHECK_COLS[0], specimen: int = 1
+    name: str, material: SIMaterial, cols: int | None = None, specimen: int = 1
 ) -> Simulation:
-    """The Cusick meter's specimen of the fabric, settled (its disc is body 0); `specimen`:
-    which draw of its raised start (the setting `specimen`)."""
+    """The Cusick meter's specimen of the fabric, settled (its disc is body 0), `cols` across
+    (None: the check's first mesh, CHECK_COLS[0] as it is when called); `specimen`: which draw
+    of its raised start (the setting `specimen`)."""
+    cols = CHECK_COLS[0] if cols is None else cols
     scene = cusick_drape_scene(SIMaterialSpec.of(name, material), cols)
     return settle(with_settings(scene, {"specimen": specimen}), DRAPE_SECONDS)
 
