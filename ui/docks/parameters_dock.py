@@ -163,15 +163,11 @@ def model_note(scene: Settings, model: Settings) -> str:
     parts = [
         *(["XPBD"] if model.xpbd and not scene.xpbd else []),
         *(
-            [tr("{substeps} substeps a step").format(substeps=model.substeps)]
+            [tr("%n substep(s) a step", "", model.substeps)]
             if model.substeps != scene.substeps
             else []
         ),
-        *(
-            [tr("{passes} passes").format(passes=model.passes)]
-            if model.passes != scene.passes
-            else []
-        ),
+        *([tr("%n pass(es)", "", model.passes)] if model.passes != scene.passes else []),
     ]
     return tr("The SI fabric runs with {parts}: what its stiffness needs.").format(
         parts=", ".join(parts)
@@ -183,13 +179,12 @@ def solve_note(report: SolveReport | None) -> str:
     if report is None:
         return ""
     left = f"{report.residual:.2g}"
+    n = report.iterations
     if report.projective:
-        text = tr(
-            "Fabric solve: {iterations} iterations; {left} of a particle's weight unbalanced."
-        )
+        text = tr("Fabric solve: %n iteration(s); {left} of a particle's weight unbalanced.", "", n)
     else:
-        text = tr("Fabric solve: {iterations} iterations; the links within {left} of their length.")
-    return text.format(iterations=report.iterations, left=left)
+        text = tr("Fabric solve: %n iteration(s); the links within {left} of their length.", "", n)
+    return text.format(left=left)
 
 
 class BodyGroup(QGroupBox):
