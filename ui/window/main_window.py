@@ -46,7 +46,6 @@ from clothlab.ui.docks.readouts_dock import ReadoutsPanel
 from clothlab.ui.docks.scene_dock import ScenePanel
 from clothlab.ui.docks.scene_model import SceneModel
 from clothlab.ui.docks.stopwatch_dock import StopwatchPanel
-from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.docks.validation_dock import ValidationPanel
 from clothlab.ui.selection import SelectionModel
@@ -60,7 +59,6 @@ from clothlab.ui.window import actions as action_table
 from clothlab.ui.window import dialogs, keyboard, preferences, preferences_dialog, whole_texts
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
-from clothlab.ui.window.fit_dialog import FitDialog
 from clothlab.ui.window.layout import WindowLayout
 from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.window.recorder import Recorder
@@ -68,6 +66,7 @@ from clothlab.ui.window.status_bar import StatusBar
 
 if TYPE_CHECKING:  # the app layer builds the window; ui never imports app at run time
     from clothlab.app.controller import Controller
+    from clothlab.ui.window.fit_dialog import FitDialog  # imported when first opened
 
 DEFAULT_SIZE = (1280, 800)
 FRAME_HZ = 60  # most frames drawn per second
@@ -291,7 +290,7 @@ class MainWindow(QMainWindow):
             "new_question_set": self.new_question_set, "class_results": self.show_class_results,
             "leave_class_mode": self.request_leave_class_mode,
             "validate_fabrics": self.show_validation, "fit_fabric": self.fit_my_fabric,
-            "open_sweep": partial(open_sweep_results, self),
+            "open_sweep": self.open_sweep_results,
             "preferences": partial(preferences_dialog.edit_preferences, self),
             "readme": partial(self.show_document, "readme"),
             "research": partial(self.show_document, "research"),
@@ -623,6 +622,12 @@ class MainWindow(QMainWindow):
         if self.files.confirm_discard():
             self.controller.load(scene, None)
 
+    def open_sweep_results(self) -> None:
+        """File ▸ Open sweep results…: the plot and its libraries are imported when asked."""
+        from clothlab.ui.docks.sweep_plot import open_sweep_results
+
+        open_sweep_results(self)
+
     def fit_my_fabric(self) -> FitDialog:
         """Lab ▸ Fit my fabric… (and the panels' entries): a dialog of its own, not modal, so
         the window stays usable while the fit runs; a saved fabric joins every chooser."""
@@ -632,6 +637,8 @@ class MainWindow(QMainWindow):
             return self.fit_dialog
         if self.fit_dialog is not None:
             self.fit_dialog.deleteLater()
+        from clothlab.ui.window.fit_dialog import FitDialog  # its fit's libraries: when asked
+
         dialog = FitDialog(self.user_fabrics, self)
         dialog.saved.connect(self._fabric_saved)
         dialog.show()
