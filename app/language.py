@@ -56,7 +56,7 @@ def install(code: str) -> str:
     if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         _translators.append(qt)
     _translators.append(ours)
-    text.use_language(code, lambda source: ours.translate("", source) or "")
+    text.use_language(code, lambda source, n: ours.translate("", source, None, n) or "")
     QLocale.setDefault(QLocale(code))
     return code
 

@@ -7,7 +7,9 @@ where it is shown: `tr(parameter.label)`). pyside6-lupdate finds every `tr("…"
 `QT_TR_NOOP("…")` with a literal in sim/, ui/ and app/ and writes the catalogue
 (resources/i18n/clothlab_*.ts, `make translations`). A string with parts that vary is one
 literal with named fields, filled after: `tr("Cut {count} links").format(count=n)`, so that a
-translator can move the fields. tests/test_translations.py holds these rules.
+translator can move the fields. A count is said with Qt's plural forms: `tr("Cut %n link(s)", "",
+n)` gives "Cut 1 link" and "Cut 2 links", and the catalogue holds each language's forms ("1
+Verbindung", "2 Verbindungen"). tests/test_translations.py holds these rules.
 
 Qt-free, as sim/ is: the app hands it Qt's translator as a plain function (`use_language`)
 before it builds the window. The headless commands, the files and the tests read the English
@@ -17,6 +19,7 @@ source.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,15 +28,27 @@ from clothlab.resources import resource
 # The languages with a catalogue (resources/i18n), each named in itself, as a list offers them
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
 
-_translate: Callable[[str], str] | None = None
+# source text and a count (-1: none) → its translation, "" for none
+_translate: Callable[[str, int], str] | None = None
 language = "en"  # the language `tr` answers in, as an ISO 639 code
+COUNT = "%n"  # where a counted text (`tr(text, "", n)`) shows its count
 
 
-def tr(text: str) -> str:
-    """`text` in the app's language; as it is when it has no translation."""
-    if _translate is None:
-        return text
-    return _translate(text) or text
+def tr(text: str, disambiguation: str = "", n: int | None = None) -> str:
+    """`text` in the app's language; as it is when it has no translation. With a count `n`,
+    `text` says it at COUNT ("%n link(s)"): the language's form for n (English's from the
+    source, `english_count`), with n in it. `disambiguation` is Qt's comment for the
+    catalogue (pyside6-lupdate reads the count as the third argument)."""
+    if n is None:
+        return (_translate(text, -1) if _translate is not None else "") or text
+    counted = (_translate(text, n) if _translate is not None else "") or english_count(text, n)
+    return counted.replace(COUNT, str(n))
+
+
+def english_count(text: str, n: int) -> str:
+    """A counted source text's English form: "%n link(s)" → "%n link" for 1, else "%n links";
+    "%n pass(es)" likewise."""
+    return re.sub(r"\((e?s)\)", "" if n == 1 else r"\1", text)
 
 
 def QT_TR_NOOP(text: str) -> str:  # noqa: N802 (the name pyside6-lupdate looks for)
@@ -42,9 +57,9 @@ def QT_TR_NOOP(text: str) -> str:  # noqa: N802 (the name pyside6-lupdate looks 
     return text
 
 
-def use_language(code: str, translate: Callable[[str], str] | None) -> None:
-    """Answer in the language `code` with `translate` (source text → its translation, "" for
-    none); None: the English source."""
+def use_language(code: str, translate: Callable[[str, int], str] | None) -> None:
+    """Answer in the language `code` with `translate` ((source text, count or -1) → its
+    translation in the count's form, "" for none); None: the English source."""
     global _translate, language
     _translate, language = translate, code
 

@@ -78,13 +78,16 @@ def test_every_marked_text_is_translated_at_call_time_from_a_literal_with_named_
 
 
 def catalogue(path: Path) -> dict[str, tuple[str, bool]]:
-    """source → (translation, finished) of a .ts file."""
+    """source → (translation, finished) of a .ts file; a counted text's translation is its
+    plural forms, one a line."""
     messages = {}
     for message in ElementTree.parse(path).iter("message"):
         source = message.findtext("source") or ""
         translation = message.find("translation")
         kind = translation.get("type", "") if translation is not None else "unfinished"
         text = (translation.text or "") if translation is not None else ""
+        if message.get("numerus") == "yes" and translation is not None:
+            text = "\n".join(form.text or "" for form in translation.iter("numerusform"))
         messages[source] = (text, kind == "")
     return messages
 

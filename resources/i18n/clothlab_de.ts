@@ -698,9 +698,12 @@
         <source>Duplicate {what}</source>
         <translation>{what} duplizieren</translation>
     </message>
-    <message>
-        <source>{body}: {count} cut links dropped, its resolution changed</source>
-        <translation>{body}: {count} geschnittene Verbindungen verworfen, seine Auflösung hat sich geändert</translation>
+    <message numerus="yes">
+        <source>{body}: %n cut link(s) dropped, its resolution changed</source>
+        <translation>
+            <numerusform>{body}: %n geschnittene Verbindung verworfen, seine Auflösung hat sich geändert</numerusform>
+            <numerusform>{body}: %n geschnittene Verbindungen verworfen, seine Auflösung hat sich geändert</numerusform>
+        </translation>
     </message>
     <message>
         <source>{scene}: the scene has no sheet</source>
@@ -786,33 +789,51 @@
         <source>every {every}: expected a count within {low}…{high}</source>
         <translation>alle {every}: Anzahl innerhalb von {low}…{high} erwartet</translation>
     </message>
-    <message>
-        <source>Pin top edge ({count} pins)</source>
-        <translation>Oberkante fixieren ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin top edge (%n pin(s))</source>
+        <translation>
+            <numerusform>Oberkante fixieren (%n Fixpunkt)</numerusform>
+            <numerusform>Oberkante fixieren (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Pin top corners ({count} pins)</source>
-        <translation>Obere Ecken fixieren ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin top corners (%n pin(s))</source>
+        <translation>
+            <numerusform>Obere Ecken fixieren (%n Fixpunkt)</numerusform>
+            <numerusform>Obere Ecken fixieren (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Pin left edge ({count} pins)</source>
-        <translation>Linke Kante fixieren ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin left edge (%n pin(s))</source>
+        <translation>
+            <numerusform>Linke Kante fixieren (%n Fixpunkt)</numerusform>
+            <numerusform>Linke Kante fixieren (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Pin every {ordinal} of top edge ({count} pins)</source>
-        <translation>Jedes {ordinal} Partikel der Oberkante fixieren ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin every {ordinal} of top edge (%n pin(s))</source>
+        <translation>
+            <numerusform>Jedes {ordinal} Partikel der Oberkante fixieren (%n Fixpunkt)</numerusform>
+            <numerusform>Jedes {ordinal} Partikel der Oberkante fixieren (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
     <message>
         <source>{body}: only a disc has a middle to pin</source>
         <translation>{body}: Nur eine Scheibe hat eine Mitte zum Fixieren</translation>
     </message>
-    <message>
-        <source>Pin middle of disc ({count} pins)</source>
-        <translation>Scheibenmitte fixieren ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin middle of disc (%n pin(s))</source>
+        <translation>
+            <numerusform>Scheibenmitte fixieren (%n Fixpunkt)</numerusform>
+            <numerusform>Scheibenmitte fixieren (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Unpin all ({count} pins)</source>
-        <translation>Alle lösen ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Unpin all (%n pin(s))</source>
+        <translation>
+            <numerusform>Alle lösen (%n Fixpunkt)</numerusform>
+            <numerusform>Alle lösen (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
     <message>
         <source>body {index} is not within 0…{last}</source>
@@ -1266,9 +1287,12 @@
         <source>Peirce's bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an edge droops to about 41.5°.</source>
         <translation>Biegelänge nach Peirce c = (B/(ρ·g))^⅓ entlang der Kette: Ein Streifen, der 2c über eine Kante geschoben wird, hängt um etwa 41,5° herab.</translation>
     </message>
-    <message>
-        <source>… {count} earlier edits</source>
-        <translation>… {count} frühere Bearbeitungen</translation>
+    <message numerus="yes">
+        <source>… %n earlier edit(s)</source>
+        <translation>
+            <numerusform>… %n frühere Bearbeitung</numerusform>
+            <numerusform>… %n frühere Bearbeitungen</numerusform>
+        </translation>
     </message>
     <message>
         <source>The scene as it was last opened or saved</source>
@@ -1282,21 +1306,33 @@
         <source>Your own…</source>
         <translation>Eigener Stoff…</translation>
     </message>
-    <message>
-        <source>{substeps} substeps a step</source>
-        <translation>{substeps} Teilschritten pro Schritt</translation>
+    <message numerus="yes">
+        <source>%n substep(s) a step</source>
+        <translation>
+            <numerusform>%n Teilschritt pro Schritt</numerusform>
+            <numerusform>%n Teilschritten pro Schritt</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>{passes} passes</source>
-        <translation>{passes} Durchgängen</translation>
+    <message numerus="yes">
+        <source>%n pass(es)</source>
+        <translation>
+            <numerusform>%n Durchgang</numerusform>
+            <numerusform>%n Durchgängen</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Fabric solve: {iterations} iterations; {left} of a particle's weight unbalanced.</source>
-        <translation>Stofflösung: {iterations} Iterationen; {left} des Gewichts eines Teilchens unausgeglichen.</translation>
+    <message numerus="yes">
+        <source>Fabric solve: %n iteration(s); {left} of a particle's weight unbalanced.</source>
+        <translation>
+            <numerusform>Stofflösung: %n Iteration; {left} des Gewichts eines Teilchens unausgeglichen.</numerusform>
+            <numerusform>Stofflösung: %n Iterationen; {left} des Gewichts eines Teilchens unausgeglichen.</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Fabric solve: {iterations} iterations; the links within {left} of their length.</source>
-        <translation>Stofflösung: {iterations} Iterationen; die Verbindungen bis auf {left} ihrer Länge genau.</translation>
+    <message numerus="yes">
+        <source>Fabric solve: %n iteration(s); the links within {left} of their length.</source>
+        <translation>
+            <numerusform>Stofflösung: %n Iteration; die Verbindungen bis auf {left} ihrer Länge genau.</numerusform>
+            <numerusform>Stofflösung: %n Iterationen; die Verbindungen bis auf {left} ihrer Länge genau.</numerusform>
+        </translation>
     </message>
     <message>
         <source>The SI fabric runs with {parts}: what its stiffness needs.</source>
@@ -1714,9 +1750,12 @@
         <source>Cannot save: {path}: {reason}</source>
         <translation>Speichern nicht möglich: {path}: {reason}</translation>
     </message>
-    <message>
-        <source>Saved {path} ({count} questions, scenes inside)</source>
-        <translation>{path} gespeichert ({count} Fragen, Szenen enthalten)</translation>
+    <message numerus="yes">
+        <source>Saved {path} (%n question(s), scenes inside)</source>
+        <translation>
+            <numerusform>{path} gespeichert (%n Frage, Szenen enthalten)</numerusform>
+            <numerusform>{path} gespeichert (%n Fragen, Szenen enthalten)</numerusform>
+        </translation>
     </message>
     <message>
         <source>progress file {file} not read: {reason}</source>
@@ -2174,9 +2213,12 @@
         <source>{substeps} substeps × </source>
         <translation>{substeps} Teilschritte × </translation>
     </message>
-    <message>
-        <source>{passes} passes, Δt {dt:.3g} s</source>
-        <translation>{passes} Durchgänge, Δt {dt:.3g} s</translation>
+    <message numerus="yes">
+        <source>%n pass(es), Δt {dt:.3g} s</source>
+        <translation>
+            <numerusform>%n Durchgang, Δt {dt:.3g} s</numerusform>
+            <numerusform>%n Durchgänge, Δt {dt:.3g} s</numerusform>
+        </translation>
     </message>
     <message>
         <source>friction</source>
@@ -2322,9 +2364,12 @@
         <source>Sweep — {title}</source>
         <translation>Parameterstudie — {title}</translation>
     </message>
-    <message>
-        <source>{count} variants, {failed} without readouts</source>
-        <translation>{count} Varianten, {failed} ohne Messwerte</translation>
+    <message numerus="yes">
+        <source>%n variant(s), {failed} without readouts</source>
+        <translation>
+            <numerusform>%n Variante, {failed} ohne Messwerte</numerusform>
+            <numerusform>%n Varianten, {failed} ohne Messwerte</numerusform>
+        </translation>
     </message>
     <message>
         <source>Readout</source>
@@ -2470,9 +2515,12 @@
         <source>Cannot export {name}: {reason}</source>
         <translation>{name} kann nicht exportiert werden: {reason}</translation>
     </message>
-    <message>
-        <source>Exported {count} checks to {name}</source>
-        <translation>{count} Prüfungen nach {name} exportiert</translation>
+    <message numerus="yes">
+        <source>Exported %n check(s) to {name}</source>
+        <translation>
+            <numerusform>%n Prüfung nach {name} exportiert</numerusform>
+            <numerusform>%n Prüfungen nach {name} exportiert</numerusform>
+        </translation>
     </message>
     <message>
         <source>{name}: file is larger than {limit} bytes</source>
@@ -3670,9 +3718,12 @@
         <source>Cannot export readouts</source>
         <translation>Messwerte können nicht exportiert werden</translation>
     </message>
-    <message>
-        <source>Exported {count} rows to {path}</source>
-        <translation>{count} Zeilen nach {path} exportiert</translation>
+    <message numerus="yes">
+        <source>Exported %n row(s) to {path}</source>
+        <translation>
+            <numerusform>%n Zeile nach {path} exportiert</numerusform>
+            <numerusform>%n Zeilen nach {path} exportiert</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cannot export positions</source>
@@ -3682,9 +3733,12 @@
         <source>Export positions</source>
         <translation>Positionen exportieren</translation>
     </message>
-    <message>
-        <source>Exported {count} positions at t = {t:.2f} s to {path}</source>
-        <translation>{count} Positionen bei t = {t:.2f} s nach {path} exportiert</translation>
+    <message numerus="yes">
+        <source>Exported %n position(s) at t = {t:.2f} s to {path}</source>
+        <translation>
+            <numerusform>%n Position bei t = {t:.2f} s nach {path} exportiert</numerusform>
+            <numerusform>%n Positionen bei t = {t:.2f} s nach {path} exportiert</numerusform>
+        </translation>
     </message>
     <message>
         <source>Save screenshot</source>
@@ -3842,21 +3896,30 @@
         <source>Cannot export meshes</source>
         <translation>Netze können nicht exportiert werden</translation>
     </message>
-    <message>
-        <source>Exported {count} meshes to {folder}</source>
-        <translation>{count} Netze nach {folder} exportiert</translation>
+    <message numerus="yes">
+        <source>Exported %n mesh(es) to {folder}</source>
+        <translation>
+            <numerusform>%n Netz nach {folder} exportiert</numerusform>
+            <numerusform>%n Netze nach {folder} exportiert</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cannot export video</source>
         <translation>Video kann nicht exportiert werden</translation>
     </message>
-    <message>
-        <source>Video export cancelled after {frames} frames; nothing was saved</source>
-        <translation>Videoexport nach {frames} Bildern abgebrochen; es wurde nichts gespeichert</translation>
+    <message numerus="yes">
+        <source>Video export cancelled after %n frame(s); nothing was saved</source>
+        <translation>
+            <numerusform>Videoexport nach %n Bild abgebrochen; es wurde nichts gespeichert</numerusform>
+            <numerusform>Videoexport nach %n Bildern abgebrochen; es wurde nichts gespeichert</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Exported {frames} frames ({span}) to {path}</source>
-        <translation>{frames} Bilder ({span}) nach {path} exportiert</translation>
+    <message numerus="yes">
+        <source>Exported %n frame(s) ({span}) to {path}</source>
+        <translation>
+            <numerusform>%n Bild ({span}) nach {path} exportiert</numerusform>
+            <numerusform>%n Bilder ({span}) nach {path} exportiert</numerusform>
+        </translation>
     </message>
     <message>
         <source>Rendering the video…</source>
@@ -4134,13 +4197,19 @@
         <source>● Recording — step {step}</source>
         <translation>● Aufnahme – Schritt {step}</translation>
     </message>
-    <message>
-        <source>Recorded {steps} steps: Simulation ▸ Save recording… keeps them</source>
-        <translation>{steps} Schritte aufgenommen: Simulation ▸ Aufnahme speichern… sichert sie</translation>
+    <message numerus="yes">
+        <source>Recorded %n step(s): Simulation ▸ Save recording… keeps them</source>
+        <translation>
+            <numerusform>%n Schritt aufgenommen: Simulation ▸ Aufnahme speichern… sichert ihn</numerusform>
+            <numerusform>%n Schritte aufgenommen: Simulation ▸ Aufnahme speichern… sichert sie</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>Recording ended before “{change}” (a change of bodies starts the model afresh): {steps} steps kept, Simulation ▸ Save recording… saves them</source>
-        <translation>Aufnahme vor „{change}“ beendet (eine Änderung der Körper startet das Modell neu): {steps} Schritte behalten, Simulation ▸ Aufnahme speichern… speichert sie</translation>
+    <message numerus="yes">
+        <source>Recording ended before “{change}” (a change of bodies starts the model afresh): %n step(s) kept, Simulation ▸ Save recording… saves them</source>
+        <translation>
+            <numerusform>Aufnahme vor „{change}“ beendet (eine Änderung der Körper startet das Modell neu): %n Schritt behalten, Simulation ▸ Aufnahme speichern… speichert ihn</numerusform>
+            <numerusform>Aufnahme vor „{change}“ beendet (eine Änderung der Körper startet das Modell neu): %n Schritte behalten, Simulation ▸ Aufnahme speichern… speichert sie</numerusform>
+        </translation>
     </message>
     <message>
         <source>Nothing recorded yet: Simulation ▸ Record first</source>
@@ -4154,9 +4223,12 @@
         <source>Cannot save recording</source>
         <translation>Aufnahme kann nicht gespeichert werden</translation>
     </message>
-    <message>
-        <source>Saved a recording of {steps} steps to {path}</source>
-        <translation>Aufnahme mit {steps} Schritten in {path} gespeichert</translation>
+    <message numerus="yes">
+        <source>Saved a recording of %n step(s) to {path}</source>
+        <translation>
+            <numerusform>Aufnahme mit %n Schritt in {path} gespeichert</numerusform>
+            <numerusform>Aufnahme mit %n Schritten in {path} gespeichert</numerusform>
+        </translation>
     </message>
     <message>
         <source>Open recording</source>
@@ -4166,9 +4238,12 @@
         <source>Cannot open recording</source>
         <translation>Aufnahme kann nicht geöffnet werden</translation>
     </message>
-    <message>
-        <source>Replaying {steps} steps: Space plays, the slider seeks</source>
-        <translation>Wiedergabe von {steps} Schritten: Leertaste spielt ab, der Schieberegler springt</translation>
+    <message numerus="yes">
+        <source>Replaying %n step(s): Space plays, the slider seeks</source>
+        <translation>
+            <numerusform>Wiedergabe von %n Schritt: Leertaste spielt ab, der Schieberegler springt</numerusform>
+            <numerusform>Wiedergabe von %n Schritten: Leertaste spielt ab, der Schieberegler springt</numerusform>
+        </translation>
     </message>
     <message>
         <source>Replay finished at step {step}</source>
@@ -4574,9 +4649,12 @@
         <source>{body}: point pins on an SI fabric are a known limit: the sag under a point grows as the sheet is refined. Edit ▸ Pin selected sheet ▸ Pin top corner clamps holds it alike at any resolution.</source>
         <translation>{body}: Fixpunkte an einem SI-Stoff sind eine bekannte Grenze: der Durchhang unter einem Punkt wächst, wenn das Tuch verfeinert wird. Bearbeiten ▸ Ausgewähltes Tuch fixieren ▸ Obere Ecken klemmen hält es bei jeder Auflösung gleich.</translation>
     </message>
-    <message>
-        <source>Pin top corner clamps ({count} pins)</source>
-        <translation>Obere Ecken klemmen ({count} Fixpunkte)</translation>
+    <message numerus="yes">
+        <source>Pin top corner clamps (%n pin(s))</source>
+        <translation>
+            <numerusform>Obere Ecken klemmen (%n Fixpunkt)</numerusform>
+            <numerusform>Obere Ecken klemmen (%n Fixpunkte)</numerusform>
+        </translation>
     </message>
     <message>
         <source>Pin top corner cl&amp;amps</source>

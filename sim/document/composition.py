@@ -138,9 +138,8 @@ def change_body(scene: Scene, index: int, text: str = "", **changes: Any) -> Com
     bodies[index] = new
     message = ""
     if dropped > 0:
-        message = tr("{body}: {count} cut links dropped, its resolution changed").format(
-            body=old.label, count=dropped
-        )
+        message = tr("{body}: %n cut link(s) dropped, its resolution changed", "", dropped)
+        message = message.format(body=old.label)
     rulers, probes = _remap_rulers(scene, index, new), _remap_probes(scene, index, new)
     new_scene = _with(scene, bodies=bodies, pins=pins, cuts=cuts, rulers=rulers, probes=probes)
     if body_size(new)[0] > body_size(old)[0]:  # refined: a point pin's sag grows with it
@@ -345,13 +344,14 @@ def pin_set(scene: Scene, index: int, which: str, every: int = 2) -> Composed:
     new = [
         PinSpec(particle=first + k, anchor=_vec(rest[k])) for k in local if first + k not in pinned
     ]
+    n = len(new)
     text = {
-        "top edge": tr("Pin top edge ({count} pins)"),
-        "top corners": tr("Pin top corners ({count} pins)"),
-        "left edge": tr("Pin left edge ({count} pins)"),
-        "every nth of top edge": tr("Pin every {ordinal} of top edge ({count} pins)"),
-        "top corner clamps": tr("Pin top corner clamps ({count} pins)"),
-    }[which].format(count=len(new), ordinal=_ordinal(every))
+        "top edge": tr("Pin top edge (%n pin(s))", "", n),
+        "top corners": tr("Pin top corners (%n pin(s))", "", n),
+        "left edge": tr("Pin left edge (%n pin(s))", "", n),
+        "every nth of top edge": tr("Pin every {ordinal} of top edge (%n pin(s))", "", n),
+        "top corner clamps": tr("Pin top corner clamps (%n pin(s))", "", n),
+    }[which].format(ordinal=_ordinal(every))
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
     pinned_scene = _with(scene, pins=pins)
     return Composed(pinned_scene, text, point_pin_note(pinned_scene, index))
@@ -375,7 +375,7 @@ def pin_disc_middle(scene: Scene, index: int, radius: float) -> Composed:
         if first + k not in pinned
     ]
     pins = sorted([*scene.pins, *new], key=lambda p: p.particle)
-    text = tr("Pin middle of disc ({count} pins)").format(count=len(new))
+    text = tr("Pin middle of disc (%n pin(s))", "", len(new))
     return Composed(_with(scene, pins=pins), text)
 
 
@@ -433,7 +433,7 @@ def unpin_all(scene: Scene, index: int) -> Composed:
     count = body_size(_body(scene, index))[0]
     kept = [p for p in scene.pins if not first <= p.particle < first + count]
     removed = len(scene.pins) - len(kept)
-    return Composed(_with(scene, pins=kept), tr("Unpin all ({count} pins)").format(count=removed))
+    return Composed(_with(scene, pins=kept), tr("Unpin all (%n pin(s))", "", removed))
 
 
 # --- helpers -----------------------------------------------------------------------------------

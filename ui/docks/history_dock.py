@@ -93,7 +93,7 @@ class HistoryModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if row == 0:
                 if self.first:
-                    return tr("… {count} earlier edits").format(count=self.first)
+                    return tr("… %n earlier edit(s)", "", self.first)
                 return self.empty_label
             return stack.text(self.first + row - 1)
         clean = self._is_clean_row(stack, row)

@@ -59,6 +59,7 @@ from clothlab.ui.user_fabrics import UserFabrics
 from clothlab.ui.wheel_guard import guard_wheel
 
 SPIN_BOX_CHROME = 40  # px a spin box needs besides its text: the arrows, frame and margins
+SLIDER_WIDTH = 36  # px: enough to drag, and leaves a German row its label and number whole
 
 
 class FloatEditor(QWidget):
@@ -79,7 +80,7 @@ class FloatEditor(QWidget):
         self.spin_box.refused.connect(self.refused)
         self.spin_box.setSingleStep(parameter.step)
         self.spin_box.setKeyboardTracking(False)  # one change per typed number, not per digit
-        self.slider.setMinimumWidth(48)
+        self.slider.setMinimumWidth(SLIDER_WIDTH)
         self.show_units(si=False)
         # Wide enough for the default as shown (1/120 s reads "0.008333 s", not "0.008333 :"),
         # plus the arrows and the frame.
@@ -162,15 +163,11 @@ def model_note(scene: Settings, model: Settings) -> str:
     parts = [
         *(["XPBD"] if model.xpbd and not scene.xpbd else []),
         *(
-            [tr("{substeps} substeps a step").format(substeps=model.substeps)]
+            [tr("%n substep(s) a step", "", model.substeps)]
             if model.substeps != scene.substeps
             else []
         ),
-        *(
-            [tr("{passes} passes").format(passes=model.passes)]
-            if model.passes != scene.passes
-            else []
-        ),
+        *([tr("%n pass(es)", "", model.passes)] if model.passes != scene.passes else []),
     ]
     return tr("The SI fabric runs with {parts}: what its stiffness needs.").format(
         parts=", ".join(parts)
@@ -182,13 +179,12 @@ def solve_note(report: SolveReport | None) -> str:
     if report is None:
         return ""
     left = f"{report.residual:.2g}"
+    n = report.iterations
     if report.projective:
-        text = tr(
-            "Fabric solve: {iterations} iterations; {left} of a particle's weight unbalanced."
-        )
+        text = tr("Fabric solve: %n iteration(s); {left} of a particle's weight unbalanced.", "", n)
     else:
-        text = tr("Fabric solve: {iterations} iterations; the links within {left} of their length.")
-    return text.format(iterations=report.iterations, left=left)
+        text = tr("Fabric solve: %n iteration(s); the links within {left} of their length.", "", n)
+    return text.format(left=left)
 
 
 class BodyGroup(QGroupBox):
@@ -494,7 +490,9 @@ class ParametersPanel(QWidget):
         column.addStretch(1)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # The rows fit the panel's default width; one made narrower still scrolls rather than
+        # cutting its fields off
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(form_host)
         self.wheel_guard = guard_wheel(form_host)  # the wheel scrolls the panel
@@ -515,6 +513,7 @@ class ParametersPanel(QWidget):
         editor.setObjectName(f"parameter_{parameter.key}")
         editor.setToolTip(tooltip_for(parameter))
         label = QLabel(label_text(parameter, si=False))
+        label.setWordWrap(True)  # a long name takes two lines rather than the field's room
         label.setToolTip(tooltip_for(parameter))
         label.setBuddy(editor)
         self.editors[parameter.key] = editor
@@ -530,6 +529,7 @@ class ParametersPanel(QWidget):
         if parameter.choices:  # an int setting whose values have names
             combo_box = QComboBox(self)
             combo_box.addItems([tr(choice) for choice in parameter.choices])
+            narrow_combo(combo_box)
             combo_box.activated.connect(lambda v: self._request(key, v))
             return combo_box
         if parameter.kind is int:
@@ -606,6 +606,16 @@ class ParametersPanel(QWidget):
         elif isinstance(editor, QComboBox):
             editor.setCurrentIndex(int(value))
         editor.blockSignals(False)
+
+
+COMBO_LETTERS = 10  # a choice's letters a closed combo box shows before eliding the rest
+
+
+def narrow_combo(combo_box: QComboBox) -> None:
+    """Size a combo box to a few letters, not its longest choice, so its row fits the panel: the
+    closed box elides its text (ui.theme), the open list shows every choice whole."""
+    combo_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo_box.setMinimumContentsLength(COMBO_LETTERS)
 
 
 def _grouped(parameters: Iterable[Parameter]) -> dict[str, list[Parameter]]:

@@ -1183,8 +1183,8 @@ class QuestionEditor(QDialog):
             return False
         self.path = path
         self.status.setText(
-            tr("Saved {path} ({count} questions, scenes inside)").format(
-                path=path, count=len(saved.questions)
+            tr("Saved {path} (%n question(s), scenes inside)", "", len(saved.questions)).format(
+                path=path
             )
         )
         self.saved.emit(saved)

@@ -32,15 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QStandardPaths, Qt, Signal
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtGui import QMouseEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDockWidget,
     QGroupBox,
     QHBoxLayout,
     QInputDialog,
@@ -78,8 +79,6 @@ from clothlab.sim.lab.questions import (
     load_question_set,
 )
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
-from clothlab.ui.docks.question_editor import QuestionEditor
 from clothlab.ui.docks.teacher import teacher_allows
 from clothlab.ui.intents import NewDocument
 from clothlab.ui.layouts import nest
@@ -88,6 +87,10 @@ from clothlab.ui.numbers import localized
 from clothlab.ui.plain_text import as_written
 from clothlab.ui.window import file_dialogs
 from clothlab.ui.window.preferences import APPLICATION, ORGANIZATION
+
+if TYPE_CHECKING:  # made when first opened, so the panel's import leaves them for later
+    from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
+    from clothlab.ui.docks.question_editor import QuestionEditor
 
 PROGRESS_FORMAT = "clothlab-progress"
 PROGRESS_VERSION = 2
@@ -374,7 +377,11 @@ class QuestionsPanel(QWidget):
     def __init__(self, store: ProgressStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store if store is not None else ProgressStore()
-        self.question_set: QuestionSet | None = None
+        self._question_set: QuestionSet | None = None
+        # the built-in set is read when the panel is first shown or its set asked for: reading
+        # it builds its validators, a quarter of a second that a launch need not wait for
+        self._builtin_pending = True
+        self._dock_seen: bool | None = None  # whether its dock is on screen (see showEvent)
         self.index = 0
         self.stage = "start"
         self.prediction: int | float | None = None  # a choice's index, or a number
@@ -392,7 +399,6 @@ class QuestionsPanel(QWidget):
         self.now_try_buttons: list[QPushButton] = []
         self._built: dict[str, list[QWidget]] = {"choices": [], "now_try": []}  # per question
         self._build()
-        self.set_question_set(load_builtin_set(BUILTIN_SET))
 
     # --- construction ----------------------------------------------------------------------------
 
@@ -559,14 +565,53 @@ class QuestionsPanel(QWidget):
     # --- the set and the question ----------------------------------------------------------------
 
     @property
+    def question_set(self) -> QuestionSet | None:
+        """The set shown: the built-in one until another is opened, read when first needed."""
+        if self._builtin_pending:
+            self._show_set(load_builtin_set(BUILTIN_SET), enter_class_mode=True)
+        return self._question_set
+
+    @property
     def question(self) -> Question:
         assert self.question_set is not None
         return self.question_set.questions[self.index]
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if not self._builtin_pending:
+            return
+        # A dock tabbed behind another counts as shown but is not on screen, and its tab chosen
+        # later sends no new showEvent: its dock's visibilityChanged says both.
+        dock = self.parentWidget()
+        if isinstance(dock, QDockWidget) and self._dock_seen is None:
+            self._dock_seen = not dock.visibleRegion().isEmpty()
+            dock.visibilityChanged.connect(self._dock_visibility_changed)
+        QTimer.singleShot(0, self._read_set_if_seen)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        if self._builtin_pending:  # on screen at last, however its tab came to the front
+            self._dock_seen = True
+            QTimer.singleShot(0, self._read_set_if_seen)
+
+    def _dock_visibility_changed(self, visible: bool) -> None:
+        self._dock_seen = visible
+        self._read_set_if_seen()
+
+    def _read_set_if_seen(self) -> None:
+        seen = self._dock_seen if self._dock_seen is not None else self.isVisible()
+        if self._builtin_pending and seen:
+            self.question_set  # noqa: B018 (reads the built-in set, and shows it)
+
     def set_question_set(self, question_set: QuestionSet, enter_class_mode: bool = True) -> None:
         """Show a set; its class mode comes into force unless `enter_class_mode` is False (the
         teacher's own window, after saving the set from the editor)."""
-        self.question_set = question_set
+        self._show_set(question_set, enter_class_mode)
+        if enter_class_mode:
+            self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
+
+    def _show_set(self, question_set: QuestionSet, enter_class_mode: bool) -> None:
+        self._question_set, self._builtin_pending = question_set, False
         if enter_class_mode:
             self._class_mode_on = bool(question_set.spec.class_mode)
         self.set_label.setText(question_set.title)
@@ -577,8 +622,6 @@ class QuestionsPanel(QWidget):
         self.select(0)
         # in class the answers are the class's: Reset would let a student answer again
         self.reset_button.setVisible(not self.in_class_mode)
-        if enter_class_mode:
-            self.class_mode_changed.emit(question_set.spec.class_mode or ClassMode())
 
     def open_set(self, path: str | Path) -> bool:
         """Open a set file; a bad file shows its one-line reason and keeps the current set.
@@ -603,6 +646,8 @@ class QuestionsPanel(QWidget):
         if self.editor is not None:
             self.editor.close()
             self.editor.deleteLater()
+        from clothlab.ui.docks.question_editor import QuestionEditor
+
         self.editor = QuestionEditor(scene, chosen, 0 if new else self.index, self)
         # the teacher's own window shows the saved set, without going into its class mode
         self.editor.saved.connect(lambda saved: self.set_question_set(saved, False))
@@ -611,6 +656,8 @@ class QuestionsPanel(QWidget):
 
     def show_class_results(self) -> ClassResultsDialog:
         if self.results_dialog is None:
+            from clothlab.ui.docks.class_results_dialog import ClassResultsDialog
+
             self.results_dialog = ClassResultsDialog(self)
         if self.question_set is not None:  # the set shown is named by its title
             self.results_dialog.set_titles[self.question_set.id] = self.question_set.title
@@ -728,9 +775,9 @@ class QuestionsPanel(QWidget):
     @property
     def class_mode(self) -> ClassMode:
         """The set's class mode while it is in force (an empty one otherwise)."""
-        if not self._class_mode_on or self.question_set is None:
+        if not self._class_mode_on or self._question_set is None:
             return ClassMode()
-        return self.question_set.spec.class_mode or ClassMode()
+        return self._question_set.spec.class_mode or ClassMode()
 
     def class_mode_left(self) -> None:
         """The window left class mode (the teacher let it): a student's tools come back."""
@@ -743,9 +790,9 @@ class QuestionsPanel(QWidget):
     def lesson_state(self) -> dict[str, Any] | None:
         """Where the lesson is (the set, the question, class mode, whether its scene is loaded),
         or None when there is no lesson under way to come back to."""
-        if self.question_set is None or not self.question_set.questions:
+        chosen = self._question_set  # the built-in set not read yet: no lesson under way
+        if chosen is None or not chosen.questions:
             return None
-        chosen = self.question_set
         if chosen.path is not None:
             where = {"path": str(chosen.path.resolve())}
         elif chosen.source.startswith(BUILTIN_SOURCE):
@@ -1057,7 +1104,7 @@ class QuestionsPanel(QWidget):
 
     def _show_now_try_state(self) -> None:
         """A suggestion the document already has is marked as applied."""
-        if self.question_set is None:
+        if self._question_set is None:
             return
         for button, suggestion in zip(self.now_try_buttons, self.question.now_try, strict=True):
             applied = (

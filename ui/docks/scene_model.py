@@ -303,7 +303,7 @@ def _settings_summary(section: str, s: Settings, si: bool) -> str:
         substeps = (
             tr("{substeps} substeps × ").format(substeps=s.substeps) if s.substeps > 1 else ""
         )
-        passes = tr("{passes} passes, Δt {dt:.3g} s").format(passes=s.passes, dt=s.dt)
+        passes = tr("%n pass(es), Δt {dt:.3g} s", "", s.passes).format(dt=s.dt)
         return f"{'XPBD, ' if s.xpbd else ''}{substeps}{passes}"
     keys = [k for k in section_keys(section) if PARAMETERS[k].kind is bool and getattr(s, k)]
     on = [_in_a_list(PARAMETERS[k].label) for k in keys]

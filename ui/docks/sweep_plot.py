@@ -46,8 +46,8 @@ class SweepPlot(QDialog):
         self.legend = self.plot.addLegend(offset=(-10, 10))
         failed = sum(row.status != "ok" for row in results.rows)
         self.summary = QLabel(
-            tr("{count} variants, {failed} without readouts").format(
-                count=len(results.rows), failed=failed
+            tr("%n variant(s), {failed} without readouts", "", len(results.rows)).format(
+                failed=failed
             )
         )
         form = QFormLayout()

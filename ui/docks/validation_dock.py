@@ -514,9 +514,7 @@ class ValidationPanel(QWidget):
             )
             return
         self.said.emit(
-            tr("Exported {count} checks to {name}").format(
-                count=len(self.checks), name=Path(path).name
-            )
+            tr("Exported %n check(s) to {name}", "", len(self.checks)).format(name=Path(path).name)
         )
 
     def shutdown(self) -> None:

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPainterPath, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QLinearGradient,
+    QPainter,
+    QPainterPath,
+    QPen,
+)
 
 from clothlab.sim.core import units
 from clothlab.sim.core.snapshot import Snapshot
@@ -31,6 +39,8 @@ HEAD_PX = 10.0
 LEGEND_SIZE_PX = (180.0, 12.0)
 MARGIN_PX = 12.0
 LABEL_PX = 14.0  # the legend's labels under its bar
+LABEL_OFFSET_PX = 6.0  # an arrow's label sits this far right of and above its tip
+EDGE_PX = 4.0  # and at least this far inside the view's edges
 
 
 @dataclass(frozen=True)
@@ -80,11 +90,36 @@ def pin_arrows(snapshot: Snapshot, project: Project) -> list[Arrow]:
 def paint_pin_forces(painter: QPainter, snapshot: Snapshot, project: Project) -> None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setFont(_small_font(painter))
+    device, ratio = painter.device(), _ratio(painter)
+    view = QRectF(0.0, 0.0, device.width() / ratio, device.height() / ratio)
     for arrow in pin_arrows(snapshot, project):
-        _paint_arrow(painter, arrow)
+        _paint_arrow(painter, arrow, view)
 
 
-def _paint_arrow(painter: QPainter, arrow: Arrow) -> None:
+def label_rect(metrics: QFontMetricsF, tip: QPointF, text: str, view: QRectF) -> QRectF:
+    """Where an arrow's label goes, in widget pixels: right of and above its tip; left of it
+    where it would run past the view's right edge, below it past the top, and shifted inside
+    the view where even that is not enough (an arrow's tip can be off the view)."""
+    width, ascent, descent = metrics.horizontalAdvance(text), metrics.ascent(), metrics.descent()
+    height = ascent + descent
+    left = tip.x() + LABEL_OFFSET_PX
+    if left + width > view.right() - EDGE_PX:
+        left = tip.x() - LABEL_OFFSET_PX - width
+    top = tip.y() - LABEL_OFFSET_PX - ascent
+    if top < view.top() + EDGE_PX:
+        top = tip.y() + LABEL_OFFSET_PX
+    left = _within(left, view.left() + EDGE_PX, view.right() - EDGE_PX - width)
+    top = _within(top, view.top() + EDGE_PX, view.bottom() - EDGE_PX - height)
+    return QRectF(left, top, width, height)
+
+
+def _within(value: float, low: float, high: float) -> float:
+    """`value` moved into [low, high]; `low` when the range is empty (a label wider than the
+    view starts at its left edge)."""
+    return max(low, min(value, high))
+
+
+def _paint_arrow(painter: QPainter, arrow: Arrow, view: QRectF) -> None:
     path = QPainterPath(arrow.start)
     path.lineTo(arrow.end)
     dx, dy = arrow.end.x() - arrow.start.x(), arrow.end.y() - arrow.start.y()
@@ -102,7 +137,9 @@ def _paint_arrow(painter: QPainter, arrow: Arrow) -> None:
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
         painter.drawPath(path)
-    _paint_label(painter, arrow.end + QPointF(6.0, -6.0), arrow.label)
+    metrics = QFontMetricsF(painter.font())
+    box = label_rect(metrics, arrow.end, arrow.label, view)
+    _paint_label(painter, QPointF(box.left(), box.top() + metrics.ascent()), arrow.label)
 
 
 def paint_legend(
@@ -149,7 +186,12 @@ def _paint_label(painter: QPainter, at: QPointF, text: str) -> None:
 
 
 def _small_font(painter: QPainter) -> QFont:
-    font = QFont(painter.font())
+    return label_font(painter.font())
+
+
+def label_font(base: QFont) -> QFont:
+    """The labels' font: `base` (the view's) at 9 pt."""
+    font = QFont(base)
     font.setPointSizeF(9.0)
     return font
 

@@ -27,7 +27,6 @@ from clothlab.sim.document.presets import load_preset, preset_names
 from clothlab.sim.document.requests import ChangeSetting, Reset, SeamCut
 from clothlab.sim.document.scene import SceneError
 from clothlab.sim.text import QT_TR_NOOP, tr
-from clothlab.ui.docks.sweep_plot import open_sweep_results
 from clothlab.ui.icons import icon
 from clothlab.ui.numbers import localized
 from clothlab.ui.viewport.tools import TOOLS
@@ -98,6 +97,8 @@ class ActionTarget(Protocol):
     def show_validation(self) -> None: ...
 
     def fit_my_fabric(self) -> object: ...
+
+    def open_sweep_results(self) -> None: ...
 
     def show_shortcuts(self) -> None: ...
 
@@ -210,7 +211,7 @@ ACTIONS: tuple[ActionRow | SubmenuRow, ...] = (
     ActionRow("open_sweep", QT_TR_NOOP("Open s&weep results…"), "&File",
               tip=QT_TR_NOOP("Plot a sweep's results (clothlab sweep --csv): a readout against a "
                              "setting"),
-              does=lambda w: partial(open_sweep_results, w.context.parent)),
+              does=lambda w: w.open_sweep_results),
     ActionRow("save", QT_TR_NOOP("&Save"), "&File", (StandardKey.Save,), "save",
               QT_TR_NOOP("Save the scene"), toolbar=11, separator=True,
               does=lambda w: w.files.save),

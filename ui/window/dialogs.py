@@ -285,7 +285,7 @@ class SceneFiles:
         except OSError as error:
             show_error(self.window, tr("Cannot export readouts"), f"{path}: {describe(error)}")
             return
-        message = tr("Exported {count} rows to {path}").format(count=len(history), path=path)
+        message = tr("Exported %n row(s) to {path}", "", len(history)).format(path=path)
         self.window.statusBar().showMessage(message, 4000)
 
     def export_positions(self) -> None:
@@ -308,9 +308,8 @@ class SceneFiles:
         except OSError as error:
             show_error(self.window, tr("Cannot export positions"), f"{path}: {describe(error)}")
             return
-        message = tr("Exported {count} positions at t = {t:.2f} s to {path}").format(
-            count=len(snapshot.x), t=snapshot.t, path=path
-        )
+        message = tr("Exported %n position(s) at t = {t:.2f} s to {path}", "", len(snapshot.x))
+        message = message.format(t=snapshot.t, path=path)
         self.window.statusBar().showMessage(message, 4000)
 
     def save_screenshot_dialog(self) -> None:

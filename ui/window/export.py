@@ -519,8 +519,8 @@ class Exporter(QObject):
                 self.context.parent, tr("Cannot export meshes"), f"{folder}: {describe(error)}"
             )
             return
-        message = tr("Exported {count} meshes to {folder}")
-        self.context.say(message.format(count=len(written), folder=folder), MESSAGE_MS)
+        message = tr("Exported %n mesh(es) to {folder}", "", len(written))
+        self.context.say(message.format(folder=folder), MESSAGE_MS)
 
     def export_video(self) -> None:
         title = tr("Cannot export video")
@@ -552,13 +552,13 @@ class Exporter(QObject):
 
     def _report(self, result: VideoResult, path: Path) -> None:
         if result.cancelled:
-            message = tr("Video export cancelled after {frames} frames; nothing was saved").format(
-                frames=result.frames
+            message = tr(
+                "Video export cancelled after %n frame(s); nothing was saved", "", result.frames
             )
         else:
             span = f"t = {result.t_start:.2f} … {result.t_end:.2f} s"
-            message = tr("Exported {frames} frames ({span}) to {path}").format(
-                frames=result.frames, span=span, path=path
+            message = tr("Exported %n frame(s) ({span}) to {path}", "", result.frames).format(
+                span=span, path=path
             )
         self.context.say(message, MESSAGE_MS)
 

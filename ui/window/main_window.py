@@ -66,7 +66,6 @@ from clothlab.ui.window import (
 from clothlab.ui.window.dock_table import DockParts
 from clothlab.ui.window.editor import SceneEditor
 from clothlab.ui.window.export import Exporter, png_bytes
-from clothlab.ui.window.fit_dialog import FitDialog
 from clothlab.ui.window.layout import WindowLayout
 from clothlab.ui.window.preferences import settings as settings  # tests read the store through here
 from clothlab.ui.window.recorder import Recorder
@@ -74,6 +73,7 @@ from clothlab.ui.window.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from clothlab.ui.front_door import FrontDoor
+    from clothlab.ui.window.fit_dialog import FitDialog  # imported when first opened
 
 W = TypeVar("W", bound=QWidget)
 DEFAULT_SIZE = (1280, 800)
@@ -563,6 +563,12 @@ class MainWindow(QMainWindow):
         if self.files.confirm_discard():
             self.controller.load(scene, None)
 
+    def open_sweep_results(self) -> None:
+        """File ▸ Open sweep results…: the plot and its libraries are imported when asked."""
+        from clothlab.ui.docks.sweep_plot import open_sweep_results
+
+        open_sweep_results(self)
+
     def fit_my_fabric(self) -> FitDialog:
         """Lab ▸ Fit my fabric… (and the panels' entries): a dialog of its own, not modal, so
         the window stays usable while the fit runs; a saved fabric joins every chooser."""
@@ -572,6 +578,8 @@ class MainWindow(QMainWindow):
             return self.fit_dialog
         if self.fit_dialog is not None:
             self.fit_dialog.deleteLater()
+        from clothlab.ui.window.fit_dialog import FitDialog  # its fit's libraries: when asked
+
         dialog = FitDialog(self.user_fabrics, self)
         dialog.saved.connect(self._fabric_saved)
         dialog.show()

@@ -185,8 +185,10 @@ class Recorder(QObject):
         else:
             self.kept = self.controller.recording()
             self.say(
-                tr("Recorded {steps} steps: Simulation ▸ Save recording… keeps them").format(
-                    steps=self.kept.steps
+                tr(
+                    "Recorded %n step(s): Simulation ▸ Save recording… keeps them",
+                    "",
+                    self.kept.steps,
                 )
             )
         self._enable_save()
@@ -205,8 +207,10 @@ class Recorder(QObject):
         self.say(
             tr(
                 "Recording ended before “{change}” (a change of bodies starts the model afresh): "
-                "{steps} steps kept, Simulation ▸ Save recording… saves them"
-            ).format(change=text, steps=self.kept.steps)
+                "%n step(s) kept, Simulation ▸ Save recording… saves them",
+                "",
+                self.kept.steps,
+            ).format(change=text)
         )
 
     def save_dialog(self) -> None:
@@ -238,9 +242,7 @@ class Recorder(QObject):
             )
             return False
         self.say(
-            tr("Saved a recording of {steps} steps to {path}").format(
-                steps=recording.steps, path=path
-            )
+            tr("Saved a recording of %n step(s) to {path}", "", recording.steps).format(path=path)
         )
         return True
 
@@ -268,11 +270,7 @@ class Recorder(QObject):
 
     def _show_replay(self, recording: Recording | None) -> None:
         if recording is not None and not self.bar.wanted:  # a replay begins, not a seek
-            self.say(
-                tr("Replaying {steps} steps: Space plays, the slider seeks").format(
-                    steps=recording.steps
-                )
-            )
+            self.say(tr("Replaying %n step(s): Space plays, the slider seeks", "", recording.steps))
         self.bar.show_recording(recording)
         self._enable_save()
 

@@ -515,9 +515,9 @@ def test_the_panel_shows_how_the_fabric_solve_went(qtbot, make_window):
     report = window.controller.latest.solve
     assert report is not None and not report.projective
     assert report.residual <= constraints.TOGETHER_TOLERANCE * 1.001  # solved, to its tolerance
+    iterations = "1 iteration" if report.iterations == 1 else f"{report.iterations} iterations"
     assert panel.solve_note.text() == (
-        f"Fabric solve: {report.iterations} iterations; the links within "
-        f"{report.residual:.2g} of their length."
+        f"Fabric solve: {iterations}; the links within {report.residual:.2g} of their length."
     )
 
 

@@ -90,7 +90,7 @@ def test_a_long_history_lists_the_newest_entries_and_follows_undo_past_them(qtbo
     view.setCurrentIndex(view.model().index(3))  # choosing a row: the state after Edit 4
     assert stack.index() == 5
     stack.push(QUndoCommand("Cut"))  # drops Edits 5 to 7
-    assert rows(view) == ["… 1 earlier edits", "Edit 1", "Edit 2", "Edit 3", "Edit 4", "Cut"]
+    assert rows(view) == ["… 1 earlier edit", "Edit 1", "Edit 2", "Edit 3", "Edit 4", "Cut"]
     stack.clear()
     assert rows(view) == ["Scene as loaded"]
 

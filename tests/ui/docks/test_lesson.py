@@ -71,6 +71,7 @@ def test_a_locked_prediction_stays_locked_after_a_relaunch_and_attempts_are_kept
     # relaunched: Load the scene shows the prediction locked, not a new one to make
     second = make_window("hanging-sheet", paused=True)
     panel = second.questions_panel
+    second.show_questions()  # the panel reads its set when first shown
     assert "Locked in" in panel.previous_answer_label.text()
     load_scene(qtbot, second)
     assert panel.stage == "watch"

@@ -158,3 +158,29 @@ def test_a_grabbed_particle_gets_the_hands_arrow(viewport):  # noqa: F811
     labels = [a.label for a in force_overlay.pin_arrows(take_snapshot(sim, 1), viewport.project)]
     assert len(labels) == 3 and labels[-1].startswith("hand ")
     assert labels[-1].endswith(" mass·units/s²")
+
+
+def test_a_label_by_the_views_right_edge_is_drawn_whole_inside_it(settled, viewport):  # noqa: F811
+    """The right pin's "905 mass·units/s²" ran past the view's edge: its label flips left."""
+    from PySide6.QtCore import QPointF, QRectF
+    from PySide6.QtGui import QFontMetricsF
+
+    viewport.set_camera(load_preset("hanging-sheet").camera)
+    arrows = force_overlay.pin_arrows(settled, viewport.project)
+    right = max(arrows, key=lambda a: a.end.x())
+    view = QRectF(0.0, 0.0, WIDTH, HEIGHT)
+    metrics = QFontMetricsF(force_overlay.label_font(viewport.font()))
+    for tip in (
+        QPointF(WIDTH - 10.0, 60.0),  # a pin near the right edge
+        QPointF(WIDTH - 10.0, 3.0),  # in the top right corner
+        QPointF(WIDTH + 40.0, -20.0),  # an arrow whose tip is off the view
+    ):
+        width = metrics.horizontalAdvance(right.label)
+        assert tip.x() + force_overlay.LABEL_OFFSET_PX + width > WIDTH  # it would run past
+        box = force_overlay.label_rect(metrics, tip, right.label, view)
+        assert view.contains(box), (tip, box)
+        assert box.width() == pytest.approx(width)
+    middle = QPointF(WIDTH / 2, HEIGHT / 2)  # with room, right of and above the tip as before
+    box = force_overlay.label_rect(metrics, middle, right.label, view)
+    assert box.left() == pytest.approx(middle.x() + force_overlay.LABEL_OFFSET_PX)
+    assert box.bottom() < middle.y()
