@@ -14,7 +14,7 @@ candidate in one process:
 * `links, multigrid`: the links together, by conjugate gradients on the particles' system
   preconditioned by one V-cycle of geometric multigrid on the sheet's grid (`fabric_solver` 2,
   sim.core.multigrid), its finest level made at every substep, its coarse levels again when a
-  solve takes MULTIGRID_STALE iterations.
+  solve takes COARSEN_EXCESS iterations more than the first after they were made, in all.
 
 Where a fabric's bending is too stiff for the passes at the substep (a fine strip), the links'
 solve takes its runs and twists too (LinksTogether.shapes_too); "statics" measures that on a

@@ -242,7 +242,11 @@ class LinksTogether:
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures
-    MULTIGRID_STALE = 30  # a solve this long makes the V-cycle's coarse levels again
+    # The V-cycle's coarse levels are made again when the solves since they were made have
+    # taken this many iterations more than the first of them did: about their cost in cycles.
+    # Not on a solve's length alone: a stiff system (the drape at 4 substeps) takes 60
+    # iterations with fresh levels too, and remaking them each substep then cost 110 in 6 s
+    COARSEN_EXCESS = 20
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
@@ -265,6 +269,8 @@ class LinksTogether:
         # the V-cycle, and the rows its pattern was made for; its coarse levels are stale
         self._multigrid: tuple[multigrid.Multigrid, multigrid.Pattern, np.ndarray] | None = None
         self._coarse_stale = True
+        self._baseline: int | None = None  # the first solve's iterations after they were made
+        self._coarse_excess = 0  # iterations past it since
 
     def _resize(self, link_count: int) -> None:
         rows = link_count + len(self._shear.cells) + 3 * len(self._rows.members)
@@ -378,7 +384,7 @@ class LinksTogether:
         )  # fmt: skip
         if self._coarse_stale:
             cycle.coarsen(sub.inv_mass > 0.0)
-            self._coarse_stale = False
+            self._coarse_stale, self._baseline, self._coarse_excess = False, None, 0
             self.factorisations += 1
         cycle.refresh_finest()
         finest = cycle.finest
@@ -418,8 +424,10 @@ class LinksTogether:
         constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
                            self.residual)  # fmt: skip
         self.residual *= -1.0
-        if iterations >= self.MULTIGRID_STALE:
-            self._coarse_stale = True
+        if self._baseline is None:
+            self._baseline = iterations
+        self._coarse_excess += max(0, iterations - self._baseline)
+        self._coarse_stale = self._coarse_excess > self.COARSEN_EXCESS
         return iterations
 
     def _multigrid_for(
