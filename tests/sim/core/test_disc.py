@@ -190,7 +190,7 @@ def test_a_new_resolution_carries_a_discs_pins_by_place_and_drops_its_cuts():
     scene = scene.model_copy(update={"pins": sorted(pins, key=lambda p: p.particle), "cuts": [3]})
     finer = composition.change_body(scene, 0, cols=41)
     assert finer.text == "Set resolution of disc 41 across"
-    assert finer.scene.cuts == [] and "1 cut links dropped" in finer.message
+    assert finer.scene.cuts == [] and "1 cut link dropped" in finer.message
     rest = build_topology(finer.scene).rest_positions
     anchors = sorted(tuple(np.round(p.anchor, 9)) for p in finer.scene.pins)
     assert anchors == sorted([(0.0, 1.0, 0.0), (0.0, 1.0, -0.15)])
