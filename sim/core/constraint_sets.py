@@ -369,14 +369,76 @@ class LinksTogether:
         self, sub: Substep, links: LinkArrays, rows: np.ndarray, limit: np.ndarray
     ) -> int:
         """The same answer by way of the particles (bench/preconditioners.py): conjugate
-        gradients on P·u = Gᵀ·α̃⁻¹·r, P = W⁻¹ + Gᵀ·α̃⁻¹·G, preconditioned by one V-cycle, then
-        −Δλ = α̃⁻¹·(r − G·u). That −Δλ leaves the links' system the residual −G·W·(P·u − b), so
-        the solve stops by the links' own test. Returns the iterations taken."""
-        cycle, pattern = self._multigrid_for(sub, links, rows)
+        gradients on P·u = b = Gᵀ·α̃⁻¹·r, P = W⁻¹ + Gᵀ·α̃⁻¹·G, preconditioned by one V-cycle,
+        then −Δλ = α̃⁻¹·(r − G·u). The links' residual that −Δλ leaves is G·W·(P·u − b), so the
+        solve stops by the links' own test. Returns the iterations taken."""
+        cycle = self._multigrid_ready(sub, links, rows)
         shear, shape = self._shear, self._rows
         # G's rows, as constraints.spread and gather take them
         rows_of = (self.gradient, links.a, links.b, shear.cells, self.shear_gradient,
                    shape.members, shape.gradient)  # fmt: skip
+        zeros = np.zeros_like(self.residual)  # no α̃·v term: G·moves alone
+
+        def links_residual(left: np.ndarray, out: np.ndarray) -> None:
+            """out = −G·W·left, the links' residual of u whose b − P·u is `left`."""
+            np.multiply(left, sub.inv_mass[:, None], out=self.moves)
+            constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
+                               out)  # fmt: skip
+            out *= -1.0
+
+        scaled = np.where(rows, self.residual / np.where(rows, self.alpha, 1.0), 0.0)
+        free = (sub.inv_mass > 0.0).astype(np.float64)
+        left = np.zeros_like(self.moves)  # (N, 3) b − P·u, u = 0
+        constraints.spread(scaled, *rows_of, free, left)
+        u, iterations = self._primal_conjugate_gradients(cycle, left, free, links_residual, limit)
+        constraints.gather(u, *rows_of, self.alpha, zeros, self.inverse_diagonal, self.product)
+        self.change += np.where(rows, scaled - self.product / np.where(rows, self.alpha, 1.0), 0.0)
+        links_residual(left, self.residual)
+        if self._baseline is None:
+            self._baseline = iterations
+        self._coarse_excess += max(0, iterations - self._baseline)
+        self._coarse_stale = self._coarse_excess > self.COARSEN_EXCESS
+        return iterations
+
+    def _primal_conjugate_gradients(
+        self,
+        cycle: multigrid.Multigrid,
+        left: np.ndarray,  # (N, 3) float64, b − P·u: in, b; out, what u leaves
+        free: np.ndarray,  # (N,) float64, 1 for a particle that moves
+        links_residual: Callable[[np.ndarray, np.ndarray], None],
+        limit: np.ndarray,  # (R,) float64, each row's tolerance
+    ) -> tuple[np.ndarray, int]:
+        """(u, iterations) of conjugate gradients on P·u = b from u = 0, until the links'
+        residual of u is within `limit` on every row."""
+        finest = cycle.finest
+        u, z, search, product = (np.zeros_like(left) for _ in range(4))
+        last_fit = math.inf
+        for taken in range(constraints.TOGETHER_MAX_ITERATIONS):
+            links_residual(left, self.product)
+            if np.all(np.abs(self.product) <= limit):
+                return u, taken
+            cycle.cycle(left, z)
+            z *= free[:, None]  # a held particle does not move (its row is the identity)
+            fit = constraints.dot(left.reshape(-1), z.reshape(-1))
+            search *= fit / last_fit
+            search += z
+            multigrid.multiply(finest.indptr, finest.indices, finest.data, search, product)
+            curvature = constraints.dot(search.reshape(-1), product.reshape(-1))
+            if curvature <= 0.0:
+                return u, taken
+            step = fit / curvature
+            u += step * search
+            left -= step * product
+            last_fit = fit
+        return u, constraints.TOGETHER_MAX_ITERATIONS
+
+    def _multigrid_ready(
+        self, sub: Substep, links: LinkArrays, rows: np.ndarray
+    ) -> multigrid.Multigrid:
+        """The V-cycle with its finest level P at this substep, its coarse levels made again
+        when stale."""
+        cycle, pattern = self._multigrid_for(sub, links, rows)
+        shear, shape = self._shear, self._rows
         multigrid.assemble(
             sub.inv_mass, links.a, links.b, self.gradient, shear.cells, self.shear_gradient,
             shape.members, shape.gradient, self.alpha, self.inverse_diagonal, pattern.diagonal,
@@ -387,48 +449,7 @@ class LinksTogether:
             self._coarse_stale, self._baseline, self._coarse_excess = False, None, 0
             self.factorisations += 1
         cycle.refresh_finest()
-        finest = cycle.finest
-        scaled = np.where(rows, self.residual / np.where(rows, self.alpha, 1.0), 0.0)
-        free = (sub.inv_mass > 0.0).astype(np.float64)
-        left = np.zeros_like(self.moves)  # (N, 3): b − P·u, u = 0
-        constraints.spread(scaled, *rows_of, free, left)
-        u, z, search, product = (np.zeros_like(left) for _ in range(4))
-        zeros = np.zeros_like(self.residual)
-        last_fit, iterations = math.inf, constraints.TOGETHER_MAX_ITERATIONS
-        for taken in range(constraints.TOGETHER_MAX_ITERATIONS):
-            np.multiply(left, sub.inv_mass[:, None], out=self.moves)
-            constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
-                               self.product)  # fmt: skip
-            if np.all(np.abs(self.product) <= limit):
-                iterations = taken
-                break
-            cycle.cycle(left, z)
-            z *= free[:, None]  # a held particle does not move (its row is the identity)
-            fit = constraints.dot(left.reshape(-1), z.reshape(-1))
-            search *= fit / last_fit
-            search += z
-            multigrid.multiply(finest.indptr, finest.indices, finest.data, search, product)
-            curvature = constraints.dot(search.reshape(-1), product.reshape(-1))
-            if curvature <= 0.0:
-                iterations = taken
-                break
-            step = fit / curvature
-            u += step * search
-            left -= step * product
-            last_fit = fit
-        # −Δλ = α̃⁻¹·(r − G·u); the residual it leaves is −G·W·(b − P·u) … with the sign of
-        # the links' residual (r − A·change), which is G·W·(P·u − b)
-        constraints.gather(u, *rows_of, self.alpha, zeros, self.inverse_diagonal, self.product)
-        self.change += np.where(rows, scaled - self.product / np.where(rows, self.alpha, 1.0), 0.0)
-        np.multiply(left, sub.inv_mass[:, None], out=self.moves)
-        constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
-                           self.residual)  # fmt: skip
-        self.residual *= -1.0
-        if self._baseline is None:
-            self._baseline = iterations
-        self._coarse_excess += max(0, iterations - self._baseline)
-        self._coarse_stale = self._coarse_excess > self.COARSEN_EXCESS
-        return iterations
+        return cycle
 
     def _multigrid_for(
         self, sub: Substep, links: LinkArrays, rows: np.ndarray
