@@ -386,13 +386,17 @@ class LinksTogether:
                                out)  # fmt: skip
             out *= -1.0
 
-        scaled = np.where(rows, self.residual / np.where(rows, self.alpha, 1.0), 0.0)
+        def over_alpha(v: np.ndarray) -> np.ndarray:
+            """(R,) α̃⁻¹·v, 0 on a row left out."""
+            return np.divide(v, self.alpha, out=np.zeros_like(v), where=rows)
+
+        scaled = over_alpha(self.residual)
         free = (sub.inv_mass > 0.0).astype(np.float64)
         left = np.zeros_like(self.moves)  # (N, 3) b − P·u, u = 0
         constraints.spread(scaled, *rows_of, free, left)
         u, iterations = self._primal_conjugate_gradients(cycle, left, free, links_residual, limit)
         constraints.gather(u, *rows_of, self.alpha, zeros, self.inverse_diagonal, self.product)
-        self.change += np.where(rows, scaled - self.product / np.where(rows, self.alpha, 1.0), 0.0)
+        self.change += scaled - over_alpha(self.product)
         links_residual(left, self.residual)
         if self._baseline is None:
             self._baseline = iterations

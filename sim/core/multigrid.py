@@ -115,8 +115,7 @@ class Level:
 
     def scalar(self) -> sparse.csr_matrix:
         """(3n, 3n) the level's matrix as scalar CSR."""
-        shape = (3 * self.size, 3 * self.size)
-        return sparse.bsr_matrix((self.data, self.indices, self.indptr), shape=shape).tocsr()
+        return as_scalar(self.indptr, self.indices, self.data)
 
 
 def bilinear(keys: np.ndarray, free: np.ndarray) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -157,6 +156,12 @@ def as_blocks(matrix: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.nda
     return indptr, indices, data
 
 
+def as_scalar(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> sparse.csr_matrix:
+    """The scalar CSR of a block CSR."""
+    size = 3 * (len(indptr) - 1)
+    return sparse.bsr_matrix((data, indices, indptr), shape=(size, size)).tocsr()
+
+
 class Multigrid:
     """The V-cycle of a finest level whose pattern is fixed and whose values change each
     substep (`finest.data`, then `refresh_finest`); `coarsen` makes the coarse levels from the
@@ -173,22 +178,20 @@ class Multigrid:
         """The coarse levels from the finest as it is; `free` ((n,) bool) the nodes that move
         (a held one's correction is the caller's to drop, should it move later)."""
         a, keys = self.finest.scalar(), self.finest.keys
-        self.levels, self.transfers = [self.finest], []
+        self.transfers, coarse = [], []
         while len(keys) > COARSEST_NODES or (
             not self.transfers and np.max(np.ptp(keys[:, 1:], axis=0)) > 1
         ):  # at least one coarse level: the finest changes every substep, a factor would not
             transfer, keys = bilinear(keys, free)
-            a = (transfer.T @ a @ transfer).tocsr()
-            self.transfers.append(transfer.tocsr())
             free = np.ones(len(keys), dtype=bool)
-            indptr, indices, data = as_blocks(a)
-            a = sparse.bsr_matrix((data, indices, indptr), shape=a.shape).tocsr()
-            self.levels.append(Level(indptr, indices, data, keys))
+            blocks = as_blocks(transfer.T @ a @ transfer)
+            a = as_scalar(*blocks)  # with as_blocks' identities where nothing reached
+            self.transfers.append(transfer)
+            coarse.append((*blocks, keys))
         self.restrictions = [t.T.tocsr() for t in self.transfers]
-        self.coarsest = None
-        if self.transfers:  # the coarsest is factored, the others smoothed
-            *self.levels, coarsest = self.levels
-            self.coarsest = Factor(coarsest.scalar())
+        # the coarsest is factored, the others smoothed
+        self.coarsest = Factor(a) if coarse else None
+        self.levels = [self.finest] + [Level(*level) for level in coarse[:-1]]
         for level in self.levels[1:]:
             level.factor_lines()
 
