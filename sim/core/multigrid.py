@@ -8,8 +8,10 @@ residual moves to a grid of half the spacing by bilinear weights, and back up; t
 level is factored. Its iterations stay flat as the mesh is refined and each costs O(n): in the
 solver a clamped cotton sheet moving took a median of 5, 5, 7 and 9 from 32² to 256², where the
 factored preconditioner took 6, 10, 7 and 27. A cycle costs 2–3 of the factor's solves, so the
-factor is faster up to 128² and on the drape specimen, and this 5 times as fast at 256²
-(RESEARCH.md §8, "Multigrid in the solve, measured in milliseconds").
+factor is faster up to 128² over half a second of a fall, at rest up to 160² at least, and on
+the drape specimen; this is faster from 128² up in the first 0.1 s of a fall, where the factor
+goes stale, and 5 times as fast at 256² (RESEARCH.md §8, "Multigrid in the solve, measured in
+milliseconds").
 
 The finest level is P itself, assembled each substep into a fixed pattern; the coarse levels
 (Pᵀ_transfer·A·P_transfer, Galerkin) are made when the caller asks, from the finest as it was
