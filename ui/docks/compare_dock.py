@@ -206,7 +206,6 @@ class ComparePanel(QWidget):
         self.plot.setObjectName("compare_plot")
         self.plot.setMinimumHeight(140)
         item = self.plot.getPlotItem()
-        item.setMenuEnabled(False)
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
         item.setLabel("bottom", tr("model time (s)"))

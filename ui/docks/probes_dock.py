@@ -132,12 +132,13 @@ class ProbesPanel(QWidget):
         )
 
     def _build_plot(self, quantity: str) -> pg.PlotWidget:
-        plot = plot_widget(background=self.palette().color(QPalette.ColorRole.Base))
+        plot = plot_widget(
+            background=self.palette().color(QPalette.ColorRole.Base), enableMenu=False
+        )
         plot.setObjectName(f"probe_plot_{quantity}")
         plot.setMinimumHeight(70)
         plot.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
         item = plot.getPlotItem()
-        item.setMenuEnabled(False)
         item.hideButtons()
         item.setMouseEnabled(x=False, y=False)
         self._title(plot, quantity, si=False)

@@ -208,7 +208,6 @@ class ReadoutsPanel(QWidget):
         plot.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
         item = plot.getPlotItem()
         item.showGrid(x=False, y=False)
-        item.setMenuEnabled(False)
         item.hideButtons()
         item.setLabel("left", units=None, text="")
         item.getAxis("left").setWidth(48)
