@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from clothlab.app.controller import Controller
     from clothlab.ui.window.main_window import MainWindow
 
+DOUBLE_CLICK_MS = 100  # the windows' double-click interval (make_window)
+
 # pyqtgraph picks its Qt binding at import time; make it the one the app uses.
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
@@ -70,13 +72,19 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
     Windows are closed by this fixture, not by qtbot: pytest-qt closes its widgets before
     fixtures finish, and a window with unsaved edits would ask whether to save them (this
     fixture answers Discard)."""
-    from PySide6.QtWidgets import QMessageBox
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     from clothlab.app.controller import Controller
     from clothlab.sim.document.presets import load_preset
     from clothlab.ui.window.main_window import MainWindow
 
     made: list[MainWindow] = []
+    # A quick double click, as a desktop may set it: the tests wait this long (and 50 ms more)
+    # between two clicks on one spot, so that Qt takes them for two clicks, not a double one.
+    # At the desktop's default of 400 ms those waits were most of a scripted lesson's time.
+    hints = QApplication.styleHints()
+    desktops = hints.mouseDoubleClickInterval()
+    hints.setMouseDoubleClickInterval(DOUBLE_CLICK_MS)
     monkeypatch.setattr(
         QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
     )
@@ -107,6 +115,7 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
         window.close()
         window.controller.shutdown()
         window.deleteLater()
+    hints.setMouseDoubleClickInterval(desktops)
 
 
 @pytest.fixture

@@ -159,8 +159,13 @@ class SpaceKey(QObject):
         if app is not None:
             app.installEventFilter(self)  # removed by Qt when this object goes with the window
 
+    # Every event of the application passes this filter: the others leave at the first test.
+    WATCHED = frozenset((QEvent.Type.FocusOut, QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride))
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         kind = event.type()
+        if kind not in self.WATCHED:
+            return False
         if kind == QEvent.Type.FocusOut and watched is self._typing_in:
             self._typing_in = None
         elif kind == QEvent.Type.KeyPress and isinstance(watched, QLineEdit):
