@@ -13,6 +13,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
 from qt_helpers import WAIT_MS, a_frame_drawn, layout_settled
+from sim_helpers import WIRING_MESHES
 
 from clothlab.sim.core import constraints
 from clothlab.sim.core.constraint_sets import SolveReport
@@ -161,13 +162,6 @@ def validation_panel(qtbot, window, fabrics: list[str], tests: list[str]):
             click(qtbot, box)
             assert box.isChecked() == (name in fabrics or name in tests), name
     return panel
-
-
-# The panel's and the dialog's wiring is what their drape tests check; the drape check and the
-# fit on the check's own meshes are tests/app/test_cli.py's and tests/sim/lab/test_fit.py's.
-# Here the specimens are coarser (as the preset's 41 across is), so they settle in a fraction
-# of the time: 51 and 61 across took these two tests 260 s of the suite's.
-WIRING_MESHES = (25, 31)
 
 
 def test_validation_of_denim_fills_rows_equal_to_the_checks_exports_and_opens(
