@@ -153,13 +153,13 @@ def test_a_kill_during_the_swap_never_leaves_frames_of_two_runs(tmp_path):
     holds all the earlier run's frames or all the new run's, byte for byte, every time."""
     rng = np.random.default_rng(30)
     old, new, out = tmp_path / "old", tmp_path / "new", tmp_path / "out"
-    args = ["--steps", "600", "--fps", "60"]  # 301 frames
+    args = ["--steps", "240", "--fps", "60"]  # 121 frames
     for scene, folder in (("hanging-sheet", old), ("drop", new)):
         assert clothlab("run", scene, *args, "--obj-dir", str(folder)).returncode == 0
     runs = {"old": frames_of(old), "new": frames_of(new)}
-    assert len(runs["old"]) == len(runs["new"]) == 301
+    assert len(runs["old"]) == len(runs["new"]) == 121
     outcomes, killed = [], 0
-    for _ in range(20):
+    for _ in range(12):
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(old, out)
         earlier = leftovers(tmp_path, "out")  # of the runs killed before: this run removes them
@@ -167,7 +167,7 @@ def test_a_kill_during_the_swap_never_leaves_frames_of_two_runs(tmp_path):
             [sys.executable, "-m", "clothlab.app.main", "run", "drop", *args, "--obj-dir",
              str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        _wait_for_all_frames(tmp_path, earlier, process, 299)  # 2 more to write, then the swap
+        _wait_for_all_frames(tmp_path, earlier, process, 119)  # 2 more to write, then the swap
         time.sleep(rng.uniform(0.0, 0.03))
         process.kill()
         killed += process.wait(timeout=60) == -signal.SIGKILL
@@ -175,7 +175,7 @@ def test_a_kill_during_the_swap_never_leaves_frames_of_two_runs(tmp_path):
         outcomes.append(next((name for name, frames in runs.items() if frames == now), None))
     print(f"{killed} of {len(outcomes)} killed; outcomes {outcomes}")  # shown with -s
     assert None not in outcomes, outcomes  # a mix, or a frame of neither
-    assert killed >= 10, outcomes  # most kills came before the run's end
+    assert killed >= 6, outcomes  # most kills came before the run's end
     assert clothlab("run", "drop", *args, "--obj-dir", str(out)).returncode == 0
     assert frames_of(out) == runs["new"]
     assert leftovers(tmp_path, "out") == []  # the killed runs' folders, cleaned by this one
