@@ -1,5 +1,6 @@
 """The package clothlab laid out as it installs, for the tools that read a package from one
-folder; and the type check of that layout (`python tests/installed_layout.py`, run by make test).
+folder; and the type check of that layout (`python tests/installed_layout.py`; make test runs
+it in tests/test_type_check.py).
 
 The checkout keeps clothlab's parts in five folders (pyproject.toml's package-dir: api/ is
 clothlab itself; app/, sim/, ui/, resources/ its subpackages). Checked as those folders, every
