@@ -1,7 +1,8 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
-    <name />
+    <name></name>
     <message>
         <source>silk</source>
         <translation>Seide</translation>
@@ -79,7 +80,7 @@
         <translation>Steifigkeit</translation>
     </message>
     <message>
-        <source>Fraction of each link's length error corrected per visit (a solver setting, not a fabric property). At 0 no link would act at all, so it starts at 0.01.</source>
+        <source>Fraction of each link&apos;s length error corrected per visit (a solver setting, not a fabric property). At 0 no link would act at all, so it starts at 0.01.</source>
         <translation>Anteil des Längenfehlers jeder Verbindung, der pro Besuch korrigiert wird (eine Einstellung des Lösers, keine Stoffeigenschaft). Bei 0 würde keine Verbindung wirken, daher beginnt der Bereich bei 0,01.</translation>
     </message>
     <message>
@@ -123,7 +124,7 @@
         <translation>Gewebe-Löser</translation>
     </message>
     <message>
-        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves; or the links together preconditioned by a multigrid cycle on the sheets' grids, whose cost per iteration grows only as the mesh does (RESEARCH.md §8).</source>
+        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves; or the links together preconditioned by a multigrid cycle on the sheets&apos; grids, whose cost per iteration grows only as the mesh does (RESEARCH.md §8).</source>
         <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung; oder die Verbindungen gemeinsam, vorkonditioniert mit einem Mehrgitterzyklus auf den Gittern der Tücher, dessen Kosten je Iteration nur so wachsen wie das Netz (RESEARCH.md §8).</translation>
     </message>
     <message>
@@ -343,7 +344,7 @@
         <translation>Zellen richtig herum</translation>
     </message>
     <message>
-        <source>A soft block's tetrahedron squashed inside out (negative volume) is pushed back to its rest volume. Links alone hold a mirrored cell as well as the right one, so a hard squash could leave the block inside out.</source>
+        <source>A soft block&apos;s tetrahedron squashed inside out (negative volume) is pushed back to its rest volume. Links alone hold a mirrored cell as well as the right one, so a hard squash could leave the block inside out.</source>
         <translation>Ein Tetraeder des weichen Blocks, der umgestülpt gequetscht wurde (negatives Volumen), wird auf sein Ruhevolumen zurückgedrückt. Verbindungen allein halten eine gespiegelte Zelle ebenso wie die richtige, daher könnte starkes Quetschen den Block umgestülpt zurücklassen.</translation>
     </message>
     <message>
@@ -367,7 +368,7 @@
         <translation>Unebenheit</translation>
     </message>
     <message>
-        <source>Each free particle of a sheet or disc (and of a block's surface) starts this far out of its faces' plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid's symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
+        <source>Each free particle of a sheet or disc (and of a block&apos;s surface) starts this far out of its faces&apos; plane, at random (the spread of a normal distribution; the same draw every run). No real cloth lies perfectly flat: a flat start on a square grid lets the grid&apos;s symmetry choose how it buckles and folds. Takes effect when the scene starts.</source>
         <translation>Jedes freie Teilchen eines Tuchs oder einer Scheibe (und der Oberfläche eines Blocks) beginnt so weit außerhalb der Ebene seiner Flächen, zufällig (die Streuung einer Normalverteilung; bei jedem Lauf dieselbe Ziehung). Kein echter Stoff liegt vollkommen flach: Ein flacher Start auf einem quadratischen Gitter lässt die Symmetrie des Gitters bestimmen, wie er knickt und Falten wirft. Wirkt beim Start der Szene.</translation>
     </message>
     <message>
@@ -515,7 +516,7 @@
         <translation>Fixpunktkraft</translation>
     </message>
     <message>
-        <source>Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, from what the solver moved, and their own particles' weight. At rest, with nothing else touching, it is the cloth's weight. In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
+        <source>Net force the pins hold the cloth with (|Σ|): what every constraint pulls them with, from what the solver moved, and their own particles&apos; weight. At rest, with nothing else touching, it is the cloth&apos;s weight. In N with SI fabrics; in model units (mass 1 a particle) otherwise.</source>
         <translation>Gesamtkraft, mit der die Fixpunkte das Tuch halten (|Σ|): womit jede Bedingung an ihnen zieht, ermittelt aus dem, was der Löser bewegt hat, plus das Gewicht ihrer eigenen Partikel. In Ruhe und ohne weitere Berührung ist sie das Gewicht des Tuchs. In N bei SI-Stoffen, sonst in Modelleinheiten (ein Partikel hat die Masse 1).</translation>
     </message>
     <message>
@@ -551,7 +552,7 @@
         <translation>Spitzenabsenkung</translation>
     </message>
     <message>
-        <source>Cantilever: how far the free end hangs below the platform's edge.</source>
+        <source>Cantilever: how far the free end hangs below the platform&apos;s edge.</source>
         <translation>Cantilever-Test: wie weit das freie Ende unter die Kante der Plattform hängt.</translation>
     </message>
     <message>
@@ -559,7 +560,7 @@
         <translation>Sehnenwinkel</translation>
     </message>
     <message>
-        <source>Cantilever: degrees below horizontal of the line from the platform's edge to the tip (ASTM D1388 reads the bending length where it is 41.5°).</source>
+        <source>Cantilever: degrees below horizontal of the line from the platform&apos;s edge to the tip (ASTM D1388 reads the bending length where it is 41.5°).</source>
         <translation>Cantilever-Test: Winkel unter der Horizontalen der Linie von der Plattformkante zur Spitze (ASTM D1388 liest die Biegelänge bei 41,5° ab).</translation>
     </message>
     <message>
@@ -567,7 +568,7 @@
         <translation>Biegelänge</translation>
     </message>
     <message>
-        <source>Cantilever: Peirce's c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the chord angle θ; c³ = B / (ρ·g).</source>
+        <source>Cantilever: Peirce&apos;s c = l·(cos(θ/2) / (8·tan θ))^(1/3) from the overhang l and the chord angle θ; c³ = B / (ρ·g).</source>
         <translation>Cantilever-Test: Peirces c = l·(cos(θ/2) / (8·tan θ))^(1/3) aus dem Überhang l und dem Sehnenwinkel θ; c³ = B / (ρ·g).</translation>
     </message>
     <message>
@@ -591,7 +592,7 @@
         <translation>Falten</translation>
     </message>
     <message>
-        <source>Drape test: the folds (nodes) round the shadow's outline.</source>
+        <source>Drape test: the folds (nodes) round the shadow&apos;s outline.</source>
         <translation>Faltenwurftest: die Falten (Knoten) entlang des Schattenumrisses.</translation>
     </message>
     <message>
@@ -948,7 +949,7 @@
         <translation>Tuch {cols} × {rows}</translation>
     </message>
     <message>
-        <source>an SI fabric is a sheet's material, not a block's</source>
+        <source>an SI fabric is a sheet&apos;s material, not a block&apos;s</source>
         <translation>ein SI-Stoff ist das Material eines Tuchs, nicht eines Blocks</translation>
     </message>
     <message>
@@ -1092,7 +1093,7 @@
         <translation>Ausgelassen: {problem}</translation>
     </message>
     <message>
-        <source>Set {set}: {count} students' files</source>
+        <source>Set {set}: {count} students&apos; files</source>
         <translation>Fragensatz {set}: Dateien von {count} Lernenden</translation>
     </message>
     <message>
@@ -1148,7 +1149,7 @@
         <translation>Stoff: {name}</translation>
     </message>
     <message>
-        <source>Fill in a common variant, or a fabric's settings.</source>
+        <source>Fill in a common variant, or a fabric&apos;s settings.</source>
         <translation>Eine gängige Variante oder die Einstellungen eines Stoffs eintragen.</translation>
     </message>
     <message>
@@ -1168,7 +1169,7 @@
         <translation>Diagramm</translation>
     </message>
     <message>
-        <source>Show this variant's cloth in a second view, seen as the main one.</source>
+        <source>Show this variant&apos;s cloth in a second view, seen as the main one.</source>
         <translation>Das Tuch dieser Variante in einer zweiten Ansicht zeigen, aus derselben Sicht wie die Hauptansicht.</translation>
     </message>
     <message>
@@ -1284,7 +1285,7 @@
         <translation>{tip} Bereich {low:g}…{high:g} {unit}.</translation>
     </message>
     <message>
-        <source>Peirce's bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an edge droops to about 41.5°.</source>
+        <source>Peirce&apos;s bending length c = (B/(ρ·g))^⅓ along the warp: a strip pushed 2c over an edge droops to about 41.5°.</source>
         <translation>Biegelänge nach Peirce c = (B/(ρ·g))^⅓ entlang der Kette: Ein Streifen, der 2c über eine Kante geschoben wird, hängt um etwa 41,5° herab.</translation>
     </message>
     <message numerus="yes">
@@ -1321,7 +1322,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Fabric solve: %n iteration(s); {left} of a particle's weight unbalanced.</source>
+        <source>Fabric solve: %n iteration(s); {left} of a particle&apos;s weight unbalanced.</source>
         <translation>
             <numerusform>Stofflösung: %n Iteration; {left} des Gewichts eines Teilchens unausgeglichen.</numerusform>
             <numerusform>Stofflösung: %n Iterationen; {left} des Gewichts eines Teilchens unausgeglichen.</numerusform>
@@ -1347,7 +1348,7 @@
         <translation>Kein Körper ausgewählt: Wählen Sie einen in der Leiste „Szene“ oder in der 3D-Ansicht.</translation>
     </message>
     <message>
-        <source>The body's fabric: a model-units material (its links' stiffness and compliance), or a fabric in SI units (sheets and discs).</source>
+        <source>The body&apos;s fabric: a model-units material (its links&apos; stiffness and compliance), or a fabric in SI units (sheets and discs).</source>
         <translation>Der Stoff des Körpers: ein Material in Modelleinheiten (Steifigkeit und Nachgiebigkeit seiner Verbindungen) oder ein Stoff in SI-Einheiten (Tücher und Scheiben).</translation>
     </message>
     <message>
@@ -1355,7 +1356,7 @@
         <translation>Eigene Steifigkeit</translation>
     </message>
     <message>
-        <source>Off: the material's stiffness (or the world's, for World settings).</source>
+        <source>Off: the material&apos;s stiffness (or the world&apos;s, for World settings).</source>
         <translation>Aus: die Steifigkeit des Materials (oder die der Welt bei „Welteinstellungen“).</translation>
     </message>
     <message>
@@ -1363,19 +1364,7 @@
         <translation>Material</translation>
     </message>
     <message>
-        <source>Tethers are off: the links are solved together, so the sheet stretches as the fabric does, most next to a point pin. Tethers hold it to its rest length from the pins (Beyond classic ▸ Tethers).</source>
-        <translation>Haltebänder sind aus: Die Verbindungen werden gemeinsam gelöst, das Tuch dehnt sich also wie der Stoff, am stärksten neben einem punktförmigen Fixpunkt. Haltebänder halten es auf seiner Ruhelänge zu den Fixpunkten (Über das klassische Modell hinaus ▸ Haltebänder).</translation>
-    </message>
-    <message>
-        <source>Tethers on</source>
-        <translation>Haltebänder ein</translation>
-    </message>
-    <message>
-        <source>Switch on tethers for the whole scene (one undo entry) and start again from rest: tethers hold the cloth to its rest shape, and would tangle one that has stretched or tangled</source>
-        <translation>Haltebänder für die ganze Szene einschalten (ein Rückgängig-Eintrag) und neu aus der Ruhelage beginnen: Haltebänder ziehen das Tuch in seine Ruheform und würden ein gedehntes oder verheddertes Tuch weiter verheddern</translation>
-    </message>
-    <message>
-        <source>The world's stiffness and compliance (Solver settings).</source>
+        <source>The world&apos;s stiffness and compliance (Solver settings).</source>
         <translation>Steifigkeit und Nachgiebigkeit der Welt (Löser-Einstellungen).</translation>
     </message>
     <message>
@@ -1385,6 +1374,18 @@
     <message>
         <source>Model units: stiffness of the links</source>
         <translation>Modelleinheiten: Steifigkeit der Verbindungen</translation>
+    </message>
+    <message>
+        <source>Held at a point: the fabric stretches most next to a point pin, and the sag there grows as the sheet is refined. A clamp holds it alike at any resolution.</source>
+        <translation>An einem Punkt gehalten: der Stoff dehnt sich neben einem Fixpunkt am meisten, und der Durchhang dort wächst, wenn das Tuch verfeinert wird. Eine Klemme hält es bei jeder Auflösung gleich.</translation>
+    </message>
+    <message>
+        <source>Clamp top corners</source>
+        <translation>Obere Ecken klemmen</translation>
+    </message>
+    <message>
+        <source>Hold the sheet by every particle within a tenth of its width of a top corner, as a lab&apos;s clamp (Edit ▸ Pin selected sheet ▸ Pin top corner clamps)</source>
+        <translation>Das Tuch an jedem Teilchen halten, das weniger als ein Zehntel seiner Breite von einer oberen Ecke entfernt liegt, wie die Klemme eines Labors (Bearbeiten ▸ Ausgewähltes Tuch fixieren ▸ Obere Ecken klemmen)</translation>
     </message>
     <message>
         <source>SI units: measured fabrics</source>
@@ -1427,7 +1428,7 @@
         <translation>Partikel</translation>
     </message>
     <message>
-        <source>Each probe's particle and its latest height ({y}), speed ({speed}) and the largest tension in the links at it ({tension})</source>
+        <source>Each probe&apos;s particle and its latest height ({y}), speed ({speed}) and the largest tension in the links at it ({tension})</source>
         <translation>Das Partikel jeder Sonde und seine letzte Höhe ({y}), Geschwindigkeit ({speed}) und die größte Zugkraft in den Verbindungen daran ({tension})</translation>
     </message>
     <message>
@@ -1683,14 +1684,6 @@
         <translation>(ohne Titel)</translation>
     </message>
     <message>
-        <source>and {count} check kept from the file</source>
-        <translation>und {count} Prüfung aus der Datei übernommen</translation>
-    </message>
-    <message>
-        <source>and {count} checks kept from the file</source>
-        <translation>und {count} Prüfungen aus der Datei übernommen</translation>
-    </message>
-    <message>
         <source>preset {name}</source>
         <translation>Vorlage {name}</translation>
     </message>
@@ -1774,7 +1767,7 @@
         <translation>Fragensatz öffnen…</translation>
     </message>
     <message>
-        <source>Open a question set file (a teacher's own questions)</source>
+        <source>Open a question set file (a teacher&apos;s own questions)</source>
         <translation>Eine Fragensatz-Datei öffnen (eigene Fragen einer Lehrkraft)</translation>
     </message>
     <message>
@@ -1790,7 +1783,7 @@
         <translation>Szene laden</translation>
     </message>
     <message>
-        <source>Open the question's scene, paused, ready for a prediction</source>
+        <source>Open the question&apos;s scene, paused, ready for a prediction</source>
         <translation>Die Szene der Frage angehalten öffnen, bereit für eine Vorhersage</translation>
     </message>
     <message>
@@ -1858,7 +1851,7 @@
         <translation>Fragen bearbeiten…</translation>
     </message>
     <message>
-        <source>Edit this set's questions (a built-in set as a copy)</source>
+        <source>Edit this set&apos;s questions (a built-in set as a copy)</source>
         <translation>Die Fragen dieses Fragensatzes bearbeiten (einen mitgelieferten Satz als Kopie)</translation>
     </message>
     <message>
@@ -1866,7 +1859,7 @@
         <translation>Klassenergebnisse…</translation>
     </message>
     <message>
-        <source>Count your students' exported answer files per question</source>
+        <source>Count your students&apos; exported answer files per question</source>
         <translation>Die exportierten Antwortdateien Ihrer Lernenden pro Frage auszählen</translation>
     </message>
     <message>
@@ -2114,7 +2107,7 @@
         <translation>Position</translation>
     </message>
     <message>
-        <source>Centre of the sheet's top edge.</source>
+        <source>Centre of the sheet&apos;s top edge.</source>
         <translation>Mitte der Oberkante des Tuchs.</translation>
     </message>
     <message>
@@ -2174,7 +2167,7 @@
         <translation>Abstand quer über die Scheibe.</translation>
     </message>
     <message>
-        <source>Particles across the disc's diameter.</source>
+        <source>Particles across the disc&apos;s diameter.</source>
         <translation>Partikel über den Durchmesser der Scheibe.</translation>
     </message>
     <message>
@@ -2281,7 +2274,7 @@
         <translation>Optionen über das klassische Modell hinaus.</translation>
     </message>
     <message>
-        <source>The classic model's ball.</source>
+        <source>The classic model&apos;s ball.</source>
         <translation>Die Kugel des klassischen Modells.</translation>
     </message>
     <message>
@@ -2388,7 +2381,7 @@
         <translation>Ergebnisse der Parameterstudie öffnen</translation>
     </message>
     <message>
-        <source>Cannot open the sweep's results</source>
+        <source>Cannot open the sweep&apos;s results</source>
         <translation>Die Ergebnisse der Parameterstudie können nicht geöffnet werden</translation>
     </message>
     <message>
@@ -2452,7 +2445,7 @@
         <translation>In der Ansicht öffnen</translation>
     </message>
     <message>
-        <source>Open the selected row's test scene for its fabric</source>
+        <source>Open the selected row&apos;s test scene for its fabric</source>
         <translation>Die Testszene der gewählten Zeile mit deren Stoff öffnen</translation>
     </message>
     <message>
@@ -2715,7 +2708,7 @@
         <translation>Hand {force:.3g} {unit}</translation>
     </message>
     <message>
-        <source>Tension (each link's pull)</source>
+        <source>Tension (each link&apos;s pull)</source>
         <translation>Zugkraft (Zug jeder Verbindung)</translation>
     </message>
     <message>
@@ -2747,7 +2740,7 @@
         <translation>Tasten der 3D-Ansicht: Pfeiltasten drehen, Umschalt+Pfeiltasten verschieben, + und − zoomen; Eingabe setzt einen Cursor auf das Tuch.</translation>
     </message>
     <message>
-        <source>Cursor: arrows step, Tab goes to the next body, pin or obstacle; Enter grabs or lifts, P pins or unpins, O probes, K marks a cut's end, M a ruler's; Esc leaves the cursor.</source>
+        <source>Cursor: arrows step, Tab goes to the next body, pin or obstacle; Enter grabs or lifts, P pins or unpins, O probes, K marks a cut&apos;s end, M a ruler&apos;s; Esc leaves the cursor.</source>
         <translation>Cursor: Pfeiltasten gehen schrittweise, Tab springt zum nächsten Körper, Fixpunkt oder Hindernis; Eingabe greift oder hebt an, P fixiert oder löst, O setzt eine Sonde, K markiert ein Schnittende, M ein Linealende; Esc beendet den Cursor.</translation>
     </message>
     <message>
@@ -2911,7 +2904,7 @@
         <translation>&amp;Lineal</translation>
     </message>
     <message>
-        <source>Ruler: drag between two points to measure; click a ruler's label to remove it. Ctrl+click selects.</source>
+        <source>Ruler: drag between two points to measure; click a ruler&apos;s label to remove it. Ctrl+click selects.</source>
         <translation>Lineal: zwischen zwei Punkten ziehen misst; Klick auf die Beschriftung eines Lineals entfernt es. Strg+Klick wählt aus.</translation>
     </message>
     <message>
@@ -3027,7 +3020,7 @@
         <translation>&amp;Fragensatz öffnen…</translation>
     </message>
     <message>
-        <source>Open a question set file: a teacher's own questions</source>
+        <source>Open a question set file: a teacher&apos;s own questions</source>
         <translation>Eine Fragensatz-Datei öffnen: eigene Fragen einer Lehrkraft</translation>
     </message>
     <message>
@@ -3051,7 +3044,7 @@
         <translation>Ergebnisse einer &amp;Parameterstudie öffnen…</translation>
     </message>
     <message>
-        <source>Plot a sweep's results (clothlab sweep --csv): a readout against a setting</source>
+        <source>Plot a sweep&apos;s results (clothlab sweep --csv): a readout against a setting</source>
         <translation>Die Ergebnisse einer Parameterstudie (clothlab sweep --csv) als Diagramm zeigen: ein Messwert über einer Einstellung</translation>
     </message>
     <message>
@@ -3079,7 +3072,7 @@
         <translation>&amp;Wiederherstellen</translation>
     </message>
     <message>
-        <source>Load the scene's file again, dropping the changes since it was saved</source>
+        <source>Load the scene&apos;s file again, dropping the changes since it was saved</source>
         <translation>Die Datei der Szene erneut laden und die Änderungen seit dem Speichern verwerfen</translation>
     </message>
     <message>
@@ -3095,7 +3088,7 @@
         <translation>Szenen&amp;eigenschaften…</translation>
     </message>
     <message>
-        <source>Name the scene (the window's title shows it) and describe it</source>
+        <source>Name the scene (the window&apos;s title shows it) and describe it</source>
         <translation>Die Szene benennen (der Fenstertitel zeigt den Namen) und beschreiben</translation>
     </message>
     <message>
@@ -3223,7 +3216,7 @@
         <translation>&amp;Jeden n-ten Partikel der oberen Kante fixieren…</translation>
     </message>
     <message>
-        <source>Pin every n-th particle of the selected sheet's top edge (asks n)</source>
+        <source>Pin every n-th particle of the selected sheet&apos;s top edge (asks n)</source>
         <translation>Jeden n-ten Partikel der oberen Kante des ausgewählten Tuchs fixieren (fragt nach n)</translation>
     </message>
     <message>
@@ -3315,7 +3308,7 @@
         <translation>&amp;Zugkraftkarte</translation>
     </message>
     <message>
-        <source>Colour the cloth by its links' tension, from the solver's forces (legend in N with SI fabrics, else in mass·units/s²)</source>
+        <source>Colour the cloth by its links&apos; tension, from the solver&apos;s forces (legend in N with SI fabrics, else in mass·units/s²)</source>
         <translation>Das Tuch nach der Zugkraft seiner Verbindungen einfärben, aus den Kräften des Lösers (Legende in N bei SI-Stoffen, sonst in Masse·LE/s²)</translation>
     </message>
     <message>
@@ -3331,7 +3324,7 @@
         <translation>Klassen&amp;modus verlassen</translation>
     </message>
     <message>
-        <source>Show the panels a question set's class mode hid</source>
+        <source>Show the panels a question set&apos;s class mode hid</source>
         <translation>Die Leisten wieder zeigen, die der Klassenmodus eines Fragensatzes ausgeblendet hat</translation>
     </message>
     <message>
@@ -3411,7 +3404,7 @@
         <translation>Stoffe &amp;validieren…</translation>
     </message>
     <message>
-        <source>The textile lab's tests on the fabrics, measured against published values</source>
+        <source>The textile lab&apos;s tests on the fabrics, measured against published values</source>
         <translation>Die Tests des Textillabors an den Stoffen, gemessen an veröffentlichten Werten</translation>
     </message>
     <message>
@@ -3419,7 +3412,7 @@
         <translation>&amp;Eigenen Stoff anpassen…</translation>
     </message>
     <message>
-        <source>B from your own fabric's density and cantilever overhang or drape coefficient, saved by name</source>
+        <source>B from your own fabric&apos;s density and cantilever overhang or drape coefficient, saved by name</source>
         <translation>B aus Dichte und Cantilever-Überhang oder Fallkoeffizient Ihres eigenen Stoffs, unter einem Namen gespeichert</translation>
     </message>
     <message>
@@ -3427,7 +3420,7 @@
         <translation>&amp;Klassenergebnisse…</translation>
     </message>
     <message>
-        <source>Count students' exported answer files: per question, how many predicted right</source>
+        <source>Count students&apos; exported answer files: per question, how many predicted right</source>
         <translation>Exportierte Antwortdateien der Lernenden auszählen: pro Frage, wie viele richtig vorhergesagt haben</translation>
     </message>
     <message>
@@ -3435,7 +3428,7 @@
         <translation>&amp;Fragen</translation>
     </message>
     <message>
-        <source>The lab's questions: predict, run and watch, then read why</source>
+        <source>The lab&apos;s questions: predict, run and watch, then read why</source>
         <translation>Die Fragen des Labors: vorhersagen, laufen lassen und beobachten, dann die Erklärung lesen</translation>
     </message>
     <message>
@@ -3459,7 +3452,7 @@
         <translation>&amp;Modellnotizen (RESEARCH)</translation>
     </message>
     <message>
-        <source>Show RESEARCH.md: the model's equations, measured figures and limits</source>
+        <source>Show RESEARCH.md: the model&apos;s equations, measured figures and limits</source>
         <translation>RESEARCH.md anzeigen: die Gleichungen des Modells, gemessene Werte und Grenzen</translation>
     </message>
     <message>
@@ -3579,7 +3572,7 @@
         <translation>Cursor: Sonde ein oder aus</translation>
     </message>
     <message>
-        <source>Cursor: mark a cut's end</source>
+        <source>Cursor: mark a cut&apos;s end</source>
         <translation>Cursor: Ende eines Schnitts markieren</translation>
     </message>
     <message>
@@ -3587,7 +3580,7 @@
         <translation>zwei Markierungen, dann Eingabe</translation>
     </message>
     <message>
-        <source>Cursor: a ruler's end, then the ruler</source>
+        <source>Cursor: a ruler&apos;s end, then the ruler</source>
         <translation>Cursor: Ende eines Lineals, dann das Lineal</translation>
     </message>
     <message>
@@ -3673,10 +3666,6 @@
     <message>
         <source>Drop the changes and load {file} again?</source>
         <translation>Änderungen verwerfen und {file} erneut laden?</translation>
-    </message>
-    <message>
-        <source>Open scene</source>
-        <translation>Szene öffnen</translation>
     </message>
     <message>
         <source>Cannot open scene</source>
@@ -3765,11 +3754,11 @@
         <translation>Über {application}</translation>
     </message>
     <message>
-        <source>{file} is not installed with the package: it is at the top of Cloth Lab's source repository (README.md is the user guide, RESEARCH.md the model notes).</source>
+        <source>{file} is not installed with the package: it is at the top of Cloth Lab&apos;s source repository (README.md is the user guide, RESEARCH.md the model notes).</source>
         <translation>{file} wird nicht mit dem Paket installiert: Die Datei liegt im obersten Ordner des Quellcode-Repositorys von Cloth Lab (README.md ist das Benutzerhandbuch, RESEARCH.md die Anmerkungen zum Modell).</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;The 3D view is not available&lt;/h3&gt;&lt;p&gt;OpenGL 3.3 could not be used: {reason}&lt;/p&gt;&lt;p&gt;The simulation, panels and plots still work. Updating the graphics driver, or running with Mesa's software renderer (LIBGL_ALWAYS_SOFTWARE=1), may help.&lt;/p&gt;</source>
+        <source>&lt;h3&gt;The 3D view is not available&lt;/h3&gt;&lt;p&gt;OpenGL 3.3 could not be used: {reason}&lt;/p&gt;&lt;p&gt;The simulation, panels and plots still work. Updating the graphics driver, or running with Mesa&apos;s software renderer (LIBGL_ALWAYS_SOFTWARE=1), may help.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Die 3D-Ansicht ist nicht verfügbar&lt;/h3&gt;&lt;p&gt;OpenGL 3.3 konnte nicht verwendet werden: {reason}&lt;/p&gt;&lt;p&gt;Simulation, Leisten und Diagramme funktionieren weiterhin. Eine Aktualisierung des Grafiktreibers oder ein Start mit dem Software-Renderer von Mesa (LIBGL_ALWAYS_SOFTWARE=1) kann helfen.&lt;/p&gt;</translation>
     </message>
     <message>
@@ -3789,7 +3778,7 @@
         <translation>Szeneneigenschaften</translation>
     </message>
     <message>
-        <source>The scene's name: the window's title and a saved file keep it</source>
+        <source>The scene&apos;s name: the window&apos;s title and a saved file keep it</source>
         <translation>Der Name der Szene: Der Fenstertitel zeigt ihn, eine gespeicherte Datei bewahrt ihn</translation>
     </message>
     <message>
@@ -3934,7 +3923,7 @@
         <translation>Neigungswinkel</translation>
     </message>
     <message>
-        <source>cannot start the fit's processes: {reason}</source>
+        <source>cannot start the fit&apos;s processes: {reason}</source>
         <translation>die Prozesse der Anpassung können nicht gestartet werden: {reason}</translation>
     </message>
     <message>
@@ -3946,11 +3935,11 @@
         <translation>Eigenen Stoff anpassen</translation>
     </message>
     <message>
-        <source>Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a table's edge until its tip droops to 41.5° below the edge (a line from the edge to the tip), and measure the overhang. The fit finds the bending rigidity B at which the model's strip droops the same.</source>
+        <source>Weigh a swatch for its areal density, then push a 2.5 cm strip of it over a table&apos;s edge until its tip droops to 41.5° below the edge (a line from the edge to the tip), and measure the overhang. The fit finds the bending rigidity B at which the model&apos;s strip droops the same.</source>
         <translation>Wiegen Sie eine Stoffprobe, um ihr Flächengewicht zu bestimmen. Schieben Sie dann einen 2,5 cm breiten Streifen davon über eine Tischkante, bis seine Spitze 41,5° unter die Kante hängt (gemessen an einer Linie von der Kante zur Spitze), und messen Sie den Überhang. Die Anpassung findet die Biegesteifigkeit B, bei der der Streifen des Modells ebenso weit hängt.</translation>
     </message>
     <message>
-        <source>41.5° is the standard's (ASTM D1388); any angle you measured at</source>
+        <source>41.5° is the standard&apos;s (ASTM D1388); any angle you measured at</source>
         <translation>41,5° gibt die Norm vor (ASTM D1388); oder jeder Winkel, bei dem Sie gemessen haben</translation>
     </message>
     <message>
@@ -3970,7 +3959,7 @@
         <translation>ein Name für Ihren Stoff</translation>
     </message>
     <message>
-        <source>A cantilever's overhang</source>
+        <source>A cantilever&apos;s overhang</source>
         <translation>Überhang eines Biegestreifens</translation>
     </message>
     <message>
@@ -3994,7 +3983,7 @@
         <translation>Überhang beim Winkel</translation>
     </message>
     <message>
-        <source>Weigh a swatch for its areal density, and measure its drape coefficient on a Cusick drape meter (a 30 cm specimen on an 18 cm support). The fit finds the bending rigidity B at which the model's specimen drapes the same; as a real specimen's, its coefficient moves by a few points with the folds it makes.</source>
+        <source>Weigh a swatch for its areal density, and measure its drape coefficient on a Cusick drape meter (a 30 cm specimen on an 18 cm support). The fit finds the bending rigidity B at which the model&apos;s specimen drapes the same; as a real specimen&apos;s, its coefficient moves by a few points with the folds it makes.</source>
         <translation>Wiegen Sie eine Stoffprobe, um ihr Flächengewicht zu bestimmen, und messen Sie ihren Fallkoeffizienten mit einem Cusick-Fallmessgerät (eine 30-cm-Probe auf einer 18-cm-Auflage). Die Anpassung findet die Biegesteifigkeit B, bei der die Probe des Modells ebenso fällt; wie bei einer echten Probe schwankt ihr Koeffizient mit den Falten, die sie wirft, um einige Punkte.</translation>
     </message>
     <message>
@@ -4002,7 +3991,7 @@
         <translation>Anpassung: fünf Proben mit Biegelängen von 0,8 bis 4 cm, in zwei Prozessen…</translation>
     </message>
     <message>
-        <source>Fitting: five strips of B round Peirce's guess, in two processes…</source>
+        <source>Fitting: five strips of B round Peirce&apos;s guess, in two processes…</source>
         <translation>Anpassung: fünf Streifen mit B um Peirces Schätzwert, in zwei Prozessen…</translation>
     </message>
     <message>
@@ -4122,7 +4111,7 @@
         <translation>Höchstzahl der Bilder, die die 3D-Ansicht und die Leisten pro Sekunde zeichnen; ein niedrigerer Wert lässt dem Löser mehr Rechenleistung.</translation>
     </message>
     <message>
-        <source>Model time the Readouts plots show: the panel's Window box starts at this.</source>
+        <source>Model time the Readouts plots show: the panel&apos;s Window box starts at this.</source>
         <translation>Modellzeit, die die Diagramme der Messwerte zeigen: Das Feld „Zeitfenster“ der Leiste beginnt mit diesem Wert.</translation>
     </message>
     <message>
@@ -4142,11 +4131,11 @@
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <source>System: the desktop's colours. Light or Dark: Cloth Lab's own.</source>
+        <source>System: the desktop&apos;s colours. Light or Dark: Cloth Lab&apos;s own.</source>
         <translation>System: die Farben der Arbeitsumgebung. Hell oder Dunkel: die eigenen von Cloth Lab.</translation>
     </message>
     <message>
-        <source>As the system's</source>
+        <source>As the system&apos;s</source>
         <translation>Wie das System</translation>
     </message>
     <message>
@@ -4186,7 +4175,7 @@
         <translation>Der angezeigte Schritt; geben Sie einen ein, um dorthin zu springen</translation>
     </message>
     <message>
-        <source>The recording's length</source>
+        <source>The recording&apos;s length</source>
         <translation>Die Länge der Aufnahme</translation>
     </message>
     <message>
@@ -4306,7 +4295,7 @@
         <translation>— × Echtzeit</translation>
     </message>
     <message>
-        <source>{factor:.2f}× real time — can't keep up</source>
+        <source>{factor:.2f}× real time — can&apos;t keep up</source>
         <translation>{factor:.2f}× Echtzeit — kommt nicht hinterher</translation>
     </message>
     <message>
@@ -4374,7 +4363,7 @@
         <translation>die Anpassung wurde abgebrochen</translation>
     </message>
     <message>
-        <source>fabric: the scene's cloth is of an SI fabric, which fabric= does not change (its numbers are the cloth's); material=NAME gives it another</source>
+        <source>fabric: the scene&apos;s cloth is of an SI fabric, which fabric= does not change (its numbers are the cloth&apos;s); material=NAME gives it another</source>
         <translation>fabric: das Tuch der Szene ist aus einem SI-Stoff, den fabric= nicht ändert (seine Zahlen sind die des Tuchs); material=NAME gibt ihm einen anderen</translation>
     </message>
     <message>
@@ -4446,7 +4435,7 @@
         <translation>{failed} von {total} Prüfungen schlagen fehl: die Zahlen bestätigen die Antworten nicht. Den Satz trotzdem speichern?</translation>
     </message>
     <message>
-        <source>Teacher's passphrase</source>
+        <source>Teacher&apos;s passphrase</source>
         <translation>Passwort der Lehrkraft</translation>
     </message>
     <message>
@@ -4462,7 +4451,7 @@
         <translation>Klassenmodus: {hidden} ausgeblendet</translation>
     </message>
     <message>
-        <source>teacher's passphrase</source>
+        <source>teacher&apos;s passphrase</source>
         <translation>Passwort der Lehrkraft</translation>
     </message>
     <message>
@@ -4474,7 +4463,7 @@
         <translation>beibehalten (zum Ändern ein neues eingeben)</translation>
     </message>
     <message>
-        <source>Cannot save: class mode needs a teacher's passphrase (under the panels)</source>
+        <source>Cannot save: class mode needs a teacher&apos;s passphrase (under the panels)</source>
         <translation>Speichern nicht möglich: der Klassenmodus braucht ein Passwort der Lehrkraft (unter den Leisten)</translation>
     </message>
     <message>
@@ -4494,7 +4483,7 @@
         <translation>{count} Einstellung</translation>
     </message>
     <message>
-        <source>Teacher's passphrase:</source>
+        <source>Teacher&apos;s passphrase:</source>
         <translation>Passwort der Lehrkraft:</translation>
     </message>
     <message>
@@ -4558,7 +4547,7 @@
         <translation>Pro Schüler/in</translation>
     </message>
     <message>
-        <source>Every student's answer to every question, as CSV</source>
+        <source>Every student&apos;s answer to every question, as CSV</source>
         <translation>Jede Antwort jeder Schülerin und jedes Schülers auf jede Frage, als CSV</translation>
     </message>
     <message>
@@ -4570,7 +4559,7 @@
         <translation>Zuerst die Naht schneiden (vor Schritt 0)</translation>
     </message>
     <message>
-        <source>A preset as the question's scene</source>
+        <source>A preset as the question&apos;s scene</source>
         <translation>Eine Vorlage als Szene der Frage</translation>
     </message>
     <message>
@@ -4578,7 +4567,7 @@
         <translation>{source}: keine CSV-Datei (sie enthält NUL-Bytes)</translation>
     </message>
     <message>
-        <source>{source}: line 1: expected the header {header} (a file from the Questions panel's Export CSV…)</source>
+        <source>{source}: line 1: expected the header {header} (a file from the Questions panel&apos;s Export CSV…)</source>
         <translation>{source}: Zeile 1: erwartet wird die Kopfzeile {header} (eine Datei aus „CSV-Export…“ der Leiste „Fragen“)</translation>
     </message>
     <message>
@@ -4606,7 +4595,7 @@
         <translation>✗ nein</translation>
     </message>
     <message>
-        <source>hold particle: {text} is not a particle's number</source>
+        <source>hold particle: {text} is not a particle&apos;s number</source>
         <translation>Partikel halten: {text} ist keine Partikelnummer</translation>
     </message>
     <message>
@@ -4626,11 +4615,11 @@
         <translation>Ein Partikel halten bei:</translation>
     </message>
     <message>
-        <source>One strip, three methods: (B/ρg)^⅓ from the fabric's numbers; ASTM D1388's half the overhang (its reading at a 41.5° droop); Peirce's formula l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few per cent, as the methods do.</source>
+        <source>One strip, three methods: (B/ρg)^⅓ from the fabric&apos;s numbers; ASTM D1388&apos;s half the overhang (its reading at a 41.5° droop); Peirce&apos;s formula l·(cos(θ/2)/(8·tan θ))^⅓ at the chord angle θ measured. They differ by a few per cent, as the methods do.</source>
         <translation>Ein Streifen, drei Verfahren: (B/ρg)^⅓ aus den Kennwerten des Stoffs; ASTM D1388: die halbe Überhanglänge (sein Ablesewert bei 41,5° Neigung); Peirces Formel l·(cos(θ/2)/(8·tan θ))^⅓ beim gemessenen Sehnenwinkel θ. Sie weichen um einige Prozent voneinander ab, wie die Verfahren.</translation>
     </message>
     <message>
-        <source>Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · {peirce} cm by Peirce's formula at {angle}°</source>
+        <source>Bending length: {rigidity} cm from (B/ρg)^⅓ · {astm} cm by ASTM (overhang/2) · {peirce} cm by Peirce&apos;s formula at {angle}°</source>
         <translation>Biegelänge: {rigidity} cm aus (B/ρg)^⅓ · {astm} cm nach ASTM (Überhang/2) · {peirce} cm nach Peirces Formel bei {angle}°</translation>
     </message>
     <message>
@@ -4638,7 +4627,7 @@
         <translation>c = {length} cm aus (B/ρg)^⅓</translation>
     </message>
     <message>
-        <source>B = {rigidity} N·m (bending length {length:.2f} cm from (B/ρg)^⅓). First guess {guess} N·m by Peirce's formula at {angle:g}°; ASTM's ρg(O/2)³ {astm} N·m</source>
+        <source>B = {rigidity} N·m (bending length {length:.2f} cm from (B/ρg)^⅓). First guess {guess} N·m by Peirce&apos;s formula at {angle:g}°; ASTM&apos;s ρg(O/2)³ {astm} N·m</source>
         <translation>B = {rigidity} N·m (Biegelänge {length:.2f} cm aus (B/ρg)^⅓). Erster Schätzwert {guess} N·m nach Peirces Formel bei {angle:g}°; ρg(O/2)³ nach ASTM {astm} N·m</translation>
     </message>
     <message>
@@ -4661,7 +4650,7 @@
         <translation>Obere Ecken kle&amp;mmen</translation>
     </message>
     <message>
-        <source>Hold the selected sheet at its rest place by every particle within a tenth of its width of a top corner, as a lab's clamp: unlike a point pin, it holds an SI fabric alike at any resolution</source>
+        <source>Hold the selected sheet at its rest place by every particle within a tenth of its width of a top corner, as a lab&apos;s clamp: unlike a point pin, it holds an SI fabric alike at any resolution</source>
         <translation>Das ausgewählte Tuch an seiner Ruhelage an jedem Partikel halten, das höchstens ein Zehntel seiner Breite von einer oberen Ecke entfernt ist, wie eine Klemme im Labor: anders als ein Fixpunkt hält sie einen SI-Stoff bei jeder Auflösung gleich</translation>
     </message>
 </context>

@@ -37,13 +37,13 @@ from clothlab.sim.core.fabrics import FABRICS, fabric_label
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import PARAMETERS, Parameter, Settings
 from clothlab.sim.core.snapshot import Snapshot
+from clothlab.sim.document import composition
 from clothlab.sim.document.composition import held_at_points
 from clothlab.sim.document.requests import (
     BeginGesture,
     ChangeSetting,
     Compose,
     EndGesture,
-    SetThenReset,
 )
 from clothlab.sim.document.scene import BlockSpec, BodyShape, Scene, SIMaterialSpec, scene_settings
 from clothlab.sim.lab.engine import in_si_units
@@ -233,39 +233,34 @@ class BodyGroup(QGroupBox):
         self.form.addRow(self.own)
         self.form.addRow(tr("Stiffness"), self.stiffness)
         self.form.addRow(self.fabric_fields)
-        # Without tethers a real fabric's links are solved together and stretch as the fabric
-        # does, most next to a point pin: on a sheet that hangs from one, say so and offer
-        # tethers, which hold it stiffer than its fabric but cost a fine sheet far less
-        # (RESEARCH.md §8, "Refining")
-        self.tethers_hint = QWidget(self)  # parents from the start: shiboken then knows Qt owns
-        # them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
-        self.tethers_hint.setObjectName("tethers_hint")
+        # A real fabric's sheet hung from a point pin stretches most next to it, and its sag
+        # there grows as the sheet is refined (the point load is a singularity of the cloth as
+        # a continuum; RESEARCH.md §8, "Refining"): say so, and offer the clamp a lab would use
+        self.point_pin_hint = QWidget(self)  # parents from the start: shiboken then knows Qt
+        # owns them (a widget reparented only by addRow could be deleted twice, by Qt and by gc)
+        self.point_pin_hint.setObjectName("point_pin_hint")
         hint = QLabel(
             tr(
-                "Tethers are off: the links are solved together, so the sheet stretches as the "
-                "fabric does, most next to a point pin. Tethers hold it to its rest length from "
-                "the pins (Beyond classic ▸ Tethers)."
+                "Held at a point: the fabric stretches most next to a point pin, and the sag "
+                "there grows as the sheet is refined. A clamp holds it alike at any resolution."
             ),
-            self.tethers_hint,
+            self.point_pin_hint,
         )
         hint.setWordWrap(True)
-        self.tethers_on = QPushButton(tr("Tethers on"), self.tethers_hint)
-        self.tethers_on.setToolTip(
+        self.clamp_button = QPushButton(tr("Clamp top corners"), self.point_pin_hint)
+        self.clamp_button.setToolTip(
             tr(
-                "Switch on tethers for the whole scene (one undo entry) and start again from "
-                "rest: tethers hold the cloth to its rest shape, and would tangle one that has "
-                "stretched or tangled"
+                "Hold the sheet by every particle within a tenth of its width of a top corner, "
+                "as a lab's clamp (Edit ▸ Pin selected sheet ▸ Pin top corner clamps)"
             )
         )
-        self.tethers_on.clicked.connect(
-            lambda: self.command_requested.emit(SetThenReset(ChangeSetting("tethers", True)))
-        )
-        row = QHBoxLayout(self.tethers_hint)
+        self.clamp_button.clicked.connect(self._clamp_top_corners)
+        row = QHBoxLayout(self.point_pin_hint)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(hint, 1)
-        row.addWidget(self.tethers_on, 0, Qt.AlignmentFlag.AlignTop)
-        self.form.addRow(self.tethers_hint)
-        self.form.setRowVisible(self.tethers_hint, False)
+        row.addWidget(self.clamp_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.form.addRow(self.point_pin_hint)
+        self.form.setRowVisible(self.point_pin_hint, False)
         self.material.activated.connect(self._material_chosen)
         self.own.toggled.connect(self._own_toggled)
         self.stiffness.value_changed.connect(self._stiffness_changed)
@@ -373,7 +368,7 @@ class BodyGroup(QGroupBox):
         if body is None or scene is None or index is None:
             self.setTitle(tr("Selected body"))
             self.form.setRowVisible(self.fabric_fields, False)
-            self.form.setRowVisible(self.tethers_hint, False)
+            self.form.setRowVisible(self.point_pin_hint, False)
             return
         self.setTitle(tr("Selected body: {body}").format(body=distinct_labels(scene.bodies)[index]))
         world = scene_settings(scene).stiffness
@@ -397,8 +392,7 @@ class BodyGroup(QGroupBox):
         self.form.setRowVisible(self.own, not si)  # an SI fabric is over both
         self.form.setRowVisible(self.stiffness, not si)
         self.form.setRowVisible(self.fabric_fields, si)
-        hint = si and not scene_settings(scene).tethers and held_at_points(scene, index)
-        self.form.setRowVisible(self.tethers_hint, hint)
+        self.form.setRowVisible(self.point_pin_hint, si and held_at_points(scene, index))
         self.fabric_fields.show_spec(body.si_material)
 
     # --- requests -----------------------------------------------------------------------------
@@ -428,6 +422,12 @@ class BodyGroup(QGroupBox):
             self.material.blockSignals(True)
             self.material.setCurrentIndex(self._row_of(self._body))
             self.material.blockSignals(False)
+
+    def _clamp_top_corners(self) -> None:
+        if self.index is not None:
+            self.command_requested.emit(
+                Compose(composition.pin_set, (self.index, "top corner clamps"), {})
+            )
 
     def _own_toggled(self, on: bool) -> None:
         if self.index is not None:

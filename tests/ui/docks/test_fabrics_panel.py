@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QScrollArea
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLabel
 from qt_helpers import WAIT_MS, a_frame_drawn, layout_settled
 from sim_helpers import WIRING_MESHES
 
@@ -19,6 +19,7 @@ from clothlab.sim.core import constraints
 from clothlab.sim.core.constraint_sets import SolveReport
 from clothlab.sim.core.materials import SI_FABRICS
 from clothlab.sim.core.parameters import Settings
+from clothlab.sim.document import composition
 from clothlab.sim.document.scene import SIMaterialSpec
 from clothlab.sim.lab import textile
 from clothlab.ui.docks.parameters_dock import OWN_FABRIC, model_note, solve_note
@@ -394,65 +395,51 @@ def test_the_window_says_in_one_line_that_it_set_an_unreadable_fabrics_file_asid
             if "(yours)" in t] == []  # fmt: skip
 
 
-def test_an_si_fabric_without_tethers_says_to_switch_them_on(qtbot, make_window):
-    """A real fabric's sheet hung from point pins stretches most next to them, and tethers
-    would hold it to its rest length (RESEARCH.md §8): the Selected body group says so while
-    they are off, and not once they are on."""
+def test_an_si_fabric_held_at_a_point_says_so_and_offers_a_clamp_not_tethers(qtbot, make_window):
+    """A real fabric's sheet hung from point pins stretches most next to them, and its sag
+    there grows as the sheet is refined (RESEARCH.md §8): the Selected body group says so and
+    offers a clamp, tethers on or off; tethers would hold the cloth stiffer than its fabric."""
     window, group = selected_sheet(make_window)
     choose(qtbot, group.material, "cotton — 120 g/m²")
-    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
-    tethers = window.parameters_panel.editors["tethers"]
-    window.parameters_panel.findChild(QScrollArea).ensureWidgetVisible(tethers)
-    qtbot.mouseClick(tethers, Qt.MouseButton.LeftButton, pos=QPoint(6, tethers.height() // 2))
+    qtbot.waitUntil(group.point_pin_hint.isVisible, timeout=WAIT_MS)
+    texts = [label.text() for label in group.point_pin_hint.findChildren(QLabel)]
+    texts.append(group.clamp_button.text())
+    assert not any("ether" in text for text in texts), texts
+    window.controller.set_setting("tethers", True)
     qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
+    assert group.point_pin_hint.isVisible()
 
 
-def test_the_tethers_hint_is_for_sheets_held_at_points_not_for_the_textile_tests(
+def test_the_point_pin_hint_is_for_sheets_held_at_points_not_for_the_textile_tests(
     qtbot, make_window
 ):
     """The drape meter holds its disc over a region and the hanging strip is clamped along a
-    row: no point pin, no hint (nor would tethers keep their tests as published)."""
+    row: no point pin, no hint."""
     for preset in ("cusick-drape", "hanging-strip"):
         window = make_window(preset, paused=True)
         window.editor.selection.select(Selection("body", 0))
         group = window.parameters_panel.body_group
         qtbot.waitUntil(group.fabric_fields.isVisible, timeout=WAIT_MS)
-        assert not group.tethers_hint.isVisible(), preset
+        assert not group.point_pin_hint.isVisible(), preset
 
 
-def test_the_tethers_hint_switches_them_on_in_one_click_and_one_undo(qtbot, make_window):
-    window, group = selected_sheet(make_window)
-    choose(qtbot, group.material, "cotton — 120 g/m²")
-    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
-    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.controller.scene.fabric.tethers, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not group.tethers_hint.isVisible(), timeout=WAIT_MS)
-    window.controller.undo_stack.undo()
-    qtbot.waitUntil(lambda: not window.controller.scene.fabric.tethers, timeout=WAIT_MS)
-    assert window.controller.scene.bodies[0].si_material is not None  # the fabric stays
-
-
-def test_tethers_on_mid_run_starts_again_from_rest_in_one_undo(qtbot, make_window):
-    """Switched on in a run that has stretched or tangled, tethers pulled the
-    cloth to its rest shape from where it was (a melted 128² sheet: 144 % stretch, energy 10⁸);
-    the button starts the run again from rest."""
+def test_the_point_pin_hint_clamps_the_top_corners_in_one_click_and_one_undo(qtbot, make_window):
+    """The button pins what Edit ▸ Pin selected sheet ▸ Pin top corner clamps does: every
+    particle within a tenth of the width of a top corner. The sheet is then held at no point,
+    and the hint goes."""
     window, group = selected_sheet(make_window)
     controller = window.controller
     choose(qtbot, group.material, "cotton — 120 g/m²")
-    qtbot.waitUntil(group.tethers_hint.isVisible, timeout=WAIT_MS)
-    controller.set_running(True)
-    qtbot.waitUntil(lambda: controller.latest.steps >= 60, timeout=WAIT_MS)
-    controller.set_running(False)
-    qtbot.waitUntil(lambda: not controller.running, timeout=WAIT_MS)
-    moved = controller.latest
-    assert moved.steps >= 60
-    qtbot.mouseClick(group.tethers_on, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: controller.latest.load > moved.load, timeout=WAIT_MS)
-    assert controller.latest.steps == 0 and controller.scene.fabric.tethers
-    assert controller.undo_stack.count() == 2  # the fabric, then tethers: one entry
-    assert controller.undo_stack.undoText() == "Set tethers"
-    assert "start again from rest" in group.tethers_on.toolTip()
+    qtbot.waitUntil(group.point_pin_hint.isVisible, timeout=WAIT_MS)
+    before = controller.scene
+    corners = {pin.particle for pin in before.pins}
+    qtbot.mouseClick(group.clamp_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(controller.scene.pins) > len(corners), timeout=WAIT_MS)
+    assert controller.scene.pins == composition.pin_set(before, 0, "top corner clamps").scene.pins
+    qtbot.waitUntil(lambda: not group.point_pin_hint.isVisible(), timeout=WAIT_MS)
+    controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: {p.particle for p in controller.scene.pins} == corners, timeout=WAIT_MS)
+    assert controller.scene.bodies[0].si_material is not None  # the fabric stays
 
 
 def test_the_material_list_heads_its_model_units_and_si_fabrics(qtbot, make_window):
