@@ -11,26 +11,31 @@ candidate in one process:
 * `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
   once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
 * `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations;
-* `links, multigrid`: the links together, by conjugate gradients on the particles' system
-  preconditioned by one V-cycle of geometric multigrid on the sheet's grid (`fabric_solver` 2,
-  sim.core.multigrid), its finest level made at every substep, its coarse levels again when a
-  solve takes COARSEN_EXCESS iterations more than the first after they were made, in all.
+* `links, multigrid alone`: the links together, by conjugate gradients on the particles'
+  system preconditioned by one V-cycle of geometric multigrid on the sheet's grid
+  (sim.core.multigrid), its finest level made at every substep, its coarse levels again when a
+  solve takes COARSEN_EXCESS iterations more than the first after they were made, in all;
+* `links, multigrid`: the same while the cloth moves, and the factor's once it rests
+  (`fabric_solver` 2: LinksTogether.factor_at_rest).
 
 Where a fabric's bending is too stiff for the passes at the substep (a fine strip), the links'
 solve takes its runs and twists too (LinksTogether.shapes_too); "statics" measures that on a
 fine cantilever against passes alone and the projective solve.
 
 For each: "moving" is the first `--seconds` from the flat start; "at rest" the same span from
-the state the links solver settled in `--settle` s. It prints × real time, the iterations of
-each step's last substep (median and largest: the links' CG, or the projective iterations, capped
-at fabric_solve.MAX_ITERATIONS), how often the links' system was factored (multigrid: how often
-its coarse levels were made), the projective solve's unbalanced force over weight, and the sag.
+the state the links solver settled in `--settle` s, after RESTING_S unmeasured (in which the
+factor or the coarse levels are made, and multigrid finds the cloth at rest). It prints × real
+time, the iterations of each step's last substep (median and largest: the links' CG, or the
+projective iterations, capped at fabric_solve.MAX_ITERATIONS), how often the links' system was
+factored (multigrid: how often its coarse levels were made, and its factors), the projective
+solve's unbalanced force over weight, and the sag.
 A run that blew up says so instead. `--candidate` runs only the ones named.
 
 "drape" runs the drape check's specimen (denim, 61 across, bending and twist in the links'
 solve) for `--seconds` from its start at 16 and at 4 substeps, with the links factored and by
-multigrid: × real time, the iterations of each step's last substep (median, largest), how often
-each made its factor or coarse levels, and how far apart the two leave the cloth.
+multigrid (alone, and with the factor at rest): × real time, the iterations of each step's last
+substep (median, largest), how often each made its factor or coarse levels, and how far apart
+the first two leave the cloth.
 
 Then ("system") the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state:
 conjugate gradients to 10⁻⁶ with the diagonal preconditioner, with the system factored at the
@@ -66,13 +71,29 @@ from clothlab.sim.document.scene import SIMaterialSpec, build_simulation, with_s
 from clothlab.sim.lab import textile
 
 G = 9.8
-CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev
-    "links, diagonal": (LINKS_THEN_PASSES, False, False),
-    "links, factored": (LINKS_THEN_PASSES, True, False),
-    "projective": (PROJECTIVE, False, False),
-    "projective+chebyshev": (PROJECTIVE, False, True),
-    "links, multigrid": (LINKS_BY_MULTIGRID, True, False),
+RESTING_S = 1.0  # model time an "at rest" candidate runs before it is measured
+CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev, factor at rest
+    "links, diagonal": (LINKS_THEN_PASSES, False, False, False),
+    "links, factored": (LINKS_THEN_PASSES, True, False, False),
+    "projective": (PROJECTIVE, False, False, False),
+    "projective+chebyshev": (PROJECTIVE, False, True, False),
+    "links, multigrid alone": (LINKS_BY_MULTIGRID, True, False, False),
+    "links, multigrid": (LINKS_BY_MULTIGRID, True, False, True),
 }
+
+
+def switched(name: str) -> int:
+    """The candidate's switches set (LinksTogether's and ProjectiveSolve's class flags); returns
+    its fabric_solver."""
+    solver, factored, chebyshev, factor_at_rest = CANDIDATES[name]
+    LinksTogether.factored, LinksTogether.factor_at_rest = factored, factor_at_rest
+    fabric_solve.ProjectiveSolve.chebyshev = chebyshev
+    return solver
+
+
+def switched_back() -> None:
+    LinksTogether.factored = LinksTogether.factor_at_rest = True
+    fabric_solve.ProjectiveSolve.chebyshev = False
 
 
 def clamped_sheet(size: int, solver: int) -> Simulation:
@@ -273,22 +294,21 @@ def compare_solvers(
     steps = round(seconds * 120)
     print(f"cotton, clamped top corners, {seconds:g} s measured; × real time, iterations "
           f"(median, largest), unbalanced force / weight (median), sag mm")  # fmt: skip
-    print(f"{'grid':>5} {'state':>7} {'candidate':>21} {'real':>8} {'med':>5} {'max':>5} "
+    print(f"{'grid':>5} {'state':>7} {'candidate':>22} {'real':>8} {'med':>5} {'max':>5} "
           f"{'LLᵀ':>5} {'residual':>10} {'sag':>8}")  # fmt: skip
     for size in grids:
         settled = clamped_sheet(size, LINKS_THEN_PASSES)
         if "at rest" in states:
             settled.step(round(settle / settled.settings.dt))
         for name in names:
-            solver, factored, chebyshev = CANDIDATES[name]
-            LinksTogether.factored = factored
-            fabric_solve.ProjectiveSolve.chebyshev = chebyshev
+            solver = switched(name)
             for state in states:
                 sim = clamped_sheet(size, solver)
                 if state == "at rest":
                     sim.state.x[:], sim.state.x_prev[:] = settled.state.x, settled.state.x_prev
-                print(f"{size:>4}² {state:>7} {name:>21} {run(sim, steps)}", flush=True)
-        fabric_solve.ProjectiveSolve.chebyshev, LinksTogether.factored = False, True
+                    sim.step(round(RESTING_S / sim.settings.dt))
+                print(f"{size:>4}² {state:>7} {name:>22} {run(sim, steps)}", flush=True)
+        switched_back()
 
 
 def compare_on_drape(seconds: float) -> None:
@@ -296,12 +316,12 @@ def compare_on_drape(seconds: float) -> None:
     print(f"\ndenim drape specimen, 61 across, the first {seconds:g} s; × real time, iterations "
           "of each step's last substep (median, largest), factors or coarse levels made, and "
           "the largest distance between the two candidates' particles")  # fmt: skip
-    print(f"{'substeps':>8} {'candidate':>17} {'real':>8} {'med':>5} {'max':>5} {'made':>5}")
+    print(f"{'substeps':>8} {'candidate':>22} {'real':>8} {'med':>5} {'max':>5} {'made':>5}")
     for substeps in (16, 4):
         ends = []
-        for name in ("links, factored", "links, multigrid"):
+        for name in ("links, factored", "links, multigrid alone", "links, multigrid"):
             scene = textile.cusick_drape_scene(SIMaterialSpec.of("denim", SI_FABRICS["denim"]), 61)
-            settings = {"specimen": 1, "substeps": substeps, "fabric_solver": CANDIDATES[name][0]}
+            settings = {"specimen": 1, "substeps": substeps, "fabric_solver": switched(name)}
             sim = build_simulation(with_settings(scene, settings))
             sim.step(1)  # compiles, and makes the first factor or coarse levels
             solver = solver_of(sim)
@@ -309,17 +329,18 @@ def compare_on_drape(seconds: float) -> None:
             started = time.perf_counter()
             for _ in range(round(seconds / sim.settings.dt)):
                 if sim.step(1) != 1:
-                    print(f"{substeps:>8} {name:>17} blew up: {sim.instability}")
+                    print(f"{substeps:>8} {name:>22} blew up: {sim.instability}")
                     break
                 counts.append(solver.iterations)
             else:
                 took = time.perf_counter() - started
                 real = len(counts) * sim.settings.dt / took
                 made = solver.factorisations - made
-                print(f"{substeps:>8} {name:>17} {real:7.3f}× {int(np.median(counts)):5d} "
+                print(f"{substeps:>8} {name:>22} {real:7.3f}× {int(np.median(counts)):5d} "
                       f"{max(counts):5d} {made:5d}", flush=True)  # fmt: skip
                 ends.append(sim.state.x.copy())
-        if len(ends) == 2:
+        switched_back()
+        if len(ends) >= 2:
             print(f"{'':>8} apart by {1000 * np.abs(ends[0] - ends[1]).max():.3g} mm")
 
 

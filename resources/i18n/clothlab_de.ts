@@ -124,10 +124,6 @@
         <translation>Gewebe-Löser</translation>
     </message>
     <message>
-        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves; or the links together preconditioned by a multigrid cycle on the sheets&apos; grids, whose cost per iteration grows only as the mesh does (RESEARCH.md §8).</source>
-        <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung; oder die Verbindungen gemeinsam, vorkonditioniert mit einem Mehrgitterzyklus auf den Gittern der Tücher, dessen Kosten je Iteration nur so wachsen wie das Netz (RESEARCH.md §8).</translation>
-    </message>
-    <message>
         <source>links together, then passes</source>
         <translation>Verbindungen gemeinsam, dann Durchgänge</translation>
     </message>
@@ -162,6 +158,10 @@
     <message>
         <source>colour order, 2 threads</source>
         <translation>Farben, 2 Threads</translation>
+    </message>
+    <message>
+        <source>How a run whose every body has an SI fabric solves it each substep: its links together (conjugate gradients preconditioned by their factored system), then passes for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist in one projective solve of a matrix factored once: any substeps, shear that does not resist stretch, but slow to converge on a stiff fabric while it moves; or the links together preconditioned by a multigrid cycle on the sheets&apos; grids while the cloth moves, whose cost per iteration grows only as the mesh does, and by their factored system once it rests (RESEARCH.md §8).</source>
+        <translation>Wie ein Lauf, dessen Körper alle einen SI-Stoff haben, ihn in jedem Teilschritt löst: seine Verbindungen gemeinsam (konjugierte Gradienten, vorkonditioniert mit ihrem faktorisierten System), dann Durchgänge für die Biegung, deren Teilschritte mit dem Netz wachsen; oder Dehnung, Scherung, Biegung und Verdrillung in einer projektiven Lösung mit einer einmal faktorisierten Matrix: beliebige Teilschritte, Scherung, die der Dehnung nicht widersteht, aber langsame Konvergenz bei einem steifen Stoff in Bewegung; oder die Verbindungen gemeinsam, vorkonditioniert mit einem Mehrgitterzyklus auf den Gittern der Tücher, solange sich der Stoff bewegt, dessen Kosten je Iteration nur so wachsen wie das Netz, und mit ihrem faktorisierten System, sobald er ruht (RESEARCH.md §8).</translation>
     </message>
     <message>
         <source>Ball</source>

@@ -247,6 +247,17 @@ class LinksTogether:
     # Not on a solve's length alone: a stiff system (the drape at 4 substeps) takes 60
     # iterations with fresh levels too, and remaking them each substep then cost 110 in 6 s
     COARSEN_EXCESS = 20
+    # With multigrid, the cloth at rest is solved by the factor: at rest it takes 0–1
+    # iterations where a V-cycle takes 2–3, each a third of a cycle's cost (RESEARCH.md §8,
+    # "Multigrid in the solve"). The cycle's iterations, averaged over the solves (each solve
+    # weighs CALM_WEIGHT), below RESTING_ITERATIONS say the cloth rests; a factor's solve that
+    # reaches FACTOR_WORTH iterations, about a moving cloth's cycles in factor solves, says it
+    # moves again, and the cycle takes over from its guess, the factor dropped, not made again.
+    # Counts, not clocks, as for the factor alone. `factor_at_rest` False: the cycle alone.
+    factor_at_rest = True
+    RESTING_ITERATIONS = 3.0
+    CALM_WEIGHT = 0.05
+    FACTOR_WORTH = 15
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
@@ -271,6 +282,8 @@ class LinksTogether:
         self._coarse_stale = True
         self._baseline: int | None = None  # the first solve's iterations after they were made
         self._coarse_excess = 0  # iterations past it since
+        self._calm = float(self.FACTOR_WORTH)  # the cycle's iterations, averaged
+        self.resting = False  # multigrid's solves are the factor's while the cloth rests
 
     def _resize(self, link_count: int) -> None:
         rows = link_count + len(self._shear.cells) + 3 * len(self._rows.members)
@@ -331,7 +344,7 @@ class LinksTogether:
         self.residual -= self.product
         limit = self._limit(links)
         if by_multigrid and self._takes_multigrid(rows):
-            self.iterations = self._multigrid_solve(sub, links, rows, limit)
+            self.iterations = self._moving_or_resting_solve(sub, links, rows, limit)
         elif not self.factored:
             self.iterations = self._conjugate_gradients(
                 sub, links, self._diagonal, limit, constraints.TOGETHER_MAX_ITERATIONS
@@ -364,6 +377,25 @@ class LinksTogether:
         """Every particle lies on a grid and every row has a compliance (an inextensible link
         has no particles' system: the factor's)."""
         return self.grid_keys is not None and bool(np.all(self.alpha[rows] > 0.0))
+
+    def _moving_or_resting_solve(
+        self, sub: Substep, links: LinkArrays, rows: np.ndarray, limit: np.ndarray
+    ) -> int:
+        """By the factor while the cloth rests, else by multigrid (factor_at_rest's comment).
+        Returns the iterations taken, a factor's that came to nothing included."""
+        taken = 0
+        if self.resting:
+            guess, residual = self.change.copy(), self.residual.copy()
+            factor = self._factor_for(sub, links, rows)
+            taken = self._conjugate_gradients(sub, links, factor.solve, limit, self.FACTOR_WORTH)
+            if taken < self.FACTOR_WORTH:
+                return taken
+            self.change[:], self.residual[:] = guess, residual
+            self.resting, self._factor, self._calm = False, None, float(self.FACTOR_WORTH)
+        iterations = self._multigrid_solve(sub, links, rows, limit)
+        self._calm += self.CALM_WEIGHT * (iterations - self._calm)
+        self.resting = self.factor_at_rest and self._calm < self.RESTING_ITERATIONS
+        return taken + iterations
 
     def _multigrid_solve(
         self, sub: Substep, links: LinkArrays, rows: np.ndarray, limit: np.ndarray

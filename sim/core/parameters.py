@@ -265,8 +265,9 @@ class Settings:
             "for bending, whose substeps grow with the mesh; or stretch, shear, bending and twist "
             "in one projective solve of a matrix factored once: any substeps, shear that does not "
             "resist stretch, but slow to converge on a stiff fabric while it moves; or the links "
-            "together preconditioned by a multigrid cycle on the sheets' grids, whose cost per "
-            "iteration grows only as the mesh does (RESEARCH.md §8)."
+            "together preconditioned by a multigrid cycle on the sheets' grids while the cloth "
+            "moves, whose cost per iteration grows only as the mesh does, and by their factored "
+            "system once it rests (RESEARCH.md §8)."
         ),
         "solver",
         classic=False,

@@ -117,3 +117,27 @@ def test_particles_off_any_grid_fall_back_to_the_factor():
     solve.factorisations = 0
     assert sim.step(5) == 5
     assert solve.factorisations >= 1 and solve.iterations < 40
+
+
+def test_at_rest_the_factor_solves_and_a_grab_hands_the_solve_back_to_the_cycle():
+    """Multigrid's solves are the factor's once the cloth rests (0–1 iterations where a cycle
+    takes 2–3), and the cycle's again as soon as the cloth moves: a grab's first solve by the
+    factor comes to FACTOR_WORTH iterations, and the cycle solves it from the same guess. The
+    sheet hangs as the factor alone hangs it."""
+    sim = clamped_cotton(16, LINKS_BY_MULTIGRID)
+    assert sim.step(1) == 1
+    solve = together(sim)
+    assert not solve.resting  # a flat sheet falls
+    while not solve.resting:
+        assert sim.step(1) == 1 and sim.state.steps < 600
+    resting = []
+    for _ in range(30):
+        assert sim.step(1) == 1
+        resting.append((solve.resting, solve.iterations))
+    assert all(rests and taken <= 2 for rests, taken in resting), resting
+    factored = clamped_cotton(16, LINKS_THEN_PASSES)
+    factored.step(sim.state.steps)
+    assert np.abs(sim.state.x - factored.state.x).max() < 1e-6
+    sim.grab(200, sim.state.x[200] + np.array([0.0, 0.3, 0.3]), place=True)
+    assert sim.step(1) == 1
+    assert not solve.resting and solve.iterations > solve.FACTOR_WORTH
