@@ -252,7 +252,9 @@ class LinksTogether:
     # "Multigrid in the solve"). The cycle's iterations, averaged over the solves (each solve
     # weighs CALM_WEIGHT), below RESTING_ITERATIONS say the cloth rests; a factor's solve that
     # reaches FACTOR_WORTH iterations, about a moving cloth's cycles in factor solves, says it
-    # moves again, and the cycle takes over from its guess, the factor dropped, not made again.
+    # moves again (the cycle then takes over from its guess), and so do solves that creep up
+    # (their iterations past EXPECTED_ITERATIONS past REFACTOR_EXCESS, as for the factor
+    # alone). The factor is then dropped, not made again, until the cloth rests once more.
     # Counts, not clocks, as for the factor alone. `factor_at_rest` False: the cycle alone.
     factor_at_rest = True
     RESTING_ITERATIONS = 3.0
@@ -388,10 +390,13 @@ class LinksTogether:
             guess, residual = self.change.copy(), self.residual.copy()
             factor = self._factor_for(sub, links, rows)
             taken = self._conjugate_gradients(sub, links, factor.solve, limit, self.FACTOR_WORTH)
-            if taken < self.FACTOR_WORTH:
+            self._excess += max(0, taken - self.EXPECTED_ITERATIONS)
+            solved = taken < self.FACTOR_WORTH
+            if not solved or self._excess > self.REFACTOR_EXCESS:  # the cloth moves again
+                self.resting, self._factor, self._calm = False, None, float(self.FACTOR_WORTH)
+            if solved:
                 return taken
             self.change[:], self.residual[:] = guess, residual
-            self.resting, self._factor, self._calm = False, None, float(self.FACTOR_WORTH)
         iterations = self._multigrid_solve(sub, links, rows, limit)
         self._calm += self.CALM_WEIGHT * (iterations - self._calm)
         self.resting = self.factor_at_rest and self._calm < self.RESTING_ITERATIONS
