@@ -24,6 +24,7 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
+from clothlab.sim.core.records import Particles
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -64,6 +65,10 @@ class Substep:
     h: float  # substep length, s
     material: LinkMaterial  # each live link's stiffness and compliance
     obstacles: Obstacles
+
+    @property
+    def particles(self) -> Particles:
+        return Particles(self.x, self.x_prev, self.inv_mass)
 
 
 @dataclass(frozen=True)
@@ -869,10 +874,8 @@ class ContactSet(ConstraintSet):
         s, obstacles = sub.settings, sub.obstacles
         # friction reads each particle's own motion only, so the threads may split it too
         collide = kernels.collide_parallel if self.parallel else kernels.collide
-        collide(
-            sub.x, sub.x_prev, sub.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
-            s.floor_y, s.friction_static, s.friction_kinetic, obstacles.pushed,
-        )  # fmt: skip
+        contacts = obstacles.contacts(s.floor, s.floor_y)
+        collide(sub.particles, contacts, float(s.friction_static), float(s.friction_kinetic))
 
 
 class Stencils:

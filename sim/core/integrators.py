@@ -9,7 +9,6 @@ the classic model; with every option off it computes what the classic one does.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -51,17 +50,15 @@ class ClassicIntegrator:
         """One step; returns the health the predict found (kernels.HEALTHY or a problem), or
         kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it moved stays in
         the links' lambdas and the obstacles' pushes (`impulses`)."""
-        kernel: Callable[..., int] = (
-            kernels.step_parallel if links.parallel else kernels.step_classic
-        )
-        colours = (links.run_start,) if links.parallel else ()
+        kernel = kernels.step_parallel if links.parallel else kernels.step_classic
         return kernel(
-            state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
-            links.a, links.b, links.runs, links.rest, material.stiffness, *colours, links.start,
-            links.moved, s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
-            state.t, s.dt,
-            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, obstacles.pushed, stop,
-        )  # fmt: skip
+            fixed.particles(state.x, state.x_prev),
+            fixed.held,
+            links.record(material),
+            s.world(state.t),
+            obstacles.contacts(s.floor, s.floor_y),
+            stop,
+        )
 
     def impulses(
         self, s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays

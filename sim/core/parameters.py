@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from clothlab.sim.core.records import World
 from clothlab.sim.text import QT_TR_NOOP, tr
 
 Vec3 = tuple[float, float, float]
@@ -600,6 +601,18 @@ class Settings:
     def is_classic(self) -> bool:
         """True when only the seed's model is switched on (the fast classic kernel applies)."""
         return all(getattr(self, p.key) == p.default for p in _TABLE if p.switches_option)
+
+    def world(self, t: float) -> World:
+        """What a classic step from model time `t` runs with (kernels.step_classic)."""
+        damping = damping_per_step(self.damping, self.dt)
+        return World(
+            int(self.passes),
+            float(damping),
+            float(self.gravity),
+            float(self.wind),
+            float(t),
+            float(self.dt),
+        )
 
     def with_value(self, key: str, value: Any) -> Settings:
         """A copy with one setting changed, type- and range-checked against the table."""
