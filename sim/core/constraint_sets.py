@@ -24,7 +24,7 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
-from clothlab.sim.core.records import Particles
+from clothlab.sim.core.records import Links, Particles
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -179,20 +179,18 @@ class LinkSet(ConstraintSet):
             )
 
     def project(self, sub: Substep) -> None:
-        s, links, material = sub.settings, self.links, sub.material
-        tear_ratio = s.tear_ratio if s.tearing else 0.0
-        if links.parallel:  # colour order on two threads, as the classic kernel chose
-            self.tore += constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, links.runs, links.run_start, links.rest, links.start,
-                self.lambdas, links.moved, s.xpbd, material.compliance, sub.h, material.stiffness,
-                tear_ratio, self.torn,
-            )  # fmt: skip
-        else:
-            self.tore += constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, links.runs, links.rest, links.start, self.lambdas,
-                links.moved, s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio,
-                self.torn,
-            )  # fmt: skip
+        s = sub.settings
+        tear_ratio = float(s.tear_ratio) if s.tearing else 0.0
+        # colour order on two threads, as the classic kernel chose
+        project = (
+            constraints.project_links_xpbd_parallel
+            if self.links.parallel
+            else constraints.project_links_xpbd
+        )
+        links = self.links.record(sub.material)
+        self.tore += project(
+            sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h), tear_ratio
+        )
 
     def report(self) -> SolveReport | None:
         together = self.together
@@ -691,6 +689,17 @@ class BendingSet(ConstraintSet):
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
         self.compliance = np.zeros(len(self.rest))  # (B,) float64
         self.start = np.zeros((len(self.rest), 3))  # (B, 3) float64, start_directions
+        self.links = Links(
+            self.a,
+            self.b,
+            self.runs,
+            self.run_start,
+            self.rest,
+            self.unused,
+            self.compliance,
+            self.start,
+            self.moved,
+        )
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
@@ -702,17 +711,12 @@ class BendingSet(ConstraintSet):
         directions(sub.x_prev, self.a, self.b, self.start)
 
     def project(self, sub: Substep) -> None:
-        if self.parallel:
-            constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, self.runs, self.run_start, self.rest, self.start,
-                self.lambdas, self.moved, True, self.compliance, sub.h, self.unused, 0.0,
-                self.never_torn,
-            )  # fmt: skip
-        else:
-            constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, self.runs, self.rest, self.start, self.lambdas, self.moved,
-                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
-            )  # fmt: skip
+        project = (
+            constraints.project_links_xpbd_parallel
+            if self.parallel
+            else constraints.project_links_xpbd
+        )
+        project(sub.particles, self.links, self.lambdas, self.never_torn, True, float(sub.h), 0.0)
 
 
 class TetherSet(ConstraintSet):

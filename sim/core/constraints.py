@@ -25,6 +25,7 @@ from clothlab.sim.core.kernels import (
     move_link_ends,
     particle_health,
 )
+from clothlab.sim.core.records import Links, Particles
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -283,83 +284,62 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_links_xpbd(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    runs: np.ndarray,  # (R, 5) uint64, the links as runs (ordering.link_runs)
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
+    particles: Particles,  # x updated in place
+    links: Links,  # start: kernels.start_directions of this (sub)step; moved accumulates
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
-    moved: np.ndarray,  # (L,) float64, accumulates mass × how far each link moved its ends
-    xpbd: bool,
-    compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
-    h: float,
-    stiffness: np.ndarray,  # (L,) float64, of each link's body (read when not xpbd)
-    tear_ratio: float,  # 0: no tearing
     torn: np.ndarray,  # (L,) bool, set when a link tears
+    xpbd: bool,  # each link's compliance (XPBD), or its stiffness (the classic rule)
+    h: float,  # substep length, s
+    tear_ratio: float,  # 0: no tearing
 ) -> int:
     """One pass over distance links: XPBD with each link's compliance, or the classic
     stiffness rule (so tearing can run with the classic solver). Returns how many tore."""
     tore = 0
-    for r in range(runs.shape[0]):
-        tore += _project_run_xpbd(
-            x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
-            stiffness, tear_ratio, torn,
-        )  # fmt: skip
+    for r in range(links.runs.shape[0]):
+        tore += _project_run_xpbd(particles, links, r, lambdas, torn, xpbd, h * h, tear_ratio)
     return tore
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def project_links_xpbd_parallel(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    runs: np.ndarray,  # (R, 5) uint64, the links in colour order as runs
-    run_start: np.ndarray,  # (C + 1,) int64, where each independent set's runs begin
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
+    particles: Particles,
+    links: Links,  # in colour order: run_start says where each independent set's runs begin
     lambdas: np.ndarray,  # (L,) float64
-    moved: np.ndarray,  # (L,) float64
-    xpbd: bool,
-    compliance: np.ndarray,  # (L,) float64
-    h: float,
-    stiffness: np.ndarray,  # (L,) float64
-    tear_ratio: float,
     torn: np.ndarray,  # (L,) bool
+    xpbd: bool,
+    h: float,
+    tear_ratio: float,
 ) -> int:
     """project_links_xpbd on the thread pool: no two links of a colour share a particle, so
     threads split a colour's runs without locks; colours follow each other as in
     Gauss–Seidel. The same arithmetic per link as the sequential pass in colour order, so the
     same result."""
     tore = 0
+    run_start = links.run_start
     for c in range(run_start.shape[0] - 1):
         for r in prange(run_start[c], run_start[c + 1]):
-            tore += _project_run_xpbd(
-                x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
-                stiffness, tear_ratio, torn,
-            )  # fmt: skip
+            tore += _project_run_xpbd(particles, links, r, lambdas, torn, xpbd, h * h, tear_ratio)
     return tore
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _project_run_xpbd(
-    x: np.ndarray,
-    inv_mass: np.ndarray,
-    runs: np.ndarray,
+    particles: Particles,
+    links: Links,
     r: int,
-    rest: np.ndarray,
-    start: np.ndarray,
     lambdas: np.ndarray,
-    moved: np.ndarray,
-    xpbd: bool,
-    compliance: np.ndarray,
-    h2: float,
-    stiffness: np.ndarray,
-    tear_ratio: float,
     torn: np.ndarray,
+    xpbd: bool,
+    h2: float,
+    tear_ratio: float,
 ) -> int:
     """The links of run r in order; how many tore (not inlined: kernels._project_run). The
     update is written out in the loop: a shared inlined function of it rounded some sums
     differently (fastmath lets the compiler reassociate them as the code's shape suggests),
     and recordings must replay bit for bit."""
+    x, inv_mass = particles.x, particles.inv_mass
+    runs, rest, start, moved = links.runs, links.rest, links.start, links.moved
+    stiffness, compliance = links.stiffness, links.compliance
     tore = 0
     first, step, gap = runs[r, 0], runs[r, 3], runs[r, 4]
     i = runs[r, 2] - step  # the loop steps first, so a link it skips still steps
