@@ -24,7 +24,7 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
-from clothlab.sim.core.records import Links, Particles
+from clothlab.sim.core.records import Links, Particles, Surface
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -1293,22 +1293,11 @@ def live_triangles(model: Model) -> np.ndarray:
     )
 
 
-@dataclass(frozen=True)
-class AirSurface:
+def air_surface(model: Model) -> Surface:
     """What aerodynamic wind acts on (constraints.add_aerodynamic_forces): the live triangles,
     the rest area each particle stands for, each particle's triangles in order (a particle
     gathers their forces, so that two threads need not add into one particle), and scratch
     for each triangle's force."""
-
-    triangles: np.ndarray  # (T, 3) int32
-    vertex_area: np.ndarray  # (N,) float64
-    corner_start: np.ndarray  # (N + 1,) int64, where each particle's triangles begin
-    corner_triangle: np.ndarray  # (3T,) int64, each particle's triangles, in order
-    force: np.ndarray  # (T, 9) float64, scratch
-    parallel: bool  # on two threads, as the links are
-
-
-def air_surface(model: Model) -> AirSurface:
     triangles = live_triangles(model)
     n = model.topology.particle_count
     corners = triangles.ravel()
@@ -1316,10 +1305,8 @@ def air_surface(model: Model) -> AirSurface:
     owner = np.repeat(np.arange(len(triangles)), 3)[np.argsort(corners, kind="stable")]
     start = np.zeros(n + 1, dtype=np.int64)
     start[1:] = np.cumsum(np.bincount(corners, minlength=n))
-    return AirSurface(
-        triangles, vertex_areas(model.topology, triangles), start, owner,
-        np.zeros((len(triangles), 9)), model.links.parallel,
-    )  # fmt: skip
+    area = vertex_areas(model.topology, triangles)
+    return Surface(triangles, area, start, owner, np.zeros((len(triangles), 9)))
 
 
 def vertex_areas(topology: Topology, triangles: np.ndarray) -> np.ndarray:

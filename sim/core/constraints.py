@@ -25,7 +25,7 @@ from clothlab.sim.core.kernels import (
     move_link_ends,
     particle_health,
 )
-from clothlab.sim.core.records import Links, Particles
+from clothlab.sim.core.records import Air, Links, Particles, Surface
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -82,16 +82,8 @@ AIR_FASTMATH = {"nsz", "arcp", "afn"}
 def add_aerodynamic_forces(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
-    triangles: np.ndarray,  # (T, 3) int32, live triangles
-    corner_start: np.ndarray,  # (N + 1,) int64, where each particle's triangles begin
-    corner_triangle: np.ndarray,  # (3T,) int64, each particle's triangles, in order
-    air: np.ndarray,  # (3,) float64, air velocity before gusting, units/s
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
-    vertex_area: np.ndarray,  # (N,) float64, rest area each particle stands for (0: none)
-    force: np.ndarray,  # (T, 9) float64, scratch: _triangle_air_force's rows
+    surface: Surface,  # surface.force is scratch: _triangle_air_force's rows
+    air: Air,
     out: np.ndarray,  # (N, 3) float64, accelerations, accumulated
     stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v of each particle, accumulated
 ) -> None:
@@ -108,53 +100,44 @@ def add_aerodynamic_forces(
     predict (`accelerate_implicit`) solves for the new velocity with it, which is stable at
     any drag and leaves the steady state, e.g. the terminal speed, as it is.
 
-    Each triangle's force is found first (into `force`), then each particle gathers its
-    triangles' in order: add_aerodynamic_forces_parallel does the same on two threads, with
-    the same bits (AIR_FASTMATH)."""
+    Each triangle's force is found first (into `surface.force`), then each particle gathers
+    its triangles' in order: add_aerodynamic_forces_parallel does the same on two threads,
+    with the same bits (AIR_FASTMATH)."""
+    triangles, force = surface.triangles, surface.force
     for k in range(triangles.shape[0]):
-        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+        _triangle_air_force(x, x_prev, triangles, k, air, force)
     for v in range(x.shape[0]):
-        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+        _gather_air_forces(surface, out, stiffness, v)
 
 
 @njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, parallel=True)
 def add_aerodynamic_forces_parallel(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
-    triangles: np.ndarray,  # (T, 3) int32
-    corner_start: np.ndarray,  # (N + 1,) int64
-    corner_triangle: np.ndarray,  # (3T,) int64
-    air: np.ndarray,  # (3,) float64
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
-    vertex_area: np.ndarray,  # (N,) float64
-    force: np.ndarray,  # (T, 9) float64
+    surface: Surface,
+    air: Air,
     out: np.ndarray,  # (N, 3) float64
     stiffness: np.ndarray,  # (N, 3, 3) float64
 ) -> None:
     """add_aerodynamic_forces on the thread pool: the triangles are independent, and so are
     the particles gathering their forces, each in the same order as on one thread."""
+    triangles, force = surface.triangles, surface.force
     for k in prange(triangles.shape[0]):
-        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+        _triangle_air_force(x, x_prev, triangles, k, air, force)
     for v in prange(x.shape[0]):
-        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+        _gather_air_forces(surface, out, stiffness, v)
 
 
 @njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, **NO_REFCOUNTS, inline="always")
-def _gather_air_forces(
-    corner_start: np.ndarray,
-    corner_triangle: np.ndarray,
-    vertex_area: np.ndarray,
-    force: np.ndarray,
-    out: np.ndarray,
-    stiffness: np.ndarray,
-    v: int,
-) -> None:
+def _gather_air_forces(surface: Surface, out: np.ndarray, stiffness: np.ndarray, v: int) -> None:
     """Particle v's triangles' forces on it, in their order, divided by the rest area it
     stands for, added to its acceleration and its drag stiffness."""
-    area = vertex_area[v]
+    corner_start, corner_triangle, force = (
+        surface.corner_start,
+        surface.corner_triangle,
+        surface.force,
+    )
+    area = surface.vertex_area[v]
     if area <= 0.0:
         return
     for m in range(corner_start[v], corner_start[v + 1]):
@@ -177,15 +160,12 @@ def _triangle_air_force(
     x_prev: np.ndarray,
     triangles: np.ndarray,
     k: int,
-    air: np.ndarray,
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
+    air: Air,
     force: np.ndarray,  # (T, 9) float64: row k written
 ) -> None:
     """Into force[k]: triangle k's force on each of its corners (3), the drag stiffness's
     `along` and `plane` terms, its unit normal (3) and twice its area (0: no force)."""
+    velocity, t, h, drag, lift = air
     a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
     # the triangle's own velocity, subtracted from the air's below
     r0 = (x[a, 0] + x[b, 0] + x[c, 0] - x_prev[a, 0] - x_prev[b, 0] - x_prev[c, 0]) / (3.0 * h)
@@ -200,9 +180,9 @@ def _triangle_air_force(
     ny /= twice_area
     nz /= twice_area
     blowing = gust(t, (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
-    r0 = air[0] * blowing - r0
-    r1 = air[1] * blowing - r1
-    r2 = air[2] * blowing - r2
+    r0 = velocity[0] * blowing - r0
+    r1 = velocity[1] * blowing - r1
+    r2 = velocity[2] * blowing - r2
     normal_speed = r0 * nx + r1 * ny + r2 * nz
     pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
     across = lift * 0.5 * twice_area * abs(normal_speed)

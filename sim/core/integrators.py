@@ -8,7 +8,6 @@ the classic model; with every option off it computes what the classic one does.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -16,7 +15,6 @@ import numpy as np
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.constraint_sets import (
-    AirSurface,
     BendingSet,
     ConstraintSet,
     LinkSet,
@@ -30,6 +28,7 @@ from clothlab.sim.core.constraint_sets import (
 )
 from clothlab.sim.core.forces import DistanceImpulses, Impulses, ShearImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
+from clothlab.sim.core.records import Surface
 from clothlab.sim.core.state import State
 
 
@@ -82,7 +81,8 @@ class ExtendedIntegrator:
         self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
-        self._air: AirSurface | None = None  # for aerodynamic wind
+        self._air: Surface | None = None  # for aerodynamic wind
+        self._air_parallel = False  # on two threads, as the links are
         self._drag_stiffness = np.zeros((particle_count, 3, 3))  # (N, 3, 3) float64, −∂a/∂v
 
     def invalidate(self, what: str) -> None:
@@ -111,6 +111,7 @@ class ExtendedIntegrator:
                 self._impulses = None  # it has new arrays
         if s.aerodynamic and self._air is None:
             self._air = air_surface(model)
+            self._air_parallel = model.links.parallel
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
@@ -185,17 +186,11 @@ class ExtendedIntegrator:
             return
         constraints.classic_acceleration(x, s.gravity, 0.0, t, self._acceleration)
         self._drag_stiffness[:] = 0.0
-        yaw = math.radians(s.wind_yaw)
-        air = np.array([s.wind * math.sin(yaw), 0.0, s.wind * math.cos(yaw)])
         surface = self._air
         assert surface is not None  # step() makes it before the first substep
         add = (
             constraints.add_aerodynamic_forces_parallel
-            if surface.parallel
+            if self._air_parallel
             else constraints.add_aerodynamic_forces
         )
-        add(
-            x, x_prev, surface.triangles, surface.corner_start, surface.corner_triangle, air, t,
-            h, s.drag, s.lift, surface.vertex_area, surface.force, self._acceleration,
-            self._drag_stiffness,
-        )  # fmt: skip
+        add(x, x_prev, surface, s.air(t, h), self._acceleration, self._drag_stiffness)

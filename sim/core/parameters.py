@@ -14,7 +14,9 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from clothlab.sim.core.records import World
+import numpy as np
+
+from clothlab.sim.core.records import Air, World
 from clothlab.sim.text import QT_TR_NOOP, tr
 
 Vec3 = tuple[float, float, float]
@@ -613,6 +615,13 @@ class Settings:
             float(t),
             float(self.dt),
         )
+
+    def air(self, t: float, h: float) -> Air:
+        """The air aerodynamic wind blows with over a substep of h from model time t: the
+        wind's strength along its yaw from +z towards +x."""
+        yaw = math.radians(self.wind_yaw)
+        velocity = np.array([self.wind * math.sin(yaw), 0.0, self.wind * math.cos(yaw)])
+        return Air(velocity, float(t), float(h), float(self.drag), float(self.lift))
 
     def with_value(self, key: str, value: Any) -> Settings:
         """A copy with one setting changed, type- and range-checked against the table."""
