@@ -24,7 +24,7 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
-from clothlab.sim.core.records import Links, Particles, Surface
+from clothlab.sim.core.records import LinkMoves, Links, Particles, Surface
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -700,6 +700,11 @@ class BendingSet(ConstraintSet):
             self.start,
             self.moved,
         )
+
+    @property
+    def moves(self) -> LinkMoves:
+        """What the last substep's passes moved, for the forces."""
+        return LinkMoves(self.a, self.b, self.start, self.moved)
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0

@@ -25,7 +25,7 @@ from clothlab.sim.core.kernels import (
     move_link_ends,
     particle_health,
 )
-from clothlab.sim.core.records import Air, Links, Particles, Surface
+from clothlab.sim.core.records import Air, LinkMoves, Links, Particles, Surface
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -1094,10 +1094,7 @@ def shear_forces_on_held(
 def link_forces(
     x: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64, 0 for held particles
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    start: np.ndarray,  # (L, 3) float64, the substep's start directions
-    moved: np.ndarray,  # (L,) float64, mass × how far each link moved its ends, its passes'
+    moves: LinkMoves,  # the links and what their last substep's passes moved
     h: float,
     live: np.ndarray,  # (L,) int64, each link's topology index; (0,): write no tension
     tension: np.ndarray,  # (M,) float64 by topology index, written where `live` says
@@ -1107,6 +1104,7 @@ def link_forces(
     substep: it moved its free end by `moved` / mass along u, its correction's unit direction
     (along_start), so it pulls each end with moved / h² along u, towards the other end when
     > 0. One pass for both: measuring is one call, not one per array."""
+    link_a, link_b, start, moved = moves
     h2 = h * h
     with_tension = live.shape[0] == link_a.shape[0]
     for k in range(link_a.shape[0]):

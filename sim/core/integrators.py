@@ -26,7 +26,7 @@ from clothlab.sim.core.constraint_sets import (
     air_surface,
     constraint_sets,
 )
-from clothlab.sim.core.forces import DistanceImpulses, Impulses, ShearImpulses
+from clothlab.sim.core.forces import Impulses, ShearImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
 from clothlab.sim.core.records import Surface
 from clothlab.sim.core.state import State
@@ -155,8 +155,7 @@ class ExtendedIntegrator:
             and last[1].is_of(h, links, obstacles, fixed)
         ):
             return last[1]
-        bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
-                   if isinstance(c, BendingSet)]  # fmt: skip
+        bending = [c.moves for c in self._active if isinstance(c, BendingSet)]
         stencils = tuple(stencil for c in self._active for stencil in c.stencils())
         shear = next((c.shear for c in self._active if isinstance(c, ShearSet)), None)
         held = None if shear is None else ShearImpulses(shear.cells, shear.gradient, shear.lambdas)
