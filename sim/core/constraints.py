@@ -25,7 +25,15 @@ from clothlab.sim.core.kernels import (
     move_link_ends,
     particle_health,
 )
-from clothlab.sim.core.records import Air, LinkMoves, Links, Particles, Surface
+from clothlab.sim.core.records import (
+    Air,
+    LinkMoves,
+    Links,
+    Pairs,
+    PairSearch,
+    Particles,
+    Surface,
+)
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
@@ -1256,30 +1264,22 @@ def find_close_pairs(
     neighbourhood meets at most two cells along each axis: 8 lookups, not 27 as with cells
     the radius across."""
     n = x.shape[0]
-    grid = _bin_particles(x, 2.0 * radius)
+    search = PairSearch(x, rest, radius, distance, _bin_particles(x, 2.0 * radius), linked)
+    out = Pairs(pairs, targets)
     if n < PARALLEL_SEARCH_MIN:
-        return _pairs_of_chunk(
-            x, rest, radius, distance, grid, linked, 0, n, pairs, targets, 0, len(pairs)
-        )
+        return _pairs_of_chunk(search, 0, n, out, 0, len(pairs))
     room = pairs.shape[0] // SEARCH_CHUNKS
-    found = _pairs_of_chunks(x, rest, radius, distance, grid, linked, pairs, targets, room)
+    found = _pairs_of_chunks(search, out, room)
     return _close_gaps(found, room, pairs, targets)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _pairs_of_chunks(
-    x: np.ndarray,
-    rest: np.ndarray,
-    radius: float,
-    distance: float,
-    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],  # _bin_particles, cells 2 × radius
-    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    pairs: np.ndarray,
-    targets: np.ndarray,
-    room: int,
-) -> np.ndarray:
+def _pairs_of_chunks(search: PairSearch, out: Pairs, room: int) -> np.ndarray:
     """(SEARCH_CHUNKS,) int64: how many pairs each chunk of particles found, written from
     row c × room of chunk c while they fit."""
+    # the thread pool's loop takes no record within a record: it is taken apart here and made
+    # again in the loop
+    x, rest, radius, distance, grid, linked = search
     n = x.shape[0]
     found = np.zeros(SEARCH_CHUNKS, dtype=np.int64)
     half = SEARCH_CHUNKS // 2
@@ -1289,9 +1289,8 @@ def _pairs_of_chunks(
         # lowest, and in runs the chunks of its bottom rows took twice the others' time.
         c = 2 * (k % half) + k // half
         first, end = c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS
-        found[c] = _pairs_of_chunk(
-            x, rest, radius, distance, grid, linked, first, end, pairs, targets, c * room, room
-        )
+        chunk = PairSearch(x, rest, radius, distance, grid, linked)
+        found[c] = _pairs_of_chunk(chunk, first, end, out, c * room, room)
     return found
 
 
@@ -1344,21 +1343,17 @@ def _bin_particles(x: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _pairs_of_chunk(
-    x: np.ndarray,
-    rest: np.ndarray,
-    radius: float,
-    distance: float,
-    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],
-    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    search: PairSearch,
     first: int,
     end: int,  # particles first … end − 1
-    pairs: np.ndarray,
-    targets: np.ndarray,
+    out: Pairs,
     base: int,  # the chunk's slice of the output: rows base … base + room − 1
     room: int,
 ) -> int:
     """The close pairs (i, j > i) of particles i in first … end − 1, written from row `base`
     while they fit. Returns how many there are."""
+    x, rest, radius, distance, grid, linked = search
+    pairs, targets = out
     cells, order, starts, mask = grid
     offsets, neighbour, via, alive = linked
     size = 2.0 * radius  # the grid's cells

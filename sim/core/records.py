@@ -96,3 +96,61 @@ class Air(NamedTuple):
     h: float  # substep length, s
     drag: float  # pressure coefficient along the normal
     lift: float  # coefficient across, in the triangle's plane
+
+
+class Graph(NamedTuple):
+    """The topology's links as a graph to walk: particle i's links are entries
+    offsets[i]:offsets[i + 1] of neighbour and via, dead links included (walks skip them)."""
+
+    offsets: np.ndarray  # (N + 1,) int64
+    neighbour: np.ndarray  # (2M,) int32, the particle at the link's other end
+    via: np.ndarray  # (2M,) int64, the topology link
+    weight: np.ndarray  # (M,) float64, each topology link's rest length
+    alive: np.ndarray  # (M,) bool
+
+
+class PathTree(NamedTuple):
+    """Shortest paths over the live links from a set of sources (the pins), as a tree."""
+
+    length: np.ndarray  # (N,) float64, along the cloth at rest from the nearest source; inf: none
+    parent_link: np.ndarray  # (N,) int64, the link each path arrives by; -1 at a source or none
+    origin: np.ndarray  # (N,) int64, the source each path starts at; -1 where unreachable
+
+
+class PairSearch(NamedTuple):
+    """What a search for close pairs of particles reads (constraints.find_close_pairs)."""
+
+    x: np.ndarray  # (N, 3) float64, positions now
+    rest: np.ndarray  # (N, 3) float64, rest positions
+    radius: float  # pairs closer than this are found
+    distance: float  # each must end at least this far apart (or as far as at rest, if less)
+    # (cells (N, 3) int64, order (N,) int64, starts (M + 1,) int64, mask): the particles in a
+    # spatial hash of cells 2 × radius across (constraints._bin_particles)
+    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int]
+    # (offsets, neighbour, via, alive) of Graph: pairs joined by a live link are left to it
+    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class Pairs(NamedTuple):
+    """Close pairs as found, written row by row."""
+
+    ends: np.ndarray  # (P, 2) int32, the two particles, i < j
+    targets: np.ndarray  # (P,) float64, the distance each must end apart
+
+
+class BlockMatrix(NamedTuple):
+    """A symmetric matrix of 3 × 3 blocks in block CSR (sim.core.multigrid)."""
+
+    indptr: np.ndarray  # (n + 1,) int64
+    indices: np.ndarray  # (nnz,) int64
+    data: np.ndarray  # (nnz, 3, 3) float64
+
+
+class LineFactors(NamedTuple):
+    """One direction's lines of a multigrid level and their factored bands, as a line
+    Gauss–Seidel sweep reads them (multigrid.line_sweep)."""
+
+    order: np.ndarray  # (n,) int64, the nodes line by line
+    start: np.ndarray  # (lines + 1,) int64, where each line begins in `order`
+    outside: np.ndarray  # (nnz,) bool, the blocks that couple two lines
+    band: np.ndarray  # (3n, w + 1) float64, each line's band Cholesky factor (factor_bands)
