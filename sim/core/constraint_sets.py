@@ -24,7 +24,7 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
-from clothlab.sim.core.records import LinkMoves, Links, Particles, Surface
+from clothlab.sim.core.records import Graph, LinkMoves, Links, Particles, PathTree, Surface
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -1145,6 +1145,10 @@ class Adjacency:
     neighbour: np.ndarray  # (2M,) int32, the particle at the link's other end
     via: np.ndarray  # (2M,) int64, the topology link
 
+    def graph(self, weight: np.ndarray, alive: np.ndarray) -> Graph:
+        """With each link's `weight` ((M,) float64) and whether it lives ((M,) bool)."""
+        return Graph(self.offsets, self.neighbour, self.via, weight, alive)
+
 
 def link_adjacency(topology: Topology) -> Adjacency:
     return adjacency(topology.links, topology.particle_count)
@@ -1174,6 +1178,10 @@ class PathTrees:
     parent_link: np.ndarray  # (R, N) int64, the link each path arrives by; -1 at a pin or none
     origin: np.ndarray  # (R, N) int64, the pin each path starts at; -1 where unreachable
 
+    def tree(self, r: int) -> PathTree:
+        """Tree r, its rows of the arrays (views: writing it writes them)."""
+        return PathTree(self.length[r], self.parent_link[r], self.origin[r])
+
 
 def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
     pins = np.ascontiguousarray(model.pin_index, dtype=np.int32)
@@ -1188,11 +1196,9 @@ def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
         parent_link=np.empty((len(sources), n), dtype=np.int64),
         origin=np.empty((len(sources), n), dtype=np.int64),
     )
+    graph = adjacency.graph(model.topology.rest_lengths, model.link_alive)
     for r, start in enumerate(sources):
-        constraints.shortest_paths(
-            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
-            model.link_alive, start, trees.length[r], trees.parent_link[r], trees.origin[r],
-        )  # fmt: skip
+        constraints.shortest_paths(graph, start, trees.tree(r))
     return trees
 
 
@@ -1216,14 +1222,12 @@ def repair_path_trees(
 ) -> int:
     """Bring the trees up to date after the links `removed` ((K,) int64) died (and none came
     back); returns how many particle paths went through them and were found again."""
-    changed = 0
-    for r in range(trees.length.shape[0]):
-        changed += constraints.repair_shortest_paths(
-            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
-            model.topology.links, model.link_alive, removed, trees.length[r],
-            trees.parent_link[r], trees.origin[r],
-        )  # fmt: skip
-    return changed
+    graph = adjacency.graph(model.topology.rest_lengths, model.link_alive)
+    ends = model.topology.links
+    return sum(
+        constraints.repair_shortest_paths(graph, ends, removed, trees.tree(r))
+        for r in range(trees.length.shape[0])
+    )
 
 
 def tethers_from_trees(model: Model, trees: PathTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -27,11 +27,13 @@ from clothlab.sim.core.kernels import (
 )
 from clothlab.sim.core.records import (
     Air,
+    Graph,
     LinkMoves,
     Links,
     Pairs,
     PairSearch,
     Particles,
+    PathTree,
     Surface,
 )
 
@@ -716,21 +718,17 @@ def _heap_pop(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _settle(
-    offsets: np.ndarray,  # (N + 1,) int64
-    neighbour: np.ndarray,  # (2M,) int32
-    via: np.ndarray,  # (2M,) int64
-    weight: np.ndarray,  # (M,) float64
-    alive: np.ndarray,  # (M,) bool
+    graph: Graph,
     open_: np.ndarray,  # (N,) bool, particles whose length may still fall; cleared as they settle
-    length: np.ndarray,  # (N,) float64, updated in place
-    parent_link: np.ndarray,  # (N,) int64, updated in place
-    origin: np.ndarray,  # (N,) int64, updated in place
+    tree: PathTree,  # updated in place
     keys: np.ndarray,  # (H,) float64, the heap's path lengths
     nodes: np.ndarray,  # (H,) int64, the heap's particles
     size: int,  # entries already on the heap
 ) -> None:
     """Dijkstra from the entries already on the heap, over live links, into particles still
     open (their length is not final); closes each particle as it settles."""
+    offsets, neighbour, via, weight, alive = graph
+    length, parent_link, origin = tree
     while size > 0:
         d, i, size = _heap_pop(keys, nodes, size)
         if not open_[i] or d > length[i]:
@@ -751,24 +749,19 @@ def _settle(
 
 @njit(cache=True, nogil=True)
 def shortest_paths(
-    offsets: np.ndarray,  # (N + 1,) int64, each particle's slice of neighbour and via
-    neighbour: np.ndarray,  # (2M,) int32, the particle at the other end of the link
-    via: np.ndarray,  # (2M,) int64, the topology link
-    weight: np.ndarray,  # (M,) float64, rest length of each topology link
-    alive: np.ndarray,  # (M,) bool
+    graph: Graph,  # rest lengths as weights
     sources: np.ndarray,  # (S,) int32, where every path starts (the pins)
-    length: np.ndarray,  # (N,) float64, written: path length from the nearest source, or inf
-    parent_link: np.ndarray,  # (N,) int64, written: the link the path arrives by (-1: none)
-    origin: np.ndarray,  # (N,) int64, written: the source the path starts at (-1: none)
+    tree: PathTree,  # written
 ) -> None:
     """Shortest paths over the live links (rest lengths as weights) from the nearest of the
     sources: the tree of them, as each particle's length, arriving link and source."""
+    length, parent_link, origin = tree
     n = length.shape[0]
     length[:] = np.inf
     parent_link[:] = -1
     origin[:] = -1
     open_ = np.ones(n, dtype=np.bool_)
-    keys = np.empty(via.shape[0] + sources.shape[0] + 1)
+    keys = np.empty(graph.via.shape[0] + sources.shape[0] + 1)
     nodes = np.empty(keys.shape[0], dtype=np.int64)
     size = 0
     for s in sources:
@@ -776,24 +769,15 @@ def shortest_paths(
             length[s] = 0.0
             origin[s] = s
             size = _heap_push(keys, nodes, size, 0.0, s)
-    _settle(
-        offsets, neighbour, via, weight, alive, open_, length, parent_link, origin, keys, nodes,
-        size,
-    )  # fmt: skip
+    _settle(graph, open_, tree, keys, nodes, size)
 
 
 @njit(cache=True, nogil=True)
 def repair_shortest_paths(
-    offsets: np.ndarray,  # (N + 1,) int64
-    neighbour: np.ndarray,  # (2M,) int32
-    via: np.ndarray,  # (2M,) int64
-    weight: np.ndarray,  # (M,) float64
+    graph: Graph,  # with the removed links dead
     ends: np.ndarray,  # (M, 2) int32, the two particles of each topology link
-    alive: np.ndarray,  # (M,) bool, with the removed links dead
     removed: np.ndarray,  # (K,) int64, links that died since the tree was made
-    length: np.ndarray,  # (N,) float64, updated in place
-    parent_link: np.ndarray,  # (N,) int64, updated in place
-    origin: np.ndarray,  # (N,) int64, updated in place
+    tree: PathTree,  # updated in place
 ) -> int:
     """Bring a shortest_paths tree up to date after links died; returns how many particles
     had a path through a removed link. Removing links only lengthens paths, and a particle
@@ -801,6 +785,8 @@ def repair_shortest_paths(
     subtrees below the removed links) are found again by Dijkstra, started from their live
     neighbours outside those subtrees. The result is what shortest_paths computes afresh,
     up to which of two equally short paths a particle takes."""
+    offsets, neighbour, via, weight, alive = graph
+    length, parent_link, origin = tree
     n = length.shape[0]
     affected = np.zeros(n, dtype=np.bool_)
     members = np.empty(n, dtype=np.int64)  # the affected particles; a stack while found
@@ -847,10 +833,7 @@ def repair_shortest_paths(
                     origin[i] = origin[j]
         if origin[i] >= 0:
             size = _heap_push(keys, nodes, size, length[i], i)
-    _settle(
-        offsets, neighbour, via, weight, alive, affected, length, parent_link, origin, keys,
-        nodes, size,
-    )  # fmt: skip
+    _settle(graph, affected, tree, keys, nodes, size)
     return count
 
 
