@@ -40,15 +40,14 @@ from clothlab.sim.core.records import (
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def accelerate(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
+    particles: Particles,  # x and x_prev updated in place
     acceleration: np.ndarray,  # (N, 3) float64
     damping: float,
     h: float,
 ) -> int:
     """Verlet predict with a per-particle acceleration (the classic predict, generalised).
     Returns the health of the state it found, as kernels.predict does."""
+    x, x_prev, inv_mass = particles
     h2 = h * h
     max_step = MAX_SPEED * h
     health = HEALTHY
@@ -210,9 +209,7 @@ def _triangle_air_force(
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def accelerate_implicit(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
+    particles: Particles,  # x and x_prev updated in place
     acceleration: np.ndarray,  # (N, 3) float64, at the current velocity
     stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v (symmetric, positive semi-definite)
     damping: float,
@@ -221,6 +218,7 @@ def accelerate_implicit(
     """Verlet predict with velocity-dependent forces taken implicitly: the new velocity u
     solves (I + h·K)·u = damping·v + h·a + h·K·v (linearised backward Euler), where v is the
     last step's velocity. With K = 0 this is `accelerate`. Returns the state's health."""
+    x, x_prev, inv_mass = particles
     max_step = MAX_SPEED * h
     health = HEALTHY
     rhs = np.empty(3)
@@ -1482,16 +1480,14 @@ def _project_pair_run(
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def link_measures(
     x: np.ndarray,  # (N, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    rest: np.ndarray,  # (L,) float64
+    links: Links,  # each link's compliance is read with the multipliers
     lambdas: np.ndarray,  # (L,) float64 XPBD multipliers, or (0,) for none
-    compliance: np.ndarray,  # (L,) float64, each link's (read with the multipliers)
     h: float,  # the substep the multipliers were solved over
 ) -> tuple[float, float]:
     """(max (L − rest)/rest, max |C + α̃·λ| / rest) over the links, in one pass; (0, 0) for
     none. C = L − rest, α̃ = compliance/h²: the second is how far the positions are from what
     the solver is solving for (each link's compliance law under XPBD, rest length otherwise)."""
+    link_a, link_b, rest, compliance = links.a, links.b, links.rest, links.compliance
     stretch = -np.inf
     worst = 0.0
     with_lambdas = lambdas.shape[0] == link_a.shape[0]

@@ -115,19 +115,17 @@ class ExtendedIntegrator:
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
+        particles = sub.particles
         damping = damping_per_step(s.damping, h)
         for k in range(s.substeps):
             self._accelerations(x, x_prev, s, state.t + k * h, h)
             x_prev[fixed.index] = x[fixed.index]  # a dragged pin's motion is not a velocity
             if s.aerodynamic:  # drag grows with speed²: solved for implicitly, stable at any drag
                 health = constraints.accelerate_implicit(
-                    x, x_prev, fixed.inv_mass, self._acceleration, self._drag_stiffness,
-                    damping, h,
-                )  # fmt: skip
-            else:
-                health = constraints.accelerate(
-                    x, x_prev, fixed.inv_mass, self._acceleration, damping, h
+                    particles, self._acceleration, self._drag_stiffness, damping, h
                 )
+            else:
+                health = constraints.accelerate(particles, self._acceleration, damping, h)
             if health != kernels.HEALTHY:
                 return health
             kernels.place_pins(x, fixed.index, fixed.anchor)

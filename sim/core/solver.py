@@ -491,10 +491,8 @@ class Simulation:
         if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
             lambdas = self._extended.links_set.lambdas
         # each link's own compliance (its body's material), as the XPBD pass used it
-        return constraints.link_measures(
-            self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
-            s.dt / s.substeps,
-        )  # fmt: skip
+        record = links.record(self.link_material())
+        return constraints.link_measures(self.state.x, record, lambdas, s.dt / s.substeps)
 
     def solve_report(self) -> SolveReport | None:
         """How the last substep's fabric solve went (the links' or the projective); None: the
