@@ -28,7 +28,7 @@ class Particles(NamedTuple):
 class Held(NamedTuple):
     """What holds particles in place: the pins, then the grabbed particle while it is held."""
 
-    index: np.ndarray  # (P,) int32, the held particles
+    particle: np.ndarray  # (P,) int32, the held particles (`index` is a tuple method)
     anchor: np.ndarray  # (P, 3) float64, where each sits
 
 
