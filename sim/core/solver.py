@@ -50,7 +50,7 @@ from clothlab.sim.core.materials import (
 )
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
-from clothlab.sim.core.records import Particles, World
+from clothlab.sim.core.records import Particles
 from clothlab.sim.core.state import State, faces_alive, pin_arrays, raise_out_of_plane
 from clothlab.sim.core.topology import Topology
 
@@ -283,7 +283,8 @@ class Simulation:
         if np.array_equal(x, state.x):
             return  # the edit reached no particle: nothing to push, nothing else changes
         relaxing = links.record(self.link_material())._replace(moved=np.zeros(links.count))
-        world = World(int(s.passes), 1.0, 0.0, 0.0, float(state.t), float(s.dt))  # no forces
+        # the passes alone: no damping, gravity or wind
+        world = s.world(state.t)._replace(damping=1.0, gravity=0.0, wind=0.0)
         for _ in range(relax_rounds(len(links.a), s.passes)):
             kernels.step_classic(particles, self.fixed.held, relaxing, world, contacts, self._never)
             settled = np.abs(x - x_prev).max() < RELAXED
