@@ -599,21 +599,17 @@ def potential_energy(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def predict_energy(
-    x: np.ndarray,  # (N, 3) float64, the state a step starts from
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64, 0 for pinned or grabbed particles
+    particles: Particles,  # the state a step starts from, read only
     mass: np.ndarray,  # (N,) float64, 1 each in model units (× 1.0 is exact: the same sums)
-    damping: float,  # the factor one predict keeps (parameters.damping_per_step)
-    gravity: float,
-    wind: float,
-    t: float,
-    h: float,
+    world: World,  # of the predict: its damping, gravity, wind, t and length (world.dt = h)
 ) -> tuple[float, float, float]:
     """(KE + PE now, energy the next predict's damping takes out, work its wind does), from
     the state before the predict, read only. With u0 = x − x_prev the predict makes
     u1 = d·u0 + a·h²; the particle moves (u0 + u1)/2 at the midpoints where PE is measured, so
     ΔKE + ΔPE = wind work − damping loss exactly, with damping loss = ½(1 − d)·u0·(u0 + u1)/h²
     (the impulse −(1 − d)·u0/h times the mean velocity) and wind work = a_z·(u0_z + u1_z)/2."""
+    x, x_prev, inv_mass = particles
+    damping, gravity, wind, t, h = world.damping, world.gravity, world.wind, world.t, world.dt
     h2 = h * h
     kinetic = 0.0
     height = 0.0

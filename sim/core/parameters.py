@@ -604,16 +604,18 @@ class Settings:
         """True when only the seed's model is switched on (the fast classic kernel applies)."""
         return all(getattr(self, p.key) == p.default for p in _TABLE if p.switches_option)
 
-    def world(self, t: float) -> World:
-        """What a classic step from model time `t` runs with (kernels.step_classic)."""
-        damping = damping_per_step(self.damping, self.dt)
+    def world(self, t: float, h: float | None = None) -> World:
+        """What a classic step from model time `t` runs with (kernels.step_classic), or a
+        substep of h seconds: its length and the damping over it."""
+        h = self.dt if h is None else h
+        damping = damping_per_step(self.damping, h)
         return World(
             int(self.passes),
             float(damping),
             float(self.gravity),
             float(self.wind),
             float(t),
-            float(self.dt),
+            float(h),
         )
 
     def air(self, t: float, h: float) -> Air:
