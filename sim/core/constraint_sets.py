@@ -24,7 +24,16 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
-from clothlab.sim.core.records import Graph, LinkMoves, Links, Particles, PathTree, Surface
+from clothlab.sim.core.records import (
+    Graph,
+    LinearStencils,
+    LinkMoves,
+    Links,
+    Particles,
+    PathTree,
+    ShearCells,
+    Surface,
+)
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -898,12 +907,13 @@ class Stencils:
         self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (K,) float64
         self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
 
+    @property
+    def record(self) -> LinearStencils:
+        return LinearStencils(self.members, self.coefficients, self.compliance, self.lambdas)
+
     def project(self, sub: Substep) -> None:
         if len(self.members):
-            constraints.project_stencils_xpbd(
-                sub.x, sub.inv_mass, self.members, self.coefficients, self.compliance,
-                self.lambdas, sub.h,
-            )  # fmt: skip
+            constraints.project_stencils_xpbd(sub.particles, self.record, float(sub.h))
 
 
 class CellShear:
@@ -916,12 +926,15 @@ class CellShear:
         self.lambdas = np.zeros(len(cells))  # (C,) float64, per substep
         self.gradient = np.zeros((len(cells), 4, 3))  # (C, 4, 3) float64, ∇C as last projected
 
+    @property
+    def record(self) -> ShearCells:
+        return ShearCells(
+            self.cells, self.coefficients, self.compliance, self.lambdas, self.gradient
+        )
+
     def project(self, sub: Substep) -> None:
         if len(self.cells):
-            constraints.project_cell_shear(
-                sub.x, sub.inv_mass, self.cells, self.coefficients, self.compliance,
-                self.lambdas, self.gradient, sub.h,
-            )  # fmt: skip
+            constraints.project_cell_shear(sub.particles, self.record, float(sub.h))
 
 
 # No cells (one object: a solve compares its sets by identity to know its layout still holds)

@@ -28,12 +28,14 @@ from clothlab.sim.core.kernels import (
 from clothlab.sim.core.records import (
     Air,
     Graph,
+    LinearStencils,
     LinkMoves,
     Links,
     Pairs,
     PairSearch,
     Particles,
     PathTree,
+    ShearCells,
     Surface,
 )
 
@@ -938,18 +940,16 @@ def _triangle_cross(x: np.ndarray, a: int, b: int, c: int) -> tuple[float, float
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_stencils_xpbd(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    members: np.ndarray,  # (K, M) int32, the particles of each stencil
-    coefficients: np.ndarray,  # (K, M) float64, each stencil's c_m
-    compliance: np.ndarray,  # (K,) float64
-    lambdas: np.ndarray,  # (K, 3) float64, Lagrange multipliers of this substep
+    particles: Particles,  # x updated in place
+    stencils: LinearStencils,  # stencils.lambdas updated
     h: float,
 ) -> None:
     """One XPBD pass over linear constraints C = Σ c_m·x_m = 0 (sim.core.materials' bending:
     a run's curvature, x_l − 2·x_i + x_r when evenly spaced, a cell's twist x_00 − x_01 + x_11
     − x_10), each stencil with its own coefficients: three
     linear components each, gradients c_m, so each update is exact for its stencil."""
+    x, inv_mass = particles.x, particles.inv_mass
+    members, coefficients, compliance, lambdas = stencils
     h2 = h * h
     size = members.shape[1]
     for k in range(members.shape[0]):
@@ -1006,19 +1006,16 @@ def _cell_shear(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_cell_shear(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    cells: np.ndarray,  # (C, 4) int32, corners 00, 01, 11, 10
-    coefficients: np.ndarray,  # (C, 2, 4) float64, F_u and F_v from the corners
-    compliance: np.ndarray,  # (C,) float64
-    lambdas: np.ndarray,  # (C,) float64, Lagrange multipliers of this substep
-    gradient: np.ndarray,  # (C, 4, 3) float64, out: each corner's ∇C as last projected
+    particles: Particles,  # x updated in place
+    shear: ShearCells,  # shear.lambdas updated, shear.gradient written
     h: float,
 ) -> None:
     """One XPBD pass over the cells' shear conditions C = F_u·F_v (materials.shear_coefficients:
     the deformation gradient's weft and warp columns, unit and square at rest): sheared by γ,
     C = sin γ, and ½·C²/α with α = 1/(G·A) is the continuum ½·G·γ²·A; stretched, the columns
     stay square and C stays 0, so a fabric's stretch does not depend on its shear."""
+    x, inv_mass = particles.x, particles.inv_mass
+    cells, coefficients, compliance, lambdas, gradient = shear
     for k in range(cells.shape[0]):
         error, w = _cell_shear(x, inv_mass, cells, coefficients, k, 1.0, gradient)
         if w == 0.0:

@@ -154,3 +154,24 @@ class LineFactors(NamedTuple):
     start: np.ndarray  # (lines + 1,) int64, where each line begins in `order`
     outside: np.ndarray  # (nnz,) bool, the blocks that couple two lines
     band: np.ndarray  # (3n, w + 1) float64, each line's band Cholesky factor (factor_bands)
+
+
+class LinearStencils(NamedTuple):
+    """Linear constraints C = Σ c_m·x_m of one kind, three components each (x, y, z), as an
+    XPBD pass reads them (constraints.project_stencils_xpbd)."""
+
+    members: np.ndarray  # (K, M) int32, the particles of each stencil
+    coefficients: np.ndarray  # (K, M) float64, each stencil's c_m
+    compliance: np.ndarray  # (K,) float64
+    lambdas: np.ndarray  # (K, 3) float64, Lagrange multipliers of this substep
+
+
+class ShearCells(NamedTuple):
+    """Cells held square by their shear conditions, as an XPBD pass reads them
+    (constraints.project_cell_shear)."""
+
+    cells: np.ndarray  # (C, 4) int32, corners 00, 01, 11, 10
+    coefficients: np.ndarray  # (C, 2, 4) float64, F_u and F_v from the corners
+    compliance: np.ndarray  # (C,) float64
+    lambdas: np.ndarray  # (C,) float64, Lagrange multipliers of this substep
+    gradient: np.ndarray  # (C, 4, 3) float64, out: each corner's ∇C as last projected
