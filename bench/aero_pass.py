@@ -42,7 +42,15 @@ x_prev = x + rng.normal(0.0, 0.002, x.shape)
 air = np.array([0.0, 0.0, 5.0])
 out, stiffness = np.zeros_like(x), np.zeros((len(x), 3, 3))
 kernels = {}
-if "corner_start" in inspect.signature(constraints.add_aerodynamic_forces.py_func).parameters:
+parameters = inspect.signature(constraints.add_aerodynamic_forces.py_func).parameters
+if "surface" in parameters:
+    from clothlab.sim.core.constraint_sets import air_surface
+    from clothlab.sim.core.records import Air
+    s, blowing = air_surface(model), Air(air, 0.7, 1 / 60, 1.2, 0.3)
+    for label, add in (("one thread", constraints.add_aerodynamic_forces),
+                       ("two threads", constraints.add_aerodynamic_forces_parallel)):
+        kernels[label] = lambda add=add: add(x, x_prev, s, blowing, out, stiffness)
+elif "corner_start" in parameters:
     from clothlab.sim.core.constraint_sets import air_surface
     s = air_surface(model)
     for label, add in (("one thread", constraints.add_aerodynamic_forces),

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from clothlab.sim.core import ordering
+from clothlab.sim.core.records import Contacts, Held, LinkMoves, Links, Particles
 from clothlab.sim.core.topology import Topology
 
 Vec3 = tuple[float, float, float]
@@ -47,6 +48,25 @@ class LinkArrays:
     def count(self) -> int:
         return len(self.rest)
 
+    def record(self, material: LinkMaterial) -> Links:
+        """The links as a pass over them reads them, with each one's stiffness and compliance."""
+        return Links(
+            self.a,
+            self.b,
+            self.runs,
+            self.run_start,
+            self.rest,
+            material.stiffness,
+            material.compliance,
+            self.start,
+            self.moved,
+        )
+
+    @property
+    def moves(self) -> LinkMoves:
+        """What the last (sub)step's passes moved, for the forces."""
+        return LinkMoves(self.a, self.b, self.start, self.moved)
+
 
 @dataclass(frozen=True, eq=False)
 class FixedArrays:
@@ -55,6 +75,14 @@ class FixedArrays:
     index: np.ndarray  # (P,) int32, pins in ascending order, then the grabbed particle
     anchor: np.ndarray  # (P, 3) float64, where each sits
     inv_mass: np.ndarray  # (N,) float64, 0 for held particles, 1 / mass otherwise
+
+    def particles(self, x: np.ndarray, x_prev: np.ndarray) -> Particles:
+        """Positions `x` and `x_prev` ((N, 3) float64) with these inverse masses."""
+        return Particles(x, x_prev, self.inv_mass)
+
+    @property
+    def held(self) -> Held:
+        return Held(self.index, self.anchor)
 
 
 def build_links(topology: Topology, link_alive: np.ndarray, solver_mode: int) -> LinkArrays:
@@ -182,6 +210,18 @@ class Obstacles:
     # over the last (sub)step's passes (kernels.collide); sim.core.forces reads it
     pushed: np.ndarray
     names: tuple[str, ...]  # of pushed's entries: "ball", "sphere 1", …, "box 1", …, "floor"
+
+    def contacts(
+        self, floor_on: bool, floor_y: float, pushed: np.ndarray | None = None
+    ) -> Contacts:
+        """These obstacles and the floor, pushes gathered into `pushed` (None: self.pushed)."""
+        return Contacts(
+            self.spheres,
+            self.boxes,
+            bool(floor_on),
+            float(floor_y),
+            self.pushed if pushed is None else pushed,
+        )
 
 
 def build_obstacles(

@@ -10,6 +10,13 @@ it moved for the forces, each link's direction at the step's start and its pull 
 the lab does (readouts, forces, probes, recordings, undo, the window) reads the state and that
 record through `Simulation`, never a backend's own arrays.
 
+The kernels read what a step reads as the records of sim/core/records.py, which the owners
+hand out: `fixed.particles(state.x, state.x_prev)` and `fixed.held`, `links.record(material)`,
+`s.world(state.t)` and `obstacles.contacts(s.floor, s.floor_y)`. A second backend receives the
+same records, their fields named and their shapes and dtypes documented there, and maps them
+onto its own arrays; `ClassicIntegrator.step` passes them to `kernels.step_classic` or
+`step_parallel` as they are.
+
 `ClassicIntegrator` (numba, on one or both cores) is the backend every run uses. A GPU backend
 (NVIDIA Warp, say) would implement the same two methods with the arrays on its device, copying
 the state back after a step (or every few, for the view) and the three records when forces are
@@ -46,7 +53,9 @@ class StepBackend(Protocol):
     ) -> int:
         """One Δt: state.x and x_prev advanced, the links' start and moved and the obstacles'
         pushed written. Returns kernels.HEALTHY, the problem the step found, or
-        kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it."""
+        kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it reads comes as
+        the records the arguments hand out (sim.core.records: Particles, Held, Links, World,
+        Contacts), the same the numba kernels take."""
         ...
 
     def impulses(

@@ -24,6 +24,16 @@ from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
+from clothlab.sim.core.records import (
+    Graph,
+    LinearStencils,
+    LinkMoves,
+    Links,
+    Particles,
+    PathTree,
+    ShearCells,
+    Surface,
+)
 from clothlab.sim.core.topology import Topology
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
@@ -64,6 +74,10 @@ class Substep:
     h: float  # substep length, s
     material: LinkMaterial  # each live link's stiffness and compliance
     obstacles: Obstacles
+
+    @property
+    def particles(self) -> Particles:
+        return Particles(self.x, self.x_prev, self.inv_mass)
 
 
 @dataclass(frozen=True)
@@ -174,20 +188,18 @@ class LinkSet(ConstraintSet):
             )
 
     def project(self, sub: Substep) -> None:
-        s, links, material = sub.settings, self.links, sub.material
-        tear_ratio = s.tear_ratio if s.tearing else 0.0
-        if links.parallel:  # colour order on two threads, as the classic kernel chose
-            self.tore += constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, links.runs, links.run_start, links.rest, links.start,
-                self.lambdas, links.moved, s.xpbd, material.compliance, sub.h, material.stiffness,
-                tear_ratio, self.torn,
-            )  # fmt: skip
-        else:
-            self.tore += constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, links.runs, links.rest, links.start, self.lambdas,
-                links.moved, s.xpbd, material.compliance, sub.h, material.stiffness, tear_ratio,
-                self.torn,
-            )  # fmt: skip
+        s = sub.settings
+        tear_ratio = float(s.tear_ratio) if s.tearing else 0.0
+        # colour order on two threads, as the classic kernel chose
+        project = (
+            constraints.project_links_xpbd_parallel
+            if self.links.parallel
+            else constraints.project_links_xpbd
+        )
+        links = self.links.record(sub.material)
+        self.tore += project(
+            sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h), tear_ratio
+        )
 
     def report(self) -> SolveReport | None:
         together = self.together
@@ -723,6 +735,22 @@ class BendingSet(ConstraintSet):
         self.unused = np.ones(len(self.rest))  # (B,) float64: the classic rule's stiffness
         self.compliance = np.zeros(len(self.rest))  # (B,) float64
         self.start = np.zeros((len(self.rest), 3))  # (B, 3) float64, start_directions
+        self.links = Links(
+            self.a,
+            self.b,
+            self.runs,
+            self.run_start,
+            self.rest,
+            self.unused,
+            self.compliance,
+            self.start,
+            self.moved,
+        )
+
+    @property
+    def moves(self) -> LinkMoves:
+        """What the last substep's passes moved, for the forces."""
+        return LinkMoves(self.a, self.b, self.start, self.moved)
 
     def begin(self, sub: Substep) -> None:
         self.lambdas[:] = 0.0
@@ -734,17 +762,12 @@ class BendingSet(ConstraintSet):
         directions(sub.x_prev, self.a, self.b, self.start)
 
     def project(self, sub: Substep) -> None:
-        if self.parallel:
-            constraints.project_links_xpbd_parallel(
-                sub.x, sub.inv_mass, self.runs, self.run_start, self.rest, self.start,
-                self.lambdas, self.moved, True, self.compliance, sub.h, self.unused, 0.0,
-                self.never_torn,
-            )  # fmt: skip
-        else:
-            constraints.project_links_xpbd(
-                sub.x, sub.inv_mass, self.runs, self.rest, self.start, self.lambdas, self.moved,
-                True, self.compliance, sub.h, self.unused, 0.0, self.never_torn,
-            )  # fmt: skip
+        project = (
+            constraints.project_links_xpbd_parallel
+            if self.parallel
+            else constraints.project_links_xpbd
+        )
+        project(sub.particles, self.links, self.lambdas, self.never_torn, True, float(sub.h), 0.0)
 
 
 class TetherSet(ConstraintSet):
@@ -906,10 +929,8 @@ class ContactSet(ConstraintSet):
         s, obstacles = sub.settings, sub.obstacles
         # friction reads each particle's own motion only, so the threads may split it too
         collide = kernels.collide_parallel if self.parallel else kernels.collide
-        collide(
-            sub.x, sub.x_prev, sub.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
-            s.floor_y, s.friction_static, s.friction_kinetic, obstacles.pushed,
-        )  # fmt: skip
+        contacts = obstacles.contacts(s.floor, s.floor_y)
+        collide(sub.particles, contacts, float(s.friction_static), float(s.friction_kinetic))
 
 
 class Stencils:
@@ -923,12 +944,13 @@ class Stencils:
         self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (K,) float64
         self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
 
+    @property
+    def record(self) -> LinearStencils:
+        return LinearStencils(self.members, self.coefficients, self.compliance, self.lambdas)
+
     def project(self, sub: Substep) -> None:
         if len(self.members):
-            constraints.project_stencils_xpbd(
-                sub.x, sub.inv_mass, self.members, self.coefficients, self.compliance,
-                self.lambdas, sub.h,
-            )  # fmt: skip
+            constraints.project_stencils_xpbd(sub.particles, self.record, float(sub.h))
 
 
 class CellShear:
@@ -941,12 +963,15 @@ class CellShear:
         self.lambdas = np.zeros(len(cells))  # (C,) float64, per substep
         self.gradient = np.zeros((len(cells), 4, 3))  # (C, 4, 3) float64, ∇C as last projected
 
+    @property
+    def record(self) -> ShearCells:
+        return ShearCells(
+            self.cells, self.coefficients, self.compliance, self.lambdas, self.gradient
+        )
+
     def project(self, sub: Substep) -> None:
         if len(self.cells):
-            constraints.project_cell_shear(
-                sub.x, sub.inv_mass, self.cells, self.coefficients, self.compliance,
-                self.lambdas, self.gradient, sub.h,
-            )  # fmt: skip
+            constraints.project_cell_shear(sub.particles, self.record, float(sub.h))
 
 
 # No cells (one object: a solve compares its sets by identity to know its layout still holds)
@@ -1170,6 +1195,10 @@ class Adjacency:
     neighbour: np.ndarray  # (2M,) int32, the particle at the link's other end
     via: np.ndarray  # (2M,) int64, the topology link
 
+    def graph(self, weight: np.ndarray, alive: np.ndarray) -> Graph:
+        """With each link's `weight` ((M,) float64) and whether it lives ((M,) bool)."""
+        return Graph(self.offsets, self.neighbour, self.via, weight, alive)
+
 
 def link_adjacency(topology: Topology) -> Adjacency:
     return adjacency(topology.links, topology.particle_count)
@@ -1199,6 +1228,10 @@ class PathTrees:
     parent_link: np.ndarray  # (R, N) int64, the link each path arrives by; -1 at a pin or none
     origin: np.ndarray  # (R, N) int64, the pin each path starts at; -1 where unreachable
 
+    def tree(self, r: int) -> PathTree:
+        """Tree r, its rows of the arrays (views: writing it writes them)."""
+        return PathTree(self.length[r], self.parent_link[r], self.origin[r])
+
 
 def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
     pins = np.ascontiguousarray(model.pin_index, dtype=np.int32)
@@ -1213,11 +1246,9 @@ def path_trees(model: Model, adjacency: Adjacency) -> PathTrees:
         parent_link=np.empty((len(sources), n), dtype=np.int64),
         origin=np.empty((len(sources), n), dtype=np.int64),
     )
+    graph = adjacency.graph(model.topology.rest_lengths, model.link_alive)
     for r, start in enumerate(sources):
-        constraints.shortest_paths(
-            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
-            model.link_alive, start, trees.length[r], trees.parent_link[r], trees.origin[r],
-        )  # fmt: skip
+        constraints.shortest_paths(graph, start, trees.tree(r))
     return trees
 
 
@@ -1241,14 +1272,12 @@ def repair_path_trees(
 ) -> int:
     """Bring the trees up to date after the links `removed` ((K,) int64) died (and none came
     back); returns how many particle paths went through them and were found again."""
-    changed = 0
-    for r in range(trees.length.shape[0]):
-        changed += constraints.repair_shortest_paths(
-            adjacency.offsets, adjacency.neighbour, adjacency.via, model.topology.rest_lengths,
-            model.topology.links, model.link_alive, removed, trees.length[r],
-            trees.parent_link[r], trees.origin[r],
-        )  # fmt: skip
-    return changed
+    graph = adjacency.graph(model.topology.rest_lengths, model.link_alive)
+    ends = model.topology.links
+    return sum(
+        constraints.repair_shortest_paths(graph, ends, removed, trees.tree(r))
+        for r in range(trees.length.shape[0])
+    )
 
 
 def tethers_from_trees(model: Model, trees: PathTrees) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1323,22 +1352,11 @@ def live_triangles(model: Model) -> np.ndarray:
     )
 
 
-@dataclass(frozen=True)
-class AirSurface:
+def air_surface(model: Model) -> Surface:
     """What aerodynamic wind acts on (constraints.add_aerodynamic_forces): the live triangles,
     the rest area each particle stands for, each particle's triangles in order (a particle
     gathers their forces, so that two threads need not add into one particle), and scratch
     for each triangle's force."""
-
-    triangles: np.ndarray  # (T, 3) int32
-    vertex_area: np.ndarray  # (N,) float64
-    corner_start: np.ndarray  # (N + 1,) int64, where each particle's triangles begin
-    corner_triangle: np.ndarray  # (3T,) int64, each particle's triangles, in order
-    force: np.ndarray  # (T, 9) float64, scratch
-    parallel: bool  # on two threads, as the links are
-
-
-def air_surface(model: Model) -> AirSurface:
     triangles = live_triangles(model)
     n = model.topology.particle_count
     corners = triangles.ravel()
@@ -1346,10 +1364,8 @@ def air_surface(model: Model) -> AirSurface:
     owner = np.repeat(np.arange(len(triangles)), 3)[np.argsort(corners, kind="stable")]
     start = np.zeros(n + 1, dtype=np.int64)
     start[1:] = np.cumsum(np.bincount(corners, minlength=n))
-    return AirSurface(
-        triangles, vertex_areas(model.topology, triangles), start, owner,
-        np.zeros((len(triangles), 9)), model.links.parallel,
-    )  # fmt: skip
+    area = vertex_areas(model.topology, triangles)
+    return Surface(triangles, area, start, owner, np.zeros((len(triangles), 9)))
 
 
 def vertex_areas(topology: Topology, triangles: np.ndarray) -> np.ndarray:

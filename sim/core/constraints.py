@@ -25,19 +25,31 @@ from clothlab.sim.core.kernels import (
     move_link_ends,
     particle_health,
 )
+from clothlab.sim.core.records import (
+    Air,
+    Graph,
+    LinearStencils,
+    LinkMoves,
+    Links,
+    Pairs,
+    PairSearch,
+    Particles,
+    PathTree,
+    ShearCells,
+    Surface,
+)
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def accelerate(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
+    particles: Particles,  # x and x_prev updated in place
     acceleration: np.ndarray,  # (N, 3) float64
     damping: float,
     h: float,
 ) -> int:
     """Verlet predict with a per-particle acceleration (the classic predict, generalised).
     Returns the health of the state it found, as kernels.predict does."""
+    x, x_prev, inv_mass = particles
     h2 = h * h
     max_step = MAX_SPEED * h
     health = HEALTHY
@@ -81,16 +93,8 @@ AIR_FASTMATH = {"nsz", "arcp", "afn"}
 def add_aerodynamic_forces(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
-    triangles: np.ndarray,  # (T, 3) int32, live triangles
-    corner_start: np.ndarray,  # (N + 1,) int64, where each particle's triangles begin
-    corner_triangle: np.ndarray,  # (3T,) int64, each particle's triangles, in order
-    air: np.ndarray,  # (3,) float64, air velocity before gusting, units/s
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
-    vertex_area: np.ndarray,  # (N,) float64, rest area each particle stands for (0: none)
-    force: np.ndarray,  # (T, 9) float64, scratch: _triangle_air_force's rows
+    surface: Surface,  # surface.force is scratch: _triangle_air_force's rows
+    air: Air,
     out: np.ndarray,  # (N, 3) float64, accelerations, accumulated
     stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v of each particle, accumulated
 ) -> None:
@@ -107,53 +111,44 @@ def add_aerodynamic_forces(
     predict (`accelerate_implicit`) solves for the new velocity with it, which is stable at
     any drag and leaves the steady state, e.g. the terminal speed, as it is.
 
-    Each triangle's force is found first (into `force`), then each particle gathers its
-    triangles' in order: add_aerodynamic_forces_parallel does the same on two threads, with
-    the same bits (AIR_FASTMATH)."""
+    Each triangle's force is found first (into `surface.force`), then each particle gathers
+    its triangles' in order: add_aerodynamic_forces_parallel does the same on two threads,
+    with the same bits (AIR_FASTMATH)."""
+    triangles, force = surface.triangles, surface.force
     for k in range(triangles.shape[0]):
-        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+        _triangle_air_force(x, x_prev, triangles, k, air, force)
     for v in range(x.shape[0]):
-        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+        _gather_air_forces(surface, out, stiffness, v)
 
 
 @njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, parallel=True)
 def add_aerodynamic_forces_parallel(
     x: np.ndarray,  # (N, 3) float64
     x_prev: np.ndarray,  # (N, 3) float64
-    triangles: np.ndarray,  # (T, 3) int32
-    corner_start: np.ndarray,  # (N + 1,) int64
-    corner_triangle: np.ndarray,  # (3T,) int64
-    air: np.ndarray,  # (3,) float64
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
-    vertex_area: np.ndarray,  # (N,) float64
-    force: np.ndarray,  # (T, 9) float64
+    surface: Surface,
+    air: Air,
     out: np.ndarray,  # (N, 3) float64
     stiffness: np.ndarray,  # (N, 3, 3) float64
 ) -> None:
     """add_aerodynamic_forces on the thread pool: the triangles are independent, and so are
     the particles gathering their forces, each in the same order as on one thread."""
+    triangles, force = surface.triangles, surface.force
     for k in prange(triangles.shape[0]):
-        _triangle_air_force(x, x_prev, triangles, k, air, t, h, drag, lift, force)
+        _triangle_air_force(x, x_prev, triangles, k, air, force)
     for v in prange(x.shape[0]):
-        _gather_air_forces(corner_start, corner_triangle, vertex_area, force, out, stiffness, v)
+        _gather_air_forces(surface, out, stiffness, v)
 
 
 @njit(cache=True, nogil=True, fastmath=AIR_FASTMATH, **NO_REFCOUNTS, inline="always")
-def _gather_air_forces(
-    corner_start: np.ndarray,
-    corner_triangle: np.ndarray,
-    vertex_area: np.ndarray,
-    force: np.ndarray,
-    out: np.ndarray,
-    stiffness: np.ndarray,
-    v: int,
-) -> None:
+def _gather_air_forces(surface: Surface, out: np.ndarray, stiffness: np.ndarray, v: int) -> None:
     """Particle v's triangles' forces on it, in their order, divided by the rest area it
     stands for, added to its acceleration and its drag stiffness."""
-    area = vertex_area[v]
+    corner_start, corner_triangle, force = (
+        surface.corner_start,
+        surface.corner_triangle,
+        surface.force,
+    )
+    area = surface.vertex_area[v]
     if area <= 0.0:
         return
     for m in range(corner_start[v], corner_start[v + 1]):
@@ -176,15 +171,12 @@ def _triangle_air_force(
     x_prev: np.ndarray,
     triangles: np.ndarray,
     k: int,
-    air: np.ndarray,
-    t: float,
-    h: float,
-    drag: float,
-    lift: float,
+    air: Air,
     force: np.ndarray,  # (T, 9) float64: row k written
 ) -> None:
     """Into force[k]: triangle k's force on each of its corners (3), the drag stiffness's
     `along` and `plane` terms, its unit normal (3) and twice its area (0: no force)."""
+    velocity, t, h, drag, lift = air
     a, b, c = triangles[k, 0], triangles[k, 1], triangles[k, 2]
     # the triangle's own velocity, subtracted from the air's below
     r0 = (x[a, 0] + x[b, 0] + x[c, 0] - x_prev[a, 0] - x_prev[b, 0] - x_prev[c, 0]) / (3.0 * h)
@@ -199,9 +191,9 @@ def _triangle_air_force(
     ny /= twice_area
     nz /= twice_area
     blowing = gust(t, (x[a, 0] + x[b, 0] + x[c, 0]) / 3.0)
-    r0 = air[0] * blowing - r0
-    r1 = air[1] * blowing - r1
-    r2 = air[2] * blowing - r2
+    r0 = velocity[0] * blowing - r0
+    r1 = velocity[1] * blowing - r1
+    r2 = velocity[2] * blowing - r2
     normal_speed = r0 * nx + r1 * ny + r2 * nz
     pressure = drag * 0.5 * twice_area * normal_speed * abs(normal_speed)
     across = lift * 0.5 * twice_area * abs(normal_speed)
@@ -219,9 +211,7 @@ def _triangle_air_force(
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def accelerate_implicit(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
+    particles: Particles,  # x and x_prev updated in place
     acceleration: np.ndarray,  # (N, 3) float64, at the current velocity
     stiffness: np.ndarray,  # (N, 3, 3) float64, −∂a/∂v (symmetric, positive semi-definite)
     damping: float,
@@ -230,6 +220,7 @@ def accelerate_implicit(
     """Verlet predict with velocity-dependent forces taken implicitly: the new velocity u
     solves (I + h·K)·u = damping·v + h·a + h·K·v (linearised backward Euler), where v is the
     last step's velocity. With K = 0 this is `accelerate`. Returns the state's health."""
+    x, x_prev, inv_mass = particles
     max_step = MAX_SPEED * h
     health = HEALTHY
     rhs = np.empty(3)
@@ -283,83 +274,62 @@ def _solve3(m: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_links_xpbd(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    runs: np.ndarray,  # (R, 5) uint64, the links as runs (ordering.link_runs)
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
+    particles: Particles,  # x updated in place
+    links: Links,  # start: kernels.start_directions of this (sub)step; moved accumulates
     lambdas: np.ndarray,  # (L,) float64, Lagrange multipliers of this (sub)step
-    moved: np.ndarray,  # (L,) float64, accumulates mass × how far each link moved its ends
-    xpbd: bool,
-    compliance: np.ndarray,  # (L,) float64, of each link's body (read when xpbd)
-    h: float,
-    stiffness: np.ndarray,  # (L,) float64, of each link's body (read when not xpbd)
-    tear_ratio: float,  # 0: no tearing
     torn: np.ndarray,  # (L,) bool, set when a link tears
+    xpbd: bool,  # each link's compliance (XPBD), or its stiffness (the classic rule)
+    h: float,  # substep length, s
+    tear_ratio: float,  # 0: no tearing
 ) -> int:
     """One pass over distance links: XPBD with each link's compliance, or the classic
     stiffness rule (so tearing can run with the classic solver). Returns how many tore."""
     tore = 0
-    for r in range(runs.shape[0]):
-        tore += _project_run_xpbd(
-            x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
-            stiffness, tear_ratio, torn,
-        )  # fmt: skip
+    for r in range(links.runs.shape[0]):
+        tore += _project_run_xpbd(particles, links, r, lambdas, torn, xpbd, h * h, tear_ratio)
     return tore
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def project_links_xpbd_parallel(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    runs: np.ndarray,  # (R, 5) uint64, the links in colour order as runs
-    run_start: np.ndarray,  # (C + 1,) int64, where each independent set's runs begin
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, kernels.start_directions of this (sub)step
+    particles: Particles,
+    links: Links,  # in colour order: run_start says where each independent set's runs begin
     lambdas: np.ndarray,  # (L,) float64
-    moved: np.ndarray,  # (L,) float64
-    xpbd: bool,
-    compliance: np.ndarray,  # (L,) float64
-    h: float,
-    stiffness: np.ndarray,  # (L,) float64
-    tear_ratio: float,
     torn: np.ndarray,  # (L,) bool
+    xpbd: bool,
+    h: float,
+    tear_ratio: float,
 ) -> int:
     """project_links_xpbd on the thread pool: no two links of a colour share a particle, so
     threads split a colour's runs without locks; colours follow each other as in
     Gauss–Seidel. The same arithmetic per link as the sequential pass in colour order, so the
     same result."""
     tore = 0
+    run_start = links.run_start
     for c in range(run_start.shape[0] - 1):
         for r in prange(run_start[c], run_start[c + 1]):
-            tore += _project_run_xpbd(
-                x, inv_mass, runs, r, rest, start, lambdas, moved, xpbd, compliance, h * h,
-                stiffness, tear_ratio, torn,
-            )  # fmt: skip
+            tore += _project_run_xpbd(particles, links, r, lambdas, torn, xpbd, h * h, tear_ratio)
     return tore
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def _project_run_xpbd(
-    x: np.ndarray,
-    inv_mass: np.ndarray,
-    runs: np.ndarray,
+    particles: Particles,
+    links: Links,
     r: int,
-    rest: np.ndarray,
-    start: np.ndarray,
     lambdas: np.ndarray,
-    moved: np.ndarray,
-    xpbd: bool,
-    compliance: np.ndarray,
-    h2: float,
-    stiffness: np.ndarray,
-    tear_ratio: float,
     torn: np.ndarray,
+    xpbd: bool,
+    h2: float,
+    tear_ratio: float,
 ) -> int:
     """The links of run r in order; how many tore (not inlined: kernels._project_run). The
     update is written out in the loop: a shared inlined function of it rounded some sums
     differently (fastmath lets the compiler reassociate them as the code's shape suggests),
     and recordings must replay bit for bit."""
+    x, inv_mass = particles.x, particles.inv_mass
+    runs, rest, start, moved = links.runs, links.rest, links.start, links.moved
+    stiffness, compliance = links.stiffness, links.compliance
     tore = 0
     first, step, gap = runs[r, 0], runs[r, 3], runs[r, 4]
     i = runs[r, 2] - step  # the loop steps first, so a link it skips still steps
@@ -748,21 +718,17 @@ def _heap_pop(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _settle(
-    offsets: np.ndarray,  # (N + 1,) int64
-    neighbour: np.ndarray,  # (2M,) int32
-    via: np.ndarray,  # (2M,) int64
-    weight: np.ndarray,  # (M,) float64
-    alive: np.ndarray,  # (M,) bool
+    graph: Graph,
     open_: np.ndarray,  # (N,) bool, particles whose length may still fall; cleared as they settle
-    length: np.ndarray,  # (N,) float64, updated in place
-    parent_link: np.ndarray,  # (N,) int64, updated in place
-    origin: np.ndarray,  # (N,) int64, updated in place
+    tree: PathTree,  # updated in place
     keys: np.ndarray,  # (H,) float64, the heap's path lengths
     nodes: np.ndarray,  # (H,) int64, the heap's particles
     size: int,  # entries already on the heap
 ) -> None:
     """Dijkstra from the entries already on the heap, over live links, into particles still
     open (their length is not final); closes each particle as it settles."""
+    offsets, neighbour, via, weight, alive = graph
+    length, parent_link, origin = tree
     while size > 0:
         d, i, size = _heap_pop(keys, nodes, size)
         if not open_[i] or d > length[i]:
@@ -783,24 +749,19 @@ def _settle(
 
 @njit(cache=True, nogil=True)
 def shortest_paths(
-    offsets: np.ndarray,  # (N + 1,) int64, each particle's slice of neighbour and via
-    neighbour: np.ndarray,  # (2M,) int32, the particle at the other end of the link
-    via: np.ndarray,  # (2M,) int64, the topology link
-    weight: np.ndarray,  # (M,) float64, rest length of each topology link
-    alive: np.ndarray,  # (M,) bool
+    graph: Graph,  # rest lengths as weights
     sources: np.ndarray,  # (S,) int32, where every path starts (the pins)
-    length: np.ndarray,  # (N,) float64, written: path length from the nearest source, or inf
-    parent_link: np.ndarray,  # (N,) int64, written: the link the path arrives by (-1: none)
-    origin: np.ndarray,  # (N,) int64, written: the source the path starts at (-1: none)
+    tree: PathTree,  # written
 ) -> None:
     """Shortest paths over the live links (rest lengths as weights) from the nearest of the
     sources: the tree of them, as each particle's length, arriving link and source."""
+    length, parent_link, origin = tree
     n = length.shape[0]
     length[:] = np.inf
     parent_link[:] = -1
     origin[:] = -1
     open_ = np.ones(n, dtype=np.bool_)
-    keys = np.empty(via.shape[0] + sources.shape[0] + 1)
+    keys = np.empty(graph.via.shape[0] + sources.shape[0] + 1)
     nodes = np.empty(keys.shape[0], dtype=np.int64)
     size = 0
     for s in sources:
@@ -808,24 +769,15 @@ def shortest_paths(
             length[s] = 0.0
             origin[s] = s
             size = _heap_push(keys, nodes, size, 0.0, s)
-    _settle(
-        offsets, neighbour, via, weight, alive, open_, length, parent_link, origin, keys, nodes,
-        size,
-    )  # fmt: skip
+    _settle(graph, open_, tree, keys, nodes, size)
 
 
 @njit(cache=True, nogil=True)
 def repair_shortest_paths(
-    offsets: np.ndarray,  # (N + 1,) int64
-    neighbour: np.ndarray,  # (2M,) int32
-    via: np.ndarray,  # (2M,) int64
-    weight: np.ndarray,  # (M,) float64
+    graph: Graph,  # with the removed links dead
     ends: np.ndarray,  # (M, 2) int32, the two particles of each topology link
-    alive: np.ndarray,  # (M,) bool, with the removed links dead
     removed: np.ndarray,  # (K,) int64, links that died since the tree was made
-    length: np.ndarray,  # (N,) float64, updated in place
-    parent_link: np.ndarray,  # (N,) int64, updated in place
-    origin: np.ndarray,  # (N,) int64, updated in place
+    tree: PathTree,  # updated in place
 ) -> int:
     """Bring a shortest_paths tree up to date after links died; returns how many particles
     had a path through a removed link. Removing links only lengthens paths, and a particle
@@ -833,6 +785,8 @@ def repair_shortest_paths(
     subtrees below the removed links) are found again by Dijkstra, started from their live
     neighbours outside those subtrees. The result is what shortest_paths computes afresh,
     up to which of two equally short paths a particle takes."""
+    offsets, neighbour, via, weight, alive = graph
+    length, parent_link, origin = tree
     n = length.shape[0]
     affected = np.zeros(n, dtype=np.bool_)
     members = np.empty(n, dtype=np.int64)  # the affected particles; a stack while found
@@ -879,10 +833,7 @@ def repair_shortest_paths(
                     origin[i] = origin[j]
         if origin[i] >= 0:
             size = _heap_push(keys, nodes, size, length[i], i)
-    _settle(
-        offsets, neighbour, via, weight, alive, affected, length, parent_link, origin, keys,
-        nodes, size,
-    )  # fmt: skip
+    _settle(graph, affected, tree, keys, nodes, size)
     return count
 
 
@@ -989,18 +940,16 @@ def _triangle_cross(x: np.ndarray, a: int, b: int, c: int) -> tuple[float, float
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_stencils_xpbd(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    members: np.ndarray,  # (K, M) int32, the particles of each stencil
-    coefficients: np.ndarray,  # (K, M) float64, each stencil's c_m
-    compliance: np.ndarray,  # (K,) float64
-    lambdas: np.ndarray,  # (K, 3) float64, Lagrange multipliers of this substep
+    particles: Particles,  # x updated in place
+    stencils: LinearStencils,  # stencils.lambdas updated
     h: float,
 ) -> None:
     """One XPBD pass over linear constraints C = Σ c_m·x_m = 0 (sim.core.materials' bending:
     a run's curvature, x_l − 2·x_i + x_r when evenly spaced, a cell's twist x_00 − x_01 + x_11
     − x_10), each stencil with its own coefficients: three
     linear components each, gradients c_m, so each update is exact for its stencil."""
+    x, inv_mass = particles.x, particles.inv_mass
+    members, coefficients, compliance, lambdas = stencils
     h2 = h * h
     size = members.shape[1]
     for k in range(members.shape[0]):
@@ -1057,19 +1006,16 @@ def _cell_shear(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def project_cell_shear(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    cells: np.ndarray,  # (C, 4) int32, corners 00, 01, 11, 10
-    coefficients: np.ndarray,  # (C, 2, 4) float64, F_u and F_v from the corners
-    compliance: np.ndarray,  # (C,) float64
-    lambdas: np.ndarray,  # (C,) float64, Lagrange multipliers of this substep
-    gradient: np.ndarray,  # (C, 4, 3) float64, out: each corner's ∇C as last projected
+    particles: Particles,  # x updated in place
+    shear: ShearCells,  # shear.lambdas updated, shear.gradient written
     h: float,
 ) -> None:
     """One XPBD pass over the cells' shear conditions C = F_u·F_v (materials.shear_coefficients:
     the deformation gradient's weft and warp columns, unit and square at rest): sheared by γ,
     C = sin γ, and ½·C²/α with α = 1/(G·A) is the continuum ½·G·γ²·A; stretched, the columns
     stay square and C stays 0, so a fabric's stretch does not depend on its shear."""
+    x, inv_mass = particles.x, particles.inv_mass
+    cells, coefficients, compliance, lambdas, gradient = shear
     for k in range(cells.shape[0]):
         error, w = _cell_shear(x, inv_mass, cells, coefficients, k, 1.0, gradient)
         if w == 0.0:
@@ -1134,10 +1080,7 @@ def shear_forces_on_held(
 def link_forces(
     x: np.ndarray,  # (N, 3) float64
     inv_mass: np.ndarray,  # (N,) float64, 0 for held particles
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    start: np.ndarray,  # (L, 3) float64, the substep's start directions
-    moved: np.ndarray,  # (L,) float64, mass × how far each link moved its ends, its passes'
+    moves: LinkMoves,  # the links and what their last substep's passes moved
     h: float,
     live: np.ndarray,  # (L,) int64, each link's topology index; (0,): write no tension
     tension: np.ndarray,  # (M,) float64 by topology index, written where `live` says
@@ -1147,6 +1090,7 @@ def link_forces(
     substep: it moved its free end by `moved` / mass along u, its correction's unit direction
     (along_start), so it pulls each end with moved / h² along u, towards the other end when
     > 0. One pass for both: measuring is one call, not one per array."""
+    link_a, link_b, start, moved = moves
     h2 = h * h
     with_tension = live.shape[0] == link_a.shape[0]
     for k in range(link_a.shape[0]):
@@ -1298,30 +1242,22 @@ def find_close_pairs(
     neighbourhood meets at most two cells along each axis: 8 lookups, not 27 as with cells
     the radius across."""
     n = x.shape[0]
-    grid = _bin_particles(x, 2.0 * radius)
+    search = PairSearch(x, rest, radius, distance, _bin_particles(x, 2.0 * radius), linked)
+    out = Pairs(pairs, targets)
     if n < PARALLEL_SEARCH_MIN:
-        return _pairs_of_chunk(
-            x, rest, radius, distance, grid, linked, 0, n, pairs, targets, 0, len(pairs)
-        )
+        return _pairs_of_chunk(search, 0, n, out, 0, len(pairs))
     room = pairs.shape[0] // SEARCH_CHUNKS
-    found = _pairs_of_chunks(x, rest, radius, distance, grid, linked, pairs, targets, room)
+    found = _pairs_of_chunks(search, out, room)
     return _close_gaps(found, room, pairs, targets)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _pairs_of_chunks(
-    x: np.ndarray,
-    rest: np.ndarray,
-    radius: float,
-    distance: float,
-    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],  # _bin_particles, cells 2 × radius
-    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    pairs: np.ndarray,
-    targets: np.ndarray,
-    room: int,
-) -> np.ndarray:
+def _pairs_of_chunks(search: PairSearch, out: Pairs, room: int) -> np.ndarray:
     """(SEARCH_CHUNKS,) int64: how many pairs each chunk of particles found, written from
     row c × room of chunk c while they fit."""
+    # the thread pool's loop takes no record within a record: it is taken apart here and made
+    # again in the loop
+    x, rest, radius, distance, grid, linked = search
     n = x.shape[0]
     found = np.zeros(SEARCH_CHUNKS, dtype=np.int64)
     half = SEARCH_CHUNKS // 2
@@ -1331,9 +1267,8 @@ def _pairs_of_chunks(
         # lowest, and in runs the chunks of its bottom rows took twice the others' time.
         c = 2 * (k % half) + k // half
         first, end = c * n // SEARCH_CHUNKS, (c + 1) * n // SEARCH_CHUNKS
-        found[c] = _pairs_of_chunk(
-            x, rest, radius, distance, grid, linked, first, end, pairs, targets, c * room, room
-        )
+        chunk = PairSearch(x, rest, radius, distance, grid, linked)
+        found[c] = _pairs_of_chunk(chunk, first, end, out, c * room, room)
     return found
 
 
@@ -1386,21 +1321,17 @@ def _bin_particles(x: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray, 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def _pairs_of_chunk(
-    x: np.ndarray,
-    rest: np.ndarray,
-    radius: float,
-    distance: float,
-    grid: tuple[np.ndarray, np.ndarray, np.ndarray, int],
-    linked: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    search: PairSearch,
     first: int,
     end: int,  # particles first … end − 1
-    pairs: np.ndarray,
-    targets: np.ndarray,
+    out: Pairs,
     base: int,  # the chunk's slice of the output: rows base … base + room − 1
     room: int,
 ) -> int:
     """The close pairs (i, j > i) of particles i in first … end − 1, written from row `base`
     while they fit. Returns how many there are."""
+    x, rest, radius, distance, grid, linked = search
+    pairs, targets = out
     cells, order, starts, mask = grid
     offsets, neighbour, via, alive = linked
     size = 2.0 * radius  # the grid's cells
@@ -1546,16 +1477,14 @@ def _project_pair_run(
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def link_measures(
     x: np.ndarray,  # (N, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    rest: np.ndarray,  # (L,) float64
+    links: Links,  # each link's compliance is read with the multipliers
     lambdas: np.ndarray,  # (L,) float64 XPBD multipliers, or (0,) for none
-    compliance: np.ndarray,  # (L,) float64, each link's (read with the multipliers)
     h: float,  # the substep the multipliers were solved over
 ) -> tuple[float, float]:
     """(max (L − rest)/rest, max |C + α̃·λ| / rest) over the links, in one pass; (0, 0) for
     none. C = L − rest, α̃ = compliance/h²: the second is how far the positions are from what
     the solver is solving for (each link's compliance law under XPBD, rest length otherwise)."""
+    link_a, link_b, rest, compliance = links.a, links.b, links.rest, links.compliance
     stretch = -np.inf
     worst = 0.0
     with_lambdas = lambdas.shape[0] == link_a.shape[0]

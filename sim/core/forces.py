@@ -19,17 +19,8 @@ import numpy as np
 
 from clothlab.sim.core import constraints
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, Obstacles
+from clothlab.sim.core.records import LinkMoves
 from clothlab.sim.core.topology import Topology
-
-
-@dataclass(frozen=True, eq=False)
-class DistanceImpulses:
-    """A set of distance constraints besides the links (the bending links), as moved."""
-
-    a: np.ndarray  # (B,) int32
-    b: np.ndarray  # (B,) int32
-    start: np.ndarray  # (B, 3) float64, their directions as the substep began
-    moved: np.ndarray  # (B,) float64
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,7 +62,7 @@ class Impulses:
     links: LinkArrays  # their moves (LinkArrays.moved)
     obstacles: Obstacles  # their pushes
     fixed: FixedArrays  # the particles it held
-    distances: tuple[DistanceImpulses, ...] = ()
+    distances: tuple[LinkMoves, ...] = ()  # distance constraints besides the links (bending)
     stencils: tuple[StencilImpulses, ...] = ()  # the SI bodies' bending runs and twists
     shear: ShearImpulses | None = None  # the SI bodies' cells
     tether_particle: np.ndarray = field(default_factory=lambda: _NO_TETHERS)  # (T,) int32
@@ -142,13 +133,9 @@ def measure(
     h, inv_mass, links = impulses.h, impulses.fixed.inv_mass, impulses.links
     tension = np.zeros(link_count)
     on_held = np.zeros(x.shape)  # (N, 3) float64: what the constraints pull held particles with
-    constraints.link_forces(
-        x, inv_mass, links.a, links.b, links.start, links.moved, h, links.live, tension, on_held
-    )
-    for d in impulses.distances:
-        constraints.link_forces(
-            x, inv_mass, d.a, d.b, d.start, d.moved, h, _NO_TOPOLOGY_INDEX, tension, on_held
-        )
+    constraints.link_forces(x, inv_mass, links.moves, h, links.live, tension, on_held)
+    for moves in impulses.distances:
+        constraints.link_forces(x, inv_mass, moves, h, _NO_TOPOLOGY_INDEX, tension, on_held)
     for s in impulses.stencils:
         constraints.stencil_forces_on_held(
             inv_mass, s.members, s.coefficients, s.lambdas, h, on_held

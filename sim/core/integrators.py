@@ -8,8 +8,6 @@ the classic model; with every option off it computes what the classic one does.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -17,7 +15,6 @@ import numpy as np
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.arrays import FixedArrays, LinkArrays, LinkMaterial, Obstacles
 from clothlab.sim.core.constraint_sets import (
-    AirSurface,
     BendingSet,
     ConstraintSet,
     LinkSet,
@@ -29,8 +26,9 @@ from clothlab.sim.core.constraint_sets import (
     air_surface,
     constraint_sets,
 )
-from clothlab.sim.core.forces import DistanceImpulses, Impulses, ShearImpulses
+from clothlab.sim.core.forces import Impulses, ShearImpulses
 from clothlab.sim.core.parameters import Settings, damping_per_step
+from clothlab.sim.core.records import Surface
 from clothlab.sim.core.state import State
 
 
@@ -51,17 +49,15 @@ class ClassicIntegrator:
         """One step; returns the health the predict found (kernels.HEALTHY or a problem), or
         kernels.INTERRUPTED if `stop` ((1,) uint8) was set during it. What it moved stays in
         the links' lambdas and the obstacles' pushes (`impulses`)."""
-        kernel: Callable[..., int] = (
-            kernels.step_parallel if links.parallel else kernels.step_classic
-        )
-        colours = (links.run_start,) if links.parallel else ()
+        kernel = kernels.step_parallel if links.parallel else kernels.step_classic
         return kernel(
-            state.x, state.x_prev, fixed.inv_mass, fixed.index, fixed.anchor,
-            links.a, links.b, links.runs, links.rest, material.stiffness, *colours, links.start,
-            links.moved, s.passes, damping_per_step(s.damping, s.dt), s.gravity, s.wind,
-            state.t, s.dt,
-            obstacles.spheres, obstacles.boxes, s.floor, s.floor_y, obstacles.pushed, stop,
-        )  # fmt: skip
+            fixed.particles(state.x, state.x_prev),
+            fixed.held,
+            links.record(material),
+            s.world(state.t),
+            obstacles.contacts(s.floor, s.floor_y),
+            stop,
+        )
 
     def impulses(
         self, s: Settings, links: LinkArrays, obstacles: Obstacles, fixed: FixedArrays
@@ -85,7 +81,8 @@ class ExtendedIntegrator:
         self._active: list[ConstraintSet] = []  # the sets the last step ran
         self._impulses: tuple[list[ConstraintSet], Impulses] | None = None  # for _active
         self._acceleration = np.zeros((particle_count, 3))  # (N, 3) float64
-        self._air: AirSurface | None = None  # for aerodynamic wind
+        self._air: Surface | None = None  # for aerodynamic wind
+        self._air_parallel = False  # on two threads, as the links are
         self._drag_stiffness = np.zeros((particle_count, 3, 3))  # (N, 3, 3) float64, −∂a/∂v
 
     def invalidate(self, what: str) -> None:
@@ -114,22 +111,21 @@ class ExtendedIntegrator:
                 self._impulses = None  # it has new arrays
         if s.aerodynamic and self._air is None:
             self._air = air_surface(model)
+            self._air_parallel = model.links.parallel
         x, x_prev = state.x, state.x_prev
         h = s.dt / s.substeps
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
+        particles = sub.particles
         damping = damping_per_step(s.damping, h)
         for k in range(s.substeps):
             self._accelerations(x, x_prev, s, state.t + k * h, h)
             x_prev[fixed.index] = x[fixed.index]  # a dragged pin's motion is not a velocity
             if s.aerodynamic:  # drag grows with speed²: solved for implicitly, stable at any drag
                 health = constraints.accelerate_implicit(
-                    x, x_prev, fixed.inv_mass, self._acceleration, self._drag_stiffness,
-                    damping, h,
-                )  # fmt: skip
-            else:
-                health = constraints.accelerate(
-                    x, x_prev, fixed.inv_mass, self._acceleration, damping, h
+                    particles, self._acceleration, self._drag_stiffness, damping, h
                 )
+            else:
+                health = constraints.accelerate(particles, self._acceleration, damping, h)
             if health != kernels.HEALTHY:
                 return health
             kernels.place_pins(x, fixed.index, fixed.anchor)
@@ -157,8 +153,7 @@ class ExtendedIntegrator:
             and last[1].is_of(h, links, obstacles, fixed)
         ):
             return last[1]
-        bending = [DistanceImpulses(c.a, c.b, c.start, c.moved) for c in self._active
-                   if isinstance(c, BendingSet)]  # fmt: skip
+        bending = [c.moves for c in self._active if isinstance(c, BendingSet)]
         stencils = tuple(stencil for c in self._active for stencil in c.stencils())
         shear = next((c.shear for c in self._active if isinstance(c, ShearSet)), None)
         held = None if shear is None else ShearImpulses(shear.cells, shear.gradient, shear.lambdas)
@@ -188,17 +183,11 @@ class ExtendedIntegrator:
             return
         constraints.classic_acceleration(x, s.gravity, 0.0, t, self._acceleration)
         self._drag_stiffness[:] = 0.0
-        yaw = math.radians(s.wind_yaw)
-        air = np.array([s.wind * math.sin(yaw), 0.0, s.wind * math.cos(yaw)])
         surface = self._air
         assert surface is not None  # step() makes it before the first substep
         add = (
             constraints.add_aerodynamic_forces_parallel
-            if surface.parallel
+            if self._air_parallel
             else constraints.add_aerodynamic_forces
         )
-        add(
-            x, x_prev, surface.triangles, surface.corner_start, surface.corner_triangle, air, t,
-            h, s.drag, s.lift, surface.vertex_area, surface.force, self._acceleration,
-            self._drag_stiffness,
-        )  # fmt: skip
+        add(x, x_prev, surface, s.air(t, h), self._acceleration, self._drag_stiffness)

@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from clothlab.sim.core.records import Contacts, Held, Links, Particles, World
+
 FASTMATH = {"nsz", "arcp", "contract", "afn", "reassoc"}
 NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # see above; numba's typing stubs lack it
 
@@ -261,23 +263,19 @@ def _project_run(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def collide(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64, read for friction
-    inv_mass: np.ndarray,  # (N,) float64
-    spheres: np.ndarray,  # (S, 4) float64, centre and radius; the ball first
-    boxes: np.ndarray,  # (B, 6) float64, centre and half size
-    floor_on: bool,
-    floor_y: float,
+    particles: Particles,  # x updated in place, x_prev read for friction
+    contacts: Contacts,  # contacts.pushed accumulates
     static: float,  # friction coefficients; 0 and 0: none (the classic model)
     kinetic: float,
-    pushed: np.ndarray,  # (S + B + 1,) float64, accumulates mass × depth: spheres, boxes, floor
 ) -> None:
     """Push free particles out of every sphere and box onto its surface, and up onto the
     floor; with friction, then slow their slide along each surface they were pushed from.
     A particle's contacts never read another's, so one sweep over the particles per obstacle
     gives what one sweep with every obstacle per particle would: and each sweep is a loop
-    without an inner loop, as fast as the classic ball-and-floor one. `pushed` gathers how
-    far each obstacle pushed, weighted by mass: its normal force × Δt² (sim.core.forces)."""
+    without an inner loop, as fast as the classic ball-and-floor one. `contacts.pushed` gathers
+    how far each obstacle pushed, weighted by mass: its normal force × Δt² (sim.core.forces)."""
+    x, x_prev, inv_mass = particles
+    spheres, boxes, floor_on, floor_y, pushed = contacts
     n = x.shape[0]
     spheres_count, boxes_count = spheres.shape[0], boxes.shape[0]
     for k in range(spheres_count):
@@ -299,18 +297,11 @@ def collide(
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def collide_parallel(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    spheres: np.ndarray,  # (S, 4) float64
-    boxes: np.ndarray,  # (B, 6) float64
-    floor_on: bool,
-    floor_y: float,
-    static: float,
-    kinetic: float,
-    pushed: np.ndarray,  # (S + B + 1,) float64, accumulates as in collide
+    particles: Particles, contacts: Contacts, static: float, kinetic: float
 ) -> None:
     """collide on the thread pool: each particle is its own (the sums are reductions)."""
+    x, x_prev, inv_mass = particles
+    spheres, boxes, floor_on, floor_y, pushed = contacts
     n = x.shape[0]
     spheres_count, boxes_count = spheres.shape[0], boxes.shape[0]
     for k in range(spheres_count):
@@ -426,51 +417,44 @@ def _friction(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def step_classic(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    pin_index: np.ndarray,  # (P,) int32, pins and the grabbed particle
-    pin_anchor: np.ndarray,  # (P, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    runs: np.ndarray,  # (R, 5) uint64, the same links as runs (ordering.link_runs)
-    rest: np.ndarray,  # (L,) float64
-    stiffness: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
-    moved: np.ndarray,  # (L,) float64, out: what each link moved over the step (forces)
-    passes: int,
-    damping: float,
-    gravity: float,
-    wind: float,
-    t: float,
-    dt: float,
-    spheres: np.ndarray,  # (S, 4) float64, the ball first
-    boxes: np.ndarray,  # (B, 6) float64
-    floor_on: bool,
-    floor_y: float,
-    pushed: np.ndarray,  # (S + B + 1,) float64, out: what each obstacle pushed (forces)
+    particles: Particles,
+    held: Held,  # pins and the grabbed particle
+    links: Links,  # links.start is scratch; links.moved, out: what each moved (forces)
+    world: World,
+    contacts: Contacts,  # contacts.pushed, out: what each obstacle pushed (forces)
     stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """One Δt of the seed's model: predict, then `passes` × (links, then obstacles and floor).
     Returns the health the predict found; the caller restores a good state if it is bad.
     With `stop` set it returns INTERRUPTED before the next pass, the step half done: the
     caller puts back the state it kept from before the step."""
+    x, x_prev, inv_mass = particles
+    pin_index, pin_anchor = held
+    runs, rest, stiffness, start, moved = (
+        links.runs,
+        links.rest,
+        links.stiffness,
+        links.start,
+        links.moved,
+    )
     for p in range(pin_index.shape[0]):  # a dragged pin's motion shows up as its velocity
         i = pin_index[p]
         for k in range(3):
             x_prev[i, k] = x[i, k]
-    health = predict(x, x_prev, inv_mass, damping, gravity, wind, t, dt)
+    health = predict(
+        x, x_prev, inv_mass, world.damping, world.gravity, world.wind, world.t, world.dt
+    )
     if health != HEALTHY:
         return health
     place_pins(x, pin_index, pin_anchor)
-    start_directions(x_prev, link_a, link_b, start)
+    start_directions(x_prev, links.a, links.b, start)
     moved[:] = 0.0
-    pushed[:] = 0.0
-    for _ in range(passes):
+    contacts.pushed[:] = 0.0
+    for _ in range(world.passes):
         if stop[0]:
             return INTERRUPTED
         project_links(x, inv_mass, runs, rest, stiffness, start, moved)
-        collide(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
+        collide(particles, contacts, 0.0, 0.0)
     return HEALTHY
 
 
@@ -551,34 +535,20 @@ def _tet_volume(x: np.ndarray, p: int, a: int, b: int, q: int) -> float:
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, parallel=True)
 def step_parallel(
-    x: np.ndarray,  # (N, 3) float64
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    pin_index: np.ndarray,  # (P,) int32
-    pin_anchor: np.ndarray,  # (P, 3) float64
-    link_a: np.ndarray,  # (L,) int32, in colour order
-    link_b: np.ndarray,  # (L,) int32
-    runs: np.ndarray,  # (R, 5) uint64, the same links as runs (ordering.link_runs)
-    rest: np.ndarray,  # (L,) float64
-    stiffness: np.ndarray,  # (L,) float64
-    run_start: np.ndarray,  # (C + 1,) int64, where each independent set's runs begin
-    start: np.ndarray,  # (L, 3) float64, scratch: each link's direction as the step begins
-    moved: np.ndarray,  # (L,) float64, out: as in step_classic
-    passes: int,
-    damping: float,
-    gravity: float,
-    wind: float,
-    t: float,
-    dt: float,
-    spheres: np.ndarray,  # (S, 4) float64, the ball first
-    boxes: np.ndarray,  # (B, 6) float64
-    floor_on: bool,
-    floor_y: float,
-    pushed: np.ndarray,  # (S + B + 1,) float64, out: as in step_classic
+    particles: Particles,
+    held: Held,
+    links: Links,  # in colour order; as in step_classic
+    world: World,
+    contacts: Contacts,
     stop: np.ndarray,  # (1,) uint8, set by another thread to abandon the step
 ) -> int:
     """step_classic on the thread pool: within a colour no two links share a particle, so
     the threads split its runs without locks; colours follow each other as in Gauss–Seidel."""
+    x, x_prev, inv_mass = particles
+    pin_index, pin_anchor = held
+    link_a, link_b, runs, run_start = links.a, links.b, links.runs, links.run_start
+    rest, stiffness, start, moved = links.rest, links.stiffness, links.start, links.moved
+    damping, gravity, wind, t, dt = world.damping, world.gravity, world.wind, world.t, world.dt
     n = x.shape[0]
     dt2 = dt * dt
     max_step = MAX_SPEED * dt
@@ -602,14 +572,14 @@ def step_parallel(
     for k in prange(link_a.shape[0]):
         _start_direction(x_prev, link_a, link_b, start, k)
         moved[k] = 0.0
-    pushed[:] = 0.0
-    for _ in range(passes):
+    contacts.pushed[:] = 0.0
+    for _ in range(world.passes):
         if stop[0]:
             return INTERRUPTED
         for c in range(run_start.shape[0] - 1):
             for r in prange(run_start[c], run_start[c + 1]):
                 _project_run(x, inv_mass, runs, r, rest, stiffness, start, moved)
-        collide_parallel(x, x_prev, inv_mass, spheres, boxes, floor_on, floor_y, 0.0, 0.0, pushed)
+        collide_parallel(particles, contacts, 0.0, 0.0)
     return HEALTHY
 
 
@@ -629,21 +599,17 @@ def potential_energy(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
 def predict_energy(
-    x: np.ndarray,  # (N, 3) float64, the state a step starts from
-    x_prev: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64, 0 for pinned or grabbed particles
+    particles: Particles,  # the state a step starts from, read only
     mass: np.ndarray,  # (N,) float64, 1 each in model units (× 1.0 is exact: the same sums)
-    damping: float,  # the factor one predict keeps (parameters.damping_per_step)
-    gravity: float,
-    wind: float,
-    t: float,
-    h: float,
+    world: World,  # of the predict: its damping, gravity, wind, t and length (world.dt = h)
 ) -> tuple[float, float, float]:
     """(KE + PE now, energy the next predict's damping takes out, work its wind does), from
     the state before the predict, read only. With u0 = x − x_prev the predict makes
     u1 = d·u0 + a·h²; the particle moves (u0 + u1)/2 at the midpoints where PE is measured, so
     ΔKE + ΔPE = wind work − damping loss exactly, with damping loss = ½(1 − d)·u0·(u0 + u1)/h²
     (the impulse −(1 − d)·u0/h times the mean velocity) and wind work = a_z·(u0_z + u1_z)/2."""
+    x, x_prev, inv_mass = particles
+    damping, gravity, wind, t, h = world.damping, world.gravity, world.wind, world.t, world.dt
     h2 = h * h
     kinetic = 0.0
     height = 0.0

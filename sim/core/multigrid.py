@@ -32,6 +32,7 @@ from numba import njit
 
 from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.kernels import FASTMATH, NO_REFCOUNTS
+from clothlab.sim.core.records import BlockMatrix, LineFactors
 from clothlab.sim.core.topology import Topology
 
 # A level of this many nodes or fewer is factored: its solve costs less than the sweeps and
@@ -102,6 +103,10 @@ class Level:
     def size(self) -> int:
         return len(self.keys)
 
+    @property
+    def matrix(self) -> BlockMatrix:
+        return BlockMatrix(self.indptr, self.indices, self.data)
+
     def factor_lines(self) -> None:
         """Each line's band of the level's matrix, factored (banded Cholesky)."""
         for lines, band in zip(self.lines, self.bands, strict=True):
@@ -110,10 +115,11 @@ class Level:
 
     def sweep(self, r: np.ndarray, z: np.ndarray, backward: bool) -> None:
         """Line Gauss–Seidel on A·z = r ((n, 3) each): warp then weft lines, or back."""
+        matrix = self.matrix
         for k in (1, 0) if backward else (0, 1):
             lines = self.lines[k]
-            line_sweep(self.indptr, self.indices, self.data, lines.order, lines.start,
-                       lines.outside, self.bands[k], r, z, backward, self.scratch)  # fmt: skip
+            factors = LineFactors(lines.order, lines.start, lines.outside, self.bands[k])
+            line_sweep(matrix, factors, r, z, backward, self.scratch)
 
     def scalar(self) -> sparse.csr_matrix:
         """(3n, 3n) the level's matrix as scalar CSR."""
@@ -314,13 +320,8 @@ def factor_bands(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def line_sweep(
-    indptr: np.ndarray,  # (n + 1,) int64
-    indices: np.ndarray,  # (nnz,) int64
-    data: np.ndarray,  # (nnz, 3, 3) float64
-    order: np.ndarray,  # (n,) int64, the nodes line by line
-    start: np.ndarray,  # (lines + 1,) int64
-    outside: np.ndarray,  # (nnz,) bool, the blocks that couple two lines
-    band: np.ndarray,  # (3n, w + 1) float64, the lines' factors (factor_bands)
+    matrix: BlockMatrix,
+    lines: LineFactors,
     r: np.ndarray,  # (n, 3) float64
     z: np.ndarray,  # (n, 3) float64, updated in place
     backward: bool,
@@ -328,6 +329,8 @@ def line_sweep(
 ) -> None:
     """One Gauss–Seidel sweep over the lines (forward, or backward for the adjoint): each line's
     unknowns solved exactly from r less the couplings to every other line's latest z."""
+    indptr, indices, data = matrix
+    order, start, outside, band = lines
     w = band.shape[1] - 1
     count = start.shape[0] - 1
     for step in range(count):

@@ -14,6 +14,9 @@ import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+import numpy as np
+
+from clothlab.sim.core.records import Air, World
 from clothlab.sim.text import QT_TR_NOOP, tr
 
 Vec3 = tuple[float, float, float]
@@ -601,6 +604,27 @@ class Settings:
     def is_classic(self) -> bool:
         """True when only the seed's model is switched on (the fast classic kernel applies)."""
         return all(getattr(self, p.key) == p.default for p in _TABLE if p.switches_option)
+
+    def world(self, t: float, h: float | None = None) -> World:
+        """What a classic step from model time `t` runs with (kernels.step_classic), or a
+        substep of h seconds: its length and the damping over it."""
+        h = self.dt if h is None else h
+        damping = damping_per_step(self.damping, h)
+        return World(
+            int(self.passes),
+            float(damping),
+            float(self.gravity),
+            float(self.wind),
+            float(t),
+            float(h),
+        )
+
+    def air(self, t: float, h: float) -> Air:
+        """The air aerodynamic wind blows with over a substep of h from model time t: the
+        wind's strength along its yaw from +z towards +x."""
+        yaw = math.radians(self.wind_yaw)
+        velocity = np.array([self.wind * math.sin(yaw), 0.0, self.wind * math.cos(yaw)])
+        return Air(velocity, float(t), float(h), float(self.drag), float(self.lift))
 
     def with_value(self, key: str, value: Any) -> Settings:
         """A copy with one setting changed, type- and range-checked against the table."""

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clothlab.sim.core import kernels, probes, specimens, units
-from clothlab.sim.core.parameters import damping_per_step
 from clothlab.sim.text import QT_TR_NOOP
 
 if TYPE_CHECKING:  # readouts read a simulation; the solver imports this module, not back
@@ -165,12 +164,11 @@ def account_for_next_step(sim: Simulation) -> EnergyAccount:
     closed form from it (kernels.predict_energy); with substeps, or aerodynamic wind, the
     inner substeps are not seen: the first substep's figures × substeps, an estimate."""
     s, state = sim.model_settings, sim.state
-    h = s.dt / s.substeps
-    wind = 0.0 if s.aerodynamic else s.wind  # aerodynamic forces replace the gusting wind
-    energy, damped, blown = kernels.predict_energy(
-        state.x, state.x_prev, sim.fixed.inv_mass, sim.mechanics.mass,
-        damping_per_step(s.damping, h), s.gravity, wind, state.t, h,
-    )  # fmt: skip
+    world = s.world(state.t, s.dt / s.substeps)
+    if s.aerodynamic:  # aerodynamic forces replace the gusting wind
+        world = world._replace(wind=0.0)
+    particles = sim.fixed.particles(state.x, state.x_prev)
+    energy, damped, blown = kernels.predict_energy(particles, sim.mechanics.mass, world)
     exact = s.substeps == 1 and not s.aerodynamic
     return EnergyAccount(-1, energy, damped * s.substeps, blown * s.substeps, exact)
 

@@ -50,6 +50,7 @@ from clothlab.sim.core.materials import (
 )
 from clothlab.sim.core.parameters import Settings
 from clothlab.sim.core.readouts import EnergyAccount, Readouts, account_for_next_step, measure
+from clothlab.sim.core.records import Particles
 from clothlab.sim.core.state import State, faces_alive, pin_arrays, raise_out_of_plane
 from clothlab.sim.core.topology import Topology
 
@@ -275,21 +276,17 @@ class Simulation:
         under a resting sheet flung it at 15 units/s)."""
         s, state, links = self.settings, self.state, self.links
         x, x_prev = state.x.copy(), state.x.copy()  # at rest: only the passes move it
-        scratch = obstacles.pushed.copy()  # relaxing is no step: its pushes are no force
-        kernels.collide(
-            x, x_prev, self.fixed.inv_mass, obstacles.spheres, obstacles.boxes, s.floor,
-            s.floor_y, 0.0, 0.0, scratch,
-        )  # fmt: skip
+        particles = self.fixed.particles(x, x_prev)
+        # relaxing is no step: its pushes and moves are no force
+        contacts = obstacles.contacts(s.floor, s.floor_y, obstacles.pushed.copy())
+        kernels.collide(particles, contacts, 0.0, 0.0)
         if np.array_equal(x, state.x):
             return  # the edit reached no particle: nothing to push, nothing else changes
-        stiffness, moved = self.link_material().stiffness, np.zeros(links.count)
+        relaxing = links.record(self.link_material())._replace(moved=np.zeros(links.count))
+        # the passes alone: no damping, gravity or wind
+        world = s.world(state.t)._replace(damping=1.0, gravity=0.0, wind=0.0)
         for _ in range(relax_rounds(len(links.a), s.passes)):
-            kernels.step_classic(
-                x, x_prev, self.fixed.inv_mass, self.fixed.index, self.fixed.anchor,
-                links.a, links.b, links.runs, links.rest, stiffness, links.start, moved,
-                s.passes, 1.0, 0.0, 0.0, state.t, s.dt, obstacles.spheres, obstacles.boxes,
-                s.floor, s.floor_y, scratch, self._never,
-            )  # fmt: skip
+            kernels.step_classic(particles, self.fixed.held, relaxing, world, contacts, self._never)
             settled = np.abs(x - x_prev).max() < RELAXED
             x_prev[:] = x
             if settled:
@@ -370,10 +367,8 @@ class Simulation:
         collision pass itself run on that one point as on a free particle."""
         s, obstacles = self.settings, self.obstacles()
         x = np.array(point, dtype=np.float64).reshape(1, 3)
-        kernels.collide(
-            x, x.copy(), np.ones(1), obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
-            0.0, 0.0, obstacles.pushed.copy(),
-        )  # fmt: skip
+        contacts = obstacles.contacts(s.floor, s.floor_y, obstacles.pushed.copy())
+        kernels.collide(Particles(x, x.copy(), np.ones(1)), contacts, 0.0, 0.0)
         return x[0]
 
     def release(self) -> None:
@@ -497,10 +492,8 @@ class Simulation:
         if s.xpbd and self._extended is not None and self._extended.links_set.lambdas_for(links):
             lambdas = self._extended.links_set.lambdas
         # each link's own compliance (its body's material), as the XPBD pass used it
-        return constraints.link_measures(
-            self.state.x, links.a, links.b, links.rest, lambdas, self.link_material().compliance,
-            s.dt / s.substeps,
-        )  # fmt: skip
+        record = links.record(self.link_material())
+        return constraints.link_measures(self.state.x, record, lambdas, s.dt / s.substeps)
 
     def solve_report(self) -> SolveReport | None:
         """How the last substep's fabric solve went (the links' or the projective); None: the

@@ -23,6 +23,7 @@ from clothlab.sim.core.constraint_sets import (
 from clothlab.sim.core.fabrics import FABRICS
 from clothlab.sim.core.integrators import ExtendedIntegrator
 from clothlab.sim.core.parameters import PARAMETERS, Settings
+from clothlab.sim.core.records import Air, Surface
 from clothlab.sim.core.solver import Simulation
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document import edits
@@ -299,10 +300,9 @@ def triangle_force(normal_angle_degrees: float) -> np.ndarray:
     t = (np.pi / 2 - x[:, 0].mean()) / 2
     stiffness = np.zeros((3, 3, 3))
     corners = np.array([0, 1, 2, 3]), np.zeros(3, dtype=np.int64)  # each corner's one triangle
-    constraints.add_aerodynamic_forces(
-        x, x.copy(), triangles, *corners, air, t, 1 / 120, 1.0, 0.3, area, np.zeros((1, 9)), out,
-        stiffness,
-    )  # fmt: skip
+    surface = Surface(triangles, area, *corners, np.zeros((1, 9)))
+    air_record = Air(air, t, 1 / 120, 1.0, 0.3)
+    constraints.add_aerodynamic_forces(x, x.copy(), surface, air_record, out, stiffness)
     return out.sum(axis=0)
 
 
@@ -319,11 +319,8 @@ def test_aerodynamic_forces_on_two_threads_have_the_bits_of_one():
     results = []
     for add in (constraints.add_aerodynamic_forces, constraints.add_aerodynamic_forces_parallel):
         out, stiffness = np.zeros_like(x), np.zeros((len(x), 3, 3))
-        add(
-            x, x_prev, surface.triangles, surface.corner_start, surface.corner_triangle,
-            np.array([1.0, 0.5, 6.0]), 0.3, 1 / 60, 1.2, 0.4, surface.vertex_area,
-            surface.force, out, stiffness,
-        )  # fmt: skip
+        air = Air(np.array([1.0, 0.5, 6.0]), 0.3, 1 / 60, 1.2, 0.4)
+        add(x, x_prev, surface, air, out, stiffness)
         results.append((out, stiffness))
     (one, k_one), (two, k_two) = results
     assert np.abs(one).min(axis=0).max() > 0.0 and (np.abs(one).sum(axis=1) > 0).all()

@@ -152,15 +152,20 @@ def test_the_classic_step_is_the_fused_kernel_bit_for_bit():
     assert s.is_classic and not links.parallel
     x, x_prev = sim.state.x.copy(), sim.state.x_prev.copy()
     material, obstacles = sim.link_material(), sim.obstacles()
+    scratch = links.record(material)._replace(
+        start=np.zeros((links.count, 3)), moved=np.zeros(links.count)
+    )
+    contacts = obstacles.contacts(s.floor, s.floor_y, np.zeros(len(obstacles.pushed)))
     t = 0.0
     for _ in range(240):
         health = kernels.step_classic(
-            x, x_prev, fixed.inv_mass, fixed.index, fixed.anchor, links.a, links.b,
-            links.runs, links.rest, material.stiffness, np.zeros((links.count, 3)),
-            np.zeros(links.count), s.passes, damping_per_step(s.damping, s.dt), s.gravity,
-            s.wind, t, s.dt, obstacles.spheres, obstacles.boxes, s.floor, s.floor_y,
-            np.zeros(len(obstacles.pushed)), np.zeros(1, dtype=np.uint8),
-        )  # fmt: skip
+            fixed.particles(x, x_prev),
+            fixed.held,
+            scratch,
+            s.world(t),
+            contacts,
+            np.zeros(1, dtype=np.uint8),
+        )
         assert health == kernels.HEALTHY
         t += s.dt
     assert sim.step(240) == 240

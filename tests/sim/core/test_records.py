@@ -1,0 +1,101 @@
+"""The kernels take records (sim.core.records), not long lists of positionals, and each record
+keeps one numba type whoever hands it out: one compiled kernel per role, not one per caller."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import numba
+import numpy as np
+from sim_helpers import hanging_sheet
+
+from clothlab.sim.core import records
+from clothlab.sim.core.constraint_sets import BendingSet, Model
+from clothlab.sim.core.parameters import Settings
+
+SIM = Path(__file__).resolve().parents[3] / "sim"
+MOST_PARAMETERS = 9  # the inline helpers of a link and a contact take nine numbers
+# The kernels the links' solve together (constraint_sets.LinksTogether) calls: they take records
+# once that class's calls do.
+NOT_YET = {
+    "links_rows",
+    "shape_rows",
+    "shear_rows",
+    "apply_together_change",
+    "multiply_together",
+    "gather",
+    "spread",
+    "assemble",
+}
+
+
+def kernel_parameters() -> dict[str, int]:
+    """Every @njit function under sim/: "module.function" → its number of parameters."""
+    found = {}
+    for path in sorted(SIM.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                "njit" in ast.unparse(d) for d in node.decorator_list
+            ):
+                found[f"{path.stem}.{node.name}"] = len(node.args.args)
+    return found
+
+
+def test_no_kernel_takes_ten_parameters_or_more():
+    kernels = kernel_parameters()
+    assert kernels["kernels.step_classic"] <= 6 and kernels["kernels.step_parallel"] <= 6
+    long = {k for k, count in kernels.items() if count > MOST_PARAMETERS}
+    assert {k.split(".")[1] for k in long} <= NOT_YET, sorted(long)
+
+
+def test_every_record_field_says_what_it_is():
+    """Each record has a docstring, and each field a comment beside or above it, an array's
+    with its shape (as DESIGN.md §4 asks)."""
+    source = Path(records.__file__).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        assert ast.get_docstring(node), node.name
+        for field in (f for f in node.body if isinstance(f, ast.AnnAssign)):
+            line, above = lines[field.lineno - 1], lines[field.lineno - 2].strip()
+            comment = line.split("#", 1)[1] if "#" in line else above
+            assert (
+                "#" in line
+                or above.startswith("#")
+                or ast.unparse(field.annotation) in ("bool", "float", "int")
+            ), line
+            if ast.unparse(field.annotation) == "np.ndarray":
+                assert comment.lstrip("# ").startswith("("), line
+
+
+def test_a_world_is_typed_the_same_whatever_the_settings_hold():
+    """Settings given whole numbers (as a scene file may) still hand out a World of an int and
+    five floats: the classic kernel is not compiled again for them."""
+    usual = numba.typeof(Settings().world(0.0))
+    whole = dataclasses.replace(Settings(), gravity=10, wind=0, dt=1, damping=1, passes=8)
+    assert numba.typeof(whole.world(3)) == usual
+    assert [str(t) for t in usual.types] == ["int64", *["float64"] * 5]
+
+
+def test_the_links_and_the_bending_links_are_one_record_type():
+    """project_links_xpbd runs over both: one compiled kernel serves them."""
+    sim = hanging_sheet(6, 5, bending=True, xpbd=True)
+    state = sim.state
+    alive = (state.link_alive, state.face_alive)
+    model = Model(sim.topology, *alive, state.pin_index, sim.links, sim.mechanics)
+    bending = BendingSet()
+    bending.build(model)
+    links = sim.links.record(sim.link_material())
+    assert numba.typeof(links) == numba.typeof(bending.links)
+    assert np.shares_memory(links.moved, sim.links.moved)  # the kernels write the owner's
+
+
+def test_contacts_are_typed_the_same_with_or_without_a_floor():
+    sim = hanging_sheet(4, 3)
+    obstacles = sim.obstacles()
+    assert numba.typeof(obstacles.contacts(True, 0)) == numba.typeof(
+        obstacles.contacts(np.bool_(False), -1.5)
+    )
