@@ -26,6 +26,7 @@ from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
 from clothlab.sim.core.records import (
     Graph,
+    Jacobian,
     LinearStencils,
     LinkMoves,
     Links,
@@ -33,6 +34,7 @@ from clothlab.sim.core.records import (
     PathTree,
     ShearCells,
     Surface,
+    SystemRows,
 )
 from clothlab.sim.core.topology import Topology
 
@@ -311,6 +313,7 @@ class LinksTogether:
         self.alpha = np.zeros(rows)  # (R,) float64, α̃
         self.inverse_diagonal = np.zeros(rows)  # (R,) float64
         self.shear_gradient = np.zeros((len(self._shear.cells), 4, 3))  # (C, 4, 3) float64
+        self.rows = SystemRows(self.residual, self.alpha, self.inverse_diagonal)
 
     def solve(
         self,
@@ -339,19 +342,15 @@ class LinksTogether:
             self._factor = self._multigrid = None
         h2, shape, first = sub.h * sub.h, self._rows, len(links.a)
         self.rest = links.rest
+        particles, jacobian = sub.particles, self.jacobian(links)
         constraints.links_rows(
-            sub.x, sub.inv_mass, links.a, links.b, links.rest, links.start, torn, lambdas,
-            sub.material.compliance, h2, self.gradient, self.residual, self.alpha,
-            self.inverse_diagonal,
-        )  # fmt: skip
-        constraints.shear_rows(
-            sub.x, sub.inv_mass, shear.cells, shear.coefficients, shear.compliance, h2, first,
-            self.shear_gradient, self.residual, self.alpha, self.inverse_diagonal,
-        )  # fmt: skip
+            particles, links.record(sub.material), torn, lambdas, h2, self.gradient, self.rows
+        )
+        cells = shear.record._replace(gradient=self.shear_gradient)  # the solve's rows, not ∇C
+        constraints.shear_rows(particles, cells, h2, first, self.rows)
         constraints.shape_rows(
-            sub.x, sub.inv_mass, shape.members, shape.gradient, shape.compliance, h2,
-            first + len(shear.cells), self.residual, self.alpha, self.inverse_diagonal,
-        )  # fmt: skip
+            particles, jacobian, shape.compliance, h2, first + len(shear.cells), self.rows
+        )
         rows = self.inverse_diagonal > 0.0
         self.change[~rows] = 0.0  # a row left out: its guess too
         self._multiply(sub, links, self.change)
@@ -378,10 +377,8 @@ class LinksTogether:
                     constraints.TOGETHER_MAX_ITERATIONS - self.STALE_AFTER,
                 )  # fmt: skip
         constraints.apply_together_change(
-            sub.x, sub.inv_mass, links.a, links.b, shear.cells, self.shear_gradient,
-            shape.members, shape.gradient, self.change, self.gradient, lambdas, links.moved,
-            self.moves,
-        )  # fmt: skip
+            particles, jacobian, self.change, lambdas, links.moved, self.moves
+        )
         shear.lambdas -= self.change[first : first + len(shear.cells)]
         first += len(shear.cells)
         for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
@@ -422,17 +419,13 @@ class LinksTogether:
         then −Δλ = α̃⁻¹·(r − G·u). The links' residual that −Δλ leaves is G·W·(P·u − b), so the
         solve stops by the links' own test. Returns the iterations taken."""
         cycle = self._multigrid_ready(sub, links, rows)
-        shear, shape = self._shear, self._rows
-        # G's rows, as constraints.spread and gather take them
-        rows_of = (self.gradient, links.a, links.b, shear.cells, self.shear_gradient,
-                   shape.members, shape.gradient)  # fmt: skip
+        jacobian = self.jacobian(links)
         zeros = np.zeros_like(self.residual)  # no α̃·v term: G·moves alone
 
         def links_residual(left: np.ndarray, out: np.ndarray) -> None:
             """out = −G·W·left, the links' residual of u whose b − P·u is `left`."""
             np.multiply(left, sub.inv_mass[:, None], out=self.moves)
-            constraints.gather(self.moves, *rows_of, self.alpha, zeros, self.inverse_diagonal,
-                               out)  # fmt: skip
+            constraints.gather(self.moves, jacobian, self.rows, zeros, out)
             out *= -1.0
 
         def over_alpha(v: np.ndarray) -> np.ndarray:
@@ -442,9 +435,9 @@ class LinksTogether:
         scaled = over_alpha(self.residual)
         free = (sub.inv_mass > 0.0).astype(np.float64)
         left = np.zeros_like(self.moves)  # (N, 3) b − P·u, u = 0
-        constraints.spread(scaled, *rows_of, free, left)
+        constraints.spread(scaled, jacobian, free, left)
         u, iterations = self._primal_conjugate_gradients(cycle, left, free, links_residual, limit)
-        constraints.gather(u, *rows_of, self.alpha, zeros, self.inverse_diagonal, self.product)
+        constraints.gather(u, jacobian, self.rows, zeros, self.product)
         self.change += scaled - over_alpha(self.product)
         links_residual(left, self.residual)
         if self._baseline is None:
@@ -491,12 +484,9 @@ class LinksTogether:
         """The V-cycle with its finest level P at this substep, its coarse levels made again
         when stale."""
         cycle, pattern = self._multigrid_for(sub, links, rows)
-        shear, shape = self._shear, self._rows
         multigrid.assemble(
-            sub.inv_mass, links.a, links.b, self.gradient, shear.cells, self.shear_gradient,
-            shape.members, shape.gradient, self.alpha, self.inverse_diagonal, pattern.diagonal,
-            pattern.link_slots, pattern.cell_slots, pattern.shape_slots, cycle.finest.data,
-        )  # fmt: skip
+            sub.inv_mass, self.jacobian(links), self.rows, pattern.slots, cycle.finest.data
+        )
         if self._coarse_stale:
             cycle.coarsen(sub.inv_mass > 0.0)
             self._coarse_stale, self._baseline, self._coarse_excess = False, None, 0
@@ -550,14 +540,24 @@ class LinksTogether:
             self.factorisations += 1
         return kept[0]
 
+    def jacobian(self, links: LinkArrays) -> Jacobian:
+        """G's rows as the kernels take them: the links', the cells' shear, the shapes'."""
+        shape = self._rows
+        return Jacobian(
+            self.gradient,
+            links.a,
+            links.b,
+            self._shear.cells,
+            self.shear_gradient,
+            shape.members,
+            shape.gradient,
+        )
+
     def _multiply(self, sub: Substep, links: LinkArrays, v: np.ndarray) -> None:
         """product = (G·W·Gᵀ + α̃)·v"""
-        shape = self._rows
         constraints.multiply_together(
-            v, self.gradient, links.a, links.b, self._shear.cells, self.shear_gradient,
-            shape.members, shape.gradient, sub.inv_mass, self.alpha, self.inverse_diagonal,
-            self.moves, self.product,
-        )  # fmt: skip
+            v, self.jacobian(links), sub.inv_mass, self.rows, self.moves, self.product
+        )
 
     def _limit(self, links: LinkArrays) -> np.ndarray:
         """(R,) float64: each row's tolerance, TOGETHER_TOLERANCE of its length (a link's rest

@@ -28,6 +28,7 @@ from clothlab.sim.core.kernels import (
 from clothlab.sim.core.records import (
     Air,
     Graph,
+    Jacobian,
     LinearStencils,
     LinkMoves,
     Links,
@@ -37,6 +38,7 @@ from clothlab.sim.core.records import (
     PathTree,
     ShearCells,
     Surface,
+    SystemRows,
 )
 
 
@@ -377,25 +379,22 @@ TOGETHER_MAX_ITERATIONS = 500
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def links_rows(
-    x: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    rest: np.ndarray,  # (L,) float64
-    start: np.ndarray,  # (L, 3) float64
+    particles: Particles,
+    links: Links,  # the live links; their rest, start directions and compliance
     torn: np.ndarray,  # (L,) bool
     lambdas: np.ndarray,  # (L,) float64
-    compliance: np.ndarray,  # (L,) float64
     h2: float,
     gradient: np.ndarray,  # (L, 3) float64, out: G's rows
-    residual: np.ndarray,  # (R,) float64, out in [:L]: C + α̃·λ
-    alpha: np.ndarray,  # (R,) float64, out in [:L]: α̃
-    inverse_diagonal: np.ndarray,  # (R,) float64, out in [:L]: 1 / the diagonal; 0: left out
+    rows: SystemRows,  # out in [:L]: C + α̃·λ, α̃, 1 / the diagonal (0: left out)
 ) -> None:
     """The links' rows of the linearised XPBD system at x, (G·W·Gᵀ + α̃)·(−Δλ) = C + α̃·λ:
     each row's gradient and right-hand side. G's rows are the directions the passes move a
     link's ends along (along_start), so a solve keeps angular momentum as they do. A torn link,
     one of no length and one with both ends held are left out (zero rows)."""
+    x, inv_mass = particles.x, particles.inv_mass
+    link_a, link_b, rest, start = links.a, links.b, links.rest, links.start
+    compliance = links.compliance
+    residual, alpha, inverse_diagonal = rows
     for k in range(link_a.shape[0]):
         i, j = link_a[k], link_b[k]
         dx = x[j, 0] - x[i, 0]
@@ -417,20 +416,19 @@ def links_rows(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def shape_rows(
-    x: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    members: np.ndarray,  # (K, M) int32
-    gradient: np.ndarray,  # (K, M) float64, constant: G's rows, −c_m (as the links', −∇C)
+    particles: Particles,
+    jacobian: Jacobian,  # its shapes' members and rows, −c_m (constant)
     compliance: np.ndarray,  # (K,) float64
     h2: float,
     first: int,  # the first shape row's index in the system (after the links' and cells')
-    residual: np.ndarray,  # (R,) float64, out in [first:]: C, three rows (x, y, z) a shape
-    alpha: np.ndarray,  # (R,) float64, out in [first:]
-    inverse_diagonal: np.ndarray,  # (R,) float64, out in [first:]; 0: left out
+    rows: SystemRows,  # out in [first:]: C (three rows, x, y, z, a shape), α̃, 1 / the diagonal
 ) -> None:
     """The linear shapes' rows of the same system (project_stencils_xpbd's constraints
     C = Σ c_m·x_m, each axis a row): their multipliers start each substep at zero, so the
     right-hand side is C. A shape with no free particle is left out."""
+    x, inv_mass = particles.x, particles.inv_mass
+    members, gradient = jacobian.members, jacobian.shape_gradient
+    residual, alpha, inverse_diagonal = rows
     for k in range(members.shape[0]):
         w = 0.0
         for m in range(members.shape[1]):
@@ -450,34 +448,18 @@ def shape_rows(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def apply_together_change(
-    x: np.ndarray,  # (N, 3) float64, updated in place
-    inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    cells: np.ndarray,  # (C, 4) int32
-    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
-    members: np.ndarray,  # (K, M) int32
-    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
+    particles: Particles,  # x updated in place
+    jacobian: Jacobian,  # G's rows: the links', the cells' shear, the shapes'
     change: np.ndarray,  # (R,) float64, −Δλ, 0 for a row left out
-    gradient: np.ndarray,  # (L, 3) float64
     lambdas: np.ndarray,  # (L,) float64, the links', updated
     moved: np.ndarray,  # (L,) float64, accumulates
     moves: np.ndarray,  # (N, 3) float64, scratch
 ) -> None:
     """Move the particles by W·Gᵀ·(−Δλ) and book the links' multipliers and moves as a pass
     would (the cells' and shapes' multipliers are the caller's: they live in their sets)."""
-    spread(
-        change,
-        gradient,
-        link_a,
-        link_b,
-        cells,
-        shear_gradient,
-        members,
-        shape_gradient,
-        inv_mass,
-        moves,
-    )
+    x, inv_mass = particles.x, particles.inv_mass
+    gradient, link_a = jacobian.link_gradient, jacobian.link_a
+    spread(change, jacobian, inv_mass, moves)
     for p in range(x.shape[0]):
         for c in range(3):
             x[p, c] += moves[p, c]
@@ -508,43 +490,26 @@ def dot(
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def multiply_together(
     v: np.ndarray,  # (R,) float64: the links' rows, the cells', then the shapes' (three each)
-    gradient: np.ndarray,  # (L, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    cells: np.ndarray,  # (C, 4) int32
-    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
-    members: np.ndarray,  # (K, M) int32
-    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
+    jacobian: Jacobian,  # G's rows: the links', the cells' shear, the shapes'
     inv_mass: np.ndarray,  # (N,) float64
-    alpha: np.ndarray,  # (R,) float64
-    inverse_diagonal: np.ndarray,  # (R,) float64, 0 for a row left out
+    rows: SystemRows,  # α̃ and 1 / the diagonal (0 for a row left out)
     moves: np.ndarray,  # (N, 3) float64, scratch
     out: np.ndarray,  # (R,) float64, overwritten: (G·W·Gᵀ + α̃)·v
 ) -> None:
-    spread(
-        v, gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient, inv_mass, moves
-    )
-    gather(
-        moves, gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient, alpha,
-        v, inverse_diagonal, out,
-    )  # fmt: skip
+    spread(v, jacobian, inv_mass, moves)
+    gather(moves, jacobian, rows, v, out)
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def gather(
     moves: np.ndarray,  # (N, 3) float64, how far each particle moves
-    gradient: np.ndarray,  # (L, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    cells: np.ndarray,  # (C, 4) int32
-    shear_gradient: np.ndarray,  # (C, 4, 3) float64
-    members: np.ndarray,  # (K, M) int32
-    shape_gradient: np.ndarray,  # (K, M) float64
-    alpha: np.ndarray,  # (R,) float64
+    jacobian: Jacobian,  # G's rows: the links', the cells' shear, the shapes'
+    rows: SystemRows,  # α̃ and 1 / the diagonal (0 for a row left out)
     v: np.ndarray,  # (R,) float64: α̃·v is added (zeros: G·moves alone)
-    inverse_diagonal: np.ndarray,  # (R,) float64, 0 for a row left out
     out: np.ndarray,  # (R,) float64, overwritten: G·moves + α̃·v, 0 on a row left out
 ) -> None:
+    gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient = jacobian
+    alpha, inverse_diagonal = rows.alpha, rows.inverse_diagonal
     links = link_a.shape[0]
     for k in range(links):
         if inverse_diagonal[k] == 0.0:
@@ -584,16 +549,11 @@ def gather(
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def spread(
     v: np.ndarray,  # (R,) float64, −Δλ of each row: the links', the cells', the shapes'
-    gradient: np.ndarray,  # (L, 3) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    cells: np.ndarray,  # (C, 4) int32
-    shear_gradient: np.ndarray,  # (C, 4, 3) float64, G's rows of the cells' shear (shear_rows)
-    members: np.ndarray,  # (K, M) int32
-    shape_gradient: np.ndarray,  # (K, M) float64, G's rows of the shapes (−c_m)
+    jacobian: Jacobian,  # G's rows: the links', the cells' shear, the shapes'
     inv_mass: np.ndarray,  # (N,) float64
     out: np.ndarray,  # (N, 3) float64, overwritten: W·Gᵀ·v, how far each particle moves
 ) -> None:
+    gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient = jacobian
     out[:] = 0.0
     links = link_a.shape[0]
     for k in range(links):
@@ -1031,20 +991,18 @@ def project_cell_shear(
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def shear_rows(
-    x: np.ndarray,  # (N, 3) float64
-    inv_mass: np.ndarray,  # (N,) float64
-    cells: np.ndarray,  # (C, 4) int32
-    coefficients: np.ndarray,  # (C, 2, 4) float64
-    compliance: np.ndarray,  # (C,) float64
+    particles: Particles,
+    shear: ShearCells,  # its gradient out: G's rows, −∇C (as the links')
     h2: float,
     first: int,  # the first cell's row in the system
-    gradient: np.ndarray,  # (C, 4, 3) float64, out: G's rows, −∇C (as the links')
-    residual: np.ndarray,  # (R,) float64, out in [first:first + C]: C (multipliers start at 0)
-    alpha: np.ndarray,  # (R,) float64, out
-    inverse_diagonal: np.ndarray,  # (R,) float64, out; 0: left out
+    rows: SystemRows,  # out in [first:first + C]: C (multipliers start at 0), α̃, 1 / the diagonal
 ) -> None:
     """The cells' shear conditions (project_cell_shear) as rows of the links' system,
     linearised at x."""
+    x, inv_mass = particles.x, particles.inv_mass
+    cells, coefficients, gradient = shear.cells, shear.coefficients, shear.gradient
+    compliance = shear.compliance
+    residual, alpha, inverse_diagonal = rows
     for k in range(cells.shape[0]):
         error, w = _cell_shear(x, inv_mass, cells, coefficients, k, -1.0, gradient)
         row = first + k

@@ -32,7 +32,7 @@ from numba import njit
 
 from clothlab.sim.core.factor import Factor
 from clothlab.sim.core.kernels import FASTMATH, NO_REFCOUNTS
-from clothlab.sim.core.records import BlockMatrix, LineFactors
+from clothlab.sim.core.records import BlockMatrix, BlockSlots, Jacobian, LineFactors, SystemRows
 from clothlab.sim.core.topology import Topology
 
 # A level of this many nodes or fewer is factored: its solve costs less than the sweeps and
@@ -371,10 +371,7 @@ class Pattern:
 
     indptr: np.ndarray  # (N + 1,) int64
     indices: np.ndarray  # (nnz,) int64
-    diagonal: np.ndarray  # (N,) int64, the block (p, p)
-    link_slots: np.ndarray  # (L, 2, 2) int64, the block (end m, end n) of each link
-    cell_slots: np.ndarray  # (C, 4, 4) int64
-    shape_slots: np.ndarray  # (K, M, M) int64
+    slots: BlockSlots  # where the diagonal and each row's couplings land among those blocks
 
     @classmethod
     def of(cls, n: int, links: np.ndarray, cells: np.ndarray, members: np.ndarray) -> Pattern:
@@ -387,29 +384,22 @@ class Pattern:
         indptr = np.searchsorted(rows, np.arange(n + 1)).astype(np.int64)
         slots = [np.searchsorted(keys, p).reshape(g.shape[0], g.shape[1], g.shape[1])
                  for p, g in zip(pairs, groups, strict=True)]  # fmt: skip
-        return cls(indptr, indices, np.searchsorted(keys, diagonal), *slots)
+        return cls(indptr, indices, BlockSlots(np.searchsorted(keys, diagonal), *slots))
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
 def assemble(
     inv_mass: np.ndarray,  # (N,) float64
-    link_a: np.ndarray,  # (L,) int32
-    link_b: np.ndarray,  # (L,) int32
-    gradient: np.ndarray,  # (L, 3) float64, G's rows of the links (constraints.links_rows)
-    cells: np.ndarray,  # (C, 4) int32
-    shear_gradient: np.ndarray,  # (C, 4, 3) float64
-    members: np.ndarray,  # (K, M) int32
-    shape_gradient: np.ndarray,  # (K, M) float64, −c_m, one row per axis
-    alpha: np.ndarray,  # (R,) float64, α̃ > 0 on every row in the system
-    inverse_diagonal: np.ndarray,  # (R,) float64, 0 for a row left out
-    diagonal: np.ndarray,  # (N,) int64 (Pattern)
-    link_slots: np.ndarray,  # (L, 2, 2) int64
-    cell_slots: np.ndarray,  # (C, 4, 4) int64
-    shape_slots: np.ndarray,  # (K, M, M) int64
+    jacobian: Jacobian,  # G's rows (constraints.links_rows, shear_rows, shape_rows)
+    rows: SystemRows,  # α̃ > 0 on every row in the system; 1 / the diagonal, 0: left out
+    slots: BlockSlots,  # where each coupling lands (Pattern.slots)
     data: np.ndarray,  # (nnz, 3, 3) float64, overwritten: P = W⁻¹ + Gᵀ·α̃⁻¹·G
 ) -> None:
     """P over the free particles; a held particle's row is the identity and nothing couples to
     it (it does not move: its part of each row is on the right-hand side already)."""
+    gradient, link_a, link_b, cells, shear_gradient, members, shape_gradient = jacobian
+    alpha, inverse_diagonal = rows.alpha, rows.inverse_diagonal
+    diagonal, link_slots, cell_slots, shape_slots = slots
     data[:] = 0.0
     for p in range(inv_mass.shape[0]):
         mass = 1.0 / inv_mass[p] if inv_mass[p] > 0.0 else 1.0

@@ -175,3 +175,37 @@ class ShearCells(NamedTuple):
     compliance: np.ndarray  # (C,) float64
     lambdas: np.ndarray  # (C,) float64, Lagrange multipliers of this substep
     gradient: np.ndarray  # (C, 4, 3) float64, out: each corner's ∇C as last projected
+
+
+class Jacobian(NamedTuple):
+    """G, the rows of the system the links, the cells' shear and the linear shapes are solved
+    together in (constraint_sets.LinksTogether), each a row of −∇C: the links' first, then the
+    cells', then the shapes' (three rows a shape, x, y, z)."""
+
+    link_gradient: np.ndarray  # (L, 3) float64, each link's row (constraints.links_rows)
+    link_a: np.ndarray  # (L,) int32
+    link_b: np.ndarray  # (L,) int32
+    cells: np.ndarray  # (C, 4) int32, corners 00, 01, 11, 10
+    shear_gradient: np.ndarray  # (C, 4, 3) float64, each cell's row (constraints.shear_rows)
+    members: np.ndarray  # (K, M) int32, each shape's particles (padded: coefficient 0)
+    shape_gradient: np.ndarray  # (K, M) float64, each shape's −c_m, one row per axis
+
+
+class SystemRows(NamedTuple):
+    """The same system's right-hand side and what each row adds to its diagonal, row by row
+    as Jacobian orders them."""
+
+    residual: np.ndarray  # (R,) float64, C + α̃·λ
+    alpha: np.ndarray  # (R,) float64, α̃ = compliance / h²
+    inverse_diagonal: np.ndarray  # (R,) float64, 1 / the diagonal; 0: a row left out
+
+
+class BlockSlots(NamedTuple):
+    """Where each row's couplings land among the 3 × 3 blocks of P = W⁻¹ + Gᵀ·α̃⁻¹·G in block
+    CSR (multigrid.Pattern): every particle's own block, each link's ends, each cell's corners
+    and each shape's members, pair by pair."""
+
+    diagonal: np.ndarray  # (N,) int64, the block (p, p)
+    link_slots: np.ndarray  # (L, 2, 2) int64, the block (end m, end n) of each link
+    cell_slots: np.ndarray  # (C, 4, 4) int64
+    shape_slots: np.ndarray  # (K, M, M) int64

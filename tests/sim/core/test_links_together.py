@@ -9,6 +9,7 @@ import pytest
 
 from clothlab.sim.core import constraints, kernels
 from clothlab.sim.core.constraint_sets import LinksTogether, Stencils
+from clothlab.sim.core.records import Links, Particles
 from clothlab.sim.core.topology import TopologyBuilder
 from clothlab.sim.document.presets import load_preset
 from clothlab.sim.document.scene import build_simulation
@@ -59,9 +60,18 @@ def _solve(x, inv_mass, a, b, rest, compliance, lambdas, h, factored, guess=None
     the links' arrays, with the moves it booked."""
     start = np.zeros((len(a), 3))
     kernels.start_directions(x, a, b, start)
-    links = SimpleNamespace(a=a, b=b, rest=rest, start=start, moved=np.zeros(len(a)))
+    moved = np.zeros(len(a))
+    no_runs, no_sets = np.zeros((0, 5), dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    record = Links(a, b, no_runs, no_sets, rest, np.ones(len(a)), compliance, start, moved)
+    links = SimpleNamespace(
+        a=a, b=b, rest=rest, start=start, moved=moved, record=lambda material: record
+    )
     sub = SimpleNamespace(
-        x=x, inv_mass=inv_mass, h=h, material=SimpleNamespace(compliance=compliance)
+        x=x,
+        inv_mass=inv_mass,
+        h=h,
+        material=SimpleNamespace(compliance=compliance),
+        particles=Particles(x, x, inv_mass),
     )
     together = LinksTogether(len(a), len(x))
     together.factored = factored
