@@ -32,10 +32,10 @@ solve's unbalanced force over weight, and the sag.
 A run that blew up says so instead. `--candidate` runs only the ones named.
 
 "drape" runs the drape check's specimen (denim, 61 across, bending and twist in the links'
-solve) for `--seconds` from its start at 16 and at 4 substeps, with the links factored and by
-multigrid (alone, and with the factor at rest): × real time, the iterations of each step's last
-substep (median, largest), how often each made its factor or coarse levels, and how far apart
-the first two leave the cloth.
+solve) for `--seconds` from its start at 16 and at 4 substeps (`--substeps`), with the links
+factored and by multigrid (alone, and with the factor at rest): × real time, the iterations of
+each step's last substep (median, largest), how often each made its factor or coarse levels,
+and how far apart the first two leave the cloth.
 
 Then ("system") the links' linear system alone, (G·W·Gᵀ + α̃)·v = r, at the moving state:
 conjugate gradients to 10⁻⁶ with the diagonal preconditioner, with the system factored at the
@@ -266,6 +266,8 @@ def main() -> None:
                         action="append", help="what to measure (default: all four)")  # fmt: skip
     parser.add_argument("--candidate", choices=list(CANDIDATES), action="append",
                         help="the sheet's candidates (default: all)")  # fmt: skip
+    parser.add_argument("--substeps", type=int, action="append",
+                        help="the drape's substeps (default 16 and 4)")  # fmt: skip
     parser.add_argument("--state", choices=("moving", "at rest"), action="append",
                         help="the sheet's states (default: both)")  # fmt: skip
     args = parser.parse_args()
@@ -285,7 +287,7 @@ def main() -> None:
     if "statics" in parts:
         statics()
     if "drape" in parts:
-        compare_on_drape(args.seconds)
+        compare_on_drape(args.seconds, args.substeps or [16, 4])
 
 
 def compare_solvers(
@@ -311,13 +313,13 @@ def compare_solvers(
         switched_back()
 
 
-def compare_on_drape(seconds: float) -> None:
+def compare_on_drape(seconds: float, substeps_tried: list[int]) -> None:
     """The drape specimen's first `seconds`, links factored and by multigrid, side by side."""
     print(f"\ndenim drape specimen, 61 across, the first {seconds:g} s; × real time, iterations "
           "of each step's last substep (median, largest), factors or coarse levels made, and "
           "the largest distance between the two candidates' particles")  # fmt: skip
     print(f"{'substeps':>8} {'candidate':>22} {'real':>8} {'med':>5} {'max':>5} {'made':>5}")
-    for substeps in (16, 4):
+    for substeps in substeps_tried:
         ends = []
         for name in ("links, factored", "links, multigrid alone", "links, multigrid"):
             scene = textile.cusick_drape_scene(SIMaterialSpec.of("denim", SI_FABRICS["denim"]), 61)

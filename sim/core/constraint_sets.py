@@ -262,16 +262,18 @@ class LinksTogether:
     # iterations with fresh levels too, and remaking them each substep then cost 110 in 6 s
     COARSEN_EXCESS = 20
     # With multigrid, the cloth at rest is solved by the factor: at rest it takes 0–1
-    # iterations where a V-cycle takes 2–3, each a third of a cycle's cost (RESEARCH.md §8,
+    # iterations where a V-cycle takes 2–4, each a third of a cycle's cost (RESEARCH.md §8,
     # "Multigrid in the solve"). The cycle's iterations, averaged over the solves (each solve
-    # weighs CALM_WEIGHT), below RESTING_ITERATIONS say the cloth rests; a factor's solve that
-    # reaches FACTOR_WORTH iterations, about a moving cloth's cycles in factor solves, says it
-    # moves again (the cycle then takes over from its guess), and so do solves that creep up
-    # (their iterations past EXPECTED_ITERATIONS past REFACTOR_EXCESS, as for the factor
-    # alone). The factor is then dropped, not made again, until the cloth rests once more.
-    # Counts, not clocks, as for the factor alone. `factor_at_rest` False: the cycle alone.
+    # weighs CALM_WEIGHT), below RESTING_ITERATIONS say the cloth rests (a cycle takes 1–4 at
+    # rest from 32² to 160², 5–9 while the cloth moves: bench/fabric_solvers.py). A factor's
+    # solve that reaches FACTOR_WORTH iterations, about a moving cloth's cycles in factor
+    # solves, says it moves again (the cycle then takes over from its guess), and so do solves
+    # that creep up (their iterations past EXPECTED_ITERATIONS past REFACTOR_EXCESS, as for
+    # the factor alone). The factor is then dropped, not made again, until the cloth rests
+    # once more. Counts, not clocks, as for the factor alone. `factor_at_rest` False: the
+    # cycle alone.
     factor_at_rest = True
-    RESTING_ITERATIONS = 3.0
+    RESTING_ITERATIONS = 4.5
     CALM_WEIGHT = 0.05
     FACTOR_WORTH = 15
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
