@@ -75,6 +75,9 @@ class SharedWindow:
     def close(self) -> None:
         window, self.window = self.window, None
         if window is not None:
+            # After the module's last test its settings folder is no longer set: a layout
+            # stored now would go to the machine's own settings.
+            window.remember_layout = False
             with pytest.MonkeyPatch.context() as patches:  # its changes are the last test's
                 discard_changes(patches)
                 close_window(window)
