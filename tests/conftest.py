@@ -65,12 +65,10 @@ def make_controller(qtbot) -> Iterator[Callable[..., Controller]]:
 
 class SharedWindow:
     """The main window a test module's tests share (make_window): made by the module's first
-    call, reset for each later test, closed when the module ends. `look` is the language and
-    palette it was made in: a window is shared only while they stay the application's."""
+    call, reset for each later test, closed when the module ends."""
 
     def __init__(self) -> None:
         self.window: MainWindow | None = None
-        self.look: tuple[object, ...] = ()
 
     def close(self) -> None:
         window, self.window = self.window, None
@@ -114,10 +112,11 @@ def make_window(
 
     A test module's tests share one window: the module's first call builds it, and a later
     test's first call gets it back reset to what a fresh one would be (tests/shared_window.py
-    says what that covers). `fresh=True`, a second window in one test, a window made with
-    stored settings (they are read as it is built) or in another language or palette than
-    the shared one's are built afresh and closed when the test ends. A shared window that a
-    test leaves in a state no reset undoes (closed, another language) is closed then too.
+    says what that covers). `fresh=True`, a second window in one test, and a window made with
+    stored settings (read as it is built), after the test patched the app's ui or app layers,
+    or in another language or palette than the default are built afresh and closed when the
+    test ends. A shared window that a test leaves in a state no reset undoes (closed, another
+    language) is closed then too.
 
     Windows are closed by this fixture, not by qtbot: pytest-qt closes its widgets before
     fixtures finish, and a window with unsaved edits would ask whether to save them (this
@@ -142,9 +141,11 @@ def make_window(
         paused: bool = False,
         fresh: bool = False,
     ) -> MainWindow:
-        look = shared_window.look()
-        sharing = not fresh and not made and not shared_window.stored_anything(isolated_settings)
-        if sharing and shared.window is not None and shared.look == look:
+        sharing = not (
+            fresh or made or shared_window.stored_anything(isolated_settings)
+            or shared_window.patched_the_ui(monkeypatch)
+        ) and shared_window.in_the_default_look()  # fmt: skip
+        if sharing and shared.window is not None:
             window = shared.window
             if os.environ.get("CLOTHLAB_CHECK_SHARED"):  # a file to write the differences to
                 changes = shared_window.check_against_fresh(
@@ -156,8 +157,8 @@ def make_window(
                 shared_window.reset(qtbot, window, scene, size=size, paused=paused)
         else:
             window = shared_window.build(qtbot, scene, size=size, paused=paused)
-            if sharing and shared.window is None:
-                shared.window, shared.look = window, look
+            if sharing:
+                shared.window = window
         made.append(window)
         return window
 
@@ -168,7 +169,7 @@ def make_window(
     for window in made:
         if window is not shared.window:
             close_window(window)
-        elif not shared_window.tidy(qtbot, window) or shared.look != shared_window.look():
+        elif not shared_window.tidy(qtbot, window) or not shared_window.in_the_default_look():
             shared.close()
     hints.setMouseDoubleClickInterval(desktops)
 

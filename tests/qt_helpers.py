@@ -146,6 +146,7 @@ def window_fingerprint(window: Any) -> dict[str, object]:
         "top levels shown": sorted(type(widget).__name__ for widget in shown),
         "class mode": (window.class_mode, len(window.class_hidden)),
         "fit dialog": window.fit_dialog is not None,
+        "central": widget_path(window, window.central.currentWidget()),
     }
     for name, dock in window.docks_by_name.items():
         prints[f"dock {name}"] = (

@@ -4,7 +4,8 @@ closing a window costs about a second of CPU, most of a short window test.
 
 What the reset covers, at the end of a test (`tidy`) and as the next one asks (`reset`):
 * every dialog, menu and other top-level widget shown closed; a compare run, a validation
-  run, a recording and a fabric fit stopped; class mode left; the solver paused;
+  run, a recording and a fabric fit stopped; the stopwatch stopped and cleared; class mode
+  left; the solver paused;
 * the requested preset loaded afresh (undo history empty, not modified, no file, speed 1×,
   the solver running only if the test starts it), nothing selected;
 * the requested size (or a fresh window's), not full screen, the default dock layout;
@@ -14,14 +15,16 @@ What the reset covers, at the end of a test (`tidy`) and as the next one asks (`
 * the status bar's message cleared, the focus in the 3D view (a fresh window is shown, not
   made active: neither is this one).
 A window the reset cannot bring back is not shared again, `tidy` says so: the test closed it,
-changed the application's language or palette under it, or used a panel that keeps its work
-across scenes (Compare, Validation).
+changed the application's language or palette under it, showed the OpenGL failure's message
+in place of the 3D view, or used a panel that keeps its work across scenes (Compare,
+Validation).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QLocale, Qt
@@ -47,12 +50,22 @@ LOOK_ROLES = (
 )  # fmt: skip
 
 
-def look() -> tuple[object, ...]:
-    """The application's language, number locale and palette: what a window takes as it is
-    built, which a reset cannot change."""
-    palette = QApplication.palette()
-    colours = tuple(palette.color(role).rgba() for role in LOOK_ROLES)
-    return (text.language, QLocale().name(), colours)
+def in_the_default_look() -> bool:
+    """Whether the application speaks English, in the system's number locale, in the
+    desktop's palette: what a window takes as it is built, which a reset cannot change. Only
+    a window made and left so is shared."""
+    from clothlab.ui.window import preferences_dialog
+
+    desktops = preferences_dialog._system_palette or QApplication.palette()  # kept once replaced
+    return (
+        text.language == "en"
+        and QLocale().name() == QLocale.system().name()
+        and colours(QApplication.palette()) == colours(desktops)
+    )
+
+
+def colours(palette: QPalette) -> tuple[int, ...]:
+    return tuple(palette.color(role).rgba() for role in LOOK_ROLES)
 
 
 def stored_anything(config_folder: Path) -> bool:
@@ -60,6 +73,17 @@ def stored_anything(config_folder: Path) -> bool:
     before asking for its window: a window reads them as it is built, so it must be fresh."""
     folders = [config_folder, Path(os.environ.get("XDG_DATA_HOME", config_folder))]
     return any(path.is_file() for folder in folders for path in folder.rglob("*"))
+
+
+def patched_the_ui(patches: object) -> bool:
+    """Whether the test has patched a module or class of the app's ui or app layers (a docks
+    table, a panel's class) before asking for its window: one built with the patch may differ
+    from the shared one. Patches of Qt's dialogs and of sim/ are read when called."""
+    for target, _name, _old in getattr(patches, "_setattr", []):
+        module = target.__name__ if isinstance(target, ModuleType) else target.__module__
+        if module.startswith(("clothlab.ui", "clothlab.app")):
+            return True
+    return False
 
 
 def build(qtbot: QtBot, scene: str, *, size: tuple[int, int] | None, paused: bool) -> MainWindow:
@@ -90,13 +114,15 @@ def tidy(qtbot: QtBot, window: MainWindow) -> bool:
 
 
 def panels_untouched(window: MainWindow) -> bool:
-    """Whether the panels that keep what was done in them across scenes are as they were
-    built: the Compare panel (its variants, runs and table) and the Validation panel (its
-    choices and results). A test that used them leaves a window no reset clears."""
+    """Whether the parts that keep what was done to them across scenes are as they were
+    built: the 3D view in the middle (not an OpenGL failure's message), the Compare panel (its
+    variants, runs and table) and the Validation panel (its choices and results). A test that
+    changed them leaves a window no reset clears."""
     compare, validation = window.compare_panel, window.validation_panel
     checks = [*validation.fabric_checks.values(), *validation.test_checks.values()]
     return (
-        compare.runner is None
+        window.central.currentWidget() is window.viewport  # not the "OpenGL failed" message
+        and compare.runner is None
         and not any(row.edit.text() or row.presets.currentIndex() > 0 for row in compare.rows)
         and compare.table.rowCount() == 0
         and compare.beside_box.currentIndex() == 0
@@ -128,6 +154,10 @@ def stop_runs(qtbot: QtBot, window: MainWindow) -> None:
         window.fit_dialog.close()  # stops its fit
         window.fit_dialog.deleteLater()
         window.fit_dialog = None
+    stopwatch = window.stopwatch_panel  # it counts on across loads, as a stopwatch does
+    if stopwatch.watch.running:
+        stopwatch.start_or_stop()
+    stopwatch.reset()
     window.action_record.setChecked(False)
     window.recorder.kept = None  # nothing recorded for Save recording… to offer
     window.recorder._enable_save()
