@@ -121,7 +121,7 @@ def panels_untouched(window: MainWindow) -> bool:
     compare, validation = window.compare_panel, window.validation_panel
     checks = [*validation.fabric_checks.values(), *validation.test_checks.values()]
     return (
-        window.central.currentWidget() is window.viewport  # not the "OpenGL failed" message
+        window.central.currentWidget() is not window.gl_message
         and compare.runner is None
         and not any(row.edit.text() or row.presets.currentIndex() > 0 for row in compare.rows)
         and compare.table.rowCount() == 0
