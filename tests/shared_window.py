@@ -17,7 +17,7 @@ What the reset covers, at the end of a test (`tidy`) and as the next one asks (`
 A window the reset cannot bring back is not shared again, `tidy` says so: the test closed it,
 changed the application's language or palette under it, showed the OpenGL failure's message
 in place of the 3D view, or used a panel that keeps its work across scenes (Compare,
-Validation).
+Validation, Questions).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from qt_helpers import layout_settled
 from clothlab.sim import text
 from clothlab.sim.document.commands import SetSpeed
 from clothlab.sim.document.presets import load_preset
-from clothlab.ui.docks.questions_dock import ProgressStore
+from clothlab.ui.docks.questions_dock import ProgressStore, QuestionsPanel
 from clothlab.ui.user_fabrics import fabrics_file
 from clothlab.ui.viewport.tools import DEFAULT_TOOL
 from clothlab.ui.window import preferences
@@ -116,8 +116,8 @@ def tidy(qtbot: QtBot, window: MainWindow) -> bool:
 def panels_untouched(window: MainWindow) -> bool:
     """Whether the parts that keep what was done to them across scenes are as they were
     built: the 3D view in the middle (not an OpenGL failure's message), the Compare panel (its
-    variants, runs and table) and the Validation panel (its choices and results). A test that
-    changed them leaves a window no reset clears."""
+    variants, runs and table), the Validation panel (its choices and results) and the
+    Questions panel. A test that changed them leaves a window no reset clears."""
     compare, validation = window.compare_panel, window.validation_panel
     checks = [*validation.fabric_checks.values(), *validation.test_checks.values()]
     return (
@@ -130,7 +130,20 @@ def panels_untouched(window: MainWindow) -> bool:
         and validation.run_thread is None
         and validation.table.rowCount() == 0
         and all(check.isChecked() for check in checks)
+        and questions_untouched(window.questions_panel)
     )
+
+
+def questions_untouched(panel: QuestionsPanel) -> bool:
+    """The Questions panel keeps its set, its question and where in it the person is across
+    scenes: untouched, it has not read the built-in set yet, or shows it at its first
+    question, nothing predicted, no editor or results opened."""
+    shown = panel._question_set
+    return panel._builtin_pending or (
+        shown is not None and shown.path is None and panel.index == 0
+        and panel.stage == "start" and panel.prediction is None and panel.locked is None
+        and panel.editor is None and panel.results_dialog is None and not panel._again
+    )  # fmt: skip
 
 
 def close_top_levels(window: MainWindow) -> None:
