@@ -183,7 +183,7 @@ def reset(
 ) -> None:
     """The shared window as `build` would have made it for this test."""
     window.set_full_screen(False)
-    window.showNormal()
+    window.setWindowState(Qt.WindowState.WindowNoState)  # not maximized; still hidden
     controller = window.controller
     if controller.speed != 1.0:
         window.context.submit(SetSpeed(1.0))
@@ -195,7 +195,10 @@ def reset(
     window.show()
     qtbot.waitExposed(window)
     # shown first: a hidden window's dock layout takes its sizes only when it is shown again
-    window.resize(fitted_size(size or DEFAULT_SIZE, window.screen().availableGeometry().size()))
+    if size is None:  # a fresh window's size
+        window.resize(fitted_size(DEFAULT_SIZE, window.screen().availableGeometry().size()))
+    else:
+        window.resize(*size)
     window.reset_layout()
     layout_settled(qtbot, window)
     window.layout_keeper.schedule()  # again, on the sizes the restored layout has taken now
