@@ -11,7 +11,8 @@ What the reset covers, at the end of a test (`tidy`) and as the next one asks (`
 * the requested size (or a fresh window's), not full screen, the default dock layout;
 * the default tool, the view options and preferences a fresh window reads from the test's
   own (empty) settings folder, the user's fabrics and the answers' folder of the test's
-  own data folder, the Readouts panel's plot window;
+  own data folder, the Readouts panel's plot window; the Questions panel's built-in set at
+  its first question, from the beginning;
 * the status bar's message cleared, the focus in the 3D view (a fresh window is shown, not
   made active: neither is this one).
 A window the reset cannot bring back is not shared again, `tidy` says so: the test closed it,
@@ -135,14 +136,13 @@ def panels_untouched(window: MainWindow) -> bool:
 
 
 def questions_untouched(panel: QuestionsPanel) -> bool:
-    """The Questions panel keeps its set, its question and where in it the person is across
-    scenes: untouched, it has not read the built-in set yet, or shows it at its first
-    question, nothing predicted, no editor or results opened."""
+    """The Questions panel keeps its set across scenes: it has not read the built-in set yet,
+    or shows it (`for_this_test` takes it back to its first question, from the beginning),
+    outside class mode, no editor or class results opened."""
     shown = panel._question_set
     return panel._builtin_pending or (
-        shown is not None and shown.path is None and panel.index == 0
-        and panel.stage == "start" and panel.prediction is None and panel.locked is None
-        and panel.editor is None and panel.results_dialog is None and not panel._again
+        shown is not None and shown.path is None and not panel._class_mode_on
+        and panel.editor is None and panel.results_dialog is None
     )  # fmt: skip
 
 
@@ -218,7 +218,11 @@ def for_this_test(window: MainWindow) -> None:
     window.user_fabrics.warning = ""
     window.parameters_panel.body_group.reload_fabrics()
     window.validation_panel.refresh_fabrics()
-    window.questions_panel.store = ProgressStore()
+    questions = window.questions_panel
+    questions.store = ProgressStore()
+    if not questions._builtin_pending:  # the built-in set (tidy): its first question afresh
+        questions._show_student()
+        questions.select(0)
 
 
 def preferences_actions(window: MainWindow) -> dict[str, object]:
