@@ -63,20 +63,66 @@ def make_controller(qtbot) -> Iterator[Callable[..., Controller]]:
         controller.shutdown()
 
 
+class SharedWindow:
+    """The main window a test module's tests share (make_window): made by the module's first
+    call, reset for each later test, closed when the module ends."""
+
+    def __init__(self) -> None:
+        self.window: MainWindow | None = None
+
+    def close(self) -> None:
+        window, self.window = self.window, None
+        if window is not None:
+            # After the module's last test its settings folder is no longer set: a layout
+            # stored now would go to the machine's own settings.
+            window.remember_layout = False
+            with pytest.MonkeyPatch.context() as patches:  # its changes are the last test's
+                discard_changes(patches)
+                close_window(window)
+
+
+def discard_changes(patches: pytest.MonkeyPatch) -> None:
+    """The unsaved-changes question a closing window asks, answered Discard."""
+    from PySide6.QtWidgets import QMessageBox
+
+    answer = QMessageBox.StandardButton.Discard
+    patches.setattr(QMessageBox, "question", lambda *args, **kwargs: answer)
+
+
+def close_window(window: MainWindow) -> None:
+    window.close()
+    window.controller.shutdown()
+    window.deleteLater()
+
+
+@pytest.fixture(scope="module")
+def _module_window(qapp) -> Iterator[SharedWindow]:
+    shared = SharedWindow()
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., MainWindow]]:
-    """make_window(scene="hanging-sheet", *, size=None, paused=False): the real main window on
-    its own controller with a preset loaded, shown and exposed. `paused` tells the solver to stay
-    paused before the scene loads; `size` is (width, height).
+def make_window(
+    qtbot, request, monkeypatch: pytest.MonkeyPatch, isolated_settings, _module_window: SharedWindow
+) -> Iterator[Callable[..., MainWindow]]:
+    """make_window(scene="hanging-sheet", *, size=None, paused=False, fresh=False): the real
+    main window with a preset loaded, shown and exposed, its solver not running. `paused` tells
+    the solver to stay paused before the scene loads; `size` is (width, height).
+
+    A test module's tests share one window: the module's first call builds it, and a later
+    test's first call gets it back reset to what a fresh one would be (tests/shared_window.py
+    says what that covers). `fresh=True`, a second window in one test, and a window made with
+    stored settings (read as it is built), after the test patched the app's ui or app layers,
+    or in another language or palette than the default are built afresh and closed when the
+    test ends. A shared window that a test leaves in a state no reset undoes (closed, another
+    language) is closed then too.
 
     Windows are closed by this fixture, not by qtbot: pytest-qt closes its widgets before
     fixtures finish, and a window with unsaved edits would ask whether to save them (this
     fixture answers Discard)."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    from clothlab.app.controller import Controller
-    from clothlab.sim.document.presets import load_preset
-    from clothlab.ui.window.main_window import MainWindow
+    import shared_window
+    from PySide6.QtWidgets import QApplication
 
     made: list[MainWindow] = []
     # A quick double click, as a desktop may set it: the tests wait this long (and 50 ms more)
@@ -85,26 +131,35 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
     hints = QApplication.styleHints()
     desktops = hints.mouseDoubleClickInterval()
     hints.setMouseDoubleClickInterval(DOUBLE_CLICK_MS)
-    monkeypatch.setattr(
-        QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard
-    )
+    discard_changes(monkeypatch)
+    shared = _module_window
 
     def make(
         scene: str = "hanging-sheet",
         *,
         size: tuple[int, int] | None = None,
         paused: bool = False,
+        fresh: bool = False,
     ) -> MainWindow:
-        controller = Controller()
-        window = MainWindow(controller)
+        sharing = not (
+            fresh or made or shared_window.stored_anything(isolated_settings)
+            or shared_window.patched_the_ui(monkeypatch)
+        ) and shared_window.in_the_default_look()  # fmt: skip
+        if sharing and shared.window is not None:
+            window = shared.window
+            if os.environ.get("CLOTHLAB_CHECK_SHARED"):  # a file to write the differences to
+                changes = shared_window.check_against_fresh(
+                    qtbot, window, scene, size=size, paused=paused
+                )
+                with open(os.environ["CLOTHLAB_CHECK_SHARED"], "a") as differences:
+                    differences.writelines(f"{request.node.nodeid}: {c}\n" for c in changes)
+            else:
+                shared_window.reset(qtbot, window, scene, size=size, paused=paused)
+        else:
+            window = shared_window.build(qtbot, scene, size=size, paused=paused)
+            if sharing:
+                shared.window = window
         made.append(window)
-        if paused:
-            controller.set_running(False)
-        controller.load(load_preset(scene))
-        if size is not None:
-            window.resize(*size)
-        window.show()
-        qtbot.waitExposed(window)
         return window
 
     yield make
@@ -112,9 +167,10 @@ def make_window(qtbot, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
 
     assert layout_item_wrappers() == [], "stale-prone wrappers: nest layouts with ui/layouts.py"
     for window in made:
-        window.close()
-        window.controller.shutdown()
-        window.deleteLater()
+        if window is not shared.window:
+            close_window(window)
+        elif not shared_window.tidy(qtbot, window) or not shared_window.in_the_default_look():
+            shared.close()
     hints.setMouseDoubleClickInterval(desktops)
 
 
@@ -127,7 +183,8 @@ def compare_window(make_window):
     runners: list[CompareRunner] = []
 
     def make(**kwargs):
-        window = make_window("hanging-sheet", **kwargs)
+        # fresh: a runner attached to the Compare panel stays attached (shared_window.tidy)
+        window = make_window("hanging-sheet", fresh=True, **kwargs)
         runner = CompareRunner(window.controller, window.controller)
         window.compare_panel.attach(runner)
         runners.append(runner)

@@ -10,9 +10,9 @@ import zlib
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QMetaObject, QModelIndex, QObject, QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLayoutItem
+from PySide6.QtWidgets import QLayoutItem, QWidget
 from shiboken6 import Shiboken
 
 from clothlab.sim.core.snapshot import Snapshot
@@ -113,3 +113,120 @@ def layout_item_wrappers() -> list[str]:
         if isinstance(w, QLayoutItem) and not isinstance(w, QObject)
         and not Shiboken.createdByPython(w)
     ]  # fmt: skip
+
+
+def window_fingerprint(window: Any) -> dict[str, object]:
+    """What a person or a test could tell apart between two main windows, by name: the size and
+    title, the controller's document and run, the tool, the status message, the focus, the
+    top-level widgets shown (but main windows), each dock's place, each action's state and the
+    value of every input widget. Two windows built alike (or one reset as make_window does)
+    give equal ones; `fingerprint_changes` lists where two differ."""
+    from PySide6.QtWidgets import QApplication
+
+    controller, stack = window.controller, window.controller.undo_stack
+    focused = window.focusWidget()  # the window's focus, whether the window is active or not
+    tooltip = Qt.WindowType.ToolTip
+    shown = [
+        widget for widget in QApplication.topLevelWidgets()
+        if widget.isVisible() and not isinstance(widget, type(window))
+        and widget.windowType() != tooltip
+    ]  # fmt: skip
+    prints: dict[str, object] = {
+        "size": (window.width(), window.height()),
+        "window state": window.windowState(),
+        "title": (window.windowTitle(), window.isWindowModified()),
+        "document": (controller.scene, controller.path, controller.replay is None),
+        "run": (controller.running, controller.speed),
+        "undo": (stack.count(), stack.index(), stack.isClean()),
+        "tool": window.viewport.interaction.tool,
+        "selection": window.selection.current,
+        "status message": window.status.currentMessage(),
+        "focus": None if focused is None else widget_path(window, focused),
+        "active": QApplication.activeWindow() is window,
+        "top levels shown": sorted(type(widget).__name__ for widget in shown),
+        "class mode": (window.class_mode, len(window.class_hidden)),
+        "fit dialog": window.fit_dialog is not None,
+        "central": widget_path(window, window.central.currentWidget()),
+    }
+    for name, dock in window.docks_by_name.items():
+        prints[f"dock {name}"] = (
+            dock.toggleViewAction().isChecked(), dock.isFloating(), window.dockWidgetArea(dock),
+            sorted(other.objectName() for other in window.tabifiedDockWidgets(dock)),
+            not dock.visibleRegion().isEmpty(),
+        )  # fmt: skip
+        if not dock.visibleRegion().isEmpty():  # one hidden or behind a tab keeps an old size
+            prints[f"dock {name} size"] = (dock.width(), dock.height())
+    for name, action in window._actions.items():
+        prints[f"action {name}"] = (action.isChecked(), action.isEnabled(), action.isVisible())
+    for widget in window.findChildren(QWidget):
+        value = _input_value(widget)
+        if value is not None:
+            prints[widget_path(window, widget)] = (value, widget.isVisibleTo(window))
+    return prints
+
+
+def widget_path(window: Any, widget: Any) -> str:
+    """A widget's place in the window: its ancestors' and its own names, or for one without a
+    name its class and rank among its parent's children of that class, so that two windows
+    built alike name their widgets alike."""
+    parts: list[str] = []
+    while widget is not None and widget is not window:
+        parent = widget.parentWidget()
+        if widget.objectName():
+            parts.append(widget.objectName())
+        else:
+            siblings = [] if parent is None else parent.findChildren(
+                type(widget), options=Qt.FindChildOption.FindDirectChildrenOnly
+            )  # fmt: skip
+            rank = siblings.index(widget) if widget in siblings else 0
+            parts.append(f"{type(widget).__name__}[{rank}]")
+        widget = parent
+    return "/".join(reversed(parts))
+
+
+def _input_value(widget: Any) -> object:
+    """What an input widget holds, or None for a widget that holds no input."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QAbstractSpinBox,
+        QComboBox,
+        QLineEdit,
+        QPlainTextEdit,
+        QTabBar,
+        QTextEdit,
+    )  # fmt: skip
+
+    if isinstance(widget, QLineEdit):
+        return widget.text()
+    if isinstance(widget, QAbstractSpinBox):
+        return widget.text()
+    if isinstance(widget, QComboBox):
+        return (widget.currentText(), widget.count())
+    if isinstance(widget, QAbstractButton):
+        return (widget.isChecked(), widget.isEnabled(), widget.text())
+    if isinstance(widget, QTabBar):
+        return (widget.currentIndex(), widget.count())
+    if isinstance(widget, QAbstractItemView) and widget.model() is not None:
+        return widget.model().rowCount(QModelIndex())
+    if isinstance(widget, QTextEdit | QPlainTextEdit):
+        return widget.toPlainText()
+    return None
+
+
+def fingerprint_changes(before: dict[str, object], after: dict[str, object]) -> list[str]:
+    """Where two window fingerprints differ: one line each."""
+    keys = sorted(set(before) | set(after))
+    missing = "(none)"
+    return [
+        f"{key}: {before.get(key, missing)!r} → {after.get(key, missing)!r}"
+        for key in keys
+        if not _alike(key, before.get(key, missing), after.get(key, missing))
+    ]
+
+
+def _alike(key: str, before: Any, after: Any) -> bool:
+    """Equal, or sizes a pixel or two apart (a dock layout rounds its splits)."""
+    if key.endswith(" size") and isinstance(before, tuple) and isinstance(after, tuple):
+        return all(abs(a - b) <= 2 for a, b in zip(before, after, strict=True))
+    return before == after
