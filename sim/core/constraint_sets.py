@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -77,8 +78,10 @@ class Substep:
     material: LinkMaterial  # each live link's stiffness and compliance
     obstacles: Obstacles
 
-    @property
+    @cached_property
     def particles(self) -> Particles:
+        """The particles as the kernels take them: made once a substep, not once a pass (a
+        record a call cost a small specimen's hundreds of thousands of passes half their time)."""
         return Particles(self.x, self.x_prev, self.inv_mass)
 
 
@@ -153,6 +156,7 @@ class LinkSet(ConstraintSet):
 
     def __init__(self, shear: ShearSet, curvature: CurvatureSet) -> None:
         self.shear, self.curvature = shear, curvature  # solved with the links
+        self._record: tuple[LinkArrays, LinkMaterial, Links] | None = None  # _record_with
 
     def enabled(self, s: Settings, model: Model) -> bool:
         return not solves_fabric(s, model.mechanics)
@@ -198,10 +202,17 @@ class LinkSet(ConstraintSet):
             if self.links.parallel
             else constraints.project_links_xpbd
         )
-        links = self.links.record(sub.material)
+        links = self._record_with(sub.material)
         self.tore += project(
             sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h), tear_ratio
         )
+
+    def _record_with(self, material: LinkMaterial) -> Links:
+        """The links' record with `material`'s stiffness and compliance, kept while they hold."""
+        kept = self._record
+        if kept is None or kept[0] is not self.links or kept[1] is not material:
+            kept = self._record = (self.links, material, self.links.record(material))
+        return kept[2]
 
     def report(self) -> SolveReport | None:
         together = self.together
@@ -946,9 +957,7 @@ class Stencils:
         self.compliance = np.ascontiguousarray(compliance, dtype=np.float64)  # (K,) float64
         self.lambdas = np.zeros((len(members), 3))  # (K, 3) float64, per substep
 
-    @property
-    def record(self) -> LinearStencils:
-        return LinearStencils(self.members, self.coefficients, self.compliance, self.lambdas)
+        self.record = LinearStencils(self.members, self.coefficients, self.compliance, self.lambdas)
 
     def project(self, sub: Substep) -> None:
         if len(self.members):
@@ -965,9 +974,7 @@ class CellShear:
         self.lambdas = np.zeros(len(cells))  # (C,) float64, per substep
         self.gradient = np.zeros((len(cells), 4, 3))  # (C, 4, 3) float64, ∇C as last projected
 
-    @property
-    def record(self) -> ShearCells:
-        return ShearCells(
+        self.record = ShearCells(
             self.cells, self.coefficients, self.compliance, self.lambdas, self.gradient
         )
 
