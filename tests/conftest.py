@@ -76,9 +76,11 @@ class SharedWindow:
             # After the module's last test its settings folder is no longer set: a layout
             # stored now would go to the machine's own settings.
             window.remember_layout = False
+            import shared_window
+
             with pytest.MonkeyPatch.context() as patches:  # its changes are the last test's
                 discard_changes(patches)
-                close_window(window)
+                shared_window.close(window)
 
 
 def discard_changes(patches: pytest.MonkeyPatch) -> None:
@@ -87,12 +89,6 @@ def discard_changes(patches: pytest.MonkeyPatch) -> None:
 
     answer = QMessageBox.StandardButton.Discard
     patches.setattr(QMessageBox, "question", lambda *args, **kwargs: answer)
-
-
-def close_window(window: MainWindow) -> None:
-    window.close()
-    window.controller.shutdown()
-    window.deleteLater()
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +164,7 @@ def make_window(
     assert layout_item_wrappers() == [], "stale-prone wrappers: nest layouts with ui/layouts.py"
     for window in made:
         if window is not shared.window:
-            close_window(window)
+            shared_window.close(window)
         elif not shared_window.tidy(qtbot, window) or not shared_window.in_the_default_look():
             shared.close()
     hints.setMouseDoubleClickInterval(desktops)

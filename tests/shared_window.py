@@ -103,6 +103,13 @@ def build(qtbot: QtBot, scene: str, *, size: tuple[int, int] | None, paused: boo
     return window
 
 
+def close(window: MainWindow) -> None:
+    """A window `build` made, closed, its solver thread stopped, deleted."""
+    window.close()
+    window.controller.shutdown()
+    window.deleteLater()
+
+
 def tidy(qtbot: QtBot, window: MainWindow) -> bool:
     """As a test ends: close what the window opened and stop what it runs, so nothing of it
     reaches the module's other tests. False when the window cannot be shared again."""
@@ -241,8 +248,6 @@ def check_against_fresh(
     fresh = build(qtbot, scene, size=size, paused=paused)
     layout_settled(qtbot, fresh)
     fresh_print = window_fingerprint(fresh)
-    fresh.close()
-    fresh.controller.shutdown()
-    fresh.deleteLater()
+    close(fresh)
     reset(qtbot, window, scene, size=size, paused=paused)
     return fingerprint_changes(fresh_print, window_fingerprint(window))

@@ -26,6 +26,7 @@ from clothlab.sim.core.forces import StencilImpulses
 from clothlab.sim.core.materials import Mechanics, longest_substep
 from clothlab.sim.core.parameters import LINKS_BY_MULTIGRID, PROJECTIVE, Settings
 from clothlab.sim.core.records import (
+    Contacts,
     Graph,
     Jacobian,
     LinearStencils,
@@ -83,6 +84,11 @@ class Substep:
         """The particles as the kernels take them: made once a substep, not once a pass (a
         record a call cost a small specimen's hundreds of thousands of passes half their time)."""
         return Particles(self.x, self.x_prev, self.inv_mass)
+
+    @cached_property
+    def contacts(self) -> Contacts:
+        """The obstacles and the floor as the contact kernels take them, once a substep."""
+        return self.obstacles.contacts(self.settings.floor, self.settings.floor_y)
 
 
 @dataclass(frozen=True)
@@ -327,6 +333,7 @@ class LinksTogether:
         self.inverse_diagonal = np.zeros(rows)  # (R,) float64
         self.shear_gradient = np.zeros((len(self._shear.cells), 4, 3))  # (C, 4, 3) float64
         self.rows = SystemRows(self.residual, self.alpha, self.inverse_diagonal)
+        self._jacobian: tuple[LinkArrays, Jacobian] | None = None  # jacobian's, for its links
 
     def solve(
         self,
@@ -554,17 +561,22 @@ class LinksTogether:
         return kept[0]
 
     def jacobian(self, links: LinkArrays) -> Jacobian:
-        """G's rows as the kernels take them: the links', the cells' shear, the shapes'."""
-        shape = self._rows
-        return Jacobian(
-            self.gradient,
-            links.a,
-            links.b,
-            self._shear.cells,
-            self.shear_gradient,
-            shape.members,
-            shape.gradient,
-        )
+        """G's rows as the kernels take them: the links', the cells' shear, the shapes'. Made
+        once for these links and rows (_resize forgets it), not at every product of a solve."""
+        kept = self._jacobian
+        if kept is None or kept[0] is not links:
+            shape = self._rows
+            made = Jacobian(
+                self.gradient,
+                links.a,
+                links.b,
+                self._shear.cells,
+                self.shear_gradient,
+                shape.members,
+                shape.gradient,
+            )
+            kept = self._jacobian = (links, made)
+        return kept[1]
 
     def _multiply(self, sub: Substep, links: LinkArrays, v: np.ndarray) -> None:
         """product = (G·W·Gᵀ + α̃)·v"""
@@ -939,11 +951,10 @@ class ContactSet(ConstraintSet):
         sub.obstacles.pushed[:] = 0.0
 
     def project(self, sub: Substep) -> None:
-        s, obstacles = sub.settings, sub.obstacles
+        s = sub.settings
         # friction reads each particle's own motion only, so the threads may split it too
         collide = kernels.collide_parallel if self.parallel else kernels.collide
-        contacts = obstacles.contacts(s.floor, s.floor_y)
-        collide(sub.particles, contacts, float(s.friction_static), float(s.friction_kinetic))
+        collide(sub.particles, sub.contacts, float(s.friction_static), float(s.friction_kinetic))
 
 
 class Stencils:
