@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import ClassVar
 
 import numpy as np
@@ -37,8 +37,11 @@ from clothlab.sim.core.records import (
     ShearCells,
     Surface,
     SystemRows,
+    prepared,
 )
 from clothlab.sim.core.topology import Topology
+
+Projections = tuple[Callable[[], object], ...]  # a pass's calls (ConstraintSet.projections)
 
 LINKS, PINS, MATERIALS = "links", "pins", "materials"  # what can invalidate a constraint set
 # Pairs are found once per substep, before the passes move particles: search wider than the
@@ -117,7 +120,10 @@ class ConstraintSet:
     def solve(self, sub: Substep) -> None:
         """A solve of the whole set, once a substep after every set's `begin`."""
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
+        """The calls of one pass over the set, made once a step and repeated every pass of
+        its substeps: what changes from one substep to the next they read from arrays the set
+        changes in place (or from the set, as they are called)."""
         raise NotImplementedError
 
     def stencils(self) -> tuple[StencilImpulses, ...]:
@@ -199,7 +205,7 @@ class LinkSet(ConstraintSet):
                 sub, self.links, self.lambdas, self.torn, self.shear.shear, shapes, by_multigrid
             )
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
         s = sub.settings
         tear_ratio = float(s.tear_ratio) if s.tearing else 0.0
         # colour order on two threads, as the classic kernel chose
@@ -209,9 +215,17 @@ class LinkSet(ConstraintSet):
             else constraints.project_links_xpbd
         )
         links = self._record_with(sub.material)
-        self.tore += project(
-            sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h), tear_ratio
-        )
+        call = prepared(
+            project, sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h),
+            tear_ratio,
+        )  # fmt: skip
+        if not tear_ratio:
+            return (call,)
+
+        def tearing() -> None:  # the kernel returns how many links it tore
+            self.tore += call()
+
+        return (tearing,)
 
     def _record_with(self, material: LinkMaterial) -> Links:
         """The links' record with `material`'s stiffness and compliance, kept while they hold."""
@@ -786,13 +800,14 @@ class BendingSet(ConstraintSet):
         )
         directions(sub.x_prev, self.a, self.b, self.start)
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
         project = (
             constraints.project_links_xpbd_parallel
             if self.parallel
             else constraints.project_links_xpbd
         )
-        project(sub.particles, self.links, self.lambdas, self.never_torn, True, float(sub.h), 0.0)
+        links = (self.links, self.lambdas, self.never_torn, True, float(sub.h), 0.0)
+        return (prepared(project, sub.particles, *links),)
 
 
 class TetherSet(ConstraintSet):
@@ -847,12 +862,11 @@ class TetherSet(ConstraintSet):
     def begin(self, sub: Substep) -> None:
         self.pulled[:] = 0.0
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
         tethers = (sub.x, sub.inv_mass, self.particle, self.anchor, self.length, self.pulled)
         if len(self.bounds) > 2:
-            constraints.project_tethers_parallel(*tethers, self.bounds)
-        else:
-            constraints.project_tethers(*tethers)
+            return (prepared(constraints.project_tethers_parallel, *tethers, self.bounds),)
+        return (prepared(constraints.project_tethers, *tethers),)
 
 
 class VolumeSet(ConstraintSet):
@@ -865,9 +879,10 @@ class VolumeSet(ConstraintSet):
     def build(self, model: Model) -> None:
         self.tets, self.rest = block_tetrahedra(model.topology)
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
         inverted_only = not sub.settings.volume_constraint
-        constraints.project_volumes(sub.x, sub.inv_mass, self.tets, self.rest, inverted_only)
+        volumes = (sub.x, sub.inv_mass, self.tets, self.rest, inverted_only)
+        return (prepared(constraints.project_volumes, *volumes),)
 
 
 class SelfContactSet(ConstraintSet):
@@ -928,7 +943,10 @@ class SelfContactSet(ConstraintSet):
             self.found, self.found_targets, self.count, self.side, self.pairs, self.targets
         )
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
+        return (partial(self._project, sub),)  # the pairs are found again every substep
+
+    def _project(self, sub: Substep) -> None:
         if not self.count:
             return
         if self.parallel:
@@ -950,11 +968,12 @@ class ContactSet(ConstraintSet):
     def begin(self, sub: Substep) -> None:
         sub.obstacles.pushed[:] = 0.0
 
-    def project(self, sub: Substep) -> None:
+    def projections(self, sub: Substep) -> Projections:
         s = sub.settings
         # friction reads each particle's own motion only, so the threads may split it too
         collide = kernels.collide_parallel if self.parallel else kernels.collide
-        collide(sub.particles, sub.contacts, float(s.friction_static), float(s.friction_kinetic))
+        friction = (float(s.friction_static), float(s.friction_kinetic))
+        return (prepared(collide, sub.particles, sub.contacts, *friction),)
 
 
 class Stencils:
@@ -970,9 +989,11 @@ class Stencils:
 
         self.record = LinearStencils(self.members, self.coefficients, self.compliance, self.lambdas)
 
-    def project(self, sub: Substep) -> None:
-        if len(self.members):
-            constraints.project_stencils_xpbd(sub.particles, self.record, float(sub.h))
+    def projections(self, sub: Substep) -> Projections:
+        if not len(self.members):
+            return ()
+        project = constraints.project_stencils_xpbd
+        return (prepared(project, sub.particles, self.record, float(sub.h)),)
 
 
 class CellShear:
@@ -989,9 +1010,11 @@ class CellShear:
             self.cells, self.coefficients, self.compliance, self.lambdas, self.gradient
         )
 
-    def project(self, sub: Substep) -> None:
-        if len(self.cells):
-            constraints.project_cell_shear(sub.particles, self.record, float(sub.h))
+    def projections(self, sub: Substep) -> Projections:
+        if not len(self.cells):
+            return ()
+        project = constraints.project_cell_shear
+        return (prepared(project, sub.particles, self.record, float(sub.h)),)
 
 
 # No cells (one object: a solve compares its sets by identity to know its layout still holds)
@@ -1020,8 +1043,8 @@ class ShearSet(ConstraintSet):
     def begin(self, sub: Substep) -> None:
         self.shear.lambdas[:] = 0.0
 
-    def project(self, sub: Substep) -> None:
-        self.shear.project(sub)
+    def projections(self, sub: Substep) -> Projections:
+        return self.shear.projections(sub)
 
 
 TWIST = (1.0, -1.0, 1.0, -1.0)  # x_00 − x_01 + x_11 − x_10 (a run's: Mechanics.curve_coefficients)
@@ -1055,9 +1078,8 @@ class CurvatureSet(ConstraintSet):
         self.runs.lambdas[:] = 0.0
         self.twists.lambdas[:] = 0.0
 
-    def project(self, sub: Substep) -> None:
-        self.runs.project(sub)
-        self.twists.project(sub)
+    def projections(self, sub: Substep) -> Projections:
+        return self.runs.projections(sub) + self.twists.projections(sub)
 
     def stencils(self) -> tuple[StencilImpulses, ...]:
         return tuple(
@@ -1123,8 +1145,8 @@ class FabricSet(ConstraintSet):
             e.size[first:], sub.h, self.shapes.lambdas,
         )  # fmt: skip
 
-    def project(self, sub: Substep) -> None:
-        pass
+    def projections(self, sub: Substep) -> Projections:
+        return ()
 
     def stencils(self) -> tuple[StencilImpulses, ...]:
         return (self.shapes,) if len(self.shapes.members) else ()

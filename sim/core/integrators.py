@@ -117,6 +117,7 @@ class ExtendedIntegrator:
         sub = Substep(x, x_prev, fixed.inv_mass, s, h, material, obstacles)
         particles = sub.particles
         damping = damping_per_step(s.damping, h)
+        projections = [call for c in active for call in c.projections(sub)]
         for k in range(s.substeps):
             self._accelerations(x, x_prev, s, state.t + k * h, h)
             x_prev[fixed.index] = x[fixed.index]  # a dragged pin's motion is not a velocity
@@ -136,8 +137,8 @@ class ExtendedIntegrator:
             for _ in range(s.passes):
                 if stop[0]:
                     return kernels.INTERRUPTED
-                for c in active:
-                    c.project(sub)
+                for project in projections:
+                    project()
         return kernels.HEALTHY
 
     def impulses(

@@ -86,3 +86,26 @@ def test_contacts_are_typed_the_same_with_or_without_a_floor():
     assert numba.typeof(obstacles.contacts(True, 0)) == numba.typeof(
         obstacles.contacts(np.bool_(False), -1.5)
     )
+
+
+@numba.njit(cache=False)
+def _moved_by(particles: records.Particles, by: float) -> float:
+    particles.x[:] += by
+    return float(particles.x.sum())
+
+
+def test_a_prepared_call_runs_the_compiled_code_once_there_is_one_and_the_dispatcher_before():
+    x = np.zeros((4, 3))
+    particles = records.Particles(x, x.copy(), np.ones(4))
+    first = records.prepared(_moved_by, particles, 0.5)
+    assert first.func is _moved_by  # not compiled for these types yet: the dispatcher
+    assert first() == 6.0
+    again = records.prepared(_moved_by, particles, 0.5)
+    assert again.func is not _moved_by  # the compiled code, without the dispatcher
+    assert again() == 12.0 and np.all(x == 1.0)
+    # other types (an int where a float was compiled, a read-only array): the dispatcher
+    assert records.prepared(_moved_by, particles, 1).func is _moved_by
+    frozen = x.copy()
+    frozen.flags.writeable = False
+    assert records.prepared(_moved_by, particles._replace(x_prev=frozen), 0.5).func is _moved_by
+    assert records.prepared(_moved_by, particles, "half").func is _moved_by  # no fingerprint
