@@ -1,4 +1,5 @@
-"""The headless command line, run as a user runs it: in a subprocess, reading its output."""
+"""The headless command line, run as the console script runs it, reading its output (in this
+process: tests/cli_helpers.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import clothlab_in_process
 from sim_helpers import WIRING_MESHES
 
 from clothlab.app import cli
@@ -21,11 +23,7 @@ from clothlab.sim.lab import textile
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def clothlab(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "clothlab.app.main", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
-    )  # fmt: skip
+clothlab = clothlab_in_process
 
 
 def readouts(stdout: str) -> dict[str, str]:

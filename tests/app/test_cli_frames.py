@@ -13,15 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import clothlab_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def clothlab(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "clothlab.app.main", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=300, env=env,
-    )  # fmt: skip
+clothlab = clothlab_in_process  # a kill, Ctrl+C or another environment: a subprocess
 
 
 def read_obj(path: Path) -> tuple[np.ndarray, list[list[int]]]:
@@ -108,7 +105,10 @@ def test_an_interrupted_run_leaves_no_frames(tmp_path):
 
 def test_video_without_a_display_is_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    result = clothlab("run", "drop", "--steps", "10", "--video", str(tmp_path / "v.mp4"), env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "clothlab.app.main", "run", "drop", "--steps", "10", "--video",
+         str(tmp_path / "v.mp4")], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
+    )  # fmt: skip
     assert result.returncode == 2 and "needs a display with OpenGL" in result.stderr
     assert list(tmp_path.iterdir()) == []
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import clothlab_in_process
 
 from clothlab.sim.document import composition
 from clothlab.sim.document.commands import GrabStart, SetSetting, Stamped
@@ -135,14 +136,13 @@ def test_a_hostile_recording_is_refused_in_one_line(name, tmp_path):
     assert_one_line(str(refused.value), fragment, path)
 
 
-@pytest.mark.parametrize("name", list(HOSTILE_RECORDINGS)[:5:2])  # each CLI run costs a start
+@pytest.mark.parametrize("name", HOSTILE_RECORDINGS)
 def test_the_cli_refuses_a_hostile_recording_with_exit_2_and_one_line(name, tmp_path):
     make, fragment = HOSTILE_RECORDINGS[name]
     path = tmp_path / "hostile.clothrec.json"
     path.write_text(json.dumps(make()))
     saved = tmp_path / "saved.json"
-    result = subprocess.run([*MAIN, "run", "--replay", str(path), "--save", str(saved)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
+    result = clothlab_in_process("run", "--replay", str(path), "--save", str(saved))
     assert result.returncode == 2, result.stderr
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("clothlab: error: ")
@@ -173,8 +173,7 @@ def test_a_question_set_with_a_401_digit_setting_is_refused_in_one_line(name, tm
     with pytest.raises(QuestionSetError) as refused:  # what the app's Open question set shows
         load_question_set(path)
     assert_one_line(str(refused.value), fragment, path)
-    result = subprocess.run([*MAIN, "questions", str(path)], capture_output=True, text=True,
-                            cwd=ROOT, timeout=300)  # fmt: skip
+    result = clothlab_in_process("questions", str(path))
     assert result.returncode == 2 and result.stderr.startswith("clothlab: error: ")
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -201,8 +200,7 @@ def test_a_recording_of_live_composition_edits_saves_a_scene_that_reopens(tmp_pa
     assert load_recording(path).commands == tuple(engine.recording().commands)
 
     saved = tmp_path / "saved.json"
-    result = subprocess.run([*MAIN, "run", "--replay", str(path), "--save", str(saved)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=300)  # fmt: skip
+    result = clothlab_in_process("run", "--replay", str(path), "--save", str(saved))
     assert result.returncode == 0, result.stderr
     reopened = load_scene(saved)
     assert body_counts(reopened.bodies) == (engine.sim.topology.particle_count,
@@ -253,8 +251,7 @@ LOOPS: dict[str, Callable[[Path], list[str]]] = {
 def test_a_path_through_a_symbolic_link_loop_is_one_line_and_exit_2(name, tmp_path):
     (tmp_path / "loop").symlink_to("loop")
     args = LOOPS[name](tmp_path)
-    result = subprocess.run([*MAIN, *args], capture_output=True, text=True, cwd=ROOT,
-                            timeout=300)  # fmt: skip
+    result = clothlab_in_process(*args)
     assert result.returncode == 2, result.stderr
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("clothlab: error: ") and "symbolic links" in line, line
@@ -308,6 +305,7 @@ def test_replay_of_a_special_file_says_it_is_not_a_recording_file(name, tmp_path
     make, kind = SPECIAL_FILES[name]
     path = tmp_path / name
     make(path)
+    # a subprocess: one that opened a FIFO to read it would hang, and its timeout ends it
     result = subprocess.run([*MAIN, "run", "--replay", str(path)], capture_output=True,
                             text=True, cwd=ROOT, timeout=300)  # fmt: skip
     assert result.returncode == 2

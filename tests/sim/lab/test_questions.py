@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import clothlab_in_process
 
 from clothlab.sim.core.parameters import SETTINGS_TABLE
 from clothlab.sim.core.readouts import READOUTS
@@ -34,11 +35,7 @@ BUILTIN = load_builtin_set()
 BUILTIN_IDS = [q.id for q in BUILTIN.questions]
 
 
-def clothlab(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "clothlab.app.main", *args],
-        capture_output=True, text=True, cwd=cwd, timeout=300,
-    )  # fmt: skip
+clothlab = clothlab_in_process
 
 
 # --- the built-in set ------------------------------------------------------------------------

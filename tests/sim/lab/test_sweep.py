@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import clothlab_in_process
 from sim_helpers import read_terminal_to_the_end
 
 from clothlab.sim.core.readouts import CSV_HEADER
@@ -85,8 +86,10 @@ def test_a_sweeps_rows_equal_the_runs_of_its_variants(tmp_path):
     assert rows[0] == ["passes", "xpbd", "status", *CSV_HEADER]
     for passes, xpbd, status, *cells in rows[1:]:
         single = tmp_path / "run.csv"
-        run = clothlab("run", "hanging-sheet", "--steps", "30", "--set", f"passes={passes}",
-                       "--set", f"xpbd={xpbd}", "--csv", str(single))  # fmt: skip
+        run = clothlab_in_process(
+            "run", "hanging-sheet", "--steps", "30", "--set", f"passes={passes}",
+            "--set", f"xpbd={xpbd}", "--csv", str(single),
+        )  # fmt: skip
         assert run.returncode == 0 and status == "ok"
         assert cells == list(csv.reader(single.open()))[-1]  # the final row, cell for cell
 
@@ -173,7 +176,7 @@ def test_ctrl_c_stops_the_sweep_and_keeps_the_rows_finished(tmp_path):
 )  # fmt: skip
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, fragment):
     out = tmp_path / "out.csv"
-    result = clothlab("sweep", "hanging-sheet", *args, "--csv", str(out))
+    result = clothlab_in_process("sweep", "hanging-sheet", *args, "--csv", str(out))
     assert result.returncode == 2, result.stderr
     (line,) = result.stderr.splitlines()
     assert line.startswith("clothlab: error: ") and fragment in line, line

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import clothlab_in_process
 
 from clothlab.sim.core import readouts
 from clothlab.sim.core.readouts import CSV_COLUMNS, CSV_HEADER
@@ -35,8 +36,7 @@ MAIN = [sys.executable, "-m", "clothlab.app.main"]
 STEPS = 40
 
 
-def clothlab(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*MAIN, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+clothlab = clothlab_in_process
 
 
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
