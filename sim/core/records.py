@@ -41,7 +41,8 @@ def prepared(kernel: Dispatcher, *args: Any) -> Callable[[], Any]:
         return partial(kernel, *args)
     compiled = _COMPILED.get(key)
     if compiled is None:
-        overload = kernel.overloads.get(tuple(kernel.typeof_pyval(arg) for arg in args))
+        # numba's typing stubs leave entry_point (the compiled code's Python callable) out
+        overload: Any = kernel.overloads.get(tuple(kernel.typeof_pyval(arg) for arg in args))
         if overload is None:
             return partial(kernel, *args)
         compiled = _COMPILED[key] = overload.entry_point
