@@ -143,6 +143,7 @@ def test_resize_and_pin_shift_keep_corner_pins(tmp_path, size, left, right):
         (["validate", "--own", "colour=red"], "--own"),
         (["validate", "--own", "bending_bias=1e-9"], "bending_bias"),  # refused before a run
         (["validate", "--csv", "no-such-folder/checks.csv"], "no-such-folder"),
+        (["warm-up", "--jobs", "0"], "--jobs: 0 is outside 1…64"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, names):

@@ -43,7 +43,7 @@ from numba.core.registry import CPUDispatcher
 sys.path.insert(0, sys.argv[1])
 from test_warm_up import cached_kernels, KERNEL_MODULES
 from clothlab.app.warm_up import warm_up_command
-warm_up_command(argparse.Namespace())
+warm_up_command(argparse.Namespace(jobs=1))
 found = {f"{m.rsplit('.', 1)[1]}.{v.__qualname__}": v for m in KERNEL_MODULES
          for v in vars(importlib.import_module(m)).values() if isinstance(v, CPUDispatcher)}
 reached = {k for k, v in found.items() if v.signatures}
