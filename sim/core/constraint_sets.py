@@ -35,6 +35,7 @@ from clothlab.sim.core.records import (
     Particles,
     PathTree,
     ShearCells,
+    SparseRows,
     Surface,
     SystemRows,
     prepared,
@@ -740,12 +741,18 @@ class LinksInverse:
         masses = sparse.diags(1.0 / np.repeat(inv_mass, 3)[free])
         self.factor = Factor(masses + self.g_t @ sparse.diags(self.inverse_alpha) @ self.g)
         self._moves = np.zeros(self.g.shape[1])  # (3F,) float64
+        # the same products in two kernels: scipy's `@` costs 9 µs a call besides its work,
+        # a quarter of an iteration on a drape specimen 31 across
+        self._row_index = np.flatnonzero(rows)  # (R',) int64
+        self._g, self._g_t = SparseRows.of(self.g), SparseRows.of(self.g_t)
+        self._scaled = np.zeros(len(self._row_index))  # (R',) float64
+        self._rhs = np.zeros(self.g.shape[1])  # (3F,) float64
 
     def solve(self, residual: np.ndarray, out: np.ndarray) -> None:
-        scaled = self.inverse_alpha * residual[self.rows]
-        self.factor.solve(np.ascontiguousarray(self.g_t @ scaled), self._moves)
-        out[:] = residual
-        out[self.rows] = scaled - self.inverse_alpha * (self.g @ self._moves)
+        ends = (self._row_index, self.inverse_alpha)
+        constraints.woodbury_right_side(residual, *ends, self._g_t, self._scaled, self._rhs)
+        self.factor.solve(self._rhs, self._moves)
+        constraints.woodbury_answer(residual, *ends, self._g, self._scaled, self._moves, out)
 
 
 class BendingSet(ConstraintSet):

@@ -232,6 +232,23 @@ class SystemRows(NamedTuple):
     inverse_diagonal: np.ndarray  # (R,) float64, 1 / the diagonal; 0: a row left out
 
 
+class SparseRows(NamedTuple):
+    """A matrix in compressed sparse rows, as scipy keeps one (a `csr_matrix`'s arrays)."""
+
+    indptr: np.ndarray  # (rows + 1,) int32, where each row's entries start
+    indices: np.ndarray  # (nnz,) int32, each entry's column
+    data: np.ndarray  # (nnz,) float64
+
+    @classmethod
+    def of(cls, matrix: Any) -> SparseRows:
+        """Of a scipy sparse matrix (converted to CSR with int32 indices)."""
+        csr = matrix.tocsr()
+        return cls(
+            csr.indptr.astype(np.int32), csr.indices.astype(np.int32),
+            np.ascontiguousarray(csr.data, dtype=np.float64),
+        )  # fmt: skip
+
+
 class BlockSlots(NamedTuple):
     """Where each row's couplings land among the 3 × 3 blocks of P = W⁻¹ + Gᵀ·α̃⁻¹·G in block
     CSR (multigrid.Pattern): every particle's own block, each link's ends, each cell's corners
