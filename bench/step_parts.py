@@ -1,5 +1,5 @@
 """Where a step of the extended integrator goes: each constraint set's
-per-substep `begin` and per-pass `project`, timed around their calls, in ms a step.
+per-substep `begin` and per-pass projections, timed around their calls, in ms a step.
 
     .venv/bin/python bench/step_parts.py [--option self_collision] [--grid 128x128]
         [--settle 60] [--steps 60] [--before REV [--rounds 3]]
@@ -29,10 +29,20 @@ HERE = Path(__file__).resolve().parent
 
 
 def timed(call: Callable, key: str, spent: collections.Counter) -> Callable:
-    def wrapper(*args: object) -> None:
+    def wrapper(*args: object) -> object:
         started = time.perf_counter()
-        call(*args)
+        result = call(*args)
         spent[key] += time.perf_counter() - started
+        return result
+
+    return wrapper
+
+
+def projected(projections: Callable, key: str, spent: collections.Counter) -> Callable:
+    """`projections` whose calls are each timed."""
+
+    def wrapper(sub: object) -> tuple[Callable, ...]:
+        return tuple(timed(call, key, spent) for call in projections(sub))
 
     return wrapper
 
@@ -48,8 +58,12 @@ def measure(option: str, grid: str, settle: int, steps: int) -> dict[str, float]
         return f"{option} runs the classic integrator: it has no constraint sets to time"
     spent: collections.Counter = collections.Counter()
     for c in sim._extended.sets:
-        for name in ("begin", "project"):
-            setattr(c, name, timed(getattr(c, name), f"{type(c).__name__}.{name}", spent))
+        name = type(c).__name__
+        c.begin = timed(c.begin, f"{name}.begin", spent)
+        if hasattr(c, "projections"):  # a pass's calls, prepared once a step
+            c.projections = projected(c.projections, f"{name}.project", spent)
+        else:  # a revision before them: project(sub), once a pass
+            c.project = timed(c.project, f"{name}.project", spent)
     started = time.perf_counter()
     taken = sim.step(steps)
     total = time.perf_counter() - started
