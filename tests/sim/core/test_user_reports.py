@@ -44,7 +44,7 @@ def test_switching_the_ball_on_in_a_preset_traps_no_particle(name):
     gap = np.linalg.norm(rest - np.asarray(settings.ball_center), axis=1) - settings.ball_radius
     assert gap.min() > 0.1, f"{name}: a particle {-gap.min():.2f} inside the ball"
     sim = build_simulation(with_setting(scene, "ball", True))
-    sim.step(240)
+    sim.step(120)  # a trapped particle is pulled out through the sheet in the first steps
     assert sim.readouts().max_stretch < 0.5
 
 
