@@ -7,7 +7,10 @@ candidate in one process:
   preconditioner, then passes for bending (`fabric_solver` 0, as it was);
 * `links, factored`: the same, preconditioned by the links' system at the directions of a
   substep, inverted through the particles' factored system (LinksInverse) and made again by
-  LinksTogether's rule (`fabric_solver` 0, the default now);
+  LinksTogether's rule (`fabric_solver` 0, the default now): when a solve costs more
+  iterations than the average since the factor was made (`refactor_by_average`);
+* `links, factored, by excess`: the same, made again when the solves' iterations past ten
+  add up to a hundred, as it was;
 * `projective`: stretch, shear, bending and twist in one projective solve of a matrix factored
   once (`fabric_solver` 1, sim.core.fabric_solve), local–global iterations;
 * `projective+chebyshev`: the same, with Chebyshev's acceleration of the iterations;
@@ -75,6 +78,7 @@ RESTING_S = 1.0  # model time an "at rest" candidate runs before it is measured
 CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev, factor at rest
     "links, diagonal": (LINKS_THEN_PASSES, False, False, False),
     "links, factored": (LINKS_THEN_PASSES, True, False, False),
+    "links, factored, by excess": (LINKS_THEN_PASSES, True, False, False),
     "projective": (PROJECTIVE, False, False, False),
     "projective+chebyshev": (PROJECTIVE, False, True, False),
     "links, multigrid alone": (LINKS_BY_MULTIGRID, True, False, False),
@@ -87,12 +91,14 @@ def switched(name: str) -> int:
     its fabric_solver."""
     solver, factored, chebyshev, factor_at_rest = CANDIDATES[name]
     LinksTogether.factored, LinksTogether.factor_at_rest = factored, factor_at_rest
+    LinksTogether.refactor_by_average = not name.endswith("by excess")
     fabric_solve.ProjectiveSolve.chebyshev = chebyshev
     return solver
 
 
 def switched_back() -> None:
     LinksTogether.factored = LinksTogether.factor_at_rest = True
+    LinksTogether.refactor_by_average = True
     fabric_solve.ProjectiveSolve.chebyshev = False
 
 
@@ -314,14 +320,20 @@ def compare_solvers(
 
 
 def compare_on_drape(seconds: float, substeps_tried: list[int]) -> None:
-    """The drape specimen's first `seconds`, links factored and by multigrid, side by side."""
+    """The drape specimen's first `seconds`, links factored (by either rule) and by multigrid,
+    side by side."""
     print(f"\ndenim drape specimen, 61 across, the first {seconds:g} s; × real time, iterations "
           "of each step's last substep (median, largest), factors or coarse levels made, and "
           "the largest distance between the two candidates' particles")  # fmt: skip
     print(f"{'substeps':>8} {'candidate':>22} {'real':>8} {'med':>5} {'max':>5} {'made':>5}")
     for substeps in substeps_tried:
         ends = []
-        for name in ("links, factored", "links, multigrid alone", "links, multigrid"):
+        for name in (
+            "links, factored",
+            "links, factored, by excess",
+            "links, multigrid alone",
+            "links, multigrid",
+        ):
             scene = textile.cusick_drape_scene(SIMaterialSpec.of("denim", SI_FABRICS["denim"]), 61)
             settings = {"specimen": 1, "substeps": substeps, "fabric_solver": switched(name)}
             sim = build_simulation(with_settings(scene, settings))

@@ -278,12 +278,11 @@ class LinksTogether:
     preconditioner need not be the system, only near it: the factor is made again when the
     rows change (a link torn, or held at both ends; the shapes rebuilt) or the substep does,
     and when the cloth has turned away from the directions it was made at, by the iterations
-    it costs: a solve's iterations past EXPECTED_ITERATIONS add up, and past REFACTOR_EXCESS,
-    about what a factorisation costs in iterations from 32² to 128², it is made again. A count,
-    not a clock, so that a run's bits do not depend on the machine; and not at every change of
-    the pins or grab: a grab began or let go, each a factorisation, cost a 64² sheet 150 ms a
-    time in the window. Stiff bending in the solve makes a factor stale within a few substeps
-    (RESEARCH.md §8, "Bending in the links' solve"), so a solve that reaches STALE_AFTER
+    it costs (`refactor_by_average`). A count, not a clock, so that a run's bits do not depend
+    on the machine; and not at every change of the pins or grab, only when the solves it
+    brings cost more than a factorisation. Stiff bending in the solve makes a factor stale
+    within a few substeps (RESEARCH.md §8, "Bending in the links' solve"), so a solve that
+    reaches STALE_AFTER
     iterations starts again from its guess with a factor made where the cloth now is.
     """
 
@@ -309,6 +308,16 @@ class LinksTogether:
     CALM_WEIGHT = 0.05
     FACTOR_WORTH = 15
     shapes_too = True  # False: the shapes left to the passes, which the bench measures
+    # The factor alone is made again when the solve it preconditions costs more iterations than
+    # the average since it was made, a factorisation counted as FACTOR_COST iterations (24–35
+    # on a clamped cotton sheet from 64² to 128², about 40 on the drape specimens): the renewal
+    # that keeps the mean cost of a substep least while a factor's solves grow as the cloth
+    # turns away from it. A grab begun on a resting sheet makes it once (its solves go from 3
+    # iterations to 7, and a factor made then brings them back to 3), not at every move.
+    # `refactor_by_average` False: by the excess past EXPECTED_ITERATIONS, as multigrid's
+    # factor at rest still is, which the bench measures.
+    refactor_by_average = True
+    FACTOR_COST = 40
     EXPECTED_ITERATIONS = 10
     REFACTOR_EXCESS = 100
     STALE_AFTER = 40  # a solve this long has a stale factor: it starts again with a fresh one
@@ -325,6 +334,8 @@ class LinksTogether:
         # the factor, and the substep and rows it was made for
         self._factor: tuple[Factor | LinksInverse, float, np.ndarray] | None = None
         self._excess = 0  # iterations past EXPECTED_ITERATIONS since it was made
+        self._spent = 0  # FACTOR_COST and the iterations since it was made
+        self._solves = 0  # the solves since it was made
         self.factorisations = 0  # how many times it was made, for the bench
         self.grid_keys: np.ndarray | None = None  # (N, 3) int64, multigrid.grid_keys
         # the V-cycle, and the rows its pattern was made for; its coarse levels are stale
@@ -402,8 +413,7 @@ class LinksTogether:
             self.iterations = self._conjugate_gradients(
                 sub, links, self._factor_for(sub, links, rows).solve, limit, self.STALE_AFTER
             )
-            self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
-            if self.iterations == self.STALE_AFTER or self._excess > self.REFACTOR_EXCESS:
+            if self.iterations == self.STALE_AFTER or self._factor_worn():
                 self._factor = None
             if self.iterations == self.STALE_AFTER:  # stopped short: again, with a fresh factor
                 self.change[:], self.residual[:] = guess, residual
@@ -418,6 +428,15 @@ class LinksTogether:
         first += len(shear.cells)
         for stencils, (lo, hi) in zip(shapes, shape.bounds, strict=True):
             stencils.lambdas -= self.change[first + 3 * lo : first + 3 * hi].reshape(-1, 3)
+
+    def _factor_worn(self) -> bool:
+        """Whether the factor alone is worth making again after this solve (FACTOR_COST)."""
+        self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
+        if not self.refactor_by_average:
+            return self._excess > self.REFACTOR_EXCESS
+        self._spent += self.iterations
+        self._solves += 1
+        return self.iterations * self._solves > self._spent
 
     def _takes_multigrid(self, rows: np.ndarray) -> bool:
         """Every particle lies on a grid and every row has a compliance (an inextensible link
@@ -571,7 +590,7 @@ class LinksTogether:
             else:  # an inextensible link: only the system itself can be factored
                 made = Factor(together_system(g, sub.inv_mass, self.alpha, rows))
             kept = self._factor = (made, sub.h, rows)
-            self._excess = 0
+            self._excess, self._spent, self._solves = 0, self.FACTOR_COST, 0
             self.factorisations += 1
         return kept[0]
 
