@@ -16,10 +16,9 @@ alone (a 256² sheet's every option takes minutes a round).
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 
-from trees import IMPORT_TREE, revisions, run_child
+from trees import IMPORT_TREE, revisions, run_child, side_by_side
 
 from clothlab.app.bench import parse_grid
 from clothlab.app.errors import UsageError
@@ -73,12 +72,7 @@ def main() -> None:
             print(f"{option:>15}  a run failed: {failed}")
             continue
         factors = {tree: [r["realtime_factor"] for r in rs] for tree, rs in by_tree.items()}
-        spread = {
-            tree: f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
-            for tree, v in factors.items()
-        }
-        ratio = statistics.median(factors["after"]) / statistics.median(factors["before"])
-        print(f"{option:>15} {spread['before']:>22} {spread['after']:>22} {ratio:>6.2f}")
+        print(f"{option:>15} {side_by_side(factors)}")
 
 
 if __name__ == "__main__":

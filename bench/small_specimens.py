@@ -13,9 +13,8 @@ blew up or failed prints what happened, not a figure.
 from __future__ import annotations
 
 import json
-import statistics
 
-from trees import IMPORT_TREE, revisions, run_child
+from trees import IMPORT_TREE, revisions, run_child, side_by_side
 
 # Imports clothlab from the tree at sys.argv[1]; prints each specimen's settle in seconds, or
 # what went wrong.
@@ -59,12 +58,7 @@ def main() -> None:
         if failed:
             print(f"{name:>20}  {failed[0]}")
             continue
-        spread = {
-            tree: f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
-            for tree, v in by_tree.items()
-        }
-        ratio = statistics.median(by_tree["after"]) / statistics.median(by_tree["before"])
-        print(f"{name:>20} {spread['before']:>22} {spread['after']:>22} {ratio:>6.2f}")
+        print(f"{name:>20} {side_by_side(by_tree)}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ child processes that import clothlab from a given tree."""
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,3 +64,14 @@ def run_child(script: str, *args: str) -> str:
         [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True,
         cwd=tempfile.gettempdir(),
     ).stdout  # fmt: skip
+
+
+def side_by_side(values: dict[str, list[float]]) -> str:
+    """A figure in the two trees, each the median (min–max) of its rounds, and their ratio
+    (after / before)."""
+    spread = {
+        tree: f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
+        for tree, v in values.items()
+    }
+    ratio = statistics.median(values["after"]) / statistics.median(values["before"])
+    return f"{spread['before']:>22} {spread['after']:>22} {ratio:>6.2f}"
