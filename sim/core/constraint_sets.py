@@ -282,8 +282,8 @@ class LinksTogether:
     on the machine; and not at every change of the pins or grab, only when the solves it
     brings cost more than a factorisation. Stiff bending in the solve makes a factor stale
     within a few substeps (RESEARCH.md §8, "Bending in the links' solve"), so a solve that
-    reaches STALE_AFTER
-    iterations starts again from its guess with a factor made where the cloth now is.
+    reaches STALE_AFTER iterations starts again from its guess with a factor made where the
+    cloth now is.
     """
 
     factored = True  # False: the diagonal preconditioner, which bench/fabric_solvers.py measures

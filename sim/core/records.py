@@ -30,9 +30,9 @@ _COMPILED: dict[tuple[Dispatcher, tuple[tuple[type, bytes], ...]], Callable[...,
 
 
 def prepared(kernel: Dispatcher, *args: Any) -> Callable[[], Any]:
-    """`kernel(*args)` as a call to repeat: a pass's calls are made once a substep and repeated
-    every pass (a hanging strip's 64 substeps of 8 passes a step). The compiled code for these
-    arguments' types is called without the dispatcher. Until the dispatcher has it (the
+    """`kernel(*args)` as a call to repeat: a pass's calls are made once a step and repeated
+    every pass of its substeps (a hanging strip's 64 substeps of 8 passes). The compiled code
+    for these arguments' types is called without the dispatcher. Until the dispatcher has it (the
     kernel's first call compiles or loads it), or where it would convert an argument, the call
     goes through the dispatcher."""
     try:
