@@ -75,23 +75,25 @@ from clothlab.sim.lab import textile
 
 G = 9.8
 RESTING_S = 1.0  # model time an "at rest" candidate runs before it is measured
-CANDIDATES = {  # fabric_solver, links factored, projective with Chebyshev, factor at rest
-    "links, diagonal": (LINKS_THEN_PASSES, False, False, False),
-    "links, factored": (LINKS_THEN_PASSES, True, False, False),
-    "links, factored, by excess": (LINKS_THEN_PASSES, True, False, False),
-    "projective": (PROJECTIVE, False, False, False),
-    "projective+chebyshev": (PROJECTIVE, False, True, False),
-    "links, multigrid alone": (LINKS_BY_MULTIGRID, True, False, False),
-    "links, multigrid": (LINKS_BY_MULTIGRID, True, False, True),
+# fabric_solver, links factored, projective with Chebyshev, factor at rest, factor made again by
+# its average cost (LinksTogether.refactor_by_average)
+CANDIDATES = {
+    "links, diagonal": (LINKS_THEN_PASSES, False, False, False, True),
+    "links, factored": (LINKS_THEN_PASSES, True, False, False, True),
+    "links, factored, by excess": (LINKS_THEN_PASSES, True, False, False, False),
+    "projective": (PROJECTIVE, False, False, False, True),
+    "projective+chebyshev": (PROJECTIVE, False, True, False, True),
+    "links, multigrid alone": (LINKS_BY_MULTIGRID, True, False, False, True),
+    "links, multigrid": (LINKS_BY_MULTIGRID, True, False, True, True),
 }
 
 
 def switched(name: str) -> int:
     """The candidate's switches set (LinksTogether's and ProjectiveSolve's class flags); returns
     its fabric_solver."""
-    solver, factored, chebyshev, factor_at_rest = CANDIDATES[name]
+    solver, factored, chebyshev, factor_at_rest, by_average = CANDIDATES[name]
     LinksTogether.factored, LinksTogether.factor_at_rest = factored, factor_at_rest
-    LinksTogether.refactor_by_average = not name.endswith("by excess")
+    LinksTogether.refactor_by_average = by_average
     fabric_solve.ProjectiveSolve.chebyshev = chebyshev
     return solver
 

@@ -10,7 +10,7 @@ inner loop.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -43,24 +43,31 @@ class LinkArrays:
     # (L,) float64, scratch: mass × how far each link moved its ends over the last (sub)step's
     # passes, along its correction (its pull × Δt²); sim.core.forces reads it
     moved: np.ndarray
+    # the last record and the material it was made with (`record`)
+    _kept: list[tuple[LinkMaterial, Links]] = field(default_factory=list, init=False, repr=False)
 
     @property
     def count(self) -> int:
         return len(self.rest)
 
     def record(self, material: LinkMaterial) -> Links:
-        """The links as a pass over them reads them, with each one's stiffness and compliance."""
-        return Links(
-            self.a,
-            self.b,
-            self.runs,
-            self.run_start,
-            self.rest,
-            material.stiffness,
-            material.compliance,
-            self.start,
-            self.moved,
-        )
+        """The links as a pass over them reads them, with each one's stiffness and compliance:
+        kept while the material is the same, as the step's kernels, passes and solves ask for
+        it again (numba types a new record more slowly than one it has seen)."""
+        if not self._kept or self._kept[0][0] is not material:
+            made = Links(
+                self.a,
+                self.b,
+                self.runs,
+                self.run_start,
+                self.rest,
+                material.stiffness,
+                material.compliance,
+                self.start,
+                self.moved,
+            )
+            self._kept[:] = [(material, made)]
+        return self._kept[0][1]
 
     @property
     def moves(self) -> LinkMoves:

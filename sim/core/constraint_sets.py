@@ -169,7 +169,6 @@ class LinkSet(ConstraintSet):
 
     def __init__(self, shear: ShearSet, curvature: CurvatureSet) -> None:
         self.shear, self.curvature = shear, curvature  # solved with the links
-        self._record: tuple[LinkArrays, LinkMaterial, Links] | None = None  # _record_with
 
     def enabled(self, s: Settings, model: Model) -> bool:
         return not solves_fabric(s, model.mechanics)
@@ -215,7 +214,7 @@ class LinkSet(ConstraintSet):
             if self.links.parallel
             else constraints.project_links_xpbd
         )
-        links = self._record_with(sub.material)
+        links = self.links.record(sub.material)
         call = prepared(
             project, sub.particles, links, self.lambdas, self.torn, bool(s.xpbd), float(sub.h),
             tear_ratio,
@@ -227,13 +226,6 @@ class LinkSet(ConstraintSet):
             self.tore += call()
 
         return (tearing,)
-
-    def _record_with(self, material: LinkMaterial) -> Links:
-        """The links' record with `material`'s stiffness and compliance, kept while they hold."""
-        kept = self._record
-        if kept is None or kept[0] is not self.links or kept[1] is not material:
-            kept = self._record = (self.links, material, self.links.record(material))
-        return kept[2]
 
     def report(self) -> SolveReport | None:
         together = self.together
@@ -431,8 +423,8 @@ class LinksTogether:
 
     def _factor_worn(self) -> bool:
         """Whether the factor alone is worth making again after this solve (FACTOR_COST)."""
-        self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
         if not self.refactor_by_average:
+            self._excess += max(0, self.iterations - self.EXPECTED_ITERATIONS)
             return self._excess > self.REFACTOR_EXCESS
         self._spent += self.iterations
         self._solves += 1

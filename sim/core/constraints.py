@@ -501,7 +501,8 @@ def woodbury_right_side(
     order from 0, as scipy's do: the same bits (no fastmath: no fused multiply-adds)."""
     for k in range(len(rows)):
         scaled[k] = inverse_alpha[k] * residual[rows[k]]
-    _sparse_product(g_t, scaled, rhs)
+    for row in range(len(rhs)):
+        rhs[row] = _row_product(g_t, row, scaled)
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS)
@@ -518,19 +519,16 @@ def woodbury_answer(
     for k in range(len(residual)):
         out[k] = residual[k]
     for k in range(len(rows)):
-        total = 0.0
-        for entry in range(g.indptr[k], g.indptr[k + 1]):
-            total += g.data[entry] * moves[g.indices[entry]]
-        out[rows[k]] = scaled[k] - inverse_alpha[k] * total
+        out[rows[k]] = scaled[k] - inverse_alpha[k] * _row_product(g, k, moves)
 
 
-@njit(inline="always")
-def _sparse_product(matrix: SparseRows, v: np.ndarray, out: np.ndarray) -> None:
-    for row in range(len(matrix.indptr) - 1):
-        total = 0.0
-        for entry in range(matrix.indptr[row], matrix.indptr[row + 1]):
-            total += matrix.data[entry] * v[matrix.indices[entry]]
-        out[row] = total
+@njit(cache=True, nogil=True, **NO_REFCOUNTS, inline="always")
+def _row_product(matrix: SparseRows, row: int, v: np.ndarray) -> float:
+    """Row `row` of the matrix times v, its entries summed in their order from 0."""
+    total = 0.0
+    for entry in range(matrix.indptr[row], matrix.indptr[row + 1]):
+        total += matrix.data[entry] * v[matrix.indices[entry]]
+    return total
 
 
 @njit(cache=True, nogil=True, **NO_REFCOUNTS, fastmath=FASTMATH)
